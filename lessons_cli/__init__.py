@@ -1,0 +1,1 @@
+"""The ``lessons`` command line: click commands and harness adapters over lessons_core."""

@@ -1,0 +1,3 @@
+from lessons_cli.main import main
+
+main()

@@ -1,0 +1,71 @@
+"""The click application: registers every command and maps errors to exit codes once.
+
+Exit codes: 0 success, 1 a problem the user can fix (the message says how), 2 a usage
+error (click's own), 3 a bug in lessons (the traceback is printed for a report).
+"""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from importlib import import_module
+
+import click
+
+from lessons_core import __version__
+from lessons_core.errors import LessonsError
+
+EXIT_USER_ERROR = 1
+EXIT_BUG = 3
+
+# (module under lessons_cli.commands, attribute): one module per command.
+COMMANDS: tuple[tuple[str, str], ...] = (
+    ("init", "init_command"),
+    ("add", "add_command"),
+    ("listing", "list_command"),
+    ("listing", "show_command"),
+    ("listing", "topics_command"),
+    ("status", "deprecate_command"),
+    ("status", "supersede_command"),
+    ("status", "rm_command"),
+)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, "--version", prog_name="lessons")
+def cli() -> None:
+    """Project-specific rules for AI coding agents, recalled right before they act.
+
+    \b
+    Example:
+      lessons init
+      lessons add "Never split('/') a filesystem path; use basename()." \\
+          --topic paths --trigger-file 'src/**/*.py'
+      lessons query --file src/util/paths.py
+    """
+
+
+for _module, _attribute in COMMANDS:
+    cli.add_command(getattr(import_module(f"lessons_cli.commands.{_module}"), _attribute))
+
+
+def run(args: list[str]) -> None:
+    try:
+        cli.main(args=args, prog_name="lessons", standalone_mode=False)
+    except click.exceptions.Exit as done:
+        raise SystemExit(done.exit_code) from None
+    except click.ClickException as err:
+        err.show()
+        raise SystemExit(err.exit_code) from None
+    except click.Abort:
+        click.echo("Aborted.", err=True)
+        raise SystemExit(EXIT_USER_ERROR) from None
+    except LessonsError as err:
+        click.echo(f"error: {err}", err=True)
+        raise SystemExit(EXIT_USER_ERROR) from None
+    except BrokenPipeError:
+        raise SystemExit(0) from None
+    except Exception:
+        click.echo("lessons hit a bug; please report it with this traceback:", err=True)
+        traceback.print_exc(file=sys.stderr)
+        raise SystemExit(EXIT_BUG) from None

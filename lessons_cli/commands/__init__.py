@@ -1,0 +1,1 @@
+"""One module per command (or per small family of commands)."""

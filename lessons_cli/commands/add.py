@@ -1,0 +1,58 @@
+"""``lessons add``: capture a lesson right after a failure or a correction."""
+
+from __future__ import annotations
+
+import click
+
+from lessons_cli.output import echo_json
+from lessons_core.capture import add_lesson
+from lessons_core.guards import CaptureDraft
+from lessons_core.layout import find_layout
+from lessons_core.model import Triggers
+
+
+@click.command("add")
+@click.argument("rule")
+@click.option("--topic", "topics", multiple=True, required=True,
+              help="Topic the lesson belongs to (repeatable; the first names the id).")
+@click.option("--trigger-file", "files", multiple=True, metavar="GLOB",
+              help="Repo-relative glob of files the rule is about (repeatable).")
+@click.option("--trigger-cmd", "commands", multiple=True, metavar="PATTERN",
+              help="Command the rule is about, e.g. 'git push' (RE2 pattern; repeatable).")
+@click.option("--trigger-keyword", "keywords", multiple=True, metavar="PHRASE",
+              help="Whole word or phrase in prompts, paths or commands (repeatable).")
+@click.option("--rationale", help="Why the rule exists; shown by 'lessons show'.")
+@click.option("--evidence", "evidence", multiple=True, metavar="REF",
+              help="Reference such as commit:abc123 or pr:42 (repeatable).")
+@click.option("--gate", is_flag=True, help="Always deliver before the action (deny, then retry).")
+@click.option("--force", is_flag=True, help="Save even if a near-duplicate rule exists.")
+@click.option("--json", "as_json", is_flag=True, help="Print the saved lesson as JSON.")
+def add_command(rule: str, topics: tuple[str, ...], files: tuple[str, ...],
+                commands: tuple[str, ...], keywords: tuple[str, ...], rationale: str | None,
+                evidence: tuple[str, ...], gate: bool, force: bool, as_json: bool) -> None:
+    """Save RULE, one imperative sentence, and print its id.
+
+    Re-adding the exact rule of an existing lesson merges the new triggers and evidence
+    into it. Refusals (no trigger, a glob matching everything, a secret, a near-duplicate)
+    exit 1 and leave the graph unchanged.
+
+    \b
+    Example:
+      lessons add "Run 'pnpm build' before 'pnpm test:e2e'; e2e runs dist/." \\
+          --topic testing --trigger-cmd 'pnpm test:e2e' --evidence commit:3f2a1bc
+    """
+    layout = find_layout()
+    draft = CaptureDraft(
+        rule=rule, topics=topics,
+        triggers=Triggers(files=files, commands=commands, keywords=keywords),
+        rationale=rationale, evidence=evidence, gate=gate,
+    )
+    result = add_lesson(layout, draft, force=force)
+    for warning in result.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    if as_json:
+        echo_json({"lesson": result.lesson.to_dict(), "created": result.created})
+        return
+    if not result.created:
+        click.echo(f"updated existing lesson (same rule): {result.lesson.id}", err=True)
+    click.echo(result.lesson.id)

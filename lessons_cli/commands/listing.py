@@ -1,0 +1,75 @@
+"""``lessons list``, ``lessons show`` and ``lessons topics``."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import click
+
+from lessons_cli.output import describe, echo_json, lesson_line
+from lessons_core.layout import find_layout
+from lessons_core.model import Status
+from lessons_core.store import get_lesson, load_graph
+
+STATUS_CHOICE = click.Choice([s.value for s in Status])
+
+
+@click.command("list")
+@click.option("--topic", help="Only lessons in this topic.")
+@click.option("--status", type=STATUS_CHOICE, help="Only lessons with this status.")
+@click.option("--json", "as_json", is_flag=True, help='Print {"lessons": [...]}.')
+def list_command(topic: str | None, status: str | None, as_json: bool) -> None:
+    """List lessons, one per line (id: rule).
+
+    \b
+    Example:
+      lessons list --topic testing --status active
+    """
+    graph = load_graph(find_layout())
+    for broken in graph.broken:
+        click.echo(f"warning: skipped {broken}", err=True)
+    lessons = [
+        lesson for _, lesson in sorted(graph.lessons.items())
+        if (topic is None or topic in lesson.topics)
+        and (status is None or lesson.status.value == status)
+    ]
+    if as_json:
+        echo_json({"lessons": [lesson.to_dict() for lesson in lessons]})
+        return
+    for lesson in lessons:
+        click.echo(lesson_line(lesson))
+
+
+@click.command("show")
+@click.argument("lesson_id", metavar="ID")
+@click.option("--json", "as_json", is_flag=True, help="Print the lesson as JSON.")
+def show_command(lesson_id: str, as_json: bool) -> None:
+    """Show one lesson in full: rule, rationale, triggers, evidence, status.
+
+    \b
+    Example:
+      lessons show testing-run-pnpm-build-before
+    """
+    lesson = get_lesson(find_layout(), lesson_id)
+    if as_json:
+        echo_json(lesson.to_dict())
+    else:
+        click.echo(describe(lesson))
+
+
+@click.command("topics")
+@click.option("--json", "as_json", is_flag=True, help='Print {"topics": {name: count}}.')
+def topics_command(as_json: bool) -> None:
+    """List topics with how many active lessons each holds.
+
+    \b
+    Example:
+      lessons topics
+    """
+    graph = load_graph(find_layout())
+    counts = Counter(topic for lesson in graph.active() for topic in lesson.topics)
+    if as_json:
+        echo_json({"topics": dict(sorted(counts.items()))})
+        return
+    for topic, count in sorted(counts.items()):
+        click.echo(f"{topic}\t{count}")

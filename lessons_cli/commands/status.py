@@ -1,0 +1,49 @@
+"""``lessons deprecate``, ``lessons supersede`` and ``lessons rm``."""
+
+from __future__ import annotations
+
+import click
+
+from lessons_core.layout import find_layout
+from lessons_core.model import Status
+from lessons_core.project import remove_lesson, set_status
+
+
+@click.command("deprecate")
+@click.argument("lesson_id", metavar="ID")
+def deprecate_command(lesson_id: str) -> None:
+    """Mark a lesson deprecated: kept for history, never recalled.
+
+    \b
+    Example:
+      lessons deprecate build-use-make-not-ninja
+    """
+    lesson = set_status(find_layout(), lesson_id, Status.DEPRECATED)
+    click.echo(f"deprecated {lesson.id}")
+
+
+@click.command("supersede")
+@click.argument("lesson_id", metavar="ID")
+@click.option("--by", "new_id", required=True, metavar="NEW_ID", help="The active successor.")
+def supersede_command(lesson_id: str, new_id: str) -> None:
+    """Mark a lesson superseded by another, active one.
+
+    \b
+    Example:
+      lessons supersede build-use-make --by build-use-just-recipes
+    """
+    lesson = set_status(find_layout(), lesson_id, Status.SUPERSEDED, superseded_by=new_id)
+    click.echo(f"superseded {lesson.id} by {new_id}")
+
+
+@click.command("rm")
+@click.argument("lesson_id", metavar="ID")
+def rm_command(lesson_id: str) -> None:
+    """Delete a lesson file and its traces in local state (use git to get it back).
+
+    \b
+    Example:
+      lessons rm testing-obsolete-rule
+    """
+    remove_lesson(find_layout(), lesson_id)
+    click.echo(f"removed {lesson_id}")

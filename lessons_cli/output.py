@@ -1,0 +1,39 @@
+"""Printing helpers shared by commands: JSON for programs, plain lines for people."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+import orjson
+
+from lessons_core.model import Lesson
+
+
+def echo_json(data: Any) -> None:
+    click.echo(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode())
+
+
+def lesson_line(lesson: Lesson) -> str:
+    status = "" if lesson.is_active else f" [{lesson.status.value}]"
+    return f"{lesson.id}{status}: {lesson.rule}"
+
+
+def describe(lesson: Lesson) -> str:
+    """Everything about one lesson, for ``lessons show``."""
+    lines = [lesson.id, f"  rule:      {lesson.rule}"]
+    if lesson.rationale:
+        lines.append(f"  rationale: {lesson.rationale}")
+    lines.append(f"  topics:    {', '.join(lesson.topics)}")
+    for label, values in (("files", lesson.triggers.files), ("commands", lesson.triggers.commands),
+                          ("keywords", lesson.triggers.keywords)):
+        if values:
+            lines.append(f"  {label + ':':<10} {'  '.join(values)}")
+    if lesson.evidence:
+        lines.append(f"  evidence:  {', '.join(lesson.evidence)}")
+    status = lesson.status.value
+    if lesson.superseded_by:
+        status += f" by {lesson.superseded_by}"
+    lines.append(f"  status:    {status}{' (gate)' if lesson.gate else ''}")
+    lines.append(f"  created:   {lesson.created}")
+    return "\n".join(lines)

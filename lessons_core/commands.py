@@ -1,0 +1,89 @@
+"""Command triggers: RE2 patterns matched against each part of a shell command.
+
+RE2 runs in time linear in the input whatever the pattern, so a pattern written by an
+agent can never hang a hook; it refuses backreferences and lookarounds at compile time,
+which is where ``lessons add`` reports them. A pattern that begins or ends with a word
+character gets a word boundary there, so ``rm`` fires on ``rm -rf x`` but not on ``format``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import re2
+
+# Shell operators that start a new simple command. Quotes are not parsed: a false split
+# inside a quoted string only adds a part, and every part is still matched as a whole too.
+_SEPARATORS = re.compile(r"\|\||&&|[;|&\n]|\$\(|`|\(|\)")
+_ASSIGNMENT = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|\"[^\"]*\"|\S*)\s+)+")
+_WORD_START = re.compile(r"^\w", re.UNICODE)
+_WORD_END = re.compile(r"\w$", re.UNICODE)
+
+
+class CommandPatternError(ValueError):
+    """A pattern RE2 rejects or that matches everything; the message says why."""
+
+
+@dataclass(frozen=True)
+class CommandPattern:
+    pattern: str
+    regex: str
+
+    def matches(self, command: str) -> bool:
+        compiled = _compiled(self.regex)
+        return any(compiled.search(part) is not None for part in command_parts(command))
+
+
+def compile_command(pattern: str) -> CommandPattern:
+    """Compile ``pattern``; raise ``CommandPatternError`` when RE2 refuses it or it matches ''."""
+    if not pattern.strip():
+        raise CommandPatternError("is empty")
+    regex = bounded_regex(pattern)
+    try:
+        compiled = _compiled(regex)
+    except re2.error as err:
+        reason = err.args[0].decode() if err.args and isinstance(err.args[0], bytes) else err
+        raise CommandPatternError(
+            f"is not a valid linear-time pattern ({reason}); backreferences and lookarounds "
+            "are not supported, write the literal command instead"
+        ) from None
+    if compiled.search("") is not None:
+        raise CommandPatternError("matches the empty string, so it would fire on every command")
+    return CommandPattern(pattern=pattern, regex=regex)
+
+
+def bounded_regex(pattern: str) -> str:
+    """Add word boundaries where the pattern starts or ends with a word character."""
+    regex = pattern
+    if _WORD_START.search(pattern):
+        regex = r"\b" + regex
+    if _WORD_END.search(pattern) and not pattern[-2:-1] == "\\":
+        regex = regex + r"\b"
+    return regex
+
+
+def command_parts(command: str) -> list[str]:
+    """The whole command plus each simple command in it, leading ``VAR=x`` removed."""
+    parts = [command.strip()]
+    for piece in _SEPARATORS.split(command):
+        stripped = _ASSIGNMENT.sub("", piece.strip()).strip()
+        if stripped and stripped not in parts:
+            parts.append(stripped)
+    return parts
+
+
+def command_words(command: str) -> list[str]:
+    """Program names and arguments, for keyword matching and probing."""
+    return [word for part in command_parts(command)[1:] or [command] for word in part.split()]
+
+
+@lru_cache(maxsize=4096)
+def _compiled(regex: str) -> Any:
+    return re2.compile(regex, options=_OPTIONS)
+
+
+_OPTIONS = re2.Options()
+_OPTIONS.log_errors = False  # errors are reported to the user, not logged to stderr

@@ -1,0 +1,52 @@
+"""The one error family the library raises on purpose.
+
+Every ``LessonsError`` is a user-facing problem (bad input, a missing file, a refused
+capture) and carries a message that names the file or value at fault and the fix. The CLI
+maps it to exit code 1 in one place; anything else escaping is a bug.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class LessonsError(Exception):
+    """A problem the user can fix; ``str(err)`` says what and how."""
+
+
+class NotInitialised(LessonsError):
+    """No ``.lessons/`` directory above the working directory."""
+
+    def __init__(self, start: Path) -> None:
+        super().__init__(
+            f"no .lessons/ directory in {start} or any parent; run 'lessons init' at the repo root"
+        )
+
+
+class LessonNotFound(LessonsError):
+    """A lesson id that names no lesson file."""
+
+    def __init__(self, lesson_id: str) -> None:
+        self.lesson_id = lesson_id
+        super().__init__(f"no lesson with id '{lesson_id}'; 'lessons list' shows the ids")
+
+
+class InvalidLessonFile(LessonsError):
+    """A lesson (or config) file that cannot be parsed or breaks the schema."""
+
+    def __init__(self, path: Path, problem: str, key: str | None = None) -> None:
+        self.path = path
+        self.problem = problem
+        self.key = key
+        where = f"{path}" + (f" (key '{key}')" if key else "")
+        super().__init__(f"{where}: {problem}")
+
+
+class CaptureRefused(LessonsError):
+    """``lessons add`` refused to save a lesson; the graph is unchanged."""
+
+    def __init__(self, problem: str, fix: str, code: str) -> None:
+        self.problem = problem
+        self.fix = fix
+        self.code = code
+        super().__init__(f"{problem}\n  fix: {fix}")

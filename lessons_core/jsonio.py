@@ -1,0 +1,28 @@
+"""Deterministic JSON on disk, so a lesson diff shows only what changed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from lessons_core.errors import InvalidLessonFile
+
+_DUMP_OPTIONS = orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS
+
+
+def dumps(data: Any) -> bytes:
+    """Pretty JSON with sorted keys and a trailing newline."""
+    return orjson.dumps(data, option=_DUMP_OPTIONS) + b"\n"
+
+
+def load_object(path: Path) -> dict[str, Any]:
+    """Read a JSON object from ``path``; a parse failure names the file."""
+    try:
+        data = orjson.loads(path.read_bytes())
+    except orjson.JSONDecodeError as err:
+        raise InvalidLessonFile(path, f"not valid JSON ({err}); fix or remove the file") from None
+    if not isinstance(data, dict):
+        raise InvalidLessonFile(path, "must hold a JSON object")
+    return data

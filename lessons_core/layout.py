@@ -1,0 +1,85 @@
+"""Where things live: finding ``.lessons/`` and naming the files under it."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from lessons_core.errors import NotInitialised
+
+DIR_NAME = ".lessons"
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Paths of one project's lesson store. ``root`` is the repo root (parent of .lessons)."""
+
+    root: Path
+
+    @property
+    def base(self) -> Path:
+        return self.root / DIR_NAME
+
+    @property
+    def lessons_dir(self) -> Path:
+        return self.base / "lessons"
+
+    @property
+    def topics_dir(self) -> Path:
+        return self.base / "topics"
+
+    @property
+    def config_path(self) -> Path:
+        return self.base / "config.json"
+
+    @property
+    def local_dir(self) -> Path:
+        """Per-clone state: never committed (``init`` writes the .gitignore)."""
+        return self.base / "local"
+
+    @property
+    def lock_path(self) -> Path:
+        return self.local_dir / "store.lock"
+
+    def lesson_path(self, lesson_id: str) -> Path:
+        return self.lessons_dir / f"{lesson_id}.json"
+
+
+def find_layout(start: Path | None = None) -> Layout:
+    """Walk up from ``start`` (default: the working directory) to the nearest ``.lessons/``."""
+    found = find_root(start)
+    if found is None:
+        raise NotInitialised(Path(start or os.getcwd()))
+    return Layout(found)
+
+
+def find_root(start: Path | None = None) -> Path | None:
+    """The nearest directory at or above ``start`` holding ``.lessons/``, or None."""
+    here = Path(os.path.abspath(start or os.getcwd()))
+    if here.is_file():
+        here = here.parent
+    for candidate in (here, *here.parents):
+        if (candidate / DIR_NAME).is_dir():
+            return candidate
+    return None
+
+
+def repo_relative(path: str, root: Path, cwd: Path | None = None) -> str | None:
+    """Normalise ``path`` to a POSIX path relative to ``root``; None when it lies outside.
+
+    Accepts relative (to ``cwd``) or absolute paths, ``./x``, and Windows backslashes.
+    """
+    cleaned = path.replace("\\", "/").strip()
+    if not cleaned:
+        return None
+    base = cwd if cwd is not None else Path(os.getcwd())
+    absolute = os.path.normpath(os.path.join(str(base), cleaned))
+    try:
+        rel = os.path.relpath(absolute, str(root))
+    except ValueError:
+        return None
+    rel = rel.replace(os.sep, "/")
+    if rel == "." or rel == ".." or rel.startswith("../"):
+        return None
+    return rel

@@ -1,0 +1,199 @@
+"""The lesson record and its one validating constructor.
+
+A lesson is one imperative sentence plus the triggers that say where it applies. The
+on-disk form is a flat JSON object; ``Lesson.from_dict`` is the only way in and names the
+file and key at fault, ``Lesson.to_dict`` the only way out.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import enum
+import re
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from lessons_core.errors import InvalidLessonFile
+
+ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,79}$")
+DATE_PATTERN = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+MAX_RULE_CHARS = 300
+
+
+class Status(str, enum.Enum):
+    """Only ``active`` lessons are ever recalled."""
+
+    ACTIVE = "active"
+    DEPRECATED = "deprecated"
+    SUPERSEDED = "superseded"
+
+
+@dataclass(frozen=True)
+class Triggers:
+    """Where a lesson applies: repo-relative globs, command patterns, keywords."""
+
+    files: tuple[str, ...] = ()
+    commands: tuple[str, ...] = ()
+    keywords: tuple[str, ...] = ()
+
+    def is_empty(self) -> bool:
+        return not (self.files or self.commands or self.keywords)
+
+    def merged(self, other: Triggers) -> Triggers:
+        """Union of both, keeping first-seen order."""
+        return Triggers(
+            files=_union(self.files, other.files),
+            commands=_union(self.commands, other.commands),
+            keywords=_union(self.keywords, other.keywords),
+        )
+
+    def to_dict(self) -> dict[str, list[str]]:
+        return {
+            "files": list(self.files),
+            "commands": list(self.commands),
+            "keywords": list(self.keywords),
+        }
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """One rule. Frozen: changes produce a new record via ``dataclasses.replace``."""
+
+    id: str
+    rule: str
+    topics: tuple[str, ...]
+    triggers: Triggers
+    created: str
+    status: Status = Status.ACTIVE
+    rationale: str | None = None
+    evidence: tuple[str, ...] = ()
+    superseded_by: str | None = None
+    gate: bool = False
+
+    @property
+    def is_active(self) -> bool:
+        return self.status is Status.ACTIVE
+
+    def with_status(self, status: Status, superseded_by: str | None = None) -> Lesson:
+        return replace(self, status=status, superseded_by=superseded_by)
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": self.id,
+            "rule": self.rule,
+            "topics": list(self.topics),
+            "triggers": self.triggers.to_dict(),
+            "evidence": list(self.evidence),
+            "status": self.status.value,
+            "created": self.created,
+        }
+        if self.rationale is not None:
+            data["rationale"] = self.rationale
+        if self.superseded_by is not None:
+            data["superseded_by"] = self.superseded_by
+        if self.gate:
+            data["gate"] = True
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], source: Path) -> Lesson:
+        """Validate ``data`` read from ``source``; raise ``InvalidLessonFile`` naming the key."""
+        unknown = sorted(set(data) - _KNOWN_KEYS)
+        if unknown:
+            raise InvalidLessonFile(
+                source, f"unknown field(s) {', '.join(unknown)}; remove them", unknown[0]
+            )
+        for key in ("id", "rule", "topics", "triggers", "status", "created"):
+            if key not in data:
+                raise InvalidLessonFile(source, "missing required field", key)
+        lesson_id = _string(data, "id", source)
+        if not ID_PATTERN.match(lesson_id):
+            raise InvalidLessonFile(
+                source, "id must be lowercase letters, digits and dashes (at most 80)", "id"
+            )
+        rule = _string(data, "rule", source).strip()
+        if not rule:
+            raise InvalidLessonFile(source, "rule is empty", "rule")
+        try:
+            status = Status(data["status"])
+        except ValueError:
+            raise InvalidLessonFile(
+                source, "status must be active, deprecated or superseded", "status"
+            ) from None
+        created = _string(data, "created", source)
+        if not DATE_PATTERN.match(created):
+            raise InvalidLessonFile(source, "created must be a YYYY-MM-DD date", "created")
+        superseded_by = data.get("superseded_by")
+        if superseded_by is not None and not isinstance(superseded_by, str):
+            raise InvalidLessonFile(source, "must be a lesson id", "superseded_by")
+        if status is Status.SUPERSEDED and not superseded_by:
+            raise InvalidLessonFile(
+                source, "a superseded lesson names its successor", "superseded_by"
+            )
+        rationale = data.get("rationale")
+        if rationale is not None and not isinstance(rationale, str):
+            raise InvalidLessonFile(source, "must be a string", "rationale")
+        gate = data.get("gate", False)
+        if not isinstance(gate, bool):
+            raise InvalidLessonFile(source, "must be true or false", "gate")
+        return cls(
+            id=lesson_id,
+            rule=rule,
+            topics=_strings(data, "topics", source),
+            triggers=_triggers(data["triggers"], source),
+            created=created,
+            status=status,
+            rationale=rationale,
+            evidence=_strings(data, "evidence", source) if "evidence" in data else (),
+            superseded_by=superseded_by,
+            gate=gate,
+        )
+
+
+_KNOWN_KEYS = frozenset(
+    {"id", "rule", "topics", "triggers", "evidence", "status", "created", "rationale",
+     "superseded_by", "gate"}
+)
+_TRIGGER_KEYS = ("files", "commands", "keywords")
+
+
+def today() -> str:
+    return _dt.date.today().isoformat()
+
+
+def _string(data: dict[str, Any], key: str, source: Path) -> str:
+    value = data[key]
+    if not isinstance(value, str):
+        raise InvalidLessonFile(source, "must be a string", key)
+    return value
+
+
+def _strings(data: dict[str, Any], key: str, source: Path) -> tuple[str, ...]:
+    value = data[key]
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise InvalidLessonFile(source, "must be a list of strings", key)
+    return tuple(value)
+
+
+def _triggers(value: Any, source: Path) -> Triggers:
+    if not isinstance(value, dict):
+        raise InvalidLessonFile(source, "must be an object with files, commands, keywords",
+                                "triggers")
+    unknown = sorted(set(value) - set(_TRIGGER_KEYS))
+    if unknown:
+        raise InvalidLessonFile(
+            source, f"unknown trigger kind(s) {', '.join(unknown)}", f"triggers.{unknown[0]}"
+        )
+    lists = {}
+    for key in _TRIGGER_KEYS:
+        items = value.get(key, [])
+        if not isinstance(items, list) or not all(isinstance(i, str) and i for i in items):
+            raise InvalidLessonFile(source, "must be a list of non-empty strings",
+                                    f"triggers.{key}")
+        lists[key] = tuple(items)
+    return Triggers(**lists)
+
+
+def _union(first: tuple[str, ...], second: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(first + second))

@@ -1,0 +1,98 @@
+"""Per-session memory of which lessons were shown, so each is shown once per session.
+
+One small file per session (and per subagent) under ``.lessons/local/sessions/``. Reads
+need no lock because writes are atomic renames; ``claim`` takes the session's lock so that
+hooks fired in parallel for one session never both show, or both lose, the same lesson.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import time
+from pathlib import Path
+
+import orjson
+
+from lessons_core.fsutil import atomic_write, locked
+from lessons_core.layout import Layout
+
+STALE_AFTER_SECONDS = 14 * 24 * 3600
+
+
+def session_key(session_id: str, agent_id: str | None = None) -> str:
+    """A subagent keeps its own set, apart from its parent's."""
+    return f"{session_id}\x1f{agent_id}" if agent_id else session_id
+
+
+def sessions_dir(layout: Layout) -> Path:
+    return layout.local_dir / "sessions"
+
+
+def _path(layout: Layout, key: str) -> Path:
+    digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:24]
+    return sessions_dir(layout) / f"{digest}.json"
+
+
+def shown(layout: Layout, key: str) -> frozenset[str]:
+    """Ids already shown in this session (empty for a new or unreadable session file)."""
+    try:
+        data = orjson.loads(_path(layout, key).read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return frozenset()
+    ids = data.get("shown") if isinstance(data, dict) else None
+    return frozenset(i for i in ids if isinstance(i, str)) if isinstance(ids, list) else frozenset()
+
+
+def claim(layout: Layout, key: str, ids: list[str]) -> list[str]:
+    """Record ``ids`` as shown; return those not shown before, in the given order."""
+    path = _path(layout, key)
+    with locked(path.with_suffix(".lock")):
+        before = shown(layout, key)
+        fresh = [i for i in dict.fromkeys(ids) if i not in before]
+        if fresh:
+            _write(path, sorted(before.union(fresh)))
+    return fresh
+
+
+def reset(layout: Layout, key: str) -> None:
+    """Forget what was shown (compaction, ``/clear``, a new session)."""
+    path = _path(layout, key)
+    with locked(path.with_suffix(".lock")):
+        _write(path, [])
+
+
+def forget_lesson(layout: Layout, lesson_id: str) -> None:
+    """Remove a deleted lesson's id from every session file."""
+    folder = sessions_dir(layout)
+    if not folder.is_dir():
+        return
+    for entry in sorted(folder.glob("*.json")):
+        with locked(entry.with_suffix(".lock")):
+            try:
+                data = orjson.loads(entry.read_bytes())
+            except (OSError, orjson.JSONDecodeError):
+                continue
+            ids = data.get("shown", []) if isinstance(data, dict) else []
+            if lesson_id in ids:
+                _write(entry, [i for i in ids if i != lesson_id])
+
+
+def prune_stale(layout: Layout, now: float | None = None) -> int:
+    """Delete session files untouched for two weeks; returns how many went."""
+    folder = sessions_dir(layout)
+    cutoff = (now or time.time()) - STALE_AFTER_SECONDS
+    removed = 0
+    for entry in folder.glob("*.json") if folder.is_dir() else []:
+        with contextlib.suppress(OSError):
+            if entry.stat().st_mtime < cutoff:
+                entry.unlink()
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(entry.with_suffix(".lock"))
+                removed += 1
+    return removed
+
+
+def _write(path: Path, ids: list[str]) -> None:
+    atomic_write(path, orjson.dumps({"shown": ids, "updated": int(time.time())}))

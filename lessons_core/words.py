@@ -1,0 +1,64 @@
+"""Words: Unicode-aware tokenising and the common English words that never count alone."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# Letters and digits of any script; identifiers are split at case changes, underscores
+# and dashes so `readOnly`, `read_only` and `read-only` all give "read", "only".
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+|[^\W\d_a-zA-Z]+", re.UNICODE)
+
+COMMON_WORDS: frozenset[str] = frozenset(
+    """
+    a about above after again against all also always am an and any are as at be because
+    been before being below between both but by can cannot could did do does doing done
+    down during each else even ever every few for from further get gets got had has have
+    having he her here hers him his how i if in into is it its itself just let lets like
+    me more most much must my never no nor not now of off on once only or other our ours
+    out over own same she should so some such than that the their theirs them then there
+    these they this those through to too under until up use used uses using very via was
+    we were what when where which while who whom why will with without would yes yet you
+    your yours
+    add added adds all new old top left right bottom middle file files code codes fix
+    fixes fixed make makes made thing things stuff work works working way ways run runs
+    running one two three first last next line lines change changes changed set sets
+    check checks need needs want wants try tries see look looks take takes give gives
+    good bad better best please thanks thank ok okay sure still already again instead
+    something anything everything nothing someone anyone everyone item items part parts
+    type types value values name names data test tests text time times place case cases
+    issue issues problem problems question answer help show shows call calls put keep
+    keeps start starts stop stops end ends open close write read go goes going come
+    comes know think say says said tell told find found may might shall etc e g ie eg
+    """.split()
+)
+
+
+def fold(text: str) -> str:
+    """Case-fold and NFC-normalise, so ``Straße`` and ``STRASSE`` compare by meaning."""
+    return unicodedata.normalize("NFC", text).casefold()
+
+
+def split_identifier(word: str) -> list[str]:
+    """``readOnlyMode`` -> ``read``, ``Only``, ``Mode`` (case kept; callers fold)."""
+    parts = _CAMEL.findall(word)
+    return parts or [word]
+
+
+def tokens(text: str) -> list[str]:
+    """Folded words of ``text`` with identifiers split (camelCase, snake_case, kebab-case)."""
+    out: list[str] = []
+    for word in _WORD.findall(text):
+        out.extend(fold(part) for part in split_identifier(word))
+    return out
+
+
+def meaningful(terms: list[str]) -> list[str]:
+    """Terms that carry meaning: not common English, not a lone letter or digit."""
+    return [t for t in terms if t not in COMMON_WORDS and len(t) > 1 and not t.isdigit()]
+
+
+def is_common_phrase(phrase: str) -> bool:
+    """True when every word of ``phrase`` is common English (or there are no words)."""
+    return not meaningful(tokens(phrase))
