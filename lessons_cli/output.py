@@ -25,8 +25,11 @@ def describe(lesson: Lesson) -> str:
     if lesson.rationale:
         lines.append(f"  rationale: {lesson.rationale}")
     lines.append(f"  topics:    {', '.join(lesson.topics)}")
-    for label, values in (("files", lesson.triggers.files), ("commands", lesson.triggers.commands),
-                          ("keywords", lesson.triggers.keywords)):
+    for label, values in (
+        ("files", lesson.triggers.files),
+        ("commands", lesson.triggers.commands),
+        ("keywords", lesson.triggers.keywords),
+    ):
         if values:
             lines.append(f"  {label + ':':<10} {'  '.join(values)}")
     if lesson.evidence:

@@ -62,8 +62,13 @@ def add_lesson(layout: Layout, draft: guards.CaptureDraft, force: bool = False) 
 def _new_lesson(layout: Layout, draft: guards.CaptureDraft) -> Lesson:
     for lesson_id in candidate_ids(draft.topics[0], draft.rule):
         lesson = Lesson(
-            id=lesson_id, rule=draft.rule, topics=draft.topics, triggers=draft.triggers,
-            created=today(), rationale=draft.rationale or None, evidence=draft.evidence,
+            id=lesson_id,
+            rule=draft.rule,
+            topics=draft.topics,
+            triggers=draft.triggers,
+            created=today(),
+            rationale=draft.rationale or None,
+            evidence=draft.evidence,
             gate=draft.gate,
         )
         if create_lesson(layout, lesson):

@@ -60,7 +60,7 @@ def bounded_regex(pattern: str) -> str:
     regex = pattern
     if _WORD_START.search(pattern):
         regex = r"\b" + regex
-    if _WORD_END.search(pattern) and not pattern[-2:-1] == "\\":
+    if _WORD_END.search(pattern) and pattern[-2:-1] != "\\":
         regex = regex + r"\b"
     return regex
 

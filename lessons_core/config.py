@@ -39,9 +39,7 @@ class Config:
                 )
             default = getattr(cls, key)
             if type(value) is not type(default):
-                raise InvalidLessonFile(
-                    source, f"must be a {type(default).__name__}", key
-                )
+                raise InvalidLessonFile(source, f"must be a {type(default).__name__}", key)
             if key.startswith("delivery_") and value not in DELIVERY_MODES:
                 raise InvalidLessonFile(source, "must be 'gate' or 'context'", key)
             if isinstance(value, int) and not isinstance(value, bool) and value < 0:

@@ -25,19 +25,66 @@ NEAR_DUPLICATE_SIMILARITY = 0.75
 # Ordinary commands an agent runs all day. A command trigger that fires on most of them
 # would gate every call, so capture refuses it and validate reports it.
 PROBE_COMMANDS: tuple[str, ...] = (
-    "ls", "ls -la", "cd src", "pwd", "cat README.md", "echo hello", "mkdir -p build",
-    "cp a.txt b.txt", "mv old.txt new.txt", "rm notes.txt", "touch file.txt",
-    "git status", "git diff", "git log --oneline", "git add -A", "git commit -m 'wip'",
-    "git push origin main", "git pull", "git checkout -b feature", "git rebase main",
-    "npm install", "npm test", "npm run build", "pnpm install", "pnpm test", "yarn build",
-    "npx tsc --noEmit", "node index.js", "python3 script.py", "python -m pytest",
-    "pytest -q", "pip install -r requirements.txt", "uv sync", "ruff check .", "mypy .",
-    "make", "make test", "cargo build", "cargo test", "go test ./...", "go build ./...",
-    "docker build -t app .", "docker compose up", "curl -s http://localhost:8080/health",
-    "grep -rn TODO src", "rg foo", "find . -name '*.py'", "sed -n '1,20p' main.py",
-    "head -n 50 log.txt", "tail -f app.log", "wc -l file.txt", "chmod +x run.sh",
-    "bash scripts/setup.sh", "./gradlew build", "mvn package", "jq . data.json",
-    "tar -xzf archive.tar.gz", "ssh host uptime", "kubectl get pods", "terraform plan",
+    "ls",
+    "ls -la",
+    "cd src",
+    "pwd",
+    "cat README.md",
+    "echo hello",
+    "mkdir -p build",
+    "cp a.txt b.txt",
+    "mv old.txt new.txt",
+    "rm notes.txt",
+    "touch file.txt",
+    "git status",
+    "git diff",
+    "git log --oneline",
+    "git add -A",
+    "git commit -m 'wip'",
+    "git push origin main",
+    "git pull",
+    "git checkout -b feature",
+    "git rebase main",
+    "npm install",
+    "npm test",
+    "npm run build",
+    "pnpm install",
+    "pnpm test",
+    "yarn build",
+    "npx tsc --noEmit",
+    "node index.js",
+    "python3 script.py",
+    "python -m pytest",
+    "pytest -q",
+    "pip install -r requirements.txt",
+    "uv sync",
+    "ruff check .",
+    "mypy .",
+    "make",
+    "make test",
+    "cargo build",
+    "cargo test",
+    "go test ./...",
+    "go build ./...",
+    "docker build -t app .",
+    "docker compose up",
+    "curl -s http://localhost:8080/health",
+    "grep -rn TODO src",
+    "rg foo",
+    "find . -name '*.py'",
+    "sed -n '1,20p' main.py",
+    "head -n 50 log.txt",
+    "tail -f app.log",
+    "wc -l file.txt",
+    "chmod +x run.sh",
+    "bash scripts/setup.sh",
+    "./gradlew build",
+    "mvn package",
+    "jq . data.json",
+    "tar -xzf archive.tar.gz",
+    "ssh host uptime",
+    "kubectl get pods",
+    "terraform plan",
 )
 
 
@@ -64,16 +111,19 @@ def check_text(draft: CaptureDraft) -> None:
             "rule-too-long",
         )
     if "\n" in rule or "\r" in rule:
-        raise CaptureRefused("the rule spans several lines", "write it as one sentence",
-                             "rule-multiline")
+        raise CaptureRefused(
+            "the rule spans several lines", "write it as one sentence", "rule-multiline"
+        )
     if draft.rationale is not None and len(draft.rationale) > MAX_RATIONALE_CHARS:
         raise CaptureRefused(
             f"the rationale is over {MAX_RATIONALE_CHARS} characters",
-            "shorten it, or link to the details with --evidence", "rationale-too-long",
+            "shorten it, or link to the details with --evidence",
+            "rationale-too-long",
         )
     if not draft.topics or not any(t.strip() for t in draft.topics):
-        raise CaptureRefused("no topic given", "pass --topic NAME, e.g. --topic build",
-                             "topic-missing")
+        raise CaptureRefused(
+            "no topic given", "pass --topic NAME, e.g. --topic build", "topic-missing"
+        )
 
 
 def check_secrets(draft: CaptureDraft) -> None:
@@ -123,20 +173,24 @@ def _check_glob(glob: str, root: Path, tracked: list[str]) -> list[str]:
     try:
         compiled = compile_glob(glob)
     except GlobError as err:
-        raise CaptureRefused(f"file trigger '{glob}' {err}",
-                             "use a path relative to the repo root, e.g. 'src/app.py'",
-                             "glob-invalid") from None
+        raise CaptureRefused(
+            f"file trigger '{glob}' {err}",
+            "use a path relative to the repo root, e.g. 'src/app.py'",
+            "glob-invalid",
+        ) from None
     if text.endswith("/") or (not has_glob_chars(text) and (root / text).is_dir()):
         folder = text.rstrip("/")
         raise CaptureRefused(
             f"file trigger '{glob}' names a directory, not files",
-            f"use '{folder}/**' for everything below it", "glob-directory",
+            f"use '{folder}/**' for everything below it",
+            "glob-directory",
         )
     matched = sum(1 for path in tracked if compiled.matches(path))
     if len(tracked) >= BROAD_GLOB_MIN_FILES and matched / len(tracked) > BROAD_GLOB_SHARE:
         raise CaptureRefused(
             f"file trigger '{glob}' matches {matched} of {len(tracked)} files in the repo",
-            "narrow it to the folder or file type the rule is about", "glob-broad",
+            "narrow it to the folder or file type the rule is about",
+            "glob-broad",
         )
     if matched == 0:
         return [f"file trigger '{glob}' matches no file yet (fine if you are about to create it)"]
@@ -147,15 +201,18 @@ def _check_command(pattern: str) -> None:
     try:
         compiled = compile_command(pattern)
     except CommandPatternError as err:
-        raise CaptureRefused(f"command trigger '{pattern}' {err}",
-                             "write the command as it is typed, e.g. 'git push' or 'rm -rf'",
-                             "command-invalid") from None
+        raise CaptureRefused(
+            f"command trigger '{pattern}' {err}",
+            "write the command as it is typed, e.g. 'git push' or 'rm -rf'",
+            "command-invalid",
+        ) from None
     hits = probe_hits(compiled.matches)
     if len(hits) > BROAD_COMMAND_SHARE * len(PROBE_COMMANDS):
         raise CaptureRefused(
             f"command trigger '{pattern}' matches {len(hits)} of {len(PROBE_COMMANDS)} "
             f"ordinary commands (e.g. '{hits[0]}')",
-            "anchor it to the command it is about, e.g. 'git push --force'", "command-broad",
+            "anchor it to the command it is about, e.g. 'git push --force'",
+            "command-broad",
         )
 
 
@@ -179,7 +236,7 @@ def normalised_rule(rule: str) -> str:
 
 def find_identical(rule: str, lessons: Iterable[Lesson]) -> Lesson | None:
     key = normalised_rule(rule)
-    return next((l for l in lessons if l.is_active and normalised_rule(l.rule) == key), None)
+    return next((x for x in lessons if x.is_active and normalised_rule(x.rule) == key), None)
 
 
 def similarity(first: str, second: str) -> float:

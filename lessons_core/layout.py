@@ -80,6 +80,6 @@ def repo_relative(path: str, root: Path, cwd: Path | None = None) -> str | None:
     except ValueError:
         return None
     rel = rel.replace(os.sep, "/")
-    if rel == "." or rel == ".." or rel.startswith("../"):
+    if rel in {".", ".."} or rel.startswith("../"):
         return None
     return rel

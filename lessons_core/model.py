@@ -152,8 +152,18 @@ class Lesson:
 
 
 _KNOWN_KEYS = frozenset(
-    {"id", "rule", "topics", "triggers", "evidence", "status", "created", "rationale",
-     "superseded_by", "gate"}
+    {
+        "id",
+        "rule",
+        "topics",
+        "triggers",
+        "evidence",
+        "status",
+        "created",
+        "rationale",
+        "superseded_by",
+        "gate",
+    }
 )
 _TRIGGER_KEYS = ("files", "commands", "keywords")
 
@@ -178,8 +188,9 @@ def _strings(data: dict[str, Any], key: str, source: Path) -> tuple[str, ...]:
 
 def _triggers(value: Any, source: Path) -> Triggers:
     if not isinstance(value, dict):
-        raise InvalidLessonFile(source, "must be an object with files, commands, keywords",
-                                "triggers")
+        raise InvalidLessonFile(
+            source, "must be an object with files, commands, keywords", "triggers"
+        )
     unknown = sorted(set(value) - set(_TRIGGER_KEYS))
     if unknown:
         raise InvalidLessonFile(
@@ -189,8 +200,9 @@ def _triggers(value: Any, source: Path) -> Triggers:
     for key in _TRIGGER_KEYS:
         items = value.get(key, [])
         if not isinstance(items, list) or not all(isinstance(i, str) and i for i in items):
-            raise InvalidLessonFile(source, "must be a list of non-empty strings",
-                                    f"triggers.{key}")
+            raise InvalidLessonFile(
+                source, "must be a list of non-empty strings", f"triggers.{key}"
+            )
         lists[key] = tuple(items)
     return Triggers(**lists)
 

@@ -35,8 +35,9 @@ def init_project(root: Path) -> tuple[Layout, list[Path]]:
     return layout, created
 
 
-def set_status(layout: Layout, lesson_id: str, status: Status,
-               superseded_by: str | None = None) -> Lesson:
+def set_status(
+    layout: Layout, lesson_id: str, status: Status, superseded_by: str | None = None
+) -> Lesson:
     with locked(layout.lock_path):
         lesson = get_lesson(layout, lesson_id)
         if superseded_by is not None:

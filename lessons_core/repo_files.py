@@ -16,7 +16,10 @@ def tracked_files(root: Path) -> list[str]:
     try:
         result = subprocess.run(
             ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-            cwd=root, capture_output=True, check=True, timeout=60,
+            cwd=root,
+            capture_output=True,
+            check=True,
+            timeout=60,
         )
     except (OSError, subprocess.SubprocessError):
         return walked_files(root)
@@ -34,10 +37,7 @@ def walked_files(root: Path) -> list[str]:
         rel_dir = os.path.relpath(dirpath, root).replace(os.sep, "/")
         prefix = "" if rel_dir == "." else rel_dir + "/"
         dirnames[:] = sorted(
-            d for d in dirnames
-            if d not in _SKIP_DIRS and not spec.match_file(prefix + d + "/")
+            d for d in dirnames if d not in _SKIP_DIRS and not spec.match_file(prefix + d + "/")
         )
-        found.extend(
-            prefix + name for name in filenames if not spec.match_file(prefix + name)
-        )
+        found.extend(prefix + name for name in filenames if not spec.match_file(prefix + name))
     return sorted(found)

@@ -26,8 +26,8 @@ def find_secrets(fields: dict[str, str]) -> list[SecretFinding]:
     from detect_secrets.core.scan import scan_line
     from detect_secrets.settings import transient_settings
 
-    plugins = [
-        {"name": cls.__name__}
+    plugins: list[dict[str, str]] = [
+        {"name": str(cls.__name__)}
         for cls in get_mapping_from_secret_type_to_class().values()
         if cls.__name__ not in _ENTROPY_PLUGINS
     ]
@@ -42,8 +42,12 @@ def find_secrets(fields: dict[str, str]) -> list[SecretFinding]:
 
 # Patterns for masking: provider tokens, key=value secrets, credentials in URLs, PEM blocks.
 _MASKS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----.*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)",
-                re.S), "[private key]"),
+    (
+        re.compile(
+            r"-----BEGIN [A-Z ]*PRIVATE KEY-----.*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)", re.S
+        ),
+        "[private key]",
+    ),
     (re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"), "[aws key]"),
     (re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})"), "[token]"),
     (re.compile(r"\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}"), "[token]"),
@@ -52,9 +56,13 @@ _MASKS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"), "[jwt]"),
     (re.compile(r"(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{12,}"), r"\1 [secret]"),
     (re.compile(r"(\b[a-z][a-z0-9+.-]*://)[^/\s:@]+:[^@\s/]+@"), r"\1[credentials]@"),
-    (re.compile(
-        r"(?i)\b([\w.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key)"
-        r"[\w.-]*\s*[:=]\s*)(['\"]?)[^\s'\"]{3,}\2"), r"\1\2[secret]\2"),
+    (
+        re.compile(
+            r"(?i)\b([\w.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key)"
+            r"[\w.-]*\s*[:=]\s*)(['\"]?)[^\s'\"]{3,}\2"
+        ),
+        r"\1\2[secret]\2",
+    ),
     (re.compile(r"(?i)(--?(?:password|token|api-key|secret)[= ])\S+"), r"\1[secret]"),
 )
 

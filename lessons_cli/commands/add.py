@@ -13,23 +13,57 @@ from lessons_core.model import Triggers
 
 @click.command("add")
 @click.argument("rule")
-@click.option("--topic", "topics", multiple=True, required=True,
-              help="Topic the lesson belongs to (repeatable; the first names the id).")
-@click.option("--trigger-file", "files", multiple=True, metavar="GLOB",
-              help="Repo-relative glob of files the rule is about (repeatable).")
-@click.option("--trigger-cmd", "commands", multiple=True, metavar="PATTERN",
-              help="Command the rule is about, e.g. 'git push' (RE2 pattern; repeatable).")
-@click.option("--trigger-keyword", "keywords", multiple=True, metavar="PHRASE",
-              help="Whole word or phrase in prompts, paths or commands (repeatable).")
+@click.option(
+    "--topic",
+    "topics",
+    multiple=True,
+    required=True,
+    help="Topic the lesson belongs to (repeatable; the first names the id).",
+)
+@click.option(
+    "--trigger-file",
+    "files",
+    multiple=True,
+    metavar="GLOB",
+    help="Repo-relative glob of files the rule is about (repeatable).",
+)
+@click.option(
+    "--trigger-cmd",
+    "commands",
+    multiple=True,
+    metavar="PATTERN",
+    help="Command the rule is about, e.g. 'git push' (RE2 pattern; repeatable).",
+)
+@click.option(
+    "--trigger-keyword",
+    "keywords",
+    multiple=True,
+    metavar="PHRASE",
+    help="Whole word or phrase in prompts, paths or commands (repeatable).",
+)
 @click.option("--rationale", help="Why the rule exists; shown by 'lessons show'.")
-@click.option("--evidence", "evidence", multiple=True, metavar="REF",
-              help="Reference such as commit:abc123 or pr:42 (repeatable).")
+@click.option(
+    "--evidence",
+    "evidence",
+    multiple=True,
+    metavar="REF",
+    help="Reference such as commit:abc123 or pr:42 (repeatable).",
+)
 @click.option("--gate", is_flag=True, help="Always deliver before the action (deny, then retry).")
 @click.option("--force", is_flag=True, help="Save even if a near-duplicate rule exists.")
 @click.option("--json", "as_json", is_flag=True, help="Print the saved lesson as JSON.")
-def add_command(rule: str, topics: tuple[str, ...], files: tuple[str, ...],
-                commands: tuple[str, ...], keywords: tuple[str, ...], rationale: str | None,
-                evidence: tuple[str, ...], gate: bool, force: bool, as_json: bool) -> None:
+def add_command(
+    rule: str,
+    topics: tuple[str, ...],
+    files: tuple[str, ...],
+    commands: tuple[str, ...],
+    keywords: tuple[str, ...],
+    rationale: str | None,
+    evidence: tuple[str, ...],
+    gate: bool,
+    force: bool,
+    as_json: bool,
+) -> None:
     """Save RULE, one imperative sentence, and print its id.
 
     Re-adding the exact rule of an existing lesson merges the new triggers and evidence
@@ -43,9 +77,12 @@ def add_command(rule: str, topics: tuple[str, ...], files: tuple[str, ...],
     """
     layout = find_layout()
     draft = CaptureDraft(
-        rule=rule, topics=topics,
+        rule=rule,
+        topics=topics,
         triggers=Triggers(files=files, commands=commands, keywords=keywords),
-        rationale=rationale, evidence=evidence, gate=gate,
+        rationale=rationale,
+        evidence=evidence,
+        gate=gate,
     )
     result = add_lesson(layout, draft, force=force)
     for warning in result.warnings:

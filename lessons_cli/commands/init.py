@@ -14,8 +14,12 @@ def repo_root(start: Path) -> Path:
     """The git top level of ``start``, or ``start`` itself outside git."""
     try:
         out = subprocess.run(
-            ["git", "rev-parse", "--show-toplevel"], cwd=start, capture_output=True,
-            text=True, check=True, timeout=30,
+            ["git", "rev-parse", "--show-toplevel"],
+            cwd=start,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=30,
         ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return start
@@ -23,8 +27,12 @@ def repo_root(start: Path) -> Path:
 
 
 @click.command("init")
-@click.option("--path", "path", type=click.Path(file_okay=False, path_type=Path),
-              help="Create .lessons/ here instead of at the git repo root.")
+@click.option(
+    "--path",
+    "path",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Create .lessons/ here instead of at the git repo root.",
+)
 def init_command(path: Path | None) -> None:
     """Create .lessons/ (config, lessons/, a .gitignore for local state).
 

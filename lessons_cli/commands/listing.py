@@ -29,7 +29,8 @@ def list_command(topic: str | None, status: str | None, as_json: bool) -> None:
     for broken in graph.broken:
         click.echo(f"warning: skipped {broken}", err=True)
     lessons = [
-        lesson for _, lesson in sorted(graph.lessons.items())
+        lesson
+        for _, lesson in sorted(graph.lessons.items())
         if (topic is None or topic in lesson.topics)
         and (status is None or lesson.status.value == status)
     ]
