@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 import traceback
 from importlib import import_module
+from typing import Any
 
 import click
 
@@ -31,7 +32,29 @@ COMMANDS: tuple[tuple[str, str], ...] = (
 )
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+class UserError(click.ClickException):
+    """A ``LessonsError`` on its way out: printed as ``error: ...``, exit code 1."""
+
+    exit_code = EXIT_USER_ERROR
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"error: {self.message}", err=True)
+
+
+class LessonsGroup(click.Group):
+    """Maps the library's user errors to exit code 1 for every command, in one place."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except LessonsError as err:
+            raise UserError(str(err)) from err
+
+
+@click.group(
+    cls=LessonsGroup,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+)
 @click.version_option(__version__, "--version", prog_name="lessons")
 def cli() -> None:
     """Project-specific rules for AI coding agents, recalled right before they act.
@@ -59,9 +82,6 @@ def run(args: list[str]) -> None:
         raise SystemExit(err.exit_code) from None
     except click.Abort:
         click.echo("Aborted.", err=True)
-        raise SystemExit(EXIT_USER_ERROR) from None
-    except LessonsError as err:
-        click.echo(f"error: {err}", err=True)
         raise SystemExit(EXIT_USER_ERROR) from None
     except BrokenPipeError:
         raise SystemExit(0) from None

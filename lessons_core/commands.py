@@ -50,7 +50,9 @@ def compile_command(pattern: str) -> CommandPattern:
             f"is not a valid linear-time pattern ({reason}); backreferences and lookarounds "
             "are not supported, write the literal command instead"
         ) from None
-    if compiled.search("") is not None:
+    # Checked on the pattern as written too: `x*` would be rescued by the word boundary
+    # added in front of it, but it still means "anything" to whoever wrote it.
+    if compiled.search("") is not None or _compiled(pattern).search("") is not None:
         raise CommandPatternError("matches the empty string, so it would fire on every command")
     return CommandPattern(pattern=pattern, regex=regex)
 

@@ -1,0 +1,78 @@
+"""Shared fixtures: every test runs in its own temp dirs, never the real home or repo."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from lessons_cli.app import cli
+from lessons_core.layout import Layout
+from lessons_core.project import init_project
+
+
+@pytest.fixture(autouse=True)
+def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test reads or writes the real home, git config or working directory."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    for name, value in {
+        "GIT_AUTHOR_NAME": "Test",
+        "GIT_AUTHOR_EMAIL": "test@example.com",
+        "GIT_COMMITTER_NAME": "Test",
+        "GIT_COMMITTER_EMAIL": "test@example.com",
+    }.items():
+        monkeypatch.setenv(name, value)
+
+
+def git(root: Path, *args: str) -> str:
+    """Run git in ``root`` and return its stdout; fail the test on a non-zero exit."""
+    return subprocess.run(
+        ["git", *args], cwd=root, check=True, capture_output=True, text=True
+    ).stdout
+
+
+def make_repo(root: Path, files: dict[str, str] | None = None) -> Path:
+    """A real git repo with ``files`` committed."""
+    root.mkdir(parents=True, exist_ok=True)
+    git(root, "init", "-q", "-b", "main")
+    for rel, content in (files or {}).items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(content)
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "--allow-empty", "-m", "initial")
+    return root
+
+
+DEFAULT_FILES = {
+    "README.md": "# demo\n",
+    "src/app.py": "print('app')\n",
+    "src/util/paths.py": "def base(p): return p\n",
+    "src/db/models.py": "class Model: ...\n",
+    "tests/test_app.py": "def test(): ...\n",
+    "docs/guide.md": "guide\n",
+}
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Layout:
+    """A git repo with a few files and an initialised .lessons/, as the working directory."""
+    root = make_repo(tmp_path / "repo", DEFAULT_FILES)
+    layout, _ = init_project(root)
+    monkeypatch.chdir(root)
+    return layout
+
+
+def run(*args: str) -> Result:
+    """Invoke the CLI in-process with separate stdout and stderr."""
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def lesson_count(layout: Layout) -> int:
+    return len([n for n in os.listdir(layout.lessons_dir) if n.endswith(".json")])

@@ -1,0 +1,201 @@
+"""init, list, show, topics, deprecate, supersede, rm and the global options."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+import pytest
+from click.testing import CliRunner
+
+from lessons_cli.app import cli
+from lessons_core import __version__, sessions
+from lessons_core.layout import Layout
+from tests.conftest import lesson_count, make_repo, run
+
+RULE_A = "Run the migration linter before editing models; it catches unsafe column drops."
+RULE_B = "Use the retry helper for HTTP calls to the billing service."
+
+
+def add(rule: str, *args: str) -> str:
+    result = run("add", rule, *args)
+    assert result.exit_code == 0, result.stderr
+    return result.stdout.strip()
+
+
+def test_version_is_printed() -> None:
+    """--version prints the package version."""
+    assert __version__ in run("--version").stdout
+
+
+def all_commands() -> list[list[str]]:
+    names: list[list[str]] = [[]]
+    for name, command in cli.commands.items():
+        names.append([name])
+        sub = getattr(command, "commands", {})
+        names.extend([name, child] for child in sub)
+    return names
+
+
+@pytest.mark.parametrize("path", all_commands(), ids=lambda p: " ".join(p) or "lessons")
+def test_every_command_has_help_with_an_example(path: list[str]) -> None:
+    """--help works on every command and shows an example."""
+    result = run(*path, "--help")
+    assert result.exit_code == 0
+    assert "Example" in result.stdout
+
+
+def test_init_is_idempotent_and_keeps_lessons(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A second init creates nothing and leaves lessons and config alone."""
+    root = make_repo(tmp_path / "r", {"a.py": "x\n"})
+    monkeypatch.chdir(root)
+    first = run("init")
+    assert "created .lessons/config.json" in first.stdout
+    add(RULE_A, "--topic", "db", "--trigger-file", "a.py")
+    config = (root / ".lessons" / "config.json").read_bytes()
+    second = run("init")
+    assert second.exit_code == 0
+    assert "already set up" in second.stdout
+    assert (root / ".lessons" / "config.json").read_bytes() == config
+    assert len(list((root / ".lessons" / "lessons").iterdir())) == 1
+    assert (root / ".lessons" / ".gitignore").read_text().strip().endswith("local/")
+
+
+def test_init_from_a_subdirectory_uses_the_git_root(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """init inside a repo creates .lessons/ at its top level."""
+    root = make_repo(tmp_path / "r", {"pkg/a.py": "x\n"})
+    monkeypatch.chdir(root / "pkg")
+    run("init")
+    assert (root / ".lessons" / "lessons").is_dir()
+
+
+def test_commands_outside_a_project_explain_how_to_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without .lessons/ the error says to run lessons init."""
+    monkeypatch.chdir(tmp_path)
+    result = run("list")
+    assert result.exit_code == 1
+    assert "lessons init" in result.stderr
+
+
+def test_add_prints_a_readable_id(repo: Layout) -> None:
+    """The id is the topic plus the rule's first meaningful words."""
+    assert add(RULE_A, "--topic", "DB", "--trigger-file", "src/db/**") == (
+        "db-migration-linter-editing-models-catches"
+    )
+
+
+def test_ids_stay_unique_for_rules_that_start_alike(repo: Layout) -> None:
+    """Two rules with the same first words get distinct ids."""
+    first = add(
+        "Use the retry helper for HTTP calls to billing, always.",
+        "--topic",
+        "http",
+        "--trigger-keyword",
+        "billing",
+    )
+    second = add(
+        "Use the retry helper for HTTP calls to billing in tests.",
+        "--topic",
+        "http",
+        "--trigger-keyword",
+        "search index",
+        "--force",
+    )
+    assert first != second
+    assert second == first + "-2"
+
+
+def test_list_filters_and_json_shape(repo: Layout) -> None:
+    """list filters by topic and status; --json gives {"lessons": [...]}."""
+    a = add(RULE_A, "--topic", "db", "--trigger-file", "src/db/**")
+    b = add(RULE_B, "--topic", "http", "--trigger-keyword", "billing")
+    run("deprecate", b)
+    assert run("list").stdout.splitlines() == [f"{a}: {RULE_A}", f"{b} [deprecated]: {RULE_B}"]
+    assert run("list", "--status", "active").stdout.splitlines() == [f"{a}: {RULE_A}"]
+    data = orjson.loads(run("list", "--topic", "http", "--json").stdout)
+    assert [item["id"] for item in data["lessons"]] == [b]
+    assert data["lessons"][0]["rule"] == RULE_B
+
+
+def test_show_prints_everything_and_json(repo: Layout) -> None:
+    """show gives rule, rationale, triggers and evidence."""
+    lesson_id = add(
+        RULE_A,
+        "--topic",
+        "db",
+        "--trigger-file",
+        "src/db/**",
+        "--rationale",
+        "A dropped column lost data in March.",
+        "--evidence",
+        "pr:42",
+    )
+    text = run("show", lesson_id).stdout
+    for part in (RULE_A, "dropped column", "src/db/**", "pr:42", "active"):
+        assert part in text
+    assert orjson.loads(run("show", lesson_id, "--json").stdout)["evidence"] == ["pr:42"]
+
+
+def test_show_unknown_id_is_a_user_error(repo: Layout) -> None:
+    """An unknown id exits 1 and points at lessons list."""
+    result = run("show", "nope")
+    assert result.exit_code == 1
+    assert "lessons list" in result.stderr
+
+
+def test_topics_counts_active_lessons(repo: Layout) -> None:
+    """topics lists each topic with its number of active lessons."""
+    add(RULE_A, "--topic", "db", "--trigger-file", "src/db/**")
+    add(RULE_B, "--topic", "http", "--topic", "db", "--trigger-keyword", "billing")
+    assert run("topics").stdout.splitlines() == ["db\t2", "http\t1"]
+    assert orjson.loads(run("topics", "--json").stdout) == {"topics": {"db": 2, "http": 1}}
+
+
+def test_supersede_links_to_an_active_successor(repo: Layout) -> None:
+    """supersede records the successor; a missing or inactive successor is refused."""
+    old = add(RULE_A, "--topic", "db", "--trigger-file", "src/db/**")
+    new = add(RULE_B, "--topic", "http", "--trigger-keyword", "billing")
+    assert run("supersede", old, "--by", "nope").exit_code == 1
+    assert run("supersede", old, "--by", old).exit_code == 1
+    assert run("supersede", old, "--by", new).exit_code == 0
+    data = orjson.loads(run("show", old, "--json").stdout)
+    assert (data["status"], data["superseded_by"]) == ("superseded", new)
+    run("deprecate", new)
+    third = add(
+        "Prefer the bulk loader for fixture files over one insert per row.",
+        "--topic",
+        "db",
+        "--trigger-file",
+        "src/db/**",
+    )
+    result = run("supersede", third, "--by", new)
+    assert result.exit_code == 1
+    assert "deprecated" in result.stderr
+
+
+def test_rm_deletes_the_file_and_session_traces(repo: Layout) -> None:
+    """rm removes the lesson file and forgets it in every session's seen-set."""
+    lesson_id = add(RULE_A, "--topic", "db", "--trigger-file", "src/db/**")
+    sessions.claim(repo, "s1", [lesson_id, "other"])
+    assert run("rm", lesson_id).exit_code == 0
+    assert lesson_count(repo) == 0
+    assert sessions.shown(repo, "s1") == frozenset({"other"})
+    assert run("rm", lesson_id).exit_code == 1
+
+
+def test_rm_works_on_a_corrupt_file(repo: Layout) -> None:
+    """A file that does not parse can still be removed."""
+    repo.lesson_path("db-broken").write_text("{")
+    assert run("rm", "db-broken").exit_code == 0
+
+
+def test_usage_errors_exit_2() -> None:
+    """A missing argument is click's usage error, exit code 2."""
+    result = CliRunner().invoke(cli, ["add"])
+    assert result.exit_code == 2

@@ -1,0 +1,101 @@
+"""The lesson record and its on-disk form."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from lessons_core.errors import InvalidLessonFile
+from lessons_core.jsonio import dumps
+from lessons_core.model import Lesson, Status, Triggers
+
+SOURCE = Path("lessons/x.json")
+
+text = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=40)
+ids = st.from_regex(r"[a-z0-9][a-z0-9-]{0,30}", fullmatch=True)
+dates = st.dates().map(lambda d: d.isoformat()).filter(lambda s: len(s) == 10)
+
+
+@st.composite
+def lessons(draw: st.DrawFn) -> Lesson:
+    status = draw(st.sampled_from(list(Status)))
+    return Lesson(
+        id=draw(ids),
+        rule=draw(text.filter(lambda s: s.strip() == s and s)),
+        topics=tuple(draw(st.lists(ids, max_size=3))),
+        triggers=Triggers(
+            files=tuple(draw(st.lists(text, max_size=3))),
+            commands=tuple(draw(st.lists(text, max_size=3))),
+            keywords=tuple(draw(st.lists(text, max_size=3))),
+        ),
+        created=draw(dates),
+        status=status,
+        rationale=draw(st.none() | text),
+        evidence=tuple(draw(st.lists(text, max_size=3))),
+        superseded_by=draw(ids) if status is Status.SUPERSEDED else None,
+        gate=draw(st.booleans()),
+    )
+
+
+@given(lessons())
+def test_round_trip_through_json_is_lossless(lesson: Lesson) -> None:
+    """load(dump(x)) == x for any valid lesson."""
+    data = orjson.loads(dumps(lesson.to_dict()))
+    assert Lesson.from_dict(data, SOURCE) == lesson
+
+
+@given(lessons())
+def test_serialisation_is_deterministic(lesson: Lesson) -> None:
+    """Dumping twice gives the same bytes: sorted keys, indent 2, trailing newline."""
+    first = dumps(lesson.to_dict())
+    assert first == dumps(Lesson.from_dict(orjson.loads(first), SOURCE).to_dict())
+    assert first.endswith(b"}\n")
+    assert b'\n  "created"' in first
+
+
+def valid() -> dict[str, object]:
+    return {
+        "id": "paths-never-split",
+        "rule": "Never split paths.",
+        "topics": ["paths"],
+        "triggers": {"files": ["src/**"], "commands": [], "keywords": []},
+        "evidence": [],
+        "status": "active",
+        "created": "2026-01-02",
+    }
+
+
+@pytest.mark.parametrize(
+    ("change", "key"),
+    [
+        ({"colour": "red"}, "colour"),
+        ({"status": "retired"}, "status"),
+        ({"created": "yesterday"}, "created"),
+        ({"id": "Bad Id"}, "id"),
+        ({"rule": "   "}, "rule"),
+        ({"topics": "paths"}, "topics"),
+        ({"triggers": {"globs": ["x"]}}, "triggers.globs"),
+        ({"triggers": {"files": [""]}}, "triggers.files"),
+        ({"status": "superseded"}, "superseded_by"),
+        ({"gate": "yes"}, "gate"),
+    ],
+)
+def test_invalid_field_is_named(change: dict[str, object], key: str) -> None:
+    """Each schema error names the file and the key at fault."""
+    data = valid() | change
+    with pytest.raises(InvalidLessonFile) as caught:
+        Lesson.from_dict(data, SOURCE)
+    assert caught.value.key == key
+    assert str(SOURCE) in str(caught.value)
+
+
+def test_missing_required_field_is_named() -> None:
+    """A missing required key is reported by name."""
+    data = valid()
+    del data["triggers"]
+    with pytest.raises(InvalidLessonFile, match="triggers"):
+        Lesson.from_dict(data, SOURCE)
