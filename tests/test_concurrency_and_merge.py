@@ -15,47 +15,28 @@ from lessons_core.store import load_graph
 from tests.conftest import git, make_repo, run
 
 NOUNS = (
-    "invoice",
-    "ledger",
-    "tenant",
-    "webhook",
-    "quota",
-    "cursor",
-    "token",
-    "bucket",
-    "replica",
-    "shard",
-    "schema",
-    "fixture",
-    "locale",
-    "payload",
-    "session",
-    "cache",
-    "worker",
-    "router",
-    "crypto",
-    "upload",
-)
+    "invoice ledger tenant webhook quota cursor token bucket replica shard schema fixture "
+    "locale payload session cache worker router crypto upload"
+).split()
+
+
+def start_add(root: Path, *args: str) -> subprocess.Popen[bytes]:
+    """A `lessons add` in its own process, as a parallel agent would run it."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "lessons_cli", "add", *args],
+        cwd=root,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
 
 
 def test_twenty_parallel_adds_make_twenty_valid_files(repo: Layout) -> None:
     """20 concurrent `lessons add` processes in one topic produce 20 valid lesson files."""
     procs = [
-        subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "lessons_cli",
-                "add",
-                f"Call the {noun} guard before writing {noun} rows in {NOUNS[n - 1]} jobs.",
-                "--topic",
-                "billing",
-                "--trigger-keyword",
-                noun,
-            ],
-            cwd=repo.root,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+        start_add(
+            repo.root,
+            f"Call the {noun} guard before writing {noun} rows in {NOUNS[n - 1]} jobs.",
+            *("--topic", "billing", "--trigger-keyword", noun),
         )
         for n, noun in enumerate(NOUNS)
     ]
@@ -72,25 +53,9 @@ def test_twenty_parallel_adds_make_twenty_valid_files(repo: Layout) -> None:
 
 def test_parallel_adds_of_one_rule_make_one_lesson(repo: Layout) -> None:
     """The same rule captured by several agents at once ends as one merged lesson."""
-    procs = [
-        subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "lessons_cli",
-                "add",
-                "Regenerate the OpenAPI client after changing routes.",
-                "--topic",
-                "api",
-                "--trigger-keyword",
-                keyword,
-            ],
-            cwd=repo.root,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-        )
-        for keyword in ("openapi", "routes", "swagger", "endpoint")
-    ]
+    rule = "Regenerate the OpenAPI client after changing routes."
+    keywords = ("openapi", "routes", "swagger", "endpoint")
+    procs = [start_add(repo.root, rule, "--topic", "api", "--trigger-keyword", k) for k in keywords]
     for proc in procs:
         proc.communicate(timeout=120)
         assert proc.returncode == 0
