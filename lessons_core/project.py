@@ -14,7 +14,8 @@ from lessons_core.layout import Layout
 from lessons_core.model import Lesson, Status
 from lessons_core.store import delete_lesson, get_lesson, update_lesson
 
-GITIGNORE = "# per-clone state: sessions, logs, caches\nlocal/\n"
+# local/ is per-clone state; the temp files of a write killed before its rename are noise.
+GITIGNORE = "# per-clone state: sessions, logs, caches\nlocal/\n.*.tmp\n"
 
 
 def init_project(root: Path) -> tuple[Layout, list[Path]]:
