@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 
 # Letters and digits of any script; identifiers are split at case changes, underscores
 # and dashes so `readOnly`, `read_only` and `read-only` all give "read", "only".
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
-_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+|[^\W\d_a-zA-Z]+", re.UNICODE)
 
 COMMON_WORDS: frozenset[str] = frozenset(
     """
@@ -41,15 +41,35 @@ def fold(text: str) -> str:
 
 
 def split_identifier(word: str) -> list[str]:
-    """``readOnlyMode`` -> ``read``, ``Only``, ``Mode`` (case kept; callers fold)."""
-    parts = _CAMEL.findall(word)
-    return parts or [word]
+    """``readOnlyMode`` -> ``read``, ``Only``, ``Mode`` (case kept; callers fold).
+
+    Case is read with ``str.isupper``/``islower``, not ``[A-Z]``, so ``ÜberweisungsFormular``
+    splits like ``TransferForm`` does and ``Straße`` stays one word. Scripts without case
+    (CJK, Hebrew) never split; a change between digits and letters always does.
+    """
+    parts: list[str] = []
+    start = 0
+    for i in range(1, len(word)):
+        prev, char = word[i - 1], word[i]
+        following = word[i + 1] if i + 1 < len(word) else ""
+        if (
+            prev.isdigit() != char.isdigit()
+            or (prev.islower() and char.isupper())
+            or (prev.isupper() and char.isupper() and following.islower())
+        ):
+            parts.append(word[start:i])
+            start = i
+    parts.append(word[start:])
+    return parts
 
 
 def tokens(text: str) -> list[str]:
-    """Folded words of ``text`` with identifiers split (camelCase, snake_case, kebab-case)."""
+    """Folded words of ``text`` with identifiers split (camelCase, snake_case, kebab-case).
+
+    NFC first: a decomposed ``é`` (e + combining accent) would otherwise split the word.
+    """
     out: list[str] = []
-    for word in _WORD.findall(text):
+    for word in _WORD.findall(unicodedata.normalize("NFC", text)):
         out.extend(fold(part) for part in split_identifier(word))
     return out
 
@@ -62,3 +82,12 @@ def meaningful(terms: list[str]) -> list[str]:
 def is_common_phrase(phrase: str) -> bool:
     """True when every word of ``phrase`` is common English (or there are no words)."""
     return not meaningful(tokens(phrase))
+
+
+def contains_phrase(words: Sequence[str], phrase: Sequence[str]) -> bool:
+    """Whether ``phrase`` occurs in ``words`` as consecutive whole words."""
+    size = len(phrase)
+    return size > 0 and any(
+        tuple(words[start : start + size]) == tuple(phrase)
+        for start in range(len(words) - size + 1)
+    )
