@@ -9,6 +9,7 @@ character gets a word boundary there, so ``rm`` fires on ``rm -rf x`` but not on
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -33,8 +34,7 @@ class CommandPattern:
     regex: str
 
     def matches(self, command: str) -> bool:
-        compiled = _compiled(self.regex)
-        return any(compiled.search(part) is not None for part in command_parts(command))
+        return matches_parts(self.regex, command_parts(command))
 
 
 def compile_command(pattern: str) -> CommandPattern:
@@ -75,6 +75,12 @@ def command_parts(command: str) -> list[str]:
         if stripped and stripped not in parts:
             parts.append(stripped)
     return parts
+
+
+def matches_parts(regex: str, parts: Sequence[str]) -> bool:
+    """Whether the RE2 ``regex`` matches in any of ``parts`` (split once by the caller)."""
+    compiled = _compiled(regex)
+    return any(compiled.search(part) is not None for part in parts)
 
 
 def command_words(command: str) -> list[str]:
