@@ -1,0 +1,291 @@
+"""Recall: which lessons apply to the file about to be edited, the command about to run and
+the prompt, in rank order, within the budget.
+
+Ranking, best first (``docs/recall.md`` has the why of each step):
+
+1. tier: file trigger, then command trigger, then keyword, then prompt-only (BM25);
+2. within a tier, specificity: how much of the path or command the trigger pins down
+   (``lessons_core.specificity``), so a more specific trigger wins whatever else is true;
+3. relevance of the lesson's wording to the prompt: its BM25 score, then how many distinct
+   meaningful prompt terms it contains (0 and none without a prompt);
+4. fewer active lessons sharing the matched trigger;
+5. newer ``created``;
+6. id.
+
+A lesson that matches several ways is ranked by its best match. A prompt-only match needs
+at least two distinct meaningful words shared with the prompt (common English never
+counts). The budget takes the top trigger and prompt matches up to their caps and the
+token cap; the top rule is always shown.
+
+Only the standard library and the small core modules are imported here; RE2 is imported
+only when a command is matched, and nothing here touches numpy, click or pathspec.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from lessons_core.bm25 import scores
+from lessons_core.config import Config, load_config
+from lessons_core.globs import normalise_glob
+from lessons_core.layout import Layout
+from lessons_core.recall_index import RecallIndex, load_index
+from lessons_core.words import meaningful, tokens
+
+VIA_FILE, VIA_COMMAND, VIA_KEYWORD, VIA_PROMPT = "file", "command", "keyword", "prompt"
+TIERS = {VIA_FILE: 0, VIA_COMMAND: 1, VIA_KEYWORD: 2, VIA_PROMPT: 3}
+MIN_SHARED_TERMS = 2
+
+# (tier, negated specificity, negated BM25 score, negated count of shared prompt terms,
+#  lessons sharing the trigger, negated created date, id): ascending order is rank order.
+RankKey = tuple[int, tuple[int, ...], float, int, int, int, str]
+
+
+@dataclass(frozen=True)
+class RecallRequest:
+    files: tuple[str, ...] = ()  # repo-relative POSIX paths
+    command: str | None = None
+    prompt: str | None = None
+
+
+@dataclass(frozen=True)
+class Hit:
+    lesson_id: str
+    rule: str
+    via: str  # "file" | "command" | "keyword" | "prompt"
+    trigger: str  # the glob / pattern / keyword that matched ("" for prompt)
+    terms: tuple[str, ...]  # shared terms for prompt matches, else ()
+    gate: bool
+    matched: str = ""  # the path, command part or text source ("prompt", "path", ...) hit
+
+    def to_dict(self) -> dict[str, object]:
+        """The JSON form ``lessons query --json`` prints for one rule."""
+        return {
+            "id": self.lesson_id,
+            "rule": self.rule,
+            "via": self.via,
+            "trigger": self.trigger,
+            "terms": list(self.terms),
+            "gate": self.gate,
+            "matched": self.matched,
+        }
+
+
+@dataclass(frozen=True)
+class Recall:
+    hits: tuple[Hit, ...]  # rank order, within budget, excluding `exclude`
+    more: int  # how many more matched but were cut by the budget
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One matching lesson, at its best match, with everything its rank key is made of."""
+
+    hit: Hit
+    key: RankKey
+    specificity: tuple[int, ...]
+    relevance: float  # BM25 score of the lesson's wording against the prompt
+    shared: tuple[str, ...]  # distinct meaningful prompt terms in the lesson's wording
+    share: int  # active lessons carrying the matched trigger
+
+
+@dataclass(frozen=True)
+class Selection:
+    shown: tuple[Candidate, ...]
+    cut: tuple[Candidate, ...]
+    excluded: tuple[Candidate, ...]
+
+
+def recall(
+    layout: Layout,
+    request: RecallRequest,
+    *,
+    config: Config | None = None,
+    exclude: frozenset[str] = frozenset(),
+    limit: int | None = None,
+    index: RecallIndex | None = None,
+) -> Recall:
+    """The lessons to show for ``request``; lesson files that fail to parse are skipped.
+
+    ``index`` saves rebuilding it when the caller already loaded one (to report broken
+    files, say); by default it is built from ``layout``'s graph.
+    """
+    config = config or load_config(layout.config_path)
+    if index is None:
+        index, _broken = load_index(layout)
+    selection = select(rank(index, request), config, exclude=exclude, limit=limit)
+    return Recall(hits=tuple(c.hit for c in selection.shown), more=len(selection.cut))
+
+
+def rank(index: RecallIndex, request: RecallRequest) -> list[Candidate]:
+    """Every lesson matching ``request``, once each at its best match, in rank order."""
+    files = request_files(request)
+    prompt_terms = meaningful(tokens(request.prompt)) if request.prompt else []
+    relevance = scores(index.bm25, prompt_terms)
+    shared = shared_terms(index, prompt_terms)
+    best: dict[int, Candidate] = {}
+
+    def consider(
+        lesson: int, via: str, trigger: str, spec: tuple[int, ...], share: int, matched: str
+    ) -> None:
+        candidate = _candidate(index, lesson, via, trigger, spec, share, matched, relevance, shared)
+        if lesson not in best or candidate.key < best[lesson].key:
+            best[lesson] = candidate
+
+    for path in files:
+        for number in glob_candidates(index, path):
+            lesson, glob, regex, _suffix, spec, share = index.globs[number]
+            if re.match(regex, path):
+                consider(lesson, VIA_FILE, glob, spec, share, path)
+    if request.command and request.command.strip():
+        for lesson, pattern, spec, share, part in command_matches(index, request.command):
+            consider(lesson, VIA_COMMAND, pattern, spec, share, part)
+    for source, words in keyword_sources(request, files):
+        for lesson, keyword, spec, share in keyword_matches(index, words):
+            consider(lesson, VIA_KEYWORD, keyword, spec, share, source)
+    # Prompt-only matches: at least two distinct meaningful terms shared with the prompt.
+    # The BM25 score orders them but does not gate them: in a store of two or three
+    # lessons BM25Okapi's idf is zero or negative for most words (see docs/recall.md).
+    for lesson, terms in shared.items():
+        if lesson not in best and len(terms) >= MIN_SHARED_TERMS:
+            best[lesson] = _candidate(
+                index, lesson, VIA_PROMPT, "", (), 0, "prompt", relevance, shared
+            )
+    return sorted(best.values(), key=lambda c: c.key)
+
+
+def glob_candidates(index: RecallIndex, path: str) -> list[int]:
+    """Globs that could match ``path``: its exact entry, then those under an ancestor prefix
+    whose literal ending the path has. Only these are evaluated."""
+    found = list(index.exact.get(path, ()))
+    parts = path.split("/")
+    for depth in range(len(parts)):
+        for number in index.by_prefix.get("/".join(parts[:depth]), ()):
+            if path.endswith(index.globs[number][3]):
+                found.append(number)
+    return found
+
+
+def command_matches(
+    index: RecallIndex, command: str
+) -> Iterable[tuple[int, str, tuple[int, ...], int, str]]:
+    """(lesson, pattern, specificity, share, matched part) for each pattern that matches."""
+    if not index.commands:
+        return
+    from lessons_core.commands import command_parts, matches_parts
+
+    whole, *pieces = command_parts(command)
+    for lesson, pattern, regex, required, spec, share in index.commands:
+        if required not in command:
+            continue  # the literal every match contains is absent: skip compiling it
+        part = next((p for p in (*pieces, whole) if matches_parts(regex, [p])), None)
+        if part is not None:
+            yield lesson, pattern, spec, share, part
+
+
+def keyword_matches(
+    index: RecallIndex, words: list[str]
+) -> Iterable[tuple[int, str, tuple[int, ...], int]]:
+    """Keywords whose words occur in ``words`` consecutively (whole words only)."""
+    for start, word in enumerate(words):
+        for lesson, keyword, phrase, spec, share in index.keywords.get(word, ()):
+            if tuple(words[start : start + len(phrase)]) == phrase:
+                yield lesson, keyword, spec, share
+
+
+def shared_terms(index: RecallIndex, prompt_terms: list[str]) -> dict[int, tuple[str, ...]]:
+    """Per lesson, the distinct prompt terms its wording contains, in prompt order."""
+    shared: dict[int, list[str]] = {}
+    for term in dict.fromkeys(prompt_terms):
+        for doc, _freq in index.bm25.postings.get(term, ()):
+            shared.setdefault(doc, []).append(term)
+    return {doc: tuple(terms) for doc, terms in shared.items()}
+
+
+def select(
+    ranked: list[Candidate],
+    config: Config,
+    *,
+    exclude: frozenset[str] = frozenset(),
+    limit: int | None = None,
+) -> Selection:
+    """Apply session exclusion, then the caps and the token budget, keeping rank order.
+
+    Per-tier caps first (``max_trigger_matches``, ``max_prompt_matches``), then ``limit``
+    on the total, then ``max_tokens``: rules are taken in order while their estimated
+    tokens fit, and the first rule that does not fit ends the list. The top rule is shown
+    whatever the caps and the token cap say.
+    """
+    from lessons_core.render import FRAME_TOKENS, estimate_tokens, hit_line
+
+    excluded = tuple(c for c in ranked if c.hit.lesson_id in exclude)
+    eligible = [c for c in ranked if c.hit.lesson_id not in exclude]
+    triggers = [c for c in eligible if c.hit.via != VIA_PROMPT]
+    prompts = [c for c in eligible if c.hit.via == VIA_PROMPT]
+    picked = triggers[: config.max_trigger_matches] + prompts[: config.max_prompt_matches]
+    if limit is not None:
+        picked = picked[: max(limit, 0)]
+    if eligible and (not picked or picked[0] is not eligible[0]):
+        picked = [eligible[0], *(c for c in picked if c is not eligible[0])]
+    shown: list[Candidate] = []
+    used = FRAME_TOKENS
+    for candidate in picked:
+        cost = estimate_tokens(hit_line(candidate.hit))
+        if shown and used + cost > config.max_tokens:
+            break
+        shown.append(candidate)
+        used += cost
+    kept = {id(c) for c in shown}
+    cut = tuple(c for c in eligible if id(c) not in kept)
+    return Selection(shown=tuple(shown), cut=cut, excluded=excluded)
+
+
+def _candidate(
+    index: RecallIndex,
+    lesson: int,
+    via: str,
+    trigger: str,
+    spec: tuple[int, ...],
+    share: int,
+    matched: str,
+    relevance: dict[int, float],
+    shared: dict[int, tuple[str, ...]],
+) -> Candidate:
+    score, terms = relevance.get(lesson, 0.0), shared.get(lesson, ())
+    hit = Hit(
+        lesson_id=index.ids[lesson],
+        rule=index.rules[lesson],
+        via=via,
+        trigger=trigger,
+        terms=terms if via == VIA_PROMPT else (),
+        gate=index.gates[lesson],
+        matched=matched,
+    )
+    key = (
+        TIERS[via],
+        tuple(-value for value in spec),
+        -score,
+        -len(terms),
+        share,
+        -index.created[lesson],
+        index.ids[lesson],
+    )
+    return Candidate(hit, key, spec, relevance=score, shared=terms, share=share)
+
+
+def request_files(request: RecallRequest) -> tuple[str, ...]:
+    """The request's paths, distinct; callers normalise, but ``./x`` and ``a\\b`` still work."""
+    return tuple(dict.fromkeys(normalise_glob(path) for path in request.files if path.strip()))
+
+
+def keyword_sources(request: RecallRequest, files: tuple[str, ...]) -> list[tuple[str, list[str]]]:
+    """Where keywords are looked for: the prompt, the words of each path and the command."""
+    sources: list[tuple[str, list[str]]] = []
+    if request.prompt:
+        sources.append(("prompt", tokens(request.prompt)))
+    sources.extend((f"path {path}", tokens(path)) for path in files)
+    if request.command:
+        sources.append(("command", tokens(request.command)))
+    return sources

@@ -1,0 +1,84 @@
+"""Budget: caps per tier, a token cap, the top rule always shown, a notice for the rest."""
+
+from __future__ import annotations
+
+from lessons_core.config import Config
+from lessons_core.layout import Layout
+from lessons_core.recall import RecallRequest, recall
+from lessons_core.render import FRAME_TOKENS, estimate_tokens, hit_line, render_block
+from tests.recall.conftest import WriteLesson
+
+PATH = "src/api/client.ts"
+
+
+def many(write_lesson: WriteLesson, count: int, rule: str = "Validate response {n}.") -> None:
+    for n in range(count):
+        write_lesson(f"rule-{n:02d}", rule.format(n=n), files=("src/**",))
+
+
+def test_default_caps_five_trigger_matches(layout: Layout, write_lesson: WriteLesson) -> None:
+    """Eight matching rules: five shown, three counted as more."""
+    many(write_lesson, 8)
+    found = recall(layout, RecallRequest(files=(PATH,)))
+    assert (len(found.hits), found.more) == (5, 3)
+    assert [h.lesson_id for h in found.hits] == [f"rule-{n:02d}" for n in range(5)]
+
+
+def test_caps_come_from_config_json(layout: Layout, write_lesson: WriteLesson) -> None:
+    """``max_trigger_matches`` in .lessons/config.json is honoured."""
+    many(write_lesson, 4)
+    layout.config_path.write_text('{"max_trigger_matches": 2}\n')
+    found = recall(layout, RecallRequest(files=(PATH,)))
+    assert (len(found.hits), found.more) == (2, 2)
+
+
+def test_limit_caps_the_total(layout: Layout, write_lesson: WriteLesson) -> None:
+    """``limit`` cuts below the configured caps."""
+    many(write_lesson, 4)
+    found = recall(layout, RecallRequest(files=(PATH,)), limit=1)
+    assert (len(found.hits), found.more) == (1, 3)
+
+
+def test_token_cap_stops_at_the_first_rule_that_does_not_fit(
+    layout: Layout, write_lesson: WriteLesson
+) -> None:
+    """Rules are taken in rank order while their estimated tokens fit."""
+    many(write_lesson, 5, rule="Validate response {n} " + "carefully " * 20 + ".")
+    found = recall(layout, RecallRequest(files=(PATH,)))
+    cost = estimate_tokens(hit_line(found.hits[0]))
+    config = Config(max_tokens=FRAME_TOKENS + 2 * cost)
+    capped = recall(layout, RecallRequest(files=(PATH,)), config=config)
+    assert (len(capped.hits), capped.more) == (2, 3)
+
+
+def test_top_rule_is_always_shown(layout: Layout, write_lesson: WriteLesson) -> None:
+    """A token cap smaller than one rule still lets the best rule through."""
+    many(write_lesson, 3)
+    config = Config(max_tokens=1, max_trigger_matches=0)
+    found = recall(layout, RecallRequest(files=(PATH,)), config=config)
+    assert [h.lesson_id for h in found.hits] == ["rule-00"]
+    assert found.more == 2
+
+
+def test_notice_says_how_many_more(layout: Layout, write_lesson: WriteLesson) -> None:
+    """The block ends with a one-line notice when rules were cut."""
+    many(write_lesson, 7)
+    block = render_block(recall(layout, RecallRequest(files=(PATH,))))
+    notices = [line for line in block.splitlines() if "more matching" in line]
+    assert notices == ["2 more matching rules not shown (budget in .lessons/config.json)."]
+
+
+def test_no_notice_when_nothing_was_cut(layout: Layout, write_lesson: WriteLesson) -> None:
+    """All matches shown: no notice."""
+    many(write_lesson, 2)
+    found = recall(layout, RecallRequest(files=(PATH,)))
+    assert found.more == 0
+    assert "more matching" not in render_block(found)
+
+
+def test_excluded_lessons_free_their_place(layout: Layout, write_lesson: WriteLesson) -> None:
+    """Excluded lessons are neither shown nor counted; the next ones move up."""
+    many(write_lesson, 7)
+    found = recall(layout, RecallRequest(files=(PATH,)), exclude=frozenset({"rule-00", "rule-01"}))
+    assert [h.lesson_id for h in found.hits] == [f"rule-{n:02d}" for n in range(2, 7)]
+    assert found.more == 0

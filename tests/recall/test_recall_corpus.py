@@ -1,0 +1,79 @@
+"""Recall over a real graph: the agentsmesh lessons and that repository's file paths."""
+
+from __future__ import annotations
+
+import marshal
+import random
+
+import pytest
+
+from lessons_core.globs import compile_glob, has_glob_chars
+from lessons_core.layout import Layout
+from lessons_core.recall import RecallRequest, rank, recall
+from lessons_core.recall_index import RecallIndex, build_index, load_index
+from lessons_core.store import load_graph
+from tests.recall.conftest import UNLIMITED
+
+
+@pytest.fixture(scope="module")
+def index(corpus_layout: Layout) -> RecallIndex:
+    return load_index(corpus_layout)[0]
+
+
+def test_corpus_graph_is_large(corpus_layout: Layout, index: RecallIndex) -> None:
+    """The fixture holds at least 300 real lessons, most of them active."""
+    graph = load_graph(corpus_layout)
+    assert len(graph.lessons) >= 400
+    assert len(index.ids) >= 300
+    assert graph.broken == []
+
+
+def test_exact_paths_rank_above_subtrees_for_sampled_real_paths(
+    corpus_layout: Layout, index: RecallIndex, corpus_paths: list[str]
+) -> None:
+    """For real paths, every exact-path match is shown above every ``**`` subtree match."""
+    sample = random.Random(20260606).sample(corpus_paths, 60)
+    sample += [p for p in corpus_paths if p in index.exact][:40]
+    both = 0
+    for path in sample:
+        found = recall(corpus_layout, RecallRequest(files=(path,)), config=UNLIMITED, index=index)
+        exact = [n for n, hit in enumerate(found.hits) if not has_glob_chars(hit.trigger)]
+        subtree = [n for n, hit in enumerate(found.hits) if "**" in hit.trigger]
+        if exact and subtree:
+            both += 1
+            assert max(exact) < min(subtree), path
+    assert both >= 30  # the check is not vacuous
+
+
+def test_every_real_path_ranks_by_specificity(index: RecallIndex, corpus_paths: list[str]) -> None:
+    """For all 1,103 real paths, file matches come in non-increasing specificity."""
+    for path in corpus_paths:
+        specs = [c.specificity for c in rank(index, RecallRequest(files=(path,)))]
+        assert specs == sorted(specs, reverse=True), path
+
+
+def test_prefilters_never_miss_a_match(
+    corpus_layout: Layout, index: RecallIndex, corpus_paths: list[str]
+) -> None:
+    """The prefix and suffix prefilters find exactly the lessons that evaluating every
+    glob against every real path finds."""
+    active = [x for x in load_graph(corpus_layout).lessons.values() if x.is_active]
+    compiled = [(x.id, [compile_glob(g) for g in x.triggers.files]) for x in active]
+    for path in corpus_paths:
+        expected = {lesson for lesson, globs in compiled if any(g.matches(path) for g in globs)}
+        found = {c.hit.lesson_id for c in rank(index, RecallRequest(files=(path,)))}
+        assert found == expected, path
+
+
+def test_index_survives_marshal(index: RecallIndex, corpus_paths: list[str]) -> None:
+    """The index is plain data: a marshal round trip gives an equal index and equal answers."""
+    loaded = RecallIndex.from_data(marshal.loads(marshal.dumps(index.to_data())))
+    assert loaded == index
+    request = RecallRequest(files=(corpus_paths[500],), prompt="regex safety lessons recall")
+    assert rank(loaded, request) == rank(index, request)
+
+
+def test_index_is_stable(corpus_layout: Layout, index: RecallIndex) -> None:
+    """Building twice from the same files gives the same index (lessons in id order)."""
+    assert build_index(load_graph(corpus_layout).lessons.values()) == index
+    assert list(index.ids) == sorted(index.ids)
