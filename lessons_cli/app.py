@@ -26,6 +26,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("listing", "list_command"),
     ("listing", "show_command"),
     ("listing", "topics_command"),
+    ("query", "query_command"),
     ("status", "deprecate_command"),
     ("status", "supersede_command"),
     ("status", "rm_command"),

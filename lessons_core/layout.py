@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from lessons_core.errors import NotInitialised
+from lessons_core.errors import LessonsError, NotInitialised
 
 DIR_NAME = ".lessons"
 
@@ -83,3 +84,32 @@ def repo_relative(path: str, root: Path, cwd: Path | None = None) -> str | None:
     if rel in {".", ".."} or rel.startswith("../"):
         return None
     return rel
+
+
+def layout_for_files(paths: Sequence[str], cwd: Path) -> tuple[Layout, tuple[str, ...]]:
+    """The nearest ``.lessons/`` above ``paths`` (above ``cwd`` when there are none), and the
+    paths relative to its root. In a monorepo each package may have its own store; every
+    path must belong to the same one.
+    """
+    if not paths:
+        return find_layout(cwd), ()
+    roots: dict[Path, list[str]] = {}
+    for path in paths:
+        absolute = Path(os.path.normpath(os.path.join(str(cwd), path.replace("\\", "/"))))
+        root = find_root(absolute)
+        if root is None:
+            raise NotInitialised(absolute.parent)
+        roots.setdefault(root, []).append(path)
+    if len(roots) > 1:
+        stores = "; ".join(f"{', '.join(found)} -> {root}" for root, found in roots.items())
+        raise LessonsError(
+            f"the files belong to different lesson stores ({stores}); query each store separately"
+        )
+    root = next(iter(roots))
+    relative = []
+    for path in paths:
+        rel = repo_relative(path, root, cwd)
+        if rel is None:
+            raise LessonsError(f"'{path}' is not inside {root}; pass a file in the repo")
+        relative.append(rel)
+    return Layout(root), tuple(dict.fromkeys(relative))

@@ -1,0 +1,101 @@
+"""``lessons query``: which rules apply to this file, command or prompt, right now."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from lessons_cli.output import echo_json
+from lessons_core.config import load_config
+from lessons_core.layout import layout_for_files
+from lessons_core.recall import RecallRequest, recall
+from lessons_core.recall_index import load_index
+
+
+@click.command("query")
+@click.option(
+    "--file",
+    "files",
+    multiple=True,
+    metavar="PATH",
+    help="File about to be edited: relative to here or absolute (repeatable).",
+)
+@click.option("--cmd", "command", metavar="COMMAND", help="Shell command about to run.")
+@click.option("--prompt", metavar="TEXT", help="The request in words (matched with BM25).")
+@click.option(
+    "--session",
+    metavar="ID",
+    help="Show each rule once per session ID; rules shown before stay quiet.",
+)
+@click.option(
+    "--limit", type=click.IntRange(min=1), metavar="N", help="Show at most N rules in all."
+)
+@click.option(
+    "--json", "as_json", is_flag=True, help='Print {"lessons": [...], "more": N} in rank order.'
+)
+@click.option(
+    "--explain",
+    is_flag=True,
+    help="List every lesson, whether and why it matched, and its rank key.",
+)
+def query_command(
+    files: tuple[str, ...],
+    command: str | None,
+    prompt: str | None,
+    session: str | None,
+    limit: int | None,
+    as_json: bool,
+    explain: bool,
+) -> None:
+    """Print the rules that apply to a file, a command and/or a prompt.
+
+    The output is exactly the block an agent is shown: one rule a line, each labelled with
+    why it appeared, most specific first; nothing at all when no rule applies. The nearest
+    .lessons/ above the files is used (monorepos), else the one above this directory.
+
+    \b
+    Example:
+      lessons query --file src/api/client.ts
+      lessons query --cmd 'cd web && pnpm test:e2e' --session "$SESSION_ID"
+      lessons query --prompt 'add a migration for the orders table' --json
+      lessons query --file ./src/db/models.py --explain
+    """
+    if not (files or command or prompt):
+        raise click.UsageError("give at least one of --file, --cmd or --prompt")
+    layout, relative = layout_for_files(files, Path.cwd())
+    request = RecallRequest(files=relative, command=command, prompt=prompt)
+    config = load_config(layout.config_path)
+    if explain:
+        from lessons_core import sessions
+        from lessons_core.explain import explain as explain_request
+        from lessons_core.explain_text import render_text
+
+        # Explaining reads the session's seen-set but records nothing.
+        exclude = sessions.shown(layout, sessions.session_key(session)) if session else frozenset()
+        explanation = explain_request(layout, request, config=config, exclude=exclude, limit=limit)
+        if as_json:
+            echo_json(explanation.to_dict())
+        else:
+            click.echo(render_text(explanation))
+        return
+    index, broken = load_index(layout)
+    for err in broken:
+        click.echo(f"warning: skipped {err}", err=True)
+    if session:
+        from lessons_core.session_recall import recall_once
+        from lessons_core.sessions import session_key
+
+        found = recall_once(
+            layout, request, session_key(session), config=config, limit=limit, index=index
+        )
+    else:
+        found = recall(layout, request, config=config, limit=limit, index=index)
+    if as_json:
+        echo_json({"lessons": [hit.to_dict() for hit in found.hits], "more": found.more})
+        return
+    from lessons_core.render import render_block
+
+    block = render_block(found)
+    if block:
+        click.echo(block)
