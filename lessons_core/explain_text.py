@@ -67,6 +67,7 @@ def _check_lines(verdict: Verdict) -> list[str]:
     for check in verdict.checks:
         mark = "+" if check.matched else "-"
         label = f"{check.kind} {neutralise(check.trigger)}" if check.trigger else check.kind
-        spec = f" [specificity {','.join(map(str, check.specificity))}]" if check.matched else ""
+        shown = check.matched and check.specificity
+        spec = f" [specificity {','.join(map(str, check.specificity))}]" if shown else ""
         lines.append(f"       {mark} {label}: {check.detail}{spec}")
     return lines

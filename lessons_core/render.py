@@ -79,7 +79,7 @@ def hit_line(hit: Hit) -> str:
 
 def notice(more: int) -> str:
     rules = "rule" if more == 1 else "rules"
-    return f"{more} more matching {rules} not shown (budget in .lessons/config.json)."
+    return f"{more} more matching {rules} not shown, to keep this short."
 
 
 def render_block(recall: Recall) -> str:

@@ -38,7 +38,7 @@ def test_block_layout() -> None:
         "- x-rule: Never force-push main. (command: git push --force)",
         "- x-rule: Check the payment flow. (keyword: read only)",
         "- x-rule: Generate migrations. (prompt terms: alembic, orm)",
-        "2 more matching rules not shown (budget in .lessons/config.json).",
+        "2 more matching rules not shown, to keep this short.",
         "Why a rule exists: lessons show ID",
         CLOSE,
     ]
