@@ -58,6 +58,7 @@ def test_json_shape(store: Layout) -> None:
     )
     assert (code, err) == (0, "")
     data = json.loads(out)
+    assert set(data) == {"lessons", "more"}
     assert data["more"] == 0
     assert [(x["id"], x["via"], x["trigger"]) for x in data["lessons"]] == [
         ("api-client", "file", "src/api/client.ts"),
