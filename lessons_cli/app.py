@@ -30,6 +30,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("status", "deprecate_command"),
     ("status", "supersede_command"),
     ("status", "rm_command"),
+    ("importing", "import_group"),
 )
 
 

@@ -241,7 +241,16 @@ def find_identical(rule: str, lessons: Iterable[Lesson]) -> Lesson | None:
 
 def similarity(first: str, second: str) -> float:
     """Jaccard similarity of the meaningful words of two rules."""
-    a, b = set(meaningful(tokens(first))), set(meaningful(tokens(second)))
+    return term_similarity(rule_terms(first), rule_terms(second))
+
+
+def rule_terms(rule: str) -> frozenset[str]:
+    """The meaningful words of a rule, the unit ``similarity`` compares."""
+    return frozenset(meaningful(tokens(rule)))
+
+
+def term_similarity(a: frozenset[str], b: frozenset[str]) -> float:
+    """Jaccard similarity of two ``rule_terms`` sets (precomputed when comparing many)."""
     if not a or not b:
         return 0.0
     return len(a & b) / len(a | b)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 _ENTROPY_PLUGINS = frozenset({"Base64HighEntropyString", "HexHighEntropyString"})
 
@@ -26,10 +27,9 @@ def find_secrets(fields: dict[str, str]) -> list[SecretFinding]:
     from detect_secrets.core.scan import scan_line
     from detect_secrets.settings import transient_settings
 
+    detectors: list[Any] = list(get_mapping_from_secret_type_to_class().values())
     plugins: list[dict[str, str]] = [
-        {"name": str(cls.__name__)}
-        for cls in get_mapping_from_secret_type_to_class().values()
-        if cls.__name__ not in _ENTROPY_PLUGINS
+        {"name": str(cls.__name__)} for cls in detectors if cls.__name__ not in _ENTROPY_PLUGINS
     ]
     found: list[SecretFinding] = []
     with transient_settings({"plugins_used": plugins}):

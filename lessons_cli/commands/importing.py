@@ -1,0 +1,95 @@
+"""``lessons import``: bring in rules kept in another tool's format."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+
+import click
+
+from lessons_cli.output import echo_json
+from lessons_core.importers.agentsmesh import plan_agentsmesh
+from lessons_core.importers.apply import apply_plan
+from lessons_core.importers.plan import ImportResult, Note, NoteKind
+from lessons_core.layout import find_layout
+
+EXAMPLES_PER_CODE = 3
+
+dry_run_option = click.option(
+    "--dry-run", is_flag=True, help="Show what would be written; write nothing."
+)
+json_option = click.option(
+    "--json", "as_json", is_flag=True, help="Print the full report as JSON (every note)."
+)
+
+
+@click.group("import")
+def import_group() -> None:
+    """Import rules from another tool; re-importing the same source changes nothing.
+
+    Each import reports what it could not carry, what it carried in a changed form, and
+    which lessons would not pass the capture guards of 'lessons add' (written anyway:
+    the rules already exist).
+
+    \b
+    Example:
+      lessons import agentsmesh .agentsmesh/lessons/lessons.json --dry-run
+    """
+
+
+@import_group.command("agentsmesh")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@dry_run_option
+@json_option
+def agentsmesh_command(path: Path, dry_run: bool, as_json: bool) -> None:
+    """Import an agentsmesh lessons graph (its single lessons.json file).
+
+    Ids, rules, rationale, topics (with their summaries), evidence, status, successors
+    and creation dates are kept; triggers are inlined per lesson, JavaScript command
+    patterns rewritten for RE2.
+
+    \b
+    Example:
+      lessons import agentsmesh .agentsmesh/lessons/lessons.json
+    """
+    layout = find_layout()
+    report(apply_plan(layout, plan_agentsmesh(path), dry_run=dry_run), as_json)
+
+
+def report(result: ImportResult, as_json: bool) -> None:
+    """The import report: counts on stdout, every loss in full, other notes summarised."""
+    if as_json:
+        echo_json(result.to_dict())
+        return
+    verb = "would import" if result.dry_run else "imported"
+    lessons, topics = result.lessons, result.topics
+    click.echo(
+        f"{verb} {result.plan.source} ({result.plan.format}): "
+        f"{len(result.plan.lessons)} lessons ({len(lessons.created)} new, "
+        f"{len(lessons.updated)} updated, {len(lessons.unchanged)} unchanged), "
+        f"{len(result.plan.topics)} topic summaries ({len(topics.created)} new, "
+        f"{len(topics.updated)} updated, {len(topics.unchanged)} unchanged)"
+    )
+    lost = result.notes_of(NoteKind.NOT_CARRIED)
+    click.echo(f"not carried: {len(lost)}")
+    for note in lost:
+        click.echo(f"  {note.subject}: {note.detail}")
+    for kind, title in (
+        (NoteKind.TRANSLATED, "carried in another form"),
+        (NoteKind.WARNING, "would not pass 'lessons add'"),
+    ):
+        notes = result.notes_of(kind)
+        click.echo(f"{title}: {len(notes)}")
+        _summary(notes)
+    if result.notes_of(NoteKind.TRANSLATED) or result.notes_of(NoteKind.WARNING):
+        click.echo("(--json lists every note)")
+
+
+def _summary(notes: list[Note]) -> None:
+    by_code: dict[str, list[Note]] = defaultdict(list)
+    for note in notes:
+        by_code[note.code].append(note)
+    for code, group in sorted(by_code.items(), key=lambda item: (-len(item[1]), item[0])):
+        click.echo(f"  {code} ({len(group)}), e.g.")
+        for note in group[:EXAMPLES_PER_CODE]:
+            click.echo(f"    {note.subject}: {note.detail}")

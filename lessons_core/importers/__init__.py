@@ -1,0 +1,1 @@
+"""Importing rules people already keep elsewhere, and reporting what could not be carried."""

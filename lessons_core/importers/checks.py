@@ -1,0 +1,88 @@
+"""The capture guards, run over imported lessons as warnings instead of refusals.
+
+Imported rules already exist in the user's repo, so refusing them would only lose them;
+the import writes them and says which would not have passed ``lessons add``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from functools import partial
+from itertools import combinations
+
+from lessons_core import guards
+from lessons_core.errors import CaptureRefused
+from lessons_core.importers.plan import Note, NoteKind
+from lessons_core.layout import Layout
+from lessons_core.model import Lesson, Triggers
+from lessons_core.repo_files import tracked_files
+
+
+def guard_notes(
+    layout: Layout, planned: Iterable[Lesson], existing: Iterable[Lesson]
+) -> list[Note]:
+    """One warning per guard a planned lesson fails, plus near-duplicate active pairs."""
+    planned = list(planned)
+    tracked = tracked_files(layout.root)
+    notes: list[Note] = []
+    for lesson in planned:
+        notes.extend(_lesson_notes(lesson, layout, tracked))
+    notes.extend(_near_duplicates(planned, existing))
+    return notes
+
+
+def _lesson_notes(lesson: Lesson, layout: Layout, tracked: list[str]) -> list[Note]:
+    draft = guards.CaptureDraft(
+        rule=lesson.rule,
+        topics=lesson.topics,
+        triggers=lesson.triggers,
+        rationale=lesson.rationale,
+        evidence=lesson.evidence,
+    )
+    checks: list[Callable[[], list[str] | None]] = [
+        partial(guards.check_text, draft),
+        partial(guards.check_secrets, draft),
+    ]
+    singles = _single_triggers(lesson.triggers) or [lesson.triggers]  # empty: "no trigger"
+    checks.extend(partial(guards.check_triggers, t, layout.root, tracked) for t in singles)
+    notes: list[Note] = []
+    for check in checks:
+        try:
+            messages = check() or []
+        except CaptureRefused as refusal:
+            notes.append(Note(NoteKind.WARNING, refusal.code, lesson.id, refusal.problem))
+        else:
+            notes.extend(Note(NoteKind.WARNING, "glob-no-match", lesson.id, m) for m in messages)
+    return notes
+
+
+def _single_triggers(triggers: Triggers) -> list[Triggers]:
+    """Each trigger on its own, so one bad trigger does not hide the next one's problem."""
+    return (
+        [Triggers(files=(glob,)) for glob in triggers.files]
+        + [Triggers(commands=(pattern,)) for pattern in triggers.commands]
+        + [Triggers(keywords=(keyword,)) for keyword in triggers.keywords]
+    )
+
+
+def _near_duplicates(planned: list[Lesson], existing: Iterable[Lesson]) -> list[Note]:
+    everyone = {lesson.id: lesson for lesson in existing}
+    everyone.update((lesson.id, lesson) for lesson in planned)
+    mine = {lesson.id for lesson in planned}
+    active = sorted((x for x in everyone.values() if x.is_active), key=lambda x: x.id)
+    terms = {lesson.id: guards.rule_terms(lesson.rule) for lesson in active}
+    notes = []
+    for first, second in combinations(active, 2):
+        if first.id not in mine and second.id not in mine:
+            continue
+        score = guards.term_similarity(terms[first.id], terms[second.id])
+        if score >= guards.NEAR_DUPLICATE_SIMILARITY:
+            notes.append(
+                Note(
+                    NoteKind.WARNING,
+                    "near-duplicate",
+                    second.id,
+                    f"the rule is {score:.0%} like active lesson '{first.id}'",
+                )
+            )
+    return notes
