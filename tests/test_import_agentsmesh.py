@@ -8,15 +8,13 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-import pytest
-from click.testing import CliRunner
+from click.testing import Result
 
-from lessons_cli.app import cli
 from lessons_core.commands import compile_command
 from lessons_core.layout import Layout
-from lessons_core.project import init_project
 from lessons_core.store import load_graph
 from lessons_core.topics import load_topics
+from tests.conftest import run
 
 
 def corpus_file() -> Path:
@@ -76,30 +74,21 @@ def small_graph() -> dict[str, Any]:
     }
 
 
-@pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Layout:
-    root = tmp_path / "repo"
-    root.mkdir()
-    layout, _ = init_project(root)
-    monkeypatch.chdir(root)
-    return layout
-
-
 def write_graph(tmp_path: Path, graph: dict[str, Any]) -> Path:
     path = tmp_path / "lessons.json"
     path.write_text(json.dumps(graph))
     return path
 
 
-def run_import(path: Path, *args: str) -> Any:
-    return CliRunner().invoke(cli, ["import", "agentsmesh", str(path), *args])
+def run_import(path: Path, *args: str) -> Result:
+    return run("import", "agentsmesh", str(path), *args)
 
 
-def test_small_graph_carries_every_field(project: Layout, tmp_path: Path) -> None:
+def test_small_graph_carries_every_field(repo: Layout, tmp_path: Path) -> None:
     """Ids, rules, rationale, topics, evidence, status, successor and date arrive."""
     result = run_import(write_graph(tmp_path, small_graph()))
     assert result.exit_code == 0, result.output
-    lessons = load_graph(project).lessons
+    lessons = load_graph(repo).lessons
     assert sorted(lessons) == ["build-gone", "build-new", "build-old"]
     old = lessons["build-old"]
     assert (old.status.value, old.superseded_by, old.created) == (
@@ -116,12 +105,12 @@ def test_small_graph_carries_every_field(project: Layout, tmp_path: Path) -> Non
     assert new.triggers.commands == ("--prefix=/opt/",)
     assert new.triggers.keywords == ("release notes",)
     assert lessons["build-gone"].status.value == "deprecated"
-    topics = load_topics(project)
+    topics = load_topics(repo)
     assert topics["build"].summary == "Building the package."
     assert topics["odd-topic"].summary == "A topic id this store cannot keep."
 
 
-def test_report_names_every_loss(project: Layout, tmp_path: Path) -> None:
+def test_report_names_every_loss(repo: Layout, tmp_path: Path) -> None:
     """The JSON report lists each item not carried with its lesson and reason."""
     result = run_import(write_graph(tmp_path, small_graph()), "--json")
     assert result.exit_code == 0
@@ -143,7 +132,7 @@ def test_report_names_every_loss(project: Layout, tmp_path: Path) -> None:
     assert report["lessons"]["created"] == ["build-gone", "build-new", "build-old"]
 
 
-def test_text_report(project: Layout, tmp_path: Path) -> None:
+def test_text_report(repo: Layout, tmp_path: Path) -> None:
     """The plain report counts what was written and prints each loss in full."""
     result = run_import(write_graph(tmp_path, small_graph()))
     assert result.stderr == ""
@@ -159,24 +148,24 @@ def test_text_report(project: Layout, tmp_path: Path) -> None:
     )
 
 
-def test_substring_wrapping_keeps_javascript_matches(project: Layout, tmp_path: Path) -> None:
+def test_substring_wrapping_keeps_javascript_matches(repo: Layout, tmp_path: Path) -> None:
     """``git log v`` still fires on ``git log v1.2`` as it did in JavaScript."""
     run_import(write_graph(tmp_path, small_graph()))
-    (pattern,) = load_graph(project).lessons["build-old"].triggers.commands
+    (pattern,) = load_graph(repo).lessons["build-old"].triggers.commands
     assert compile_command(pattern).matches("git log v1.2.0..HEAD")
     assert not compile_command(pattern).matches("git log --oneline")
 
 
-def test_dry_run_writes_nothing(project: Layout, tmp_path: Path) -> None:
+def test_dry_run_writes_nothing(repo: Layout, tmp_path: Path) -> None:
     """``--dry-run`` reports the same counts and leaves the store as it was."""
     result = run_import(write_graph(tmp_path, small_graph()), "--dry-run")
     assert result.stdout.startswith("would import ")
     assert "3 lessons (3 new," in result.stdout
-    assert load_graph(project).lessons == {}
-    assert not project.topics_dir.exists()
+    assert load_graph(repo).lessons == {}
+    assert not repo.topics_dir.exists()
 
 
-def test_reimport_updates_what_changed(project: Layout, tmp_path: Path) -> None:
+def test_reimport_updates_what_changed(repo: Layout, tmp_path: Path) -> None:
     """A lesson changed at the source is rewritten; the others are left untouched."""
     graph = small_graph()
     path = write_graph(tmp_path, graph)
@@ -191,10 +180,10 @@ def test_reimport_updates_what_changed(project: Layout, tmp_path: Path) -> None:
     }
 
 
-def test_broken_existing_file_is_left_alone(project: Layout, tmp_path: Path) -> None:
+def test_broken_existing_file_is_left_alone(repo: Layout, tmp_path: Path) -> None:
     """A lesson file that does not parse is never overwritten; the report says so."""
-    project.lessons_dir.mkdir(exist_ok=True)
-    broken = project.lesson_path("build-gone")
+    repo.lessons_dir.mkdir(exist_ok=True)
+    broken = repo.lesson_path("build-gone")
     broken.write_text("{ not json")
     report = json.loads(run_import(write_graph(tmp_path, small_graph()), "--json").stdout)
     assert broken.read_text() == "{ not json"
@@ -204,7 +193,7 @@ def test_broken_existing_file_is_left_alone(project: Layout, tmp_path: Path) -> 
     assert "build-gone" not in report["lessons"]["created"]
 
 
-def test_unknown_version_is_a_user_error(project: Layout, tmp_path: Path) -> None:
+def test_unknown_version_is_a_user_error(repo: Layout, tmp_path: Path) -> None:
     """A graph of another format version exits 1 naming the file and the key."""
     path = write_graph(tmp_path, {**small_graph(), "version": 7})
     result = run_import(path)
@@ -213,31 +202,31 @@ def test_unknown_version_is_a_user_error(project: Layout, tmp_path: Path) -> Non
     assert f"{path} (key 'version'): format version 7" in result.stderr
 
 
-def test_bad_lesson_is_a_user_error(project: Layout, tmp_path: Path) -> None:
+def test_bad_lesson_is_a_user_error(repo: Layout, tmp_path: Path) -> None:
     """A lesson without a rule exits 1 naming the lesson's key; nothing is written."""
     graph = small_graph()
     del graph["lessons"]["build-gone"]["rule"]
     result = run_import(write_graph(tmp_path, graph))
     assert result.exit_code == 1
     assert "(key 'lessons.build-gone.rule'): must be a non-empty string" in result.stderr
-    assert load_graph(project).lessons == {}
+    assert load_graph(repo).lessons == {}
 
 
-def test_real_corpus_arrives_whole(project: Layout) -> None:
+def test_real_corpus_arrives_whole(repo: Layout) -> None:
     """All 576 real lessons arrive with their status, successor, date and every trigger."""
     source = json.loads(corpus_file().read_text())
     result = run_import(corpus_file(), "--json")
     assert result.exit_code == 0, result.stderr
     report = json.loads(result.stdout)
     assert report["not_carried"] == []
-    listed = json.loads(CliRunner().invoke(cli, ["list", "--json"]).stdout)["lessons"]
+    listed = json.loads(run("list", "--json").stdout)["lessons"]
     assert len(listed) == 576
     assert collections.Counter(x["status"] for x in listed) == {
         "active": 523,
         "superseded": 43,
         "deprecated": 10,
     }
-    lessons = load_graph(project).lessons
+    lessons = load_graph(repo).lessons
     for lesson_id, raw in source["lessons"].items():
         lesson = lessons[lesson_id]
         assert lesson.status.value == raw["status"]
@@ -248,16 +237,16 @@ def test_real_corpus_arrives_whole(project: Layout) -> None:
         assert len(lesson.triggers.commands) == kinds["command_pattern"]
         assert len(lesson.triggers.keywords) == kinds["keyword"]
         assert len(lesson.triggers.files) >= kinds["file_glob"]
-    assert len(load_topics(project)) == len(source["topics"])
+    assert len(load_topics(repo)) == len(source["topics"])
 
 
-def test_real_corpus_reimport_changes_no_byte(project: Layout) -> None:
+def test_real_corpus_reimport_changes_no_byte(repo: Layout) -> None:
     """Importing the real corpus twice leaves every file's bytes and mtime as they were."""
     run_import(corpus_file())
-    before = {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in project.base.rglob("*.json")}
+    before = {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in repo.base.rglob("*.json")}
     report = json.loads(run_import(corpus_file(), "--json").stdout)
-    after = {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in project.base.rglob("*.json")}
+    after = {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in repo.base.rglob("*.json")}
     assert after == before
     assert len(report["lessons"]["unchanged"]) == 576
     assert report["lessons"]["created"] == report["lessons"]["updated"] == []
-    assert orjson.loads(project.lesson_path(report["lessons"]["unchanged"][0]).read_bytes())
+    assert orjson.loads(repo.lesson_path(report["lessons"]["unchanged"][0]).read_bytes())
