@@ -31,6 +31,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("status", "supersede_command"),
     ("status", "rm_command"),
     ("importing", "import_group"),
+    ("export", "export_command"),
 )
 
 

@@ -11,6 +11,8 @@ from lessons_cli.output import echo_json
 from lessons_core.importers.agentsmesh import plan_agentsmesh
 from lessons_core.importers.apply import apply_plan
 from lessons_core.importers.plan import ImportResult, Note, NoteKind
+from lessons_core.importers.rule_files import FORMATS
+from lessons_core.importers.rule_import import plan_rule_files
 from lessons_core.layout import find_layout
 
 EXAMPLES_PER_CODE = 3
@@ -54,6 +56,47 @@ def agentsmesh_command(path: Path, dry_run: bool, as_json: bool) -> None:
     """
     layout = find_layout()
     report(apply_plan(layout, plan_agentsmesh(path), dry_run=dry_run), as_json)
+
+
+RULE_FILE_HELP = {
+    "cursor": "Cursor project rules (.cursor/rules/**/*.mdc, scoped by 'globs')",
+    "copilot": "GitHub Copilot instructions (.github/instructions/**/*.instructions.md, "
+    "scoped by 'applyTo')",
+    "kiro": "Kiro steering files (.kiro/steering/**/*.md, scoped by 'inclusion: fileMatch' "
+    "and 'fileMatchPattern')",
+    "claude-rules": "Claude Code rules (.claude/rules/**/*.md, scoped by 'paths')",
+}
+
+
+def _rule_file_command(name: str) -> click.Command:
+    fmt = FORMATS[name]
+
+    @click.argument(
+        "path", required=False, type=click.Path(exists=True, path_type=Path), metavar="[PATH]"
+    )
+    @dry_run_option
+    @json_option
+    def command(path: Path | None, dry_run: bool, as_json: bool) -> None:
+        layout = find_layout()
+        report(apply_plan(layout, plan_rule_files(layout, name, path), dry_run=dry_run), as_json)
+
+    command.__doc__ = f"""Import {RULE_FILE_HELP[name]}.
+
+    PATH is a folder (searched recursively) or one file; by default {fmt.default_dir}/ at
+    the repo root. Each top-level bullet becomes a lesson whose file triggers are the
+    file's globs; nested bullets become its rationale; a file without a list becomes one
+    lesson, with a warning. A rule already here (same wording) gets the new triggers.
+
+    \b
+    Example:
+      lessons import {name} --dry-run
+      lessons import {name} {fmt.default_dir}/
+    """
+    return import_group.command(name)(command)
+
+
+for _name in FORMATS:
+    _rule_file_command(_name)
 
 
 def report(result: ImportResult, as_json: bool) -> None:

@@ -1,0 +1,61 @@
+"""The active lessons as one Markdown document, for tools that only read a file.
+
+One section per topic (a lesson with several topics appears under its first), with the
+topic's summary when there is one, and one bullet per rule saying when it applies. The
+output depends only on the lesson files, so regenerating it changes nothing until a
+lesson does.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+from lessons_core.layout import Layout
+from lessons_core.model import Lesson
+from lessons_core.store import load_graph
+from lessons_core.topics import load_topics
+
+NO_TOPIC = "general"
+_BACKTICKS = re.compile(r"`+")
+
+
+def agents_md(layout: Layout) -> str:
+    lessons = sorted(load_graph(layout).active(), key=lambda lesson: lesson.id)
+    summaries = load_topics(layout)
+    sections: dict[str, list[Lesson]] = defaultdict(list)
+    for lesson in lessons:
+        sections[lesson.topics[0] if lesson.topics else NO_TOPIC].append(lesson)
+    lines = [
+        "# Project lessons",
+        "",
+        f"Rules learned in this project ({len(lessons)} active), written by "
+        "`lessons export` from `.lessons/`. Change the lessons, not this file.",
+    ]
+    for topic in sorted(sections):
+        lines += ["", f"## {topic}", ""]
+        if topic in summaries:
+            lines += [summaries[topic].summary, ""]
+        for lesson in sections[topic]:
+            lines.append(f"- {lesson.rule}")
+            lines.append(f"  {_when(lesson)}({code(lesson.id)})")
+    return "\n".join(lines) + "\n"
+
+
+def _when(lesson: Lesson) -> str:
+    parts = []
+    if lesson.triggers.files:
+        parts.append("editing " + ", ".join(code(g) for g in lesson.triggers.files))
+    if lesson.triggers.commands:
+        parts.append("running " + ", ".join(code(c) for c in lesson.triggers.commands))
+    if lesson.triggers.keywords:
+        parts.append("mentioning " + ", ".join(code(k) for k in lesson.triggers.keywords))
+    return f"When {'; '.join(parts)}. " if parts else ""
+
+
+def code(text: str) -> str:
+    """Inline code that survives backticks in ``text``: a longer fence, padded."""
+    longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if longest else ""
+    return f"{fence}{pad}{text}{pad}{fence}"

@@ -1,0 +1,201 @@
+"""``lessons import cursor|copilot|kiro|claude-rules`` on fixtures written from each doc."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lessons_core.layout import Layout
+from lessons_core.model import Lesson
+from lessons_core.store import load_graph
+from lessons_core.topics import load_topics
+from tests.conftest import run
+
+FIXTURES = Path(__file__).parent / "fixtures" / "rule_files"
+
+
+def install(layout: Layout, fmt: str) -> None:
+    """Copy the format's fixture files into the repo at their conventional location."""
+    shutil.copytree(FIXTURES / fmt, layout.root, dirs_exist_ok=True)
+
+
+def import_json(fmt: str, *args: str) -> dict[str, Any]:
+    result = run("import", fmt, *args, "--json")
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ""
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def by_rule(layout: Layout) -> dict[str, Lesson]:
+    return {lesson.rule: lesson for lesson in load_graph(layout).lessons.values()}
+
+
+def codes(report: dict[str, Any], kind: str) -> set[tuple[str, str]]:
+    return {(note["subject"], note["code"]) for note in report[kind]}
+
+
+def test_cursor_rules(repo: Layout) -> None:
+    """Cursor: comma and list globs, braces, nested bullets, alwaysApply, descriptions."""
+    install(repo, "cursor")
+    report = import_json("cursor")
+    lessons = by_rule(repo)
+    assert len(lessons) == 6
+    unions = lessons["Prefer discriminated unions over enums."]
+    assert unions.triggers.files == ("src/**/*.ts", "src/**/*.tsx")
+    assert unions.topics == ("typescript",)
+    assert (
+        unions.rationale == "Enums compile to runtime objects.; Unions narrow in switch statements."
+    )
+    assert unions.evidence == ("import:.cursor/rules/typescript.mdc",)
+    hooks = lessons["Read data through hooks in src/hooks/, never with fetch in a component."]
+    assert hooks.triggers.files == ("src/components/**/*.ts", "src/components/**/*.tsx")
+    assert hooks.topics == ("frontend-components",)
+    core = lessons[
+        "This repository is a pnpm workspace; run every script through pnpm from the root, "
+        "never with npm."
+    ]
+    assert core.triggers.is_empty()
+    assert codes(report, "not_carried") == {
+        (".cursor/rules/project-core.mdc", "no-file-scope"),
+        (".cursor/rules/typescript.mdc", "code-block"),
+        (".cursor/rules/typescript.mdc", "paragraph"),
+    }
+    assert (".cursor/rules/project-core.mdc", "prose") in codes(report, "warning")
+    summaries = {topic.id: topic.summary for topic in load_topics(repo).values()}
+    assert summaries == {
+        "typescript": "TypeScript conventions for the web app",
+        "frontend-components": "React components",
+    }
+
+
+def test_copilot_instructions(repo: Layout) -> None:
+    """Copilot: applyTo lists, '**' as no file scope, excludeAgent reported."""
+    install(repo, "copilot")
+    report = import_json("copilot")
+    lessons = by_rule(repo)
+    assert len(lessons) == 5
+    factories = lessons[
+        "Build fixtures with the factories in test/factories, not with literal objects."
+    ]
+    assert factories.triggers.files == ("**/*.test.ts", "**/*.spec.ts")
+    assert factories.topics == ("tests",)
+    models = lessons["Keep callbacks free of network calls; enqueue a job instead."]
+    assert models.triggers.files == ("app/models/**/*.rb",)
+    assert codes(report, "not_carried") == {
+        (".github/instructions/general.instructions.md", "no-file-scope"),
+        (".github/instructions/tests.instructions.md", "frontmatter"),
+    }
+    assert load_topics(repo)["tests"].summary == "How tests are written here"
+
+
+def test_kiro_steering(repo: Layout) -> None:
+    """Kiro: fileMatch with one pattern or a list; always and manual files noted."""
+    install(repo, "kiro")
+    report = import_json("kiro")
+    lessons = by_rule(repo)
+    assert lessons["Version every public endpoint under /v1."].triggers.files == ("app/api/**/*",)
+    assert lessons["Export components as named exports only."].triggers.files == (
+        "components/**/*.tsx",
+        "**/*.test.tsx",
+    )
+    prose = lessons[
+        "The app is built with Next.js and talks to Postgres through Prisma. Add no other ORM."
+    ]
+    assert prose.triggers.is_empty()
+    assert codes(report, "not_carried") == {
+        (".kiro/steering/tech.md", "no-file-scope"),
+        (".kiro/steering/release.md", "no-file-scope"),
+    }
+    assert "inclusion: manual" in " ".join(n["detail"] for n in report["not_carried"])
+
+
+def test_claude_rules(repo: Layout) -> None:
+    """Claude Code: paths as a block list or one braced pattern, recursive folders."""
+    install(repo, "claude-rules")
+    report = import_json("claude-rules")
+    lessons = by_rule(repo)
+    assert lessons["Validate input at every endpoint before processing it."].triggers.files == (
+        "src/api/**/*.ts",
+        "tests/api/**/*.test.ts",
+    )
+    react = lessons["Use function components with hooks; no class components."]
+    assert react.triggers.files == ("src/**/*.ts", "src/**/*.tsx")
+    assert react.topics == ("frontend-react",)
+    assert codes(report, "not_carried") == {(".claude/rules/general.md", "no-file-scope")}
+    assert codes(report, "translated") == {(".claude/rules/frontend/react.md", "glob")}
+
+
+@pytest.mark.parametrize("fmt", ["cursor", "copilot", "kiro", "claude-rules"])
+def test_second_import_changes_nothing(repo: Layout, fmt: str) -> None:
+    """Importing the same files again leaves every byte and mtime as it was."""
+    install(repo, fmt)
+    first = import_json(fmt)
+    before = {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in repo.base.rglob("*.json")}
+    second = import_json(fmt)
+    after = {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in repo.base.rglob("*.json")}
+    assert after == before
+    assert sorted(second["lessons"]["unchanged"]) == sorted(first["lessons"]["created"])
+    assert second["lessons"]["created"] == second["lessons"]["updated"] == []
+
+
+def test_dry_run_writes_nothing(repo: Layout) -> None:
+    """``--dry-run`` counts what would be written and writes no lesson or topic."""
+    install(repo, "cursor")
+    result = run("import", "cursor", "--dry-run")
+    assert result.exit_code == 0
+    assert result.stdout.startswith("would import ")
+    assert "6 lessons (6 new, 0 updated, 0 unchanged)" in result.stdout
+    assert load_graph(repo).lessons == {}
+    assert not repo.topics_dir.exists()
+
+
+def test_one_file_as_path(repo: Layout) -> None:
+    """PATH may name a single rule file."""
+    install(repo, "claude-rules")
+    report = import_json("claude-rules", ".claude/rules/frontend/react.md")
+    assert len(report["lessons"]["created"]) == 1
+    assert by_rule(repo)["Use function components with hooks; no class components."].topics == (
+        "react",
+    )
+
+
+def test_existing_rule_gains_the_triggers(repo: Layout) -> None:
+    """A rule already captured with the same wording gets the file's globs merged in."""
+    added = run(
+        "add",
+        "Export components as named exports only",
+        "--topic",
+        "style",
+        "--trigger-keyword",
+        "named export",
+    )
+    assert added.exit_code == 0, added.output
+    install(repo, "kiro")
+    report = import_json("kiro", ".kiro/steering/components.md")
+    lesson = load_graph(repo).lessons[added.stdout.strip()]
+    assert report["lessons"]["updated"] == [lesson.id]
+    assert lesson.topics == ("style", "components")
+    assert lesson.triggers.keywords == ("named export",)
+    assert lesson.triggers.files == ("components/**/*.tsx", "**/*.test.tsx")
+
+
+def test_missing_default_folder_is_a_user_error(repo: Layout) -> None:
+    """Without PATH and without the conventional folder, exit 1 saying what to pass."""
+    result = run("import", "copilot")
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert ".github/instructions does not exist; pass the folder or file" in result.stderr
+
+
+def test_unreadable_frontmatter_skips_the_file(repo: Layout) -> None:
+    """A file whose frontmatter cannot be read is reported and the others still import."""
+    install(repo, "claude-rules")
+    (repo.root / ".claude/rules/broken.md").write_text("---\npaths: [a\nno colon\n---\n- x\n")
+    report = import_json("claude-rules")
+    assert (".claude/rules/broken.md", "file-unreadable") in codes(report, "not_carried")
+    assert len(report["lessons"]["created"]) == 4
