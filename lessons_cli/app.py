@@ -32,6 +32,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("status", "rm_command"),
     ("importing", "import_group"),
     ("export", "export_command"),
+    ("evaluate", "eval_command"),
 )
 
 
