@@ -11,7 +11,10 @@ import orjson
 from click.testing import Result
 
 from lessons_core.commands import compile_command
+from lessons_core.importers.apply import apply_plan
+from lessons_core.importers.plan import ImportPlan, NoteKind
 from lessons_core.layout import Layout
+from lessons_core.model import Lesson, Triggers
 from lessons_core.store import load_graph
 from lessons_core.topics import load_topics
 from tests.conftest import run
@@ -250,3 +253,25 @@ def test_real_corpus_reimport_changes_no_byte(repo: Layout) -> None:
     assert len(report["lessons"]["unchanged"]) == 576
     assert report["lessons"]["created"] == report["lessons"]["updated"] == []
     assert orjson.loads(repo.lesson_path(report["lessons"]["unchanged"][0]).read_bytes())
+
+
+def test_superseded_without_successor_arrives_deprecated(repo: Layout, tmp_path: Path) -> None:
+    """Our format needs a successor for 'superseded'; without one the lesson is deprecated."""
+    graph = small_graph()
+    del graph["lessons"]["build-old"]["supersededBy"]
+    report = json.loads(run_import(write_graph(tmp_path, graph), "--json").stdout)
+    assert load_graph(repo).lessons["build-old"].status.value == "deprecated"
+    assert {"code": "successor-none", "subject": "build-old"}.items() <= next(
+        n for n in report["not_carried"] if n["code"] == "successor-none"
+    ).items()
+
+
+def test_plan_never_writes_an_invalid_lesson(repo: Layout) -> None:
+    """A planned lesson the store would reject is reported and not written."""
+    bad = Lesson("ok-id", "A rule.", ("t",), Triggers(keywords=("kw",)), created="yesterday")
+    result = apply_plan(repo, ImportPlan("test", "test", (bad,)))
+    assert result.lessons.created == []
+    assert [(n.code, n.subject) for n in result.notes_of(NoteKind.NOT_CARRIED)] == [
+        ("invalid", "ok-id")
+    ]
+    assert not repo.lesson_path("ok-id").exists()

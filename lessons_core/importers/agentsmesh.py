@@ -138,6 +138,16 @@ def _lesson(
                     f"supersededBy names '{successor}', which is not in the source graph",
                 )
             )
+    if status is Status.SUPERSEDED and not successor:
+        status = Status.DEPRECATED
+        notes.append(
+            Note(
+                NoteKind.NOT_CARRIED,
+                "successor-none",
+                lesson_id,
+                "superseded without naming a successor; imported as deprecated",
+            )
+        )
     if raw.get("scope") == "always":
         notes.append(
             Note(

@@ -16,6 +16,7 @@ from lessons_core.importers.checks import guard_notes
 from lessons_core.importers.plan import ImportPlan, ImportResult, Note, NoteKind, Outcome
 from lessons_core.jsonio import dumps
 from lessons_core.layout import Layout
+from lessons_core.model import Lesson
 from lessons_core.store import load_graph, read_lesson
 from lessons_core.topics import read_topic, topic_path
 
@@ -39,6 +40,11 @@ def apply_plan(layout: Layout, plan: ImportPlan, dry_run: bool = False) -> Impor
             )
         lessons = Outcome()
         for lesson in plan.lessons:
+            try:  # the one way in: never write what a later read would reject
+                Lesson.from_dict(lesson.to_dict(), layout.lesson_path(lesson.id))
+            except InvalidLessonFile as err:
+                notes.append(Note(NoteKind.NOT_CARRIED, "invalid", lesson.id, err.problem))
+                continue
             _write(
                 layout.lesson_path(lesson.id),
                 dumps(lesson.to_dict()),
