@@ -127,3 +127,37 @@ def test_not_a_transcript(tmp_path: Path) -> None:
     path = write(tmp_path, ["a", "b"])
     with pytest.raises(TranscriptError, match="holds no prompt, tool call or compaction"):
         read_transcript(path)
+
+
+REAL = Path(__file__).parent / "fixtures" / "claude_code_transcript" / "session.jsonl"
+
+
+def test_real_client_transcript() -> None:
+    """A transcript the real client wrote: steps, results, gate refusals, unread records."""
+    transcript = read_transcript(REAL)
+    summary = [
+        (s.kind, s.call.name if s.call else None, s.call.failed if s.call else None)
+        for s in transcript.steps
+    ]
+    assert summary == [
+        ("prompt", None, None),
+        ("tool", "Write", False),
+        ("tool", "Bash", False),
+        ("tool", "Bash", True),  # refused by the hook's gate
+        ("tool", "Bash", False),  # the retry ran
+        ("tool", "Bash", True),  # refused by the gate
+        ("tool", "Bash", True),  # the retry failed: no Makefile
+        ("tool", "Edit", False),
+        ("tool", "Write", False),
+        ("compact", None, None),
+        ("prompt", None, None),
+        ("tool", "Edit", False),
+    ]
+    steps = transcript.steps
+    assert steps[0].prompt == "SCENARIO:work release it and tidy the app"
+    assert steps[3].call is not None
+    assert "Not run yet: project lessons apply" in steps[3].call.result
+    assert steps[6].call is not None
+    assert "No rule to make target 'deploy'" in steps[6].call.result
+    assert {s.cwd for s in steps} == {"/home/dev/shop"}
+    assert transcript.skipped_lines > 0  # attachments, queue operations, ...
