@@ -58,13 +58,57 @@ def compile_command(pattern: str) -> CommandPattern:
 
 
 def bounded_regex(pattern: str) -> str:
-    """Add word boundaries where the pattern starts or ends with a word character."""
-    regex = pattern
-    if _WORD_START.search(pattern):
+    """Add word boundaries where each alternative starts or ends with a word character.
+
+    Boundaries go on each top-level alternative, so ``sed|cat`` fires on ``cat x`` but not
+    on ``bobcat``, and ``git push| rm`` leaves the space-led alternative alone.
+    """
+    alternatives = [_bounded(alt) for alt in top_level_alternatives(pattern)]
+    if len(alternatives) == 1:
+        return alternatives[0]
+    return "(?:" + "|".join(alternatives) + ")"
+
+
+def _bounded(alternative: str) -> str:
+    regex = alternative
+    if _WORD_START.search(alternative):
         regex = r"\b" + regex
-    if _WORD_END.search(pattern) and pattern[-2:-1] != "\\":
+    if _WORD_END.search(alternative) and alternative[-2:-1] != "\\":
         regex = regex + r"\b"
     return regex
+
+
+def top_level_alternatives(pattern: str) -> list[str]:
+    """Split ``pattern`` at ``|`` outside groups, classes and escapes."""
+    parts: list[str] = []
+    depth = 0
+    in_class = False
+    start = 0
+    index = 0
+    while index < len(pattern):
+        char = pattern[index]
+        if char == "\\":
+            index += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+            # a ']' right after '[' or '[^' is a literal member, not the end of the class
+            if pattern[index + 1 : index + 2] == "^":
+                index += 1
+            if pattern[index + 1 : index + 2] == "]":
+                index += 1
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth = max(0, depth - 1)
+        elif char == "|" and depth == 0:
+            parts.append(pattern[start:index])
+            start = index + 1
+        index += 1
+    parts.append(pattern[start:])
+    return parts
 
 
 def command_parts(command: str) -> list[str]:
