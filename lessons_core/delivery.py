@@ -1,0 +1,147 @@
+"""What a hook says, whatever the harness: which rules, in which mode, once per session.
+
+Adapters translate a harness's JSON into one of the calls here and translate the answer
+back. Everything that must behave the same in every harness lives here: gate or context,
+session suppression (``sessions.claim``, so parallel hooks never show a rule twice), resets
+at compaction, pure-read exemption, the session note and silence when nothing is new.
+
+Two modes reach the agent differently:
+
+- ``gate``: the harness refuses the call and hands the rules to the model as the reason.
+  The model reads them before anything ran and retries; the retry passes because the rules
+  are now marked shown. Only this mode truly delivers a rule *before* the action.
+- ``context``: the rules travel beside the call (in Claude Code, next to the tool result).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from lessons_core import sessions
+from lessons_core.config import Config
+from lessons_core.layout import Layout
+from lessons_core.pure_reads import is_pure_read_command
+from lessons_core.recall import Hit, Recall, RecallRequest, recall
+from lessons_core.render import render_block
+
+GATE = "gate"
+CONTEXT = "context"
+BOTH_MODES = frozenset({GATE, CONTEXT})
+
+# Sources after which the session's shown rules are forgotten: a fresh session, `/clear`,
+# and compaction (the model no longer holds what it was shown).
+RESET_SOURCES = frozenset({"startup", "clear", "compact"})
+NOTE_SOURCES = RESET_SOURCES
+
+GATE_PREFIX = (
+    "Not run yet: project lessons apply to this call. Read them, adjust the call if they "
+    "change it, then make it again; it will not be stopped a second time."
+)
+
+# About 60 tokens; told once per context window so the agent knows where the fenced blocks
+# come from and how to add to them.
+SESSION_NOTE = (
+    "Project lessons (one-line rules from past mistakes) appear by themselves before the "
+    "edits and commands they cover. When a failure or correction teaches something "
+    'about this project, run: lessons add "RULE" --topic T --trigger-file GLOB'
+)
+
+
+@dataclass(frozen=True)
+class ToolAction:
+    """What a tool call is about to touch: repo-relative files, or a shell command."""
+
+    files: tuple[str, ...] = ()
+    command: str | None = None
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.files and not self.command
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Text for the agent; ``gate`` says the harness should refuse the call with it."""
+
+    text: str
+    gate: bool = False
+
+
+def mode_of(hit: Hit, action: ToolAction, config: Config) -> str:
+    """``gate: true`` always gates; otherwise the config's mode for the trigger's kind."""
+    if hit.gate:
+        return GATE
+    if hit.via == "file":
+        return config.delivery_file
+    if hit.via == "command":
+        return config.delivery_command
+    return config.delivery_command if action.command else config.delivery_file
+
+
+def before_action(
+    layout: Layout,
+    key: str,
+    action: ToolAction,
+    config: Config,
+    modes: frozenset[str] = BOTH_MODES,
+) -> Notice | None:
+    """Rules new to this session that apply to ``action``, in the mode they call for.
+
+    ``modes`` is what the harness can do at this point: a pre-tool hook that cannot add
+    context passes ``{GATE}`` and leaves context rules for its post-tool hook, which
+    passes ``{CONTEXT}``.
+    """
+    if action.is_empty:
+        return None
+    pure = action.command is not None and is_pure_read_command(action.command)
+    request = RecallRequest(files=() if pure else action.files, command=action.command, prompt=None)
+    found = recall(layout, request, config=config, exclude=sessions.shown(layout, key))
+    # A pure read stays silent unless a command trigger names it.
+    hits = [hit for hit in found.hits if not pure or hit.via == "command"]
+    gating = GATE in modes and any(mode_of(hit, action, config) == GATE for hit in hits)
+    if not hits or not (gating or CONTEXT in modes):
+        return None
+    text = claim_and_render(layout, key, found, hits)
+    if not text:
+        return None
+    return Notice(f"{GATE_PREFIX}\n{text}" if gating else text, gate=gating)
+
+
+def on_prompt(layout: Layout, key: str, prompt: str, config: Config) -> str | None:
+    """Keyword and prompt matches for a prompt the user just sent."""
+    if not prompt.strip():
+        return None
+    request = RecallRequest(files=(), command=None, prompt=prompt)
+    found = recall(layout, request, config=config, exclude=sessions.shown(layout, key))
+    return claim_and_render(layout, key, found, found.hits) or None
+
+
+def claim_and_render(layout: Layout, key: str, found: Recall, hits: Sequence[Hit]) -> str:
+    """Mark ``hits`` shown and render those no parallel hook showed first ('' if none)."""
+    if not hits:
+        return ""
+    fresh = set(sessions.claim(layout, key, [hit.lesson_id for hit in hits]))
+    kept = tuple(hit for hit in hits if hit.lesson_id in fresh)
+    if not kept:
+        return ""
+    return render_block(replace(found, hits=kept))
+
+
+def session_start(layout: Layout, key: str, source: str, config: Config) -> str | None:
+    """Forget shown rules where the model forgot them; the note where it is new to it.
+
+    ``resume`` keeps the set: the resumed conversation still holds what was shown.
+    """
+    if source in RESET_SOURCES:
+        sessions.reset(layout, key)
+    if source == "startup":
+        sessions.prune_stale(layout)
+    if config.session_note and source in NOTE_SOURCES:
+        return SESSION_NOTE
+    return None
+
+
+def before_compaction(layout: Layout, key: str) -> None:
+    """Compaction drops what was shown, so every rule becomes eligible again."""
+    sessions.reset(layout, key)

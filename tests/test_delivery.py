@@ -1,0 +1,155 @@
+"""Harness-independent delivery: modes, once per session, resets, pure reads, the note."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from conftest import write_lesson
+
+from lessons_core import delivery, sessions
+from lessons_core.config import Config
+from lessons_core.delivery import CONTEXT, GATE, ToolAction
+from lessons_core.layout import Layout
+
+PUSH = ToolAction(command="git push origin main")
+EDIT = ToolAction(files=("src/a.py",))
+
+
+def _lessons(layout: Layout) -> None:
+    write_lesson(
+        layout, "build-gen-before-push", "Run make gen before pushing.", commands=("git push",)
+    )
+    write_lesson(
+        layout, "code-a-no-side-effects", "Keep src/a.py import-safe.", files=("src/a.py",)
+    )
+
+
+def test_command_rules_gate_and_file_rules_add_context_by_default(project: Layout) -> None:
+    """Defaults: a command trigger gates the call, a file trigger travels as context."""
+    _lessons(project)
+    gate = delivery.before_action(project, "s", PUSH, Config())
+    context = delivery.before_action(project, "s", EDIT, Config())
+    assert gate is not None
+    assert gate.gate
+    assert gate.text.startswith(delivery.GATE_PREFIX)
+    assert "Run make gen before pushing." in gate.text
+    assert "build-gen-before-push" in gate.text
+    assert context is not None
+    assert not context.gate
+    assert "Keep src/a.py import-safe." in context.text
+    assert delivery.GATE_PREFIX not in context.text
+
+
+def test_config_switches_both_modes(project: Layout) -> None:
+    """delivery_file and delivery_command in config.json choose the modes."""
+    _lessons(project)
+    config = Config(delivery_file=GATE, delivery_command=CONTEXT)
+    push = delivery.before_action(project, "s", PUSH, config)
+    edit = delivery.before_action(project, "s", EDIT, config)
+    assert push is not None
+    assert not push.gate
+    assert edit is not None
+    assert edit.gate
+
+
+def test_a_gate_lesson_always_gates(project: Layout) -> None:
+    """A lesson with gate: true gates even where its trigger kind means context."""
+    write_lesson(
+        project, "code-a-gated", "Never edit src/a.py by hand.", files=("src/a.py",), gate=True
+    )
+    notice = delivery.before_action(project, "s", EDIT, Config(delivery_file=CONTEXT))
+    assert notice is not None
+    assert notice.gate
+
+
+def test_a_rule_is_shown_once_per_session_and_the_retry_passes(project: Layout) -> None:
+    """After the gate, the same call in the same session is silent, so the retry runs."""
+    _lessons(project)
+    assert delivery.before_action(project, "s", PUSH, Config()) is not None
+    assert delivery.before_action(project, "s", PUSH, Config()) is None
+    assert delivery.before_action(project, "other", PUSH, Config()) is not None
+
+
+def test_nothing_matches_means_no_notice(project: Layout) -> None:
+    """A call no lesson covers yields nothing at all."""
+    _lessons(project)
+    assert delivery.before_action(project, "s", ToolAction(command="make docs"), Config()) is None
+    assert delivery.before_action(project, "s", ToolAction(files=("README.md",)), Config()) is None
+    assert delivery.before_action(project, "s", ToolAction(), Config()) is None
+
+
+def test_pure_reads_recall_nothing_unless_a_command_trigger_names_them(project: Layout) -> None:
+    """cat of a covered file is silent; a command trigger on `git log` still fires."""
+    _lessons(project)
+    write_lesson(
+        project, "git-log-first-parent", "Use git log --first-parent here.", commands=("git log",)
+    )
+    assert (
+        delivery.before_action(project, "s", ToolAction(command="cat src/a.py"), Config()) is None
+    )
+    notice = delivery.before_action(project, "s", ToolAction(command="git log -5"), Config())
+    assert notice is not None
+    assert "first-parent" in notice.text
+
+
+def test_a_pre_tool_hook_without_context_leaves_context_rules_for_later(project: Layout) -> None:
+    """With only GATE allowed, context rules stay unclaimed for the post-tool hook."""
+    _lessons(project)
+    gate_only = frozenset({GATE})
+    assert delivery.before_action(project, "s", EDIT, Config(), gate_only) is None
+    later = delivery.before_action(project, "s", EDIT, Config(), frozenset({CONTEXT}))
+    assert later is not None
+    assert not later.gate
+
+
+def test_compaction_clear_and_startup_reset_but_resume_keeps(project: Layout) -> None:
+    """compact/clear/startup and PreCompact make rules eligible again; resume does not."""
+    _lessons(project)
+    config = Config()
+    for source in ("compact", "clear", "startup"):
+        assert delivery.before_action(project, "s", PUSH, config) is not None
+        delivery.session_start(project, "s", "resume", config)
+        assert delivery.before_action(project, "s", PUSH, config) is None
+        delivery.session_start(project, "s", source, config)
+    assert delivery.before_action(project, "s", PUSH, config) is not None
+    delivery.before_compaction(project, "s")
+    assert delivery.before_action(project, "s", PUSH, config) is not None
+
+
+def test_a_subagent_keeps_its_own_set(project: Layout) -> None:
+    """A rule shown to the parent is still shown to a subagent, and vice versa."""
+    _lessons(project)
+    parent = sessions.session_key("s")
+    child = sessions.session_key("s", "agent-1")
+    assert delivery.before_action(project, parent, PUSH, Config()) is not None
+    assert delivery.before_action(project, child, PUSH, Config()) is not None
+    assert delivery.before_action(project, child, PUSH, Config()) is None
+
+
+def test_session_note_at_start_clear_and_compact_only(project: Layout) -> None:
+    """The note comes with startup, clear and compact, not resume, and can be turned off."""
+    config = Config()
+    assert delivery.session_start(project, "s", "startup", config) == delivery.SESSION_NOTE
+    assert delivery.session_start(project, "s", "compact", config) == delivery.SESSION_NOTE
+    assert delivery.session_start(project, "s", "resume", config) is None
+    assert (
+        delivery.session_start(project, "s", "startup", replace(config, session_note=False)) is None
+    )
+
+
+def test_session_note_is_about_sixty_tokens() -> None:
+    """The note stays short: at most about 60 tokens (4 characters a token)."""
+    assert len(delivery.SESSION_NOTE) <= 60 * 4
+    assert "lessons add" in delivery.SESSION_NOTE
+
+
+def test_prompt_keywords_are_shown_once(project: Layout) -> None:
+    """A keyword in the prompt brings its rule once per session."""
+    write_lesson(
+        project, "release-notes", "Update CHANGELOG.md in every release.", keywords=("release",)
+    )
+    text = delivery.on_prompt(project, "s", "Cut the release now", Config())
+    assert text is not None
+    assert "CHANGELOG.md" in text
+    assert delivery.on_prompt(project, "s", "Cut the release now", Config()) is None
+    assert delivery.on_prompt(project, "s", "   ", Config()) is None

@@ -1,0 +1,84 @@
+"""The capture nudge after a failed call: precise trigger, once per key, secrets masked."""
+
+from __future__ import annotations
+
+import shlex
+
+import pytest
+
+from lessons_core.commands import compile_command
+from lessons_core.delivery import ToolAction
+from lessons_core.guards import PROBE_COMMANDS, probe_hits
+from lessons_core.layout import Layout
+from lessons_core.nudges import command_pattern, failure_nudge
+
+
+@pytest.mark.parametrize(
+    ("command", "pattern"),
+    [
+        ("pnpm test:e2e --filter web", "^pnpm test:e2e"),
+        ("cd web && pnpm test:e2e", "^pnpm test:e2e"),
+        ("git push --force origin main", "^git push"),
+        ("python -m pytest tests/test_x.py -q", "^python -m pytest"),
+        ("make release VERSION=1.2", "^make release"),
+        ("npx tsc --noEmit", "^npx tsc"),
+        ("terraform apply plan.out", "^terraform apply"),
+        ("FOO=1 cargo test -p core", "^cargo test"),
+        ("c++ main.cpp", "^c\\+\\+"),
+    ],
+)
+def test_command_pattern_is_anchored_to_what_failed(command: str, pattern: str) -> None:
+    """Program and sub-commands up to the first option, path or value, anchored at ^."""
+    assert command_pattern(command) == pattern
+
+
+def test_command_pattern_is_accepted_by_capture_and_matches_the_failure() -> None:
+    """The suggested pattern compiles, fires on the failed command, and is not broad."""
+    for command in ("pnpm test:e2e --filter web", "git push origin main", "make release"):
+        pattern = command_pattern(command)
+        assert pattern is not None
+        compiled = compile_command(pattern)
+        assert compiled.matches(command)
+        assert len(probe_hits(compiled.matches)) <= len(PROBE_COMMANDS) // 2
+
+
+def test_a_failed_pure_read_gets_no_pattern() -> None:
+    """cat of a missing file teaches nothing about the project."""
+    assert command_pattern("cat missing.txt") is None
+    assert command_pattern("git status") is None
+
+
+def test_nudge_names_the_repo_relative_path_for_a_file(project: Layout) -> None:
+    """A failed edit gives --trigger-file with the repo-relative path."""
+    text = failure_nudge(project, "s", ToolAction(files=("src/a.py",)))
+    assert text is not None
+    assert "--trigger-file src/a.py" in text
+    assert "lessons add" in text
+
+
+def test_nudge_line_is_a_working_shell_command(project: Layout) -> None:
+    """The lessons add line splits into the arguments lessons add expects."""
+    text = failure_nudge(project, "s", ToolAction(command="cd web && pnpm test:e2e --filter x"))
+    assert text is not None
+    line = text.splitlines()[-1].strip()
+    words = shlex.split(line)
+    assert words[:2] == ["lessons", "add"]
+    assert words[words.index("--trigger-cmd") + 1] == "^pnpm test:e2e"
+
+
+def test_nudge_comes_once_per_session_and_key(project: Layout) -> None:
+    """The same failure nudges once; another key or session nudges again."""
+    push = ToolAction(command="git push origin main")
+    assert failure_nudge(project, "s", push) is not None
+    assert failure_nudge(project, "s", push) is None
+    assert failure_nudge(project, "s", ToolAction(command="make release")) is not None
+    assert failure_nudge(project, "other", push) is not None
+
+
+def test_nudge_masks_secrets(project: Layout) -> None:
+    """A token in the failed command never reaches the agent in the nudge."""
+    token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    text = failure_nudge(project, "s", ToolAction(command=f"{token} deploy now"))
+    assert text is not None
+    assert token not in text
+    assert "[token]" in text
