@@ -33,6 +33,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("importing", "import_group"),
     ("export", "export_command"),
     ("evaluate", "eval_command"),
+    ("hook", "hook_command"),
 )
 
 

@@ -1,4 +1,8 @@
-"""Entry point of the ``lessons`` console script."""
+"""Entry point of the ``lessons`` console script.
+
+``lessons hook HARNESS`` runs on every tool call, so it is dispatched here, before the
+click application (and click itself) is imported; everything else goes through click.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,11 @@ import sys
 
 def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
+    if len(args) == 2 and args[0] == "hook":
+        from lessons_cli.hooks.runner import HARNESSES, run_hook
+
+        if args[1] in HARNESSES:
+            raise SystemExit(run_hook(args[1]))
     from lessons_cli.app import run
 
     run(args)

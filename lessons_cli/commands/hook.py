@@ -1,0 +1,37 @@
+"""``lessons hook HARNESS``: the command each harness runs on its hook events."""
+
+from __future__ import annotations
+
+import click
+
+from lessons_cli.hooks.runner import HARNESSES, run_hook
+
+
+@click.command("hook")
+@click.argument("harness", type=click.Choice(sorted(HARNESSES)))
+def hook_command(harness: str) -> None:
+    """Answer one hook call of HARNESS: its JSON on stdin, the answer on stdout.
+
+    Harnesses run this, not people: 'lessons init --claude-code' (or --codex, --gemini,
+    --cursor) wires it up. It shows the agent the project rules new to the session that
+    apply to the file or command at hand, a short note at session start, and a capture
+    nudge after a failure. It always exits 0; a problem is logged to
+    .lessons/local/hook.log and the agent is left alone.
+
+    \b
+    Harnesses:
+      claude-code  SessionStart, UserPromptSubmit, PreToolUse, PreCompact,
+                   PostToolUseFailure (.claude/settings.json)
+      codex        SessionStart, UserPromptSubmit, PreToolUse (Bash, apply_patch),
+                   PreCompact (.codex/hooks.json)
+      gemini       SessionStart, BeforeAgent, BeforeTool, AfterTool, PreCompress
+                   (.gemini/settings.json)
+      cursor       sessionStart, beforeShellExecution, preToolUse, postToolUse,
+                   preCompact (.cursor/hooks.json)
+
+    \b
+    Example:
+      echo '{"hook_event_name": "SessionStart", "session_id": "s1", "source": "startup",
+        "cwd": "'"$PWD"'"}' | lessons hook claude-code
+    """
+    raise SystemExit(run_hook(harness))

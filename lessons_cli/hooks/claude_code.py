@@ -1,0 +1,96 @@
+"""Claude Code: ``SessionStart``, ``UserPromptSubmit``, ``PreToolUse``, ``PreCompact`` and
+``PostToolUseFailure`` hooks, each answered with Claude Code's ``hookSpecificOutput``.
+
+A gate is ``permissionDecision: "deny"``: the model gets the rules as the tool's error
+result before anything ran. Context is ``additionalContext``, which Claude Code hands the
+model next to the tool result. Payloads are kept in tests/fixtures/claude_code/.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from lessons_core import delivery, nudges, sessions
+from lessons_core.config import Config
+from lessons_core.delivery import Notice, ToolAction
+from lessons_core.layout import Layout, repo_relative
+
+FILE_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
+SHELL_TOOL = "Bash"
+
+
+def project_dir(payload: dict[str, Any]) -> str | None:
+    cwd = payload.get("cwd")
+    return cwd if isinstance(cwd, str) else None
+
+
+def session_of(payload: dict[str, Any]) -> str:
+    """The session's key; a subagent (``agent_id``) keeps its own set of shown rules."""
+    agent = payload.get("agent_id")
+    return sessions.session_key(
+        str(payload["session_id"]), agent if isinstance(agent, str) else None
+    )
+
+
+def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
+    """Files from ``file_path``/``notebook_path``, the command from ``command``."""
+    tool = payload.get("tool_name")
+    given = payload.get("tool_input")
+    tool_input = given if isinstance(given, dict) else {}
+    if tool in FILE_TOOLS:
+        path = tool_input.get("file_path") or tool_input.get("notebook_path")
+        return file_action(layout, payload, path)
+    if tool == SHELL_TOOL:
+        return command_action(tool_input.get("command"))
+    return ToolAction()
+
+
+def file_action(layout: Layout, payload: dict[str, Any], *paths: Any) -> ToolAction:
+    cwd = Path(project_dir(payload) or os.getcwd())
+    found = (repo_relative(p, layout.root, cwd) for p in paths if isinstance(p, str))
+    return ToolAction(files=tuple(dict.fromkeys(f for f in found if f)))
+
+
+def command_action(command: Any) -> ToolAction:
+    if isinstance(command, str) and command.strip():
+        return ToolAction(command=command)
+    return ToolAction()
+
+
+def context_output(event: str, text: str | None) -> dict[str, Any] | None:
+    if not text:
+        return None
+    return {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
+
+
+def pre_tool_output(notice: Notice | None) -> dict[str, Any] | None:
+    if notice is None:
+        return None
+    if notice.gate:
+        decision = {"permissionDecision": "deny", "permissionDecisionReason": notice.text}
+        return {"hookSpecificOutput": {"hookEventName": "PreToolUse", **decision}}
+    return context_output("PreToolUse", notice.text)
+
+
+def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str, Any] | None:
+    event = payload.get("hook_event_name")
+    key = session_of(payload)
+    if event == "SessionStart":
+        source = str(payload.get("source") or "startup")
+        return context_output(event, delivery.session_start(layout, key, source, config))
+    if event == "UserPromptSubmit":
+        prompt = payload.get("prompt")
+        text = delivery.on_prompt(layout, key, prompt, config) if isinstance(prompt, str) else None
+        return context_output(event, text)
+    if event == "PreToolUse":
+        return pre_tool_output(
+            delivery.before_action(layout, key, action_of(layout, payload), config)
+        )
+    if event == "PreCompact":
+        delivery.before_compaction(layout, key)
+        return None
+    if event == "PostToolUseFailure" and not payload.get("is_interrupt"):
+        return context_output(event, nudges.failure_nudge(layout, key, action_of(layout, payload)))
+    return None

@@ -1,0 +1,69 @@
+"""Cursor: ``sessionStart``, ``beforeShellExecution``, ``preToolUse``, ``postToolUse``,
+``preCompact``.
+
+Cursor refuses a call with ``permission: "deny"`` and hands ``agent_message`` to the
+model, so gate rules go there, before the command or edit runs. Its pre-tool events
+cannot add context; context rules follow in ``postToolUse`` as ``additional_context``.
+The session is Cursor's ``conversation_id``; the project is the first workspace root.
+Payloads are kept in tests/fixtures/cursor/.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lessons_cli.hooks import claude_code
+from lessons_core import delivery
+from lessons_core.config import Config
+from lessons_core.delivery import CONTEXT, GATE, Notice, ToolAction
+from lessons_core.layout import Layout
+
+SHELL_TOOLS = frozenset({"Shell", "Bash", "run_terminal_cmd"})
+USER_MESSAGE = "lessons: showed the agent project rules for this call; it will retry."
+
+
+def project_dir(payload: dict[str, Any]) -> str | None:
+    roots = payload.get("workspace_roots")
+    if isinstance(roots, list) and roots and isinstance(roots[0], str):
+        return roots[0]
+    return claude_code.project_dir(payload)
+
+
+def session_of(payload: dict[str, Any]) -> str:
+    return str(payload.get("conversation_id") or payload["session_id"])
+
+
+def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
+    if payload.get("hook_event_name") == "beforeShellExecution":
+        return claude_code.command_action(payload.get("command"))
+    given = payload.get("tool_input")
+    tool_input = given if isinstance(given, dict) else {}
+    if payload.get("tool_name") in SHELL_TOOLS:
+        return claude_code.command_action(tool_input.get("command"))
+    paths = (tool_input.get(k) for k in ("file_path", "path", "target_file"))
+    return claude_code.file_action(layout, payload, *paths)
+
+
+def gate_output(notice: Notice) -> dict[str, Any]:
+    return {"permission": "deny", "user_message": USER_MESSAGE, "agent_message": notice.text}
+
+
+def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str, Any] | None:
+    event = payload.get("hook_event_name")
+    key = session_of(payload)
+    if event == "sessionStart":
+        note = delivery.session_start(layout, key, "startup", config)
+        return {"additional_context": note} if note else None
+    if event in {"beforeShellExecution", "preToolUse"}:
+        notice = delivery.before_action(
+            layout, key, action_of(layout, payload), config, frozenset({GATE})
+        )
+        return gate_output(notice) if notice else None
+    if event == "postToolUse":
+        notice = delivery.before_action(
+            layout, key, action_of(layout, payload), config, frozenset({CONTEXT})
+        )
+        return {"additional_context": notice.text} if notice else None
+    if event == "preCompact":
+        delivery.before_compaction(layout, key)
+    return None

@@ -1,0 +1,198 @@
+"""`lessons hook claude-code` on payloads recorded from the real Claude Code client."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+import pytest
+from conftest import answer, call_hook, payload, write_lesson
+
+from lessons_core.delivery import GATE_PREFIX, SESSION_NOTE
+from lessons_core.hooklog import log_path
+from lessons_core.layout import Layout
+
+H = "claude-code"
+
+
+def _push_lesson(layout: Layout) -> None:
+    write_lesson(
+        layout, "build-gen-before-push", "Run make gen before pushing.", commands=("git push",)
+    )
+
+
+def _bash(root: Path, command: str, **changes: object) -> dict[str, object]:
+    data = payload(H, "pre_tool_use_bash_redirect", root, **changes)
+    data["tool_input"] = {"command": command, "description": "run it"}
+    return data
+
+
+def test_pre_tool_use_bash_gates_with_the_rule_as_reason(project: Layout) -> None:
+    """A covered Bash command is denied with the fenced rule, then passes on the retry."""
+    _push_lesson(project)
+    first = answer(H, _bash(project.root, "git push origin main"))
+    assert first is not None
+    out = first["hookSpecificOutput"]
+    assert out["hookEventName"] == "PreToolUse"
+    assert out["permissionDecision"] == "deny"
+    assert out["permissionDecisionReason"].startswith(GATE_PREFIX)
+    assert "Run make gen before pushing." in out["permissionDecisionReason"]
+    assert call_hook(H, _bash(project.root, "git push origin main")) == b""
+
+
+def test_pre_tool_use_write_adds_context_with_the_repo_relative_path(project: Layout) -> None:
+    """Write's absolute file_path is matched repo-relative; the rule comes as context."""
+    write_lesson(project, "code-a-import-safe", "Keep src/a.py import-safe.", files=("src/a.py",))
+    got = answer(H, payload(H, "pre_tool_use_write", project.root))
+    assert got is not None
+    out = got["hookSpecificOutput"]
+    assert set(out) == {"hookEventName", "additionalContext"}
+    assert out["hookEventName"] == "PreToolUse"
+    assert "Keep src/a.py import-safe." in out["additionalContext"]
+    assert call_hook(H, payload(H, "pre_tool_use_edit", project.root)) == b""
+
+
+def test_notebook_path_is_read_for_notebook_edit(project: Layout) -> None:
+    """NotebookEdit names its file in notebook_path."""
+    write_lesson(
+        project, "nb-clear-outputs", "Clear outputs before saving notebooks.", files=("nb/*.ipynb",)
+    )
+    data = payload(H, "pre_tool_use_write", project.root, tool_name="NotebookEdit")
+    data["tool_input"] = {"notebook_path": str(project.root / "nb" / "x.ipynb"), "new_source": "1"}
+    got = answer(H, data)
+    assert got is not None
+    assert "Clear outputs" in got["hookSpecificOutput"]["additionalContext"]
+
+
+def test_uncovered_calls_and_pure_reads_are_silent(project: Layout) -> None:
+    """No stdout at all for a call no lesson covers, a Read, or a read-only command."""
+    _push_lesson(project)
+    write_lesson(project, "code-a-import-safe", "Keep src/a.py import-safe.", files=("src/a.py",))
+    assert call_hook(H, _bash(project.root, "make docs")) == b""
+    assert call_hook(H, _bash(project.root, "cat src/a.py")) == b""
+    read = payload(H, "pre_tool_use_read", project.root)
+    read["tool_input"] = {"file_path": str(project.root / "src" / "a.py")}
+    assert call_hook(H, read) == b""
+
+
+def test_a_subagent_gets_rules_its_parent_already_saw(project: Layout) -> None:
+    """agent_id gives a subagent its own set of shown rules."""
+    write_lesson(project, "code-b", "Keep src/b.py pure.", files=("src/b.py",))
+    parent = payload(H, "pre_tool_use_write", project.root)
+    parent["tool_input"] = {"file_path": str(project.root / "src" / "b.py"), "content": ""}
+    assert answer(H, parent) is not None
+    assert call_hook(H, parent) == b""
+    assert answer(H, payload(H, "pre_tool_use_write_subagent", project.root)) is not None
+
+
+def test_session_start_note_and_reset_by_source(project: Layout) -> None:
+    """startup and compact bring the note and make rules eligible; resume keeps both quiet."""
+    _push_lesson(project)
+    started = answer(H, payload(H, "session_start_startup", project.root))
+    assert started == {
+        "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": SESSION_NOTE}
+    }
+    assert answer(H, _bash(project.root, "git push")) is not None
+    assert call_hook(H, payload(H, "session_start_resume", project.root)) == b""
+    assert call_hook(H, _bash(project.root, "git push")) == b""
+    assert answer(H, payload(H, "session_start_compact", project.root)) is not None
+    assert answer(H, _bash(project.root, "git push")) is not None
+
+
+def test_session_note_off_leaves_session_start_silent(project: Layout) -> None:
+    """session_note: false in config.json makes SessionStart print nothing."""
+    project.config_path.write_text('{"session_note": false}\n')
+    assert call_hook(H, payload(H, "session_start_startup", project.root)) == b""
+
+
+def test_pre_compact_makes_rules_eligible_again(project: Layout) -> None:
+    """PreCompact resets the session's shown rules and prints nothing."""
+    _push_lesson(project)
+    assert answer(H, _bash(project.root, "git push")) is not None
+    assert call_hook(H, payload(H, "pre_compact_manual", project.root)) == b""
+    assert answer(H, _bash(project.root, "git push")) is not None
+
+
+def test_user_prompt_submit_brings_keyword_rules(project: Layout) -> None:
+    """A keyword in the prompt arrives as UserPromptSubmit additionalContext."""
+    write_lesson(
+        project, "release-changelog", "Update CHANGELOG.md in every release.", keywords=("release",)
+    )
+    data = payload(H, "user_prompt_submit", project.root, prompt="Prepare the release")
+    got = answer(H, data)
+    assert got is not None
+    assert got["hookSpecificOutput"]["hookEventName"] == "UserPromptSubmit"
+    assert "CHANGELOG.md" in got["hookSpecificOutput"]["additionalContext"]
+
+
+def test_post_tool_use_failure_nudges_once(project: Layout) -> None:
+    """A failed Bash call gets one nudge with a ready lessons add line, then silence."""
+    data = payload(H, "post_tool_use_failure_bash", project.root)
+    data["tool_input"] = {"command": "pnpm test:e2e --filter web"}
+    got = answer(H, data)
+    assert got is not None
+    context = got["hookSpecificOutput"]["additionalContext"]
+    assert got["hookSpecificOutput"]["hookEventName"] == "PostToolUseFailure"
+    assert "lessons add" in context
+    assert "--trigger-cmd '^pnpm test:e2e'" in context
+    assert call_hook(H, data) == b""
+    assert call_hook(H, {**data, "is_interrupt": True, "session_id": "new"}) == b""
+
+
+def test_parallel_hooks_show_a_rule_exactly_once(project: Layout) -> None:
+    """Hooks fired at once for one session never both show, nor both lose, a rule."""
+    _push_lesson(project)
+    outputs: list[bytes] = []
+    lock = threading.Lock()
+
+    def fire() -> None:
+        out = call_hook(H, _bash(project.root, "git push origin main"))
+        with lock:
+            outputs.append(out)
+
+    threads = [threading.Thread(target=fire) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sum(1 for out in outputs if out) == 1
+
+
+def test_fail_open_on_bad_input_logs_one_line(
+    project: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Garbage on stdin: exit 0, no stdout, one line in .lessons/local/hook.log."""
+    monkeypatch.chdir(project.root)
+    assert call_hook(H, b"{not json") == b""
+    lines = log_path(project.root).read_text().splitlines()
+    assert len(lines) == 1
+    assert "claude-code" in lines[0]
+    assert "JSONDecodeError" in lines[0]
+
+
+def test_fail_open_on_a_broken_config(project: Layout) -> None:
+    """An unreadable config.json: no stdout, the problem logged with the file's name."""
+    _push_lesson(project)
+    project.config_path.write_text('{"delivery_command": "loud"}\n')
+    assert call_hook(H, _bash(project.root, "git push")) == b""
+    log = log_path(project.root).read_text()
+    assert log.count("\n") == 1
+    assert "PreToolUse" in log
+    assert "config.json" in log
+
+
+def test_a_corrupt_lesson_file_does_not_silence_the_others(project: Layout) -> None:
+    """One unparsable lesson file is skipped; the hook still answers, exit 0."""
+    _push_lesson(project)
+    (project.lessons_dir / "broken.json").write_text("{oops")
+    got = answer(H, _bash(project.root, "git push"))
+    assert got is not None
+    assert "make gen" in json.dumps(got)
+
+
+def test_no_lessons_dir_means_silence_and_no_log(tmp_path: Path) -> None:
+    """A project that does not use lessons: no output, and nothing is created."""
+    data = payload(H, "pre_tool_use_bash_redirect", tmp_path)
+    assert call_hook(H, data) == b""
+    assert not (tmp_path / ".lessons").exists()

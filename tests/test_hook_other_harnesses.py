@@ -1,0 +1,151 @@
+"""Codex CLI, Gemini CLI and Cursor adapters on payloads from their hook references."""
+
+from __future__ import annotations
+
+from conftest import answer, call_hook, payload, write_lesson
+
+from lessons_core.delivery import GATE_PREFIX, SESSION_NOTE
+from lessons_core.layout import Layout
+
+
+def _lessons(layout: Layout) -> None:
+    write_lesson(
+        layout, "build-gen-before-push", "Run make gen before pushing.", commands=("git push",)
+    )
+    write_lesson(layout, "code-a-import-safe", "Keep src/a.py import-safe.", files=("src/a.py",))
+    write_lesson(
+        layout, "docs-notes-index", "List new notes in docs/index.md.", files=("docs/*.md",)
+    )
+
+
+def test_codex_apply_patch_paths_come_from_the_patch_text(project: Layout) -> None:
+    """apply_patch carries the patch in tool_input.command; each header path is recalled."""
+    _lessons(project)
+    got = answer("codex", payload("codex", "pre_tool_use_apply_patch", project.root))
+    assert got is not None
+    context = got["hookSpecificOutput"]["additionalContext"]
+    assert "Keep src/a.py import-safe." in context
+    assert "List new notes in docs/index.md." in context
+
+
+def test_codex_patch_through_the_shell_is_read_as_a_patch(project: Layout) -> None:
+    """apply_patch piped through the shell tool still names its files."""
+    _lessons(project)
+    got = answer("codex", payload("codex", "pre_tool_use_shell_heredoc_patch", project.root))
+    assert got is not None
+    assert "src/a.py import-safe" in got["hookSpecificOutput"]["additionalContext"]
+
+
+def test_codex_bash_gates_like_claude_code(project: Layout) -> None:
+    """Codex reads permissionDecision deny; the retry is silent."""
+    _lessons(project)
+    data = payload("codex", "pre_tool_use_bash", project.root)
+    got = answer("codex", data)
+    assert got is not None
+    assert got["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert got["hookSpecificOutput"]["permissionDecisionReason"].startswith(GATE_PREFIX)
+    assert call_hook("codex", data) == b""
+
+
+def test_codex_argv_commands_are_joined() -> None:
+    """Older Codex sends argv lists such as ["bash", "-lc", "script"]."""
+    from lessons_cli.hooks.codex import shell_text
+
+    assert shell_text(["bash", "-lc", "git push origin"]) == "git push origin"
+    assert shell_text(["git", "status"]) == "git status"
+
+
+def test_codex_session_start_prompt_and_compaction(project: Layout) -> None:
+    """SessionStart gives the note, UserPromptSubmit keyword rules, PreCompact resets."""
+    write_lesson(
+        project, "release-changelog", "Update CHANGELOG.md in every release.", keywords=("release",)
+    )
+    started = answer("codex", payload("codex", "session_start_startup", project.root))
+    assert started is not None
+    assert started["hookSpecificOutput"]["additionalContext"] == SESSION_NOTE
+    prompt = answer("codex", payload("codex", "user_prompt_submit", project.root))
+    assert prompt is not None
+    assert "CHANGELOG.md" in prompt["hookSpecificOutput"]["additionalContext"]
+    assert call_hook("codex", payload("codex", "pre_compact", project.root)) == b""
+    assert answer("codex", payload("codex", "user_prompt_submit", project.root)) is not None
+
+
+def test_gemini_before_tool_denies_command_rules_with_the_reason(project: Layout) -> None:
+    """BeforeTool refuses a covered run_shell_command with decision deny and the rules."""
+    _lessons(project)
+    got = answer("gemini", payload("gemini", "before_tool_shell", project.root))
+    assert got is not None
+    assert got["decision"] == "deny"
+    assert "Run make gen before pushing." in got["reason"]
+    assert call_hook("gemini", payload("gemini", "before_tool_shell", project.root)) == b""
+
+
+def test_gemini_file_rules_arrive_after_the_tool(project: Layout) -> None:
+    """BeforeTool cannot add context, so a file rule comes with AfterTool, once."""
+    _lessons(project)
+    assert call_hook("gemini", payload("gemini", "before_tool_write_file", project.root)) == b""
+    got = answer("gemini", payload("gemini", "after_tool_write_file", project.root))
+    assert got is not None
+    assert got["hookSpecificOutput"]["hookEventName"] == "AfterTool"
+    assert "Keep src/a.py import-safe." in got["hookSpecificOutput"]["additionalContext"]
+    assert call_hook("gemini", payload("gemini", "after_tool_write_file", project.root)) == b""
+
+
+def test_gemini_reads_prompt_session_and_compression(project: Layout) -> None:
+    """read_file is exempt; BeforeAgent and SessionStart add context; PreCompress resets."""
+    _lessons(project)
+    write_lesson(
+        project, "release-changelog", "Update CHANGELOG.md in every release.", keywords=("release",)
+    )
+    assert call_hook("gemini", payload("gemini", "before_tool_read_file", project.root)) == b""
+    started = answer("gemini", payload("gemini", "session_start_startup", project.root))
+    assert started is not None
+    assert started["hookSpecificOutput"]["additionalContext"] == SESSION_NOTE
+    prompt = answer("gemini", payload("gemini", "before_agent", project.root))
+    assert prompt is not None
+    assert "CHANGELOG.md" in prompt["hookSpecificOutput"]["additionalContext"]
+    assert call_hook("gemini", payload("gemini", "pre_compress", project.root)) == b""
+    assert answer("gemini", payload("gemini", "before_agent", project.root)) is not None
+
+
+def test_cursor_shell_gate_goes_to_the_agent_message(project: Layout) -> None:
+    """beforeShellExecution: permission deny, rules in agent_message, then silence."""
+    _lessons(project)
+    data = payload("cursor", "before_shell_execution", project.root)
+    got = answer("cursor", data)
+    assert got is not None
+    assert got["permission"] == "deny"
+    assert "Run make gen before pushing." in got["agent_message"]
+    assert got["user_message"]
+    assert call_hook("cursor", data) == b""
+
+
+def test_cursor_file_rules_arrive_after_the_edit(project: Layout) -> None:
+    """preToolUse leaves context rules alone; postToolUse adds them as additional_context."""
+    _lessons(project)
+    assert call_hook("cursor", payload("cursor", "pre_tool_use_write", project.root)) == b""
+    got = answer("cursor", payload("cursor", "post_tool_use_write", project.root))
+    assert got is not None
+    assert "Keep src/a.py import-safe." in got["additional_context"]
+
+
+def test_cursor_gate_lesson_stops_the_edit_first(project: Layout) -> None:
+    """A gate lesson on a file denies Cursor's preToolUse before the edit."""
+    write_lesson(
+        project, "code-a-gated", "Never edit src/a.py by hand.", files=("src/a.py",), gate=True
+    )
+    got = answer("cursor", payload("cursor", "pre_tool_use_write", project.root))
+    assert got is not None
+    assert got["permission"] == "deny"
+    assert "Never edit src/a.py by hand." in got["agent_message"]
+
+
+def test_cursor_session_start_and_compaction(project: Layout) -> None:
+    """sessionStart gives the note; preCompact makes shown rules eligible again."""
+    _lessons(project)
+    started = answer("cursor", payload("cursor", "session_start", project.root))
+    assert started == {"additional_context": SESSION_NOTE}
+    shell = payload("cursor", "before_shell_execution", project.root)
+    assert answer("cursor", shell) is not None
+    assert call_hook("cursor", payload("cursor", "pre_compact", project.root)) == b""
+    assert answer("cursor", shell) is not None
