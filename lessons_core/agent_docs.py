@@ -1,0 +1,79 @@
+"""A short section in AGENTS.md / CLAUDE.md for harnesses that run no hooks.
+
+The agent is told to ask for lessons itself before it edits or runs something, and to
+capture one after a failure. The section sits between two HTML comments, so re-running
+replaces it in place and removal takes out exactly what was added.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lessons_core.fsutil import atomic_write
+
+START = "<!-- lessons:start -->"
+END = "<!-- lessons:end -->"
+DOC_FILES = ("AGENTS.md", "CLAUDE.md")
+
+SNIPPET = f"""{START}
+## Project lessons
+
+This repo keeps one-line rules learned from past mistakes (`.lessons/`).
+
+- Before editing a file, run `lessons query --file PATH --session SESSION`; before a
+  shell command, `lessons query --command 'CMD' --session SESSION` (SESSION: any id that
+  stays the same for this conversation). Follow the rules it prints.
+- After a failure or a correction that taught something specific to this project, save
+  it: `lessons add "RULE" --topic TOPIC --trigger-file GLOB` (or `--trigger-cmd PATTERN`).
+{END}
+"""
+
+
+def add_snippet(path: Path) -> bool:
+    """Add the section, or refresh it in place; True if the file changed."""
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    span = _span(text)
+    if span is not None:
+        updated = text[: span[0]] + SNIPPET + text[span[1] :]
+    else:
+        base = text if not text or text.endswith("\n") else text + "\n"
+        updated = base + ("\n" if base.strip() else "") + SNIPPET
+    if updated == text:
+        return False
+    atomic_write(path, updated.encode("utf-8"))
+    return True
+
+
+def remove_snippet(path: Path) -> bool:
+    """Take the section out; True if the file changed (an emptied file is kept, empty)."""
+    if not path.exists():
+        return False
+    text = path.read_text(encoding="utf-8")
+    updated = _without(text)
+    if updated is None:
+        return False
+    atomic_write(path, updated.encode("utf-8"))
+    return True
+
+
+def _span(text: str) -> tuple[int, int] | None:
+    start = text.find(START)
+    end = text.find(END, start + 1) if start >= 0 else -1
+    if start < 0 or end < 0:
+        return None
+    end += len(END)
+    if text[end : end + 1] == "\n":
+        end += 1
+    return start, end
+
+
+def _without(text: str) -> str | None:
+    span = _span(text)
+    if span is None:
+        return None
+    start, end = span
+    before = text[:start].rstrip("\n")
+    after = text[end:].lstrip("\n")
+    if before and after:
+        return f"{before}\n\n{after}"
+    return f"{before}\n" if before else after

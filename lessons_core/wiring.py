@@ -1,0 +1,244 @@
+"""Adding and removing the ``lessons hook`` entries in each harness's settings file.
+
+Every harness keeps hooks in a JSON file that other tools and people edit too, so the
+merge touches nothing but our own entries: they are recognised by their command (it runs
+``lessons`` ... ``hook HARNESS``), replaced on re-run and dropped on removal; anything
+else in the file keeps its place and value. A file that does not parse is never
+rewritten.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from lessons_core.errors import LessonsError
+from lessons_core.fsutil import atomic_write
+
+_OURS = re.compile(r"\blessons(?:_cli)?\b.*\shook\s+[a-z-]+\s*$")
+
+
+@dataclass(frozen=True)
+class HookEvent:
+    name: str
+    matcher: str | None = None
+
+
+@dataclass(frozen=True)
+class Wiring:
+    """Where one harness reads hooks from and which events ``lessons`` listens to.
+
+    ``nested``: entries are groups ``{"matcher", "hooks": [{"type", "command"}]}`` (Claude
+    Code, Codex, Gemini CLI); otherwise flat ``{"command", "matcher"}`` entries (Cursor).
+    """
+
+    harness: str
+    settings: str
+    events: tuple[HookEvent, ...]
+    nested: bool = True
+    handler_extra: dict[str, Any] = field(default_factory=dict)
+    top_level: dict[str, Any] = field(default_factory=dict)
+
+
+CLAUDE_TOOLS = "Edit|Write|MultiEdit|NotebookEdit|Bash"
+GEMINI_TOOLS = "write_file|replace|run_shell_command"
+CURSOR_FILE_TOOLS = "Write|Edit|MultiEdit|StrReplace|Delete|NotebookEdit"
+
+WIRINGS: dict[str, Wiring] = {
+    "claude-code": Wiring(
+        "claude-code",
+        ".claude/settings.json",
+        (
+            HookEvent("SessionStart"),
+            HookEvent("UserPromptSubmit"),
+            HookEvent("PreToolUse", CLAUDE_TOOLS),
+            HookEvent("PreCompact"),
+            HookEvent("PostToolUseFailure", CLAUDE_TOOLS),
+        ),
+        handler_extra={"timeout": 10},
+    ),
+    "codex": Wiring(
+        "codex",
+        ".codex/hooks.json",
+        (
+            HookEvent("SessionStart"),
+            HookEvent("UserPromptSubmit"),
+            HookEvent("PreToolUse", "Bash|apply_patch"),
+            HookEvent("PreCompact"),
+        ),
+        handler_extra={"timeout": 10},
+    ),
+    "gemini": Wiring(
+        "gemini",
+        ".gemini/settings.json",
+        (
+            HookEvent("SessionStart"),
+            HookEvent("BeforeAgent"),
+            HookEvent("BeforeTool", GEMINI_TOOLS),
+            HookEvent("AfterTool", GEMINI_TOOLS),
+            HookEvent("PreCompress"),
+        ),
+        handler_extra={"name": "lessons", "timeout": 10000},
+    ),
+    "cursor": Wiring(
+        "cursor",
+        ".cursor/hooks.json",
+        (
+            HookEvent("sessionStart"),
+            HookEvent("beforeShellExecution"),
+            HookEvent("preToolUse", CURSOR_FILE_TOOLS),
+            HookEvent("postToolUse", f"Shell|{CURSOR_FILE_TOOLS}"),
+            HookEvent("preCompact"),
+        ),
+        nested=False,
+        top_level={"version": 1},
+    ),
+}
+
+
+def is_ours(entry: Any) -> bool:
+    """A hook handler or flat entry whose command runs ``lessons ... hook HARNESS``."""
+    return isinstance(entry, dict) and bool(_OURS.search(str(entry.get("command", ""))))
+
+
+def install(root: Path, wiring: Wiring, command: str) -> bool:
+    """Put our entries in ``wiring.settings``; True if the file changed.
+
+    An entry of ours already there is replaced where it stands, so re-running changes
+    nothing and never reorders what other tools put around it.
+    """
+    path = root / wiring.settings
+    settings = read_settings(path)
+    before = orjson.dumps(settings)
+    for key, value in wiring.top_level.items():
+        settings.setdefault(key, value)
+    hooks = _hooks_object(settings, path)
+    wanted = {event.name: _entry(wiring, event, command) for event in wiring.events}
+    _merge(hooks, wiring, wanted)
+    for name, entry in wanted.items():
+        entries = hooks.setdefault(name, [])
+        if not isinstance(entries, list):
+            raise _shape_error(path, f"hooks.{name}")
+        if entry not in entries:
+            entries.append(entry)
+    return _write_if_changed(path, settings, before)
+
+
+def uninstall(root: Path, wiring: Wiring) -> bool:
+    """Remove our entries from ``wiring.settings``; True if the file changed."""
+    path = root / wiring.settings
+    if not path.exists():
+        return False
+    settings = read_settings(path)
+    before = orjson.dumps(settings)
+    hooks = _hooks_object(settings, path)
+    _merge(hooks, wiring, {})
+    if not hooks:
+        del settings["hooks"]
+    return _write_if_changed(path, settings, before)
+
+
+def installed(root: Path, wiring: Wiring) -> bool:
+    """True when the settings file holds at least one of our entries."""
+    path = root / wiring.settings
+    if not path.exists():
+        return False
+    hooks = read_settings(path).get("hooks")
+    if not isinstance(hooks, dict):
+        return False
+    return any(
+        is_ours(handler)
+        for entries in hooks.values()
+        if isinstance(entries, list)
+        for entry in entries
+        for handler in _handlers(wiring, entry)
+    )
+
+
+def read_settings(path: Path) -> dict[str, Any]:
+    if not path.exists():
+        return {}
+    raw = path.read_bytes()
+    if not raw.strip():
+        return {}
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError as err:
+        raise LessonsError(
+            f"{path}: not valid JSON ({err}); fix it by hand and re-run, "
+            "lessons never rewrites a file it cannot read"
+        ) from None
+    if not isinstance(data, dict):
+        raise _shape_error(path, "the top level")
+    return data
+
+
+def _entry(wiring: Wiring, event: HookEvent, command: str) -> dict[str, Any]:
+    if not wiring.nested:
+        flat: dict[str, Any] = {"command": command}
+        if event.matcher:
+            flat["matcher"] = event.matcher
+        return flat
+    group: dict[str, Any] = {}
+    if event.matcher:
+        group["matcher"] = event.matcher
+    group["hooks"] = [{"type": "command", "command": command, **wiring.handler_extra}]
+    return group
+
+
+def _handlers(wiring: Wiring, entry: Any) -> list[Any]:
+    if not wiring.nested:
+        return [entry]
+    inner = entry.get("hooks") if isinstance(entry, dict) else None
+    return inner if isinstance(inner, list) else []
+
+
+def _merge(hooks: dict[str, Any], wiring: Wiring, wanted: dict[str, Any]) -> None:
+    """Replace the first entry of ours under each wanted event, drop every other one.
+
+    Handlers of ours that someone moved into a shared group are taken out of it; groups
+    and events left empty by that alone are removed.
+    """
+    for name in list(hooks):
+        entries = hooks[name]
+        if not isinstance(entries, list):
+            continue
+        kept: list[Any] = []
+        for entry in entries:
+            handlers = _handlers(wiring, entry)
+            remaining = [h for h in handlers if not is_ours(h)]
+            if len(remaining) == len(handlers):
+                kept.append(entry)
+            elif remaining and wiring.nested:
+                kept.append({**entry, "hooks": remaining})
+            elif name in wanted and wanted[name] not in kept:
+                kept.append(wanted[name])
+        if kept:
+            hooks[name] = kept
+        else:
+            del hooks[name]
+
+
+def _hooks_object(settings: dict[str, Any], path: Path) -> dict[str, Any]:
+    hooks = settings.setdefault("hooks", {})
+    if not isinstance(hooks, dict):
+        raise _shape_error(path, "hooks")
+    return hooks
+
+
+def _write_if_changed(path: Path, settings: dict[str, Any], before: bytes) -> bool:
+    if orjson.dumps(settings) == before:
+        return False
+    atomic_write(path, orjson.dumps(settings, option=orjson.OPT_INDENT_2) + b"\n")
+    return True
+
+
+def _shape_error(path: Path, key: str) -> LessonsError:
+    return LessonsError(
+        f"{path}: {key} is not shaped the way this harness documents (an object of event "
+        "lists); fix it by hand and re-run"
+    )
