@@ -16,13 +16,16 @@ from __future__ import annotations
 import json
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-GATE_MARKER = "lessons: project rules"
+from lessons_core.delivery import GATE_PREFIX
+
 _SCENARIO = re.compile(r"SCENARIO:([\w-]+)")
+# Claude Code's compaction request tells the model to answer in text only.
+COMPACT_MARK = "TEXT ONLY"
 
 
 @dataclass(frozen=True)
@@ -33,24 +36,26 @@ class ToolCall:
 
 @dataclass
 class FakeModel:
-    """Scenarios by name, and every request received, in order."""
+    """Scenarios by name; every request received and what ``probe`` saw at that moment."""
 
     scenarios: dict[str, list[ToolCall]]
+    probe: Callable[[], Any] = lambda: None
     requests: list[dict[str, Any]] = field(default_factory=list)
+    observed: list[Any] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def reply(self, body: dict[str, Any]) -> list[dict[str, Any]]:
         """The content blocks of the next assistant message."""
         messages = body.get("messages", [])
-        start, scenario = _newest_prompt(messages)
+        scenario = _newest_scenario(messages)
         calls = self.scenarios.get(scenario or "")
         if not calls or not body.get("tools"):
             return [{"type": "text", "text": "Summary: the session ran the scripted steps."}]
-        done = _completed_steps(messages[start:])
+        done = _completed_steps(messages, scenario or "")
         if done >= len(calls):
             return [{"type": "text", "text": "All steps are done."}]
         call = calls[done]
-        tool_id = f"toolu_{len(self.requests):04d}_{done}"
+        tool_id = f"toolu_{scenario}_{done}_{len(self.requests):04d}"
         return [{"type": "tool_use", "id": tool_id, "name": call.name, "input": call.input}]
 
 
@@ -61,19 +66,25 @@ def _texts(message: dict[str, Any]) -> list[str]:
     return [b.get("text", "") for b in content or [] if b.get("type") == "text"]
 
 
-def _has_tool_result(message: dict[str, Any]) -> bool:
-    content = message.get("content")
-    return isinstance(content, list) and any(b.get("type") == "tool_result" for b in content)
+def _newest_scenario(messages: list[dict[str, Any]]) -> str | None:
+    """The name in the newest ``SCENARIO:`` prompt.
 
-
-def _newest_prompt(messages: list[dict[str, Any]]) -> tuple[int, str | None]:
-    """Index and scenario of the newest user message that is a prompt, not a tool result."""
+    Claude Code may merge a new prompt into the user message that carries the previous
+    tool results (after ``--resume``), so every user message is searched, newest first.
+    A request that asks for text only (a compaction summary) gets no scenario.
+    """
     for index in range(len(messages) - 1, -1, -1):
         message = messages[index]
-        if message.get("role") == "user" and not _has_tool_result(message):
-            found = _SCENARIO.search("\n".join(_texts(message)))
-            return index, found.group(1) if found else None
-    return 0, None
+        if message.get("role") != "user":
+            continue
+        texts = _texts(message)
+        if index == len(messages) - 1 and any(COMPACT_MARK in text for text in texts):
+            return None
+        for text in reversed(texts):
+            found = _SCENARIO.search(text)
+            if found:
+                return found.group(1)
+    return None
 
 
 def result_text(block: dict[str, Any]) -> str:
@@ -83,8 +94,12 @@ def result_text(block: dict[str, Any]) -> str:
     return "\n".join(b.get("text", "") for b in content or [] if isinstance(b, dict))
 
 
-def _completed_steps(messages: list[dict[str, Any]]) -> int:
-    """Tool results that were not a gate denial: each one finishes a scripted step."""
+def _completed_steps(messages: list[dict[str, Any]], scenario: str) -> int:
+    """Results of this scenario's calls (their ids name it) that were not a gate denial.
+
+    Ids, not positions, tie a result to its scenario: Claude Code merges and reorders
+    messages when it resumes or compacts a session.
+    """
     done = 0
     for message in messages:
         content = message.get("content")
@@ -93,7 +108,9 @@ def _completed_steps(messages: list[dict[str, Any]]) -> int:
         for block in content:
             if block.get("type") != "tool_result":
                 continue
-            denied = block.get("is_error") and GATE_MARKER in result_text(block)
+            if not str(block.get("tool_use_id", "")).startswith(f"toolu_{scenario}_"):
+                continue
+            denied = block.get("is_error") and GATE_PREFIX in result_text(block)
             if not denied:
                 done += 1
     return done
@@ -184,6 +201,7 @@ def _handler(fake: FakeModel) -> type[BaseHTTPRequestHandler]:
             with fake.lock:
                 blocks = fake.reply(body)
                 fake.requests.append(body)
+                fake.observed.append(fake.probe())
             model = str(body.get("model", "claude-fake"))
             if body.get("stream"):
                 payload = b"".join(stream_events(blocks, model))
@@ -205,12 +223,17 @@ def _handler(fake: FakeModel) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    block_on_close = False  # a client's idle keep-alive connection must not hold up close()
+
+
 class FakeServer:
     """Serve ``fake`` on a free loopback port until ``close``."""
 
     def __init__(self, fake: FakeModel) -> None:
         self.fake = fake
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(fake))
+        self.httpd = _Server(("127.0.0.1", 0), _handler(fake))
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
         self.thread.start()
 
