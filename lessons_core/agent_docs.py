@@ -21,7 +21,7 @@ SNIPPET = f"""{START}
 This repo keeps one-line rules learned from past mistakes (`.lessons/`).
 
 - Before editing a file, run `lessons query --file PATH --session SESSION`; before a
-  shell command, `lessons query --command 'CMD' --session SESSION` (SESSION: any id that
+  shell command, `lessons query --cmd 'CMD' --session SESSION` (SESSION: any id that
   stays the same for this conversation). Follow the rules it prints.
 - After a failure or a correction that taught something specific to this project, save
   it: `lessons add "RULE" --topic TOPIC --trigger-file GLOB` (or `--trigger-cmd PATTERN`).

@@ -11,7 +11,9 @@ from click.testing import CliRunner, Result
 
 from lessons_cli.app import cli
 from lessons_core.layout import Layout
+from lessons_core.model import Lesson, Status, Triggers
 from lessons_core.project import init_project
+from lessons_core.store import create_lesson
 
 
 @pytest.fixture(autouse=True)
@@ -76,3 +78,33 @@ def run(*args: str) -> Result:
 
 def lesson_count(layout: Layout) -> int:
     return len([n for n in os.listdir(layout.lessons_dir) if n.endswith(".json")])
+
+
+def save_lesson(
+    layout: Layout,
+    lesson_id: str,
+    rule: str,
+    *,
+    files: tuple[str, ...] = (),
+    commands: tuple[str, ...] = (),
+    keywords: tuple[str, ...] = (),
+    topics: tuple[str, ...] = ("general",),
+    created: str = "2026-01-01",
+    rationale: str | None = None,
+    status: Status = Status.ACTIVE,
+    gate: bool = False,
+) -> Lesson:
+    """Write a lesson file directly (no capture guards), so any trigger can be tested."""
+    lesson = Lesson(
+        id=lesson_id,
+        rule=rule,
+        topics=topics,
+        triggers=Triggers(files=files, commands=commands, keywords=keywords),
+        created=created,
+        status=status,
+        rationale=rationale,
+        superseded_by="other" if status is Status.SUPERSEDED else None,
+        gate=gate,
+    )
+    assert create_lesson(layout, lesson)
+    return lesson

@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_anthropic import FakeModel, FakeServer, ToolCall, result_text
 
 from lessons_core.delivery import GATE_PREFIX
+from tests.e2e.fake_anthropic import FakeModel, FakeServer, ToolCall, result_text
 
 pytestmark = pytest.mark.e2e
 

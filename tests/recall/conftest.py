@@ -14,6 +14,7 @@ from lessons_core.layout import Layout
 from lessons_core.model import Lesson, Status, Triggers
 from lessons_core.project import init_project
 from lessons_core.store import create_lesson
+from tests.conftest import save_lesson
 
 WriteLesson = Callable[..., Lesson]
 
@@ -39,31 +40,8 @@ def layout(tmp_path: Path) -> Layout:
 def write_lesson(layout: Layout) -> WriteLesson:
     """Write a lesson file directly (no capture guards), so any trigger can be tested."""
 
-    def write(
-        lesson_id: str,
-        rule: str,
-        *,
-        files: tuple[str, ...] = (),
-        commands: tuple[str, ...] = (),
-        keywords: tuple[str, ...] = (),
-        created: str = "2026-01-01",
-        rationale: str | None = None,
-        status: Status = Status.ACTIVE,
-        gate: bool = False,
-    ) -> Lesson:
-        lesson = Lesson(
-            id=lesson_id,
-            rule=rule,
-            topics=("general",),
-            triggers=Triggers(files=files, commands=commands, keywords=keywords),
-            created=created,
-            status=status,
-            rationale=rationale,
-            superseded_by="other" if status is Status.SUPERSEDED else None,
-            gate=gate,
-        )
-        assert create_lesson(layout, lesson)
-        return lesson
+    def write(lesson_id: str, rule: str, **fields: Any) -> Lesson:
+        return save_lesson(layout, lesson_id, rule, **fields)
 
     return write
 

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import git_repo
 
 from lessons_cli.app import cli
 from lessons_core import agent_docs, wiring
+from tests.conftest import make_repo
 
 OTHER_HOOK = {"matcher": "Bash", "hooks": [{"type": "command", "command": "./audit.sh"}]}
 
@@ -24,19 +24,20 @@ def _init(root: Path, *flags: str, monkeypatch: pytest.MonkeyPatch) -> tuple[int
 
 
 @pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    return git_repo(tmp_path / "repo")
+def plain_repo(tmp_path: Path) -> Path:
+    """A git repo without .lessons/ yet."""
+    return make_repo(tmp_path / "repo", {"src/a.py": "x = 1\n"})
 
 
 def test_claude_code_hooks_merge_with_existing_settings(
-    repo: Path, monkeypatch: pytest.MonkeyPatch
+    plain_repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Our five events are added; other hooks and settings keep their place and value."""
-    settings = repo / ".claude" / "settings.json"
+    settings = plain_repo / ".claude" / "settings.json"
     settings.parent.mkdir()
     original = {"model": "opus", "hooks": {"PreToolUse": [OTHER_HOOK]}}
     settings.write_text(json.dumps(original))
-    code, out, err = _init(repo, "--claude-code", monkeypatch=monkeypatch)
+    code, out, err = _init(plain_repo, "--claude-code", monkeypatch=monkeypatch)
     assert (code, err) == (0, "")
     assert "wired claude-code: .claude/settings.json" in out
     data = json.loads(settings.read_text())
@@ -54,32 +55,32 @@ def test_claude_code_hooks_merge_with_existing_settings(
         "PreCompact",
         "PostToolUseFailure",
     }
-    assert (repo / ".lessons" / "config.json").exists()
+    assert (plain_repo / ".lessons" / "config.json").exists()
 
 
-def test_rerunning_init_changes_nothing(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_rerunning_init_changes_nothing(plain_repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A second run leaves the file byte for byte as it was and says so."""
-    _init(repo, "--claude-code", monkeypatch=monkeypatch)
-    settings = repo / ".claude" / "settings.json"
+    _init(plain_repo, "--claude-code", monkeypatch=monkeypatch)
+    settings = plain_repo / ".claude" / "settings.json"
     data = json.loads(settings.read_text())
     data["hooks"]["PreToolUse"].append(OTHER_HOOK)  # someone adds a hook after ours
     settings.write_text(json.dumps(data, indent=2) + "\n")
     before = settings.read_bytes()
-    code, out, _ = _init(repo, "--claude-code", monkeypatch=monkeypatch)
+    code, out, _ = _init(plain_repo, "--claude-code", monkeypatch=monkeypatch)
     assert code == 0
     assert "already wired claude-code" in out
     assert settings.read_bytes() == before
 
 
 def test_an_old_entry_of_ours_is_replaced_in_place(
-    repo: Path, monkeypatch: pytest.MonkeyPatch
+    plain_repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """An entry from an older install (another command path) is updated, not duplicated."""
-    settings = repo / ".claude" / "settings.json"
+    settings = plain_repo / ".claude" / "settings.json"
     settings.parent.mkdir()
     old = {"matcher": "Bash", "hooks": [{"type": "command", "command": "lessons hook claude-code"}]}
     settings.write_text(json.dumps({"hooks": {"PreToolUse": [old, OTHER_HOOK]}}))
-    _init(repo, "--claude-code", monkeypatch=monkeypatch)
+    _init(plain_repo, "--claude-code", monkeypatch=monkeypatch)
     pre = json.loads(settings.read_text())["hooks"]["PreToolUse"]
     assert len(pre) == 2
     assert pre[0]["hooks"][0]["command"].endswith("-m lessons_cli hook claude-code")
@@ -87,14 +88,14 @@ def test_an_old_entry_of_ours_is_replaced_in_place(
 
 
 def test_remove_hooks_restores_other_hooks_only(
-    repo: Path, monkeypatch: pytest.MonkeyPatch
+    plain_repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """--remove-hooks takes out our entries everywhere and leaves the rest as it was."""
-    settings = repo / ".claude" / "settings.json"
+    settings = plain_repo / ".claude" / "settings.json"
     settings.parent.mkdir()
     settings.write_text(json.dumps({"model": "opus", "hooks": {"PreToolUse": [OTHER_HOOK]}}))
-    _init(repo, "--claude-code", "--cursor", "--agents-md", monkeypatch=monkeypatch)
-    code, out, err = _init(repo, "--remove-hooks", monkeypatch=monkeypatch)
+    _init(plain_repo, "--claude-code", "--cursor", "--agents-md", monkeypatch=monkeypatch)
+    code, out, err = _init(plain_repo, "--remove-hooks", monkeypatch=monkeypatch)
     assert (code, err) == (0, "")
     assert "removed claude-code hooks" in out
     assert "removed cursor hooks" in out
@@ -103,27 +104,27 @@ def test_remove_hooks_restores_other_hooks_only(
         "model": "opus",
         "hooks": {"PreToolUse": [OTHER_HOOK]},
     }
-    assert json.loads((repo / ".cursor" / "hooks.json").read_text()) == {"version": 1}
-    code, out, _ = _init(repo, "--remove-hooks", monkeypatch=monkeypatch)
+    assert json.loads((plain_repo / ".cursor" / "hooks.json").read_text()) == {"version": 1}
+    code, out, _ = _init(plain_repo, "--remove-hooks", monkeypatch=monkeypatch)
     assert code == 0
     assert "no hooks or sections of lessons found" in out
 
 
-def test_remove_hooks_alone(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_remove_hooks_alone(plain_repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """--remove-hooks with a harness flag is a usage error (exit 2)."""
-    code, _, err = _init(repo, "--remove-hooks", "--codex", monkeypatch=monkeypatch)
+    code, _, err = _init(plain_repo, "--remove-hooks", "--codex", monkeypatch=monkeypatch)
     assert code == 2
     assert "--remove-hooks" in err
 
 
-def test_unparsable_settings_are_never_rewritten(repo: Path) -> None:
+def test_unparsable_settings_are_never_rewritten(plain_repo: Path) -> None:
     """Invalid JSON in settings.json: exit 1 naming the file, the file untouched."""
-    settings = repo / ".claude" / "settings.json"
+    settings = plain_repo / ".claude" / "settings.json"
     settings.parent.mkdir()
     settings.write_text("{broken")
     done = subprocess.run(
         [sys.executable, "-m", "lessons_cli", "init", "--claude-code"],
-        cwd=repo,
+        cwd=plain_repo,
         capture_output=True,
         text=True,
         timeout=60,
@@ -157,33 +158,35 @@ def test_unparsable_settings_are_never_rewritten(repo: Path) -> None:
     ],
 )
 def test_other_harnesses_get_their_own_file(
-    repo: Path, monkeypatch: pytest.MonkeyPatch, flag: str, path: str, events: set[str]
+    plain_repo: Path, monkeypatch: pytest.MonkeyPatch, flag: str, path: str, events: set[str]
 ) -> None:
     """Each harness flag writes that harness's settings file with its events."""
-    code, out, _ = _init(repo, flag, monkeypatch=monkeypatch)
+    code, out, _ = _init(plain_repo, flag, monkeypatch=monkeypatch)
     assert code == 0
     assert path in out
-    data = json.loads((repo / path).read_text())
+    data = json.loads((plain_repo / path).read_text())
     assert set(data["hooks"]) == events
     harness = flag.lstrip("-")
-    assert wiring.installed(repo, wiring.WIRINGS[harness])
-    text = (repo / path).read_text()
+    assert wiring.installed(plain_repo, wiring.WIRINGS[harness])
+    text = (plain_repo / path).read_text()
     assert f"hook {harness}" in text
 
 
-def test_codex_prints_the_feature_flag_note(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_codex_prints_the_feature_flag_note(
+    plain_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Codex needs hooks enabled in its config; init says so on stderr."""
-    _, _, err = _init(repo, "--codex", monkeypatch=monkeypatch)
+    _, _, err = _init(plain_repo, "--codex", monkeypatch=monkeypatch)
     assert "codex_hooks = true" in err
 
 
 def test_agents_md_section_is_added_once_and_kept_in_place(
-    repo: Path, monkeypatch: pytest.MonkeyPatch
+    plain_repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """--agents-md appends a marked section; re-running leaves the file unchanged."""
-    doc = repo / "AGENTS.md"
+    doc = plain_repo / "AGENTS.md"
     doc.write_text("# Agents\n\nUse tabs.\n")
-    code, out, _ = _init(repo, "--agents-md", "--claude-md", monkeypatch=monkeypatch)
+    code, out, _ = _init(plain_repo, "--agents-md", "--claude-md", monkeypatch=monkeypatch)
     assert code == 0
     assert "AGENTS.md" in out
     assert "CLAUDE.md" in out
@@ -191,7 +194,7 @@ def test_agents_md_section_is_added_once_and_kept_in_place(
     assert text.startswith("# Agents\n\nUse tabs.\n\n" + agent_docs.START)
     assert "lessons query --file" in text
     assert "lessons add" in text
-    _init(repo, "--agents-md", monkeypatch=monkeypatch)
+    _init(plain_repo, "--agents-md", monkeypatch=monkeypatch)
     assert doc.read_text() == text
     assert agent_docs.remove_snippet(doc)
     assert doc.read_text() == "# Agents\n\nUse tabs.\n"

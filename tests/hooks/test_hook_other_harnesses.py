@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from conftest import answer, call_hook, payload, write_lesson
+import pytest
 
 from lessons_core.delivery import GATE_PREFIX, SESSION_NOTE
 from lessons_core.layout import Layout
+from tests.hooks.conftest import answer, call_hook, payload, write_lesson
 
 
 def _lessons(layout: Layout) -> None:
@@ -55,19 +56,29 @@ def test_codex_argv_commands_are_joined() -> None:
     assert shell_text(["git", "status"]) == "git status"
 
 
-def test_codex_session_start_prompt_and_compaction(project: Layout) -> None:
-    """SessionStart gives the note, UserPromptSubmit keyword rules, PreCompact resets."""
+@pytest.mark.parametrize(
+    ("harness", "start", "prompt", "compact"),
+    [
+        ("codex", "session_start_startup", "user_prompt_submit", "pre_compact"),
+        ("gemini", "session_start_startup", "before_agent", "pre_compress"),
+    ],
+)
+def test_session_note_prompt_rules_and_compaction_reset(
+    project: Layout, harness: str, start: str, prompt: str, compact: str
+) -> None:
+    """SessionStart gives the note, the prompt event keyword rules, compaction resets."""
     write_lesson(
         project, "release-changelog", "Update CHANGELOG.md in every release.", keywords=("release",)
     )
-    started = answer("codex", payload("codex", "session_start_startup", project.root))
+    started = answer(harness, payload(harness, start, project.root))
     assert started is not None
     assert started["hookSpecificOutput"]["additionalContext"] == SESSION_NOTE
-    prompt = answer("codex", payload("codex", "user_prompt_submit", project.root))
-    assert prompt is not None
-    assert "CHANGELOG.md" in prompt["hookSpecificOutput"]["additionalContext"]
-    assert call_hook("codex", payload("codex", "pre_compact", project.root)) == b""
-    assert answer("codex", payload("codex", "user_prompt_submit", project.root)) is not None
+    got = answer(harness, payload(harness, prompt, project.root))
+    assert got is not None
+    assert "CHANGELOG.md" in got["hookSpecificOutput"]["additionalContext"]
+    assert call_hook(harness, payload(harness, prompt, project.root)) == b""
+    assert call_hook(harness, payload(harness, compact, project.root)) == b""
+    assert answer(harness, payload(harness, prompt, project.root)) is not None
 
 
 def test_gemini_before_tool_denies_command_rules_with_the_reason(project: Layout) -> None:
@@ -91,21 +102,10 @@ def test_gemini_file_rules_arrive_after_the_tool(project: Layout) -> None:
     assert call_hook("gemini", payload("gemini", "after_tool_write_file", project.root)) == b""
 
 
-def test_gemini_reads_prompt_session_and_compression(project: Layout) -> None:
-    """read_file is exempt; BeforeAgent and SessionStart add context; PreCompress resets."""
+def test_gemini_read_file_is_exempt(project: Layout) -> None:
+    """read_file of a covered file recalls nothing."""
     _lessons(project)
-    write_lesson(
-        project, "release-changelog", "Update CHANGELOG.md in every release.", keywords=("release",)
-    )
     assert call_hook("gemini", payload("gemini", "before_tool_read_file", project.root)) == b""
-    started = answer("gemini", payload("gemini", "session_start_startup", project.root))
-    assert started is not None
-    assert started["hookSpecificOutput"]["additionalContext"] == SESSION_NOTE
-    prompt = answer("gemini", payload("gemini", "before_agent", project.root))
-    assert prompt is not None
-    assert "CHANGELOG.md" in prompt["hookSpecificOutput"]["additionalContext"]
-    assert call_hook("gemini", payload("gemini", "pre_compress", project.root)) == b""
-    assert answer("gemini", payload("gemini", "before_agent", project.root)) is not None
 
 
 def test_cursor_shell_gate_goes_to_the_agent_message(project: Layout) -> None:

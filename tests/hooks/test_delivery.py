@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from conftest import write_lesson
-
 from lessons_core import delivery, sessions
 from lessons_core.config import Config
 from lessons_core.delivery import CONTEXT, GATE, ToolAction
 from lessons_core.layout import Layout
+from tests.hooks.conftest import write_lesson
 
 PUSH = ToolAction(command="git push origin main")
 EDIT = ToolAction(files=("src/a.py",))

@@ -8,10 +8,10 @@ import sys
 from pathlib import Path
 
 from click.testing import CliRunner
-from conftest import payload, write_lesson
 
 from lessons_cli.app import cli
 from lessons_core.layout import Layout
+from tests.hooks.conftest import payload, write_lesson
 
 PROBE = """
 import atexit, sys

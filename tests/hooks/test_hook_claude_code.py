@@ -7,11 +7,11 @@ import threading
 from pathlib import Path
 
 import pytest
-from conftest import answer, call_hook, payload, write_lesson
 
 from lessons_core.delivery import GATE_PREFIX, SESSION_NOTE
 from lessons_core.hooklog import log_path
 from lessons_core.layout import Layout
+from tests.hooks.conftest import answer, call_hook, payload, write_lesson
 
 H = "claude-code"
 
