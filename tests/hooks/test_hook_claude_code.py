@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
 import pytest
 
+from lessons_core import sessions
 from lessons_core.delivery import GATE_PREFIX, SESSION_NOTE
 from lessons_core.hooklog import log_path
 from lessons_core.layout import Layout
@@ -196,3 +199,36 @@ def test_no_lessons_dir_means_silence_and_no_log(tmp_path: Path) -> None:
     data = payload(H, "pre_tool_use_bash_redirect", tmp_path)
     assert call_hook(H, data) == b""
     assert not (tmp_path / ".lessons").exists()
+
+
+def test_parallel_hook_processes_lose_no_update(project: Layout) -> None:
+    """Real processes racing on one session: each rule shown once, both recorded."""
+    _push_lesson(project)
+    write_lesson(project, "code-a-import-safe", "Keep src/a.py import-safe.", files=("src/a.py",))
+    write = payload(H, "pre_tool_use_write", project.root)
+    write["tool_input"] = {"file_path": str(project.root / "src" / "a.py"), "content": ""}
+    calls = [_bash(project.root, "git push origin main"), write] * 4
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "lessons_cli", "hook", "claude-code"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            cwd=project.root,
+        )
+        for _ in calls
+    ]
+    for proc, call in zip(procs, calls, strict=True):  # all inputs first: the hooks race
+        assert proc.stdin is not None
+        proc.stdin.write(json.dumps(call).encode())
+        proc.stdin.close()
+    outputs = []
+    for proc in procs:
+        assert proc.stdout is not None
+        with proc.stdout:
+            outputs.append(proc.stdout.read())
+    assert all(proc.wait(timeout=60) == 0 for proc in procs)
+    delivered = b"".join(outputs).decode()
+    assert delivered.count("Run make gen before pushing.") == 1
+    assert delivered.count("Keep src/a.py import-safe.") == 1
+    session = sessions.session_key(str(write["session_id"]))
+    assert sessions.shown(project, session) == {"build-gen-before-push", "code-a-import-safe"}
