@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from lessons_cli.app import cli
@@ -34,16 +35,38 @@ def _run(code: str, stdin: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_hook_process_never_imports_click_bm25_or_detect_secrets(project: Layout) -> None:
-    """A delivering PreToolUse hook imports none of click, numpy/rank_bm25, detect_secrets."""
+@pytest.mark.parametrize(
+    ("fixture", "changes", "field"),
+    [
+        (
+            "pre_tool_use_bash_redirect",
+            {"tool_input": {"command": "git push"}},
+            "permissionDecisionReason",
+        ),
+        (
+            "user_prompt_submit",
+            {"prompt": "gen before pushing generated files"},
+            "additionalContext",
+        ),
+        (
+            "post_tool_use_failure_bash",
+            {"tool_input": {"command": "make gen"}},
+            "additionalContext",
+        ),
+    ],
+)
+def test_hook_process_never_imports_click_bm25_or_detect_secrets(
+    project: Layout, fixture: str, changes: dict[str, object], field: str
+) -> None:
+    """Delivering hooks import none of click, numpy/rank_bm25 or detect_secrets."""
     write_lesson(
-        project, "build-gen-before-push", "Run make gen before pushing.", commands=("git push",)
-    )
-    data = payload("claude-code", "pre_tool_use_bash_redirect", project.root)
-    data["tool_input"] = {"command": "git push"}
+        project, "build-gen-before-push", "Run make gen before pushing generated code.",
+        commands=("git push",),
+    )  # fmt: skip
+    data = payload("claude-code", fixture, project.root, **changes)
     done = _run(PROBE, json.dumps(data), project.root)
     assert done.returncode == 0
-    assert "make gen" in json.loads(done.stdout)["hookSpecificOutput"]["permissionDecisionReason"]
+    assert json.loads(done.stdout)["hookSpecificOutput"][field]
     assert done.stderr == ""
 
 
