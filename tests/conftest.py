@@ -108,3 +108,12 @@ def save_lesson(
     )
     assert create_lesson(layout, lesson)
     return lesson
+
+
+def corpus_dir() -> Path:
+    """The real agentsmesh corpus, in the ``shared/`` folder next to the repo (or above)."""
+    for parent in Path(__file__).resolve().parents:
+        candidate = parent / "shared" / "corpus" / "agentsmesh"
+        if (candidate / "lessons.json").is_file():
+            return candidate
+    raise AssertionError("shared/corpus/agentsmesh/ not found beside the repo")

@@ -17,17 +17,11 @@ from lessons_core.layout import Layout
 from lessons_core.model import Lesson, Triggers
 from lessons_core.store import load_graph
 from lessons_core.topics import load_topics
-from tests.conftest import run
+from tests.conftest import corpus_dir, run
 
 
 def corpus_file() -> Path:
-    """The real agentsmesh graph, in the ``shared/`` folder next to the repo (or above)."""
-    here = Path(__file__).resolve().parent
-    for parent in here.parents:
-        candidate = parent / "shared" / "corpus" / "agentsmesh" / "lessons.json"
-        if candidate.is_file():
-            return candidate
-    raise AssertionError("shared/corpus/agentsmesh/lessons.json not found beside the repo")
+    return corpus_dir() / "lessons.json"
 
 
 def small_graph() -> dict[str, Any]:

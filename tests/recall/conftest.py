@@ -14,21 +14,12 @@ from lessons_core.layout import Layout
 from lessons_core.model import Lesson, Status, Triggers
 from lessons_core.project import init_project
 from lessons_core.store import create_lesson
-from tests.conftest import save_lesson
+from tests.conftest import corpus_dir, save_lesson
 
 WriteLesson = Callable[..., Lesson]
 
 # A budget large enough that nothing is cut, for tests about order rather than budget.
 UNLIMITED = Config(max_trigger_matches=10_000, max_prompt_matches=10_000, max_tokens=10**9)
-
-
-def corpus_dir() -> Path:
-    """The real agentsmesh corpus, in the ``shared/`` folder next to the repo (or above)."""
-    for parent in Path(__file__).resolve().parents:
-        candidate = parent / "shared" / "corpus" / "agentsmesh"
-        if (candidate / "lessons.json").is_file():
-            return candidate
-    raise AssertionError("shared/corpus/agentsmesh/ not found beside the repo")
 
 
 @pytest.fixture
