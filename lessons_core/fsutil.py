@@ -16,11 +16,10 @@ os.umask(_UMASK)
 FILE_MODE = 0o666 & ~_UMASK
 
 
-def atomic_write(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` via a temp file in the same folder and ``os.replace``.
+def _write_temp(path: Path, data: bytes) -> str:
+    """``data`` durably in a new temp file beside ``path``; returns the temp file's name.
 
-    Readers see the old file or the new one, never a mix; the temp file shares the folder
-    so the rename stays on one file system.
+    The temp file shares the folder so that a rename or link stays on one file system.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
@@ -30,6 +29,20 @@ def atomic_write(path: Path, data: bytes) -> None:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    return tmp
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` via a temp file and ``os.replace``.
+
+    Readers see the old file or the new one, never a mix.
+    """
+    tmp = _write_temp(path, data)
+    try:
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
@@ -43,22 +56,15 @@ def create_exclusive(path: Path, data: bytes) -> bool:
     The content is written to a temp file first and hard-linked into place, so the name
     appears complete or not at all, and two writers racing for one name cannot both win.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    tmp = _write_temp(path, data)
     try:
-        os.fchmod(fd, FILE_MODE)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        try:
-            os.link(tmp, path)
-        except FileExistsError:
-            return False
-        return True
+        os.link(tmp, path)
+    except FileExistsError:
+        return False
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
+    return True
 
 
 @contextlib.contextmanager

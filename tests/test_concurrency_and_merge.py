@@ -65,6 +65,13 @@ def test_parallel_adds_of_one_rule_make_one_lesson(repo: Layout) -> None:
     assert set(lesson.triggers.keywords) == {"openapi", "routes", "swagger", "endpoint"}
 
 
+def commit_lesson(root: Path, rule: str) -> None:
+    """Capture a lesson in the db topic and commit it on the current branch."""
+    assert run("add", rule, "--topic", "db", "--trigger-file", "src/db.py").exit_code == 0
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", f"lesson: {rule}")
+
+
 def test_two_branches_adding_lessons_merge_cleanly(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -75,33 +82,9 @@ def test_two_branches_adding_lessons_merge_cleanly(
     git(root, "add", "-A")
     git(root, "commit", "-qm", "lessons init")
     git(root, "checkout", "-qb", "feature")
-    assert (
-        run(
-            "add",
-            "Close the db session in a finally block.",
-            "--topic",
-            "db",
-            "--trigger-file",
-            "src/db.py",
-        ).exit_code
-        == 0
-    )
-    git(root, "add", "-A")
-    git(root, "commit", "-qm", "feature lesson")
+    commit_lesson(root, "Close the db session in a finally block.")
     git(root, "checkout", "-q", "main")
-    assert (
-        run(
-            "add",
-            "Index foreign keys when adding a db relation.",
-            "--topic",
-            "db",
-            "--trigger-file",
-            "src/db.py",
-        ).exit_code
-        == 0
-    )
-    git(root, "add", "-A")
-    git(root, "commit", "-qm", "main lesson")
+    commit_lesson(root, "Index foreign keys when adding a db relation.")
     merge = subprocess.run(
         ["git", "merge", "--no-edit", "feature"],
         cwd=root,
