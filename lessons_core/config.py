@@ -35,7 +35,10 @@ class Config:
         for key, value in data.items():
             if key not in known:
                 raise InvalidLessonFile(
-                    source, f"unknown setting; known: {', '.join(sorted(known))}", key
+                    source,
+                    f"unknown setting; known: {', '.join(sorted(known))}",
+                    key,
+                    kind="unknown-field",
                 )
             default = getattr(cls, key)
             if type(value) is not type(default):

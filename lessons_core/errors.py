@@ -32,12 +32,20 @@ class LessonNotFound(LessonsError):
 
 
 class InvalidLessonFile(LessonsError):
-    """A lesson (or config) file that cannot be parsed or breaks the schema."""
+    """A lesson (or config) file that cannot be parsed or breaks the schema.
 
-    def __init__(self, path: Path, problem: str, key: str | None = None) -> None:
+    ``kind`` names the fault for programs (``lessons validate`` maps it to a stable code):
+    ``unparsable``, ``unknown-field``, ``missing-field``, ``bad-status``, ``id-mismatch`` or
+    ``invalid-value``.
+    """
+
+    def __init__(
+        self, path: Path, problem: str, key: str | None = None, kind: str = "invalid-value"
+    ) -> None:
         self.path = path
         self.problem = problem
         self.key = key
+        self.kind = kind
         where = f"{path}" + (f" (key '{key}')" if key else "")
         super().__init__(f"{where}: {problem}")
 

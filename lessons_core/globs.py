@@ -36,6 +36,7 @@ def normalise_glob(glob: str) -> str:
     return text.lstrip("/")
 
 
+@lru_cache(maxsize=8192)  # lessons share globs; pathspec's translation is the costly part
 def compile_glob(glob: str) -> CompiledGlob:
     """Compile ``glob``; raise ``GlobError`` for one that escapes the repo or cannot match."""
     text = normalise_glob(glob)

@@ -6,86 +6,39 @@ Warnings (a glob that matches no file yet) are returned, not raised.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from lessons_core.commands import CommandPatternError, compile_command
 from lessons_core.errors import CaptureRefused
-from lessons_core.globs import GlobError, compile_glob, has_glob_chars, normalise_glob
+from lessons_core.file_index import FileIndex
 from lessons_core.model import MAX_RULE_CHARS, Lesson, Triggers
-from lessons_core.words import fold, is_common_phrase, meaningful, tokens
-
-MAX_RATIONALE_CHARS = 2000
-BROAD_GLOB_SHARE = 0.9
-BROAD_GLOB_MIN_FILES = 10
-BROAD_COMMAND_SHARE = 0.5
-NEAR_DUPLICATE_SIMILARITY = 0.75
-
-# Ordinary commands an agent runs all day. A command trigger that fires on most of them
-# would gate every call, so capture refuses it and validate reports it.
-PROBE_COMMANDS: tuple[str, ...] = (
-    "ls",
-    "ls -la",
-    "cd src",
-    "pwd",
-    "cat README.md",
-    "echo hello",
-    "mkdir -p build",
-    "cp a.txt b.txt",
-    "mv old.txt new.txt",
-    "rm notes.txt",
-    "touch file.txt",
-    "git status",
-    "git diff",
-    "git log --oneline",
-    "git add -A",
-    "git commit -m 'wip'",
-    "git push origin main",
-    "git pull",
-    "git checkout -b feature",
-    "git rebase main",
-    "npm install",
-    "npm test",
-    "npm run build",
-    "pnpm install",
-    "pnpm test",
-    "yarn build",
-    "npx tsc --noEmit",
-    "node index.js",
-    "python3 script.py",
-    "python -m pytest",
-    "pytest -q",
-    "pip install -r requirements.txt",
-    "uv sync",
-    "ruff check .",
-    "mypy .",
-    "make",
-    "make test",
-    "cargo build",
-    "cargo test",
-    "go test ./...",
-    "go build ./...",
-    "docker build -t app .",
-    "docker compose up",
-    "curl -s http://localhost:8080/health",
-    "grep -rn TODO src",
-    "rg foo",
-    "find . -name '*.py'",
-    "sed -n '1,20p' main.py",
-    "head -n 50 log.txt",
-    "tail -f app.log",
-    "wc -l file.txt",
-    "chmod +x run.sh",
-    "bash scripts/setup.sh",
-    "./gradlew build",
-    "mvn package",
-    "jq . data.json",
-    "tar -xzf archive.tar.gz",
-    "ssh host uptime",
-    "kubectl get pods",
-    "terraform plan",
+from lessons_core.probes import PROBE_COMMANDS, probe_hits
+from lessons_core.thresholds import (
+    MAX_RATIONALE_CHARS,
+    NEAR_DUPLICATE_SIMILARITY,
+    REFUSED_GLOB_SHARE,
 )
+from lessons_core.trigger_checks import GLOB_DEAD, command_problem, glob_problem, keyword_problem
+from lessons_core.words import fold, meaningful, tokens
+
+# Re-exported: callers probe commands and read the limits through this module too.
+__all__ = [
+    "MAX_RATIONALE_CHARS",
+    "NEAR_DUPLICATE_SIMILARITY",
+    "PROBE_COMMANDS",
+    "CaptureDraft",
+    "check_secrets",
+    "check_text",
+    "check_triggers",
+    "find_identical",
+    "find_near_duplicate",
+    "normalised_rule",
+    "probe_hits",
+    "rule_terms",
+    "similarity",
+    "term_similarity",
+]
 
 
 @dataclass(frozen=True)
@@ -144,90 +97,30 @@ def check_secrets(draft: CaptureDraft) -> None:
         )
 
 
-def check_triggers(triggers: Triggers, root: Path, tracked: list[str]) -> list[str]:
-    """Refuse triggers that can never fire or fire everywhere; return warnings."""
+def check_triggers(triggers: Triggers, root: Path, tracked: Sequence[str] | FileIndex) -> list[str]:
+    """Refuse triggers that can never fire or fire everywhere; return warnings.
+
+    ``tracked`` may be a prebuilt ``FileIndex`` when checking many lessons at once.
+    """
     if triggers.is_empty():
         raise CaptureRefused(
             "the lesson has no trigger, so it could never be recalled",
             "add --trigger-file GLOB, --trigger-cmd PATTERN or --trigger-keyword PHRASE",
             "no-trigger",
         )
+    files = tracked if isinstance(tracked, FileIndex) else FileIndex(tracked)
+    problems = [glob_problem(g, root, files, REFUSED_GLOB_SHARE) for g in triggers.files]
+    problems += [command_problem(pattern) for pattern in triggers.commands]
+    problems += [keyword_problem(keyword) for keyword in triggers.keywords]
     warnings: list[str] = []
-    for glob in triggers.files:
-        warnings.extend(_check_glob(glob, root, tracked))
-    for pattern in triggers.commands:
-        _check_command(pattern)
-    for keyword in triggers.keywords:
-        _check_keyword(keyword)
+    for problem in problems:
+        if problem is None:
+            continue
+        if problem.kind == GLOB_DEAD:
+            warnings.append(f"{problem.problem} yet (fine if you are about to create it)")
+        else:
+            raise CaptureRefused(problem.problem, problem.fix, problem.kind)
     return warnings
-
-
-def _check_glob(glob: str, root: Path, tracked: list[str]) -> list[str]:
-    text = normalise_glob(glob)
-    if text in {"**", "**/*", "*", "**/**"}:
-        raise CaptureRefused(
-            f"file trigger '{glob}' matches every file",
-            "name the files the rule is about, e.g. 'src/**/*.py' or 'src/db/models.py'",
-            "glob-everything",
-        )
-    try:
-        compiled = compile_glob(glob)
-    except GlobError as err:
-        raise CaptureRefused(
-            f"file trigger '{glob}' {err}",
-            "use a path relative to the repo root, e.g. 'src/app.py'",
-            "glob-invalid",
-        ) from None
-    if text.endswith("/") or (not has_glob_chars(text) and (root / text).is_dir()):
-        folder = text.rstrip("/")
-        raise CaptureRefused(
-            f"file trigger '{glob}' names a directory, not files",
-            f"use '{folder}/**' for everything below it",
-            "glob-directory",
-        )
-    matched = sum(1 for path in tracked if compiled.matches(path))
-    if len(tracked) >= BROAD_GLOB_MIN_FILES and matched / len(tracked) > BROAD_GLOB_SHARE:
-        raise CaptureRefused(
-            f"file trigger '{glob}' matches {matched} of {len(tracked)} files in the repo",
-            "narrow it to the folder or file type the rule is about",
-            "glob-broad",
-        )
-    if matched == 0:
-        return [f"file trigger '{glob}' matches no file yet (fine if you are about to create it)"]
-    return []
-
-
-def _check_command(pattern: str) -> None:
-    try:
-        compiled = compile_command(pattern)
-    except CommandPatternError as err:
-        raise CaptureRefused(
-            f"command trigger '{pattern}' {err}",
-            "write the command as it is typed, e.g. 'git push' or 'rm -rf'",
-            "command-invalid",
-        ) from None
-    hits = probe_hits(compiled.matches)
-    if len(hits) > BROAD_COMMAND_SHARE * len(PROBE_COMMANDS):
-        raise CaptureRefused(
-            f"command trigger '{pattern}' matches {len(hits)} of {len(PROBE_COMMANDS)} "
-            f"ordinary commands (e.g. '{hits[0]}')",
-            "anchor it to the command it is about, e.g. 'git push --force'",
-            "command-broad",
-        )
-
-
-def probe_hits(matches: Callable[[str], bool]) -> list[str]:
-    """The probe commands a matcher fires on."""
-    return [command for command in PROBE_COMMANDS if matches(command)]
-
-
-def _check_keyword(keyword: str) -> None:
-    if is_common_phrase(keyword):
-        raise CaptureRefused(
-            f"keyword '{keyword}' is made only of common words and would fire on most prompts",
-            "use a term specific to this project, e.g. a module, tool or domain word",
-            "keyword-common",
-        )
 
 
 def normalised_rule(rule: str) -> str:

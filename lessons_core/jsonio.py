@@ -22,7 +22,9 @@ def load_object(path: Path) -> dict[str, Any]:
     try:
         data = orjson.loads(path.read_bytes())
     except orjson.JSONDecodeError as err:
-        raise InvalidLessonFile(path, f"not valid JSON ({err}); fix or remove the file") from None
+        raise InvalidLessonFile(
+            path, f"not valid JSON ({err}); fix or remove the file", kind="unparsable"
+        ) from None
     if not isinstance(data, dict):
-        raise InvalidLessonFile(path, "must hold a JSON object")
+        raise InvalidLessonFile(path, "must hold a JSON object", kind="unparsable")
     return data

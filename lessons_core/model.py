@@ -102,11 +102,14 @@ class Lesson:
         unknown = sorted(set(data) - _KNOWN_KEYS)
         if unknown:
             raise InvalidLessonFile(
-                source, f"unknown field(s) {', '.join(unknown)}; remove them", unknown[0]
+                source,
+                f"unknown field(s) {', '.join(unknown)}; remove them",
+                unknown[0],
+                kind="unknown-field",
             )
         for key in ("id", "rule", "topics", "triggers", "status", "created"):
             if key not in data:
-                raise InvalidLessonFile(source, "missing required field", key)
+                raise InvalidLessonFile(source, "missing required field", key, kind="missing-field")
         lesson_id = _string(data, "id", source)
         if not ID_PATTERN.match(lesson_id):
             raise InvalidLessonFile(
@@ -119,7 +122,10 @@ class Lesson:
             status = Status(data["status"])
         except ValueError:
             raise InvalidLessonFile(
-                source, "status must be active, deprecated or superseded", "status"
+                source,
+                "status must be active, deprecated or superseded",
+                "status",
+                kind="bad-status",
             ) from None
         created = _string(data, "created", source)
         if not DATE_PATTERN.match(created):
@@ -194,7 +200,10 @@ def _triggers(value: Any, source: Path) -> Triggers:
     unknown = sorted(set(value) - set(_TRIGGER_KEYS))
     if unknown:
         raise InvalidLessonFile(
-            source, f"unknown trigger kind(s) {', '.join(unknown)}", f"triggers.{unknown[0]}"
+            source,
+            f"unknown trigger kind(s) {', '.join(unknown)}",
+            f"triggers.{unknown[0]}",
+            kind="unknown-field",
         )
     lists = {}
     for key in _TRIGGER_KEYS:

@@ -47,7 +47,10 @@ def read_lesson(path: Path) -> Lesson:
     lesson = Lesson.from_dict(load_object(path), path)
     if lesson.id != path.stem:
         raise InvalidLessonFile(
-            path, f"id '{lesson.id}' does not match the file name; rename one of them", "id"
+            path,
+            f"id '{lesson.id}' does not match the file name; rename one of them",
+            "id",
+            kind="id-mismatch",
         )
     return lesson
 
@@ -60,7 +63,9 @@ def load_graph(layout: Layout) -> Graph:
         except InvalidLessonFile as err:
             graph.broken.append(err)
         except OSError as err:
-            graph.broken.append(InvalidLessonFile(path, f"cannot be read ({err.strerror})"))
+            graph.broken.append(
+                InvalidLessonFile(path, f"cannot be read ({err.strerror})", kind="unparsable")
+            )
         else:
             graph.lessons[lesson.id] = lesson
     return graph

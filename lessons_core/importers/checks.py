@@ -12,6 +12,7 @@ from itertools import combinations
 
 from lessons_core import guards
 from lessons_core.errors import CaptureRefused
+from lessons_core.file_index import FileIndex
 from lessons_core.importers.plan import Note, NoteKind
 from lessons_core.layout import Layout
 from lessons_core.model import Lesson, Triggers
@@ -23,7 +24,7 @@ def guard_notes(
 ) -> list[Note]:
     """One warning per guard a planned lesson fails, plus near-duplicate active pairs."""
     planned = list(planned)
-    tracked = tracked_files(layout.root)
+    tracked = FileIndex(tracked_files(layout.root))  # built once for every lesson
     notes: list[Note] = []
     for lesson in planned:
         notes.extend(_lesson_notes(lesson, layout, tracked))
@@ -31,7 +32,7 @@ def guard_notes(
     return notes
 
 
-def _lesson_notes(lesson: Lesson, layout: Layout, tracked: list[str]) -> list[Note]:
+def _lesson_notes(lesson: Lesson, layout: Layout, tracked: FileIndex) -> list[Note]:
     draft = guards.CaptureDraft(
         rule=lesson.rule,
         topics=lesson.topics,

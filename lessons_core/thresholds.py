@@ -1,0 +1,39 @@
+"""Every limit that capture and ``lessons validate`` judge lessons by, in one place.
+
+Capture refuses outright, so its limits are the clear-cut cases; validate reports to a
+person who can weigh the case, so it speaks up earlier (a glob over half the repo is worth
+a look, one over nine tenths is refused at capture).
+"""
+
+from __future__ import annotations
+
+# A rationale longer than this belongs in the evidence it links to.
+MAX_RATIONALE_CHARS = 2000
+
+# Globs: below this many files in the repo, shares say nothing.
+BROAD_GLOB_MIN_FILES = 10
+# Capture refuses a glob matching more than this share of the repo's files.
+REFUSED_GLOB_SHARE = 0.9
+# Validate warns about a glob matching more than this share.
+BROAD_GLOB_SHARE = 0.5
+
+# A command pattern firing on more than this share of the probe commands gates most calls
+# (both capture and validate).
+BROAD_COMMAND_SHARE = 0.5
+
+# Jaccard similarity of meaningful words from which two active rules say the same thing.
+NEAR_DUPLICATE_SIMILARITY = 0.75
+
+# This many active lessons with one identical trigger set tie on every recall and crowd
+# each other out of the budget.
+CROWDED_TRIGGER_SET = 3
+
+# Telemetry: a lesson never delivered across this many logged recalls (since it was
+# created) is reported, as a notice: quiet is not wrong.
+NEVER_RECALLED_MIN_RECALLS = 100
+# A lesson delivered before the same failure on the same file or command this many times
+# is not working.
+REPEATED_FAILURE_MIN = 3
+
+# How many example paths review and report show for a glob.
+GLOB_EXAMPLES = 3
