@@ -34,6 +34,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("export", "export_command"),
     ("evaluate", "eval_command"),
     ("hook", "hook_command"),
+    ("validate", "validate_command"),
 )
 
 

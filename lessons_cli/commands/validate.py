@@ -1,0 +1,45 @@
+"""``lessons validate``: report broken, dead, broad, duplicated or useless lessons."""
+
+from __future__ import annotations
+
+import click
+
+from lessons_cli.output import echo_json
+from lessons_core.git import prefix
+from lessons_core.layout import find_layout
+from lessons_core.validate import validate
+from lessons_core.validate.render import FORMATS, as_github, as_json, as_text
+
+
+@click.command("validate")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(FORMATS),
+    default="text",
+    show_default=True,
+    help="text for people, json for programs, github for workflow annotations.",
+)
+@click.option("--strict", is_flag=True, help="Fail on warnings too, not only on errors.")
+def validate_command(output_format: str, strict: bool) -> None:
+    """Check every lesson; exit 1 on errors (and on warnings with --strict).
+
+    Each finding has a stable code (docs/validate.md lists them with their fixes), the
+    lesson file, and a suggested fix. Notices (such as a lesson telemetry never saw
+    recalled) are for reading and never fail the run.
+
+    \b
+    Example:
+      lessons validate
+      lessons validate --format github --strict
+    """
+    layout = find_layout()
+    report = validate(layout)
+    if output_format == "json":
+        echo_json(as_json(report, strict))
+    elif output_format == "github":
+        click.echo(as_github(report, prefix(layout.root)))
+    else:
+        click.echo(as_text(report))
+    if report.failed(strict):
+        raise SystemExit(1)

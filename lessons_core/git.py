@@ -1,0 +1,92 @@
+"""The few git questions review and validate ask, answered by the ``git`` program."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from lessons_core.errors import LessonsError
+
+
+class GitError(LessonsError):
+    """git failed or is missing; the message carries git's own words."""
+
+
+def git(root: Path, *args: str, input_bytes: bytes | None = None) -> bytes:
+    """Run ``git args`` in ``root``; raise ``GitError`` with git's message on failure."""
+    try:
+        result = subprocess.run(
+            ["git", *args],
+            cwd=root,
+            input=input_bytes,
+            capture_output=True,
+            check=False,
+            timeout=120,
+        )
+    except (OSError, subprocess.SubprocessError) as err:
+        raise GitError(f"could not run git in {root}: {err}") from None
+    if result.returncode != 0:
+        message = result.stderr.decode(errors="replace").strip() or f"exit {result.returncode}"
+        raise GitError(f"'git {' '.join(args)}' failed in {root}: {message}")
+    return result.stdout
+
+
+def prefix(root: Path) -> str:
+    """``root``'s folder inside its git checkout (``''`` at the top, or outside git)."""
+    try:
+        return git(root, "rev-parse", "--show-prefix").decode().strip()
+    except GitError:
+        return ""
+
+
+def default_branch(root: Path) -> str:
+    """origin/HEAD's branch if the clone knows it, else ``main`` or ``master``."""
+    try:
+        ref = git(root, "symbolic-ref", "-q", "--short", "refs/remotes/origin/HEAD")
+        return ref.decode().strip()
+    except GitError:
+        pass
+    for candidate in ("main", "master", "origin/main", "origin/master"):
+        try:
+            git(root, "rev-parse", "--verify", "-q", f"{candidate}^{{commit}}")
+        except GitError:
+            continue
+        return candidate
+    raise GitError(
+        "no default branch found (no origin/HEAD, main or master); "
+        "name the base, e.g. 'lessons review HEAD~3'"
+    )
+
+
+def merge_base(root: Path, other: str) -> str:
+    return git(root, "merge-base", "HEAD", other).decode().strip()
+
+
+def resolve(root: Path, rev: str) -> str:
+    """The commit ``rev`` names; a ``GitError`` that says so when it names none."""
+    try:
+        return git(root, "rev-parse", "--verify", "-q", f"{rev}^{{commit}}").decode().strip()
+    except GitError:
+        raise GitError(f"'{rev}' names no commit in {root}; pass a branch, tag or sha") from None
+
+
+def files_at(root: Path, rev: str, folder: str) -> dict[str, bytes]:
+    """Every file under ``folder`` (repo-relative to ``root``) at ``rev``: name -> content."""
+    top = prefix(root)
+    listing = git(root, "ls-tree", "-r", "-z", "--full-name", "--name-only", rev, "--", folder)
+    names = [name for name in listing.decode().split("\0") if name]
+    if not names:
+        return {}
+    # One `cat-file --batch` reads every blob in a single process.
+    request = "".join(f"{rev}:{name}\n" for name in names).encode()
+    out = git(root, "cat-file", "--batch", input_bytes=request)
+    contents: dict[str, bytes] = {}
+    position = 0
+    for name in names:
+        header_end = out.index(b"\n", position)
+        header = out[position:header_end].split()
+        size = int(header[2])
+        start = header_end + 1
+        contents[name[len(top) :]] = out[start : start + size]
+        position = start + size + 1  # the blob is followed by a newline
+    return contents

@@ -1,0 +1,34 @@
+"""Everything a check may read, loaded once per run."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from lessons_core.config import Config
+from lessons_core.errors import InvalidLessonFile
+from lessons_core.file_index import FileIndex
+from lessons_core.layout import Layout
+from lessons_core.store import Graph
+from lessons_core.telemetry import TelemetryLog
+
+
+@dataclass(frozen=True)
+class Context:
+    layout: Layout
+    graph: Graph
+    files: FileIndex
+    config: Config
+    config_error: InvalidLessonFile | None
+    # None when telemetry is off: the telemetry checks then say nothing.
+    telemetry: TelemetryLog | None
+
+    def rel(self, path: Path) -> str:
+        """``path`` relative to the project root, POSIX style."""
+        try:
+            return path.relative_to(self.layout.root).as_posix()
+        except ValueError:
+            return path.as_posix()
+
+    def lesson_file(self, lesson_id: str) -> str:
+        return f"{self.rel(self.layout.lessons_dir)}/{lesson_id}.json"

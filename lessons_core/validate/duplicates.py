@@ -1,0 +1,115 @@
+"""L2xx: active rules that say the same thing, and lessons that tie on every recall.
+
+Near-duplicates are found with prefix filtering (the all-pairs similarity join): with
+words ordered rarest first, two word sets with Jaccard similarity >= t must share a word
+among the first ``n - ceil(t * n) + 1`` of each, so only pairs meeting there are compared.
+That keeps a thousand rules to a few thousand comparisons instead of half a million.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+
+from lessons_core.guards import jaccard, normalised_rule, rule_words
+from lessons_core.model import Lesson
+from lessons_core.thresholds import CROWDED_TRIGGER_SET, NEAR_DUPLICATE_SIMILARITY
+from lessons_core.validate.context import Context
+from lessons_core.validate.findings import Finding
+from lessons_core.words import fold, tokens
+
+
+def check(ctx: Context) -> Iterator[Finding]:
+    # Oldest first: the later lesson of a pair is the one reported.
+    active = sorted(ctx.graph.active(), key=lambda lesson: (lesson.created, lesson.id))
+    yield from _identical_and_near(ctx, active)
+    yield from _crowded(ctx, active)
+
+
+def _identical_and_near(ctx: Context, active: list[Lesson]) -> Iterator[Finding]:
+    first_with: dict[str, Lesson] = {}
+    distinct: list[Lesson] = []
+    for lesson in active:
+        twin = first_with.setdefault(normalised_rule(lesson.rule), lesson)
+        if twin is lesson:
+            distinct.append(lesson)
+            continue
+        yield Finding(
+            "L201",
+            ctx.lesson_file(lesson.id),
+            f"the rule is identical to active lesson '{twin.id}'",
+            f"merge its triggers into '{twin.id}' and delete this lesson (lessons rm {lesson.id})",
+            lesson.id,
+            '"rule"',
+        )
+    for older, newer, score in near_pairs(distinct):
+        yield Finding(
+            "L202",
+            ctx.lesson_file(newer.id),
+            f"the rule is {score:.0%} like active lesson '{older.id}': {older.rule}",
+            f"keep one: supersede the other (lessons supersede {newer.id} --by {older.id}), "
+            "or reword them so each says something the other does not",
+            newer.id,
+            '"rule"',
+        )
+
+
+def near_pairs(lessons: list[Lesson]) -> list[tuple[Lesson, Lesson, float]]:
+    """Pairs (earlier, later in ``lessons``) whose rules are near-duplicates."""
+    sets = [rule_words(lesson.rule) for lesson in lessons]
+    words = [sorted(group) for group in sets]
+    frequency = Counter(word for group in words for word in group)
+    ordered = [sorted(group, key=lambda w: (frequency[w], w)) for group in words]
+    seen_at: dict[str, list[int]] = defaultdict(list)
+    pairs: list[tuple[Lesson, Lesson, float]] = []
+    threshold = NEAR_DUPLICATE_SIMILARITY
+    for index, group in enumerate(ordered):
+        size = len(group)
+        prefix = group[: size - math.ceil(threshold * size) + 1] if size else []
+        candidates = {other for word in prefix for other in seen_at[word]}
+        for other in sorted(candidates):
+            other_size = len(ordered[other])
+            if min(size, other_size) < threshold * max(size, other_size):
+                continue  # sizes alone rule out the threshold
+            score = jaccard(sets[other], sets[index])
+            if score >= threshold:
+                pairs.append((lessons[other], lessons[index], score))
+        for word in prefix:
+            seen_at[word].append(index)
+    return pairs
+
+
+def _crowded(ctx: Context, active: list[Lesson]) -> Iterator[Finding]:
+    groups: dict[tuple[tuple[str, ...], ...], list[Lesson]] = defaultdict(list)
+    for lesson in active:
+        if not lesson.triggers.is_empty():
+            groups[_trigger_key(lesson)].append(lesson)
+    for group in groups.values():
+        if len(group) < CROWDED_TRIGGER_SET:
+            continue
+        for lesson in group:
+            others = [x.id for x in group if x is not lesson]
+            shown = ", ".join(others[:3]) + (
+                f" and {len(others) - 3} more" if len(others) > 3 else ""
+            )
+            yield Finding(
+                "L203",
+                ctx.lesson_file(lesson.id),
+                f"{len(group)} active lessons share exactly these triggers ({shown} too); "
+                "they tie on every recall and crowd each other out of the budget",
+                "give each lesson the narrower trigger it is really about, or merge them",
+                lesson.id,
+                '"triggers"',
+            )
+
+
+def _trigger_key(lesson: Lesson) -> tuple[tuple[str, ...], ...]:
+    from lessons_core.globs import normalise_glob
+
+    triggers = lesson.triggers
+    return (
+        tuple(sorted({normalise_glob(g) for g in triggers.files})),
+        tuple(sorted(set(triggers.commands))),
+        tuple(sorted({" ".join(tokens(k)) or fold(k) for k in triggers.keywords})),
+    )

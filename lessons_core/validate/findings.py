@@ -1,0 +1,89 @@
+"""What ``lessons validate`` reports: findings with stable codes, and the code table.
+
+Codes never change meaning once published (docs/validate.md lists them); a retired check
+leaves its code unused. Families: L0xx schema, L1xx triggers, L2xx duplicates, L3xx
+telemetry.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any
+
+
+class Severity(str, enum.Enum):
+    """Errors fail the run; warnings fail it with ``--strict``; notices never do."""
+
+    ERROR = "error"
+    WARNING = "warning"
+    NOTICE = "notice"
+
+
+@dataclass(frozen=True)
+class Code:
+    code: str
+    severity: Severity
+    title: str
+
+
+_TABLE: tuple[Code, ...] = (
+    Code("L001", Severity.ERROR, "lesson file does not parse"),
+    Code("L002", Severity.ERROR, "unknown field"),
+    Code("L003", Severity.ERROR, "missing required field"),
+    Code("L004", Severity.ERROR, "bad status"),
+    Code("L005", Severity.ERROR, "invalid field value"),
+    Code("L006", Severity.ERROR, "id does not match the file name"),
+    Code("L007", Severity.ERROR, "superseded_by names no lesson"),
+    Code("L008", Severity.WARNING, "successor is not active"),
+    Code("L009", Severity.ERROR, "invalid file glob"),
+    Code("L010", Severity.ERROR, "invalid command pattern"),
+    Code("L011", Severity.ERROR, "config.json is invalid"),
+    Code("L101", Severity.WARNING, "file trigger matches no tracked file"),
+    Code("L102", Severity.WARNING, "file trigger names a directory"),
+    Code("L103", Severity.WARNING, "file trigger is too broad"),
+    Code("L104", Severity.WARNING, "command trigger is too broad"),
+    Code("L105", Severity.WARNING, "keyword made of common words"),
+    Code("L106", Severity.ERROR, "lesson can never be recalled"),
+    Code("L201", Severity.ERROR, "duplicate active rule"),
+    Code("L202", Severity.WARNING, "near-duplicate active rule"),
+    Code("L203", Severity.WARNING, "many lessons share one trigger set"),
+    Code("L301", Severity.NOTICE, "never recalled"),
+    Code("L302", Severity.WARNING, "shown, then failed anyway"),
+)
+CODES: dict[str, Code] = {entry.code: entry for entry in _TABLE}
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem in one file. ``file`` is relative to the directory holding .lessons/."""
+
+    code: str
+    file: str
+    message: str
+    fix: str
+    lesson_id: str | None = None
+    # Text in the file the finding is about (a trigger, a key); the runner turns it into
+    # ``line``.
+    anchor: str | None = None
+    line: int | None = None
+
+    @property
+    def severity(self) -> Severity:
+        return CODES[self.code].severity
+
+    @property
+    def title(self) -> str:
+        return CODES[self.code].title
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "severity": self.severity.value,
+            "title": self.title,
+            "file": self.file,
+            "line": self.line,
+            "lesson": self.lesson_id,
+            "message": self.message,
+            "fix": self.fix,
+        }

@@ -1,0 +1,72 @@
+"""Validate output for people (text), programs (JSON) and GitHub Actions (annotations)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lessons_core.validate.findings import Finding, Severity
+from lessons_core.validate.runner import ValidationReport
+
+FORMATS = ("text", "json", "github")
+
+
+def summary(report: ValidationReport) -> dict[str, int]:
+    return {
+        "lessons": report.lessons,
+        "errors": report.count(Severity.ERROR),
+        "warnings": report.count(Severity.WARNING),
+        "notices": report.count(Severity.NOTICE),
+    }
+
+
+def summary_line(report: ValidationReport) -> str:
+    counts = summary(report)
+    parts = [_plural(counts[key], key[:-1]) for key in ("errors", "warnings", "notices")]
+    return f"{_plural(report.lessons, 'lesson')} checked: {', '.join(parts)}"
+
+
+def as_text(report: ValidationReport) -> str:
+    lines: list[str] = []
+    for finding in report.findings:
+        where = finding.file + (f":{finding.line}" if finding.line else "")
+        lines.append(f"{where}: {finding.code} {finding.severity.value}: {finding.message}")
+        lines.append(f"  fix: {finding.fix}")
+    lines.append(summary_line(report))
+    return "\n".join(lines)
+
+
+def as_json(report: ValidationReport, strict: bool = False) -> dict[str, Any]:
+    return {
+        "ok": not report.failed(strict),
+        "summary": summary(report),
+        "findings": [finding.to_dict() for finding in report.findings],
+    }
+
+
+def as_github(report: ValidationReport, prefix: str = "") -> str:
+    """Workflow commands; ``prefix`` is the project's folder inside the checkout."""
+    lines = [_annotation(finding, prefix) for finding in report.findings]
+    lines.append(summary_line(report))
+    return "\n".join(lines)
+
+
+def _annotation(finding: Finding, prefix: str) -> str:
+    props = [f"file={_property(prefix + finding.file)}"]
+    if finding.line:
+        props.append(f"line={finding.line}")
+    props.append(f"title={_property(f'{finding.code} {finding.title}')}")
+    body = _data(f"{finding.message}\nfix: {finding.fix}")
+    return f"::{finding.severity.value} {','.join(props)}::{body}"
+
+
+def _data(text: str) -> str:
+    """Escape a workflow command's message (GitHub's toolkit escapes exactly these)."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _property(text: str) -> str:
+    return _data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"

@@ -1,0 +1,67 @@
+"""L1xx: triggers of active lessons that match nothing, match nearly everything, or can
+never fire at all. Invalid globs and patterns are schema findings (L009, L010)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from lessons_core import trigger_checks as tc
+from lessons_core.model import Lesson
+from lessons_core.probes import probe_hits_many
+from lessons_core.thresholds import BROAD_GLOB_SHARE
+from lessons_core.validate.context import Context
+from lessons_core.validate.findings import Finding
+
+_CODES = {
+    tc.GLOB_DEAD: "L101",
+    tc.GLOB_DIRECTORY: "L102",
+    tc.GLOB_BROAD: "L103",
+    tc.GLOB_EVERYTHING: "L103",
+    tc.COMMAND_BROAD: "L104",
+    tc.KEYWORD_COMMON: "L105",
+}
+
+
+def check(ctx: Context) -> Iterator[Finding]:
+    active = sorted(ctx.graph.active(), key=lambda lesson: lesson.id)
+    commands = [c for x in active for c in x.triggers.commands]
+    hits = probe_hits_many(c for c in commands if tc.command_problem(c, hits=[]) is None)
+    glob_cache: dict[str, tc.TriggerProblem | None] = {}
+    for lesson in active:
+        problems: list[tc.TriggerProblem] = []
+        for glob in lesson.triggers.files:
+            if glob not in glob_cache:
+                glob_cache[glob] = tc.glob_problem(
+                    glob, ctx.layout.root, ctx.files, BROAD_GLOB_SHARE
+                )
+            problems += _some(glob_cache[glob])
+        for pattern in lesson.triggers.commands:
+            problems += _some(tc.command_problem(pattern, hits.get(pattern)))
+        for keyword in lesson.triggers.keywords:
+            problems += _some(tc.keyword_problem(keyword))
+        yield from _findings(ctx, lesson, problems)
+
+
+def _some(problem: tc.TriggerProblem | None) -> list[tc.TriggerProblem]:
+    return [] if problem is None else [problem]
+
+
+def _findings(ctx: Context, lesson: Lesson, problems: list[tc.TriggerProblem]) -> Iterator[Finding]:
+    file = ctx.lesson_file(lesson.id)
+    for problem in problems:
+        code = _CODES.get(problem.kind)
+        if code is not None:
+            yield Finding(code, file, problem.problem, problem.fix, lesson.id, problem.trigger)
+    never = sum(1 for problem in problems if problem.kind in tc.NEVER_FIRES)
+    triggers = lesson.triggers
+    if never == len(triggers.files) + len(triggers.commands) and not triggers.keywords:
+        reason = "it has no trigger" if triggers.is_empty() else "none of its triggers can fire"
+        yield Finding(
+            "L106",
+            file,
+            f"active lesson can never be recalled: {reason}",
+            "add a file glob, command pattern or keyword that names where the rule applies, "
+            "or deprecate the lesson",
+            lesson.id,
+            '"triggers"',
+        )

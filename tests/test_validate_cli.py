@@ -1,0 +1,171 @@
+"""``lessons validate`` on the command line: formats, exit codes, pre-commit."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from lesson_graphs import git, invoke, make_project, make_repo, write_lesson
+
+from lessons_core.project import init_project
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_clean_graph_prints_the_summary_and_exits_0(project: Path) -> None:
+    """No findings: only the summary line on stdout, nothing on stderr."""
+    layout = make_project(project)
+    write_lesson(layout, "db-a", "Quote identifiers in raw SQL.", files=["src/db/**"])
+    result = invoke("validate")
+    assert result.exit_code == 0
+    assert result.stdout == "1 lesson checked: 0 errors, 0 warnings, 0 notices\n"
+    assert result.stderr == ""
+
+
+def test_an_error_prints_code_file_line_and_fix_and_exits_1(project: Path) -> None:
+    """An invalid glob: file:line, code, severity, message, fix; exit 1."""
+    layout = make_project(project)
+    write_lesson(layout, "db-a", "Quote identifiers in raw SQL.", files=["../x/**"])
+    result = invoke("validate")
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if " L009 " in line)
+    assert re.match(
+        r"^\.lessons/lessons/db-a\.json:\d+: L009 error: file trigger '\.\./x/\*\*'", lines[at]
+    )
+    assert lines[at + 1].startswith("  fix: ")
+    assert lines[-1] == "1 lesson checked: 2 errors, 0 warnings, 0 notices"
+    assert result.stderr == ""
+
+
+def test_warnings_pass_unless_strict(project: Path) -> None:
+    """A dead glob exits 0, and 1 with --strict."""
+    layout = make_project(project)
+    write_lesson(layout, "db-a", "Quote identifiers in raw SQL.", files=["src/legacy/**"])
+    assert invoke("validate").exit_code == 0
+    strict = invoke("validate", "--strict")
+    assert strict.exit_code == 1
+    assert "L101 warning" in strict.stdout
+
+
+def test_notices_never_fail_even_strict(project: Path) -> None:
+    """A never-recalled notice leaves --strict at exit 0."""
+    from lessons_core.config import Config
+    from lessons_core.telemetry import record_recall
+    from lessons_core.thresholds import NEVER_RECALLED_MIN_RECALLS
+
+    layout = make_project(project, telemetry=True)
+    write_lesson(layout, "db-a", "Quote identifiers in raw SQL.", files=["src/db/**"])
+    for _ in range(NEVER_RECALLED_MIN_RECALLS):
+        record_recall(
+            layout,
+            Config(telemetry=True),
+            event="PreToolUse",
+            key="x",
+            candidates=[],
+            delivered=[],
+            tokens=0,
+        )
+    result = invoke("validate", "--strict")
+    assert result.exit_code == 0
+    assert "L301 notice" in result.stdout
+
+
+def test_json_format_lists_findings_and_the_verdict(project: Path) -> None:
+    """--format json: ok, summary and findings with code, file, line, fix."""
+    layout = make_project(project)
+    write_lesson(layout, "db-a", "Quote identifiers in raw SQL.", files=["src/legacy/**"])
+    result = invoke("validate", "--format", "json", "--strict")
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert data["ok"] is False
+    assert data["summary"] == {"lessons": 1, "errors": 0, "warnings": 1, "notices": 0}
+    [finding] = data["findings"]
+    assert finding["code"] == "L101"
+    assert finding["file"] == ".lessons/lessons/db-a.json"
+    assert finding["lesson"] == "db-a"
+    assert isinstance(finding["line"], int)
+    assert finding["fix"]
+
+
+def test_github_format_annotates_the_lesson_file(project: Path) -> None:
+    """--format github prints ::error with file, line and title, escaped."""
+    layout = make_project(project)
+    write_lesson(layout, "db-a", "Quote identifiers in raw SQL.", commands=["(a)\\1"])
+    result = invoke("validate", "--format", "github")
+    assert result.exit_code == 1
+    first = next(line for line in result.stdout.splitlines() if "L010" in line)
+    assert re.match(
+        r"^::error file=\.lessons/lessons/db-a\.json,line=\d+,title=L010 invalid command "
+        r"pattern::command trigger .*%0Afix: ",
+        first,
+    )
+
+
+def test_github_paths_are_relative_to_the_checkout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In a monorepo package, annotation paths start at the git top level."""
+    make_repo(tmp_path, ["pkg/app/src/main.py"])
+    layout, _ = init_project(tmp_path / "pkg" / "app")
+    write_lesson(layout, "app-a", "Keep main import-free.", files=["src/nothing/**"])
+    monkeypatch.chdir(tmp_path / "pkg" / "app")
+    result = invoke("validate", "--format", "github")
+    assert "::warning file=pkg/app/.lessons/lessons/app-a.json," in result.stdout
+
+
+def test_outside_a_project_says_how_to_start(project: Path) -> None:
+    """No .lessons/: exit 1 and the fix on stderr."""
+    result = invoke("validate")
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert "run 'lessons init'" in result.stderr
+
+
+def test_help_has_an_example() -> None:
+    """--help shows an Example block."""
+    result = invoke("validate", "--help")
+    assert result.exit_code == 0
+    assert "Example:" in result.stdout
+    assert "--format [text|json|github]" in result.stdout
+
+
+def test_pre_commit_hook_runs_validate_without_filenames() -> None:
+    """.pre-commit-hooks.yaml declares the validate entry for lesson files."""
+    text = (REPO_ROOT / ".pre-commit-hooks.yaml").read_text()
+    assert "- id: lessons-validate\n" in text
+    assert "  entry: lessons validate\n" in text
+    assert "  pass_filenames: false\n" in text
+    files = re.search(r"^  files: (.+)$", text, re.M)
+    assert files is not None
+    pattern = re.compile(files.group(1))
+    assert pattern.search(".lessons/lessons/db-a.json")
+    assert pattern.search("pkg/.lessons/config.json")
+    assert not pattern.search(".lessons/local/telemetry.jsonl")
+    assert not pattern.search("src/lessons/x.json")
+
+
+def test_pre_commit_entry_fails_a_commit_with_a_broken_lesson(tmp_path: Path) -> None:
+    """The hook's entry, run as pre-commit runs it, exits 1 on a broken lesson file."""
+    layout = make_project(tmp_path)
+    (layout.lessons_dir / "db-a.json").write_text("{")
+    git(tmp_path, "add", "-A")
+    result = subprocess.run(
+        [sys.executable, "-m", "lessons_cli", "validate"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert "L001 error" in result.stdout

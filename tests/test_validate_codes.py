@@ -1,0 +1,481 @@
+"""Every validate code: one test that makes it fire, one that keeps it quiet."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lesson_graphs import make_project, write_lesson, write_raw
+
+from lessons_core.config import Config
+from lessons_core.layout import Layout
+from lessons_core.telemetry import record_failure, record_recall
+from lessons_core.thresholds import NEVER_RECALLED_MIN_RECALLS, REPEATED_FAILURE_MIN
+from lessons_core.validate import validate
+
+
+def codes(layout: Layout) -> set[tuple[str, str | None]]:
+    return {(f.code, f.lesson_id) for f in validate(layout).findings}
+
+
+def only_codes(layout: Layout) -> set[str]:
+    return {f.code for f in validate(layout).findings}
+
+
+def good(layout: Layout, lesson_id: str = "db-good", **fields: object) -> None:
+    fields.setdefault("files", ["src/db/models.py"])
+    write_lesson(layout, lesson_id, "Declare every column of the models as non-null.", **fields)
+
+
+# L001-L011: schema
+
+
+def test_l001_fires_on_a_file_that_is_not_json(tmp_path: Path) -> None:
+    """A lesson file that does not parse is L001."""
+    layout = make_project(tmp_path)
+    write_raw(layout, "db-broken.json", "{not json")
+    assert ("L001", "db-broken") in codes(layout)
+
+
+def test_l001_quiet_on_valid_json(tmp_path: Path) -> None:
+    """A well-formed lesson file raises no L001."""
+    layout = make_project(tmp_path)
+    good(layout)
+    assert "L001" not in only_codes(layout)
+
+
+def test_l002_fires_on_an_unknown_field(tmp_path: Path) -> None:
+    """A field the schema does not know is L002."""
+    layout = make_project(tmp_path)
+    good(layout, colour="red")
+    assert ("L002", "db-good") in codes(layout)
+
+
+def test_l002_quiet_with_optional_fields(tmp_path: Path) -> None:
+    """Known optional fields (rationale, gate) are not L002."""
+    layout = make_project(tmp_path)
+    good(layout, rationale="Nulls broke the reports.", gate=True)
+    assert "L002" not in only_codes(layout)
+
+
+def test_l003_fires_on_a_missing_field(tmp_path: Path) -> None:
+    """A lesson without a created date is L003."""
+    layout = make_project(tmp_path)
+    path = write_lesson(layout, "db-nodate", "Declare columns non-null.", files=["src/**"])
+    path.write_text(path.read_text().replace('"created": "2026-01-01",', ""))
+    assert ("L003", "db-nodate") in codes(layout)
+
+
+def test_l003_quiet_when_every_required_field_is_there(tmp_path: Path) -> None:
+    """A complete lesson is not L003."""
+    layout = make_project(tmp_path)
+    good(layout)
+    assert "L003" not in only_codes(layout)
+
+
+def test_l004_fires_on_an_unknown_status(tmp_path: Path) -> None:
+    """status 'retired' is L004."""
+    layout = make_project(tmp_path)
+    good(layout, status="retired")
+    assert ("L004", "db-good") in codes(layout)
+
+
+def test_l004_quiet_on_deprecated(tmp_path: Path) -> None:
+    """status 'deprecated' is valid."""
+    layout = make_project(tmp_path)
+    good(layout, status="deprecated")
+    assert "L004" not in only_codes(layout)
+
+
+def test_l005_fires_on_a_bad_date(tmp_path: Path) -> None:
+    """created 'yesterday' is L005."""
+    layout = make_project(tmp_path)
+    good(layout, created="yesterday")
+    assert ("L005", "db-good") in codes(layout)
+
+
+def test_l005_quiet_on_an_iso_date(tmp_path: Path) -> None:
+    """created '2026-03-04' is valid."""
+    layout = make_project(tmp_path)
+    good(layout, created="2026-03-04")
+    assert "L005" not in only_codes(layout)
+
+
+def test_l006_fires_when_the_id_differs_from_the_file_name(tmp_path: Path) -> None:
+    """A file db-a.json holding id db-b is L006."""
+    layout = make_project(tmp_path)
+    path = write_lesson(layout, "db-b", "Declare columns non-null.", files=["src/db/**"])
+    path.rename(layout.lessons_dir / "db-a.json")
+    found = validate(layout).findings
+    assert [(f.code, f.file, f.line) for f in found if f.code == "L006"] == [
+        ("L006", ".lessons/lessons/db-a.json", 4)
+    ]
+
+
+def test_l006_quiet_when_id_and_file_name_agree(tmp_path: Path) -> None:
+    """A lesson in its own id's file is not L006."""
+    layout = make_project(tmp_path)
+    good(layout)
+    assert "L006" not in only_codes(layout)
+
+
+def test_l007_fires_on_a_dangling_superseded_by(tmp_path: Path) -> None:
+    """superseded_by naming no lesson is L007."""
+    layout = make_project(tmp_path)
+    good(layout, status="superseded", superseded_by="db-ghost")
+    assert ("L007", "db-good") in codes(layout)
+
+
+def test_l007_quiet_when_the_successor_exists(tmp_path: Path) -> None:
+    """superseded_by naming an active lesson is fine."""
+    layout = make_project(tmp_path)
+    good(layout, status="superseded", superseded_by="db-new")
+    write_lesson(layout, "db-new", "Use the NOT NULL helper for columns.", files=["src/db/**"])
+    assert {"L007", "L008"}.isdisjoint(only_codes(layout))
+
+
+def test_l008_fires_when_the_successor_is_deprecated(tmp_path: Path) -> None:
+    """A successor that is itself deprecated is L008."""
+    layout = make_project(tmp_path)
+    good(layout, status="superseded", superseded_by="db-new")
+    write_lesson(
+        layout, "db-new", "Use the NOT NULL helper.", files=["src/**"], status="deprecated"
+    )
+    assert ("L008", "db-good") in codes(layout)
+
+
+def test_l008_quiet_without_superseded_by(tmp_path: Path) -> None:
+    """An active lesson with no successor is not L008."""
+    layout = make_project(tmp_path)
+    good(layout)
+    assert "L008" not in only_codes(layout)
+
+
+def test_l009_fires_on_a_glob_outside_the_repo(tmp_path: Path) -> None:
+    """'../x/**' is L009."""
+    layout = make_project(tmp_path)
+    good(layout, files=["../outside/**"])
+    assert ("L009", "db-good") in codes(layout)
+
+
+def test_l009_quiet_on_a_repo_glob(tmp_path: Path) -> None:
+    """'src/db/**' compiles."""
+    layout = make_project(tmp_path)
+    good(layout, files=["src/db/**"])
+    assert "L009" not in only_codes(layout)
+
+
+def test_l010_fires_on_a_backreference(tmp_path: Path) -> None:
+    """A pattern RE2 refuses is L010, pointing at its line."""
+    layout = make_project(tmp_path)
+    good(layout, commands=["(git) \\1"])
+    found = [f for f in validate(layout).findings if f.code == "L010"]
+    assert len(found) == 1
+    assert found[0].line is not None
+    assert "backreferences" in found[0].message
+
+
+def test_l010_quiet_on_a_literal_command(tmp_path: Path) -> None:
+    """'git push --force' compiles."""
+    layout = make_project(tmp_path)
+    good(layout, commands=["git push --force"])
+    assert "L010" not in only_codes(layout)
+
+
+def test_l011_fires_on_a_misspelt_setting(tmp_path: Path) -> None:
+    """An unknown key in config.json is L011 on that file."""
+    layout = make_project(tmp_path)
+    layout.config_path.write_text('{"telemtry": true}\n')
+    found = [f for f in validate(layout).findings if f.code == "L011"]
+    assert [(f.file, f.line) for f in found] == [(".lessons/config.json", 1)]
+
+
+def test_l011_quiet_on_the_default_config(tmp_path: Path) -> None:
+    """The config init writes is valid."""
+    layout = make_project(tmp_path)
+    assert "L011" not in only_codes(layout)
+
+
+# L101-L106: triggers
+
+
+def test_l101_fires_on_a_glob_matching_no_tracked_file(tmp_path: Path) -> None:
+    """'src/legacy/**' in a repo without src/legacy is L101."""
+    layout = make_project(tmp_path)
+    good(layout, files=["src/legacy/**"])
+    assert ("L101", "db-good") in codes(layout)
+
+
+def test_l101_quiet_on_a_glob_matching_files(tmp_path: Path) -> None:
+    """'src/db/**' matches tracked files."""
+    layout = make_project(tmp_path)
+    good(layout, files=["src/db/**"])
+    assert "L101" not in only_codes(layout)
+
+
+def test_l101_reads_the_tree_outside_git_honouring_gitignore(tmp_path: Path) -> None:
+    """Outside git, a glob matching only ignored files is dead, one matching others is not."""
+    from lessons_core.project import init_project
+
+    (tmp_path / "build").mkdir()
+    (tmp_path / "build" / "out.js").write_text("x")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "app.py").write_text("x")
+    (tmp_path / ".gitignore").write_text("build/\n")
+    layout, _ = init_project(tmp_path)
+    write_lesson(layout, "build-a", "Never edit the bundle by hand.", files=["build/**"])
+    write_lesson(layout, "src-b", "Keep app startup import-free.", files=["src/app.py"])
+    found = codes(layout)
+    assert ("L101", "build-a") in found
+    assert ("L101", "src-b") not in found
+
+
+def test_l102_fires_on_a_glob_naming_a_folder(tmp_path: Path) -> None:
+    """'src/db' names a directory: L102, with the dir/** fix."""
+    layout = make_project(tmp_path)
+    good(layout, files=["src/db"])
+    found = [f for f in validate(layout).findings if f.code == "L102"]
+    assert len(found) == 1
+    assert "'src/db/**'" in found[0].fix
+
+
+def test_l102_quiet_on_a_file_path(tmp_path: Path) -> None:
+    """'src/db/models.py' names a file."""
+    layout = make_project(tmp_path)
+    good(layout, files=["src/db/models.py"])
+    assert "L102" not in only_codes(layout)
+
+
+def test_l103_fires_on_a_glob_matching_most_files(tmp_path: Path) -> None:
+    """'src/**' matches 8 of 12 files: L103."""
+    layout = make_project(tmp_path)
+    good(layout, files=["src/**"])
+    assert ("L103", "db-good") in codes(layout)
+
+
+def test_l103_fires_on_double_star(tmp_path: Path) -> None:
+    """'**' is L103 even in a small repo."""
+    layout = make_project(tmp_path, files=["a.py"])
+    good(layout, files=["**"])
+    assert ("L103", "db-good") in codes(layout)
+
+
+def test_l103_quiet_on_a_folder_glob(tmp_path: Path) -> None:
+    """'src/db/**' matches 5 of 12 files."""
+    layout = make_project(tmp_path)
+    good(layout, files=["src/db/**"])
+    assert "L103" not in only_codes(layout)
+
+
+def test_l104_fires_on_a_pattern_matching_most_probes(tmp_path: Path) -> None:
+    """'[a-z]' fires on every ordinary command: L104."""
+    layout = make_project(tmp_path)
+    good(layout, commands=["[a-z]"])
+    assert ("L104", "db-good") in codes(layout)
+
+
+def test_l104_quiet_on_an_anchored_command(tmp_path: Path) -> None:
+    """'git push --force' fires on no probe."""
+    layout = make_project(tmp_path)
+    good(layout, commands=["git push --force"])
+    assert "L104" not in only_codes(layout)
+
+
+def test_l105_fires_on_a_common_keyword(tmp_path: Path) -> None:
+    """Keyword 'the file' is L105."""
+    layout = make_project(tmp_path)
+    good(layout, keywords=["the file"])
+    assert ("L105", "db-good") in codes(layout)
+
+
+def test_l105_quiet_on_a_project_term(tmp_path: Path) -> None:
+    """Keyword 'alembic' is specific."""
+    layout = make_project(tmp_path)
+    good(layout, keywords=["alembic"])
+    assert "L105" not in only_codes(layout)
+
+
+def test_l106_fires_on_an_active_lesson_without_triggers(tmp_path: Path) -> None:
+    """No trigger at all: L106."""
+    layout = make_project(tmp_path)
+    good(layout, files=[])
+    assert ("L106", "db-good") in codes(layout)
+
+
+def test_l106_fires_when_every_trigger_is_invalid(tmp_path: Path) -> None:
+    """An invalid glob plus a folder glob plus a broken pattern: L106."""
+    layout = make_project(tmp_path)
+    good(layout, files=["../x", "src/db"], commands=["(a)\\1"])
+    assert ("L106", "db-good") in codes(layout)
+
+
+def test_l106_quiet_with_one_keyword(tmp_path: Path) -> None:
+    """A keyword can always fire, even beside broken triggers."""
+    layout = make_project(tmp_path)
+    good(layout, files=["../x"], keywords=["alembic"])
+    assert "L106" not in only_codes(layout)
+
+
+def test_l106_quiet_on_a_deprecated_lesson(tmp_path: Path) -> None:
+    """A deprecated lesson is never recalled on purpose."""
+    layout = make_project(tmp_path)
+    good(layout, files=[], status="deprecated")
+    assert "L106" not in only_codes(layout)
+
+
+# L201-L203: duplicates
+
+
+def test_l201_fires_on_identical_rules(tmp_path: Path) -> None:
+    """Same rule up to case and final dot: L201 on the newer lesson."""
+    layout = make_project(tmp_path)
+    write_lesson(layout, "db-a", "Run alembic upgrade before tests.", files=["src/db/**"])
+    write_lesson(
+        layout, "db-b", "run Alembic upgrade before tests", files=["docs/**"], created="2026-02-01"
+    )
+    assert ("L201", "db-b") in codes(layout)
+    assert ("L201", "db-a") not in codes(layout)
+
+
+def test_l201_quiet_when_the_twin_is_deprecated(tmp_path: Path) -> None:
+    """A deprecated twin is history, not a duplicate."""
+    layout = make_project(tmp_path)
+    write_lesson(layout, "db-a", "Run alembic upgrade before tests.", files=["src/db/**"])
+    write_lesson(
+        layout, "db-b", "Run alembic upgrade before tests.", files=["src/**"], status="deprecated"
+    )
+    assert "L201" not in only_codes(layout)
+
+
+def test_l202_fires_on_near_duplicates(tmp_path: Path) -> None:
+    """Two wordings of one rule: L202 names the older one."""
+    layout = make_project(tmp_path)
+    write_lesson(
+        layout, "db-a", "Run alembic upgrade head before the integration tests.", files=["src/**"]
+    )
+    write_lesson(
+        layout,
+        "db-b",
+        "Always run alembic upgrade head before integration tests.",
+        files=["docs/**"],
+        created="2026-02-01",
+    )
+    found = [f for f in validate(layout).findings if f.code == "L202"]
+    assert [(f.lesson_id, "'db-a'" in f.message) for f in found] == [("db-b", True)]
+
+
+def test_l202_quiet_on_different_rules(tmp_path: Path) -> None:
+    """Rules sharing one word are not near-duplicates."""
+    layout = make_project(tmp_path)
+    write_lesson(layout, "db-a", "Run alembic upgrade before tests.", files=["src/db/**"])
+    write_lesson(layout, "db-b", "Keep alembic revision ids short.", files=["src/db/**"])
+    assert "L202" not in only_codes(layout)
+
+
+def test_l203_fires_when_three_lessons_share_a_trigger_set(tmp_path: Path) -> None:
+    """Three lessons with exactly the same triggers: L203 on each."""
+    layout = make_project(tmp_path)
+    for number, rule in enumerate(["Quote identifiers.", "Index foreign keys.", "Avoid ORM."]):
+        write_lesson(layout, f"db-{number}", rule, files=["src/db/**"], keywords=["sqlalchemy"])
+    found = codes(layout)
+    assert {("L203", f"db-{n}") for n in range(3)} <= found
+
+
+def test_l203_quiet_when_triggers_differ(tmp_path: Path) -> None:
+    """Three lessons whose trigger sets differ in one glob do not tie."""
+    layout = make_project(tmp_path)
+    write_lesson(layout, "db-0", "Quote identifiers.", files=["src/db/**"])
+    write_lesson(layout, "db-1", "Index foreign keys.", files=["src/db/**"])
+    write_lesson(layout, "db-2", "Avoid the ORM.", files=["src/db/models.py"])
+    assert "L203" not in only_codes(layout)
+
+
+# L301-L302: telemetry
+
+
+def _recalls(layout: Layout, count: int, delivered: list[str], key: str = "src/app.py") -> None:
+    config = Config(telemetry=True)
+    for _ in range(count):
+        record_recall(
+            layout,
+            config,
+            event="PreToolUse",
+            key=key,
+            candidates=delivered,
+            delivered=delivered,
+            tokens=40 if delivered else 0,
+            session="s1",
+        )
+
+
+def test_l301_fires_for_a_lesson_never_delivered(tmp_path: Path) -> None:
+    """N logged recalls without the lesson: L301, a notice."""
+    layout = make_project(tmp_path, telemetry=True)
+    good(layout)
+    write_lesson(layout, "app-other", "Keep startup import-free.", files=["src/app.py"])
+    _recalls(layout, NEVER_RECALLED_MIN_RECALLS, ["app-other"])
+    found = [f for f in validate(layout).findings if f.code == "L301"]
+    assert [(f.lesson_id, f.severity.value) for f in found] == [("db-good", "notice")]
+    assert "never matched" in found[0].message
+
+
+def test_l301_quiet_when_telemetry_is_off(tmp_path: Path) -> None:
+    """With telemetry off the log is not read."""
+    layout = make_project(tmp_path, telemetry=True)
+    good(layout)
+    _recalls(layout, NEVER_RECALLED_MIN_RECALLS, [])
+    layout.config_path.write_text('{"telemetry": false}\n')
+    assert "L301" not in only_codes(layout)
+
+
+def test_l301_quiet_below_the_minimum_recalls(tmp_path: Path) -> None:
+    """Too few recalls say nothing."""
+    layout = make_project(tmp_path, telemetry=True)
+    good(layout)
+    _recalls(layout, NEVER_RECALLED_MIN_RECALLS - 1, [])
+    assert "L301" not in only_codes(layout)
+
+
+def test_l302_fires_when_shown_before_repeated_failures(tmp_path: Path) -> None:
+    """Delivered, then the same command failed three times: L302."""
+    layout = make_project(tmp_path, telemetry=True)
+    good(layout, commands=["alembic upgrade"])
+    config = Config(telemetry=True)
+    for session in ("s1", "s2", "s3")[:REPEATED_FAILURE_MIN]:
+        record_recall(
+            layout,
+            config,
+            event="PreToolUse",
+            key="alembic upgrade head",
+            candidates=["db-good"],
+            delivered=["db-good"],
+            tokens=30,
+            session=session,
+        )
+        assert record_failure(
+            layout, config, event="PostToolUseFailure", key="alembic upgrade head", session=session
+        )
+    found = [f for f in validate(layout).findings if f.code == "L302"]
+    assert [f.lesson_id for f in found] == ["db-good"]
+    assert "'alembic upgrade head'" in found[0].message
+
+
+def test_l302_quiet_below_the_repeat_threshold(tmp_path: Path) -> None:
+    """Fewer failures than the threshold are not a pattern."""
+    layout = make_project(tmp_path, telemetry=True)
+    good(layout, commands=["alembic upgrade"])
+    config = Config(telemetry=True)
+    record_recall(
+        layout,
+        config,
+        event="PreToolUse",
+        key="alembic upgrade",
+        candidates=["db-good"],
+        delivered=["db-good"],
+        tokens=30,
+        session="s1",
+    )
+    for _ in range(REPEATED_FAILURE_MIN - 1):
+        record_failure(
+            layout, config, event="PostToolUseFailure", key="alembic upgrade", session="s1"
+        )
+    assert "L302" not in only_codes(layout)
