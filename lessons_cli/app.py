@@ -35,6 +35,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("evaluate", "eval_command"),
     ("hook", "hook_command"),
     ("validate", "validate_command"),
+    ("stats", "stats_command"),
 )
 
 

@@ -1,0 +1,70 @@
+"""``lessons stats``: recall's cost and use, from the local telemetry log."""
+
+from __future__ import annotations
+
+import click
+
+from lessons_cli.output import echo_json
+from lessons_core.config import load_config
+from lessons_core.errors import LessonsError
+from lessons_core.layout import find_layout
+from lessons_core.stats import LessonCount, Stats, compute
+from lessons_core.store import load_graph
+from lessons_core.telemetry import log_path, read_log, rotated_path
+
+ENABLE = 'set "telemetry": true in .lessons/config.json'
+
+
+@click.command("stats")
+@click.option("--top", default=5, show_default=True, help="How many most/least recalled.")
+@click.option("--json", "as_json", is_flag=True, help="Print every figure as JSON.")
+def stats_command(top: int, as_json: bool) -> None:
+    """Show recalls served, silence, tokens, and which lessons work (needs telemetry).
+
+    Reads the local log that telemetry writes under .lessons/local/ (opt-in: set
+    "telemetry": true in .lessons/config.json). Nothing leaves the machine.
+
+    \b
+    Example:
+      lessons stats
+      lessons stats --json --top 10
+    """
+    layout = find_layout()
+    config = load_config(layout.config_path)
+    has_log = log_path(layout).exists() or rotated_path(layout).exists()
+    if not config.telemetry and not has_log:
+        raise LessonsError(f"telemetry is off, so there is nothing to count; {ENABLE}")
+    if not config.telemetry:
+        click.echo(f"warning: telemetry is off; these are older records ({ENABLE})", err=True)
+    graph = load_graph(layout)
+    stats = compute(read_log(layout), list(graph.lessons.values()), top=top)
+    if stats.skipped_lines:
+        click.echo(f"warning: skipped {stats.skipped_lines} unreadable log lines", err=True)
+    if as_json:
+        echo_json(stats.to_dict())
+    else:
+        click.echo(render(stats))
+
+
+def render(stats: Stats) -> str:
+    def counts(items: tuple[LessonCount, ...]) -> str:
+        return ", ".join(f"{c.lesson_id} ({c.count})" for c in items) or "-"
+
+    ratio = "-" if stats.ratio is None else f"{stats.ratio:.2f} times that"
+    lines = [
+        f"recalls served        {stats.recalls} in {stats.sessions} sessions",
+        f"silent                {stats.silent_share:.1%}",
+        f"tokens per recall     {stats.tokens_per_recall:.1f} over every call, "
+        f"{stats.tokens_per_delivery:.1f} over delivering calls",
+        f"preloading all rules  {stats.preload_tokens} tokens a session "
+        f"({stats.active_lessons} active); recall served {ratio}",
+        f"most recalled         {counts(stats.most_recalled)}",
+        f"least recalled        {counts(stats.least_recalled)}",
+        f"never recalled        {len(stats.never_recalled)} active lessons",
+        "shown, then failed anyway",
+    ]
+    lines += [
+        f"  {f.lesson_id} before '{f.key}': {f.failures} failures in {f.sessions} sessions"
+        for f in stats.failed_after
+    ] or ["  -"]
+    return "\n".join(lines)
