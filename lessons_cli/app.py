@@ -36,6 +36,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("hook", "hook_command"),
     ("validate", "validate_command"),
     ("stats", "stats_command"),
+    ("review", "review_command"),
 )
 
 

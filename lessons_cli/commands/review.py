@@ -1,0 +1,33 @@
+"""``lessons review``: lesson changes since a base commit, as Markdown for a PR."""
+
+from __future__ import annotations
+
+import click
+
+from lessons_cli.output import echo_json
+from lessons_core.layout import find_layout
+from lessons_core.review import review
+from lessons_core.review_markdown import render
+
+
+@click.command("review")
+@click.argument("base", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print the changes as JSON.")
+def review_command(base: str | None, as_json: bool) -> None:
+    """Show lessons added, changed, deprecated, superseded or removed since BASE.
+
+    BASE defaults to the merge base of HEAD with the default branch (origin/HEAD, else
+    main or master); lessons are compared as they are in the working tree. Each lesson
+    comes with its triggers, how many tracked files each glob matches (with examples),
+    and the validate findings on it.
+
+    \b
+    Example:
+      lessons review > lessons-review.md
+      lessons review origin/main --json
+    """
+    result = review(find_layout(), base)
+    if as_json:
+        echo_json(result.to_dict())
+    else:
+        click.echo(render(result), nl=False)
