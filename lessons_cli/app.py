@@ -37,6 +37,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("validate", "validate_command"),
     ("stats", "stats_command"),
     ("review", "review_command"),
+    ("report", "report_command"),
 )
 
 

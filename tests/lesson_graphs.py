@@ -19,6 +19,7 @@ from lessons_core.config import Config
 from lessons_core.jsonio import dumps
 from lessons_core.layout import Layout
 from lessons_core.project import init_project
+from lessons_core.telemetry import record_failure, record_recall
 
 # Enough files that share-based checks (broad globs) have something to judge.
 DEFAULT_FILES = (
@@ -127,3 +128,26 @@ def _entry(args: tuple[str, ...]) -> None:
 def invoke(*args: str) -> Result:
     """Run ``lessons ARGS`` the way the console script does (same error mapping)."""
     return CliRunner().invoke(_entry, list(args))
+
+
+def log_recall(
+    layout: Layout, key: str, delivered: list[str], session: str = "s1", tokens: int = 40
+) -> None:
+    """Log one PreToolUse recall through the real telemetry API (telemetry on)."""
+    record_recall(
+        layout,
+        Config(telemetry=True),
+        event="PreToolUse",
+        key=key,
+        candidates=delivered,
+        delivered=delivered,
+        tokens=tokens if delivered else 0,
+        session=session,
+    )
+
+
+def log_failure(layout: Layout, key: str, session: str = "s1") -> bool:
+    """Log a PostToolUseFailure on ``key`` (written only after a delivery for it)."""
+    return record_failure(
+        layout, Config(telemetry=True), event="PostToolUseFailure", key=key, session=session
+    )

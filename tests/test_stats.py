@@ -6,15 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
-from lesson_graphs import invoke, make_project, write_lesson
+from lesson_graphs import invoke, log_failure, log_recall, make_project, write_lesson
 
-from lessons_core.config import Config
 from lessons_core.layout import Layout
 from lessons_core.stats import preload_cost
 from lessons_core.store import load_graph
-from lessons_core.telemetry import record_failure, record_recall
-
-ON = Config(telemetry=True)
 
 
 def _log(layout: Layout) -> None:
@@ -28,17 +24,8 @@ def _log(layout: Layout) -> None:
         ("s2", "src/app.py", [], 0),
     ]
     for session, key, delivered, tokens in calls:
-        record_recall(
-            layout,
-            ON,
-            event="PreToolUse",
-            key=key,
-            candidates=delivered,
-            delivered=delivered,
-            tokens=tokens,
-            session=session,
-        )
-    record_failure(layout, ON, event="PostToolUseFailure", key="alembic upgrade", session="s2")
+        log_recall(layout, key, delivered, session, tokens)
+    log_failure(layout, "alembic upgrade", "s2")
 
 
 @pytest.fixture

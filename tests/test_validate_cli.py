@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from lesson_graphs import git, invoke, make_project, make_repo, write_lesson
+from lesson_graphs import git, invoke, log_recall, make_project, make_repo, write_lesson
 
 from lessons_core.project import init_project
 
@@ -60,22 +60,12 @@ def test_warnings_pass_unless_strict(project: Path) -> None:
 
 def test_notices_never_fail_even_strict(project: Path) -> None:
     """A never-recalled notice leaves --strict at exit 0."""
-    from lessons_core.config import Config
-    from lessons_core.telemetry import record_recall
     from lessons_core.thresholds import NEVER_RECALLED_MIN_RECALLS
 
     layout = make_project(project, telemetry=True)
     write_lesson(layout, "db-a", "Quote identifiers in raw SQL.", files=["src/db/**"])
     for _ in range(NEVER_RECALLED_MIN_RECALLS):
-        record_recall(
-            layout,
-            Config(telemetry=True),
-            event="PreToolUse",
-            key="x",
-            candidates=[],
-            delivered=[],
-            tokens=0,
-        )
+        log_recall(layout, "x", [])
     result = invoke("validate", "--strict")
     assert result.exit_code == 0
     assert "L301 notice" in result.stdout

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lesson_graphs import make_project, write_lesson, write_raw
+from lesson_graphs import log_failure, log_recall, make_project, write_lesson, write_raw
 
-from lessons_core.config import Config
 from lessons_core.layout import Layout
-from lessons_core.telemetry import record_failure, record_recall
 from lessons_core.thresholds import NEVER_RECALLED_MIN_RECALLS, REPEATED_FAILURE_MIN
 from lessons_core.validate import validate
 
@@ -393,18 +391,8 @@ def test_l203_quiet_when_triggers_differ(tmp_path: Path) -> None:
 
 
 def _recalls(layout: Layout, count: int, delivered: list[str], key: str = "src/app.py") -> None:
-    config = Config(telemetry=True)
     for _ in range(count):
-        record_recall(
-            layout,
-            config,
-            event="PreToolUse",
-            key=key,
-            candidates=delivered,
-            delivered=delivered,
-            tokens=40 if delivered else 0,
-            session="s1",
-        )
+        log_recall(layout, key, delivered)
 
 
 def test_l301_fires_for_a_lesson_never_delivered(tmp_path: Path) -> None:
@@ -439,21 +427,9 @@ def test_l302_fires_when_shown_before_repeated_failures(tmp_path: Path) -> None:
     """Delivered, then the same command failed three times: L302."""
     layout = make_project(tmp_path, telemetry=True)
     good(layout, commands=["alembic upgrade"])
-    config = Config(telemetry=True)
     for session in ("s1", "s2", "s3")[:REPEATED_FAILURE_MIN]:
-        record_recall(
-            layout,
-            config,
-            event="PreToolUse",
-            key="alembic upgrade head",
-            candidates=["db-good"],
-            delivered=["db-good"],
-            tokens=30,
-            session=session,
-        )
-        assert record_failure(
-            layout, config, event="PostToolUseFailure", key="alembic upgrade head", session=session
-        )
+        log_recall(layout, "alembic upgrade head", ["db-good"], session)
+        assert log_failure(layout, "alembic upgrade head", session)
     found = [f for f in validate(layout).findings if f.code == "L302"]
     assert [f.lesson_id for f in found] == ["db-good"]
     assert "'alembic upgrade head'" in found[0].message
@@ -463,19 +439,7 @@ def test_l302_quiet_below_the_repeat_threshold(tmp_path: Path) -> None:
     """Fewer failures than the threshold are not a pattern."""
     layout = make_project(tmp_path, telemetry=True)
     good(layout, commands=["alembic upgrade"])
-    config = Config(telemetry=True)
-    record_recall(
-        layout,
-        config,
-        event="PreToolUse",
-        key="alembic upgrade",
-        candidates=["db-good"],
-        delivered=["db-good"],
-        tokens=30,
-        session="s1",
-    )
+    log_recall(layout, "alembic upgrade", ["db-good"])
     for _ in range(REPEATED_FAILURE_MIN - 1):
-        record_failure(
-            layout, config, event="PostToolUseFailure", key="alembic upgrade", session="s1"
-        )
+        assert log_failure(layout, "alembic upgrade")
     assert "L302" not in only_codes(layout)
