@@ -53,7 +53,7 @@ def test_probe_set_agrees_with_single_patterns(pattern: str) -> None:
 
 
 def test_capture_and_validate_differ_only_in_the_share(tmp_path: Path) -> None:
-    """'src/**' (8 of 12 files) is broad for validate, not for capture."""
+    """'src/**' (7 of 12 files) is broad for validate, not for capture."""
     files = FileIndex(DEFAULT_FILES)
     validate_view = glob_problem("src/**", tmp_path, files, BROAD_GLOB_SHARE)
     capture_view = glob_problem("src/**", tmp_path, files, REFUSED_GLOB_SHARE)

@@ -244,7 +244,7 @@ def test_l102_quiet_on_a_file_path(tmp_path: Path) -> None:
 
 
 def test_l103_fires_on_a_glob_matching_most_files(tmp_path: Path) -> None:
-    """'src/**' matches 8 of 12 files: L103."""
+    """'src/**' matches 7 of 12 files: L103."""
     layout = make_project(tmp_path)
     good(layout, files=["src/**"])
     assert ("L103", "db-good") in codes(layout)
