@@ -117,7 +117,10 @@ def check_triggers(triggers: Triggers, root: Path, tracked: Sequence[str] | File
         if problem is None:
             continue
         if problem.kind == GLOB_DEAD:
-            warnings.append(f"{problem.problem} yet (fine if you are about to create it)")
+            warnings.append(
+                f"file trigger '{problem.trigger}' matches no file yet "
+                "(fine if you are about to create it)"
+            )
         else:
             raise CaptureRefused(problem.problem, problem.fix, problem.kind)
     return warnings

@@ -1,4 +1,4 @@
-"""Building real projects for tests: a git repo with files, .lessons/, and lesson files.
+"""Real projects for the maintainer commands: a git repo with files, .lessons/, lessons.
 
 Lessons are written straight to disk (not through capture), because validate, review and
 report exist to judge files people edited by hand.
@@ -6,20 +6,16 @@ report exist to judge files people edited by hand.
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-import click
-from click.testing import CliRunner, Result
-
-from lessons_cli.app import run
 from lessons_core.config import Config
 from lessons_core.jsonio import dumps
 from lessons_core.layout import Layout
 from lessons_core.project import init_project
 from lessons_core.telemetry import record_failure, record_recall
+from tests.conftest import make_repo
 
 # Enough files that share-based checks (broad globs) have something to judge.
 DEFAULT_FILES = (
@@ -38,33 +34,9 @@ DEFAULT_FILES = (
 )
 
 
-def git(root: Path, *args: str) -> str:
-    result = subprocess.run(
-        ["git", "-c", "user.email=t@example.com", "-c", "user.name=t", *args],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return result.stdout
-
-
-def make_repo(root: Path, files: Iterable[str] = DEFAULT_FILES) -> Path:
-    """A git repo at ``root`` with ``files`` committed on branch main."""
-    root.mkdir(parents=True, exist_ok=True)
-    git(root, "init", "-q", "-b", "main")
-    for name in files:
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(f"# {name}\n")
-    git(root, "add", "-A")
-    git(root, "commit", "-qm", "initial files")
-    return root
-
-
 def make_project(root: Path, files: Iterable[str] = DEFAULT_FILES, **config: Any) -> Layout:
     """A git repo with ``files`` and an initialised .lessons/ (config overrides applied)."""
-    make_repo(root, files)
+    make_repo(root, {name: f"# {name}\n" for name in files})
     layout, _ = init_project(root)
     if config:
         layout.config_path.write_bytes(dumps(Config(**config).to_dict()))
@@ -111,23 +83,6 @@ def write_raw(layout: Layout, name: str, text: str) -> Path:
     path = layout.lessons_dir / name
     path.write_text(text)
     return path
-
-
-@click.command(
-    context_settings={
-        "ignore_unknown_options": True,
-        "allow_extra_args": True,
-        "help_option_names": [],
-    }
-)
-@click.argument("args", nargs=-1, type=click.UNPROCESSED)
-def _entry(args: tuple[str, ...]) -> None:
-    run(list(args))
-
-
-def invoke(*args: str) -> Result:
-    """Run ``lessons ARGS`` the way the console script does (same error mapping)."""
-    return CliRunner().invoke(_entry, list(args))
 
 
 def log_recall(

@@ -16,11 +16,12 @@ import time
 from pathlib import Path
 
 import pytest
-from lesson_graphs import invoke, log_failure, log_recall, make_project, write_lesson
-from png_pixels import distinct_colours, read_rows
 
 from lessons_core.layout import Layout
 from lessons_core.telemetry import log_path
+from tests.conftest import run
+from tests.lesson_graphs import log_failure, log_recall, make_project, write_lesson
+from tests.png_pixels import distinct_colours, read_rows
 
 CONSOLE_LINE = re.compile(r":CONSOLE[:(]\d+\)?\] (.*)")
 DAY = 24 * 3600
@@ -126,7 +127,7 @@ def report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (layout.lessons_dir / "broken.json").write_text("{")
     _telemetry(layout)
     out = tmp_path / "report.html"
-    result = invoke("report", "--html", str(out))
+    result = run("report", "--html", str(out))
     assert result.exit_code == 0, result.stderr
     assert result.stdout == f"wrote {out}\n"
     return out
@@ -174,7 +175,7 @@ def test_without_telemetry_the_page_says_how_to_turn_it_on(
     monkeypatch.chdir(tmp_path)
     write_lesson(layout, "db-a", "Run alembic upgrade head before tests.", files=["src/db/**"])
     out = tmp_path / "r.html"
-    assert invoke("report", "--html", str(out)).exit_code == 0
+    assert run("report", "--html", str(out)).exit_code == 0
     page = out.read_text()
     assert "Telemetry is off" in page
     assert "Recalls per day" not in page
@@ -182,4 +183,4 @@ def test_without_telemetry_the_page_says_how_to_turn_it_on(
 
 def test_help_has_an_example() -> None:
     """--help shows an Example block."""
-    assert "Example:" in invoke("report", "--help").stdout
+    assert "Example:" in run("report", "--help").stdout

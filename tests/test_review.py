@@ -6,10 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
-from lesson_graphs import git, invoke, make_project, write_lesson
 
 from lessons_core.layout import Layout
 from lessons_core.review_markdown import code, text
+from tests.conftest import git, run
+from tests.lesson_graphs import make_project, write_lesson
 
 
 def _main_history(root: Path) -> Layout:
@@ -42,9 +43,9 @@ def _feature_branch(root: Path, layout: Layout, monkeypatch: pytest.MonkeyPatch)
         commands=["mkdocs gh-deploy"], keywords=["mkdocs"],
     )  # fmt: skip
     write_lesson(layout, "db-g", "Name every index explicitly.", files=["src/models/**"])
-    assert invoke("deprecate", "db-b").exit_code == 0
-    assert invoke("supersede", "docs-d", "--by", "docs-f").exit_code == 0
-    assert invoke("rm", "cli-c").exit_code == 0
+    assert run("deprecate", "db-b").exit_code == 0
+    assert run("supersede", "docs-d", "--by", "docs-f").exit_code == 0
+    assert run("rm", "cli-c").exit_code == 0
     git(root, "add", "-A")
     git(root, "commit", "-qm", "lesson changes")
 
@@ -58,7 +59,7 @@ def history(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Layout:
 
 def test_json_classifies_every_change(history: Layout) -> None:
     """Added, changed, deprecated, superseded and removed, each with its lesson."""
-    result = invoke("review", "--json")
+    result = run("review", "--json")
     assert result.exit_code == 0
     assert result.stderr == ""
     data = json.loads(result.stdout)
@@ -80,7 +81,7 @@ def test_json_classifies_every_change(history: Layout) -> None:
 
 def test_changed_lessons_list_changed_fields_and_glob_matches(history: Layout) -> None:
     """An edit names its fields; each glob has a count and examples from the tree."""
-    data = json.loads(invoke("review", "--json").stdout)
+    data = json.loads(run("review", "--json").stdout)
     edit = next(c for c in data["changes"] if c["id"] == "db-a")
     assert edit["fields"] == ["rule", "triggers"]
     assert edit["before"]["rule"] == "Run alembic upgrade head before tests."
@@ -100,7 +101,7 @@ def test_findings_are_attached_to_the_changed_lessons_only(history: Layout) -> N
     write_lesson(history, "app-e", "Keep app.py import-free.", files=["src/gone.py"])
     git(history.root, "commit", "-qam", "break an unchanged-looking lesson")
     git(history.root, "checkout", "-q", "main", "--", ".lessons/lessons/app-e.json")
-    data = json.loads(invoke("review", "--json").stdout)
+    data = json.loads(run("review", "--json").stdout)
     added = next(c for c in data["changes"] if c["id"] == "db-g")
     assert [f["code"] for f in added["findings"]] == ["L101"]
     assert "app-e" not in [c["id"] for c in data["changes"]]
@@ -108,7 +109,7 @@ def test_findings_are_attached_to_the_changed_lessons_only(history: Layout) -> N
 
 def test_markdown_reads_as_a_pr_comment(history: Layout) -> None:
     """Headings per kind, the rule quoted, triggers with counts, findings inline."""
-    result = invoke("review")
+    result = run("review")
     assert result.exit_code == 0
     out = result.stdout
     assert out.startswith("## Lesson changes since `")
@@ -127,7 +128,7 @@ def test_markdown_reads_as_a_pr_comment(history: Layout) -> None:
 
 def test_an_explicit_base_is_used(history: Layout) -> None:
     """BASE=HEAD shows no changes at all."""
-    result = invoke("review", "HEAD")
+    result = run("review", "HEAD")
     assert result.exit_code == 0
     assert "No lesson changed." in result.stdout
     assert "0 added · 0 changed" in result.stdout
@@ -138,13 +139,13 @@ def test_uncommitted_edits_count(history: Layout) -> None:
     write_lesson(
         history, "app-e", "Keep app.py free of imports at module level.", files=["src/app.py"]
     )
-    data = json.loads(invoke("review", "HEAD", "--json").stdout)
+    data = json.loads(run("review", "HEAD", "--json").stdout)
     assert [(c["change"], c["id"]) for c in data["changes"]] == [("changed", "app-e")]
 
 
 def test_a_base_that_names_no_commit_is_a_user_error(history: Layout) -> None:
     """Exit 1 with the bad name and how to fix it."""
-    result = invoke("review", "no-such-branch")
+    result = run("review", "no-such-branch")
     assert result.exit_code == 1
     assert result.stdout == ""
     assert "'no-such-branch' names no commit" in result.stderr
@@ -168,7 +169,7 @@ def test_the_default_base_follows_origin_head_in_a_clone(
     git(upstream, "add", "-A")
     git(upstream, "commit", "-qm", "upstream")
     git(clone, "fetch", "-q")
-    data = json.loads(invoke("review", "--json").stdout)
+    data = json.loads(run("review", "--json").stdout)
     assert data["base_ref"] == "origin/main"
     assert [(c["change"], c["id"]) for c in data["changes"]] == [("added", "app-h")]
 

@@ -6,11 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
-from lesson_graphs import invoke, log_failure, log_recall, make_project, write_lesson
 
 from lessons_core.layout import Layout
 from lessons_core.stats import preload_cost
 from lessons_core.store import load_graph
+from tests.conftest import run
+from tests.lesson_graphs import log_failure, log_recall, make_project, write_lesson
 
 
 def _log(layout: Layout) -> None:
@@ -42,7 +43,7 @@ def layout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Layout:
 def test_json_has_every_figure(layout: Layout) -> None:
     """Counts, silence, token averages, rankings, never-recalled, failures, ratio."""
     _log(layout)
-    result = invoke("stats", "--json")
+    result = run("stats", "--json")
     assert result.exit_code == 0
     assert result.stderr == ""
     data = json.loads(result.stdout)
@@ -66,7 +67,7 @@ def test_json_has_every_figure(layout: Layout) -> None:
 def test_text_output_reads_as_a_summary(layout: Layout) -> None:
     """Plain output names the figures and the failing lesson."""
     _log(layout)
-    result = invoke("stats")
+    result = run("stats")
     assert result.exit_code == 0
     assert "recalls served        6 in 2 sessions" in result.stdout
     assert "silent                66.7%" in result.stdout
@@ -81,7 +82,7 @@ def test_telemetry_off_and_no_log_says_how_to_turn_it_on(
     """Exit 1 with the config key to set."""
     monkeypatch.chdir(tmp_path)
     make_project(tmp_path)
-    result = invoke("stats")
+    result = run("stats")
     assert result.exit_code == 1
     assert result.stdout == ""
     assert '"telemetry": true in .lessons/config.json' in result.stderr
@@ -91,7 +92,7 @@ def test_old_records_are_shown_with_a_warning_when_off(layout: Layout) -> None:
     """A log left from before telemetry was turned off is still read."""
     _log(layout)
     layout.config_path.write_text('{"telemetry": false}\n')
-    result = invoke("stats", "--json")
+    result = run("stats", "--json")
     assert result.exit_code == 0
     assert json.loads(result.stdout)["recalls"] == 6
     assert "telemetry is off" in result.stderr
@@ -99,11 +100,11 @@ def test_old_records_are_shown_with_a_warning_when_off(layout: Layout) -> None:
 
 def test_an_empty_log_gives_zeros(layout: Layout) -> None:
     """Telemetry on but nothing recalled yet: zeros, no ratio."""
-    data = json.loads(invoke("stats", "--json").stdout)
+    data = json.loads(run("stats", "--json").stdout)
     assert (data["recalls"], data["tokens_per_recall"], data["ratio"]) == (0, 0.0, None)
     assert data["never_recalled"] == ["a", "b", "c"]
 
 
 def test_help_has_an_example() -> None:
     """--help shows an Example block."""
-    assert "Example:" in invoke("stats", "--help").stdout
+    assert "Example:" in run("stats", "--help").stdout

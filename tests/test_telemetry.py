@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from lesson_graphs import make_project
 
 from lessons_core.config import Config
 from lessons_core.layout import Layout
@@ -22,6 +21,7 @@ from lessons_core.telemetry import (
     rotated_path,
     session_tag,
 )
+from tests.lesson_graphs import make_project
 
 ON = Config(telemetry=True)
 

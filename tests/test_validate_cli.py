@@ -9,9 +9,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from lesson_graphs import git, invoke, log_recall, make_project, make_repo, write_lesson
 
 from lessons_core.project import init_project
+from tests.conftest import git, make_repo, run
+from tests.lesson_graphs import log_recall, make_project, write_lesson
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -26,7 +27,7 @@ def test_clean_graph_prints_the_summary_and_exits_0(project: Path) -> None:
     """No findings: only the summary line on stdout, nothing on stderr."""
     layout = make_project(project)
     write_lesson(layout, "db-a", "Quote identifiers in raw SQL.", files=["src/db/**"])
-    result = invoke("validate")
+    result = run("validate")
     assert result.exit_code == 0
     assert result.stdout == "1 lesson checked: 0 errors, 0 warnings, 0 notices\n"
     assert result.stderr == ""
@@ -36,7 +37,7 @@ def test_an_error_prints_code_file_line_and_fix_and_exits_1(project: Path) -> No
     """An invalid glob: file:line, code, severity, message, fix; exit 1."""
     layout = make_project(project)
     write_lesson(layout, "db-a", "Quote identifiers in raw SQL.", files=["../x/**"])
-    result = invoke("validate")
+    result = run("validate")
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
     at = next(i for i, line in enumerate(lines) if " L009 " in line)
@@ -52,8 +53,8 @@ def test_warnings_pass_unless_strict(project: Path) -> None:
     """A dead glob exits 0, and 1 with --strict."""
     layout = make_project(project)
     write_lesson(layout, "db-a", "Quote identifiers in raw SQL.", files=["src/legacy/**"])
-    assert invoke("validate").exit_code == 0
-    strict = invoke("validate", "--strict")
+    assert run("validate").exit_code == 0
+    strict = run("validate", "--strict")
     assert strict.exit_code == 1
     assert "L101 warning" in strict.stdout
 
@@ -66,7 +67,7 @@ def test_notices_never_fail_even_strict(project: Path) -> None:
     write_lesson(layout, "db-a", "Quote identifiers in raw SQL.", files=["src/db/**"])
     for _ in range(NEVER_RECALLED_MIN_RECALLS):
         log_recall(layout, "x", [])
-    result = invoke("validate", "--strict")
+    result = run("validate", "--strict")
     assert result.exit_code == 0
     assert "L301 notice" in result.stdout
 
@@ -75,7 +76,7 @@ def test_json_format_lists_findings_and_the_verdict(project: Path) -> None:
     """--format json: ok, summary and findings with code, file, line, fix."""
     layout = make_project(project)
     write_lesson(layout, "db-a", "Quote identifiers in raw SQL.", files=["src/legacy/**"])
-    result = invoke("validate", "--format", "json", "--strict")
+    result = run("validate", "--format", "json", "--strict")
     assert result.exit_code == 1
     data = json.loads(result.stdout)
     assert data["ok"] is False
@@ -92,7 +93,7 @@ def test_github_format_annotates_the_lesson_file(project: Path) -> None:
     """--format github prints ::error with file, line and title, escaped."""
     layout = make_project(project)
     write_lesson(layout, "db-a", "Quote identifiers in raw SQL.", commands=["(a)\\1"])
-    result = invoke("validate", "--format", "github")
+    result = run("validate", "--format", "github")
     assert result.exit_code == 1
     first = next(line for line in result.stdout.splitlines() if "L010" in line)
     assert re.match(
@@ -106,17 +107,17 @@ def test_github_paths_are_relative_to_the_checkout(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """In a monorepo package, annotation paths start at the git top level."""
-    make_repo(tmp_path, ["pkg/app/src/main.py"])
+    make_repo(tmp_path, {"pkg/app/src/main.py": "x\n"})
     layout, _ = init_project(tmp_path / "pkg" / "app")
     write_lesson(layout, "app-a", "Keep main import-free.", files=["src/nothing/**"])
     monkeypatch.chdir(tmp_path / "pkg" / "app")
-    result = invoke("validate", "--format", "github")
+    result = run("validate", "--format", "github")
     assert "::warning file=pkg/app/.lessons/lessons/app-a.json," in result.stdout
 
 
 def test_outside_a_project_says_how_to_start(project: Path) -> None:
     """No .lessons/: exit 1 and the fix on stderr."""
-    result = invoke("validate")
+    result = run("validate")
     assert result.exit_code == 1
     assert result.stdout == ""
     assert "run 'lessons init'" in result.stderr
@@ -124,7 +125,7 @@ def test_outside_a_project_says_how_to_start(project: Path) -> None:
 
 def test_help_has_an_example() -> None:
     """--help shows an Example block."""
-    result = invoke("validate", "--help")
+    result = run("validate", "--help")
     assert result.exit_code == 0
     assert "Example:" in result.stdout
     assert "--format [text|json|github]" in result.stdout

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lesson_graphs import log_failure, log_recall, make_project, write_lesson, write_raw
-
 from lessons_core.layout import Layout
 from lessons_core.thresholds import NEVER_RECALLED_MIN_RECALLS, REPEATED_FAILURE_MIN
 from lessons_core.validate import validate
+from tests.lesson_graphs import log_failure, log_recall, make_project, write_lesson, write_raw
 
 
 def codes(layout: Layout) -> set[tuple[str, str | None]]:

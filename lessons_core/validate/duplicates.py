@@ -58,23 +58,26 @@ def _identical_and_near(ctx: Context, active: list[Lesson]) -> Iterator[Finding]
 def near_pairs(lessons: list[Lesson]) -> list[tuple[Lesson, Lesson, float]]:
     """Pairs (earlier, later in ``lessons``) whose rules are near-duplicates."""
     sets = [rule_words(lesson.rule) for lesson in lessons]
-    words = [sorted(group) for group in sets]
-    frequency = Counter(word for group in words for word in group)
-    ordered = [sorted(group, key=lambda w: (frequency[w], w)) for group in words]
+    frequency = Counter(word for group in sets for word in group)
+    # Each word set as an int bitmask: a candidate pair then costs two bit operations.
+    bit = {word: 1 << n for n, word in enumerate(sorted(frequency))}
+    masks = [sum(bit[word] for word in group) for group in sets]
     seen_at: dict[str, list[int]] = defaultdict(list)
     pairs: list[tuple[Lesson, Lesson, float]] = []
     threshold = NEAR_DUPLICATE_SIMILARITY
-    for index, group in enumerate(ordered):
+    for index, group in enumerate(sets):
         size = len(group)
-        prefix = group[: size - math.ceil(threshold * size) + 1] if size else []
+        if not size:
+            continue
+        ordered = sorted(group, key=lambda w: (frequency[w], w))
+        prefix = ordered[: size - math.ceil(threshold * size) + 1]
         candidates = {other for word in prefix for other in seen_at[word]}
+        mask = masks[index]
         for other in sorted(candidates):
-            other_size = len(ordered[other])
-            if min(size, other_size) < threshold * max(size, other_size):
-                continue  # sizes alone rule out the threshold
-            score = jaccard(sets[other], sets[index])
-            if score >= threshold:
-                pairs.append((lessons[other], lessons[index], score))
+            shared = (mask & masks[other]).bit_count()
+            union = size + len(sets[other]) - shared
+            if shared >= threshold * union:
+                pairs.append((lessons[other], lessons[index], jaccard(sets[other], group)))
         for word in prefix:
             seen_at[word].append(index)
     return pairs
