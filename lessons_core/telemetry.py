@@ -273,25 +273,22 @@ def _parse(line: bytes) -> RecallRecord | FailureRecord | None:
         data = orjson.loads(line)
         if not isinstance(data, dict):
             return None
+        common: dict[str, Any] = {
+            "ts": float(data["ts"]),
+            "session": str(data.get("session", "")),
+            "event": str(data["event"]),
+            "key": str(data["key"]),
+        }
         if data.get("kind") == "recall":
             return RecallRecord(
-                ts=float(data["ts"]),
-                session=str(data.get("session", "")),
-                event=str(data["event"]),
-                key=str(data["key"]),
+                **common,
                 candidates=_ids(data.get("candidates")),
                 candidates_total=int(data.get("candidates_total", 0)),
                 delivered=_ids(data.get("delivered")),
                 tokens=int(data.get("tokens", 0)),
             )
         if data.get("kind") == "failure":
-            return FailureRecord(
-                ts=float(data["ts"]),
-                session=str(data.get("session", "")),
-                event=str(data["event"]),
-                key=str(data["key"]),
-                after=_ids(data.get("after")),
-            )
+            return FailureRecord(**common, after=_ids(data.get("after")))
     except (orjson.JSONDecodeError, KeyError, TypeError, ValueError):
         return None
     return None
