@@ -1,8 +1,9 @@
 """``lessons stats``: what the telemetry log says about recall's cost and use.
 
 The comparison point is preloading: putting every active rule into the prompt once per
-session. ``ratio`` is the tokens recall actually served divided by what preloading would
-have cost over the same sessions; below 1 recall is the cheaper of the two.
+session, in the block recall renders and with the same token estimate. ``ratio`` is the
+tokens recall actually served divided by what preloading would have cost over the same
+sessions; below 1 recall is the cheaper of the two.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from lessons_core.model import Lesson
+from lessons_core.render import FRAME_TOKENS, estimate_tokens, neutralise
 from lessons_core.telemetry import TelemetryLog
-from lessons_core.token_count import estimate_tokens
 
 TOP = 5
 
@@ -74,8 +75,9 @@ class Stats:
 
 
 def preload_cost(lessons: list[Lesson]) -> int:
-    """Tokens to list every rule in a prompt, one ``- [id] rule`` line each."""
-    return sum(estimate_tokens(f"- [{lesson.id}] {lesson.rule}\n") for lesson in lessons)
+    """Tokens of one recall block holding every rule, as a preloaded prompt would."""
+    lines = (f"- {lesson.id}: {neutralise(lesson.rule)}" for lesson in lessons)
+    return FRAME_TOKENS + sum(estimate_tokens(line) for line in lines) if lessons else 0
 
 
 def compute(log: TelemetryLog, lessons: list[Lesson], top: int = TOP) -> Stats:
