@@ -179,3 +179,31 @@ def test_rule_text_cannot_inject_markdown() -> None:
     assert text("[x](http://e) <b>hi</b> # h") == r"\[x\]\(http://e\) \<b\>hi\</b\> \# h"
     assert code("a`b") == "`` a`b ``"
     assert code("src/**") == "`src/**`"
+
+
+def test_a_first_lessons_commit_and_a_broken_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A base without .lessons/ makes every lesson added; a broken one shows its L001."""
+    from tests.conftest import make_repo
+
+    make_repo(tmp_path, {"src/app.py": "x\n"})
+    monkeypatch.chdir(tmp_path)
+    assert run("init").exit_code == 0
+    git(tmp_path, "checkout", "-qb", "first-lessons")
+    assert (
+        run(
+            "add", "Keep app.py import-free.", "--topic", "app", "--trigger-file", "src/app.py"
+        ).exit_code
+        == 0
+    )
+    (tmp_path / ".lessons" / "lessons" / "app-broken.json").write_text("{")
+    result = run("review")
+    assert result.exit_code == 0
+    assert "2 added · 0 changed" in result.stdout
+    assert (
+        "- `.lessons/lessons/app-broken.json` does not parse; see the findings below"
+        in result.stdout
+    )
+    assert "**L001 error**" in result.stdout
+    assert "- file `src/app.py`: 1 tracked file (`src/app.py`)" in result.stdout
