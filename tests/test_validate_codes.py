@@ -442,3 +442,11 @@ def test_l302_quiet_below_the_repeat_threshold(tmp_path: Path) -> None:
     for _ in range(REPEATED_FAILURE_MIN - 1):
         assert log_failure(layout, "alembic upgrade")
     assert "L302" not in only_codes(layout)
+
+
+def test_l301_counts_every_recall_for_an_impossible_date(tmp_path: Path) -> None:
+    """A created date like 2026-13-45 does not break the telemetry checks."""
+    layout = make_project(tmp_path, telemetry=True)
+    good(layout, created="2026-13-45")
+    _recalls(layout, NEVER_RECALLED_MIN_RECALLS, [])
+    assert ("L301", "db-good") in codes(layout)

@@ -25,8 +25,14 @@ def check(ctx: Context) -> Iterator[Finding]:
 
 
 def created_at(created: str) -> float:
-    """Local midnight starting the day a lesson was created, as a Unix time."""
-    day = dt.date.fromisoformat(created)
+    """Local midnight starting the day a lesson was created, as a Unix time.
+
+    An impossible date that still has the YYYY-MM-DD shape counts every recall.
+    """
+    try:
+        day = dt.date.fromisoformat(created)
+    except ValueError:
+        return 0.0
     return dt.datetime.combine(day, dt.time.min).timestamp()
 
 
