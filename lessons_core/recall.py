@@ -77,6 +77,9 @@ class Hit:
 class Recall:
     hits: tuple[Hit, ...]  # rank order, within budget, excluding `exclude`
     more: int  # how many more matched but were cut by the budget
+    # Every lesson that matched, in rank order, before `exclude` and the budget: what
+    # telemetry logs as a recall's candidates.
+    matched: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -115,8 +118,13 @@ def recall(
     config = config or load_config(layout.config_path)
     if index is None:
         index, _broken = load_index(layout)
-    selection = select(rank(index, request), config, exclude=exclude, limit=limit)
-    return Recall(hits=tuple(c.hit for c in selection.shown), more=len(selection.cut))
+    ranked = rank(index, request)
+    selection = select(ranked, config, exclude=exclude, limit=limit)
+    return Recall(
+        hits=tuple(c.hit for c in selection.shown),
+        more=len(selection.cut),
+        matched=tuple(c.hit.lesson_id for c in ranked),
+    )
 
 
 def rank(index: RecallIndex, request: RecallRequest) -> list[Candidate]:
