@@ -19,8 +19,8 @@ def slug(text: str) -> str:
 
 def base_id(topic: str, rule: str, words: int = 5) -> str:
     """``topic-first-meaningful-words``; common words are skipped when others remain."""
-    rule_words = slug(rule).split("-")
-    picked = [w for w in rule_words if w and w not in COMMON_WORDS] or [w for w in rule_words if w]
+    rule_terms = slug(rule).split("-")
+    picked = [w for w in rule_terms if w and w not in COMMON_WORDS] or [w for w in rule_terms if w]
     stem = "-".join([slug(topic) or "general", *picked[:words]])
     return stem[:MAX_ID_CHARS].rstrip("-") or "lesson"
 

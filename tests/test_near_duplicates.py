@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from itertools import combinations
 
-from lessons_core.guards import jaccard, rule_words
+from lessons_core.guards import rule_terms, term_similarity
 from lessons_core.model import Lesson, Triggers
 from lessons_core.thresholds import NEAR_DUPLICATE_SIMILARITY
 from lessons_core.validate.duplicates import near_pairs
@@ -31,11 +31,11 @@ def test_prefix_filtering_misses_no_pair_and_adds_none() -> None:
     """Over 300 random rules from a small vocabulary, both methods agree pair for pair."""
     for seed in range(5):
         lessons = _lessons(seed, 300)
-        words = {lesson.id: rule_words(lesson.rule) for lesson in lessons}
+        words = {lesson.id: rule_terms(lesson.rule) for lesson in lessons}
         expected = {
             (a.id, b.id)
             for a, b in combinations(lessons, 2)
-            if jaccard(words[a.id], words[b.id]) >= NEAR_DUPLICATE_SIMILARITY
+            if term_similarity(words[a.id], words[b.id]) >= NEAR_DUPLICATE_SIMILARITY
         }
         found = {(a.id, b.id) for a, b, _ in near_pairs(lessons)}
         assert found == expected

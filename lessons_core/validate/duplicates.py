@@ -12,7 +12,7 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 
-from lessons_core.guards import jaccard, normalised_rule, rule_words
+from lessons_core.guards import normalised_rule, rule_terms, term_similarity
 from lessons_core.model import Lesson
 from lessons_core.thresholds import CROWDED_TRIGGER_SET, NEAR_DUPLICATE_SIMILARITY
 from lessons_core.validate.context import Context
@@ -57,7 +57,7 @@ def _identical_and_near(ctx: Context, active: list[Lesson]) -> Iterator[Finding]
 
 def near_pairs(lessons: list[Lesson]) -> list[tuple[Lesson, Lesson, float]]:
     """Pairs (earlier, later in ``lessons``) whose rules are near-duplicates."""
-    sets = [rule_words(lesson.rule) for lesson in lessons]
+    sets = [rule_terms(lesson.rule) for lesson in lessons]
     frequency = Counter(word for group in sets for word in group)
     # Each word set as an int bitmask: a candidate pair then costs two bit operations.
     bit = {word: 1 << n for n, word in enumerate(sorted(frequency))}
@@ -77,7 +77,7 @@ def near_pairs(lessons: list[Lesson]) -> list[tuple[Lesson, Lesson, float]]:
             shared = (mask & masks[other]).bit_count()
             union = size + len(sets[other]) - shared
             if shared >= threshold * union:
-                pairs.append((lessons[other], lessons[index], jaccard(sets[other], group)))
+                pairs.append((lessons[other], lessons[index], term_similarity(sets[other], group)))
         for word in prefix:
             seen_at[word].append(index)
     return pairs
