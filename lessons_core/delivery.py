@@ -23,7 +23,7 @@ from lessons_core.config import Config
 from lessons_core.layout import Layout
 from lessons_core.pure_reads import is_pure_read_command
 from lessons_core.recall import Hit, Recall, RecallRequest, recall
-from lessons_core.render import render_block
+from lessons_core.render import estimate_tokens, render_block
 
 GATE = "gate"
 CONTEXT = "context"
@@ -85,12 +85,13 @@ def before_action(
     action: ToolAction,
     config: Config,
     modes: frozenset[str] = BOTH_MODES,
+    event: str = "PreToolUse",
 ) -> Notice | None:
     """Rules new to this session that apply to ``action``, in the mode they call for.
 
     ``modes`` is what the harness can do at this point: a pre-tool hook that cannot add
     context passes ``{GATE}`` and leaves context rules for its post-tool hook, which
-    passes ``{CONTEXT}``.
+    passes ``{CONTEXT}``. ``event`` names the hook in the telemetry log.
     """
     if action.is_empty:
         return None
@@ -100,32 +101,95 @@ def before_action(
     # A pure read stays silent unless a command trigger names it.
     hits = [hit for hit in found.hits if not pure or hit.via == "command"]
     gating = GATE in modes and any(mode_of(hit, action, config) == GATE for hit in hits)
-    if not hits or not (gating or CONTEXT in modes):
-        return None
-    text = claim_and_render(layout, key, found, hits)
-    if not text:
-        return None
-    return Notice(f"{GATE_PREFIX}\n{text}" if gating else text, gate=gating)
+    notice: Notice | None = None
+    shown: tuple[str, ...] = ()
+    if hits and (gating or CONTEXT in modes):
+        text, shown = claim_and_render(layout, key, found, hits)
+        if text:
+            notice = Notice(f"{GATE_PREFIX}\n{text}" if gating else text, gate=gating)
+    _log_recall(layout, config, event, key, action_key(action), found, shown, notice)
+    return notice
 
 
-def on_prompt(layout: Layout, key: str, prompt: str, config: Config) -> str | None:
+def on_prompt(
+    layout: Layout, key: str, prompt: str, config: Config, event: str = "UserPromptSubmit"
+) -> str | None:
     """Keyword and prompt matches for a prompt the user just sent."""
     if not prompt.strip():
         return None
     request = RecallRequest(files=(), command=None, prompt=prompt)
     found = recall(layout, request, config=config, exclude=sessions.shown(layout, key))
-    return claim_and_render(layout, key, found, found.hits) or None
+    text, shown = claim_and_render(layout, key, found, found.hits)
+    notice = Notice(text) if text else None
+    _log_recall(layout, config, event, key, None, found, shown, notice)
+    return text or None
 
 
-def claim_and_render(layout: Layout, key: str, found: Recall, hits: Sequence[Hit]) -> str:
-    """Mark ``hits`` shown and render those no parallel hook showed first ('' if none)."""
+def claim_and_render(
+    layout: Layout, key: str, found: Recall, hits: Sequence[Hit]
+) -> tuple[str, tuple[str, ...]]:
+    """Mark ``hits`` shown; render those no parallel hook showed first ('' if none).
+
+    Returns the block and the ids it shows.
+    """
     if not hits:
-        return ""
+        return "", ()
     fresh = set(sessions.claim(layout, key, [hit.lesson_id for hit in hits]))
     kept = tuple(hit for hit in hits if hit.lesson_id in fresh)
     if not kept:
-        return ""
-    return render_block(replace(found, hits=kept))
+        return "", ()
+    return render_block(replace(found, hits=kept)), tuple(hit.lesson_id for hit in kept)
+
+
+def action_key(action: ToolAction) -> str:
+    """What telemetry calls a tool call: its files, else its command.
+
+    A failure hook builds the same ``ToolAction`` from its payload, so a failure and the
+    recall before it share this key.
+    """
+    return " ".join(action.files) if action.files else action.command or ""
+
+
+def record_failure(
+    layout: Layout,
+    key: str,
+    action: ToolAction,
+    config: Config,
+    event: str = "PostToolUseFailure",
+) -> None:
+    """Log a failed call after lessons were delivered for it (telemetry only)."""
+    if config.telemetry and not action.is_empty:
+        from lessons_core import telemetry
+
+        telemetry.record_failure(layout, config, event=event, key=action_key(action), session=key)
+
+
+def _log_recall(
+    layout: Layout,
+    config: Config,
+    event: str,
+    session: str,
+    key: str | None,
+    found: Recall,
+    shown: tuple[str, ...],
+    notice: Notice | None,
+) -> None:
+    """One telemetry record of a recall; ``key`` None is a prompt (never logged itself)."""
+    # Imported only when on: a hook with telemetry off pays nothing for it.
+    if not config.telemetry:
+        return
+    from lessons_core import telemetry
+
+    telemetry.record_recall(
+        layout,
+        config,
+        event=event,
+        key=telemetry.PROMPT_KEY if key is None else key,
+        candidates=found.matched,
+        delivered=shown if notice else (),
+        tokens=estimate_tokens(notice.text) if notice else 0,
+        session=session,
+    )
 
 
 def session_start(layout: Layout, key: str, source: str, config: Config) -> str | None:

@@ -92,5 +92,7 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
         delivery.before_compaction(layout, key)
         return None
     if event == "PostToolUseFailure" and not payload.get("is_interrupt"):
-        return context_output(event, nudges.failure_nudge(layout, key, action_of(layout, payload)))
+        action = action_of(layout, payload)
+        delivery.record_failure(layout, key, action, config)
+        return context_output(event, nudges.failure_nudge(layout, key, action))
     return None

@@ -56,12 +56,12 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
         return {"additional_context": note} if note else None
     if event in {"beforeShellExecution", "preToolUse"}:
         notice = delivery.before_action(
-            layout, key, action_of(layout, payload), config, frozenset({GATE})
+            layout, key, action_of(layout, payload), config, frozenset({GATE}), event
         )
         return gate_output(notice) if notice else None
     if event == "postToolUse":
         notice = delivery.before_action(
-            layout, key, action_of(layout, payload), config, frozenset({CONTEXT})
+            layout, key, action_of(layout, payload), config, frozenset({CONTEXT}), event
         )
         return {"additional_context": notice.text} if notice else None
     if event == "preCompact":

@@ -45,11 +45,16 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
         )
     if event == "BeforeAgent":
         prompt = payload.get("prompt")
-        text = delivery.on_prompt(layout, key, prompt, config) if isinstance(prompt, str) else None
+        text = (
+            delivery.on_prompt(layout, key, prompt, config, event)
+            if isinstance(prompt, str)
+            else None
+        )
         return claude_code.context_output(event, text)
     if event in {"BeforeTool", "AfterTool"}:
         modes = frozenset({GATE}) if event == "BeforeTool" else frozenset({CONTEXT})
-        notice = delivery.before_action(layout, key, action_of(layout, payload), config, modes)
+        action = action_of(layout, payload)
+        notice = delivery.before_action(layout, key, action, config, modes, event)
         if notice is None:
             return None
         if notice.gate:
