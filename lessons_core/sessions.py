@@ -87,11 +87,21 @@ def prune_stale(layout: Layout, now: float | None = None) -> int:
     for entry in folder.glob("*.json") if folder.is_dir() else []:
         with contextlib.suppress(OSError):
             if entry.stat().st_mtime < cutoff:
-                entry.unlink()
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(entry.with_suffix(".lock"))
+                _remove(entry)
                 removed += 1
     return removed
+
+
+def discard(layout: Layout, key: str) -> None:
+    """Delete a session's file and lock: for a session that only existed to be measured."""
+    with contextlib.suppress(FileNotFoundError):
+        _remove(_path(layout, key))
+
+
+def _remove(entry: Path) -> None:
+    entry.unlink()
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(entry.with_suffix(".lock"))
 
 
 def _write(path: Path, ids: list[str]) -> None:

@@ -43,6 +43,19 @@ class Wiring:
     handler_extra: dict[str, Any] = field(default_factory=dict)
     top_level: dict[str, Any] = field(default_factory=dict)
 
+    def covers(self, event: str, tool: str | None = None) -> bool:
+        """Whether the harness runs our hook on ``event`` (for ``tool``) with these entries.
+
+        Matchers are regular expressions over the whole tool name, as the harnesses read
+        them (``Edit|Write``); an event without one fires for every tool.
+        """
+        for hook in self.events:
+            if hook.name == event:
+                return hook.matcher is None or (
+                    tool is not None and re.fullmatch(hook.matcher, tool) is not None
+                )
+        return False
+
 
 CLAUDE_TOOLS = "Edit|Write|MultiEdit|NotebookEdit|Bash"
 GEMINI_TOOLS = "write_file|replace|run_shell_command"

@@ -74,6 +74,16 @@ def pre_tool_output(notice: Notice | None) -> dict[str, Any] | None:
     return context_output("PreToolUse", notice.text)
 
 
+def answer_text(answer: dict[str, Any] | None) -> tuple[str, bool]:
+    """What an answer built above hands the model, and whether it refuses the call."""
+    output = answer.get("hookSpecificOutput") if answer else None
+    if not isinstance(output, dict):
+        return "", False
+    if output.get("permissionDecision") == "deny":
+        return str(output.get("permissionDecisionReason") or ""), True
+    return str(output.get("additionalContext") or ""), False
+
+
 def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str, Any] | None:
     event = payload.get("hook_event_name")
     key = session_of(payload)

@@ -198,3 +198,14 @@ def test_agents_md_section_is_added_once_and_kept_in_place(
     assert doc.read_text() == text
     assert agent_docs.remove_snippet(doc)
     assert doc.read_text() == "# Agents\n\nUse tabs.\n"
+
+
+def test_wiring_says_which_tools_reach_the_hook() -> None:
+    """Claude Code's entries cover edits and Bash, not Read; events without a matcher all."""
+    claude = wiring.WIRINGS["claude-code"]
+    assert claude.covers("PreToolUse", "Edit")
+    assert claude.covers("PreToolUse", "Bash")
+    assert not claude.covers("PreToolUse", "Read")
+    assert not claude.covers("PreToolUse", "BashOutput")  # the whole name must match
+    assert claude.covers("UserPromptSubmit")
+    assert not claude.covers("PostToolUse", "Edit")  # not wired at all

@@ -56,3 +56,18 @@ def test_parallel_recalls_show_each_rule_once(layout: Layout, write_lesson: Writ
     with ThreadPoolExecutor(max_workers=8) as pool:
         results = list(pool.map(lambda _: recall_once(layout, REQUEST, "s1"), range(8)))
     assert sum(len(r.hits) for r in results) == 1
+
+
+def test_discard_removes_only_that_session(layout: Layout, write_lesson: WriteLesson) -> None:
+    """discard deletes one session's file and lock; others stay; a second discard is a no-op."""
+    write_lesson("api", "Keep request timeouts explicit.", files=("src/**",))
+    recall_once(layout, REQUEST, "s1")
+    recall_once(layout, REQUEST, "s2")
+    before = set(sessions.sessions_dir(layout).iterdir())
+    sessions.discard(layout, "s1")
+    sessions.discard(layout, "s1")
+    after = set(sessions.sessions_dir(layout).iterdir())
+    assert {p.suffix for p in before - after} == {".json", ".lock"}
+    assert len(before - after) == 2
+    assert sessions.shown(layout, "s1") == frozenset()
+    assert sessions.shown(layout, "s2") == {"api"}
