@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from lessons_cli.hooks import claude_code
 from lessons_core import sessions
 from lessons_core.delivery import GATE_PREFIX, SESSION_NOTE
 from lessons_core.hooklog import log_path
@@ -232,3 +233,15 @@ def test_parallel_hook_processes_lose_no_update(project: Layout) -> None:
     assert delivered.count("Keep src/a.py import-safe.") == 1
     session = sessions.session_key(str(write["session_id"]))
     assert sessions.shown(project, session) == {"build-gen-before-push", "code-a-import-safe"}
+
+
+def test_answer_text_reads_back_both_modes(project: Layout) -> None:
+    """The text of a gate answer is its reason, of a context answer the context; none: ''."""
+    _push_lesson(project)
+    gate = answer(H, _bash(project.root, "git push origin main"))
+    text, gated = claude_code.answer_text(gate)
+    assert gated
+    assert text.startswith(GATE_PREFIX)
+    context = claude_code.context_output("PreToolUse", "note")
+    assert claude_code.answer_text(context) == ("note", False)
+    assert claude_code.answer_text(None) == ("", False)
