@@ -33,6 +33,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("importing", "import_group"),
     ("export", "export_command"),
     ("evaluate", "eval_command"),
+    ("replay", "replay_command"),
     ("hook", "hook_command"),
     ("validate", "validate_command"),
     ("stats", "stats_command"),
