@@ -12,8 +12,10 @@ import orjson
 import pytest
 
 from lessons_core import sessions
+from lessons_core.jsonio import dumps
 from lessons_core.layout import Layout
 from lessons_core.project import init_project
+from lessons_core.telemetry import log_path
 from tests.conftest import make_repo, run, save_lesson
 from tests.transcript_records import record, tool_result, tool_use, write
 
@@ -117,7 +119,8 @@ def test_skipped_lines_are_reported_on_stderr(shop: Layout) -> None:
 
 
 def test_replay_leaves_no_trace(shop: Layout) -> None:
-    """A real session's shown set and an old session file are untouched; nothing is added."""
+    """Other sessions' files stay as they were, none is added, and telemetry logs nothing."""
+    shop.config_path.write_bytes(dumps({"telemetry": True}))
     sessions.claim(shop, "live-session", [APP])
     sessions.claim(shop, "old-session", [RELEASE])
     folder = sessions.sessions_dir(shop)
@@ -128,6 +131,7 @@ def test_replay_leaves_no_trace(shop: Layout) -> None:
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
     assert sessions.shown(shop, "live-session") == {APP}
     assert replay_json(REAL) == first  # and a second replay starts as fresh as the first
+    assert not log_path(shop).exists()
 
 
 def test_prompt_matches_are_replayed(shop: Layout, tmp_path: Path) -> None:
