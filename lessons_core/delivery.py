@@ -107,7 +107,7 @@ def before_action(
         text, shown = claim_and_render(layout, key, found, hits)
         if text:
             notice = Notice(f"{GATE_PREFIX}\n{text}" if gating else text, gate=gating)
-    _log_recall(layout, config, event, key, action_key(action), found, shown, notice)
+    _log_recall(layout, config, event, key, action, found, shown, notice)
     return notice
 
 
@@ -169,26 +169,32 @@ def _log_recall(
     config: Config,
     event: str,
     session: str,
-    key: str | None,
+    action: ToolAction | None,
     found: Recall,
     shown: tuple[str, ...],
     notice: Notice | None,
 ) -> None:
-    """One telemetry record of a recall; ``key`` None is a prompt (never logged itself)."""
+    """One telemetry record of a recall; ``action`` None is a prompt (never logged itself)."""
     # Imported only when on: a hook with telemetry off pays nothing for it.
     if not config.telemetry:
         return
     from lessons_core import telemetry
 
+    if action is None:
+        key, about = telemetry.PROMPT_KEY, telemetry.ABOUT_PROMPT
+    else:
+        about = telemetry.ABOUT_FILES if action.files else telemetry.ABOUT_COMMAND
+        key = action_key(action)
     telemetry.record_recall(
         layout,
         config,
         event=event,
-        key=telemetry.PROMPT_KEY if key is None else key,
+        key=key,
         candidates=found.matched,
         delivered=shown if notice else (),
         tokens=estimate_tokens(notice.text) if notice else 0,
         session=session,
+        about=about,
     )
 
 

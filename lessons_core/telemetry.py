@@ -36,6 +36,8 @@ MAX_CANDIDATES = 50
 # A failure is tied to deliveries found in this much of the log's end (about 300 records).
 LOOKBACK_BYTES = 64 * 1024
 PROMPT_KEY = "prompt"
+# What a recall's key holds, so a replay can turn it back into the call it came from.
+ABOUT_FILES, ABOUT_COMMAND, ABOUT_PROMPT = "files", "command", "prompt"
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,7 @@ class RecallRecord:
     candidates_total: int
     delivered: tuple[str, ...]
     tokens: int
+    about: str = ""  # ABOUT_FILES, ABOUT_COMMAND, ABOUT_PROMPT; "" when not logged
 
     @property
     def silent(self) -> bool:
@@ -106,11 +109,13 @@ def record_recall(
     delivered: Sequence[str],
     tokens: int,
     session: str = "",
+    about: str = "",
 ) -> bool:
     """Log one recall (silent when ``delivered`` is empty); False when off or not written.
 
     ``key`` is the repo-relative path for a file tool, the command for a shell tool, and
-    ``PROMPT_KEY`` for a prompt (prompt text is never logged). ``candidates`` are the ids
+    ``PROMPT_KEY`` for a prompt (prompt text is never logged); ``about`` says which
+    (``ABOUT_FILES``, ``ABOUT_COMMAND``, ``ABOUT_PROMPT``). ``candidates`` are the ids
     that matched before session suppression and the budget; ``delivered`` those shown.
     """
     if not config.telemetry:
@@ -123,6 +128,8 @@ def record_recall(
         tokens=max(0, int(tokens)),
         silent=not delivered,
     )
+    if about:
+        record["about"] = about
     return _append(layout, config, record)
 
 
@@ -286,6 +293,7 @@ def _parse(line: bytes) -> RecallRecord | FailureRecord | None:
                 candidates_total=int(data.get("candidates_total", 0)),
                 delivered=_ids(data.get("delivered")),
                 tokens=int(data.get("tokens", 0)),
+                about=str(data.get("about", "")),
             )
         if data.get("kind") == "failure":
             return FailureRecord(**common, after=_ids(data.get("after")))

@@ -34,7 +34,7 @@ def test_telemetry_doc_lists_every_field_written(tmp_path: Path) -> None:
     config = Config(telemetry=True)
     record_recall(
         layout, config, event="PreToolUse", key="a.py", candidates=["x"], delivered=["x"],
-        tokens=3, session="s",
+        tokens=3, session="s", about="files",
     )  # fmt: skip
     record_failure(layout, config, event="PostToolUseFailure", key="a.py", session="s")
     keys = {k for line in log_path(layout).read_text().splitlines() for k in json.loads(line)}

@@ -34,6 +34,7 @@ def recall(layout: Layout, config: Config = ON, **fields: object) -> bool:
         "delivered": ["a"],
         "tokens": 42,
         "session": "s1",
+        "about": "files",
     }
     values.update(fields)
     return record_recall(layout, config, **values)  # type: ignore[arg-type]
@@ -61,18 +62,27 @@ def test_an_environment_variable_cannot_turn_it_on(
 
 
 def test_a_recall_record_has_the_documented_fields(tmp_path: Path) -> None:
-    """One JSON line: v, kind, ts, session tag, event, key, ids, tokens, silent."""
+    """One JSON line: v, kind, ts, session tag, event, key, about, ids, tokens, silent."""
     layout, _ = init_project(tmp_path)
     assert recall(layout) is True
     [record] = lines(layout)
     assert set(record) == {
-        "v", "kind", "ts", "session", "event", "key", "candidates", "candidates_total",
-        "delivered", "tokens", "silent",
+        "v", "kind", "ts", "session", "event", "key", "about", "candidates",
+        "candidates_total", "delivered", "tokens", "silent",
     }  # fmt: skip
     assert record["kind"] == "recall"
     assert record["session"] == session_tag("s1") != "s1"
     assert (record["candidates"], record["delivered"], record["tokens"]) == (["a", "b"], ["a"], 42)
     assert record["silent"] is False
+
+
+def test_about_is_read_back_and_empty_for_older_records(tmp_path: Path) -> None:
+    """The key's kind comes back from the log; a record without it reads as ''."""
+    layout, _ = init_project(tmp_path)
+    recall(layout, key="make deploy", about="command")
+    recall(layout, about="")
+    assert "about" not in lines(layout)[1]
+    assert [r.about for r in read_log(layout).recalls] == ["command", ""]
 
 
 def test_a_silent_recall_is_marked_silent(tmp_path: Path) -> None:
@@ -111,8 +121,10 @@ def test_the_log_rotates_and_stays_bounded(tmp_path: Path) -> None:
     for number in range(200):
         recall(layout, config, key=f"src/file{number}.py")
     assert rotated_path(layout).exists()
-    record_size = len(log_path(layout).read_text().splitlines()[0]) + 1
-    total = log_path(layout).stat().st_size + rotated_path(layout).stat().st_size
+    record_size = len(rotated_path(layout).read_text().splitlines()[0]) + 1
+    # The last write may itself have rotated the log, leaving no current file yet.
+    current = log_path(layout).stat().st_size if log_path(layout).exists() else 0
+    total = current + rotated_path(layout).stat().st_size
     assert total <= 4000 + record_size
     keys = [r.key for r in read_log(layout).recalls]
     assert keys[-1] == "src/file199.py"

@@ -42,7 +42,7 @@ def test_a_gated_recall_then_a_silent_one_are_logged(project: Layout) -> None:
     assert (first.event, first.key, first.session) == (
         "PreToolUse", "git push origin main", session_tag(SESSION),
     )  # fmt: skip
-    assert first.delivered == ("build-gen-before-push",)
+    assert (first.about, first.delivered) == ("command", ("build-gen-before-push",))
     assert first.tokens > 20
     assert retry.silent
     assert retry.tokens == 0
@@ -77,8 +77,9 @@ def test_a_prompt_recall_never_logs_the_prompt(project: Layout) -> None:
     data = payload("claude-code", "user_prompt_submit", project.root, prompt="gen secret-plan-x")
     assert answer("claude-code", data) is not None
     [record] = read_log(project).recalls
-    assert (record.event, record.key, record.delivered) == (
+    assert (record.event, record.key, record.about, record.delivered) == (
         "UserPromptSubmit",
+        "prompt",
         "prompt",
         ("build-gen",),
     )
@@ -105,6 +106,15 @@ def test_with_telemetry_on_the_hook_process_stays_light(project: Layout) -> None
     assert done.stderr == ""
     assert json.loads(done.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
     assert len(read_log(project).recalls) == 1
+
+
+def test_a_file_recall_says_its_key_is_files(project: Layout) -> None:
+    """A Write is logged under its repo-relative path, marked as files."""
+    _telemetry_on(project)
+    write_lesson(project, "code-a-import-safe", "Keep src/a.py import-safe.", files=("src/a.py",))
+    assert answer("claude-code", payload("claude-code", "pre_tool_use_write", project.root))
+    [record] = read_log(project).recalls
+    assert (record.key, record.about) == ("src/a.py", "files")
 
 
 def test_other_harnesses_log_under_their_own_event_names(project: Layout) -> None:
