@@ -19,6 +19,12 @@ from lessons_core.delivery import CONTEXT, GATE, Notice, ToolAction
 from lessons_core.layout import Layout
 
 SHELL_TOOLS = frozenset({"Shell", "Bash", "run_terminal_cmd"})
+# What each tool event can deliver (see the module docstring).
+EVENT_MODES = {
+    "beforeShellExecution": frozenset({GATE}),
+    "preToolUse": frozenset({GATE}),
+    "postToolUse": frozenset({CONTEXT}),
+}
 USER_MESSAGE = "lessons: showed the agent project rules for this call; it will retry."
 
 
@@ -54,16 +60,14 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
     if event == "sessionStart":
         note = delivery.session_start(layout, key, "startup", config)
         return {"additional_context": note} if note else None
-    if event in {"beforeShellExecution", "preToolUse"}:
+    if isinstance(event, str) and event in EVENT_MODES:
+        modes = EVENT_MODES[event]
         notice = delivery.before_action(
-            layout, key, action_of(layout, payload), config, frozenset({GATE}), event
+            layout, key, action_of(layout, payload), config, modes, event
         )
-        return gate_output(notice) if notice else None
-    if event == "postToolUse":
-        notice = delivery.before_action(
-            layout, key, action_of(layout, payload), config, frozenset({CONTEXT}), event
-        )
-        return {"additional_context": notice.text} if notice else None
+        if notice is None:
+            return None
+        return gate_output(notice) if GATE in modes else {"additional_context": notice.text}
     if event == "preCompact":
         delivery.before_compaction(layout, key)
     return None

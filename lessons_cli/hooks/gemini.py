@@ -21,6 +21,8 @@ project_dir = claude_code.project_dir
 
 FILE_TOOLS = frozenset({"write_file", "replace", "edit"})
 SHELL_TOOL = "run_shell_command"
+# What each tool event can deliver (see the module docstring).
+EVENT_MODES = {"BeforeTool": frozenset({GATE}), "AfterTool": frozenset({CONTEXT})}
 
 
 def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
@@ -51,8 +53,8 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
             else None
         )
         return claude_code.context_output(event, text)
-    if event in {"BeforeTool", "AfterTool"}:
-        modes = frozenset({GATE}) if event == "BeforeTool" else frozenset({CONTEXT})
+    if isinstance(event, str) and event in EVENT_MODES:
+        modes = EVENT_MODES[event]
         action = action_of(layout, payload)
         notice = delivery.before_action(layout, key, action, config, modes, event)
         if notice is None:
