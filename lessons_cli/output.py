@@ -14,6 +14,11 @@ def echo_json(data: Any) -> None:
     click.echo(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode())
 
 
+def counted(number: int, noun: str) -> str:
+    """``1 call``, ``2 calls``: English plurals by adding an s."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
 def lesson_line(lesson: Lesson) -> str:
     status = "" if lesson.is_active else f" [{lesson.status.value}]"
     return f"{lesson.id}{status}: {lesson.rule}"

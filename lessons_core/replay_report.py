@@ -1,5 +1,6 @@
-"""What replaying a session found: each prompt and tool call as the hook answered it, and
-the totals over them.
+"""What a replay found: for a Claude Code transcript (``lessons replay``), each prompt and
+tool call as the hook answered it and the totals over them; for the telemetry log
+(``lessons eval --replay``), the cost of its tool calls as logged and as replayed.
 
 Tokens are those of the text the hook hands the model (``render.estimate_tokens``), the
 same estimate recall budgets with. Per-call figures cover prompts and tool calls only;
@@ -9,6 +10,7 @@ are counted apart, because they do not depend on which lessons match.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -61,19 +63,18 @@ class ReplayedCall:
 
 
 @dataclass(frozen=True)
-class ReplayTotals:
+class CallCost:
+    """What a run of hook calls cost: how many, how many delivered, the tokens they sent."""
+
     calls: int
-    prompts: int
-    tool_calls: int
     delivering: int
-    gates: int
     tokens: int
-    session_note_tokens: int
-    nudge_tokens: int
-    compactions: int
-    lessons_fired: int
-    never_fired: tuple[str, ...]
-    failed_after_lesson: tuple[ReplayedCall, ...]
+
+    @classmethod
+    def of(cls, tokens: Iterable[int]) -> CallCost:
+        """From each call's tokens (0 for a silent call)."""
+        spent = list(tokens)
+        return cls(calls=len(spent), delivering=sum(t > 0 for t in spent), tokens=sum(spent))
 
     @property
     def silent_share(self) -> float:
@@ -87,17 +88,35 @@ class ReplayTotals:
     def tokens_per_delivering_call(self) -> float:
         return self.tokens / self.delivering if self.delivering else 0.0
 
+    def cost_dict(self) -> dict[str, Any]:
+        return {
+            "calls": self.calls,
+            "delivering": self.delivering,
+            "tokens": self.tokens,
+            "silent_share": round(self.silent_share, 4),
+            "tokens_per_call": round(self.tokens_per_call, 2),
+            "tokens_per_delivering_call": round(self.tokens_per_delivering_call, 2),
+        }
+
+
+@dataclass(frozen=True)
+class ReplayTotals(CallCost):
+    prompts: int
+    tool_calls: int
+    gates: int
+    session_note_tokens: int
+    nudge_tokens: int
+    compactions: int
+    lessons_fired: int
+    never_fired: tuple[str, ...]
+    failed_after_lesson: tuple[ReplayedCall, ...]
+
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        data.update(
-            silent_share=round(self.silent_share, 4),
-            tokens_per_call=round(self.tokens_per_call, 2),
-            tokens_per_delivering_call=round(self.tokens_per_delivering_call, 2),
-            failed_after_lesson=[
-                {"line": c.line, "label": c.label, "lessons": list(c.failed_after)}
-                for c in self.failed_after_lesson
-            ],
-        )
+        data = {**asdict(self), **self.cost_dict()}
+        data["failed_after_lesson"] = [
+            {"line": c.line, "label": c.label, "lessons": list(c.failed_after)}
+            for c in self.failed_after_lesson
+        ]
         return data
 
 
@@ -134,4 +153,32 @@ class Replay:
             "unhooked_calls": self.unhooked_calls,
             "skipped_lines": self.skipped_lines,
             "calls": [call.to_dict() for call in self.calls],
+        }
+
+
+@dataclass(frozen=True)
+class LogReplay:
+    """The tool calls of the telemetry log, as logged and as today's lessons answer them.
+
+    Prompt recalls are counted but not replayed (prompt text is never logged), nor are
+    records written before the log said what their key holds.
+    """
+
+    logged: CallCost
+    replayed: CallCost
+    sessions: int
+    changed: int  # calls whose delivered lessons differ from the logged ones
+    prompts: int
+    unreplayable: int
+    skipped_lines: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "logged": self.logged.cost_dict(),
+            "replayed": self.replayed.cost_dict(),
+            "sessions": self.sessions,
+            "changed": self.changed,
+            "prompts": self.prompts,
+            "unreplayable": self.unreplayable,
+            "skipped_lines": self.skipped_lines,
         }

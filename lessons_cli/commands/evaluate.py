@@ -1,4 +1,4 @@
-"""``lessons eval``: measure recall quality on a file of cases."""
+"""``lessons eval``: measure recall quality on a file of cases, or on the telemetry log."""
 
 from __future__ import annotations
 
@@ -6,10 +6,13 @@ from pathlib import Path
 
 import click
 
-from lessons_cli.output import echo_json
+from lessons_cli.log_replay import replay_log
+from lessons_cli.output import counted, echo_json
+from lessons_core.config import load_config
 from lessons_core.eval_metrics import read_cases
 from lessons_core.evaluation import DEFAULT_K, EvalReport, evaluate
 from lessons_core.layout import find_layout
+from lessons_core.replay_report import CallCost, LogReplay
 
 
 def _ratio(value: float | None) -> str:
@@ -17,7 +20,9 @@ def _ratio(value: float | None) -> str:
 
 
 @click.command("eval")
-@click.argument("cases", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument(
+    "cases", required=False, type=click.Path(exists=True, dir_okay=False, path_type=Path)
+)
 @click.option(
     "--k",
     "k",
@@ -26,8 +31,16 @@ def _ratio(value: float | None) -> str:
     type=click.IntRange(min=1),
     help="How many of the shown lessons count (recall@k, precision@k).",
 )
+@click.option(
+    "--replay",
+    is_flag=True,
+    help="Replay the telemetry log's tool calls through today's lessons instead.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the full report as JSON.")
-def eval_command(cases: Path, k: int, as_json: bool) -> None:
+@click.pass_context
+def eval_command(
+    ctx: click.Context, cases: Path | None, k: int, replay: bool, as_json: bool
+) -> None:
     """Score recall on CASES.jsonl: recall@k, precision@k, MRR, tokens per case.
 
     Each line of CASES is {"file": PATH, "cmd": COMMAND, "prompt": TEXT, "expect": [IDS]}
@@ -35,10 +48,29 @@ def eval_command(cases: Path, k: int, as_json: bool) -> None:
     expected lesson is not among the first k shown; the report says why, from the same
     explanation as 'lessons query --explain'. Exits 1 when any case fails.
 
+    With --replay (and no CASES), every tool call the hooks logged (telemetry on) goes
+    through the hook again with today's lessons, each logged session in a throwaway one:
+    the silent share and tokens per call as logged and as they would be now.
+
     \b
     Example:
       lessons eval tests/eval/cases.jsonl --k 3
+      lessons eval --replay
     """
+    if replay:
+        if cases is not None:
+            raise click.UsageError("pass CASES or --replay, not both")
+        if ctx.get_parameter_source("k") is not click.core.ParameterSource.DEFAULT:
+            raise click.UsageError("--k scores a cases file; --replay has no expected lessons")
+        layout = find_layout()
+        result = replay_log(layout, load_config(layout.config_path))
+        if as_json:
+            echo_json(result.to_dict())
+        else:
+            _print_replay(result)
+        return
+    if cases is None:
+        raise click.UsageError("pass a CASES.jsonl file, or --replay for the telemetry log")
     report = evaluate(find_layout(), read_cases(cases), k=k)
     if as_json:
         echo_json(report.to_dict())
@@ -63,3 +95,31 @@ def _print(report: EvalReport) -> None:
         click.echo(f"  expected {', '.join(result.score.case.expect) or 'silence'}; shown {shown}")
         for reason in result.reasons:
             click.echo(f"  {reason}")
+
+
+def _print_replay(result: LogReplay) -> None:
+    click.echo(
+        f"{counted(result.logged.calls, 'logged tool call')} in "
+        f"{counted(result.sessions, 'session')} replayed; "
+        f"{result.changed} would deliver differently today"
+    )
+    click.echo(f"{'':<16}{'silent':>8}{'tokens/call':>13}{'per delivering call':>21}")
+    for label, cost in (("as logged", result.logged), ("today's lessons", result.replayed)):
+        click.echo(f"{label:<16}{_cost(cost)}")
+    if result.prompts:
+        recalls = counted(result.prompts, "prompt recall")
+        click.echo(f"{recalls} not replayed: prompt text is never logged")
+    if result.unreplayable:
+        click.echo(
+            f"{counted(result.unreplayable, 'older record')} not replayed: the log does not "
+            "say whether their key is files or a command"
+        )
+    if result.skipped_lines:
+        click.echo(f"{counted(result.skipped_lines, 'unreadable log line')} skipped", err=True)
+
+
+def _cost(cost: CallCost) -> str:
+    return (
+        f"{cost.silent_share:>8.0%}{cost.tokens_per_call:>13.1f}"
+        f"{cost.tokens_per_delivering_call:>21.1f}"
+    )

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from lessons_cli.output import echo_json
+from lessons_cli.output import counted, echo_json
 from lessons_cli.replay import replay
 from lessons_core.config import load_config
 from lessons_core.layout import find_layout
@@ -52,13 +52,13 @@ def _print(result: Replay) -> None:
         click.echo(f"{call.line:>5} {call.mode or 'silent':<7} {call.label}{outcome}{shown}")
     totals = result.totals()
     click.echo(
-        f"{_count(totals.calls, 'call')}: {_count(totals.prompts, 'prompt')}, "
-        f"{_count(totals.tool_calls, 'tool call')} (and {result.unhooked_calls} the hook is "
-        f"not wired for), {_count(totals.compactions, 'compaction')}"
+        f"{counted(totals.calls, 'call')}: {counted(totals.prompts, 'prompt')}, "
+        f"{counted(totals.tool_calls, 'tool call')} (and {result.unhooked_calls} the hook is "
+        f"not wired for), {counted(totals.compactions, 'compaction')}"
     )
     click.echo(
         f"silent: {totals.silent_share:.0%}; delivering: {totals.delivering} "
-        f"({_count(totals.gates, 'gate')})"
+        f"({counted(totals.gates, 'gate')})"
     )
     click.echo(
         f"tokens: {totals.tokens_per_call:.1f} per call, "
@@ -77,7 +77,3 @@ def _print(result: Replay) -> None:
     click.echo(f"failed right after a lesson about them was shown: {len(failures)}")
     for call in failures:
         click.echo(f"  line {call.line} {call.label}: {', '.join(call.failed_after)}")
-
-
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
