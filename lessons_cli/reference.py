@@ -30,9 +30,15 @@ def command_paths(group: click.Group = cli, prefix: tuple[str, ...] = ()) -> lis
 
 
 def help_text(path: tuple[str, ...]) -> str:
-    """What ``lessons PATH --help`` prints, at a fixed width so the page is stable."""
+    """What ``lessons PATH --help`` prints, at a fixed width so the page is stable.
+
+    The root context takes the group's own settings (``-h`` beside ``--help``), as a real
+    run does; click caches each command's help option from the first context that asks,
+    so a page built without them would depend on what ran before in the process.
+    """
     command: click.Command = cli
-    ctx = click.Context(cli, info_name="lessons", terminal_width=100, max_content_width=100)
+    settings = {**cli.context_settings, "terminal_width": 100, "max_content_width": 100}
+    ctx = click.Context(cli, info_name="lessons", **settings)
     for name in path:
         assert isinstance(command, click.Group)
         command = command.commands[name]
