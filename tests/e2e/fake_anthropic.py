@@ -140,6 +140,7 @@ def stream_events(blocks: list[dict[str, Any]], model: str) -> Iterator[bytes]:
         },
     )
     for index, block in enumerate(blocks):
+        start: dict[str, Any]
         if block["type"] == "text":
             start = {"type": "text", "text": ""}
             delta = {"type": "text_delta", "text": block["text"]}
@@ -240,7 +241,8 @@ class FakeServer:
     @property
     def url(self) -> str:
         host, port = self.httpd.server_address[:2]
-        return f"http://{host}:{port}"
+        name = host.decode() if isinstance(host, bytes) else host
+        return f"http://{name}:{port}"
 
     def close(self) -> None:
         self.httpd.shutdown()
