@@ -15,7 +15,7 @@ from lessons_core.model import Lesson, Status, Triggers
 
 SOURCE = Path("lessons/x.json")
 
-text = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=40)
+text = st.text(st.characters(exclude_categories=["Cs"]), min_size=1, max_size=40)
 ids = st.from_regex(r"[a-z0-9][a-z0-9-]{0,30}", fullmatch=True)
 dates = st.dates().map(lambda d: d.isoformat()).filter(lambda s: len(s) == 10)
 

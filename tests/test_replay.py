@@ -29,15 +29,16 @@ DOCS = "docs-docs-british-english"
 
 def shop_lessons(layout: Layout) -> None:
     """The four lessons the recorded session ran with (tests/fixtures/.../README.md)."""
-    for lesson_id, rule, triggers in (
+    for lesson_id, rule, files, commands in (
         (RELEASE, "Bump VERSION before running scripts/release.sh; it tags whatever is there.",
-         {"commands": (r"scripts/release\.sh",)}),
-        (APP, "Keep src/app.py free of import-time side effects.", {"files": ("src/app.py",)}),
+         (), (r"scripts/release\.sh",)),
+        (APP, "Keep src/app.py free of import-time side effects.", ("src/app.py",), ()),
         (DEPLOY, "Run make check before make deploy; deploy does not build.",
-         {"commands": ("make deploy",)}),
-        (DOCS, "Write docs in British English.", {"files": ("docs/**",)}),
+         (), ("make deploy",)),
+        (DOCS, "Write docs in British English.", ("docs/**",), ()),
     ):  # fmt: skip
-        save_lesson(layout, lesson_id, rule, topics=(lesson_id.split("-")[0],), **triggers)
+        topics = (lesson_id.split("-")[0],)
+        save_lesson(layout, lesson_id, rule, topics=topics, files=files, commands=commands)
 
 
 @pytest.fixture
