@@ -1,18 +1,18 @@
-"""Okapi BM25 over rule wording, computed sparsely from precomputed term statistics.
+"""Okapi BM25 over rule wording: statistics from ``rank_bm25.BM25Okapi``, scores sparse.
 
-The scores are exactly those of ``rank_bm25.BM25Okapi`` (same ``k1``, ``b``, ``epsilon``,
-same idf floor for terms in more than half the documents, query terms counted with their
-repeats), which ``tests/test_bm25.py`` checks on the real lesson corpus. rank_bm25 itself
-is not imported here: it pulls in numpy (about 150 ms), and the statistics are rebuilt on
-the hook path whenever a lesson file changes. Scoring touches only the documents that
-contain a query term instead of every document.
+The statistics (idf per term, document lengths, average length, term frequencies) are
+computed by ``rank_bm25.BM25Okapi`` itself when the recall index is (re)built, and stored
+in it as plain data. rank_bm25 pulls in numpy (about 70 ms to import), so it is imported
+only then: a query against a fresh cached index never loads it.
+
+Scoring a query is done here, sparsely: only the documents that contain a query term are
+touched, with the same operations in the same order as ``BM25Okapi.get_scores``, so the
+scores are bit for bit equal (``tests/recall/test_bm25.py`` checks it on the real corpus).
 """
 
 from __future__ import annotations
 
-import math
-from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 K1 = 1.5
@@ -22,42 +22,36 @@ EPSILON = 0.25
 
 @dataclass(frozen=True)
 class TermStats:
-    """Plain data only (marshal-able): idf per term, postings ``term -> ((doc, tf), ...)``."""
+    """Plain data only (marshal-able): idf per term, postings ``term -> ((doc, tf), ...)``.
 
-    idf: dict[str, float]
-    postings: dict[str, tuple[tuple[int, int], ...]]
-    doc_len: tuple[int, ...]
+    Mappings and sequences rather than dicts and tuples, so that an index read from disk
+    can load only the terms a query asks for.
+    """
+
+    idf: Mapping[str, float]
+    postings: Mapping[str, tuple[tuple[int, int], ...]]
+    doc_len: Sequence[int]
     avgdl: float
 
 
 def term_stats(corpus: Sequence[Sequence[str]]) -> TermStats:
-    """Statistics of ``corpus`` (one list of terms per document), as BM25Okapi computes them."""
+    """Statistics of ``corpus`` (one list of terms per document), from ``BM25Okapi``."""
+    lengths = tuple(len(terms) for terms in corpus)
+    if not any(lengths):
+        # BM25Okapi divides by the number of documents and of distinct terms.
+        return TermStats(idf={}, postings={}, doc_len=lengths, avgdl=0.0)
+    from rank_bm25 import BM25Okapi
+
+    model = BM25Okapi([list(terms) for terms in corpus], k1=K1, b=B, epsilon=EPSILON)
     postings: dict[str, list[tuple[int, int]]] = {}
-    for doc, terms in enumerate(corpus):
-        for term, count in Counter(terms).items():
+    for doc, frequencies in enumerate(model.doc_freqs):
+        for term, count in frequencies.items():
             postings.setdefault(term, []).append((doc, count))
-    size = len(corpus)
-    total = sum(len(terms) for terms in corpus)
-    idf: dict[str, float] = {}
-    negative: list[str] = []
-    idf_sum = 0.0  # a plain running sum: sum() rounds differently since Python 3.12
-    for term, docs in postings.items():
-        freq = len(docs)
-        value = math.log(size - freq + 0.5) - math.log(freq + 0.5)
-        idf[term] = value
-        idf_sum += value
-        if value < 0:
-            negative.append(term)
-    if idf:
-        # Terms in more than half the documents get a small positive floor, as in rank_bm25.
-        floor = EPSILON * (idf_sum / len(idf))
-        for term in negative:
-            idf[term] = floor
     return TermStats(
-        idf=idf,
+        idf={term: float(value) for term, value in model.idf.items()},
         postings={term: tuple(docs) for term, docs in postings.items()},
-        doc_len=tuple(len(terms) for terms in corpus),
-        avgdl=total / size if size else 0.0,
+        doc_len=tuple(int(length) for length in model.doc_len),
+        avgdl=float(model.avgdl),
     )
 
 

@@ -17,10 +17,11 @@ def dumps(data: Any) -> bytes:
     return orjson.dumps(data, option=_DUMP_OPTIONS) + b"\n"
 
 
-def load_object(path: Path) -> dict[str, Any]:
-    """Read a JSON object from ``path``; a parse failure names the file."""
+def load_object(path: Path, raw: bytes | None = None) -> dict[str, Any]:
+    """Read a JSON object from ``path`` (or parse ``raw``, its bytes when the caller has
+    already read them); a parse failure names the file."""
     try:
-        data = orjson.loads(path.read_bytes())
+        data = orjson.loads(path.read_bytes() if raw is None else raw)
     except orjson.JSONDecodeError as err:
         raise InvalidLessonFile(
             path, f"not valid JSON ({err}); fix or remove the file", kind="unparsable"

@@ -18,7 +18,8 @@ counts). The budget takes the top trigger and prompt matches up to their caps an
 token cap; the top rule is always shown.
 
 Only the standard library and the small core modules are imported here; RE2 is imported
-only when a command is matched, and nothing here touches numpy, click or pathspec.
+only when a command is matched, and nothing here touches numpy, click or pathspec unless
+the cached index must be rebuilt.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from lessons_core.bm25 import scores
 from lessons_core.config import Config, load_config
 from lessons_core.globs import normalise_glob
 from lessons_core.layout import Layout
-from lessons_core.recall_index import RecallIndex, load_index
+from lessons_core.recall_index import GlobEntry, RecallIndex
 from lessons_core.words import meaningful, tokens
 
 VIA_FILE, VIA_COMMAND, VIA_KEYWORD, VIA_PROMPT = "file", "command", "keyword", "prompt"
@@ -112,13 +113,21 @@ def recall(
 ) -> Recall:
     """The lessons to show for ``request``; lesson files that fail to parse are skipped.
 
-    ``index`` saves rebuilding it when the caller already loaded one (to report broken
-    files, say); by default it is built from ``layout``'s graph.
+    ``index`` saves loading it when the caller already has one (to report broken files,
+    say); by default it comes from the cache (``lessons_core.index_cache``), which is
+    rebuilt first when any lesson file changed.
     """
     config = config or load_config(layout.config_path)
     if index is None:
-        index, _broken = load_index(layout)
-    ranked = rank(index, request)
+        from lessons_core.index_cache import cached_index, rebuilt_index
+        from lessons_core.index_file import CorruptIndex
+
+        try:
+            ranked = rank(cached_index(layout)[0], request)
+        except CorruptIndex:  # a damaged part surfaced on first use: never trust it
+            ranked = rank(rebuilt_index(layout)[0], request)
+    else:
+        ranked = rank(index, request)
     selection = select(ranked, config, exclude=exclude, limit=limit)
     return Recall(
         hits=tuple(c.hit for c in selection.shown),
@@ -143,8 +152,7 @@ def rank(index: RecallIndex, request: RecallRequest) -> list[Candidate]:
             best[lesson] = candidate
 
     for path in files:
-        for number in glob_candidates(index, path):
-            lesson, glob, regex, _suffix, spec, share = index.globs[number]
+        for lesson, glob, regex, _suffix, spec, share in glob_candidates(index, path):
             if re.match(regex, path):
                 consider(lesson, VIA_FILE, glob, spec, share, path)
     if request.command and request.command.strip():
@@ -164,15 +172,17 @@ def rank(index: RecallIndex, request: RecallRequest) -> list[Candidate]:
     return sorted(best.values(), key=lambda c: c.key)
 
 
-def glob_candidates(index: RecallIndex, path: str) -> list[int]:
+def glob_candidates(index: RecallIndex, path: str) -> list[GlobEntry]:
     """Globs that could match ``path``: its exact entry, then those under an ancestor prefix
     whose literal ending the path has. Only these are evaluated."""
     found = list(index.exact.get(path, ()))
     parts = path.split("/")
     for depth in range(len(parts)):
-        for number in index.by_prefix.get("/".join(parts[:depth]), ()):
-            if path.endswith(index.globs[number][3]):
-                found.append(number)
+        found.extend(
+            entry
+            for entry in index.by_prefix.get("/".join(parts[:depth]), ())
+            if path.endswith(entry[3])
+        )
     return found
 
 

@@ -1,8 +1,14 @@
 """The recall index: every active lesson's triggers, pre-digested for one quick query.
 
-Built from the graph; holds only tuples, dicts, strings, ints and floats (``to_data``), so
-it can be cached on disk with ``marshal`` and loaded without importing the parsers that
-built it. What the index saves a query:
+Built in two steps, so a rebuild after one lesson changed redoes only that lesson:
+
+1. ``digest``: one lesson's compiled triggers and BM25 terms (plain data, cached per file
+   by ``lessons_core.index_cache``);
+2. ``assemble``: the index over all digests (shares, buckets, BM25 statistics).
+
+It holds only tuples, dicts, strings, ints and floats, so ``lessons_core.index_file`` can
+store it with ``marshal`` and read back just the parts one query needs. What the index
+saves a query:
 
 - file globs are compiled to regexes once and bucketed by their literal directory prefix
   (``src/cli/**`` under ``src/cli``), fully literal globs by the path they name, so a query
@@ -11,7 +17,8 @@ built it. What the index saves a query:
 - command patterns carry a literal run every match contains, so a pattern is compiled with
   RE2 only when the command contains that run;
 - keywords are tokenised and filed under their first word;
-- BM25 term statistics are precomputed over the rule and rationale wording.
+- BM25 term statistics are precomputed (by ``rank_bm25``, see ``lessons_core.bm25``) over
+  the rule and rationale wording.
 
 Triggers that cannot be compiled (a hand-edited file, an imported pattern RE2 refuses) are
 left out and listed in ``skipped``, so one bad trigger never stops recall.
@@ -20,9 +27,9 @@ left out and listed in ``skipped``, so one bad trigger never stops recall.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
 
 from lessons_core.bm25 import TermStats, term_stats
 from lessons_core.specificity import (
@@ -38,8 +45,6 @@ if TYPE_CHECKING:  # the model module is not needed to query an index, only to b
     from lessons_core.layout import Layout
     from lessons_core.model import Lesson
 
-INDEX_VERSION = 1
-
 # (lesson number, glob, regex, literal suffix, specificity, lessons sharing the glob)
 GlobEntry = tuple[int, str, str, str, tuple[int, ...], int]
 # (lesson number, pattern, RE2 regex, required literal run, specificity, lessons sharing it)
@@ -47,73 +52,47 @@ CommandEntry = tuple[int, str, str, str, tuple[int, ...], int]
 # (lesson number, keyword, its tokens, specificity, lessons sharing it)
 KeywordEntry = tuple[int, str, tuple[str, ...], tuple[int, ...], int]
 
+# One lesson's compiled triggers, without the lesson number and share count that only the
+# whole graph decides. Globs: (glob, regex, suffix, specificity, exact); commands:
+# (pattern, regex, required run, specificity); keywords: (keyword, tokens, specificity).
+CompiledGlobEntry = tuple[str, str, str, tuple[int, ...], bool]
+CompiledCommand = tuple[str, str, str, tuple[int, ...]]
+CompiledKeyword = tuple[str, tuple[str, ...], tuple[int, ...]]
+
+
+class Digest(NamedTuple):
+    """What the index needs of one lesson; ``tuple(digest)`` is marshal-able."""
+
+    id: str
+    rule: str
+    created: int  # YYYYMMDD, so newer is larger
+    gate: bool
+    active: bool
+    globs: tuple[CompiledGlobEntry, ...]
+    commands: tuple[CompiledCommand, ...]
+    keywords: tuple[CompiledKeyword, ...]
+    terms: tuple[str, ...]  # BM25 terms of the rule and rationale
+    skipped: tuple[tuple[str, str], ...]  # (trigger, why it was left out)
+
 
 @dataclass(frozen=True)
 class RecallIndex:
-    """Lesson ``n`` of every entry is ``ids[n]``; BM25 document ``n`` is the same lesson."""
+    """Lesson ``n`` of every entry is ``ids[n]``; BM25 document ``n`` is the same lesson.
 
-    ids: tuple[str, ...]
-    rules: tuple[str, ...]
-    created: tuple[int, ...]  # YYYYMMDD, so newer is larger
-    gates: tuple[bool, ...]
-    globs: tuple[GlobEntry, ...]
-    exact: dict[str, tuple[int, ...]]  # path -> numbers of globs naming exactly it
-    by_prefix: dict[str, tuple[int, ...]]  # literal directory prefix -> glob numbers
-    commands: tuple[CommandEntry, ...]
-    keywords: dict[str, tuple[KeywordEntry, ...]]  # first token -> keywords
+    Fields are read-only mappings and sequences: a freshly built index holds dicts and
+    tuples, one read from the cache loads each part on first use.
+    """
+
+    ids: Sequence[str]
+    rules: Sequence[str]
+    created: Sequence[int]  # YYYYMMDD, so newer is larger
+    gates: Sequence[bool]
+    exact: Mapping[str, tuple[GlobEntry, ...]]  # path -> globs naming exactly it
+    by_prefix: Mapping[str, tuple[GlobEntry, ...]]  # literal directory prefix -> globs
+    commands: Sequence[CommandEntry]
+    keywords: Mapping[str, tuple[KeywordEntry, ...]]  # first token -> keywords
     bm25: TermStats
-    skipped: tuple[tuple[str, str, str], ...]  # (lesson id, trigger, why it was left out)
-
-    def to_data(self) -> tuple[Any, ...]:
-        """Plain nested data for ``marshal.dumps``."""
-        stats = self.bm25
-        return (
-            INDEX_VERSION,
-            self.ids,
-            self.rules,
-            self.created,
-            self.gates,
-            self.globs,
-            self.exact,
-            self.by_prefix,
-            self.commands,
-            self.keywords,
-            (stats.idf, stats.postings, stats.doc_len, stats.avgdl),
-            self.skipped,
-        )
-
-    @classmethod
-    def from_data(cls, data: tuple[Any, ...]) -> RecallIndex:
-        if not data or data[0] != INDEX_VERSION:
-            raise ValueError("recall index data of another version")
-        (
-            _,
-            ids,
-            rules,
-            created,
-            gates,
-            globs,
-            exact,
-            by_prefix,
-            commands,
-            keywords,
-            stats,
-            skipped,
-        ) = data
-        idf, postings, doc_len, avgdl = stats
-        return cls(
-            ids=ids,
-            rules=rules,
-            created=created,
-            gates=gates,
-            globs=globs,
-            exact=exact,
-            by_prefix=by_prefix,
-            commands=commands,
-            keywords=keywords,
-            bm25=TermStats(idf=idf, postings=postings, doc_len=doc_len, avgdl=avgdl),
-            skipped=skipped,
-        )
+    skipped: Sequence[tuple[str, str, str]]  # (lesson id, trigger, why it was left out)
 
 
 def bm25_terms(lesson: Lesson) -> list[str]:
@@ -123,95 +102,116 @@ def bm25_terms(lesson: Lesson) -> list[str]:
 
 def build_index(lessons: Iterable[Lesson]) -> RecallIndex:
     """Index the active lessons among ``lessons`` (in id order, so the index is stable)."""
-    active = sorted((lesson for lesson in lessons if lesson.is_active), key=lambda x: x.id)
-    builder = _Builder(_share_counts(active))
-    for number, lesson in enumerate(active):
+    return assemble(digest(lesson) for lesson in lessons)
+
+
+def digest(lesson: Lesson) -> Digest:
+    """Compile one lesson's triggers (an inactive lesson's are never needed)."""
+    globs: list[CompiledGlobEntry] = []
+    commands: list[CompiledCommand] = []
+    keywords: list[CompiledKeyword] = []
+    skipped: list[tuple[str, str]] = []
+    if lesson.is_active:
         for glob in dict.fromkeys(lesson.triggers.files):
-            builder.add_glob(number, lesson.id, glob)
+            _add_glob(glob, globs, skipped)
         for pattern in dict.fromkeys(lesson.triggers.commands):
-            builder.add_command(number, lesson.id, pattern)
+            _add_command(pattern, commands, skipped)
         for keyword in dict.fromkeys(lesson.triggers.keywords):
-            builder.add_keyword(number, lesson.id, keyword)
-    return RecallIndex(
-        ids=tuple(lesson.id for lesson in active),
-        rules=tuple(lesson.rule for lesson in active),
-        created=tuple(int(lesson.created.replace("-", "")) for lesson in active),
-        gates=tuple(lesson.gate for lesson in active),
-        globs=tuple(builder.globs),
-        exact={path: tuple(numbers) for path, numbers in builder.exact.items()},
-        by_prefix={prefix: tuple(numbers) for prefix, numbers in builder.by_prefix.items()},
-        commands=tuple(builder.commands),
-        keywords={word: tuple(entries) for word, entries in builder.keywords.items()},
-        bm25=term_stats([bm25_terms(lesson) for lesson in active]),
-        skipped=tuple(builder.skipped),
+            words = tuple(tokens(keyword))
+            if words:
+                keywords.append((keyword, words, keyword_specificity(keyword)))
+            else:
+                skipped.append((keyword, "keyword has no letters or digits"))
+    return Digest(
+        id=lesson.id,
+        rule=lesson.rule,
+        created=int(lesson.created.replace("-", "")),
+        gate=lesson.gate,
+        active=lesson.is_active,
+        globs=tuple(globs),
+        commands=tuple(commands),
+        keywords=tuple(keywords),
+        terms=tuple(bm25_terms(lesson)) if lesson.is_active else (),
+        skipped=tuple(skipped),
     )
 
 
-@dataclass
-class _Builder:
-    """Accumulates index entries; a trigger that does not compile goes to ``skipped``."""
+def _add_glob(glob: str, out: list[CompiledGlobEntry], skipped: list[tuple[str, str]]) -> None:
+    from lessons_core.globs import GlobError, compile_glob, has_glob_chars
 
-    shares: Counter[tuple[str, str]]
-    globs: list[GlobEntry] = field(default_factory=list)
-    exact: dict[str, list[int]] = field(default_factory=dict)
-    by_prefix: dict[str, list[int]] = field(default_factory=dict)
-    commands: list[CommandEntry] = field(default_factory=list)
-    keywords: dict[str, list[KeywordEntry]] = field(default_factory=dict)
-    skipped: list[tuple[str, str, str]] = field(default_factory=list)
-
-    def add_glob(self, number: int, lesson_id: str, glob: str) -> None:
-        from lessons_core.globs import GlobError, compile_glob, has_glob_chars, literal_prefix
-
-        try:
-            compiled = compile_glob(glob)
-        except GlobError as err:
-            self.skipped.append((lesson_id, glob, f"file trigger {err}"))
-            return
-        text = compiled.glob
-        if has_glob_chars(text):
-            self.by_prefix.setdefault(literal_prefix(text), []).append(len(self.globs))
-        else:
-            self.exact.setdefault(text, []).append(len(self.globs))
-        spec, share = glob_specificity(text), self.shares["file", text]
-        self.globs.append((number, text, compiled.regex, glob_suffix(text), spec, share))
-
-    def add_command(self, number: int, lesson_id: str, pattern: str) -> None:
-        from lessons_core.commands import CommandPatternError, compile_command
-        from lessons_core.regex_literals import required_run
-
-        try:
-            regex = compile_command(pattern).regex
-        except CommandPatternError as err:
-            self.skipped.append((lesson_id, pattern, f"command trigger {err}"))
-            return
-        spec, share = command_specificity(pattern), self.shares["command", pattern]
-        self.commands.append((number, pattern, regex, required_run(pattern), spec, share))
-
-    def add_keyword(self, number: int, lesson_id: str, keyword: str) -> None:
-        words = tuple(tokens(keyword))
-        if not words:
-            self.skipped.append((lesson_id, keyword, "keyword has no letters or digits"))
-            return
-        spec, share = keyword_specificity(keyword), self.shares["keyword", " ".join(words)]
-        self.keywords.setdefault(words[0], []).append((number, keyword, words, spec, share))
+    try:
+        compiled = compile_glob(glob)
+    except GlobError as err:
+        skipped.append((glob, f"file trigger {err}"))
+        return
+    text = compiled.glob
+    exact = not has_glob_chars(text)
+    out.append((text, compiled.regex, glob_suffix(text), glob_specificity(text), exact))
 
 
-def _share_counts(active: list[Lesson]) -> Counter[tuple[str, str]]:
+def _add_command(pattern: str, out: list[CompiledCommand], skipped: list[tuple[str, str]]) -> None:
+    from lessons_core.commands import CommandPatternError, compile_command
+    from lessons_core.regex_literals import required_run
+
+    try:
+        regex = compile_command(pattern).regex
+    except CommandPatternError as err:
+        skipped.append((pattern, f"command trigger {err}"))
+        return
+    out.append((pattern, regex, required_run(pattern), command_specificity(pattern)))
+
+
+def assemble(digests: Iterable[Digest]) -> RecallIndex:
+    """The index of the active lessons among ``digests``, numbered in id order."""
+    from lessons_core.globs import literal_prefix
+
+    active = sorted((d for d in digests if d.active), key=lambda d: d.id)
+    shares = _share_counts(active)
+    exact: dict[str, list[GlobEntry]] = {}
+    by_prefix: dict[str, list[GlobEntry]] = {}
+    commands: list[CommandEntry] = []
+    keywords: dict[str, list[KeywordEntry]] = {}
+    skipped: list[tuple[str, str, str]] = []
+    for number, lesson in enumerate(active):
+        for text, regex, suffix, spec, is_exact in lesson.globs:
+            entry = (number, text, regex, suffix, spec, shares["file", text])
+            if is_exact:
+                exact.setdefault(text, []).append(entry)
+            else:
+                by_prefix.setdefault(literal_prefix(text), []).append(entry)
+        for pattern, regex, required, spec in lesson.commands:
+            commands.append((number, pattern, regex, required, spec, shares["command", pattern]))
+        for keyword, words, spec in lesson.keywords:
+            share = shares["keyword", " ".join(words)]
+            keywords.setdefault(words[0], []).append((number, keyword, words, spec, share))
+        skipped.extend((lesson.id, trigger, why) for trigger, why in lesson.skipped)
+    return RecallIndex(
+        ids=tuple(d.id for d in active),
+        rules=tuple(d.rule for d in active),
+        created=tuple(d.created for d in active),
+        gates=tuple(d.gate for d in active),
+        exact={path: tuple(entries) for path, entries in exact.items()},
+        by_prefix={prefix: tuple(entries) for prefix, entries in by_prefix.items()},
+        commands=tuple(commands),
+        keywords={word: tuple(entries) for word, entries in keywords.items()},
+        bm25=term_stats([d.terms for d in active]),
+        skipped=tuple(skipped),
+    )
+
+
+def _share_counts(active: list[Digest]) -> Counter[tuple[str, str]]:
     """How many active lessons carry each trigger (globs normalised, keywords by words)."""
-    from lessons_core.globs import normalise_glob
-
     counts: Counter[tuple[str, str]] = Counter()
     for lesson in active:
-        triggers = lesson.triggers
-        counts.update({("file", normalise_glob(glob)) for glob in triggers.files})
-        counts.update({("command", pattern) for pattern in triggers.commands})
-        counts.update({("keyword", " ".join(tokens(word))) for word in triggers.keywords})
+        counts.update({("file", glob[0]) for glob in lesson.globs})
+        counts.update({("command", command[0]) for command in lesson.commands})
+        counts.update({("keyword", " ".join(keyword[1])) for keyword in lesson.keywords})
     return counts
 
 
 def load_index(layout: Layout) -> tuple[RecallIndex, list[InvalidLessonFile]]:
-    """The index of ``layout``'s graph, and the lesson files that failed to parse."""
-    from lessons_core.store import load_graph
+    """The index of ``layout``'s graph (from the cache when it is fresh, see
+    ``lessons_core.index_cache``), and the lesson files that failed to parse."""
+    from lessons_core.index_cache import cached_index
 
-    graph = load_graph(layout)
-    return build_index(graph.lessons.values()), list(graph.broken)
+    return cached_index(layout)

@@ -42,9 +42,10 @@ def lesson_files(layout: Layout) -> list[Path]:
     )
 
 
-def read_lesson(path: Path) -> Lesson:
-    """Parse one lesson file; its id must equal its file name."""
-    lesson = Lesson.from_dict(load_object(path), path)
+def read_lesson(path: Path, raw: bytes | None = None) -> Lesson:
+    """Parse one lesson file (``raw``: its bytes, if already read); its id must equal its
+    file name."""
+    lesson = Lesson.from_dict(load_object(path, raw), path)
     if lesson.id != path.stem:
         raise InvalidLessonFile(
             path,

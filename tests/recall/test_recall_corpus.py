@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import marshal
 import random
+from pathlib import Path
 
 import pytest
 
 from lessons_core.globs import compile_glob, has_glob_chars
+from lessons_core.index_file import Reader, Writer, add_index, materialise, read_index
 from lessons_core.layout import Layout
 from lessons_core.recall import RecallRequest, rank, recall
 from lessons_core.recall_index import RecallIndex, build_index, load_index
@@ -65,15 +66,22 @@ def test_prefilters_never_miss_a_match(
         assert found == expected, path
 
 
-def test_index_survives_marshal(index: RecallIndex, corpus_paths: list[str]) -> None:
-    """The index is plain data: a marshal round trip gives an equal index and equal answers."""
-    loaded = RecallIndex.from_data(marshal.loads(marshal.dumps(index.to_data())))
-    assert loaded == index
+def test_index_survives_the_index_file(
+    tmp_path: Path, index: RecallIndex, corpus_paths: list[str]
+) -> None:
+    """Written to an index file and read back lazily, the index is equal and answers alike."""
+    writer = Writer()
+    add_index(writer, index)
+    (tmp_path / "index.bin").write_bytes(writer.finish(None))
+    loaded = read_index(Reader(str(tmp_path / "index.bin")))
     request = RecallRequest(files=(corpus_paths[500],), prompt="regex safety lessons recall")
     assert rank(loaded, request) == rank(index, request)
+    assert materialise(loaded) == materialise(index)
 
 
 def test_index_is_stable(corpus_layout: Layout, index: RecallIndex) -> None:
-    """Building twice from the same files gives the same index (lessons in id order)."""
-    assert build_index(load_graph(corpus_layout).lessons.values()) == index
+    """Building twice from the same files gives the same index (lessons in id order), and
+    the cached one equals a fresh build."""
+    built = build_index(load_graph(corpus_layout).lessons.values())
+    assert materialise(index) == built == build_index(load_graph(corpus_layout).lessons.values())
     assert list(index.ids) == sorted(index.ids)

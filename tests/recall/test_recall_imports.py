@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import marshal
 import subprocess
 import sys
 from pathlib import Path
 
+from lessons_core.index_cache import CACHE_NAME
 from lessons_core.layout import Layout
 from lessons_core.recall_index import load_index
 from tests.recall.conftest import WriteLesson
@@ -28,13 +28,9 @@ def seed(write_lesson: WriteLesson) -> None:
     write_lesson("db", "Generate alembic migrations.", keywords=("alembic",))
 
 
-def test_recall_and_render_never_import_heavy_modules(
-    layout: Layout, write_lesson: WriteLesson
-) -> None:
-    """A full recall (index build included) and its rendering load no click, numpy,
-    rank_bm25 or detect_secrets."""
-    seed(write_lesson)
-    code = (
+def recall_code(session: str) -> str:
+    """A fresh interpreter's full recall (and rendering) in session ``session``."""
+    return (
         "from pathlib import Path\n"
         "from lessons_core.layout import Layout\n"
         "from lessons_core.recall import RecallRequest\n"
@@ -42,24 +38,42 @@ def test_recall_and_render_never_import_heavy_modules(
         "from lessons_core.session_recall import recall_once\n"
         "request = RecallRequest(files=('src/a.py',), command='git push', "
         "prompt='alembic migrations please')\n"
-        "block = render_block(recall_once(Layout(Path.cwd()), request, 's'))\n"
+        f"block = render_block(recall_once(Layout(Path.cwd()), request, {session!r}))\n"
         "assert 'api' in block and 'push' in block and 'db' in block, block\n"
     )
-    assert not loaded_after(code, layout.root) & set(HEAVY)
 
 
-def test_querying_a_prebuilt_index_needs_no_parser(
+def test_recall_from_a_fresh_cache_never_imports_heavy_modules(
     layout: Layout, write_lesson: WriteLesson
 ) -> None:
-    """Ranking from marshalled index data imports neither pathspec nor the store."""
+    """With the cached index fresh, a full recall and its rendering load no click, numpy,
+    rank_bm25, detect_secrets, pathspec, nor the lesson model and store."""
     seed(write_lesson)
-    data = layout.local_dir / "index.marshal"
-    data.write_bytes(marshal.dumps(load_index(layout)[0].to_data()))
+    load_index(layout)  # builds the cache
+    loaded = loaded_after(recall_code("s"), layout.root)
+    assert not loaded & {*HEAVY, "pathspec", "lessons_core.store", "lessons_core.model"}
+
+
+def test_only_a_rebuild_imports_rank_bm25(layout: Layout, write_lesson: WriteLesson) -> None:
+    """The index builder computes BM25 statistics with rank_bm25 (so numpy), but never
+    click or detect_secrets; the next recall, against the fresh cache, needs none of it."""
+    seed(write_lesson)
+    rebuilding = loaded_after(recall_code("first"), layout.root)
+    assert {"rank_bm25", "numpy"} <= rebuilding
+    assert not rebuilding & {"click", "detect_secrets"}
+    assert not loaded_after(recall_code("second"), layout.root) & set(HEAVY)
+
+
+def test_querying_the_cached_index_needs_no_parser(
+    layout: Layout, write_lesson: WriteLesson
+) -> None:
+    """Ranking from the index file imports neither pathspec, RE2 nor the store."""
+    seed(write_lesson)
+    load_index(layout)
     code = (
-        "import marshal\n"
+        "from lessons_core.index_file import Reader, read_index\n"
         "from lessons_core.recall import RecallRequest, rank\n"
-        "from lessons_core.recall_index import RecallIndex\n"
-        f"index = RecallIndex.from_data(marshal.loads(open({str(data)!r}, 'rb').read()))\n"
+        f"index = read_index(Reader({str(layout.local_dir / CACHE_NAME)!r}))\n"
         "assert [c.hit.lesson_id for c in rank(index, RecallRequest(files=('src/a.py',)))] "
         "== ['api']\n"
     )

@@ -1,0 +1,254 @@
+"""The recall index cached under ``.lessons/local/``: checked on every use, never stale.
+
+Every recall first compares the lesson files with what the cache was built from: the list
+of ``*.json`` names and, per file, ``(mtime_ns, ctime_ns, size, inode)``. Any difference
+(a file added, deleted, renamed, rewritten, touched, edited in place) means a rebuild.
+
+Stat data alone can miss one edit: a file rewritten in place with the same size within
+one tick of the file system's clock after it was read keeps all four values (a tick is a
+jiffy on Linux, a second or two on some file systems). As git does with its index ("racy
+git"), the build first reads the file system's own clock (by touching its lock file) and
+reads every lesson file after that; a file whose ctime is not older than that clock could
+still change unseen, so its bytes are kept in the cache and compared on every check. Any
+later edit of any other file gets a ctime after the clock, so its stat data differs.
+ctime, unlike mtime, cannot be set back by a program.
+
+A rebuild re-reads only files whose stat data changed: each file's compiled triggers are
+kept in the cache too (``lessons_core.recall_index.Digest``), so adding one lesson to
+50,000 costs one parse plus the assembly, not 50,000 parses and glob compilations.
+
+Writes are atomic (temp file, then rename), so a reader sees the old file or the new one.
+Rebuilds take a lock, and a process that waited for it re-checks before building again.
+A missing, damaged or foreign-version cache is rebuilt, never trusted; a store whose
+``local/`` cannot be written is indexed in memory on every call.
+"""
+
+from __future__ import annotations
+
+import os
+from array import array
+from typing import TYPE_CHECKING, Any
+
+from lessons_core.index_file import CorruptIndex, Reader, Writer, add_index, read_index
+from lessons_core.recall_index import Digest, RecallIndex, assemble
+
+if TYPE_CHECKING:
+    from lessons_core.errors import InvalidLessonFile
+    from lessons_core.layout import Layout
+
+CACHE_NAME = "recall-index.bin"
+LOCK_NAME = "recall-index.lock"
+_MASK = (1 << 63) - 1
+UNREADABLE = (-1, -1, -1, -1)
+
+# A file's record in the cache: ("ok", digest fields) or ("broken", problem, key).
+FileRecord = tuple[Any, ...]
+
+
+class Scan:
+    """Lesson file names in directory order, and their stat data, four numbers a file.
+
+    The hot loop of every recall in a large store (one ``stat`` per lesson file), so it is
+    written for speed: ``listdir`` plus ``stat`` relative to the open directory, numbers
+    packed into one array that compares with the cached bytes in one step.
+    """
+
+    __slots__ = ("names", "stats")
+
+    def __init__(self, folder: str) -> None:
+        self.names: list[str] = []
+        self.stats: array[int] = array("q")
+        try:
+            fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+        except (FileNotFoundError, NotADirectoryError):
+            return
+        try:
+            names, extend, stat = self.names, self.stats.extend, os.stat
+            for name in os.listdir(fd):
+                # The store's own rule for what a lesson file is (temp files start with ".").
+                if name.endswith(".json") and not name.startswith("."):
+                    names.append(name)
+                    try:
+                        found = stat(name, dir_fd=fd)
+                    except OSError:  # gone since listdir, or a dangling link: unreadable
+                        extend(UNREADABLE)
+                        continue
+                    try:
+                        extend((found.st_mtime_ns, found.st_ctime_ns, found.st_size, found.st_ino))
+                    except OverflowError:  # an inode number past 2**63 (network file systems)
+                        del self.stats[(len(names) - 1) * 4 :]
+                        extend(_signature(found))
+        finally:
+            os.close(fd)
+
+    def signature(self, number: int) -> tuple[int, ...]:
+        return tuple(self.stats[number * 4 : number * 4 + 4])
+
+
+def _signature(found: os.stat_result) -> tuple[int, ...]:
+    """Stat data as four signed 64-bit numbers (masked when one does not fit)."""
+    values = (found.st_mtime_ns, found.st_ctime_ns, found.st_size, found.st_ino)
+    if all(-_MASK <= value <= _MASK for value in values):
+        return values
+    return tuple(value & _MASK for value in values)
+
+
+class Meta:
+    """What the cache was built from, as stored in the index file's header."""
+
+    __slots__ = ("broken", "names", "racy", "stats")
+
+    def __init__(self, data: Any) -> None:
+        try:
+            self.names, self.stats, self.racy, self.broken = data
+        except (TypeError, ValueError):
+            raise CorruptIndex("index metadata malformed") from None
+
+    def is_fresh(self, scan: Scan, folder: str) -> bool:
+        """Whether the files are exactly those indexed (racy ones compared byte by byte)."""
+        if self.stats != scan.stats.tobytes() or self.names != "\0".join(scan.names):
+            return False
+        for name, raw in self.racy:
+            try:
+                with open(os.path.join(folder, name), "rb") as handle:
+                    if handle.read() != raw:
+                        return False
+            except OSError:
+                return False
+        return True
+
+
+def cached_index(layout: Layout) -> tuple[RecallIndex, list[InvalidLessonFile]]:
+    """The index of ``layout``'s lesson files, from the cache when it is fresh, and the
+    files that failed to parse."""
+    folder = str(layout.lessons_dir)
+    opened = _open(layout)
+    if opened is not None and opened[1].is_fresh(Scan(folder), folder):
+        return read_index(opened[0]), _broken(layout, opened[1])
+    return _rebuild(layout, trust=True)
+
+
+def rebuilt_index(layout: Layout) -> tuple[RecallIndex, list[InvalidLessonFile]]:
+    """Rebuild from the lesson files alone, whatever the cache holds (it was damaged)."""
+    return _rebuild(layout, trust=False)
+
+
+def _open(layout: Layout) -> tuple[Reader, Meta] | None:
+    try:
+        reader = Reader(str(layout.local_dir / CACHE_NAME))
+        return reader, Meta(reader.meta)
+    except (OSError, CorruptIndex):
+        return None
+
+
+def _rebuild(layout: Layout, *, trust: bool) -> tuple[RecallIndex, list[InvalidLessonFile]]:
+    from lessons_core.fsutil import locked
+
+    folder = str(layout.lessons_dir)
+    lock = layout.local_dir / LOCK_NAME
+    try:
+        with locked(lock):
+            return _rebuild_locked(layout, str(lock), trust)
+    except OSError:
+        # local/ is not writable (a read-only checkout): index in memory, keep nothing.
+        index, _records, meta = _build(folder, Scan(folder), None, None)
+        return index, _broken(layout, Meta(meta))
+
+
+def _rebuild_locked(
+    layout: Layout, lock: str, trust: bool
+) -> tuple[RecallIndex, list[InvalidLessonFile]]:
+    from lessons_core.fsutil import atomic_write
+
+    folder = str(layout.lessons_dir)
+    # Another process may have rebuilt while this one waited for the lock.
+    opened = _open(layout) if trust else None
+    clock = _fs_clock(lock)
+    scan = Scan(folder)  # after the clock: see the module docstring
+    if opened is not None and opened[1].is_fresh(scan, folder):
+        return read_index(opened[0]), _broken(layout, opened[1])
+    index, records, meta = _build(folder, scan, opened, clock)
+    writer = Writer()
+    add_index(writer, index)
+    writer.add_map("files", records)
+    atomic_write(layout.local_dir / CACHE_NAME, writer.finish(meta))
+    return index, _broken(layout, Meta(meta))
+
+
+def _fs_clock(lock: str) -> int:
+    """The file system's current time, as it would stamp a file changed now."""
+    os.utime(lock)
+    return os.stat(lock).st_ctime_ns
+
+
+def _build(
+    folder: str, scan: Scan, previous: tuple[Reader, Meta] | None, clock: int | None
+) -> tuple[RecallIndex, dict[str, FileRecord], tuple[Any, ...]]:
+    """Index ``scan``'s files, reusing ``previous`` records whose stat data is unchanged."""
+    old_records: dict[str, FileRecord] = {}
+    old_signatures: dict[str, tuple[int, ...]] = {}
+    if previous is not None:
+        reader, meta = previous
+        try:
+            old_scan = array("q", meta.stats)
+            racy = {name for name, _raw in meta.racy}
+            for number, name in enumerate(meta.names.split("\0") if meta.names else ()):
+                if name not in racy:
+                    old_signatures[name] = tuple(old_scan[number * 4 : number * 4 + 4])
+            old_records = dict(reader.map("files"))
+        except (CorruptIndex, TypeError, ValueError):  # unusable: read every file again
+            old_records, old_signatures = {}, {}
+    records: dict[str, FileRecord] = {}
+    stats: array[int] = array("q")
+    racy_files: list[tuple[str, bytes]] = []
+    for number, name in enumerate(scan.names):
+        signature = scan.signature(number)
+        record = old_records.get(name)
+        if record is None or old_signatures.get(name) != signature:
+            record, signature, raw = _read(folder, name, signature)
+            if clock is not None and signature[1] >= clock:
+                racy_files.append((name, raw))
+        records[name] = record
+        stats.extend(signature)
+    index = assemble(Digest._make(r[1]) for r in records.values() if r[0] == "ok")
+    broken = tuple(sorted((name, r[1], r[2]) for name, r in records.items() if r[0] == "broken"))
+    return index, records, ("\0".join(scan.names), stats.tobytes(), tuple(racy_files), broken)
+
+
+def _read(
+    folder: str, name: str, signature: tuple[int, ...]
+) -> tuple[FileRecord, tuple[int, ...], bytes]:
+    """Parse one lesson file: its record, the stat data of what was read, and its bytes.
+
+    The stat data comes from the open file before it is read, so it never describes a
+    newer version than the bytes parsed.
+    """
+    from pathlib import Path
+
+    from lessons_core.errors import InvalidLessonFile
+    from lessons_core.recall_index import digest
+    from lessons_core.store import read_lesson
+
+    path = Path(folder, name)
+    try:
+        with open(path, "rb") as handle:
+            signature = _signature(os.fstat(handle.fileno()))
+            raw = handle.read()
+    except OSError as err:
+        return ("broken", f"cannot be read ({err.strerror})", None), signature, b""
+    try:
+        lesson = read_lesson(path, raw)
+    except InvalidLessonFile as err:
+        return ("broken", err.problem, err.key), signature, raw
+    return ("ok", tuple(digest(lesson))), signature, raw
+
+
+def _broken(layout: Layout, meta: Meta) -> list[InvalidLessonFile]:
+    if not meta.broken:
+        return []
+    from lessons_core.errors import InvalidLessonFile
+
+    return [
+        InvalidLessonFile(layout.lessons_dir / name, problem, key)
+        for name, problem, key in meta.broken
+    ]

@@ -1,0 +1,313 @@
+"""The cached recall index is never stale: every change to the lesson files (or the config)
+is seen by the very next recall, and a damaged cache is rebuilt, never trusted."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from lessons_core import index_cache, index_file
+from lessons_core.config import Config
+from lessons_core.index_cache import CACHE_NAME, cached_index
+from lessons_core.layout import Layout
+from lessons_core.recall import RecallRequest, recall
+from tests.recall.conftest import UNLIMITED, WriteLesson
+
+REQUEST = RecallRequest(files=("src/api/client.ts",))
+
+
+def rules(layout: Layout, config: Config = UNLIMITED) -> list[str]:
+    return [hit.rule for hit in recall(layout, REQUEST, config=config).hits]
+
+
+def cache(layout: Layout) -> Path:
+    return layout.local_dir / CACHE_NAME
+
+
+def edit_in_place(path: Path, old: str, new: str) -> None:
+    """Rewrite ``path`` through the same inode (as many editors do), same size."""
+    data = path.read_bytes()
+    assert len(old) == len(new)
+    assert old.encode() in data
+    with open(path, "r+b") as handle:
+        handle.write(data.replace(old.encode(), new.encode()))
+
+
+def stat_numbers(path: Path, stat: os.stat_result | None = None) -> tuple[int, ...]:
+    """(size, mtime, inode, ctime) of ``path``, or of ``stat`` when given."""
+    found = stat or os.stat(path)
+    return found.st_size, found.st_mtime_ns, found.st_ino, found.st_ctime_ns
+
+
+def coarse(stat: os.stat_result) -> os.stat_result:
+    """``stat`` as a file system with one-second timestamps reports it."""
+    seconds = [int(value) // 10**9 * 10**9 for value in (stat.st_atime_ns, stat.st_mtime_ns)]
+    seconds.append(stat.st_ctime_ns // 10**9 * 10**9)
+    fields = [stat[i] for i in range(7)] + [s // 10**9 for s in seconds]
+    return os.stat_result((*fields, *(float(s // 10**9) for s in seconds), *seconds), {})
+
+
+@pytest.fixture
+def one_second_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Simulate a file system whose timestamps have whole-second resolution (ext3, HFS+),
+    where an edit within the same second leaves every stat number unchanged."""
+    real_stat, real_fstat = os.stat, os.fstat
+    monkeypatch.setattr(os, "stat", lambda *a, **k: coarse(real_stat(*a, **k)))
+    monkeypatch.setattr(os, "fstat", lambda fd: coarse(real_fstat(fd)))
+
+
+def test_first_recall_builds_the_cache(layout: Layout, write_lesson: WriteLesson) -> None:
+    """The first recall writes the index file under .lessons/local/; the next reads it."""
+    write_lesson("api", "Reuse the shared client.", files=("src/api/**",))
+    assert not cache(layout).exists()
+    assert rules(layout) == ["Reuse the shared client."]
+    built = cache(layout).stat()
+    assert rules(layout) == ["Reuse the shared client."]
+    assert cache(layout).stat().st_ino == built.st_ino  # fresh: not rewritten
+
+
+def test_an_added_lesson_is_seen_by_the_next_recall(
+    layout: Layout, write_lesson: WriteLesson
+) -> None:
+    """A lesson file added after the cache was built is recalled at once."""
+    write_lesson("api", "Reuse the shared client.", files=("src/api/**",))
+    assert rules(layout) == ["Reuse the shared client."]
+    write_lesson("timeout", "Give requests a timeout.", files=("src/api/client.ts",))
+    assert rules(layout) == ["Give requests a timeout.", "Reuse the shared client."]
+
+
+def test_a_deleted_lesson_is_gone_from_the_next_recall(
+    layout: Layout, write_lesson: WriteLesson
+) -> None:
+    """Deleting a lesson file removes it from the very next recall."""
+    write_lesson("api", "Reuse the shared client.", files=("src/api/**",))
+    write_lesson("timeout", "Give requests a timeout.", files=("src/api/client.ts",))
+    assert len(rules(layout)) == 2
+    layout.lesson_path("timeout").unlink()
+    assert rules(layout) == ["Reuse the shared client."]
+
+
+def test_a_same_size_edit_in_place_with_the_old_mtime_is_seen(
+    layout: Layout, write_lesson: WriteLesson
+) -> None:
+    """An in-place edit of the same size, with the mtime set back to the old value, is
+    seen: ctime cannot be set back."""
+    write_lesson("api", "Reuse the shared client.", files=("src/api/**",))
+    path = layout.lesson_path("api")
+    assert rules(layout) == ["Reuse the shared client."]
+    before = path.stat()
+    edit_in_place(path, "shared", "common")
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert stat_numbers(path)[:3] == stat_numbers(path, before)[:3]
+    assert rules(layout) == ["Reuse the common client."]
+
+
+@pytest.mark.usefixtures("one_second_clock")
+def test_a_same_size_edit_in_the_same_second_is_seen(
+    layout: Layout, write_lesson: WriteLesson
+) -> None:
+    """With one-second timestamps, a lesson indexed and then edited in place (same size)
+    within the same second has identical stat data; its bytes, kept because it was
+    changed too close to the build, reveal the edit."""
+    for _attempt in range(5):
+        start = time.time()
+        write_lesson("api", "Reuse the shared client.", files=("src/api/**",))
+        path = layout.lesson_path("api")
+        assert rules(layout) == ["Reuse the shared client."]
+        before = stat_numbers(path)
+        edit_in_place(path, "shared", "common")
+        if int(time.time()) == int(start):
+            break
+        path.unlink()  # a second boundary fell in between: try again
+    assert stat_numbers(path) == before
+    assert rules(layout) == ["Reuse the common client."]
+
+
+@pytest.mark.usefixtures("one_second_clock")
+def test_racy_files_are_compared_only_until_the_next_build(
+    layout: Layout, write_lesson: WriteLesson
+) -> None:
+    """Only files changed in the build's own clock tick are kept byte for byte; a build in
+    a later second keeps none."""
+    write_lesson("api", "Reuse the shared client.", files=("src/api/**",))
+    rules(layout)
+    reader = index_file.Reader(str(cache(layout)))
+    assert [name for name, _raw in index_cache.Meta(reader.meta).racy] == ["api.json"]
+    time.sleep(1.05 - time.time() % 1)
+    write_lesson("timeout", "Give requests a timeout.", files=("src/api/client.ts",))
+    time.sleep(1.05 - time.time() % 1)
+    layout.lesson_path("timeout").touch()  # changed, and in an earlier second than the build
+    time.sleep(1.05 - time.time() % 1)
+    rules(layout)
+    assert index_cache.Meta(index_file.Reader(str(cache(layout))).meta).racy == ()
+
+
+def test_a_config_change_is_seen_by_the_next_recall(
+    layout: Layout, write_lesson: WriteLesson
+) -> None:
+    """Changing max_trigger_matches in config.json changes the very next recall."""
+    write_lesson("api", "Reuse the shared client.", files=("src/api/**",))
+    write_lesson("timeout", "Give requests a timeout.", files=("src/api/client.ts",))
+    assert [h.rule for h in recall(layout, REQUEST).hits] == [
+        "Give requests a timeout.",
+        "Reuse the shared client.",
+    ]
+    layout.config_path.write_text('{"max_trigger_matches": 1}\n')
+    found = recall(layout, REQUEST)
+    assert [h.rule for h in found.hits] == ["Give requests a timeout."]
+    assert found.more == 1
+
+
+def test_a_corrupt_lesson_file_appearing_is_reported_and_skipped(
+    layout: Layout, write_lesson: WriteLesson
+) -> None:
+    """A lesson file that does not parse is listed as broken and the rest still recall;
+    once fixed, it is recalled."""
+    write_lesson("api", "Reuse the shared client.", files=("src/api/**",))
+    assert cached_index(layout)[1] == []
+    broken = layout.lessons_dir / "half.json"
+    broken.write_text('{"id": "half", "rule": ')
+    _index, errors = cached_index(layout)
+    assert [(err.path, "not valid JSON" in err.problem) for err in errors] == [(broken, True)]
+    assert rules(layout) == ["Reuse the shared client."]
+    assert cached_index(layout)[1][0].path == broken  # still reported from the cache
+    broken.unlink()
+    write_lesson("half", "Check the half-open circuit.", files=("src/api/client.ts",))
+    assert cached_index(layout)[1] == []
+    assert rules(layout) == ["Check the half-open circuit.", "Reuse the shared client."]
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        pytest.param(lambda data: b"", id="empty"),
+        pytest.param(lambda data: b"garbage" * 10, id="garbage"),
+        pytest.param(lambda data: data[: len(data) // 2], id="truncated"),
+        pytest.param(lambda data: data[:-40] + bytes(40), id="zeroed-tail"),
+        pytest.param(lambda data: data[:30] + b"\xff" + data[31:], id="header-byte"),
+    ],
+)
+def test_a_damaged_cache_is_rebuilt_not_trusted(
+    layout: Layout, write_lesson: WriteLesson, damage: object
+) -> None:
+    """A cache file that is empty, garbage, truncated or has damaged bytes is rebuilt."""
+    write_lesson("api", "Reuse the shared client.", files=("src/api/**",))
+    write_lesson("timeout", "Give requests a timeout.", files=("src/api/client.ts",))
+    expected = rules(layout)
+    assert callable(damage)
+    cache(layout).write_bytes(damage(cache(layout).read_bytes()))
+    assert rules(layout) == expected
+    index_file.Reader(str(cache(layout)))  # rewritten whole
+
+
+def test_a_damaged_part_found_at_first_use_triggers_a_rebuild(
+    layout: Layout, write_lesson: WriteLesson
+) -> None:
+    """A flipped byte inside one part fails that part's CRC when it is loaded; recall
+    rebuilds and answers correctly."""
+    write_lesson("api", "Reuse the shared client.", files=("src/api/**",))
+    rules(layout)
+    reader = index_file.Reader(str(cache(layout)))
+    _size, shards, _large = reader.part("by_prefix", "map")
+    offset = reader._base + shards[0][0] + 2
+    data = bytearray(cache(layout).read_bytes())
+    data[offset] ^= 0xFF
+    cache(layout).write_bytes(bytes(data))
+    with pytest.raises(index_file.CorruptIndex):
+        dict(index_file.read_index(index_file.Reader(str(cache(layout)))).by_prefix)
+    assert rules(layout) == ["Reuse the shared client."]
+    assert dict(index_file.read_index(index_file.Reader(str(cache(layout)))).by_prefix)
+
+
+def test_a_cache_from_another_version_is_rebuilt(
+    layout: Layout, write_lesson: WriteLesson, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An index file of another format version is ignored and replaced."""
+    write_lesson("api", "Reuse the shared client.", files=("src/api/**",))
+    monkeypatch.setattr(index_file, "FORMAT_VERSION", index_file.FORMAT_VERSION + 1)
+    rules(layout)
+    monkeypatch.undo()
+    with pytest.raises(index_file.CorruptIndex, match="another version"):
+        index_file.Reader(str(cache(layout)))
+    assert rules(layout) == ["Reuse the shared client."]
+    index_file.Reader(str(cache(layout)))
+
+
+def test_a_rebuild_reads_only_the_changed_files(
+    layout: Layout, write_lesson: WriteLesson, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After one lesson changes, the rebuild parses that file alone; the others' compiled
+    triggers come from the cache."""
+    for n in range(5):
+        write_lesson(f"rule-{n}", f"Rule number {n} for the client.", files=("src/api/**",))
+    time.sleep(0.05)  # every file older than the build's clock, so none is kept as racy
+    rules(layout)
+    read: list[str] = []
+    real_read = index_cache._read
+    monkeypatch.setattr(
+        index_cache,
+        "_read",
+        lambda folder, name, sig: read.append(name) or real_read(folder, name, sig),
+    )
+    edit_in_place(layout.lesson_path("rule-3"), "number", "NUMBER")
+    assert "Rule NUMBER 3 for the client." in rules(layout)
+    assert read == ["rule-3.json"]
+
+
+def test_a_store_whose_local_folder_cannot_be_written_still_recalls(
+    layout: Layout, write_lesson: WriteLesson
+) -> None:
+    """When .lessons/local/ cannot hold files, recall indexes in memory every time."""
+    write_lesson("api", "Reuse the shared client.", files=("src/api/**",))
+    for child in layout.local_dir.iterdir():
+        child.unlink()
+    layout.local_dir.rmdir()
+    layout.local_dir.write_text("not a folder\n")
+    assert rules(layout) == ["Reuse the shared client."]
+    write_lesson("timeout", "Give requests a timeout.", files=("src/api/client.ts",))
+    assert rules(layout) == ["Give requests a timeout.", "Reuse the shared client."]
+
+
+CONCURRENT = """
+import sys
+from pathlib import Path
+from lessons_core.layout import Layout
+from lessons_core.recall import RecallRequest, recall
+from tests.recall.conftest import UNLIMITED
+found = recall(Layout(Path(sys.argv[1])), RecallRequest(files=("src/api/client.ts",)),
+               config=UNLIMITED)
+print(" ".join(hit.lesson_id for hit in found.hits))
+"""
+
+
+def test_concurrent_recalls_after_a_change_all_see_it(
+    layout: Layout, write_lesson: WriteLesson
+) -> None:
+    """Eight processes recalling at once after a change all answer with it, and leave one
+    valid cache and no temp files."""
+    for n in range(30):
+        write_lesson(f"rule-{n:02d}", f"Rule {n} for the client.", files=("src/api/**",))
+    rules(layout)
+    write_lesson("timeout", "Give requests a timeout.", files=("src/api/client.ts",))
+    root = Path(__file__).resolve().parents[2]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", CONCURRENT, str(layout.root)],
+            cwd=root,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(8)
+    ]
+    outputs = [proc.communicate(timeout=60) for proc in procs]
+    assert [err for _out, err in outputs] == [""] * 8
+    assert {out.split()[0] for out, _err in outputs} == {"timeout"}
+    assert {len(out.split()) for out, _err in outputs} == {31}
+    index_file.Reader(str(cache(layout)))
+    assert sorted(p.name for p in layout.local_dir.iterdir() if p.name.endswith(".tmp")) == []
