@@ -13,15 +13,14 @@ scores are bit for bit equal (``tests/recall/test_bm25.py`` checks it on the rea
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 K1 = 1.5
 B = 0.75
 EPSILON = 0.25
 
 
-@dataclass(frozen=True)
-class TermStats:
+class TermStats(NamedTuple):
     """Plain data only (marshal-able): idf per term, postings ``term -> ((doc, tf), ...)``.
 
     Mappings and sequences rather than dicts and tuples, so that an index read from disk

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import re2
 
@@ -28,8 +27,7 @@ class CommandPatternError(ValueError):
     """A pattern RE2 rejects or that matches everything; the message says why."""
 
 
-@dataclass(frozen=True)
-class CommandPattern:
+class CommandPattern(NamedTuple):
     pattern: str
     regex: str
 

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+import json
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from lessons_core.errors import InvalidLessonFile
-from lessons_core.jsonio import load_object
 
 DELIVERY_MODES = ("gate", "context")
 
 
-@dataclass(frozen=True)
-class Config:
-    """Budgets, delivery and telemetry. Unknown keys are an error, so typos surface."""
+class Config(NamedTuple):
+    """Budgets, delivery and telemetry. Unknown keys are an error, so typos surface.
+
+    A named tuple rather than a dataclass, like every record the hook reads: importing
+    ``dataclasses`` (it pulls in ``inspect``) costs about as much as starting Python.
+    """
 
     max_trigger_matches: int = 5
     max_prompt_matches: int = 3
@@ -26,11 +28,11 @@ class Config:
     telemetry_max_bytes: int = 5_000_000
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return self._asdict()
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], source: Path) -> Config:
-        known = {f.name: f for f in fields(cls)}
+        known = cls._field_defaults
         values: dict[str, Any] = {}
         for key, value in data.items():
             if key not in known:
@@ -40,7 +42,7 @@ class Config:
                     key,
                     kind="unknown-field",
                 )
-            default = getattr(cls, key)
+            default = known[key]
             if type(value) is not type(default):
                 raise InvalidLessonFile(source, f"must be a {type(default).__name__}", key)
             if key.startswith("delivery_") and value not in DELIVERY_MODES:
@@ -52,7 +54,19 @@ class Config:
 
 
 def load_config(path: Path) -> Config:
-    """Read the config file; a missing file means all defaults."""
-    if not path.exists():
+    """Read the config file; a missing file means all defaults.
+
+    The standard ``json`` module, not orjson: the hook reads this file on every call, and
+    importing orjson (which pulls in dataclasses, uuid and datetime) costs ~10 ms there.
+    """
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
         return Config()
-    return Config.from_dict(load_object(path), path)
+    try:
+        data = json.loads(raw)
+    except ValueError as err:
+        raise InvalidLessonFile(path, f"not valid JSON ({err}); fix or remove the file") from None
+    if not isinstance(data, dict):
+        raise InvalidLessonFile(path, "must hold a JSON object")
+    return Config.from_dict(data, path)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,8 +20,7 @@ def _write_temp(path: Path, data: bytes) -> str:
 
     The temp file shares the folder so that a rename or link stays on one file system.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    fd, tmp = _temp_beside(path)
     try:
         os.fchmod(fd, FILE_MODE)
         with os.fdopen(fd, "wb") as handle:
@@ -65,6 +63,22 @@ def create_exclusive(path: Path, data: bytes) -> bool:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
     return True
+
+
+def _temp_beside(path: Path) -> tuple[int, str]:
+    """A new, empty ``.NAME.RANDOM.tmp`` file in ``path``'s folder, open for writing.
+
+    What ``tempfile.mkstemp`` does, without importing tempfile (and random, and hashlib's
+    OpenSSL bindings) into every hook that writes a session file.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    while True:
+        tmp = str(path.parent / f".{path.name}.{os.urandom(6).hex()}.tmp")
+        try:
+            return os.open(tmp, flags, 0o600), tmp
+        except FileExistsError:
+            continue
 
 
 @contextlib.contextmanager

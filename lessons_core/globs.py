@@ -8,8 +8,8 @@ POSIX paths. Anchoring every glob at the root (``*.md`` means top-level Markdown
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 _GLOB_CHARS = frozenset("*?[")
 _DIR_SUFFIX = "(?:/|$)"
@@ -19,8 +19,7 @@ class GlobError(ValueError):
     """A glob that can never fire or reaches outside the repo; the message says why."""
 
 
-@dataclass(frozen=True)
-class CompiledGlob:
+class CompiledGlob(NamedTuple):
     glob: str
     regex: str
 

@@ -29,6 +29,8 @@ import os
 from array import array
 from typing import TYPE_CHECKING, Any
 
+from lessons_core.file_scan import Scan
+from lessons_core.file_scan import signature as signature_of
 from lessons_core.index_file import CorruptIndex, Reader, Writer, add_index, read_index
 from lessons_core.recall_index import Digest, RecallIndex, assemble
 
@@ -38,59 +40,9 @@ if TYPE_CHECKING:
 
 CACHE_NAME = "recall-index.bin"
 LOCK_NAME = "recall-index.lock"
-_MASK = (1 << 63) - 1
-UNREADABLE = (-1, -1, -1, -1)
 
 # A file's record in the cache: ("ok", digest fields) or ("broken", problem, key).
 FileRecord = tuple[Any, ...]
-
-
-class Scan:
-    """Lesson file names in directory order, and their stat data, four numbers a file.
-
-    The hot loop of every recall in a large store (one ``stat`` per lesson file), so it is
-    written for speed: ``listdir`` plus ``stat`` relative to the open directory, numbers
-    packed into one array that compares with the cached bytes in one step.
-    """
-
-    __slots__ = ("names", "stats")
-
-    def __init__(self, folder: str) -> None:
-        self.names: list[str] = []
-        self.stats: array[int] = array("q")
-        try:
-            fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
-        except (FileNotFoundError, NotADirectoryError):
-            return
-        try:
-            names, extend, stat = self.names, self.stats.extend, os.stat
-            for name in os.listdir(fd):
-                # The store's own rule for what a lesson file is (temp files start with ".").
-                if name.endswith(".json") and not name.startswith("."):
-                    names.append(name)
-                    try:
-                        found = stat(name, dir_fd=fd)
-                    except OSError:  # gone since listdir, or a dangling link: unreadable
-                        extend(UNREADABLE)
-                        continue
-                    try:
-                        extend((found.st_mtime_ns, found.st_ctime_ns, found.st_size, found.st_ino))
-                    except OverflowError:  # an inode number past 2**63 (network file systems)
-                        del self.stats[(len(names) - 1) * 4 :]
-                        extend(_signature(found))
-        finally:
-            os.close(fd)
-
-    def signature(self, number: int) -> tuple[int, ...]:
-        return tuple(self.stats[number * 4 : number * 4 + 4])
-
-
-def _signature(found: os.stat_result) -> tuple[int, ...]:
-    """Stat data as four signed 64-bit numbers (masked when one does not fit)."""
-    values = (found.st_mtime_ns, found.st_ctime_ns, found.st_size, found.st_ino)
-    if all(-_MASK <= value <= _MASK for value in values):
-        return values
-    return tuple(value & _MASK for value in values)
 
 
 class Meta:
@@ -232,7 +184,7 @@ def _read(
     path = Path(folder, name)
     try:
         with open(path, "rb") as handle:
-            signature = _signature(os.fstat(handle.fileno()))
+            signature = signature_of(os.fstat(handle.fileno()))
             raw = handle.read()
     except OSError as err:
         return ("broken", f"cannot be read ({err.strerror})", None), signature, b""

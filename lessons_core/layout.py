@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from lessons_core.errors import LessonsError, NotInitialised
 
 DIR_NAME = ".lessons"
 
 
-@dataclass(frozen=True)
-class Layout:
+class Layout(NamedTuple):
     """Paths of one project's lesson store. ``root`` is the repo root (parent of .lessons)."""
 
     root: Path

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from lessons_core.bm25 import scores
 from lessons_core.config import Config, load_config
@@ -44,15 +44,13 @@ MIN_SHARED_TERMS = 2
 RankKey = tuple[int, tuple[int, ...], float, int, int, int, str]
 
 
-@dataclass(frozen=True)
-class RecallRequest:
+class RecallRequest(NamedTuple):
     files: tuple[str, ...] = ()  # repo-relative POSIX paths
     command: str | None = None
     prompt: str | None = None
 
 
-@dataclass(frozen=True)
-class Hit:
+class Hit(NamedTuple):
     lesson_id: str
     rule: str
     via: str  # "file" | "command" | "keyword" | "prompt"
@@ -74,8 +72,7 @@ class Hit:
         }
 
 
-@dataclass(frozen=True)
-class Recall:
+class Recall(NamedTuple):
     hits: tuple[Hit, ...]  # rank order, within budget, excluding `exclude`
     more: int  # how many more matched but were cut by the budget
     # Every lesson that matched, in rank order, before `exclude` and the budget: what
@@ -83,8 +80,7 @@ class Recall:
     matched: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class Candidate:
+class Candidate(NamedTuple):
     """One matching lesson, at its best match, with everything its rank key is made of."""
 
     hit: Hit
@@ -95,8 +91,7 @@ class Candidate:
     share: int  # active lessons carrying the matched trigger
 
 
-@dataclass(frozen=True)
-class Selection:
+class Selection(NamedTuple):
     shown: tuple[Candidate, ...]
     cut: tuple[Candidate, ...]
     excluded: tuple[Candidate, ...]

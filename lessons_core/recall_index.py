@@ -28,7 +28,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
 from lessons_core.bm25 import TermStats, term_stats
@@ -75,8 +74,7 @@ class Digest(NamedTuple):
     skipped: tuple[tuple[str, str], ...]  # (trigger, why it was left out)
 
 
-@dataclass(frozen=True)
-class RecallIndex:
+class RecallIndex(NamedTuple):
     """Lesson ``n`` of every entry is ``ids[n]``; BM25 document ``n`` is the same lesson.
 
     Fields are read-only mappings and sequences: a freshly built index holds dicts and

@@ -3,20 +3,30 @@
 One small file per session (and per subagent) under ``.lessons/local/sessions/``. Reads
 need no lock because writes are atomic renames; ``claim`` takes the session's lock so that
 hooks fired in parallel for one session never both show, or both lose, the same lesson.
+
+The hook reads these files on every call, so this module keeps its imports light: the
+standard ``json``: importing orjson costs ~10 ms.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
+import json
 import os
 import time
 from pathlib import Path
 
-import orjson
-
 from lessons_core.fsutil import atomic_write, locked
 from lessons_core.layout import Layout
+
+# hashlib's own C SHA-256, without loading OpenSSL's bindings (~5 ms on every hook call).
+try:
+    from _sha2 import sha256  # type: ignore[import-not-found, unused-ignore]  # 3.12+
+except ImportError:
+    try:
+        from _sha256 import sha256  # type: ignore[import-not-found, no-redef, unused-ignore]
+    except ImportError:
+        from hashlib import sha256  # type: ignore[assignment, unused-ignore]
 
 STALE_AFTER_SECONDS = 14 * 24 * 3600
 
@@ -31,15 +41,15 @@ def sessions_dir(layout: Layout) -> Path:
 
 
 def _path(layout: Layout, key: str) -> Path:
-    digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:24]
+    digest = sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:24]
     return sessions_dir(layout) / f"{digest}.json"
 
 
 def shown(layout: Layout, key: str) -> frozenset[str]:
     """Ids already shown in this session (empty for a new or unreadable session file)."""
     try:
-        data = orjson.loads(_path(layout, key).read_bytes())
-    except (OSError, orjson.JSONDecodeError):
+        data = json.loads(_path(layout, key).read_bytes())
+    except (OSError, ValueError):
         return frozenset()
     ids = data.get("shown") if isinstance(data, dict) else None
     return frozenset(i for i in ids if isinstance(i, str)) if isinstance(ids, list) else frozenset()
@@ -71,8 +81,8 @@ def forget_lesson(layout: Layout, lesson_id: str) -> None:
     for entry in sorted(folder.glob("*.json")):
         with locked(entry.with_suffix(".lock")):
             try:
-                data = orjson.loads(entry.read_bytes())
-            except (OSError, orjson.JSONDecodeError):
+                data = json.loads(entry.read_bytes())
+            except (OSError, ValueError):
                 continue
             ids = data.get("shown", []) if isinstance(data, dict) else []
             if lesson_id in ids:
@@ -105,4 +115,5 @@ def _remove(entry: Path) -> None:
 
 
 def _write(path: Path, ids: list[str]) -> None:
-    atomic_write(path, orjson.dumps({"shown": ids, "updated": int(time.time())}))
+    data = {"shown": ids, "updated": int(time.time())}
+    atomic_write(path, json.dumps(data, separators=(",", ":")).encode())

@@ -6,12 +6,13 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
-from lessons_core import index_cache, index_file
+from lessons_core import file_scan, index_cache, index_file
 from lessons_core.config import Config
 from lessons_core.index_cache import CACHE_NAME, cached_index
 from lessons_core.layout import Layout
@@ -311,3 +312,44 @@ def test_concurrent_recalls_after_a_change_all_see_it(
     assert {len(out.split()) for out, _err in outputs} == {31}
     index_file.Reader(str(cache(layout)))
     assert sorted(p.name for p in layout.local_dir.iterdir() if p.name.endswith(".tmp")) == []
+
+
+PARALLEL = """
+import os, sys
+from lessons_core.file_scan import stat_all, stat_numbers
+fd = os.open(sys.argv[1], os.O_RDONLY)
+names = sorted(os.listdir(fd)) + ["missing.json"]
+serial = stat_numbers(fd, names)
+assert stat_all(fd, names, 3) == serial, "workers disagree"
+assert list(serial[-4:]) == [-1, -1, -1, -1]
+print(len(serial) // 4)
+"""
+
+
+def test_stat_data_split_over_worker_processes_equals_one_process(tmp_path: Path) -> None:
+    """Forked workers give the same stat data as one process, missing files included."""
+    for n in range(50):
+        (tmp_path / f"lesson-{n:02d}.json").write_text("{}\n" * n)
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", PARALLEL, str(tmp_path)],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (done.stdout, done.stderr) == ("51\n", "")
+
+
+def test_no_workers_for_small_stores_or_threaded_processes() -> None:
+    """Small stores, and processes running threads (forking those is unsafe), stat
+    in-process."""
+    assert file_scan.workers_for(100) == 1
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        assert file_scan.workers_for(10**6) == 1
+    finally:
+        stop.set()
+        thread.join()
