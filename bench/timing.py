@@ -1,16 +1,17 @@
 """Whole-process timing: medians over repeated runs, and each run's peak memory.
 
-Each run is a fresh process, as a hook is; ``os.wait4`` gives that child's own peak RSS.
+Each run is a fresh process, as a hook is; ``os.wait4`` gives that child's own peak RSS
+(runs start from the lean ``bench/spawn.py``, see there).
 Runs of the baseline and the measured command are interleaved so that machine noise hits
 both alike, and results are reported as ratios to the baseline.
 """
 
 from __future__ import annotations
 
-import os
+import json
 import statistics
 import subprocess
-import time
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,47 +27,64 @@ class Measure:
 
 @dataclass(frozen=True)
 class Probe:
-    """One command to time: argv, where to run it, what to feed it on stdin."""
+    """One command to time: argv, where to run it, what to feed it on stdin.
+
+    Every ``RUN`` in ``stdin`` or ``argv`` becomes the run's number, so each run can be a
+    new session.
+    """
 
     argv: tuple[str, ...]
     cwd: Path
     stdin: bytes = b""
     env: tuple[tuple[str, str], ...] = ()
 
+    def input_for(self, run: int) -> bytes:
+        return self.stdin.replace(RUN, str(run).encode())
 
-def run_once(probe: Probe) -> tuple[float, float]:
-    """Wall time in ms and peak RSS in MiB of one run; fails loudly on a non-zero exit."""
-    env = dict(os.environ, **dict(probe.env))
-    start = time.perf_counter()
-    proc = subprocess.Popen(
-        probe.argv,
-        cwd=probe.cwd,
-        env=env,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    assert proc.stdin is not None
-    proc.stdin.write(probe.stdin)
-    proc.stdin.close()
-    _, status, usage = os.wait4(proc.pid, 0)
-    elapsed = (time.perf_counter() - start) * 1000
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    stderr = proc.stderr.read() if proc.stderr else b""
-    if proc.returncode != 0:
-        raise RuntimeError(f"{' '.join(probe.argv)} exited {proc.returncode}: {stderr!r}")
-    return elapsed, usage.ru_maxrss / 1024
+    def argv_for(self, run: int) -> tuple[str, ...]:
+        return tuple(arg.replace(RUN.decode(), str(run)) for arg in self.argv)
+
+
+RUN = b"@RUN@"
+
+
+def run_once(probe: Probe, run: int = 0, ok_codes: tuple[int, ...] = (0,)) -> tuple[float, float]:
+    """Wall time in ms and peak RSS in MiB of one run; fails loudly on another exit code."""
+    return _spawn([(probe, run, ok_codes)])[0]
 
 
 def measure_interleaved(probes: Sequence[Probe], runs: int) -> list[Measure]:
     """Run every probe ``runs`` times, round-robin, after one warm-up each."""
-    for probe in probes:
-        run_once(probe)
+    _spawn([(probe, -1, (0,)) for probe in probes])
+    order = [(probe, run, (0,)) for run in range(runs) for probe in probes]
+    results = _spawn(order)
     times: list[list[float]] = [[] for _ in probes]
     peaks: list[float] = [0.0 for _ in probes]
-    for _ in range(runs):
-        for index, probe in enumerate(probes):
-            elapsed, peak = run_once(probe)
-            times[index].append(elapsed)
-            peaks[index] = max(peaks[index], peak)
+    for number, (elapsed, peak) in enumerate(results):
+        times[number % len(probes)].append(elapsed)
+        peaks[number % len(probes)] = max(peaks[number % len(probes)], peak)
     return [Measure(statistics.median(t), p) for t, p in zip(times, peaks, strict=True)]
+
+
+def _spawn(runs: Sequence[tuple[Probe, int, tuple[int, ...]]]) -> list[tuple[float, float]]:
+    """Run ``runs`` in order from ``bench/spawn.py`` (see there why a separate process)."""
+    items = [
+        [
+            n,
+            list(p.argv_for(run)),
+            str(p.cwd),
+            p.input_for(run).decode("utf-8", "surrogateescape"),
+            dict(p.env),
+            list(codes),
+        ]
+        for n, (p, run, codes) in enumerate(runs)
+    ]
+    done = subprocess.run(
+        [sys.executable, "-S", str(Path(__file__).with_name("spawn.py"))],
+        input=json.dumps(items).encode(),
+        capture_output=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(done.stderr.decode(errors="replace").strip())
+    return [(float(elapsed), float(peak)) for elapsed, peak in json.loads(done.stdout)]

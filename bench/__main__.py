@@ -1,0 +1,122 @@
+"""``python -m bench``: how much a hook costs, proven end to end. See docs/performance.md.
+
+Builds the graphs in a temp folder (the real corpus imported with ``lessons import
+agentsmesh``, synthetic 10k and 50k), then measures whole ``lessons hook claude-code``
+processes against ``python -c pass`` of the same install, interleaved, for both install
+kinds (``bench.installs``); a rebuild after one lesson changed; the token replay; and
+``lessons validate`` over a 1,000-lesson graph. Prints one table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from bench.graphs import Graph, corpus_graph, synthetic_graph
+from bench.hook_runs import Row, baseline, have_hook, rows
+from bench.installs import Install, editable, regular
+from bench.replay import replay
+from bench.report import Line, print_table
+from bench.timing import Measure, Probe, measure_interleaved, run_once
+from bench.validate_run import have_validate, validate_line
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "agentsmesh"
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="3 runs a row instead of --runs")
+    parser.add_argument("--runs", type=int, default=21, help="runs a row (default 21)")
+    parser.add_argument(
+        "--sizes", default="10000,50000", help="synthetic graph sizes (default 10000,50000)"
+    )
+    parser.add_argument("--corpus", type=Path, default=_corpus_dir(), help="agentsmesh corpus")
+    parser.add_argument("--validate-lessons", type=int, default=1000, metavar="N")
+    parser.add_argument("--replay-calls", type=int, default=220, metavar="N")
+    args = parser.parse_args(argv)
+    runs = 3 if args.quick else args.runs
+    with tempfile.TemporaryDirectory(prefix="lessons-bench-") as tmp:
+        folder = Path(tmp)
+        dev = editable()
+        installs = [regular(folder / "venv"), dev]
+        started = time.perf_counter()
+        graphs = [corpus_graph(folder / "corpus", args.corpus, Path(dev.lessons))]
+        graphs += [
+            synthetic_graph(folder / f"synthetic-{size}", int(size))
+            for size in args.sizes.split(",")
+        ]
+        print(f"graphs built in {time.perf_counter() - started:.0f} s; measuring {runs} runs a row")
+        lines: list[Line] = []
+        for install in installs:
+            lines += hook_lines(install, graphs, runs)
+        lines += [rebuild_line(dev, graph, max(3, runs // 5)) for graph in graphs]
+        if have_validate():
+            lines.append(validate_line(folder / "validate", args.validate_lessons, runs))
+        replayed = replay(graphs[0], args.replay_calls) if have_hook() else None
+    print_table(lines, replayed, installs)
+
+
+def hook_lines(install: Install, graphs: list[Graph], runs: int) -> list[Line]:
+    """Every row of every graph, interleaved with the install's ``python -c pass``."""
+    table = [row for graph in graphs for row in rows(graph, install)]
+    for row in table:
+        _check(row)
+    probes = [baseline(install, graphs[0]), *(row.probe for row in table)]
+    bare, *measured = measure_interleaved(probes, runs)
+    return [
+        Line(install.name, row.graph, row.kind, m, bare)
+        for row, m in zip(table, measured, strict=True)
+    ]
+
+
+def _check(row: Row) -> None:
+    """A delivering row must deliver and a silent one must be silent, or the numbers lie.
+    "All shown" is primed first: its session sees every matching rule before timing."""
+    if row.kind == "silent: all shown":
+        for _ in range(50):
+            if not _output(row.probe):
+                return
+        raise SystemExit(f"{row.graph.name}: the all-shown session never went silent")
+    said = _output(row.probe)
+    if bool(said) != (not row.kind.startswith("silent")):
+        raise SystemExit(f"{row.graph.name} {row.kind}: unexpected output {said[:200]!r}")
+
+
+def _output(probe: Probe) -> bytes:
+    return subprocess.run(
+        probe.argv_for(-2),
+        cwd=probe.cwd,
+        input=probe.input_for(-2),
+        capture_output=True,
+        check=True,
+    ).stdout
+
+
+def rebuild_line(install: Install, graph: Graph, runs: int) -> Line:
+    """The first hook after one lesson file changed: an incremental rebuild, then recall."""
+    lesson = sorted(graph.root.joinpath(".lessons", "lessons").glob("*.json"))[0]
+    probe = rows(graph, install)[0].probe
+    times: list[float] = []
+    peak = 0.0
+    for run in range(runs):
+        lesson.write_bytes(lesson.read_bytes().rstrip(b"\n") + b"\n" * (1 + run % 2))
+        elapsed, rss = run_once(probe, 10_000 + run)
+        times.append(elapsed)
+        peak = max(peak, rss)
+    times.sort()
+    return Line(install.name, graph, "edit after a lesson changed", Measure(times[runs // 2], peak))
+
+
+def _corpus_dir() -> Path:
+    for parent in Path(__file__).resolve().parents:
+        candidate = parent / "shared" / "corpus" / "agentsmesh"
+        if (candidate / "lessons.json").is_file():
+            return candidate
+    return CORPUS
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,172 @@
+"""Token replay: a deterministic agent session through the real hook code, counting every
+token that reaches the model.
+
+The session works on the corpus repository's real files: it starts, gets a prompt, reads,
+searches, edits files of a few areas (with the odd jump elsewhere) and runs the commands
+such work runs (tests, lint, type checks, git, search), gets two more prompts, and is
+compacted once. Each event goes through ``lessons_cli.hooks.runner.run_hook`` exactly as
+``lessons hook claude-code`` runs it. A call the hook refuses (a gate) is made again, as
+the agent would, and counts as a call too.
+
+Tokens are estimated as characters / 4 (``lessons_core.render.estimate_tokens``), for the
+text the model receives: ``additionalContext`` or the refusal's reason. The reference is
+preloading every active rule once, the way a rules file in the system prompt does.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from bench.graphs import Graph
+from lessons_core.layout import Layout
+from lessons_core.recall_index import load_index
+from lessons_core.render import CLOSE, FOOTER, HEADER, OPEN, estimate_tokens, neutralise
+
+PROMPTS = (
+    "add a --dry-run flag to the generate command and cover it with tests",
+    "the lessons recall misses rules for windows paths; fix the glob matching",
+    "bump the release workflow and publish the new version after the tests pass",
+)
+COMMANDS = (
+    "git status",
+    "git diff {path}",
+    "pnpm test",
+    "pnpm vitest run {test}",
+    "pnpm lint",
+    "pnpm typecheck",
+    "rg -n 'TODO' {dir}",
+    "cat {path}",
+    "ls {dir}",
+    "pnpm build",
+    "git add -A && git commit -m 'wip: {area}'",
+    "node -e \"console.log(require('./package.json').version)\"",
+    "git log --oneline -5",
+    "pnpm vitest run {test} --coverage",
+    "git push origin HEAD",
+)
+CALLS = 220
+PROMPT_AT = (0, 80, 160)
+COMPACT_AT = 120
+
+
+@dataclass(frozen=True)
+class Replay:
+    calls: int  # tool calls, retries of refused calls included
+    delivering: int  # tool calls whose answer carried rules
+    call_tokens: int  # tokens delivered on tool calls
+    other_tokens: int  # tokens delivered on prompts and session starts
+    preload_tokens: int  # every active rule, listed once
+    kinds: dict[str, int]  # tool calls by kind
+
+    @property
+    def per_call(self) -> float:
+        return (self.call_tokens + self.other_tokens) / self.calls
+
+    @property
+    def per_delivery(self) -> float:
+        return self.call_tokens / self.delivering if self.delivering else 0.0
+
+    @property
+    def ratio_to_preload(self) -> float:
+        return (self.call_tokens + self.other_tokens) / self.preload_tokens
+
+
+def events(paths: tuple[str, ...], calls: int = CALLS, seed: int = 5) -> list[dict[str, Any]]:
+    """The session's hook events in order (payload fields other than session and cwd)."""
+    rng = random.Random(seed)
+    areas = Counter("/".join(p.split("/")[:2]) for p in paths if p.count("/") >= 2)
+    common = [area for area, _n in areas.most_common(12)]
+    tests = [p for p in paths if ".test." in p] or list(paths)
+    out: list[dict[str, Any]] = [{"hook_event_name": "SessionStart", "source": "startup"}]
+    working: list[str] = []
+    for call in range(calls):
+        if call in PROMPT_AT:
+            focus = rng.sample(common, 2)
+            working = [p for p in paths if p.startswith(tuple(f"{a}/" for a in focus))]
+            out.append({"hook_event_name": "UserPromptSubmit", "prompt": PROMPTS[len(out) % 3]})
+        if call == COMPACT_AT:
+            out.append({"hook_event_name": "PreCompact", "trigger": "auto"})
+            out.append({"hook_event_name": "SessionStart", "source": "compact"})
+        path = rng.choice(working) if rng.random() < 0.85 else rng.choice(paths)
+        roll = rng.random()
+        if roll < 0.40:
+            out.append(_tool("Read", file_path=path))
+        elif roll < 0.50:
+            out.append(_tool("Grep", pattern=rng.choice(("TODO", "export", "throw")), path=path))
+        elif roll < 0.75:
+            tool = "Edit" if rng.random() < 0.8 else "Write"
+            out.append(_tool(tool, file_path=path, old_string="a", new_string="b"))
+        else:
+            folder = path.rsplit("/", 1)[0] if "/" in path else "."
+            command = rng.choice(COMMANDS).format(
+                path=path, dir=folder, test=rng.choice(tests), area=folder.split("/")[-1]
+            )
+            out.append(_tool("Bash", command=command))
+    return out
+
+
+def _tool(name: str, **tool_input: str) -> dict[str, Any]:
+    return {"hook_event_name": "PreToolUse", "tool_name": name, "tool_input": tool_input}
+
+
+def replay(graph: Graph, calls: int = CALLS) -> Replay:
+    """Run the session against ``graph`` through the hook and count what it delivered."""
+    from lessons_cli.hooks.runner import run_hook  # type: ignore[import-not-found, unused-ignore]
+
+    root = str(graph.root)
+    delivered: Counter[str] = Counter()
+    kinds: Counter[str] = Counter()
+    for number, event in enumerate(events(graph.paths, calls)):
+        payload: dict[str, Any] = {"session_id": "replay", "transcript_path": "/x", "cwd": root}
+        payload.update(event)
+        tool_input: dict[str, str] = payload.get("tool_input", {})
+        if "file_path" in tool_input:
+            tool_input["file_path"] = f"{root}/{tool_input['file_path']}"
+        payload["tool_use_id"] = f"toolu_{number}"
+        attempts = 0
+        while True:
+            text, refused = _answer(run_hook, payload)
+            tool = payload.get("tool_name")
+            if tool:
+                attempts += 1
+                kinds[str(tool)] += 1
+                delivered["calls"] += 1
+                if text:
+                    delivered["delivering"] += 1
+                    delivered["call_tokens"] += estimate_tokens(text)
+            else:
+                delivered["other_tokens"] += estimate_tokens(text)
+            if not refused or attempts > 1:
+                break  # a refused call is made once more, as the agent would
+    return Replay(
+        calls=delivered["calls"],
+        delivering=delivered["delivering"],
+        call_tokens=delivered["call_tokens"],
+        other_tokens=delivered["other_tokens"],
+        preload_tokens=preload_tokens(Layout(graph.root)),
+        kinds=dict(kinds),
+    )
+
+
+def _answer(run_hook: Any, payload: dict[str, Any]) -> tuple[str, bool]:
+    """The text the model receives for ``payload``, and whether the call was refused."""
+    out = io.BytesIO()
+    run_hook("claude-code", io.BytesIO(json.dumps(payload).encode()), out)
+    if not out.getvalue():
+        return "", False
+    specific = json.loads(out.getvalue())["hookSpecificOutput"]
+    if specific.get("permissionDecision") == "deny":
+        return str(specific["permissionDecisionReason"]), True
+    return str(specific.get("additionalContext", "")), False
+
+
+def preload_tokens(layout: Layout) -> int:
+    """Tokens of every active rule listed once in a block, as a preloaded rules file."""
+    index, _broken = load_index(layout)
+    lines = [f"- {i}: {neutralise(rule)}" for i, rule in zip(index.ids, index.rules, strict=True)]
+    return estimate_tokens("\n".join([OPEN, HEADER, *lines, FOOTER, CLOSE]))

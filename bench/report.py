@@ -1,0 +1,116 @@
+"""The benchmark's one table: medians, ratios to ``python -c pass``, peak memory, targets."""
+
+from __future__ import annotations
+
+import os
+import platform
+import sys
+from dataclasses import dataclass
+
+from bench.graphs import Graph
+from bench.installs import Install
+from bench.replay import Replay
+from bench.timing import Measure
+
+# Ratio targets by (graph role, call): role 0 is the corpus, 1 the smaller synthetic graph,
+# 2 the larger one.
+TARGETS = {(0, "edit"): 2.5, (1, "edit"): 4.0, (2, "edit"): 8.0, (1, "prompt"): 5.0}
+
+
+@dataclass(frozen=True)
+class Line:
+    install: str
+    graph: Graph
+    kind: str
+    measure: Measure
+    bare: Measure | None = None  # the same install's python -c pass, measured alongside
+
+    @property
+    def ratio(self) -> float | None:
+        return self.measure.median_ms / self.bare.median_ms if self.bare else None
+
+
+def print_table(lines: list[Line], replayed: Replay | None, installs: list[Install]) -> None:
+    """Print the machine, then one row per graph and call, both installs side by side."""
+    print(machine())
+    names = [install.name for install in installs]
+    graphs = list(dict.fromkeys(line.graph.name for line in lines if line.bare))
+    by_key = {(line.install, line.graph.name, line.kind): line for line in lines}
+    bare: dict[str, Measure] = {line.install: line.bare for line in lines if line.bare}
+    header = f"{'graph':<9}{'lessons':>8}  {'call':<29}"
+    header += "".join(f"{name + ' ms':>14}{'x':>6}" for name in names)
+    print(header + f"{'peak MiB':>10}  target")
+    first = f"{'':<9}{'':>8}  {'python -c pass':<29}"
+    for name in names:
+        base = bare.get(name)
+        first += f"{base.median_ms:>14.1f}{1:>6.2f}" if base else f"{'-':>14}{'-':>6}"
+    print(first)
+    kinds = list(dict.fromkeys(line.kind for line in lines))
+    for graph_name in [*graphs, "validate"]:
+        for kind in kinds:
+            found = [by_key.get((name, graph_name, kind)) for name in names]
+            present = [line for line in found if line]
+            if not present:
+                continue
+            line = present[0]
+            text = f"{graph_name:<9}{line.graph.lessons:>8}  {kind:<29}"
+            for entry in found:
+                if entry is None:
+                    text += f"{'-':>14}{'-':>6}"
+                else:
+                    ratio = entry.ratio or entry.measure.median_ms / bare[entry.install].median_ms
+                    text += f"{entry.measure.median_ms:>14.1f}{ratio:>6.2f}"
+            peak = max(entry.measure.peak_mib for entry in present)
+            print(text + f"{peak:>10.1f}  {verdict(present, graphs, by_key)}")
+    if replayed is None:
+        print("token replay: not run, it needs `lessons hook` (not installed)")
+    else:
+        print(replay_summary(replayed))
+    if not any(line.graph.name == "validate" for line in lines):
+        print("lessons validate: not run, the command is not installed")
+
+
+def verdict(lines: list[Line], graphs: list[str], by_key: dict[tuple[str, str, str], Line]) -> str:
+    """Targets are judged on the first install listed (a regular install: the stricter)."""
+    line = lines[0]
+    if line.graph.name not in graphs:
+        return ""
+    role = min(graphs.index(line.graph.name), 2)
+    if line.kind.startswith("silent"):
+        edit = by_key.get((line.install, line.graph.name, "edit"))
+        prompt = by_key.get((line.install, line.graph.name, "prompt"))
+        others = [x.measure.median_ms for x in (edit, prompt) if x]
+        cheapest = all(line.measure.median_ms <= other for other in others)
+        return "cheapest: " + ("yes" if cheapest else "NO")
+    target = TARGETS.get((role, line.kind))
+    if target is None or line.ratio is None:
+        return ""
+    return f"<= {target}x: " + ("met" if line.ratio <= target else "MISSED")
+
+
+def replay_summary(replayed: Replay) -> str:
+    kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(replayed.kinds.items()))
+    return (
+        f"token replay (corpus): {replayed.calls} tool calls ({kinds}), "
+        f"{replayed.delivering} delivering; "
+        f"{replayed.per_call:.1f} tokens per call on average, "
+        f"{replayed.per_delivery:.0f} per delivering call; "
+        f"{replayed.call_tokens + replayed.other_tokens} tokens in all "
+        f"({replayed.other_tokens} on prompts and session starts) vs "
+        f"{replayed.preload_tokens} to preload every active rule: "
+        f"{replayed.ratio_to_preload:.2f}x"
+    )
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as info:
+            cpu = next(
+                (line.split(":", 1)[1].strip() for line in info if line.startswith("model name")),
+                cpu,
+            )
+    except OSError:
+        pass
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return f"machine: {cpu}, {cores} cores, Python {sys.version.split()[0]}, {platform.system()}"
