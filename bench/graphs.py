@@ -10,20 +10,15 @@ about (a silent edit), both checked against the graph itself.
 
 from __future__ import annotations
 
-import json
 import random
 import subprocess
 from dataclasses import dataclass
-from importlib.util import find_spec
 from pathlib import Path
-from typing import Any
 
 from bench.synth import generate, write_repo
 from lessons_core.layout import Layout
-from lessons_core.model import Lesson, Status, Triggers
 from lessons_core.recall import RecallRequest, rank
 from lessons_core.recall_index import load_index
-from lessons_core.store import create_lesson
 
 QUIET_CANDIDATES = ("zz-scratch/unrelated.txt", "zz/untracked.bin")
 
@@ -42,12 +37,8 @@ class Graph:
 def corpus_graph(root: Path, corpus: Path, lessons: Path) -> Graph:
     """The agentsmesh corpus, imported with the ``lessons`` console script ``lessons``."""
     root.mkdir(parents=True)
-    subprocess.run([str(lessons), "init"], cwd=root, check=True, capture_output=True)
-    if find_spec("lessons_core.importers"):
-        command = [str(lessons), "import", "agentsmesh", str(corpus / "lessons.json")]
-        subprocess.run(command, cwd=root, check=True, capture_output=True)
-    else:
-        _convert(Layout(root), json.loads((corpus / "lessons.json").read_text()))
+    for args in (["init"], ["import", "agentsmesh", str(corpus / "lessons.json")]):
+        subprocess.run([str(lessons), *args], cwd=root, check=True, capture_output=True)
     paths = tuple((corpus / "paths.txt").read_text().split())
     prompt = "the recall hook misses lessons when the capture regex sees a trailing slash"
     return _finish("corpus", root, paths, prompt)
@@ -76,29 +67,6 @@ def _finish(name: str, root: Path, paths: tuple[str, ...], prompt: str) -> Graph
     quiet = next(p for p in QUIET_CANDIDATES if not rank(index, _edit(p)))
     lessons = sum(1 for _ in layout.lessons_dir.glob("*.json"))
     return Graph(name, root, lessons, paths, edit, quiet, prompt)
-
-
-def _convert(layout: Layout, data: dict[str, Any]) -> None:
-    """The corpus's file and keyword triggers as lesson files, for a ``lessons`` without
-    ``import agentsmesh`` (its command patterns are JavaScript regexes: left out)."""
-    triggers = data["triggers"]
-    for lesson_id, raw in data["lessons"].items():
-        found = [triggers[t] for t in raw["triggers"]]
-        superseded = raw.get("supersededBy")
-        lesson = Lesson(
-            id=lesson_id,
-            rule=str(raw["rule"]),
-            topics=tuple(raw["topics"]),
-            triggers=Triggers(
-                files=tuple(t["pattern"] for t in found if t["kind"] == "file_glob"),
-                keywords=tuple(t["pattern"] for t in found if t["kind"] == "keyword"),
-            ),
-            created=str(raw["createdAt"])[:10],
-            status=Status(raw["status"]),
-            rationale=raw.get("rationale"),
-            superseded_by=str(superseded) if superseded else None,
-        )
-        create_lesson(layout, lesson)
 
 
 def _edit(path: str) -> RecallRequest:
