@@ -13,8 +13,6 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-import re2
-
 # Shell operators that start a new simple command. Quotes are not parsed: a false split
 # inside a quoted string only adds a part, and every part is still matched as a whole too.
 _SEPARATORS = re.compile(r"\|\||&&|[;|&\n]|\$\(|`|\(|\)")
@@ -42,7 +40,7 @@ def compile_command(pattern: str) -> CommandPattern:
     regex = bounded_regex(pattern)
     try:
         compiled = _compiled(regex)
-    except re2.error as err:
+    except _re2().error as err:
         reason = err.args[0].decode() if err.args and isinstance(err.args[0], bytes) else err
         raise CommandPatternError(
             f"is not a valid linear-time pattern ({reason}); backreferences and lookarounds "
@@ -132,8 +130,15 @@ def command_words(command: str) -> list[str]:
 
 @lru_cache(maxsize=4096)
 def _compiled(regex: str) -> Any:
-    return re2.compile(regex, options=_OPTIONS)
+    re2 = _re2()
+    options = re2.Options()
+    options.log_errors = False  # errors are reported to the user, not logged to stderr
+    return re2.compile(regex, options=options)
 
 
-_OPTIONS = re2.Options()
-_OPTIONS.log_errors = False  # errors are reported to the user, not logged to stderr
+def _re2() -> Any:
+    """The RE2 module, imported on first use: splitting a command into its parts (what a
+    hook does for every shell call) needs only ``re``."""
+    import re2
+
+    return re2
