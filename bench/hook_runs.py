@@ -3,14 +3,13 @@
 Each row is one kind of call against one graph, with a payload shaped like the ones
 Claude Code sends (``tests/fixtures/claude_code/``). A row that must deliver uses a new
 session every run (``@RUN@``), so the rules are new each time; "all shown" reuses one
-session, which the warm-up run fills.
+session that has already seen every rule matching the edit.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from importlib.util import find_spec
 
 from bench.graphs import Graph
 from bench.installs import Install
@@ -24,12 +23,8 @@ class Row:
     probe: Probe
 
 
+SHOWN_SESSION = "bench-shown"
 KINDS = ("edit", "prompt", "silent: nothing applies", "silent: all shown")
-
-
-def have_hook() -> bool:
-    """Whether ``lessons hook`` is installed; without it rows time ``lessons query``."""
-    return find_spec("lessons_cli.hooks") is not None
 
 
 def payload(graph: Graph, session: str, event: str, **fields: object) -> bytes:
@@ -57,25 +52,10 @@ def rows(graph: Graph, install: Install) -> list[Row]:
         "edit": edit_payload(graph, fresh, graph.edit),
         "prompt": payload(graph, fresh, "UserPromptSubmit", prompt=graph.prompt),
         "silent: nothing applies": edit_payload(graph, fresh, graph.quiet),
-        "silent: all shown": edit_payload(graph, "bench-shown", graph.edit),
+        "silent: all shown": edit_payload(graph, SHOWN_SESSION, graph.edit),
     }
-    if not have_hook():
-        return _query_rows(graph, install)
     argv = (install.lessons, "hook", "claude-code")
     return [Row(graph, kind, Probe(argv, graph.root, inputs[kind])) for kind in KINDS]
-
-
-def _query_rows(graph: Graph, install: Install) -> list[Row]:
-    """The same calls through ``lessons query --session`` (click and all)."""
-    fresh = "bench-" + RUN.decode()
-    argvs = {
-        "edit": ("--file", graph.edit, "--session", fresh),
-        "prompt": ("--prompt", graph.prompt, "--session", fresh),
-        "silent: nothing applies": ("--file", graph.quiet, "--session", fresh),
-        "silent: all shown": ("--file", graph.edit, "--session", "bench-shown"),
-    }
-    query = (install.lessons, "query")
-    return [Row(graph, kind, Probe((*query, *argvs[kind]), graph.root)) for kind in KINDS]
 
 
 def baseline(install: Install, graph: Graph) -> Probe:

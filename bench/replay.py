@@ -18,6 +18,7 @@ from __future__ import annotations
 import io
 import json
 import random
+import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -62,6 +63,7 @@ class Replay:
     other_tokens: int  # tokens delivered on prompts and session starts
     preload_tokens: int  # every active rule, listed once
     kinds: dict[str, int]  # tool calls by kind
+    by_trigger: dict[str, int]  # tokens of rule lines by what matched (file, command, ...)
 
     @property
     def per_call(self) -> float:
@@ -116,11 +118,12 @@ def _tool(name: str, **tool_input: str) -> dict[str, Any]:
 
 def replay(graph: Graph, calls: int = CALLS) -> Replay:
     """Run the session against ``graph`` through the hook and count what it delivered."""
-    from lessons_cli.hooks.runner import run_hook  # type: ignore[import-not-found, unused-ignore]
+    from lessons_cli.hooks.runner import run_hook
 
     root = str(graph.root)
     delivered: Counter[str] = Counter()
     kinds: Counter[str] = Counter()
+    by_trigger: Counter[str] = Counter()
     for number, event in enumerate(events(graph.paths, calls)):
         payload: dict[str, Any] = {"session_id": "replay", "transcript_path": "/x", "cwd": root}
         payload.update(event)
@@ -139,6 +142,7 @@ def replay(graph: Graph, calls: int = CALLS) -> Replay:
                 if text:
                     delivered["delivering"] += 1
                     delivered["call_tokens"] += estimate_tokens(text)
+                    by_trigger.update(_rule_tokens(text))
             else:
                 delivered["other_tokens"] += estimate_tokens(text)
             if not refused or attempts > 1:
@@ -150,7 +154,21 @@ def replay(graph: Graph, calls: int = CALLS) -> Replay:
         other_tokens=delivered["other_tokens"],
         preload_tokens=preload_tokens(Layout(graph.root)),
         kinds=dict(kinds),
+        by_trigger=dict(by_trigger),
     )
+
+
+RULE_LINE = re.compile(r"^- .* \((file|command|keyword|prompt terms): .*\)$")
+
+
+def _rule_tokens(text: str) -> Counter[str]:
+    """Tokens of each rule line in a block, by the kind of trigger that matched it."""
+    found: Counter[str] = Counter()
+    for line in text.splitlines():
+        match = RULE_LINE.match(line)
+        if match:
+            found[match.group(1).split()[0]] += estimate_tokens(line)
+    return found
 
 
 def _answer(run_hook: Any, payload: dict[str, Any]) -> tuple[str, bool]:

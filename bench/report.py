@@ -30,7 +30,7 @@ class Line:
         return self.measure.median_ms / self.bare.median_ms if self.bare else None
 
 
-def print_table(lines: list[Line], replayed: Replay | None, installs: list[Install]) -> None:
+def print_table(lines: list[Line], replayed: Replay, installs: list[Install]) -> None:
     """Print the machine, then one row per graph and call, both installs side by side."""
     print(machine())
     names = [install.name for install in installs]
@@ -62,10 +62,7 @@ def print_table(lines: list[Line], replayed: Replay | None, installs: list[Insta
                     text += f"{entry.measure.median_ms:>14.1f}{ratio:>6.2f}"
             peak = max(entry.measure.peak_mib for entry in present)
             print(text + f"{peak:>10.1f}  {verdict(present, graphs, by_key)}")
-    if replayed is None:
-        print("token replay: not run, it needs `lessons hook` (not installed)")
-    else:
-        print(replay_summary(replayed))
+    print(replay_summary(replayed))
     if not any(line.graph.name == "validate" for line in lines):
         print("lessons validate: not run, the command is not installed")
 
@@ -98,7 +95,8 @@ def replay_summary(replayed: Replay) -> str:
         f"{replayed.call_tokens + replayed.other_tokens} tokens in all "
         f"({replayed.other_tokens} on prompts and session starts) vs "
         f"{replayed.preload_tokens} to preload every active rule: "
-        f"{replayed.ratio_to_preload:.2f}x"
+        f"{replayed.ratio_to_preload:.2f}x; rule lines by trigger: "
+        + ", ".join(f"{kind} {n}" for kind, n in sorted(replayed.by_trigger.items()))
     )
 
 

@@ -16,14 +16,12 @@ Two modes reach the agent differently:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from lessons_core import sessions
 from lessons_core.config import Config
 from lessons_core.layout import Layout
-from lessons_core.pure_reads import is_pure_read_command
 from lessons_core.recall import Hit, Recall, RecallRequest, recall
-from lessons_core.render import estimate_tokens, render_block
 
 GATE = "gate"
 CONTEXT = "context"
@@ -48,8 +46,7 @@ SESSION_NOTE = (
 )
 
 
-@dataclass(frozen=True)
-class ToolAction:
+class ToolAction(NamedTuple):
     """What a tool call is about to touch: repo-relative files, or a shell command."""
 
     files: tuple[str, ...] = ()
@@ -60,8 +57,7 @@ class ToolAction:
         return not self.files and not self.command
 
 
-@dataclass(frozen=True)
-class Notice:
+class Notice(NamedTuple):
     """Text for the agent; ``gate`` says the harness should refuse the call with it."""
 
     text: str
@@ -95,7 +91,7 @@ def before_action(
     """
     if action.is_empty:
         return None
-    pure = action.command is not None and is_pure_read_command(action.command)
+    pure = action.command is not None and _pure_read(action.command)
     request = RecallRequest(files=() if pure else action.files, command=action.command, prompt=None)
     found = recall(layout, request, config=config, exclude=sessions.shown(layout, key))
     # A pure read stays silent unless a command trigger names it.
@@ -109,6 +105,14 @@ def before_action(
             notice = Notice(f"{GATE_PREFIX}\n{text}" if gating else text, gate=gating)
     _log_recall(layout, config, event, key, action, found, shown, notice)
     return notice
+
+
+def _pure_read(command: str) -> bool:
+    """``is_pure_read_command``, imported by shell calls only: each module costs a hook
+    about a millisecond, and most calls are edits (rendering is imported late too)."""
+    from lessons_core.pure_reads import is_pure_read_command
+
+    return is_pure_read_command(command)
 
 
 def on_prompt(
@@ -138,7 +142,9 @@ def claim_and_render(
     kept = tuple(hit for hit in hits if hit.lesson_id in fresh)
     if not kept:
         return "", ()
-    return render_block(replace(found, hits=kept)), tuple(hit.lesson_id for hit in kept)
+    from lessons_core.render import render_block
+
+    return render_block(found._replace(hits=kept)), tuple(hit.lesson_id for hit in kept)
 
 
 def action_key(action: ToolAction) -> str:
@@ -179,6 +185,7 @@ def _log_recall(
     if not config.telemetry:
         return
     from lessons_core import telemetry
+    from lessons_core.render import estimate_tokens
 
     if action is None:
         key, about = telemetry.PROMPT_KEY, telemetry.ABOUT_PROMPT

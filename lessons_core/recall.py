@@ -231,10 +231,12 @@ def select(
     tokens fit, and the first rule that does not fit ends the list. The top rule is shown
     whatever the caps and the token cap say.
     """
-    from lessons_core.render import FRAME_TOKENS, estimate_tokens, hit_line
-
     excluded = tuple(c for c in ranked if c.hit.lesson_id in exclude)
     eligible = [c for c in ranked if c.hit.lesson_id not in exclude]
+    if not eligible:  # the silent call: nothing to render, nothing to count
+        return Selection(shown=(), cut=(), excluded=excluded)
+    from lessons_core.render import FRAME_TOKENS, estimate_tokens, hit_line
+
     triggers = [c for c in eligible if c.hit.via != VIA_PROMPT]
     prompts = [c for c in eligible if c.hit.via == VIA_PROMPT]
     picked = triggers[: config.max_trigger_matches] + prompts[: config.max_prompt_matches]

@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from lessons_core import delivery, nudges, sessions
+from lessons_core import delivery, sessions
 from lessons_core.config import Config
 from lessons_core.delivery import Notice, ToolAction
 from lessons_core.layout import Layout, repo_relative
@@ -102,6 +102,8 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
         delivery.before_compaction(layout, key)
         return None
     if event == "PostToolUseFailure" and not payload.get("is_interrupt"):
+        from lessons_core import nudges  # failures only: keeps every other call lighter
+
         action = action_of(layout, payload)
         delivery.record_failure(layout, key, action, config)
         return context_output(event, nudges.failure_nudge(layout, key, action))

@@ -9,16 +9,14 @@ logs nothing.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import sys
 from importlib import import_module
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol
 
-import orjson
-
 from lessons_core.config import Config, load_config
-from lessons_core.hooklog import log_failure
 from lessons_core.layout import Layout, find_root
 
 # Harness name on the command line -> adapter module under lessons_cli.hooks.
@@ -45,7 +43,7 @@ def run_hook(harness: str, stdin: BinaryIO | None = None, stdout: BinaryIO | Non
     try:
         raw = (stdin or sys.stdin.buffer).read()
         adapter: Adapter = import_module(f"lessons_cli.hooks.{HARNESSES[harness]}")
-        payload = orjson.loads(raw)
+        payload = json.loads(raw)
         if not isinstance(payload, dict):
             raise ValueError("hook input is not a JSON object")
         event = str(payload.get("hook_event_name", ""))
@@ -54,9 +52,11 @@ def run_hook(harness: str, stdin: BinaryIO | None = None, stdout: BinaryIO | Non
             return 0
         layout = Layout(root)
         answer = adapter.handle(layout, payload, load_config(layout.config_path))
-        output = orjson.dumps(answer) if answer else b""
+        output = _dumps(answer) if answer else b""
     except Exception as err:
         with contextlib.suppress(Exception):
+            from lessons_core.hooklog import log_failure  # only on failure: it masks secrets
+
             root = root or find_root(Path(os.getcwd()))
             if root is not None:
                 log_failure(root, harness, event, err)
@@ -67,3 +67,9 @@ def run_hook(harness: str, stdin: BinaryIO | None = None, stdout: BinaryIO | Non
             out.write(output + b"\n")
             out.flush()
     return 0
+
+
+def _dumps(answer: dict[str, Any]) -> bytes:
+    """Compact UTF-8 JSON. The standard ``json`` module rather than orjson on this path:
+    importing orjson (it pulls in dataclasses, uuid and datetime) costs ~10 ms a call."""
+    return json.dumps(answer, ensure_ascii=False, separators=(",", ":")).encode()

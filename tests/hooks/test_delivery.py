@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from lessons_core import delivery, sessions
 from lessons_core.config import Config
 from lessons_core.delivery import CONTEXT, GATE, ToolAction
@@ -132,7 +130,7 @@ def test_session_note_at_start_clear_and_compact_only(project: Layout) -> None:
     assert delivery.session_start(project, "s", "compact", config) == delivery.SESSION_NOTE
     assert delivery.session_start(project, "s", "resume", config) is None
     assert (
-        delivery.session_start(project, "s", "startup", replace(config, session_note=False)) is None
+        delivery.session_start(project, "s", "startup", config._replace(session_note=False)) is None
     )
 
 

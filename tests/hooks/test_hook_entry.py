@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from lessons_cli.app import cli
 from lessons_core.layout import Layout
+from lessons_core.recall_index import load_index
 from tests.hooks.conftest import payload, write_lesson
 
 PROBE = """
@@ -58,11 +59,13 @@ def _run(code: str, stdin: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 def test_hook_process_never_imports_click_bm25_or_detect_secrets(
     project: Layout, fixture: str, changes: dict[str, object], field: str
 ) -> None:
-    """Delivering hooks import none of click, numpy/rank_bm25 or detect_secrets."""
+    """Delivering hooks import none of click, numpy/rank_bm25 or detect_secrets (with the
+    index cache fresh: only a rebuild runs rank_bm25, see test_recall_imports)."""
     write_lesson(
         project, "build-gen-before-push", "Run make gen before pushing generated code.",
         commands=("git push",),
     )  # fmt: skip
+    load_index(project)
     data = payload("claude-code", fixture, project.root, **changes)
     done = _run(PROBE, json.dumps(data), project.root)
     assert done.returncode == 0
