@@ -21,7 +21,7 @@ from bench.installs import Install, editable, regular
 from bench.replay import replay
 from bench.report import Line, print_table
 from bench.timing import Measure, Probe, measure_interleaved, run_once
-from bench.validate_run import have_validate, validate_line
+from bench.validate_run import validate_line
 from lessons_core import sessions
 from lessons_core.layout import Layout
 from lessons_core.recall import RecallRequest, rank
@@ -57,8 +57,7 @@ def main(argv: list[str] | None = None) -> None:
         for install in installs:
             lines += hook_lines(install, graphs, runs)
         lines += [rebuild_line(dev, graph, max(3, runs // 5)) for graph in graphs]
-        if have_validate():
-            lines.append(validate_line(folder / "validate", args.validate_lessons, runs))
+        lines.append(validate_line(folder / "validate", args.validate_lessons, runs))
         replayed = replay(graphs[0], args.replay_calls)
     print_table(lines, replayed, installs)
 

@@ -63,8 +63,6 @@ def print_table(lines: list[Line], replayed: Replay, installs: list[Install]) ->
             peak = max(entry.measure.peak_mib for entry in present)
             print(text + f"{peak:>10.1f}  {verdict(present, graphs, by_key)}")
     print(replay_summary(replayed))
-    if not any(line.graph.name == "validate" for line in lines):
-        print("lessons validate: not run, the command is not installed")
 
 
 def verdict(lines: list[Line], graphs: list[str], by_key: dict[tuple[str, str, str], Line]) -> str:

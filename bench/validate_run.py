@@ -1,10 +1,10 @@
-"""``lessons validate`` as a whole process over a deterministic graph in a real git repo."""
+"""``lessons validate`` as a whole process over a deterministic graph in a real git repo:
+the synthetic tree and lessons of ``bench.synth`` (same seed, same files), committed."""
 
 from __future__ import annotations
 
 import statistics
 import subprocess
-from importlib.util import find_spec
 from pathlib import Path
 
 from bench.graphs import Graph
@@ -27,10 +27,6 @@ def make_repo(root: Path, lessons: int) -> Graph:
     for args in (["init", "-q"], ["add", "-A"], [*GIT, "commit", "-qm", "bench"]):
         subprocess.run(["git", *args], cwd=root, check=True)
     return Graph("validate", root, lessons, synthetic.paths, "", "", "")
-
-
-def have_validate() -> bool:
-    return find_spec("lessons_cli.commands.validate") is not None
 
 
 def validate_line(root: Path, lessons: int, runs: int) -> Line:

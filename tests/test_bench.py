@@ -42,5 +42,5 @@ def test_quick_benchmark_prints_every_row() -> None:
                 graph,
                 kind,
             )
-    assert any(line.startswith("token replay") for line in lines)
-    assert any("validate" in line for line in lines)
+    assert any(line.startswith("token replay (corpus): ") for line in lines)
+    assert any(line.split()[:4] == ["validate", "60", "lessons", "validate"] for line in lines)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from lessons_core.jsonio import dumps
 from lessons_core.layout import Layout
+from lessons_core.recall_index import load_index
 from lessons_core.telemetry import log_path, read_log, session_tag
 from tests.hooks.conftest import answer, payload, write_lesson
 from tests.hooks.test_hook_entry import PROBE, _run
@@ -94,9 +95,11 @@ def test_telemetry_off_writes_no_log(project: Layout) -> None:
 
 
 def test_with_telemetry_on_the_hook_process_stays_light(project: Layout) -> None:
-    """A real hook process logging telemetry still imports no click, BM25 or detector."""
+    """A real hook process logging telemetry still imports no click, BM25 or detector
+    (with the index cache fresh: only a rebuild runs rank_bm25)."""
     _telemetry_on(project)
     _gen_lesson(project)
+    load_index(project)
     data = payload(
         "claude-code", "pre_tool_use_bash_redirect", project.root,
         tool_input={"command": "git push"},
