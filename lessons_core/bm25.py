@@ -21,14 +21,16 @@ EPSILON = 0.25
 
 
 class TermStats(NamedTuple):
-    """Plain data only (marshal-able): idf per term, postings ``term -> ((doc, tf), ...)``.
+    """Plain data only (marshal-able): idf per term, and postings
+    ``term -> ((doc, tf, doc length), ...)``, the length carried along so that scoring a
+    term needs nothing but its own postings.
 
     Mappings and sequences rather than dicts and tuples, so that an index read from disk
     can load only the terms a query asks for.
     """
 
     idf: Mapping[str, float]
-    postings: Mapping[str, tuple[tuple[int, int], ...]]
+    postings: Mapping[str, tuple[tuple[int, int, int], ...]]
     doc_len: Sequence[int]
     avgdl: float
 
@@ -42,10 +44,11 @@ def term_stats(corpus: Sequence[Sequence[str]]) -> TermStats:
     from rank_bm25 import BM25Okapi
 
     model = BM25Okapi([list(terms) for terms in corpus], k1=K1, b=B, epsilon=EPSILON)
-    postings: dict[str, list[tuple[int, int]]] = {}
+    postings: dict[str, list[tuple[int, int, int]]] = {}
     for doc, frequencies in enumerate(model.doc_freqs):
+        length = int(model.doc_len[doc])
         for term, count in frequencies.items():
-            postings.setdefault(term, []).append((doc, count))
+            postings.setdefault(term, []).append((doc, count, length))
     return TermStats(
         idf={term: float(value) for term, value in model.idf.items()},
         postings={term: tuple(docs) for term, docs in postings.items()},
@@ -59,10 +62,11 @@ def scores(stats: TermStats, query: Iterable[str]) -> dict[int, float]:
     result: dict[int, float] = {}
     if stats.avgdl <= 0:
         return result
+    avgdl = stats.avgdl
     for term in query:
         idf = stats.idf.get(term, 0.0)
-        for doc, freq in stats.postings.get(term, ()):
+        for doc, freq, length in stats.postings.get(term, ()):
             # Same operations in the same order as BM25Okapi.get_scores, so the floats agree.
-            weight = freq * (K1 + 1) / (freq + K1 * (1 - B + B * stats.doc_len[doc] / stats.avgdl))
+            weight = freq * (K1 + 1) / (freq + K1 * (1 - B + B * length / avgdl))
             result[doc] = result.get(doc, 0.0) + idf * weight
     return result

@@ -32,7 +32,7 @@ from lessons_core.bm25 import scores
 from lessons_core.config import Config, load_config
 from lessons_core.globs import normalise_glob
 from lessons_core.layout import Layout
-from lessons_core.recall_index import GlobEntry, RecallIndex
+from lessons_core.recall_index import GlobEntry, LessonRow, RecallIndex
 from lessons_core.words import meaningful, tokens
 
 VIA_FILE, VIA_COMMAND, VIA_KEYWORD, VIA_PROMPT = "file", "command", "keyword", "prompt"
@@ -137,33 +137,38 @@ def rank(index: RecallIndex, request: RecallRequest) -> list[Candidate]:
     prompt_terms = meaningful(tokens(request.prompt)) if request.prompt else []
     relevance = scores(index.bm25, prompt_terms)
     shared = shared_terms(index, prompt_terms)
-    best: dict[int, Candidate] = {}
-
-    def consider(
-        lesson: int, via: str, trigger: str, spec: tuple[int, ...], share: int, matched: str
-    ) -> None:
-        candidate = _candidate(index, lesson, via, trigger, spec, share, matched, relevance, shared)
-        if lesson not in best or candidate.key < best[lesson].key:
-            best[lesson] = candidate
-
+    # (lesson, via, trigger, specificity, share, matched) for every trigger that matched
+    matches: list[tuple[int, str, str, tuple[int, ...], int, str]] = []
     for path in files:
         for lesson, glob, regex, _suffix, spec, share in glob_candidates(index, path):
             if re.match(regex, path):
-                consider(lesson, VIA_FILE, glob, spec, share, path)
+                matches.append((lesson, VIA_FILE, glob, spec, share, path))
     if request.command and request.command.strip():
         for lesson, pattern, spec, share, part in command_matches(index, request.command):
-            consider(lesson, VIA_COMMAND, pattern, spec, share, part)
+            matches.append((lesson, VIA_COMMAND, pattern, spec, share, part))
     for source, words in keyword_sources(request, files):
         for lesson, keyword, spec, share in keyword_matches(index, words):
-            consider(lesson, VIA_KEYWORD, keyword, spec, share, source)
+            matches.append((lesson, VIA_KEYWORD, keyword, spec, share, source))
     # Prompt-only matches: at least two distinct meaningful terms shared with the prompt.
     # The BM25 score orders them but does not gate them: in a store of two or three
     # lessons BM25Okapi's idf is zero or negative for most words (see docs/recall.md).
-    for lesson, terms in shared.items():
-        if lesson not in best and len(terms) >= MIN_SHARED_TERMS:
-            best[lesson] = _candidate(
-                index, lesson, VIA_PROMPT, "", (), 0, "prompt", relevance, shared
-            )
+    triggered = {match[0] for match in matches}
+    prompt_only = [
+        lesson
+        for lesson, terms in shared.items()
+        if lesson not in triggered and len(terms) >= MIN_SHARED_TERMS
+    ]
+    # Each lesson's id, rule, date and gate, fetched once for all (a prompt can match
+    # thousands of lessons in a large store).
+    rows = index.rows(triggered.union(prompt_only))
+    found = (relevance, shared)
+    best: dict[int, Candidate] = {}
+    for lesson, via, trigger, spec, share, matched in matches:
+        candidate = _candidate(rows[lesson], lesson, via, trigger, spec, share, matched, found)
+        if lesson not in best or candidate.key < best[lesson].key:
+            best[lesson] = candidate
+    for lesson in prompt_only:
+        best[lesson] = _candidate(rows[lesson], lesson, VIA_PROMPT, "", (), 0, "prompt", found)
     return sorted(best.values(), key=lambda c: c.key)
 
 
@@ -212,7 +217,7 @@ def shared_terms(index: RecallIndex, prompt_terms: list[str]) -> dict[int, tuple
     """Per lesson, the distinct prompt terms its wording contains, in prompt order."""
     shared: dict[int, list[str]] = {}
     for term in dict.fromkeys(prompt_terms):
-        for doc, _freq in index.bm25.postings.get(term, ()):
+        for doc, _freq, _length in index.bm25.postings.get(term, ()):
             shared.setdefault(doc, []).append(term)
     return {doc: tuple(terms) for doc, terms in shared.items()}
 
@@ -258,24 +263,25 @@ def select(
 
 
 def _candidate(
-    index: RecallIndex,
+    row: LessonRow,
     lesson: int,
     via: str,
     trigger: str,
     spec: tuple[int, ...],
     share: int,
     matched: str,
-    relevance: dict[int, float],
-    shared: dict[int, tuple[str, ...]],
+    prompt: tuple[dict[int, float], dict[int, tuple[str, ...]]],
 ) -> Candidate:
+    lesson_id, rule, created, gate = row
+    relevance, shared = prompt
     score, terms = relevance.get(lesson, 0.0), shared.get(lesson, ())
     hit = Hit(
-        lesson_id=index.ids[lesson],
-        rule=index.rules[lesson],
+        lesson_id=lesson_id,
+        rule=rule,
         via=via,
         trigger=trigger,
         terms=terms if via == VIA_PROMPT else (),
-        gate=index.gates[lesson],
+        gate=gate,
         matched=matched,
     )
     key = (
@@ -284,8 +290,8 @@ def _candidate(
         -score,
         -len(terms),
         share,
-        -index.created[lesson],
-        index.ids[lesson],
+        -created,
+        lesson_id,
     )
     return Candidate(hit, key, spec, relevance=score, shared=terms, share=share)
 

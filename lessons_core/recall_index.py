@@ -50,6 +50,8 @@ GlobEntry = tuple[int, str, str, str, tuple[int, ...], int]
 CommandEntry = tuple[int, str, str, str, tuple[int, ...], int]
 # (lesson number, keyword, its tokens, specificity, lessons sharing it)
 KeywordEntry = tuple[int, str, tuple[str, ...], tuple[int, ...], int]
+# (id, rule, created as YYYYMMDD, gate) of one lesson
+LessonRow = tuple[str, str, int, bool]
 
 # One lesson's compiled triggers, without the lesson number and share count that only the
 # whole graph decides. Globs: (glob, regex, suffix, specificity, exact); commands:
@@ -91,6 +93,19 @@ class RecallIndex(NamedTuple):
     keywords: Mapping[str, tuple[KeywordEntry, ...]]  # first token -> keywords
     bm25: TermStats
     skipped: Sequence[tuple[str, str, str]]  # (lesson id, trigger, why it was left out)
+
+    def rows(self, numbers: Iterable[int]) -> dict[int, LessonRow]:
+        """``(id, rule, created, gate)`` of each lesson in ``numbers``.
+
+        An index read from the cache fetches them a chunk at a time (its columns offer
+        ``rows``); a built one reads its tuples.
+        """
+        bulk = getattr(self.ids, "rows", None)
+        if bulk is not None:
+            found: dict[int, LessonRow] = bulk(numbers)
+            return found
+        ids, rules, created, gates = self.ids, self.rules, self.created, self.gates
+        return {n: (ids[n], rules[n], created[n], gates[n]) for n in numbers}
 
 
 def bm25_terms(lesson: Lesson) -> list[str]:
