@@ -189,7 +189,29 @@ class LazyMap(Mapping[str, V]):
         return self._size
 
 
-class LazySeq(Sequence[V]):
+class _ReadOnlySeq(Sequence[V]):
+    """A sequence answering ``seq[i]`` through ``_item`` (slices built from it)."""
+
+    def _item(self, index: int) -> V:
+        raise NotImplementedError
+
+    @overload
+    def __getitem__(self, index: int) -> V: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[V]: ...
+
+    def __getitem__(self, index: int | slice) -> V | Sequence[V]:
+        if isinstance(index, slice):
+            return tuple(self._item(i) for i in range(*index.indices(len(self))))
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        return self._item(index)
+
+
+class LazySeq(_ReadOnlySeq[V]):
     """A read-only sequence whose chunks are unmarshalled when first touched."""
 
     def __init__(self, reader: Reader, size: int, chunks: tuple[Piece, ...]) -> None:
@@ -202,19 +224,7 @@ class LazySeq(Sequence[V]):
             chunk = self._loaded[number] = self._reader.load(self._chunks[number])
         return chunk
 
-    @overload
-    def __getitem__(self, index: int) -> V: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[V]: ...
-
-    def __getitem__(self, index: int | slice) -> V | Sequence[V]:
-        if isinstance(index, slice):
-            return tuple(self[i] for i in range(*index.indices(self._size)))
-        if index < 0:
-            index += self._size
-        if not 0 <= index < self._size:
-            raise IndexError(index)
+    def _item(self, index: int) -> V:
         return self._chunk(index // ITEMS_PER_CHUNK)[index % ITEMS_PER_CHUNK]
 
     def __iter__(self) -> Iterator[V]:
@@ -235,22 +245,14 @@ class LazySeq(Sequence[V]):
         return self._size
 
 
-class Column(Sequence[V]):
+class Column(_ReadOnlySeq[V]):
     """One field of a sequence of rows: a candidate's id, rule, date and gate come from
     one chunk load instead of four."""
 
     def __init__(self, rows: LazySeq[tuple[Any, ...]], field: int) -> None:
         self._rows, self._field = rows, field
 
-    @overload
-    def __getitem__(self, index: int) -> V: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[V]: ...
-
-    def __getitem__(self, index: int | slice) -> V | Sequence[V]:
-        if isinstance(index, slice):
-            return tuple(self[i] for i in range(*index.indices(len(self))))
+    def _item(self, index: int) -> V:
         value: V = self._rows[index][self._field]
         return value
 
