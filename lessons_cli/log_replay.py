@@ -16,7 +16,6 @@ log keeps, and secrets it masked.
 from __future__ import annotations
 
 import uuid
-from dataclasses import replace
 
 from lessons_cli.hooks import cursor, gemini
 from lessons_core import delivery, sessions
@@ -47,7 +46,7 @@ def replay_log(layout: Layout, config: Config) -> LogReplay:
             f"{log_path(layout)}: no recalls logged yet; the hooks log each call once "
             f'{layout.config_path} says "telemetry": true'
         )
-    quiet = replace(config, telemetry=False)
+    quiet = config._replace(telemetry=False)
     prefix = f"eval-replay-{uuid.uuid4().hex}-"
     replayed: list[RecallRecord] = []
     tokens: list[int] = []

@@ -51,7 +51,7 @@ LABEL_CHARS = 60
 
 def replay(layout: Layout, transcript: Transcript, config: Config) -> Replay:
     """What the Claude Code hook would have shown at each call of ``transcript``."""
-    player = _Player(layout, replace(config, telemetry=False), _origin(layout, transcript))
+    player = _Player(layout, config._replace(telemetry=False), _origin(layout, transcript))
     try:
         player.open()
         for step in transcript.steps:

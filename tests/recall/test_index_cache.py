@@ -9,6 +9,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -250,11 +251,12 @@ def test_a_rebuild_reads_only_the_changed_files(
     rules(layout)
     read: list[str] = []
     real_read = index_cache._read
-    monkeypatch.setattr(
-        index_cache,
-        "_read",
-        lambda folder, name, sig: read.append(name) or real_read(folder, name, sig),
-    )
+
+    def spy(folder: str, name: str, signature: tuple[int, ...]) -> Any:
+        read.append(name)
+        return real_read(folder, name, signature)
+
+    monkeypatch.setattr(index_cache, "_read", spy)
     edit_in_place(layout.lesson_path("rule-3"), "number", "NUMBER")
     assert "Rule NUMBER 3 for the client." in rules(layout)
     assert read == ["rule-3.json"]
