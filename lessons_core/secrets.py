@@ -39,25 +39,44 @@ def find_secrets(fields: dict[str, str]) -> list[SecretFinding]:
 
 
 # Patterns for masking: provider tokens, key=value secrets, credentials in URLs, PEM blocks.
+# Masking runs in the hook on text of any length (a failed command, a log line), so every
+# pattern is linear: a match may only start where a run of its characters starts (a
+# lookbehind, not ``\b``, which would also let it start inside a run such as "a.a.a..." and
+# rescan the rest from every position) or at a fixed word (``password``), and a quantifier
+# that backtracks is bounded.
+_RUN = "(?<![A-Za-z0-9_-])"
 _MASKS: tuple[tuple[re.Pattern[str], str], ...] = (
     (
         re.compile(
-            r"-----BEGIN [A-Z ]*PRIVATE KEY-----.*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)", re.S
+            r"-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----.*?"
+            r"(?:-----END [A-Z ]{0,40}PRIVATE KEY-----|$)",
+            re.S,
         ),
         "[private key]",
     ),
     (re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"), "[aws key]"),
     (re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})"), "[token]"),
-    (re.compile(r"\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}"), "[token]"),
-    (re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}"), "[token]"),
+    (re.compile(_RUN + r"(?:glpat|glptt|gldt)-[A-Za-z0-9_-]{20,}"), "[token]"),
+    (re.compile(_RUN + r"sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}"), "[token]"),
+    (re.compile(_RUN + r"(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}"), "[token]"),
+    (re.compile(_RUN + r"xox[abposr]-[A-Za-z0-9-]{10,}"), "[token]"),
+    (re.compile(r"\bnpm_[A-Za-z0-9]{36}\b"), "[token]"),
+    (re.compile(_RUN + r"pypi-[A-Za-z0-9_-]{50,}"), "[token]"),
+    (re.compile(r"\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b"), "[token]"),
     (re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b"), "[token]"),
-    (re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"), "[jwt]"),
+    (
+        re.compile(_RUN + r"eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
+        "[jwt]",
+    ),
     (re.compile(r"(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{12,}"), r"\1 [secret]"),
-    (re.compile(r"(\b[a-z][a-z0-9+.-]*://)[^/\s:@]+:[^@\s/]+@"), r"\1[credentials]@"),
+    (
+        re.compile(r"(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]{0,30}://)[^/\s:@]+:[^@\s/]+@"),
+        r"\1[credentials]@",
+    ),
     (
         re.compile(
-            r"(?i)\b([\w.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key)"
-            r"[\w.-]*\s*[:=]\s*)(['\"]?)[^\s'\"]{3,}\2"
+            r"(?i)((?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key)"
+            r"[\w.-]{0,100}\s*[:=]\s*)(['\"]?)[^\s'\"]{3,}\2"
         ),
         r"\1\2[secret]\2",
     ),

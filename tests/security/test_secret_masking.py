@@ -1,0 +1,80 @@
+"""Masking: every token, key, password and connection string is replaced, in linear time."""
+
+from __future__ import annotations
+
+import pytest
+
+from lessons_core.secrets import mask_secrets
+from tests.security.conftest import within
+
+# One credential of each kind masking knows, as it appears in a command or a log line.
+SECRETS = {
+    "aws key": "AKIAIOSFODNN7EXAMPLE",
+    "github": "ghp_" + "a1B2c3D4e5" * 4,
+    "github fine-grained": "github_pat_" + "11ABCDEFG0" * 4,
+    "gitlab": "glpat-" + "x1Y2z3W4v5U6t7S8r9Q0",
+    "openai": "sk-proj-" + "Ab3dEf6hIj9lMn" * 3,
+    "anthropic": "sk-ant-api03-" + "Zx8Cv7Bn6Mq5" * 4,
+    "stripe": "sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc",
+    "slack": "xoxb-" + "1234567890-abcdefghij",
+    "npm": "npm_" + "a1b2c3d4e5f6" * 3,
+    "pypi": "pypi-AgEIcHlwaS5vcmc" + "CJDEwMWUxYjYtNTM0" * 4,
+    "sendgrid": "SG." + "a" * 22 + "." + "b" * 43,
+    "google": "AIza" + "SyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q",
+    "jwt": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0."
+    + "dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(SECRETS))
+def test_provider_tokens_are_masked_wherever_they_sit(kind: str) -> None:
+    """A provider token alone, in a header, in an argument or after '=' never survives."""
+    token = SECRETS[kind]
+    for text in (token, f"curl -H 'X-Auth: {token}' x", f"deploy {token} now", f"KEY={token}"):
+        masked = mask_secrets(text)
+        assert token not in masked, (kind, masked)
+        assert token[6:20] not in masked, (kind, masked)
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("export DB_PASSWORD=hunter2hunter2", "hunter2hunter2"),
+        ("psql --password s3cr3t-pw", "s3cr3t-pw"),
+        ("config.api_key: 'abc123def456'", "abc123def456"),
+        ("Authorization: Bearer abcdefghijklmnop1234", "abcdefghijklmnop1234"),
+        ("postgres://admin:hunter2secret@db.internal/prod", "hunter2secret"),
+        ("mongodb+srv://svc:Pa55word@cluster0.example.net/app", "Pa55word"),
+        ("Server=db;User Id=sa;Password=Tr0ub4dor;", "Tr0ub4dor"),
+        ("-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAK\n-----END RSA PRIVATE KEY-----", "MIIE"),
+    ],
+)
+def test_passwords_keys_and_connection_strings_are_masked(text: str, secret: str) -> None:
+    """key=value secrets, bearer tokens, URL credentials and PEM blocks are replaced."""
+    assert secret not in mask_secrets(text)
+
+
+def test_ordinary_text_is_left_alone() -> None:
+    """Commands and paths without credentials come back unchanged."""
+    for text in ("pnpm test:e2e --filter web", "src/api/token_store.py", "cd $(pwd) && ls -la"):
+        assert mask_secrets(text) == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a." * 100_000,
+        "token" * 40_000,
+        "eyJ-" * 50_000,
+        "a." * 100_000 + "://",
+        "x://u:" * 30_000,
+        'password="' * 20_000,
+        "-----BEGIN " * 20_000,
+        "bearer " * 30_000,
+        "sk-" * 60_000,
+    ],
+    ids=lambda text: repr(text[:10]),
+)
+def test_masking_is_linear_on_adversarial_text(text: str) -> None:
+    """200 kB built to make a backtracking pattern rescan itself is masked within a second."""
+    within(1.0, lambda: mask_secrets(text))
