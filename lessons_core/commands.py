@@ -109,12 +109,14 @@ def top_level_alternatives(pattern: str) -> list[str]:
 
 def command_parts(command: str) -> list[str]:
     """The whole command plus each simple command in it, leading ``VAR=x`` removed."""
-    parts = [command.strip()]
+    # A dict keeps first-seen order and finds repeats in constant time: a heredoc of
+    # thousands of lines is thousands of parts, and a list search made that quadratic.
+    parts = {command.strip(): None}
     for piece in _SEPARATORS.split(command):
         stripped = _ASSIGNMENT.sub("", piece.strip()).strip()
-        if stripped and stripped not in parts:
-            parts.append(stripped)
-    return parts
+        if stripped:
+            parts.setdefault(stripped, None)
+    return list(parts)
 
 
 def matches_parts(regex: str, parts: Sequence[str]) -> bool:

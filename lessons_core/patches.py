@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import re
 
-_HEADER = re.compile(r"^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+?)\s*$", re.M)
+# The path runs to the end of the line and is stripped afterwards: a lazy ``(.+?)\s*$``
+# would rescan trailing white space once per character of a long header line.
+_HEADER = re.compile(r"^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$", re.M)
 BEGIN = "*** Begin Patch"
 
 
@@ -24,4 +26,5 @@ def is_patch(text: str) -> bool:
 
 def patch_paths(text: str) -> list[str]:
     """Every path the patch adds, updates, deletes or moves to, in order, without repeats."""
-    return list(dict.fromkeys(match.group(1) for match in _HEADER.finditer(text)))
+    paths = (match.group(1).strip() for match in _HEADER.finditer(text))
+    return list(dict.fromkeys(path for path in paths if path))

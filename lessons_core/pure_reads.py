@@ -49,8 +49,10 @@ _GIT_READS: frozenset[str] = frozenset(
     """.split()
 )
 _FIND_WRITES = frozenset({"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fls"})
-# Redirections that write nothing: duplicating a descriptor, or discarding output.
-_HARMLESS_REDIRECT = re.compile(r"\d*>&\d+|&?\d*>\s*/dev/null")
+# Redirections that write nothing: duplicating a descriptor, or discarding output. The
+# descriptor number is read from its first digit only, so a long run of digits is scanned
+# once, not once from each of its digits.
+_HARMLESS_REDIRECT = re.compile(r"(?<!\d)\d*>&\d+|&?(?<!\d)\d*>\s*/dev/null")
 
 
 def is_pure_read_tool(tool_name: str) -> bool:
