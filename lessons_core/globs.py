@@ -3,16 +3,28 @@
 A glob is compiled once, through pathspec, to a regular expression over repo-relative
 POSIX paths. Anchoring every glob at the root (``*.md`` means top-level Markdown files,
 ``**/*.md`` means any) keeps one glob meaning one thing wherever it is read.
+
+Matching runs in Python's backtracking ``re``, which is quick for the usual globs. Each
+``*`` (``[^/]*``) and ``**`` (``.+``) of a glob is a point the engine may come back to, and
+with three of them a path built to fail late takes cubic or exponential time: ``*a*a*b``
+against 200 ``a``s took 2 s, ``**/a/**/a/**/b`` against ``a/a/a/...`` 23 s. Such a regex is
+matched with RE2 instead, linear in the path whatever the glob (imported only then).
 """
 
 from __future__ import annotations
 
 import re
+import warnings
+from collections.abc import Callable
 from functools import lru_cache
 from typing import NamedTuple
 
 _GLOB_CHARS = frozenset("*?[")
 _DIR_SUFFIX = "(?:/|$)"
+# Up to two unbounded repeats backtrack at most quadratically: ~40 ms on a 4,096-character
+# path (PATH_MAX), the longest a hook lets through.
+MAX_BACKTRACKING_REPEATS = 2
+_REPEAT = re.compile(r"(?<!\\)[*+]")
 
 
 class GlobError(ValueError):
@@ -24,7 +36,7 @@ class CompiledGlob(NamedTuple):
     regex: str
 
     def matches(self, rel_path: str) -> bool:
-        return _compiled(self.regex).match(rel_path) is not None
+        return regex_matches(self.regex, rel_path)
 
 
 def normalise_glob(glob: str) -> str:
@@ -51,7 +63,9 @@ def compile_glob(glob: str) -> CompiledGlob:
     # pathspec costs ~40 ms to import; only compiling needs it, not normalising or matching.
     from pathspec.patterns.gitignore.basic import GitIgnoreBasicPattern
 
-    pattern = GitIgnoreBasicPattern("/" + text)
+    with warnings.catch_warnings():  # see _re_compile
+        warnings.simplefilter("ignore", FutureWarning)
+        pattern = GitIgnoreBasicPattern("/" + text)
     if pattern.regex is None or not pattern.include:
         raise GlobError("never selects a file")
     regex = pattern.regex.pattern
@@ -76,6 +90,30 @@ def literal_prefix(glob: str) -> str:
     return "/".join(fixed)
 
 
+def regex_matches(regex: str, rel_path: str) -> bool:
+    """Whether a glob's compiled ``regex`` matches ``rel_path``, in bounded time."""
+    return _matcher(regex)(rel_path) is not None
+
+
 @lru_cache(maxsize=4096)
-def _compiled(regex: str) -> re.Pattern[str]:
-    return re.compile(regex)
+def _matcher(regex: str) -> Callable[[str], object]:
+    if len(_REPEAT.findall(regex)) <= MAX_BACKTRACKING_REPEATS:
+        return _re_compile(regex).match
+    import re2
+
+    options = re2.Options()
+    options.log_errors = False
+    try:
+        matcher: Callable[[str], object] = re2.compile(regex, options=options).match
+    except re2.error:  # not seen with pathspec's output; correct but slow beats wrong
+        return _re_compile(regex).match
+    return matcher
+
+
+def _re_compile(regex: str) -> re.Pattern[str]:
+    """``re.compile`` without its FutureWarning on a class such as ``[[]`` (a file named
+    '['): valid today, and a warning on stderr must not reach a hook's harness or fail a
+    capture."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        return re.compile(regex)

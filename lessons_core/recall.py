@@ -24,13 +24,12 @@ the cached index must be rebuilt.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
 from lessons_core.bm25 import scores
 from lessons_core.config import Config, load_config
-from lessons_core.globs import normalise_glob
+from lessons_core.globs import normalise_glob, regex_matches
 from lessons_core.layout import Layout
 from lessons_core.recall_index import GlobEntry, LessonRow, RecallIndex
 from lessons_core.words import meaningful, tokens
@@ -141,7 +140,7 @@ def rank(index: RecallIndex, request: RecallRequest) -> list[Candidate]:
     matches: list[tuple[int, str, str, tuple[int, ...], int, str]] = []
     for path in files:
         for lesson, glob, regex, _suffix, spec, share in glob_candidates(index, path):
-            if re.match(regex, path):
+            if regex_matches(regex, path):
                 matches.append((lesson, VIA_FILE, glob, spec, share, path))
     if request.command and request.command.strip():
         for lesson, pattern, spec, share, part in command_matches(index, request.command):
