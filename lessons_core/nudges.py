@@ -18,6 +18,8 @@ from lessons_core.pure_reads import is_pure_read_command
 from lessons_core.secrets import mask_secrets
 
 MAX_PATTERN_WORDS = 3
+# A longer word is data (a heredoc, an inline script), not a program or sub-command name.
+MAX_WORD_CHARS = 64
 _REGEX_SPECIALS = frozenset("\\.^$*+?()[]{}|")
 # Interpreters whose module flag names what ran: `python -m pytest` is about pytest.
 _MODULE_FLAGS = {"python": "-m", "python3": "-m"}
@@ -71,7 +73,7 @@ def command_pattern(command: str) -> str | None:
         words = shlex.split(candidates[-1])
     except ValueError:
         words = candidates[-1].split()
-    if not words:
+    if not words or len(words[0]) > MAX_WORD_CHARS:
         return None
     kept = [words[0]]
     for word in words[1:]:
@@ -80,7 +82,12 @@ def command_pattern(command: str) -> str | None:
         if _MODULE_FLAGS.get(kept[0]) == word and len(kept) == 1:
             kept.append(word)
             continue
-        if word.startswith("-") or any(c in word for c in "/=.") or not word.isprintable():
+        if (
+            word.startswith("-")
+            or any(c in word for c in "/=.")
+            or not word.isprintable()
+            or len(word) > MAX_WORD_CHARS
+        ):
             break
         kept.append(word)
     return "^" + " ".join(_escape(word) for word in kept)

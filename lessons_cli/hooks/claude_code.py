@@ -19,6 +19,10 @@ from lessons_core.layout import Layout, repo_relative
 
 FILE_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
 SHELL_TOOL = "Bash"
+# Longer than any file system accepts (Linux PATH_MAX, NAME_MAX): such a "path" names no
+# file, and refusing it keeps every matcher's work on a path bounded.
+MAX_PATH_CHARS = 4096
+MAX_NAME_CHARS = 255
 
 
 def project_dir(payload: dict[str, Any]) -> str | None:
@@ -48,9 +52,18 @@ def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
 
 
 def file_action(layout: Layout, payload: dict[str, Any], *paths: Any) -> ToolAction:
+    """The repo-relative files among ``paths``; anything outside the repo is dropped."""
     cwd = Path(project_dir(payload) or os.getcwd())
-    found = (repo_relative(p, layout.root, cwd) for p in paths if isinstance(p, str))
+    found = (repo_relative(p, layout.root, cwd) for p in paths if could_name_a_file(p))
     return ToolAction(files=tuple(dict.fromkeys(f for f in found if f)))
+
+
+def could_name_a_file(path: Any) -> bool:
+    return (
+        isinstance(path, str)
+        and len(path) <= MAX_PATH_CHARS
+        and all(len(name) <= MAX_NAME_CHARS for name in path.replace("\\", "/").split("/"))
+    )
 
 
 def command_action(command: Any) -> ToolAction:

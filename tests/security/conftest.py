@@ -4,6 +4,7 @@ repeatable and leaves nothing behind."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from typing import Any
@@ -12,7 +13,7 @@ from hypothesis import HealthCheck, settings
 
 from tests.hooks.conftest import project
 
-__all__ = ["fuzz_settings", "project", "within"]
+__all__ = ["ANSWERS", "checked_answer", "fuzz_settings", "project", "within"]
 
 
 def fuzz_settings(examples: int) -> settings:
@@ -33,3 +34,71 @@ def within(seconds: float, work: Callable[[], Any]) -> Any:
     took = time.perf_counter() - start
     assert took < seconds, f"took {took:.2f}s, the budget is {seconds}s"
     return result
+
+
+# What each harness accepts from a hook, by the events lessons answers: (event, answer
+# shape). Claude Code and Codex share a protocol; Gemini CLI and Cursor have their own.
+_CONTEXT, _DENY = "context", "deny"
+ANSWERS: dict[str, dict[str, frozenset[str]]] = {
+    "claude-code": {
+        "SessionStart": frozenset({_CONTEXT}),
+        "UserPromptSubmit": frozenset({_CONTEXT}),
+        "PreToolUse": frozenset({_CONTEXT, _DENY}),
+        "PostToolUseFailure": frozenset({_CONTEXT}),
+    },
+    "codex": {
+        "SessionStart": frozenset({_CONTEXT}),
+        "UserPromptSubmit": frozenset({_CONTEXT}),
+        "PreToolUse": frozenset({_CONTEXT, _DENY}),
+    },
+    "gemini": {
+        "SessionStart": frozenset({_CONTEXT}),
+        "BeforeAgent": frozenset({_CONTEXT}),
+        "BeforeTool": frozenset({_DENY}),
+        "AfterTool": frozenset({_CONTEXT}),
+    },
+    "cursor": {
+        "sessionStart": frozenset({_CONTEXT}),
+        "beforeShellExecution": frozenset({_DENY}),
+        "preToolUse": frozenset({_DENY}),
+        "postToolUse": frozenset({_CONTEXT}),
+    },
+}
+
+
+def checked_answer(harness: str, event: object, out: bytes) -> str | None:
+    """Assert ``out`` is nothing, or one line of JSON ``harness`` accepts for ``event``;
+    return the text it hands the model (None when silent)."""
+    if not out:
+        return None
+    assert out.endswith(b"\n"), out[:200]
+    assert out.count(b"\n") == 1, out[:200]
+    data = json.loads(out)
+    allowed = ANSWERS[harness].get(event) if isinstance(event, str) else None
+    assert allowed, f"{harness} answered {event!r}, an event it never answers: {data}"
+    kind, text = _shape(harness, event, data)
+    assert kind in allowed, (event, data)
+    assert isinstance(text, str), data
+    assert text.strip(), data
+    return text
+
+
+def _shape(harness: str, event: object, data: Any) -> tuple[str, Any]:
+    if harness == "cursor":
+        if set(data) == {"additional_context"}:
+            return _CONTEXT, data["additional_context"]
+        assert set(data) == {"permission", "user_message", "agent_message"}, data
+        assert data["permission"] == "deny"
+        return _DENY, data["agent_message"]
+    if harness == "gemini" and "decision" in data:
+        assert set(data) == {"decision", "reason"}, data
+        assert data["decision"] == "deny", data
+        return _DENY, data["reason"]
+    assert set(data) == {"hookSpecificOutput"}, data
+    inner = data["hookSpecificOutput"]
+    assert inner.get("hookEventName") == event, data
+    if set(inner) == {"hookEventName", "additionalContext"}:
+        return _CONTEXT, inner["additionalContext"]
+    assert set(inner) == {"hookEventName", "permissionDecision", "permissionDecisionReason"}
+    assert inner["permissionDecision"] == "deny", data
+    return _DENY, inner["permissionDecisionReason"]
