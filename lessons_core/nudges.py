@@ -51,7 +51,8 @@ def failure_nudge(layout: Layout, key: str, action: ToolAction) -> str | None:
 def precise_trigger(action: ToolAction) -> tuple[str, str] | None:
     """``--trigger-file PATH`` or ``--trigger-cmd PATTERN`` for the action, or None."""
     if action.files:
-        return "--trigger-file", action.files[0]
+        path = action.files[0]
+        return None if _quotes_a_secret(path) else ("--trigger-file", path)
     if action.command:
         pattern = command_pattern(action.command)
         if pattern:
@@ -90,7 +91,15 @@ def command_pattern(command: str) -> str | None:
         ):
             break
         kept.append(word)
+    if _quotes_a_secret(" ".join(kept)):
+        return None
     return "^" + " ".join(_escape(word) for word in kept)
+
+
+def _quotes_a_secret(text: str) -> bool:
+    """Whether ``text`` holds a credential. Checked before escaping: ``\\.`` inside a token
+    would hide it from the masks, and a trigger naming a secret could never be captured."""
+    return mask_secrets(text) != text
 
 
 def _escape(word: str) -> str:

@@ -75,10 +75,11 @@ def test_nudge_comes_once_per_session_and_key(project: Layout) -> None:
     assert failure_nudge(project, "other", push) is not None
 
 
-def test_nudge_masks_secrets(project: Layout) -> None:
-    """A token in the failed command never reaches the agent in the nudge."""
+def test_nudge_never_offers_a_trigger_quoting_a_secret(project: Layout) -> None:
+    """A token the trigger would quote never reaches the agent: no nudge for that call."""
     token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
-    text = failure_nudge(project, "s", ToolAction(command=f"{token} deploy now"))
+    assert failure_nudge(project, "s", ToolAction(command=f"{token} deploy now")) is None
+    text = failure_nudge(project, "s", ToolAction(command=f"gh release --token {token}"))
     assert text is not None
+    assert "^gh release" in text
     assert token not in text
-    assert "[token]" in text

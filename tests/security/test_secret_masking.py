@@ -1,11 +1,16 @@
-"""Masking: every token, key, password and connection string is replaced, in linear time."""
+"""Masking: every token, key, password and connection string is replaced, in linear time,
+in the failure nudge the hook prints and in the hook log."""
 
 from __future__ import annotations
 
 import pytest
 
+from lessons_core.layout import Layout
 from lessons_core.secrets import mask_secrets
-from tests.security.conftest import within
+from tests.hooks.conftest import call_hook
+from tests.security.conftest import checked_answer, within
+
+H = "claude-code"
 
 # One credential of each kind masking knows, as it appears in a command or a log line.
 SECRETS = {
@@ -78,3 +83,29 @@ def test_ordinary_text_is_left_alone() -> None:
 def test_masking_is_linear_on_adversarial_text(text: str) -> None:
     """200 kB built to make a backtracking pattern rescan itself is masked within a second."""
     within(1.0, lambda: mask_secrets(text))
+
+
+@pytest.mark.parametrize("kind", sorted(SECRETS))
+def test_failure_nudge_from_the_real_hook_never_quotes_a_token(
+    kind: str, project: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failed call carrying a token: the hook nudges with a trigger free of it, or, when
+    the trigger itself would quote the token, not at all."""
+    monkeypatch.chdir(project.root)
+    token = SECRETS[kind]
+    failures = [
+        ("Bash", {"command": f"make release --token {token}"}, "^make release"),
+        ("Bash", {"command": f"{token} deploy now"}, None),
+        ("Bash", {"command": f"cd web && {token} release"}, None),
+        ("Write", {"file_path": str(project.root / "config" / f"{token}.env")}, None),
+    ]
+    for number, (tool, tool_input, trigger) in enumerate(failures):
+        data = {"hook_event_name": "PostToolUseFailure", "session_id": f"s{number}",
+                "cwd": str(project.root), "tool_name": tool, "tool_input": tool_input}  # fmt: skip
+        text = checked_answer(H, "PostToolUseFailure", call_hook(H, data))
+        if trigger is None:
+            assert text is None
+        else:
+            assert text is not None
+            assert trigger in text
+            assert token[6:20] not in text
