@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from lessons_core.hooklog import MAX_LINE_CHARS, log_path
 from lessons_core.layout import Layout
 from lessons_core.secrets import mask_secrets
 from tests.hooks.conftest import call_hook
@@ -109,3 +110,21 @@ def test_failure_nudge_from_the_real_hook_never_quotes_a_token(
             assert text is not None
             assert trigger in text
             assert token[6:20] not in text
+
+
+def test_hook_log_line_is_masked_flat_and_bounded(
+    project: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An event name with a newline, a forged entry, a token and 100 kB of noise, on a
+    call that fails: one log line, no token, nothing forged, at most 500 characters."""
+    monkeypatch.chdir(project.root)
+    token = SECRETS["github"]
+    event = f"PreToolUse\n2026-01-01T00:00:00 forged entry {token}\x1b[31m" + "x" * 100_000
+    data = {"hook_event_name": event, "cwd": str(project.root), "tool_name": "Bash"}
+    assert call_hook(H, data) == b""  # no session_id: the call fails, open
+    lines = log_path(project.root).read_text().splitlines()
+    assert len(lines) == 1
+    assert token not in lines[0]
+    assert "\x1b" not in lines[0]
+    assert "KeyError" in lines[0]
+    assert len(lines[0]) <= len("2026-01-01T00:00:00 ") + MAX_LINE_CHARS
