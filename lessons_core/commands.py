@@ -19,6 +19,8 @@ _SEPARATORS = re.compile(r"\|\||&&|[;|&\n]|\$\(|`|\(|\)")
 _ASSIGNMENT = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|\"[^\"]*\"|\S*)\s+)+")
 _WORD_START = re.compile(r"^\w", re.UNICODE)
 _WORD_END = re.compile(r"\w$", re.UNICODE)
+# How much of a simple command ``shell_words`` reads (see there).
+MAX_PARSED_CHARS = 4096
 
 
 class CommandPatternError(ValueError):
@@ -117,6 +119,23 @@ def command_parts(command: str) -> list[str]:
         if stripped:
             parts.setdefault(stripped, None)
     return list(parts)
+
+
+def shell_words(part: str, limit: int = MAX_PARSED_CHARS) -> list[str]:
+    """The words of the first ``limit`` characters of a simple command, quotes removed.
+
+    ``shlex`` grows each word one character at a time by string concatenation, so it is
+    quadratic in a word's length: a 200 kB word took a second. No program name or option
+    is that long, so only the head of the command is read. Unbalanced quotes (also what a
+    cut can leave) fall back to splitting at white space.
+    """
+    import shlex
+
+    head = part[:limit]
+    try:
+        return shlex.split(head)
+    except ValueError:
+        return head.split()
 
 
 def matches_parts(regex: str, parts: Sequence[str]) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import shlex
 
 from lessons_core import sessions
-from lessons_core.commands import command_parts
+from lessons_core.commands import command_parts, shell_words
 from lessons_core.delivery import ToolAction
 from lessons_core.layout import Layout
 from lessons_core.pure_reads import is_pure_read_command
@@ -70,10 +70,7 @@ def command_pattern(command: str) -> str | None:
     candidates = [part for part in (parts[1:] or parts) if not is_pure_read_command(part)]
     if not candidates:
         return None
-    try:
-        words = shlex.split(candidates[-1])
-    except ValueError:
-        words = candidates[-1].split()
+    words = shell_words(candidates[-1])
     if not words or len(words[0]) > MAX_WORD_CHARS:
         return None
     kept = [words[0]]

@@ -9,9 +9,8 @@ program. When in doubt a command counts as state-changing, which only means reca
 from __future__ import annotations
 
 import re
-import shlex
 
-from lessons_core.commands import command_parts
+from lessons_core.commands import MAX_PARSED_CHARS, command_parts, shell_words
 
 # Tools that only read, by the names the supported harnesses give them (compared lowercased).
 PURE_READ_TOOLS: frozenset[str] = frozenset(
@@ -70,10 +69,9 @@ def is_pure_read_command(command: str) -> bool:
 
 
 def _reads(part: str) -> bool:
-    try:
-        words = shlex.split(part)
-    except ValueError:
-        words = part.split()
+    if len(part) > MAX_PARSED_CHARS:
+        return False  # a heredoc or an inline script: in doubt, not a pure read
+    words = shell_words(part)
     if not words:
         return True
     program = words[0].rsplit("/", 1)[-1]
