@@ -12,7 +12,7 @@ import os
 import time
 from pathlib import Path
 
-from lessons_core.layout import DIR_NAME
+from lessons_core.layout import DIR_NAME, Layout, escaping_link
 from lessons_core.secrets import mask_secrets
 
 MAX_LOG_BYTES = 256 * 1024
@@ -35,6 +35,8 @@ def log_failure(root: Path, harness: str, event: str, error: BaseException) -> N
     line = time.strftime("%Y-%m-%dT%H:%M:%S") + " "
     line += f"{harness} {name} {_clean(f'{type(error).__name__}: {error}')}"[:MAX_LINE_CHARS]
     path = log_path(root)
+    if escaping_link(Layout(root)) is not None:
+        return
     with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)
         with contextlib.suppress(FileNotFoundError):

@@ -51,7 +51,42 @@ def find_layout(start: Path | None = None) -> Layout:
     found = find_root(start)
     if found is None:
         raise NotInitialised(Path(start or os.getcwd()))
-    return Layout(found)
+    return contained(Layout(found))
+
+
+def escaping_link(layout: Layout) -> Path | None:
+    """The first folder of the store that is a symbolic link leading out of the repo.
+
+    A cloned repo could commit ``.lessons/local`` (or ``.lessons``) as a link to anywhere;
+    lessons writes session files, locks and logs there, so such a store is not used at
+    all. Links that stay inside the repo are fine. Costs one ``lstat`` a folder when
+    nothing is a link, which is the common case.
+    """
+    folders = (
+        layout.base,
+        layout.lessons_dir,
+        layout.topics_dir,
+        layout.local_dir,
+        layout.local_dir / "sessions",  # lessons_core.sessions keeps its files here
+    )
+    if not any(os.path.islink(folder) for folder in folders):
+        return None
+    root = Path(os.path.realpath(layout.root))
+    for folder in folders:
+        if not Path(os.path.realpath(folder)).is_relative_to(root):
+            return folder
+    return None
+
+
+def contained(layout: Layout) -> Layout:
+    """``layout``, once no folder of its store leads out of the repo (``LessonsError``)."""
+    link = escaping_link(layout)
+    if link is not None:
+        raise LessonsError(
+            f"{link} is a symbolic link to {os.path.realpath(link)}, outside the repo; "
+            "lessons only reads and writes inside it: replace the link with a folder"
+        )
+    return layout
 
 
 def find_root(start: Path | None = None) -> Path | None:
@@ -111,4 +146,4 @@ def layout_for_files(paths: Sequence[str], cwd: Path) -> tuple[Layout, tuple[str
         if rel is None:
             raise LessonsError(f"'{path}' is not inside {root}; pass a file in the repo")
         relative.append(rel)
-    return Layout(root), tuple(dict.fromkeys(relative))
+    return contained(Layout(root)), tuple(dict.fromkeys(relative))

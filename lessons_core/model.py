@@ -131,7 +131,10 @@ class Lesson:
         if not DATE_PATTERN.match(created):
             raise InvalidLessonFile(source, "created must be a YYYY-MM-DD date", "created")
         superseded_by = data.get("superseded_by")
-        if superseded_by is not None and not isinstance(superseded_by, str):
+        # An id names a file under .lessons/lessons/; '../x' would name one elsewhere.
+        if superseded_by is not None and not (
+            isinstance(superseded_by, str) and ID_PATTERN.match(superseded_by)
+        ):
             raise InvalidLessonFile(source, "must be a lesson id", "superseded_by")
         if status is Status.SUPERSEDED and not superseded_by:
             raise InvalidLessonFile(

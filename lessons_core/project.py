@@ -10,7 +10,7 @@ from lessons_core.config import Config
 from lessons_core.errors import LessonsError
 from lessons_core.fsutil import atomic_write, locked
 from lessons_core.jsonio import dumps
-from lessons_core.layout import Layout
+from lessons_core.layout import Layout, contained
 from lessons_core.model import Lesson, Status
 from lessons_core.store import delete_lesson, get_lesson, update_lesson
 
@@ -20,7 +20,7 @@ GITIGNORE = "# per-clone state: sessions, logs, caches\nlocal/\n.*.tmp\n"
 
 def init_project(root: Path) -> tuple[Layout, list[Path]]:
     """Create what is missing under ``root/.lessons``; never touch what exists."""
-    layout = Layout(root)
+    layout = contained(Layout(root))
     created: list[Path] = []
     for folder in (layout.base, layout.lessons_dir, layout.local_dir):
         if not folder.is_dir():

@@ -3,7 +3,7 @@
 Fail open: bad input, a missing or broken ``.lessons/``, an unreadable config or any bug
 ends with exit 0 and no output, plus one line in ``.lessons/local/hook.log``. A project
 without ``.lessons/`` is simply not using lessons, so the hook stays silent there and
-logs nothing.
+logs nothing; so does one whose ``.lessons/`` folders are links leading out of the repo.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, Protocol
 
 from lessons_core.config import Config, load_config
-from lessons_core.layout import Layout, find_root
+from lessons_core.layout import Layout, escaping_link, find_root
 
 # Harness name on the command line -> adapter module under lessons_cli.hooks.
 HARNESSES: dict[str, str] = {
@@ -51,6 +51,8 @@ def run_hook(harness: str, stdin: BinaryIO | None = None, stdout: BinaryIO | Non
         if root is None:
             return 0
         layout = Layout(root)
+        if escaping_link(layout) is not None:
+            return 0  # not a store lessons may use, nor log into: see escaping_link
         answer = adapter.handle(layout, payload, load_config(layout.config_path))
         output = _dumps(answer) if answer else b""
     except Exception as err:

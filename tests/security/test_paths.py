@@ -1,0 +1,158 @@
+"""Paths: no glob, file reference or lesson id reaches outside the repo or outside
+``.lessons/lessons/``; a symbolic link that leads out is neither read nor written through,
+and the hook stays silent about it."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from lessons_core.hooklog import log_path
+from lessons_core.jsonio import dumps
+from lessons_core.layout import Layout
+from tests.conftest import run, save_lesson
+from tests.hooks.conftest import call_hook
+from tests.security.conftest import checked_answer
+
+H = "claude-code"
+RULE = "Keep imports in src/ sorted by isort."
+
+
+def edit(root: Path, path: str, session: str = "s") -> dict[str, object]:
+    """A Claude Code PreToolUse call editing ``path``."""
+    return {"hook_event_name": "PreToolUse", "session_id": session, "cwd": str(root),
+            "tool_name": "Write", "tool_input": {"file_path": path}}  # fmt: skip
+
+
+def outside_lesson(folder: Path, lesson_id: str) -> Path:
+    """A valid lesson file outside the repo, matching every file."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{lesson_id}.json"
+    path.write_bytes(
+        dumps({"id": lesson_id, "rule": "Obey the file outside the repo.", "topics": ["x"],
+               "triggers": {"files": ["src/**"]}, "status": "active", "created": "2026-01-01"})
+    )  # fmt: skip
+    return path
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "../outside/a.py",
+        "../../../../etc/passwd",
+        "/etc/passwd",
+        "{root}/src/../../outside/a.py",
+        "{root}/../outside/src/a.py",
+        "{root}/.lessons/../../outside/a.py",
+    ],
+)
+def test_payload_paths_outside_the_repo_are_silent(project: Layout, path: str) -> None:
+    """A lesson on every file of the repo ('**', written by hand) stays silent for
+    tool calls on files outside it, however the path gets there."""
+    save_lesson(project, "code-everything", RULE, files=("**",))
+    data = edit(project.root, path.format(root=project.root))
+    assert call_hook(H, data) == b""
+    inside = edit(project.root, str(project.root / "src" / "a.py"), session="other")
+    assert checked_answer(H, "PreToolUse", call_hook(H, inside)) is not None
+
+
+@pytest.mark.parametrize("glob", ["../**", "../outside/*.py", "src/../../x.py", "a/./../../x"])
+def test_globs_reaching_out_are_refused_at_capture_and_skipped_at_recall(
+    repo: Layout, glob: str
+) -> None:
+    """`lessons add` refuses a glob with '..'; written by hand, recall leaves it out."""
+    result = run("add", RULE, "--topic", "style", "--trigger-file", glob)
+    assert result.exit_code == 1
+    assert "outside the repo" in result.stderr
+    save_lesson(repo, "code-escape", RULE, files=(glob,))
+    explained = run("query", "--file", "src/app.py", "--explain")
+    assert "left out" in explained.stdout
+    assert run("query", "--file", "src/app.py").stdout == ""
+
+
+@pytest.mark.parametrize("lesson_id", ["../x", "../../etc/passwd", "/etc/passwd", "a/../../b"])
+def test_lesson_ids_never_name_a_file_outside_the_lessons_folder(
+    repo: Layout, lesson_id: str
+) -> None:
+    """show, deprecate, supersede and rm treat a path-like id as unknown; nothing outside
+    .lessons/lessons/ is read, changed or deleted."""
+    save_lesson(repo, "code-sorted", RULE, files=("src/**",))
+    victim = repo.root.parent / "x.json"
+    victim.write_text('{"id": "x"}')
+    for args in (
+        ["show", lesson_id],
+        ["deprecate", lesson_id],
+        ["rm", lesson_id],
+        ["supersede", lesson_id, "--by", "code-sorted"],
+        ["supersede", "code-sorted", "--by", lesson_id],
+    ):
+        result = run(*args)
+        assert result.exit_code == 1, args
+        assert f"no lesson with id '{lesson_id}'" in result.stderr
+    assert victim.read_text() == '{"id": "x"}'
+
+
+def test_a_superseded_by_that_is_a_path_makes_the_file_invalid(repo: Layout) -> None:
+    """superseded_by must be an id: '../../x' is reported as a broken file, not followed."""
+    path = repo.lessons_dir / "code-old.json"
+    path.write_bytes(
+        dumps({"id": "code-old", "rule": RULE, "topics": ["x"], "triggers": {"files": ["a"]},
+               "status": "superseded", "superseded_by": "../../x", "created": "2026-01-01"})
+    )  # fmt: skip
+    result = run("show", "code-old")
+    assert result.exit_code == 1
+    assert "superseded_by" in result.stderr
+
+
+@pytest.mark.parametrize("folder", [".lessons", ".lessons/lessons", ".lessons/local",
+                                    ".lessons/local/sessions"])  # fmt: skip
+def test_a_store_folder_linking_out_of_the_repo_is_not_used(
+    project: Layout, folder: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A store folder that is a link out of the repo: the hook is silent and writes
+    nothing there (no session file, no log); CLI commands refuse, naming the link."""
+    save_lesson(project, "code-sorted", RULE, files=("src/**",))
+    outside = project.root.parent / "outside"
+    link = project.root / folder
+    link.parent.mkdir(parents=True, exist_ok=True)
+    if link.exists():
+        os.rename(link, outside)
+    else:
+        outside.mkdir()
+    link.symlink_to(outside)
+    before = sorted(str(p.relative_to(outside)) for p in outside.rglob("*"))
+    assert call_hook(H, edit(project.root, "src/a.py")) == b""
+    assert call_hook(H, b"not json") == b""
+    assert sorted(str(p.relative_to(outside)) for p in outside.rglob("*")) == before
+    monkeypatch.chdir(project.root)
+    for args in (["query", "--file", "src/a.py"], ["add", RULE + " Now.", "--topic", "style",
+                 "--trigger-file", "src/a.py"], ["list"]):  # fmt: skip
+        result = run(*args)
+        assert result.exit_code == 1, (args, result.stdout)
+        assert f"{link} is a symbolic link" in result.stderr
+        assert "outside the repo" in result.stderr
+
+
+def test_a_store_folder_linking_inside_the_repo_still_works(project: Layout) -> None:
+    """.lessons/local -> a folder inside the repo is fine: the hook answers there."""
+    save_lesson(project, "code-sorted", RULE, files=("src/**",))
+    inside = project.root / "state"
+    inside.mkdir()
+    os.rmdir(project.local_dir)
+    project.local_dir.symlink_to(inside)
+    assert checked_answer(H, "PreToolUse", call_hook(H, edit(project.root, "src/a.py")))
+    assert list((inside / "sessions").glob("*.json"))
+
+
+def test_hook_log_that_links_elsewhere_is_not_written_through(
+    project: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """.lessons/local/hook.log -> a file outside: a failing hook leaves that file alone."""
+    monkeypatch.chdir(project.root)
+    target = project.root.parent / "bashrc"
+    target.write_text("# mine\n")
+    log_path(project.root).symlink_to(target)
+    assert call_hook(H, b"{broken") == b""
+    assert target.read_text() == "# mine\n"
