@@ -1,12 +1,21 @@
-"""Atomic writes and an advisory lock: a crash never leaves half a file behind."""
+"""Atomic writes and an advisory lock: a crash never leaves half a file behind.
+
+Reads and locks never follow a symbolic link in the last step of a path: a repo can commit
+a link where a lesson, config or lock file belongs, and lessons must not read or create
+what it points at (outside the repo, or a FIFO that would block a hook forever).
+"""
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import os
+import stat
 from collections.abc import Iterator
 from pathlib import Path
+
+from lessons_core.errors import InvalidLessonFile, LessonsError
 
 # mkstemp creates files 0600; lesson files are committed and shared, so give them the
 # mode a plain open() would (0666 less the umask).
@@ -81,11 +90,49 @@ def _temp_beside(path: Path) -> tuple[int, str]:
             continue
 
 
+class NotRegularFile(OSError):
+    """A path that is a symbolic link, a FIFO, a device or a folder, not a plain file."""
+
+
+def read_regular(path: Path) -> bytes:
+    """The bytes of ``path``, which must itself be a regular file (``NotRegularFile``)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as err:
+        if err.errno == errno.ELOOP:
+            raise NotRegularFile(errno.ELOOP, "is a symbolic link", str(path)) from None
+        raise
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise NotRegularFile(errno.EINVAL, "is not a regular file", str(path))
+        return handle.read()
+
+
+def read_store_file(path: Path) -> bytes:
+    """``read_regular`` for a lesson, topic or config file: a link or a special file is
+    reported as a broken file of the store (``InvalidLessonFile``)."""
+    try:
+        return read_regular(path)
+    except NotRegularFile as err:
+        raise InvalidLessonFile(
+            path,
+            f"{err.strerror}; keep lesson, topic and config files as plain files",
+            kind="unparsable",
+        ) from None
+
+
 @contextlib.contextmanager
 def locked(lock_path: Path) -> Iterator[None]:
     """Hold an exclusive ``flock`` on ``lock_path`` for the duration of the block."""
     lock_path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    except OSError as err:
+        if err.errno != errno.ELOOP:
+            raise
+        raise LessonsError(
+            f"{lock_path} is a symbolic link; remove it (lessons creates its own lock files)"
+        ) from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield

@@ -4,6 +4,7 @@ and the hook stays silent about it."""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -106,6 +107,28 @@ def test_a_superseded_by_that_is_a_path_makes_the_file_invalid(repo: Layout) -> 
     assert "superseded_by" in result.stderr
 
 
+def test_a_lesson_file_that_links_outside_is_never_read(
+    project: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """.lessons/lessons/x.json -> a lesson outside the repo: the hook ignores it, query
+    names it as skipped, show refuses it."""
+    target = outside_lesson(project.root.parent / "outside", "code-outside")
+    (project.lessons_dir / "code-outside.json").symlink_to(target)
+    save_lesson(project, "code-sorted", RULE, files=("src/**",))
+    text = checked_answer(H, "PreToolUse", call_hook(H, edit(project.root, "src/a.py")))
+    assert text is not None
+    assert RULE in text
+    assert "outside the repo" not in text
+    monkeypatch.chdir(project.root)
+    query = run("query", "--file", "src/a.py")
+    show = run("show", "code-outside")
+    assert "Obey" not in query.stdout
+    assert "code-outside.json" in query.stderr
+    assert "symbolic link" in query.stderr
+    assert show.exit_code == 1
+    assert "symbolic link" in show.stderr
+
+
 @pytest.mark.parametrize("folder", [".lessons", ".lessons/lessons", ".lessons/local",
                                     ".lessons/local/sessions"])  # fmt: skip
 def test_a_store_folder_linking_out_of_the_repo_is_not_used(
@@ -156,3 +179,36 @@ def test_hook_log_that_links_elsewhere_is_not_written_through(
     log_path(project.root).symlink_to(target)
     assert call_hook(H, b"{broken") == b""
     assert target.read_text() == "# mine\n"
+
+
+def test_a_lock_file_that_links_elsewhere_is_refused_not_created(
+    repo: Layout,
+) -> None:
+    """.lessons/local/store.lock -> a path outside: `lessons add` refuses, naming the lock,
+    and creates nothing where the link points."""
+    target = repo.root.parent / "created-by-lessons"
+    repo.lock_path.symlink_to(target)
+    result = run("add", RULE, "--topic", "style", "--trigger-file", "src/app.py")
+    assert result.exit_code == 1
+    assert "store.lock is a symbolic link" in result.stderr
+    assert not target.exists()
+
+
+def test_a_config_file_that_links_elsewhere_is_not_read(project: Layout) -> None:
+    """.lessons/config.json -> a file outside: the hook fails open and logs the link."""
+    save_lesson(project, "code-sorted", RULE, files=("src/**",))
+    target = project.root.parent / "config.json"
+    target.write_text(json.dumps({"max_tokens": 5}))
+    project.config_path.unlink()
+    project.config_path.symlink_to(target)
+    assert call_hook(H, edit(project.root, "src/a.py")) == b""
+    assert "symbolic link" in log_path(project.root).read_text()
+
+
+def test_a_fifo_where_a_lesson_file_belongs_never_blocks_the_hook(project: Layout) -> None:
+    """A named pipe called x.json in lessons/ is reported broken; recall goes on."""
+    save_lesson(project, "code-sorted", RULE, files=("src/**",))
+    os.mkfifo(project.lessons_dir / "pipe.json")
+    text = checked_answer(H, "PreToolUse", call_hook(H, edit(project.root, "src/a.py")))
+    assert text is not None
+    assert RULE in text
