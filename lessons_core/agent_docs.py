@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lessons_core.fsutil import atomic_write
+from lessons_core.errors import LessonsError
+from lessons_core.fsutil import atomic_write, write_target
 
 START = "<!-- lessons:start -->"
 END = "<!-- lessons:end -->"
@@ -30,8 +31,12 @@ This repo keeps one-line rules learned from past mistakes (`.lessons/`).
 
 
 def add_snippet(path: Path) -> bool:
-    """Add the section, or refresh it in place; True if the file changed."""
-    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    """Add the section, or refresh it in place; True if the file changed.
+
+    A file that is a link (``CLAUDE.md -> AGENTS.md``) is edited where it leads.
+    """
+    path = write_target(path, path.parent)
+    text = _read(path) if path.exists() else ""
     span = _span(text)
     if span is not None:
         updated = text[: span[0]] + SNIPPET + text[span[1] :]
@@ -46,14 +51,25 @@ def add_snippet(path: Path) -> bool:
 
 def remove_snippet(path: Path) -> bool:
     """Take the section out; True if the file changed (an emptied file is kept, empty)."""
+    path = write_target(path, path.parent)
     if not path.exists():
         return False
-    text = path.read_text(encoding="utf-8")
+    text = _read(path)
     updated = _without(text)
     if updated is None:
         return False
     atomic_write(path, updated.encode("utf-8"))
     return True
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise LessonsError(
+            f"{path}: not UTF-8 text ({err.reason} at byte {err.start}); fix it by hand and "
+            "re-run, lessons never rewrites a file it cannot read"
+        ) from None
 
 
 def _span(text: str) -> tuple[int, int] | None:

@@ -121,6 +121,23 @@ def read_store_file(path: Path) -> bytes:
         ) from None
 
 
+def write_target(path: Path, root: Path) -> Path:
+    """Where writing ``path`` must go: ``path``, or the file its symbolic link leads to.
+
+    Replacing a link would quietly cut it (``CLAUDE.md -> AGENTS.md`` would become a
+    copy), so the write goes through to the target; a target outside ``root`` is refused.
+    """
+    if not path.is_symlink():
+        return path
+    target = Path(os.path.realpath(path))
+    if not target.is_relative_to(Path(os.path.realpath(root))):
+        raise LessonsError(
+            f"{path} is a symbolic link to {target}, outside {root}; lessons only writes "
+            "inside the repo: edit that file by hand, or replace the link with a file"
+        )
+    return target
+
+
 @contextlib.contextmanager
 def locked(lock_path: Path) -> Iterator[None]:
     """Hold an exclusive ``flock`` on ``lock_path`` for the duration of the block."""

@@ -17,7 +17,7 @@ from typing import Any
 import orjson
 
 from lessons_core.errors import LessonsError
-from lessons_core.fsutil import atomic_write
+from lessons_core.fsutil import atomic_write, write_target
 
 _OURS = re.compile(r"\blessons(?:_cli)?\b.*\shook\s+[a-z-]+\s*$")
 
@@ -124,7 +124,7 @@ def install(root: Path, wiring: Wiring, command: str) -> bool:
     An entry of ours already there is replaced where it stands, so re-running changes
     nothing and never reorders what other tools put around it.
     """
-    path = root / wiring.settings
+    path = write_target(root / wiring.settings, root)
     settings = read_settings(path)
     before = orjson.dumps(settings)
     for key, value in wiring.top_level.items():
@@ -143,7 +143,7 @@ def install(root: Path, wiring: Wiring, command: str) -> bool:
 
 def uninstall(root: Path, wiring: Wiring) -> bool:
     """Remove our entries from ``wiring.settings``; True if the file changed."""
-    path = root / wiring.settings
+    path = write_target(root / wiring.settings, root)
     if not path.exists():
         return False
     settings = read_settings(path)

@@ -212,3 +212,31 @@ def test_a_fifo_where_a_lesson_file_belongs_never_blocks_the_hook(project: Layou
     text = checked_answer(H, "PreToolUse", call_hook(H, edit(project.root, "src/a.py")))
     assert text is not None
     assert RULE in text
+
+
+def test_an_agents_file_that_links_to_another_stays_a_link(repo: Layout) -> None:
+    """CLAUDE.md -> AGENTS.md: init edits AGENTS.md once and leaves the link in place."""
+    (repo.root / "AGENTS.md").write_text("# Agents\n")
+    (repo.root / "CLAUDE.md").symlink_to("AGENTS.md")
+    result = run("init", "--agents-md", "--claude-md")
+    assert result.exit_code == 0, result.stderr
+    assert (repo.root / "CLAUDE.md").is_symlink()
+    assert (repo.root / "AGENTS.md").read_text().count("lessons:start") == 1
+    assert run("init", "--remove-hooks").exit_code == 0
+    assert (repo.root / "CLAUDE.md").is_symlink()
+    assert "lessons:start" not in (repo.root / "AGENTS.md").read_text()
+
+
+def test_a_settings_file_that_links_out_of_the_repo_is_never_written(repo: Layout) -> None:
+    """.claude/settings.json -> a file outside the repo: init --claude-code refuses and
+    changes neither the link nor its target."""
+    target = repo.root.parent / "global-settings.json"
+    target.write_text('{"theme": "dark"}\n')
+    (repo.root / ".claude").mkdir()
+    (repo.root / ".claude" / "settings.json").symlink_to(target)
+    result = run("init", "--claude-code")
+    assert result.exit_code == 1
+    assert "outside" in result.stderr
+    assert "settings.json is a symbolic link" in result.stderr
+    assert target.read_text() == '{"theme": "dark"}\n'
+    assert (repo.root / ".claude" / "settings.json").is_symlink()
