@@ -7,6 +7,9 @@ rendered inert before it goes inside the fence:
   collapse, so a rule is always exactly one line;
 - anything shaped like a markup tag (``</project-lessons>``, ``</system>``, ``<|im_start|>``)
   has its angle brackets swapped for ``‹ ›``, so the fence cannot be closed from inside;
+  so does the start of a closing tag left open (``</project-lessons`` at the end of a
+  rule), and a tag is also looked for across the rule and its label, which are joined
+  on one line;
 - code fences (three or more backticks or tildes), role markers (``SYSTEM:``,
   ``Assistant:``, ``[INST]``, ``<<SYS>>``) and JSON objects that could pass for hook output
   (``{"decision": ...}``) get their ASCII punctuation swapped for look-alikes
@@ -38,6 +41,8 @@ MAX_LABEL_CHARS = 80
 
 _UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 _TAG = re.compile(r"<\s*/?\s*[A-Za-z!?|][^<>]*>")
+# What is left of a tag after _TAG: a closing tag never closed, or the fence's own name.
+_TAG_START = re.compile(r"<(?=\s*/\s*[A-Za-z!?|]|\s*project-lessons)", re.IGNORECASE)
 _FENCE = re.compile(r"`{3,}|~{3,}")
 _ROLE = re.compile(r"\b(system|assistant|user|human|developer)(\s*):", re.IGNORECASE)
 _INST = re.compile(r"\[(\s*/?\s*(?:INST|SYS|SYSTEM)\s*)\]", re.IGNORECASE)
@@ -54,8 +59,7 @@ def neutralise(text: str, limit: int = MAX_RULE_CHARS) -> str:
     """``text`` as one inert line (see the module docstring)."""
     chars = [" " if unicodedata.category(c) in _UNSAFE_CATEGORIES else c for c in text]
     line = _SPACES.sub(" ", "".join(chars)).strip()
-    line = _SYS.sub(lambda m: f"‹‹{m.group(1)}››", line)
-    line = _TAG.sub(lambda m: "‹" + m.group(0)[1:-1] + "›", line)
+    line = _inert_tags(_SYS.sub(lambda m: f"‹‹{m.group(1)}››", line))
     line = _FENCE.sub(lambda m: ("ˋ" if m.group(0)[0] == "`" else "˜") * len(m.group(0)), line)
     line = _ROLE.sub(lambda m: f"{m.group(1)}{m.group(2)}꞉", line)
     line = _INST.sub(lambda m: f"⟦{m.group(1)}⟧", line)
@@ -66,6 +70,11 @@ def neutralise(text: str, limit: int = MAX_RULE_CHARS) -> str:
     return line
 
 
+def _inert_tags(line: str) -> str:
+    line = _TAG.sub(lambda m: "‹" + m.group(0)[1:-1] + "›", line)
+    return _TAG_START.sub("‹", line)
+
+
 def why(hit: Hit) -> str:
     """The short label saying why a rule appeared."""
     if hit.via == "prompt":
@@ -74,7 +83,9 @@ def why(hit: Hit) -> str:
 
 
 def hit_line(hit: Hit) -> str:
-    return f"- {hit.lesson_id}: {neutralise(hit.rule)} ({why(hit)})"
+    # Rule and label are each inert; joined, '<x' ending one and '>' in the other could
+    # still make a tag, hence the second pass over the whole line.
+    return _inert_tags(f"- {hit.lesson_id}: {neutralise(hit.rule)} ({why(hit)})")
 
 
 def notice(more: int) -> str:
