@@ -7,11 +7,13 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from hypothesis import HealthCheck, settings
 
 from tests.hooks.conftest import project
+
+T = TypeVar("T")
 
 __all__ = ["ANSWERS", "checked_answer", "fuzz_settings", "project", "within"]
 
@@ -27,7 +29,7 @@ def fuzz_settings(examples: int) -> settings:
     )
 
 
-def within(seconds: float, work: Callable[[], Any]) -> Any:
+def within(seconds: float, work: Callable[[], T]) -> T:
     """Run ``work`` and fail the test if it takes longer than ``seconds``; its result."""
     start = time.perf_counter()
     result = work()

@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from typing import Any
 
 import orjson
 
@@ -47,7 +48,7 @@ for n in itertools.count():
     log_failure(root, "claude-code", "PreToolUse", ValueError(f"failure {n}"))
     print(n, flush=True)
 """
-USER_SETTINGS = {
+USER_SETTINGS: dict[str, Any] = {
     "permissions": {"allow": ["Bash(npm test)"]},
     "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
                                                             "command": "./audit.sh"}]}]},

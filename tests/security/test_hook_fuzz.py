@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -278,7 +279,7 @@ def test_huge_values_stay_within_budget_and_out_of_the_nudge(
         ("PostToolUseFailure", "Edit", {"file_path": "src/" + "a/" * 100_000 + "x.py"}),
     ]:
         data = {**base, "hook_event_name": event, "tool_name": tool, "tool_input": tool_input}
-        assert within(1.0, lambda data=data: call_hook("claude-code", raw_input(data))) == b""
+        assert within(1.0, partial(call_hook, "claude-code", raw_input(data))) == b""
 
 
 def _run_hook_process(harness: str, raw: bytes, cwd: Path) -> tuple[int, bytes, bytes, float]:
