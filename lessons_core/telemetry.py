@@ -217,7 +217,9 @@ def _append(layout: Layout, config: Config, record: dict[str, Any]) -> bool:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         # One write on an O_APPEND descriptor: concurrent hooks never interleave lines.
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        # O_NOFOLLOW: a log that is a symbolic link (a repo can commit one) is not written
+        # through to whatever it points at.
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o644)
         try:
             os.write(fd, line)
             size = os.fstat(fd).st_size

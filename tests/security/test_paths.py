@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from lessons_core import telemetry
+from lessons_core.config import Config
 from lessons_core.hooklog import log_path
 from lessons_core.jsonio import dumps
 from lessons_core.layout import Layout
@@ -169,16 +171,22 @@ def test_a_store_folder_linking_inside_the_repo_still_works(project: Layout) -> 
     assert list((inside / "sessions").glob("*.json"))
 
 
-def test_hook_log_that_links_elsewhere_is_not_written_through(
+def test_logs_that_link_elsewhere_are_not_written_through(
     project: Layout, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """.lessons/local/hook.log -> a file outside: a failing hook leaves that file alone."""
+    """.lessons/local/hook.log and telemetry.jsonl -> files outside: a failing call and a
+    delivering call with telemetry on leave those files alone (and still answer)."""
     monkeypatch.chdir(project.root)
-    target = project.root.parent / "bashrc"
-    target.write_text("# mine\n")
-    log_path(project.root).symlink_to(target)
+    project.config_path.write_bytes(dumps(Config(telemetry=True).to_dict()))
+    save_lesson(project, "code-sorted", RULE, files=("src/**",))
+    logs = {"bashrc": log_path(project.root), "profile": telemetry.log_path(project)}
+    targets = [project.root.parent / name for name in logs]
+    for target, log in zip(targets, logs.values(), strict=True):
+        target.write_text("# mine\n")
+        log.symlink_to(target)
     assert call_hook(H, b"{broken") == b""
-    assert target.read_text() == "# mine\n"
+    assert checked_answer(H, "PreToolUse", call_hook(H, edit(project.root, "src/a.py")))
+    assert [target.read_text() for target in targets] == ["# mine\n"] * 2
 
 
 def test_a_lock_file_that_links_elsewhere_is_refused_not_created(
