@@ -4,6 +4,7 @@ the hook and by query), named where it is reported, and never rewritten by any c
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -57,12 +58,18 @@ def test_the_hook_skips_a_broken_lesson_and_serves_the_rest(project: Layout, kin
 
 @pytest.mark.parametrize("kind", sorted(BROKEN))
 def test_no_command_rewrites_a_lesson_file_it_cannot_parse(repo: Layout, kind: str) -> None:
-    """query serves the rest and names the file; deprecate and supersede (either side)
-    refuse naming it; add and import leave it alone; its bytes never change."""
+    """query serves the rest and names the file; validate fails naming it; deprecate and
+    supersede (either side) refuse naming it; add leaves it alone; its bytes never
+    change."""
     path = broken_store(repo, BROKEN[kind])
     query = run("query", "--file", "src/app.py")
     assert RULE in query.stdout
     assert f"warning: skipped {path}" in query.stderr
+    validate = run("validate")
+    assert validate.exit_code == 1
+    assert re.search(
+        rf"^\.lessons/lessons/{BROKEN_ID}\.json(:\d+)?: L\d+ error", validate.stdout, re.M
+    )
     for args in (
         ["deprecate", BROKEN_ID],
         ["supersede", BROKEN_ID, "--by", "code-sorted"],

@@ -1,6 +1,7 @@
 """Crash injection beyond the store's own files: a process killed at any moment while it
-merges harness settings, edits AGENTS.md, rewrites a lesson, resets session state or
-appends to the hook log never leaves a half-written file, and keeps what others wrote."""
+merges harness settings, edits AGENTS.md, rewrites a lesson, resets session state,
+appends to the hook log or appends to (and rotates) the telemetry log never leaves a
+half-written file, and keeps what others wrote."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from typing import Any
 
 import orjson
 
-from lessons_core import sessions
+from lessons_core import sessions, telemetry
 from lessons_core.agent_docs import END, START
 from lessons_core.hooklog import log_path
 from lessons_core.layout import Layout
@@ -26,7 +27,8 @@ WRITER = """
 import itertools, sys
 from dataclasses import replace
 from pathlib import Path
-from lessons_core import agent_docs, sessions, wiring
+from lessons_core import agent_docs, sessions, telemetry, wiring
+from lessons_core.config import Config
 from lessons_core.hooklog import log_failure
 from lessons_core.layout import Layout
 from lessons_core.store import get_lesson, update_lesson
@@ -34,6 +36,7 @@ from lessons_core.store import get_lesson, update_lesson
 root = Path(sys.argv[1])
 layout = Layout(root)
 spec = wiring.WIRINGS["claude-code"]
+config = Config(telemetry=True, telemetry_max_bytes=4000)  # rotates every ~15 records
 for n in itertools.count():
     wiring.install(root, spec, f"/venv{n % 7}/bin/python -m lessons_cli hook claude-code")
     if n % 3 == 0:
@@ -46,6 +49,11 @@ for n in itertools.count():
         sessions.reset(layout, "s")
     sessions.forget_lesson(layout, f"lesson-{n - 1}")
     log_failure(root, "claude-code", "PreToolUse", ValueError(f"failure {n}"))
+    telemetry.record_recall(layout, config, event="PreToolUse", key=f"make step{n}",
+                            candidates=["code-sorted"], delivered=["code-sorted"], tokens=40,
+                            session="s")
+    telemetry.record_failure(layout, config, event="PostToolUseFailure", key=f"make step{n}",
+                             session="s")
     print(n, flush=True)
 """
 USER_SETTINGS: dict[str, Any] = {
@@ -74,11 +82,16 @@ def check_files(layout: Layout) -> None:
     log = log_path(root).read_bytes()
     assert log.endswith(b"\n")
     assert all(line.count(b"ValueError: failure") == 1 for line in log.splitlines())
+    records = telemetry.read_log(layout)
+    assert records.skipped == 0
+    assert records.recalls
+    assert all(f.after == ("code-sorted",) for f in records.failures)
 
 
 def test_writers_killed_at_random_leave_every_file_whole(project: Layout) -> None:
     """SIGKILL at random points, 30 times: settings.json, AGENTS.md, the lesson, session
-    files and the hook log all parse, and the user's own settings and text survive."""
+    files, the hook log and the telemetry log all parse, and the user's own settings and
+    text survive."""
     root = project.root
     (root / ".claude").mkdir()
     (root / ".claude" / "settings.json").write_text(json.dumps(USER_SETTINGS, indent=2))

@@ -1,13 +1,19 @@
 """Masking: every token, key, password and connection string is replaced, in linear time,
-in the failure nudge the hook prints and in the hook log."""
+in the failure nudge the hook prints, in the hook log and in the telemetry log."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from lessons_core import telemetry
+from lessons_core.config import Config
 from lessons_core.hooklog import MAX_LINE_CHARS, log_path
+from lessons_core.jsonio import dumps
 from lessons_core.layout import Layout
 from lessons_core.secrets import mask_secrets
+from tests.conftest import save_lesson
 from tests.hooks.conftest import call_hook
 from tests.security.conftest import checked_answer, within
 
@@ -128,3 +134,27 @@ def test_hook_log_line_is_masked_flat_and_bounded(
     assert "\x1b" not in lines[0]
     assert "KeyError" in lines[0]
     assert len(lines[0]) <= len("2026-01-01T00:00:00 ") + MAX_LINE_CHARS
+
+
+def test_telemetry_masks_every_token_before_writing(
+    project: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With telemetry on, the recall and failure records the real hook appends for calls
+    carrying each kind of credential hold none of them."""
+    monkeypatch.chdir(project.root)
+    project.config_path.write_bytes(dumps(Config(telemetry=True).to_dict()))
+    save_lesson(project, "deploy-smoke", "Run the smoke check first.", commands=("deploy",))
+    calls = [f"deploy --token {token}" for token in SECRETS.values()]
+    calls += ["DB_URL=postgres://admin:hunter2secret@db/prod deploy", "deploy -p Tr0ub4dor"]
+    for number, command in enumerate(calls):
+        for event in ("PreToolUse", "PostToolUseFailure"):
+            data = {"hook_event_name": event, "session_id": f"s{number}",
+                    "cwd": str(project.root), "tool_name": "Bash",
+                    "tool_input": {"command": command}}  # fmt: skip
+            call_hook(H, data)
+    log = telemetry.log_path(project).read_text()
+    records = [json.loads(line) for line in log.splitlines()]
+    assert [r["kind"] for r in records].count("recall") == len(calls)
+    assert [r["kind"] for r in records].count("failure") == len(calls)
+    for secret in [*SECRETS.values(), "hunter2secret"]:
+        assert secret[6:20] not in log, secret
