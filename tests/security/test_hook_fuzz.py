@@ -21,7 +21,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from lessons_core import telemetry
+from lessons_core.config import Config
 from lessons_core.hooklog import MAX_LINE_CHARS, log_path
+from lessons_core.jsonio import dumps
 from lessons_core.layout import Layout
 from tests.hooks.conftest import call_hook, write_lesson
 from tests.security.conftest import ANSWERS, checked_answer, fuzz_settings, within
@@ -168,9 +171,10 @@ def mutated(
 def hostile_project(
     project: Layout, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> tuple[Layout, Path]:
-    """The project, as the working directory, with lessons of every trigger kind, a broken
-    lesson file, and a link from inside the repo to a folder outside it."""
+    """The project, as the working directory, with telemetry on, lessons of every trigger
+    kind, a broken lesson file, and a link from inside the repo to a folder outside it."""
     monkeypatch.chdir(project.root)
+    project.config_path.write_bytes(dumps(Config(telemetry=True).to_dict()))
     outside = tmp_path / "outside"
     outside.mkdir()
     (outside / "x.py").write_text("secret = 1\n")
@@ -207,8 +211,8 @@ def test_hook_answers_any_payload_validly_in_budget(
     harness: str, hostile_project: tuple[Layout, Path]
 ) -> None:
     """300 hostile payloads a harness: exit 0, nothing or a valid answer, under 2 s each,
-    no file written outside .lessons/local/, no secret and at most one short line a
-    failure in the hook log."""
+    no file written outside .lessons/local/, a telemetry log that parses, and no secret
+    and at most one short line a failure in the hook log."""
     project, outside = hostile_project
     before = snapshot(project.root, outside)
 
@@ -229,6 +233,10 @@ def test_hook_answers_any_payload_validly_in_budget(
     lines = log.read_text().splitlines() if log.exists() else []
     assert all(len(line) < MAX_LINE_CHARS + 100 for line in lines)
     assert SECRET not in "".join(lines)
+    records = telemetry.read_log(project)
+    assert records.skipped == 0
+    assert records.recalls
+    assert SECRET[6:20] not in telemetry.log_path(project).read_text()
 
 
 @pytest.mark.parametrize("harness", HARNESSES)
