@@ -47,6 +47,9 @@ _GIT_READS: frozenset[str] = frozenset(
     rev-list whatchanged
     """.split()
 )
+# Reading a command's every word costs ~10 µs a word; a read-only command is a line or
+# two, so a longer one is classed as state-changing without reading it (recall then runs).
+MAX_PURE_READ_CHARS = 16_384
 _FIND_WRITES = frozenset({"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fls"})
 # Redirections that write nothing: duplicating a descriptor, or discarding output. The
 # descriptor number is read from its first digit only, so a long run of digits is scanned
@@ -60,6 +63,8 @@ def is_pure_read_tool(tool_name: str) -> bool:
 
 def is_pure_read_command(command: str) -> bool:
     """True when every simple command in ``command`` only reads and nothing is redirected."""
+    if len(command) > MAX_PURE_READ_CHARS:
+        return False  # a heredoc or a generated script: in doubt, not a pure read
     cleaned = _HARMLESS_REDIRECT.sub(" ", command)
     if ">" in cleaned:
         return False
