@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from lessons_core.errors import InvalidLessonFile
+from lessons_core.fsutil import read_store_file
 
 DELIVERY_MODES = ("gate", "context")
 
@@ -60,7 +61,7 @@ def load_config(path: Path) -> Config:
     importing orjson (which pulls in dataclasses, uuid and datetime) costs ~10 ms there.
     """
     try:
-        raw = path.read_bytes()
+        raw = read_store_file(path)  # never through a link, nor into a FIFO
     except FileNotFoundError:
         return Config()
     try:

@@ -14,6 +14,7 @@ import os
 import stat
 from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 from lessons_core.errors import InvalidLessonFile, LessonsError
 
@@ -94,17 +95,24 @@ class NotRegularFile(OSError):
     """A path that is a symbolic link, a FIFO, a device or a folder, not a plain file."""
 
 
-def read_regular(path: Path) -> bytes:
-    """The bytes of ``path``, which must itself be a regular file (``NotRegularFile``)."""
+def open_regular(path: Path) -> BinaryIO:
+    """``path`` open for reading; it must itself be a regular file (``NotRegularFile``)."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError as err:
         if err.errno == errno.ELOOP:
             raise NotRegularFile(errno.ELOOP, "is a symbolic link", str(path)) from None
         raise
-    with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise NotRegularFile(errno.EINVAL, "is not a regular file", str(path))
+    handle = os.fdopen(fd, "rb")
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        handle.close()
+        raise NotRegularFile(errno.EINVAL, "is not a regular file", str(path))
+    return handle
+
+
+def read_regular(path: Path) -> bytes:
+    """The bytes of ``path``, which must itself be a regular file (``NotRegularFile``)."""
+    with open_regular(path) as handle:
         return handle.read()
 
 

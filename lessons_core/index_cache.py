@@ -178,12 +178,15 @@ def _read(
     from pathlib import Path
 
     from lessons_core.errors import InvalidLessonFile
+    from lessons_core.fsutil import open_regular
     from lessons_core.recall_index import digest
     from lessons_core.store import read_lesson
 
     path = Path(folder, name)
     try:
-        with open(path, "rb") as handle:
+        # Never through a link (it could lead out of the repo) nor into a FIFO (it would
+        # block the hook): either is reported as a broken file.
+        with open_regular(path) as handle:
             signature = signature_of(os.fstat(handle.fileno()))
             raw = handle.read()
     except OSError as err:
