@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from functools import partial
-from itertools import combinations
 
 from lessons_core import guards
 from lessons_core.errors import CaptureRefused
@@ -17,6 +16,7 @@ from lessons_core.importers.plan import Note, NoteKind
 from lessons_core.layout import Layout
 from lessons_core.model import Lesson, Triggers
 from lessons_core.repo_files import tracked_files
+from lessons_core.validate.duplicates import near_pairs
 
 
 def guard_notes(
@@ -67,23 +67,21 @@ def _single_triggers(triggers: Triggers) -> list[Triggers]:
 
 
 def _near_duplicates(planned: list[Lesson], existing: Iterable[Lesson]) -> list[Note]:
+    """Near-duplicate active pairs that involve at least one imported lesson.
+
+    Uses validate's join (candidates share a rare word) rather than comparing every pair.
+    """
     everyone = {lesson.id: lesson for lesson in existing}
     everyone.update((lesson.id, lesson) for lesson in planned)
     mine = {lesson.id for lesson in planned}
     active = sorted((x for x in everyone.values() if x.is_active), key=lambda x: x.id)
-    terms = {lesson.id: guards.rule_terms(lesson.rule) for lesson in active}
-    notes = []
-    for first, second in combinations(active, 2):
-        if first.id not in mine and second.id not in mine:
-            continue
-        score = guards.term_similarity(terms[first.id], terms[second.id])
-        if score >= guards.NEAR_DUPLICATE_SIMILARITY:
-            notes.append(
-                Note(
-                    NoteKind.WARNING,
-                    "near-duplicate",
-                    second.id,
-                    f"the rule is {score:.0%} like active lesson '{first.id}'",
-                )
-            )
-    return notes
+    return [
+        Note(
+            NoteKind.WARNING,
+            "near-duplicate",
+            second.id,
+            f"the rule is {score:.0%} like active lesson '{first.id}'",
+        )
+        for first, second, score in near_pairs(active)
+        if first.id in mine or second.id in mine
+    ]
