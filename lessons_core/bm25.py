@@ -12,8 +12,11 @@ scores are bit for bit equal (``tests/recall/test_bm25.py`` checks it on the rea
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import NamedTuple
+from lessons_core.records import NamedTuple
+
+TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping, Sequence
 
 K1 = 1.5
 B = 0.75

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-from typing import Any, NamedTuple
-
+from lessons_core import hookjson
 from lessons_core.errors import InvalidLessonFile
 from lessons_core.fsutil import read_store_file
+from lessons_core.records import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from lessons_core.fsutil import StrPath
 
 DELIVERY_MODES = ("gate", "context")
 
@@ -16,7 +20,8 @@ class Config(NamedTuple):
     """Budgets, delivery and telemetry. Unknown keys are an error, so typos surface.
 
     A named tuple rather than a dataclass, like every record the hook reads: importing
-    ``dataclasses`` (it pulls in ``inspect``) costs about as much as starting Python.
+    ``dataclasses`` (it pulls in ``inspect``) costs about as much as starting Python (and
+    ``typing`` nearly as much: see lessons_core.records).
     """
 
     max_trigger_matches: int = 5
@@ -32,7 +37,7 @@ class Config(NamedTuple):
         return self._asdict()
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], source: Path) -> Config:
+    def from_dict(cls, data: dict[str, Any], source: StrPath) -> Config:
         known = cls._field_defaults
         values: dict[str, Any] = {}
         for key, value in data.items():
@@ -54,18 +59,17 @@ class Config(NamedTuple):
         return cls(**values)
 
 
-def load_config(path: Path) -> Config:
+def load_config(path: StrPath) -> Config:
     """Read the config file; a missing file means all defaults.
 
-    The standard ``json`` module, not orjson: the hook reads this file on every call, and
-    importing orjson (which pulls in dataclasses, uuid and datetime) costs ~10 ms there.
+    Parsed with ``hookjson``: the hook reads this file on every call.
     """
     try:
         raw = read_store_file(path)  # never through a link, nor into a FIFO
     except FileNotFoundError:
         return Config()
     try:
-        data = json.loads(raw)
+        data = hookjson.loads(raw)
     except ValueError as err:
         raise InvalidLessonFile(path, f"not valid JSON ({err}); fix or remove the file") from None
     if not isinstance(data, dict):

@@ -15,13 +15,17 @@ Two modes reach the agent differently:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import NamedTuple
-
 from lessons_core import sessions
-from lessons_core.config import Config
-from lessons_core.layout import Layout
-from lessons_core.recall import Hit, Recall, RecallRequest, recall
+from lessons_core.recall import RecallRequest, recall
+from lessons_core.records import NamedTuple
+
+TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from lessons_core.config import Config
+    from lessons_core.layout import Layout
+    from lessons_core.recall import Hit, Recall
 
 GATE = "gate"
 CONTEXT = "context"

@@ -7,7 +7,9 @@ maps it to exit code 1 in one place; anything else escaping is a bug.
 
 from __future__ import annotations
 
-from pathlib import Path
+TYPE_CHECKING = False  # typing costs a hook ~8 ms to import: lessons_core.records
+if TYPE_CHECKING:
+    from lessons_core.fsutil import StrPath
 
 
 class LessonsError(Exception):
@@ -17,7 +19,7 @@ class LessonsError(Exception):
 class NotInitialised(LessonsError):
     """No ``.lessons/`` directory above the working directory."""
 
-    def __init__(self, start: Path) -> None:
+    def __init__(self, start: StrPath) -> None:
         super().__init__(
             f"no .lessons/ directory in {start} or any parent; run 'lessons init' at the repo root"
         )
@@ -40,9 +42,11 @@ class InvalidLessonFile(LessonsError):
     """
 
     def __init__(
-        self, path: Path, problem: str, key: str | None = None, kind: str = "invalid-value"
+        self, path: StrPath, problem: str, key: str | None = None, kind: str = "invalid-value"
     ) -> None:
-        self.path = path
+        from pathlib import Path  # here, not above: the hook path does without pathlib
+
+        self.path: Path = Path(path)
         self.problem = problem
         self.key = key
         self.kind = kind

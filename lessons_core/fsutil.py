@@ -7,16 +7,22 @@ what it points at (outside the repo, or a FIFO that would block a hook forever).
 
 from __future__ import annotations
 
-import contextlib
 import errno
-import fcntl
 import os
 import stat
-from collections.abc import Iterator
-from pathlib import Path
-from typing import BinaryIO
 
 from lessons_core.errors import InvalidLessonFile, LessonsError
+
+# The hook writes session files and takes locks through this module on every call, so it
+# imports neither pathlib nor typing nor contextlib (~8 ms each, with what they pull in):
+# paths are strings or path objects, used through os.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+    from types import TracebackType
+    from typing import BinaryIO, TypeAlias
+
+    StrPath: TypeAlias = "str | os.PathLike[str]"
 
 # mkstemp creates files 0600; lesson files are committed and shared, so give them the
 # mode a plain open() would (0666 less the umask).
@@ -25,7 +31,15 @@ os.umask(_UMASK)
 FILE_MODE = 0o666 & ~_UMASK
 
 
-def _write_temp(path: Path, data: bytes) -> str:
+def unlink_if_there(path: StrPath) -> None:
+    """Remove ``path``; one already gone is fine."""
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        return
+
+
+def _write_temp(path: StrPath, data: bytes) -> str:
     """``data`` durably in a new temp file beside ``path``; returns the temp file's name.
 
     The temp file shares the folder so that a rename or link stays on one file system.
@@ -38,13 +52,12 @@ def _write_temp(path: Path, data: bytes) -> str:
             handle.flush()
             os.fsync(handle.fileno())
     except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
+        unlink_if_there(tmp)
         raise
     return tmp
 
 
-def atomic_write(path: Path, data: bytes) -> None:
+def atomic_write(path: StrPath, data: bytes) -> None:
     """Write ``data`` to ``path`` via a temp file and ``os.replace``.
 
     Readers see the old file or the new one, never a mix.
@@ -53,12 +66,11 @@ def atomic_write(path: Path, data: bytes) -> None:
     try:
         os.replace(tmp, path)
     except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
+        unlink_if_there(tmp)
         raise
 
 
-def create_exclusive(path: Path, data: bytes) -> bool:
+def create_exclusive(path: StrPath, data: bytes) -> bool:
     """Create ``path`` with ``data`` only if nothing is there yet; False when it exists.
 
     The content is written to a temp file first and hard-linked into place, so the name
@@ -70,21 +82,21 @@ def create_exclusive(path: Path, data: bytes) -> bool:
     except FileExistsError:
         return False
     finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
+        unlink_if_there(tmp)
     return True
 
 
-def _temp_beside(path: Path) -> tuple[int, str]:
+def _temp_beside(path: StrPath) -> tuple[int, str]:
     """A new, empty ``.NAME.RANDOM.tmp`` file in ``path``'s folder, open for writing.
 
     What ``tempfile.mkstemp`` does, without importing tempfile (and random, and hashlib's
     OpenSSL bindings) into every hook that writes a session file.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
+    folder, name = os.path.split(os.fspath(path))
+    os.makedirs(folder or ".", exist_ok=True)
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
     while True:
-        tmp = str(path.parent / f".{path.name}.{os.urandom(6).hex()}.tmp")
+        tmp = os.path.join(folder, f".{name}.{os.urandom(6).hex()}.tmp")
         try:
             return os.open(tmp, flags, 0o600), tmp
         except FileExistsError:
@@ -95,7 +107,7 @@ class NotRegularFile(OSError):
     """A path that is a symbolic link, a FIFO, a device or a folder, not a plain file."""
 
 
-def open_regular(path: Path) -> BinaryIO:
+def open_regular(path: StrPath) -> BinaryIO:
     """``path`` open for reading; it must itself be a regular file (``NotRegularFile``)."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
@@ -110,13 +122,13 @@ def open_regular(path: Path) -> BinaryIO:
     return handle
 
 
-def read_regular(path: Path) -> bytes:
+def read_regular(path: StrPath) -> bytes:
     """The bytes of ``path``, which must itself be a regular file (``NotRegularFile``)."""
     with open_regular(path) as handle:
         return handle.read()
 
 
-def read_store_file(path: Path) -> bytes:
+def read_store_file(path: StrPath) -> bytes:
     """``read_regular`` for a lesson, topic or config file: a link or a special file is
     reported as a broken file of the store (``InvalidLessonFile``)."""
     try:
@@ -135,6 +147,8 @@ def write_target(path: Path, root: Path) -> Path:
     Replacing a link would quietly cut it (``CLAUDE.md -> AGENTS.md`` would become a
     copy), so the write goes through to the target; a target outside ``root`` is refused.
     """
+    from pathlib import Path  # writes outside the hook path only
+
     if not path.is_symlink():
         return path
     target = Path(os.path.realpath(path))
@@ -146,21 +160,43 @@ def write_target(path: Path, root: Path) -> Path:
     return target
 
 
-@contextlib.contextmanager
-def locked(lock_path: Path) -> Iterator[None]:
+class locked:  # used like the function it was: ``with locked(path):``
     """Hold an exclusive ``flock`` on ``lock_path`` for the duration of the block."""
-    lock_path.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
-    except OSError as err:
-        if err.errno != errno.ELOOP:
+
+    def __init__(self, lock_path: StrPath) -> None:
+        self._path = lock_path
+        self._fd = -1
+
+    def __enter__(self) -> None:
+        import fcntl
+
+        os.makedirs(os.path.dirname(os.fspath(self._path)) or ".", exist_ok=True)
+        flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
+        try:
+            fd = os.open(self._path, flags, 0o644)
+        except OSError as err:
+            if err.errno != errno.ELOOP:
+                raise
+            raise LessonsError(
+                f"{self._path} is a symbolic link; remove it (lessons creates its own lock files)"
+            ) from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        except BaseException:
+            os.close(fd)
             raise
-        raise LessonsError(
-            f"{lock_path} is a symbolic link; remove it (lessons creates its own lock files)"
-        ) from None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        fcntl.flock(fd, fcntl.LOCK_UN)
-        os.close(fd)
+        self._fd = fd
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        import fcntl
+
+        fd, self._fd = self._fd, -1
+        try:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+        finally:
+            os.close(fd)

@@ -20,11 +20,13 @@ MAX_LINE_CHARS = 500
 MAX_EVENT_CHARS = 40
 
 
-def log_path(root: Path) -> Path:
-    return root / DIR_NAME / "local" / "hook.log"
+def log_path(root: str | os.PathLike[str]) -> Path:
+    return Path(root, DIR_NAME, "local", "hook.log")
 
 
-def log_failure(root: Path, harness: str, event: str, error: BaseException) -> None:
+def log_failure(
+    root: str | os.PathLike[str], harness: str, event: str, error: BaseException
+) -> None:
     """Append ``time harness event ErrorType: message`` as one line; never raises.
 
     The event name and the message come from the harness's input, so the whole line is

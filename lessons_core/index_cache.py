@@ -27,22 +27,24 @@ from __future__ import annotations
 
 import os
 from array import array
-from typing import TYPE_CHECKING, Any
 
 from lessons_core.file_scan import Scan
 from lessons_core.file_scan import signature as signature_of
 from lessons_core.index_file import CorruptIndex, Reader, Writer, add_index, read_index
 from lessons_core.recall_index import Digest, RecallIndex, assemble
 
+TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
+    from typing import Any, TypeAlias
+
     from lessons_core.errors import InvalidLessonFile
     from lessons_core.layout import Layout
 
+    # A file's record in the cache: ("ok", digest fields) or ("broken", problem, key).
+    FileRecord: TypeAlias = tuple[Any, ...]
+
 CACHE_NAME = "recall-index.bin"
 LOCK_NAME = "recall-index.lock"
-
-# A file's record in the cache: ("ok", digest fields) or ("broken", problem, key).
-FileRecord = tuple[Any, ...]
 
 
 class Meta:
@@ -73,7 +75,7 @@ class Meta:
 def cached_index(layout: Layout) -> tuple[RecallIndex, list[InvalidLessonFile]]:
     """The index of ``layout``'s lesson files, from the cache when it is fresh, and the
     files that failed to parse."""
-    folder = str(layout.lessons_dir)
+    folder = layout.under("lessons")
     opened = _open(layout)
     if opened is not None and opened[1].is_fresh(Scan(folder), folder):
         return read_index(opened[0]), _broken(layout, opened[1])
@@ -87,7 +89,7 @@ def rebuilt_index(layout: Layout) -> tuple[RecallIndex, list[InvalidLessonFile]]
 
 def _open(layout: Layout) -> tuple[Reader, Meta] | None:
     try:
-        reader = Reader(str(layout.local_dir / CACHE_NAME))
+        reader = Reader(layout.under("local", CACHE_NAME))
         return reader, Meta(reader.meta)
     except (OSError, CorruptIndex):
         return None
@@ -96,11 +98,11 @@ def _open(layout: Layout) -> tuple[Reader, Meta] | None:
 def _rebuild(layout: Layout, *, trust: bool) -> tuple[RecallIndex, list[InvalidLessonFile]]:
     from lessons_core.fsutil import locked
 
-    folder = str(layout.lessons_dir)
-    lock = layout.local_dir / LOCK_NAME
+    folder = layout.under("lessons")
+    lock = layout.under("local", LOCK_NAME)
     try:
         with locked(lock):
-            return _rebuild_locked(layout, str(lock), trust)
+            return _rebuild_locked(layout, lock, trust)
     except OSError:
         # local/ is not writable (a read-only checkout): index in memory, keep nothing.
         index, _records, meta = _build(folder, Scan(folder), None, None)
@@ -112,7 +114,7 @@ def _rebuild_locked(
 ) -> tuple[RecallIndex, list[InvalidLessonFile]]:
     from lessons_core.fsutil import atomic_write
 
-    folder = str(layout.lessons_dir)
+    folder = layout.under("lessons")
     # Another process may have rebuilt while this one waited for the lock.
     opened = _open(layout) if trust else None
     clock = _fs_clock(lock)
@@ -123,7 +125,7 @@ def _rebuild_locked(
     writer = Writer()
     add_index(writer, index)
     writer.add_map("files", records)
-    atomic_write(layout.local_dir / CACHE_NAME, writer.finish(meta))
+    atomic_write(layout.under("local", CACHE_NAME), writer.finish(meta))
     return index, _broken(layout, Meta(meta))
 
 
@@ -204,6 +206,6 @@ def _broken(layout: Layout, meta: Meta) -> list[InvalidLessonFile]:
     from lessons_core.errors import InvalidLessonFile
 
     return [
-        InvalidLessonFile(layout.lessons_dir / name, problem, key)
+        InvalidLessonFile(layout.under("lessons", name), problem, key)
         for name, problem, key in meta.broken
     ]

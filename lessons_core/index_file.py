@@ -21,11 +21,26 @@ import marshal
 import os
 import sys
 import zlib
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any, TypeVar, overload
 
 from lessons_core.bm25 import TermStats
 from lessons_core.recall_index import RecallIndex
+from lessons_core.records import overload
+
+# The hook reads the index through this module on every call; typing and collections cost
+# it ~8 ms to import (lessons_core.records). The abstract base classes themselves live in
+# _collections_abc, which every Python start has already loaded.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator, Mapping, Sequence
+    from typing import Any, TypeAlias, TypeVar
+
+    V = TypeVar("V")
+    # One marshalled piece: (offset from the start of the parts, length, CRC-32).
+    Piece: TypeAlias = tuple[int, int, int]
+else:
+    from _collections_abc import Mapping, Sequence
+
+    V = object  # run time only subscripts base classes with it
 
 MAGIC = b"LSNINDEX"
 FORMAT_VERSION = 3
@@ -33,10 +48,6 @@ KEYS_PER_SHARD = 32
 ITEMS_PER_CHUNK = 64
 LARGE_VALUE = 64  # items in a tuple value that earn it a piece of its own
 _PREFIX = len(MAGIC) + 8 + 4
-
-V = TypeVar("V")
-# One marshalled piece: (offset from the start of the parts, length, CRC-32).
-Piece = tuple[int, int, int]
 
 
 class CorruptIndex(ValueError):
@@ -199,9 +210,9 @@ class _ReadOnlySeq(Sequence[V]):
     def __getitem__(self, index: int) -> V: ...
 
     @overload
-    def __getitem__(self, index: slice) -> Sequence[V]: ...
+    def __getitem__(self, index: slice) -> Sequence[V]: ...  # noqa: F811 (records.overload)
 
-    def __getitem__(self, index: int | slice) -> V | Sequence[V]:
+    def __getitem__(self, index: int | slice) -> V | Sequence[V]:  # noqa: F811 (records.overload)
         if isinstance(index, slice):
             return tuple(self._item(i) for i in range(*index.indices(len(self))))
         if index < 0:

@@ -3,58 +3,94 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
-from pathlib import Path
-from typing import NamedTuple
 
 from lessons_core.errors import LessonsError, NotInitialised
+
+# The hook builds a Layout on every call; pathlib and typing cost it ~8 ms each to import,
+# so paths are kept as strings here and the Path-valued properties import pathlib only
+# when the command line asks for them.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from pathlib import Path
+
+    from lessons_core.fsutil import StrPath
 
 DIR_NAME = ".lessons"
 
 
-class Layout(NamedTuple):
-    """Paths of one project's lesson store. ``root`` is the repo root (parent of .lessons)."""
+def _path(text: str) -> Path:
+    from pathlib import Path
 
-    root: Path
+    return Path(text)
+
+
+class Layout:
+    """Paths of one project's lesson store. ``root`` is the repo root (parent of .lessons).
+
+    ``top`` and ``under`` give the same places as strings, for code that runs in a hook.
+    """
+
+    __slots__ = ("top",)
+
+    def __init__(self, root: StrPath) -> None:
+        self.top: str = os.fspath(root)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Layout) and _path(self.top) == _path(other.top)
+
+    def __hash__(self) -> int:
+        return hash(os.path.normpath(self.top))
+
+    def __repr__(self) -> str:
+        return f"Layout({self.top!r})"
+
+    def under(self, *parts: str) -> str:
+        """``.lessons/<parts>`` as a string: ``under("local", "hook.log")``."""
+        return os.path.join(self.top, DIR_NAME, *parts)
+
+    @property
+    def root(self) -> Path:
+        return _path(self.top)
 
     @property
     def base(self) -> Path:
-        return self.root / DIR_NAME
+        return _path(self.under())
 
     @property
     def lessons_dir(self) -> Path:
-        return self.base / "lessons"
+        return _path(self.under("lessons"))
 
     @property
     def topics_dir(self) -> Path:
-        return self.base / "topics"
+        return _path(self.under("topics"))
 
     @property
     def config_path(self) -> Path:
-        return self.base / "config.json"
+        return _path(self.under("config.json"))
 
     @property
     def local_dir(self) -> Path:
         """Per-clone state: never committed (``init`` writes the .gitignore)."""
-        return self.base / "local"
+        return _path(self.under("local"))
 
     @property
     def lock_path(self) -> Path:
-        return self.local_dir / "store.lock"
+        return _path(self.under("local", "store.lock"))
 
     def lesson_path(self, lesson_id: str) -> Path:
-        return self.lessons_dir / f"{lesson_id}.json"
+        return _path(self.under("lessons", f"{lesson_id}.json"))
 
 
-def find_layout(start: Path | None = None) -> Layout:
+def find_layout(start: StrPath | None = None) -> Layout:
     """Walk up from ``start`` (default: the working directory) to the nearest ``.lessons/``."""
     found = find_root(start)
     if found is None:
-        raise NotInitialised(Path(start or os.getcwd()))
+        raise NotInitialised(start or os.getcwd())
     return contained(Layout(found))
 
 
-def escaping_link(layout: Layout) -> Path | None:
+def escaping_link(layout: Layout) -> str | None:
     """The first folder of the store that is a symbolic link leading out of the repo.
 
     A cloned repo could commit ``.lessons/local`` (or ``.lessons``) as a link to anywhere;
@@ -62,20 +98,23 @@ def escaping_link(layout: Layout) -> Path | None:
     all. Links that stay inside the repo are fine. Costs one ``lstat`` a folder when
     nothing is a link, which is the common case.
     """
-    folders = (
-        layout.base,
-        layout.lessons_dir,
-        layout.topics_dir,
-        layout.local_dir,
-        layout.local_dir / "sessions",  # lessons_core.sessions keeps its files here
+    folders = tuple(
+        layout.under(*parts)
+        # lessons_core.sessions keeps its files in local/sessions
+        for parts in ((), ("lessons",), ("topics",), ("local",), ("local", "sessions"))
     )
     if not any(os.path.islink(folder) for folder in folders):
         return None
-    root = Path(os.path.realpath(layout.root))
+    root = os.path.realpath(layout.top)
     for folder in folders:
-        if not Path(os.path.realpath(folder)).is_relative_to(root):
+        if not _is_within(os.path.realpath(folder), root):
             return folder
     return None
+
+
+def _is_within(path: str, folder: str) -> bool:
+    """Whether ``path`` is ``folder`` or lies below it (both real, absolute paths)."""
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
 def contained(layout: Layout) -> Layout:
@@ -89,18 +128,21 @@ def contained(layout: Layout) -> Layout:
     return layout
 
 
-def find_root(start: Path | None = None) -> Path | None:
+def find_root(start: StrPath | None = None) -> str | None:
     """The nearest directory at or above ``start`` holding ``.lessons/``, or None."""
-    here = Path(os.path.abspath(start or os.getcwd()))
-    if here.is_file():
-        here = here.parent
-    for candidate in (here, *here.parents):
-        if (candidate / DIR_NAME).is_dir():
-            return candidate
-    return None
+    here = os.path.abspath(start or os.getcwd())
+    if os.path.isfile(here):
+        here = os.path.dirname(here)
+    while True:
+        if os.path.isdir(os.path.join(here, DIR_NAME)):
+            return here
+        parent = os.path.dirname(here)
+        if parent == here:
+            return None
+        here = parent
 
 
-def repo_relative(path: str, root: Path, cwd: Path | None = None) -> str | None:
+def repo_relative(path: str, root: StrPath, cwd: StrPath | None = None) -> str | None:
     """Normalise ``path`` to a POSIX path relative to ``root``; None when it lies outside.
 
     Accepts relative (to ``cwd``) or absolute paths, ``./x``, and Windows backslashes.
@@ -108,10 +150,10 @@ def repo_relative(path: str, root: Path, cwd: Path | None = None) -> str | None:
     cleaned = path.replace("\\", "/").strip()
     if not cleaned:
         return None
-    base = cwd if cwd is not None else Path(os.getcwd())
-    absolute = os.path.normpath(os.path.join(str(base), cleaned))
+    base = os.fspath(cwd) if cwd is not None else os.getcwd()
+    absolute = os.path.normpath(os.path.join(base, cleaned))
     try:
-        rel = os.path.relpath(absolute, str(root))
+        rel = os.path.relpath(absolute, os.fspath(root))
     except ValueError:
         return None
     rel = rel.replace(os.sep, "/")
@@ -127,12 +169,12 @@ def layout_for_files(paths: Sequence[str], cwd: Path) -> tuple[Layout, tuple[str
     """
     if not paths:
         return find_layout(cwd), ()
-    roots: dict[Path, list[str]] = {}
+    roots: dict[str, list[str]] = {}
     for path in paths:
-        absolute = Path(os.path.normpath(os.path.join(str(cwd), path.replace("\\", "/"))))
+        absolute = os.path.normpath(os.path.join(str(cwd), path.replace("\\", "/")))
         root = find_root(absolute)
         if root is None:
-            raise NotInitialised(absolute.parent)
+            raise NotInitialised(os.path.dirname(absolute))
         roots.setdefault(root, []).append(path)
     if len(roots) > 1:
         stores = "; ".join(f"{', '.join(found)} -> {root}" for root, found in roots.items())

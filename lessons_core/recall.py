@@ -24,23 +24,28 @@ the cached index must be rebuilt.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import NamedTuple
-
 from lessons_core.bm25 import scores
-from lessons_core.config import Config, load_config
+from lessons_core.config import load_config
 from lessons_core.globs import normalise_glob, regex_matches
-from lessons_core.layout import Layout
-from lessons_core.recall_index import GlobEntry, LessonRow, RecallIndex
+from lessons_core.records import NamedTuple
 from lessons_core.words import meaningful, tokens
+
+TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import TypeAlias
+
+    from lessons_core.config import Config
+    from lessons_core.layout import Layout
+    from lessons_core.recall_index import GlobEntry, LessonRow, RecallIndex
+
+    # (tier, negated specificity, negated BM25 score, negated count of shared prompt
+    #  terms, lessons sharing the trigger, negated created date, id): ascending is rank.
+    RankKey: TypeAlias = tuple[int, tuple[int, ...], float, int, int, int, str]
 
 VIA_FILE, VIA_COMMAND, VIA_KEYWORD, VIA_PROMPT = "file", "command", "keyword", "prompt"
 TIERS = {VIA_FILE: 0, VIA_COMMAND: 1, VIA_KEYWORD: 2, VIA_PROMPT: 3}
 MIN_SHARED_TERMS = 2
-
-# (tier, negated specificity, negated BM25 score, negated count of shared prompt terms,
-#  lessons sharing the trigger, negated created date, id): ascending order is rank order.
-RankKey = tuple[int, tuple[int, ...], float, int, int, int, str]
 
 
 class RecallRequest(NamedTuple):
@@ -111,7 +116,7 @@ def recall(
     say); by default it comes from the cache (``lessons_core.index_cache``), which is
     rebuilt first when any lesson file changed.
     """
-    config = config or load_config(layout.config_path)
+    config = config or load_config(layout.under("config.json"))
     if index is None:
         from lessons_core.index_cache import cached_index, rebuilt_index
         from lessons_core.index_file import CorruptIndex

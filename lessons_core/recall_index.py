@@ -26,11 +26,8 @@ left out and listed in ``skipped``, so one bad trigger never stops recall.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, NamedTuple
-
 from lessons_core.bm25 import TermStats, term_stats
+from lessons_core.records import NamedTuple
 from lessons_core.specificity import (
     command_specificity,
     glob_specificity,
@@ -39,7 +36,11 @@ from lessons_core.specificity import (
 )
 from lessons_core.words import meaningful, tokens
 
+TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:  # the model module is not needed to query an index, only to build one
+    from collections import Counter
+    from collections.abc import Iterable, Mapping, Sequence
+
     from lessons_core.errors import InvalidLessonFile
     from lessons_core.layout import Layout
     from lessons_core.model import Lesson
@@ -214,6 +215,8 @@ def assemble(digests: Iterable[Digest]) -> RecallIndex:
 
 def _share_counts(active: list[Digest]) -> Counter[tuple[str, str]]:
     """How many active lessons carry each trigger (globs normalised, keywords by words)."""
+    from collections import Counter  # a rebuild's only: a query does without collections
+
     counts: Counter[tuple[str, str]] = Counter()
     for lesson in active:
         counts.update({("file", glob[0]) for glob in lesson.globs})

@@ -4,20 +4,23 @@ One small file per session (and per subagent) under ``.lessons/local/sessions/``
 need no lock because writes are atomic renames; ``claim`` takes the session's lock so that
 hooks fired in parallel for one session never both show, or both lose, the same lesson.
 
-The hook reads these files on every call, so this module keeps its imports light: the
-standard ``json``: importing orjson costs ~10 ms.
+The hook reads these files on every call, so this module keeps its imports light: JSON
+through ``hookjson``, paths as strings (no pathlib, no contextlib).
 """
 
 from __future__ import annotations
 
-import contextlib
-import json
 import os
 import time
-from pathlib import Path
 
-from lessons_core.fsutil import atomic_write, locked
-from lessons_core.layout import Layout
+from lessons_core import hookjson
+from lessons_core.fsutil import atomic_write, locked, unlink_if_there
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from lessons_core.layout import Layout
 
 # hashlib's own C SHA-256, without loading OpenSSL's bindings (~5 ms on every hook call).
 try:
@@ -40,15 +43,29 @@ def sessions_dir(layout: Layout) -> Path:
     return layout.local_dir / "sessions"
 
 
-def _path(layout: Layout, key: str) -> Path:
+def _folder(layout: Layout) -> str:
+    return layout.under("local", "sessions")
+
+
+def _path(layout: Layout, key: str) -> str:
     digest = sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:24]
-    return sessions_dir(layout) / f"{digest}.json"
+    return os.path.join(_folder(layout), f"{digest}.json")
+
+
+def _lock(path: str) -> str:
+    return path[: -len(".json")] + ".lock"
+
+
+def _read(path: str) -> object:
+    """The parsed session file (``ValueError`` or ``OSError`` when there is none)."""
+    with open(path, "rb") as handle:
+        return hookjson.loads(handle.read())
 
 
 def shown(layout: Layout, key: str) -> frozenset[str]:
     """Ids already shown in this session (empty for a new or unreadable session file)."""
     try:
-        data = json.loads(_path(layout, key).read_bytes())
+        data = _read(_path(layout, key))
     except (OSError, ValueError):
         return frozenset()
     ids = data.get("shown") if isinstance(data, dict) else None
@@ -58,7 +75,7 @@ def shown(layout: Layout, key: str) -> frozenset[str]:
 def claim(layout: Layout, key: str, ids: list[str]) -> list[str]:
     """Record ``ids`` as shown; return those not shown before, in the given order."""
     path = _path(layout, key)
-    with locked(path.with_suffix(".lock")):
+    with locked(_lock(path)):
         before = shown(layout, key)
         fresh = [i for i in dict.fromkeys(ids) if i not in before]
         if fresh:
@@ -69,19 +86,16 @@ def claim(layout: Layout, key: str, ids: list[str]) -> list[str]:
 def reset(layout: Layout, key: str) -> None:
     """Forget what was shown (compaction, ``/clear``, a new session)."""
     path = _path(layout, key)
-    with locked(path.with_suffix(".lock")):
+    with locked(_lock(path)):
         _write(path, [])
 
 
 def forget_lesson(layout: Layout, lesson_id: str) -> None:
     """Remove a deleted lesson's id from every session file."""
-    folder = sessions_dir(layout)
-    if not folder.is_dir():
-        return
-    for entry in sorted(folder.glob("*.json")):
-        with locked(entry.with_suffix(".lock")):
+    for entry in _session_files(layout):
+        with locked(_lock(entry)):
             try:
-                data = json.loads(entry.read_bytes())
+                data = _read(entry)
             except (OSError, ValueError):
                 continue
             ids = data.get("shown", []) if isinstance(data, dict) else []
@@ -91,29 +105,40 @@ def forget_lesson(layout: Layout, lesson_id: str) -> None:
 
 def prune_stale(layout: Layout, now: float | None = None) -> int:
     """Delete session files untouched for two weeks; returns how many went."""
-    folder = sessions_dir(layout)
     cutoff = (now or time.time()) - STALE_AFTER_SECONDS
     removed = 0
-    for entry in folder.glob("*.json") if folder.is_dir() else []:
-        with contextlib.suppress(OSError):
-            if entry.stat().st_mtime < cutoff:
+    for entry in _session_files(layout):
+        try:
+            if os.stat(entry).st_mtime < cutoff:
                 _remove(entry)
                 removed += 1
+        except OSError:
+            continue
     return removed
 
 
 def discard(layout: Layout, key: str) -> None:
     """Delete a session's file and lock: for a session that only existed to be measured."""
-    with contextlib.suppress(FileNotFoundError):
+    try:
         _remove(_path(layout, key))
+    except FileNotFoundError:
+        return
 
 
-def _remove(entry: Path) -> None:
-    entry.unlink()
-    with contextlib.suppress(FileNotFoundError):
-        os.unlink(entry.with_suffix(".lock"))
+def _session_files(layout: Layout) -> list[str]:
+    folder = _folder(layout)
+    try:
+        names = os.listdir(folder)
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    return [os.path.join(folder, name) for name in sorted(names) if name.endswith(".json")]
 
 
-def _write(path: Path, ids: list[str]) -> None:
+def _remove(entry: str) -> None:
+    os.unlink(entry)
+    unlink_if_there(_lock(entry))
+
+
+def _write(path: str, ids: list[str]) -> None:
     data = {"shown": ids, "updated": int(time.time())}
-    atomic_write(path, json.dumps(data, separators=(",", ":")).encode())
+    atomic_write(path, hookjson.dumps(data, ascii_only=True).encode())

@@ -9,13 +9,17 @@ model next to the tool result. Payloads are kept in tests/fixtures/claude_code/.
 from __future__ import annotations
 
 import os
-from pathlib import Path
-from typing import Any
 
 from lessons_core import delivery, sessions
-from lessons_core.config import Config
 from lessons_core.delivery import Notice, ToolAction
-from lessons_core.layout import Layout, repo_relative
+from lessons_core.layout import repo_relative
+
+TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
+if TYPE_CHECKING:
+    from typing import Any
+
+    from lessons_core.config import Config
+    from lessons_core.layout import Layout
 
 FILE_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
 SHELL_TOOL = "Bash"
@@ -53,8 +57,8 @@ def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
 
 def file_action(layout: Layout, payload: dict[str, Any], *paths: Any) -> ToolAction:
     """The repo-relative files among ``paths``; anything outside the repo is dropped."""
-    cwd = Path(project_dir(payload) or os.getcwd())
-    found = (repo_relative(p, layout.root, cwd) for p in paths if could_name_a_file(p))
+    cwd = project_dir(payload) or os.getcwd()
+    found = (repo_relative(p, layout.top, cwd) for p in paths if could_name_a_file(p))
     return ToolAction(files=tuple(dict.fromkeys(f for f in found if f)))
 
 

@@ -9,13 +9,16 @@ kept in tests/fixtures/codex/.
 
 from __future__ import annotations
 
-from typing import Any
-
 from lessons_cli.hooks import claude_code
 from lessons_core import delivery, patches
-from lessons_core.config import Config
 from lessons_core.delivery import ToolAction
-from lessons_core.layout import Layout
+
+TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
+if TYPE_CHECKING:
+    from typing import Any
+
+    from lessons_core.config import Config
+    from lessons_core.layout import Layout
 
 project_dir = claude_code.project_dir
 

@@ -10,13 +10,16 @@ Payloads are kept in tests/fixtures/cursor/.
 
 from __future__ import annotations
 
-from typing import Any
-
 from lessons_cli.hooks import claude_code
 from lessons_core import delivery
-from lessons_core.config import Config
 from lessons_core.delivery import CONTEXT, GATE, Notice, ToolAction
-from lessons_core.layout import Layout
+
+TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
+if TYPE_CHECKING:
+    from typing import Any
+
+    from lessons_core.config import Config
+    from lessons_core.layout import Layout
 
 SHELL_TOOLS = frozenset({"Shell", "Bash", "run_terminal_cmd"})
 # What each tool event can deliver (see the module docstring).

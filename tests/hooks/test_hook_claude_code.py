@@ -172,7 +172,7 @@ def test_fail_open_on_bad_input_logs_one_line(
     lines = log_path(project.root).read_text().splitlines()
     assert len(lines) == 1
     assert "claude-code" in lines[0]
-    assert "JSONDecodeError" in lines[0]
+    assert "DecodeError" in lines[0]
 
 
 def test_fail_open_on_a_broken_config(project: Layout) -> None:

@@ -1,0 +1,74 @@
+"""records.NamedTuple behaves like typing.NamedTuple for the records the hook reads."""
+
+from __future__ import annotations
+
+import pickle
+import subprocess
+import sys
+
+import pytest
+
+from lessons_core.records import NamedTuple
+
+
+class Point(NamedTuple):
+    """A record with a default, a method and a property."""
+
+    x: int
+    y: int = 0
+
+    def total(self) -> int:
+        return self.x + self.y
+
+    @property
+    def label(self) -> str:
+        return f"{self.x}/{self.y}"
+
+
+def test_fields_defaults_and_access() -> None:
+    """Positional, keyword and default arguments; fields by name and by index."""
+    point = Point(1, y=2)
+    assert (point.x, point.y, point[0], point[1]) == (1, 2, 1, 2)
+    assert Point(3) == (3, 0)
+    assert Point(x=4) == Point(4, 0)
+    assert Point._fields == ("x", "y")
+    assert Point._field_defaults == {"y": 0}
+    assert Point.__doc__ == "A record with a default, a method and a property."
+
+
+def test_methods_properties_and_helpers() -> None:
+    """Class-body methods and properties survive; _replace, _make, _asdict, repr work."""
+    point = Point(1, 2)
+    assert point.total() == 3
+    assert point.label == "1/2"
+    assert point._replace(y=5) == Point(1, 5)
+    assert isinstance(point._replace(y=5), Point)
+    assert Point._make([7, 8]) == Point(7, 8)
+    assert point._asdict() == {"x": 1, "y": 2}
+    assert repr(point) == "Point(x=1, y=2)"
+    assert pickle.loads(pickle.dumps(point)) == point
+    x, y = point
+    assert (x, y) == (1, 2)
+
+
+def test_wrong_arguments_are_errors() -> None:
+    """A missing field, an unknown field or too many values raise, as typing's do."""
+    with pytest.raises(TypeError):
+        Point()  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        Point(1, z=2)  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        Point(1, 2, 3)  # type: ignore[call-arg]
+    with pytest.raises(ValueError):
+        Point(1)._replace(z=2)  # type: ignore[call-arg]
+
+
+def test_records_do_not_import_typing() -> None:
+    """Defining and using a record leaves typing unloaded."""
+    code = (
+        "import sys\nbefore = set(sys.modules)\nfrom lessons_core.records import NamedTuple\n"
+        "class R(NamedTuple):\n    a: int\n    b: str = ''\n"
+        "assert R(1)._replace(b='x') == (1, 'x')\nprint('typing' in set(sys.modules) - before)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
