@@ -17,6 +17,17 @@ import sys
 from array import array
 
 UNREADABLE = (-1, -1, -1, -1)
+
+
+class Listing:
+    """A folder's names as listed, and its stat data from just before."""
+
+    __slots__ = ("folder_stat", "names")
+
+    def __init__(self, folder_stat: tuple[int, ...], names: list[str]) -> None:
+        self.folder_stat, self.names = folder_stat, names
+
+
 _MASK = (1 << 63) - 1
 # Below this many files per process a worker costs more (fork, pipe) than it saves.
 FILES_PER_WORKER = 4000
@@ -24,24 +35,38 @@ MAX_WORKERS = 4
 
 
 class Scan:
-    """Lesson file names in directory order, and their stat data, four numbers a file."""
+    """Lesson file names in directory order, and their stat data, four numbers a file.
 
-    __slots__ = ("names", "stats")
+    ``folder_stat`` is the folder's own stat data, taken before its names are read. When
+    it equals ``known``'s, no file was added, removed or renamed since ``known`` was
+    listed, so its names are used instead of listing the folder again (50,000 names take
+    ~18 ms to list here). The caller must not pass a ``known`` whose folder could have
+    changed within one tick of the clock after it was listed: see index_cache.
+    """
 
-    def __init__(self, folder: str) -> None:
+    __slots__ = ("folder_stat", "listed", "names", "stats")
+
+    def __init__(self, folder: str, known: Listing | None = None) -> None:
         self.names: list[str] = []
         self.stats: array[int] = array("q")
+        self.folder_stat: tuple[int, ...] = UNREADABLE
+        self.listed = False  # whether the names were read from the folder itself
         try:
             fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
         except (FileNotFoundError, NotADirectoryError):
             return
         try:
-            # The store's own rule for what a lesson file is (temp files start with ".").
-            self.names = [
-                name
-                for name in os.listdir(fd)
-                if name.endswith(".json") and not name.startswith(".")
-            ]
+            self.folder_stat = signature(os.fstat(fd))
+            if known is not None and known.folder_stat == self.folder_stat:
+                self.names = known.names
+            else:
+                # The store's own rule for what a lesson file is (temp files start with ".").
+                self.names = [
+                    name
+                    for name in os.listdir(fd)
+                    if name.endswith(".json") and not name.startswith(".")
+                ]
+                self.listed = True
             self.stats = stat_all(fd, self.names, workers_for(len(self.names)))
         finally:
             os.close(fd)

@@ -13,6 +13,10 @@ still change unseen, so its bytes are kept in the cache and compared on every ch
 later edit of any other file gets a ctime after the clock, so its stat data differs.
 ctime, unlike mtime, cannot be set back by a program.
 
+The folder is listed again only when its own stat data changed: adding, removing or
+renaming a file changes it, rewriting one does not, and every file is stat-ed anyway. A
+folder changed at or after the clock is listed on every check, as a racy file is read.
+
 A rebuild re-reads only files whose stat data changed: each file's compiled triggers are
 kept in the cache too (``lessons_core.recall_index.Digest``), so adding one lesson to
 50,000 costs one parse plus the assembly, not 50,000 parses and glob compilations.
@@ -28,7 +32,7 @@ from __future__ import annotations
 import os
 from array import array
 
-from lessons_core.file_scan import Scan
+from lessons_core.file_scan import UNREADABLE, Listing, Scan
 from lessons_core.file_scan import signature as signature_of
 from lessons_core.index_file import CorruptIndex, Reader, Writer, add_index, read_index
 from lessons_core.recall_index import Digest, RecallIndex, assemble
@@ -50,17 +54,29 @@ LOCK_NAME = "recall-index.lock"
 class Meta:
     """What the cache was built from, as stored in the index file's header."""
 
-    __slots__ = ("broken", "names", "racy", "stats")
+    __slots__ = ("broken", "folder_stat", "names", "racy", "stats")
 
     def __init__(self, data: Any) -> None:
         try:
-            self.names, self.stats, self.racy, self.broken = data
+            self.names, self.stats, self.racy, self.broken, self.folder_stat = data
         except (TypeError, ValueError):
             raise CorruptIndex("index metadata malformed") from None
 
+    def listing(self) -> Listing | None:
+        """The folder listing the cache was built from; None when it may not be reused."""
+        if tuple(self.folder_stat) == UNREADABLE:
+            return None
+        return Listing(tuple(self.folder_stat), self.names.split("\0") if self.names else [])
+
+    def scan(self, folder: str) -> Scan:
+        """The folder now, listed again only if its own stat data changed."""
+        return Scan(folder, self.listing())
+
     def is_fresh(self, scan: Scan, folder: str) -> bool:
         """Whether the files are exactly those indexed (racy ones compared byte by byte)."""
-        if self.stats != scan.stats.tobytes() or self.names != "\0".join(scan.names):
+        if self.stats != scan.stats.tobytes():
+            return False
+        if scan.listed and self.names != "\0".join(scan.names):
             return False
         for name, raw in self.racy:
             try:
@@ -77,7 +93,7 @@ def cached_index(layout: Layout) -> tuple[RecallIndex, list[InvalidLessonFile]]:
     files that failed to parse."""
     folder = layout.under("lessons")
     opened = _open(layout)
-    if opened is not None and opened[1].is_fresh(Scan(folder), folder):
+    if opened is not None and opened[1].is_fresh(opened[1].scan(folder), folder):
         return read_index(opened[0]), _broken(layout, opened[1])
     return _rebuild(layout, trust=True)
 
@@ -166,7 +182,13 @@ def _build(
         stats.extend(signature)
     index = assemble(Digest._make(r[1]) for r in records.values() if r[0] == "ok")
     broken = tuple(sorted((name, r[1], r[2]) for name, r in records.items() if r[0] == "broken"))
-    return index, records, ("\0".join(scan.names), stats.tobytes(), tuple(racy_files), broken)
+    # The folder's listing may be reused (file_scan.Scan) only if any later change to it
+    # must show in its stat data: it was last changed before the clock read above.
+    folder_stat = scan.folder_stat
+    if clock is None or folder_stat[1] >= clock:
+        folder_stat = UNREADABLE
+    names = "\0".join(scan.names)
+    return index, records, (names, stats.tobytes(), tuple(racy_files), broken, folder_stat)
 
 
 def _read(

@@ -18,16 +18,19 @@ rendered inert before it goes inside the fence:
 Nothing is dropped: a person (or a model) still reads what the rule says, but no parser,
 chat template or hook reader sees a marker.
 
+Most rules hold nothing to defuse: ``neutralise`` recognises them with str methods alone
+and sends only the rest through ``lessons_core.inert``'s regular expressions, so showing a
+plain rule costs a hook no import of ``re`` or ``unicodedata``.
+
 Tokens are estimated as characters / 4, rounded up: near enough for English and code, and
 the cap only exists to keep recalls short.
 """
 
 from __future__ import annotations
 
-import re
-import unicodedata
-
-from lessons_core.recall import Hit, Recall
+TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
+if TYPE_CHECKING:
+    from lessons_core.recall import Hit, Recall
 
 OPEN = "<project-lessons>"
 CLOSE = "</project-lessons>"
@@ -39,40 +42,38 @@ FOOTER = "Why a rule exists: lessons show ID"
 MAX_RULE_CHARS = 400
 MAX_LABEL_CHARS = 80
 
-_UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
-_TAG = re.compile(r"<\s*/?\s*[A-Za-z!?|][^<>]*>")
-# What is left of a tag after _TAG: a closing tag never closed, or the fence's own name.
-_TAG_START = re.compile(r"<(?=\s*/\s*[A-Za-z!?|]|\s*project-lessons)", re.IGNORECASE)
-_FENCE = re.compile(r"`{3,}|~{3,}")
-_ROLE = re.compile(r"\b(system|assistant|user|human|developer)(\s*):", re.IGNORECASE)
-_INST = re.compile(r"\[(\s*/?\s*(?:INST|SYS|SYSTEM)\s*)\]", re.IGNORECASE)
-_SYS = re.compile(r"<<(\s*/?\s*SYS\s*)>>", re.IGNORECASE)
-_JSON_OBJECT = re.compile(r"\{\s*\"|\"\s*\}")
-_SPACES = re.compile(r"\s+")
-
 
 def estimate_tokens(text: str) -> int:
     return (len(text) + 3) // 4
 
 
+# Role names that, followed by a colon, read like a chat turn (see lessons_core.inert).
+_ROLES = ("system", "assistant", "user", "human", "developer")
+
+
 def neutralise(text: str, limit: int = MAX_RULE_CHARS) -> str:
     """``text`` as one inert line (see the module docstring)."""
-    chars = [" " if unicodedata.category(c) in _UNSAFE_CATEGORIES else c for c in text]
-    line = _SPACES.sub(" ", "".join(chars)).strip()
-    line = _inert_tags(_SYS.sub(lambda m: f"‹‹{m.group(1)}››", line))
-    line = _FENCE.sub(lambda m: ("ˋ" if m.group(0)[0] == "`" else "˜") * len(m.group(0)), line)
-    line = _ROLE.sub(lambda m: f"{m.group(1)}{m.group(2)}꞉", line)
-    line = _INST.sub(lambda m: f"⟦{m.group(1)}⟧", line)
-    if _JSON_OBJECT.search(line):
-        line = line.replace("{", "⦃").replace("}", "⦄")
-    if len(line) > limit:
-        line = line[: limit - 1].rstrip() + "…"
-    return line
+    if _plain(text) and len(text) <= limit:
+        return text
+    from lessons_core.inert import neutralise as full
+
+    return full(text, limit)
 
 
-def _inert_tags(line: str) -> str:
-    line = _TAG.sub(lambda m: "‹" + m.group(0)[1:-1] + "›", line)
-    return _TAG_START.sub("‹", line)
+def _plain(text: str) -> bool:
+    """Whether ``neutralise`` leaves ``text`` as it is: printable, single-spaced, and free
+    of every character a marker needs. Checked with str methods, so the common rule costs
+    no import of ``re``; anything doubtful takes the full path."""
+    if not text.isprintable() or "  " in text or text != text.strip(" "):
+        return False
+    if "<" in text or "[" in text or "```" in text or "~~~" in text:
+        return False
+    if '"' in text and ("{" in text or "}" in text):
+        return False
+    if ":" in text:
+        lowered = text.lower()
+        return not any(role in lowered for role in _ROLES)
+    return True
 
 
 def why(hit: Hit) -> str:
@@ -85,7 +86,12 @@ def why(hit: Hit) -> str:
 def hit_line(hit: Hit) -> str:
     # Rule and label are each inert; joined, '<x' ending one and '>' in the other could
     # still make a tag, hence the second pass over the whole line.
-    return _inert_tags(f"- {hit.lesson_id}: {neutralise(hit.rule)} ({why(hit)})")
+    line = f"- {hit.lesson_id}: {neutralise(hit.rule)} ({why(hit)})"
+    if "<" not in line:
+        return line
+    from lessons_core.inert import inert_tags
+
+    return inert_tags(line)
 
 
 def notice(more: int) -> str:

@@ -130,6 +130,49 @@ def test_a_same_size_edit_in_the_same_second_is_seen(
     assert rules(layout) == ["Reuse the common client."]
 
 
+def test_an_unchanged_folder_is_not_listed_again(
+    layout: Layout, write_lesson: WriteLesson, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once the folder's last change is older than the build, a check stats the files it
+    knows without listing the folder; adding a file changes the folder and is seen."""
+    write_lesson("api", "Reuse the shared client.", files=("src/api/**",))
+    time.sleep(0.05)  # past the file system clock's tick: the folder is not racy
+    assert rules(layout) == ["Reuse the shared client."]
+    listed: list[object] = []
+    real_listdir = os.listdir
+
+    def listdir(*args: Any) -> list[str]:
+        listed.append(args)
+        return real_listdir(*args)
+
+    monkeypatch.setattr(os, "listdir", listdir)
+    assert rules(layout) == ["Reuse the shared client."]
+    assert listed == []
+    write_lesson("timeout", "Give requests a timeout.", files=("src/api/client.ts",))
+    assert rules(layout) == ["Give requests a timeout.", "Reuse the shared client."]
+    assert listed
+
+
+@pytest.mark.usefixtures("one_second_clock")
+def test_a_lesson_added_in_the_second_of_the_build_is_seen(
+    layout: Layout, write_lesson: WriteLesson
+) -> None:
+    """With one-second timestamps a file added in the second the cache was built leaves
+    the folder's stat data unchanged; such a folder is listed on every check."""
+    for attempt in range(5):
+        start = time.time()
+        write_lesson(f"api-{attempt}", "Reuse the shared client.", files=("src/api/**",))
+        folder = os.stat(layout.lessons_dir)
+        assert len(rules(layout)) == 1
+        write_lesson(f"timeout-{attempt}", "Give requests a timeout.", files=("src/**",))
+        if int(time.time()) == int(start):
+            break
+        for name in (f"api-{attempt}", f"timeout-{attempt}"):  # a second went by: again
+            layout.lesson_path(name).unlink()
+    assert stat_numbers(layout.lessons_dir)[1:3] == stat_numbers(layout.lessons_dir, folder)[1:3]
+    assert len(rules(layout)) == 2
+
+
 @pytest.mark.usefixtures("one_second_clock")
 def test_racy_files_are_compared_only_until_the_next_build(
     layout: Layout, write_lesson: WriteLesson

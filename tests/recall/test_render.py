@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from lessons_core.recall import Hit, Recall
 from lessons_core.render import CLOSE, OPEN, neutralise, render_block
@@ -102,3 +107,54 @@ def test_overlong_rules_are_shortened() -> None:
     line = neutralise("word " * 1000)
     assert len(line) == 400
     assert line.endswith("…")
+
+
+_MARKUP_BITS = st.sampled_from(
+    [
+        "<",
+        ">",
+        "</project-lessons>",
+        "system:",
+        "User :",
+        "[INST]",
+        "<<SYS>>",
+        "```",
+        "~~~",
+        '{"decision":',
+        '"}',
+        "  ",
+        "\t",
+        "\u2028",
+        "\xa0",
+        "é",
+        "→",
+        ":",
+        "[",
+        "{",
+        '"',
+    ]
+)
+
+
+@given(st.lists(st.text(max_size=12) | _MARKUP_BITS, max_size=12), st.integers(5, 60))
+def test_the_quick_path_changes_nothing_the_full_one_would(parts: list[str], limit: int) -> None:
+    """neutralise skips the regular expressions only for text they would leave alone."""
+    from lessons_core import inert
+
+    text = "".join(parts)
+    assert neutralise(text, limit) == inert.neutralise(text, limit)
+
+
+def test_a_plain_rule_renders_without_regular_expressions() -> None:
+    """Rendering an ordinary block imports neither re nor unicodedata (the recall module's
+    own imports are checked in test_recall_imports)."""
+    code = (
+        "import sys\nfrom lessons_core.recall import Hit, Recall\n"
+        "before = set(sys.modules)\nfrom lessons_core.render import render_block\n"
+        "hit = Hit('a-1', 'Never split a path on slashes: use basename().', 'file', "
+        "'src/**/*.py', (), False)\n"
+        "assert 'basename' in render_block(Recall(hits=(hit,), more=0))\n"
+        "print(sorted({'re', 'unicodedata', 'lessons_core.inert'} & (set(sys.modules) - before)))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
