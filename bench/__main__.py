@@ -10,6 +10,7 @@ kinds (``bench.installs``); a rebuild after one lesson changed; the token replay
 from __future__ import annotations
 
 import argparse
+import itertools
 import subprocess
 import sys
 import tempfile
@@ -92,11 +93,17 @@ def _check(row: Row) -> None:
         raise SystemExit(f"{row.graph.name} {row.kind}: unexpected output {said[:200]!r}")
 
 
+# Run numbers for checks: negative, so they never meet a measured run's session, and
+# each check gets its own (the second install must not find the first's rules shown).
+_CHECK_RUNS = itertools.count(-2, -1)
+
+
 def _output(probe: Probe) -> bytes:
+    run = next(_CHECK_RUNS)
     return subprocess.run(
-        probe.argv_for(-2),
+        probe.argv_for(run),
         cwd=probe.cwd,
-        input=probe.input_for(-2),
+        input=probe.input_for(run),
         capture_output=True,
         check=True,
     ).stdout

@@ -2,7 +2,8 @@
 
 The mix follows what real graphs hold (see the corpus under shared/corpus): mostly exact
 paths and folder globs, some extension globs, command patterns and keywords, rules of a
-dozen words. The same ``seed`` and ``count`` always give the same files.
+dozen words, over a vocabulary of about 300 nouns. The same ``seed`` and ``count`` always
+give the same files.
 """
 
 from __future__ import annotations
@@ -16,39 +17,40 @@ from lessons_core.model import Lesson, Triggers
 
 EXTENSIONS = ("ts", "tsx", "py", "md", "json", "go", "rs", "yaml")
 VERBS = ("Never", "Always", "Prefer", "Avoid", "Run", "Check", "Keep", "Use", "Wrap", "Pin")
-NOUNS = (
-    "cache",
-    "schema",
-    "router",
-    "ledger",
-    "tenant",
-    "webhook",
-    "quota",
-    "cursor",
-    "bucket",
-    "replica",
-    "shard",
-    "fixture",
-    "locale",
-    "payload",
-    "session",
-    "worker",
-    "migration",
-    "adapter",
-    "resolver",
-    "serializer",
-    "manifest",
-    "lockfile",
-    "snapshot",
-    "registry",
-    "scheduler",
-    "throttle",
-    "checksum",
-    "encoder",
-    "parser",
-    "emitter",
-    "watcher",
-    "plugin",
+# About 300 nouns of application code. A real repository of 25,000 files uses thousands
+# of distinct words in its paths and rules; with a few dozen, every keyword would match
+# a large share of all paths and every prompt term a large share of all rules, which
+# no real graph does (lessons validate would call such keywords too broad).
+NOUNS = tuple(
+    """
+    cache schema router ledger tenant webhook quota cursor bucket replica shard fixture
+    locale payload session worker migration adapter resolver serializer manifest lockfile
+    snapshot registry scheduler throttle checksum encoder parser emitter watcher plugin
+    account invoice billing refund coupon catalog product inventory order cart checkout
+    shipment carrier warehouse supplier vendor customer profile avatar upload download
+    thumbnail image video audio transcript caption subtitle search index query filter
+    sorter paginator feed timeline notification email sms push digest template layout theme
+    palette font icon sprite widget button modal dialog tooltip dropdown sidebar navbar
+    footer header banner carousel gallery chart graph metric gauge counter histogram tracer
+    span logger audit alert incident oncall runbook playbook deploy rollout canary release
+    tag branch commit merge rebase patch diff hunk blame review approval policy role
+    permission grant token secret vault keyring certificate cipher hash signature nonce
+    salt password login logout signup onboarding tutorial wizard stepper form field input
+    validator sanitizer formatter linter compiler bundler minifier transpiler loader module
+    package workspace monorepo toolchain runtime sandbox container volume network ingress
+    gateway proxy balancer firewall route endpoint handler middleware controller service
+    repository entity model record column table view trigger procedure sequence cluster
+    node pod daemon cron job queue topic stream consumer producer broker partition offset
+    checkpoint backup restore archive export importer converter mapper reducer selector
+    store action effect saga thunk hook context provider portal fragment renderer hydrator
+    prefetcher crawler scraper tokenizer lexer grammar ast visitor walker printer diffing
+    debounce retry backoff circuit breaker limiter semaphore mutex lock latch barrier pool
+    executor future promise callback listener observer subject channel socket websocket
+    poller heartbeat ticker clock calendar timezone currency decimal money tax discount
+    pricing plan subscription trial license usage meter report dashboard panel insight
+    forecast budget expense payroll employee team member invite organization project board
+    ticket sprint epic story task
+    """.split()
 )
 TOOLS = ("pnpm", "npm", "git", "cargo", "go", "pytest", "docker", "make", "uv", "kubectl")
 SUBCOMMANDS = (
