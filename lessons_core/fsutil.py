@@ -39,8 +39,9 @@ def unlink_if_there(path: StrPath) -> None:
         return
 
 
-def _write_temp(path: StrPath, data: bytes) -> str:
-    """``data`` durably in a new temp file beside ``path``; returns the temp file's name.
+def _write_temp(path: StrPath, data: bytes, *, durable: bool = True) -> str:
+    """``data`` in a new temp file beside ``path`` (on disk, unless not ``durable``);
+    returns the temp file's name.
 
     The temp file shares the folder so that a rename or link stays on one file system.
     """
@@ -49,20 +50,24 @@ def _write_temp(path: StrPath, data: bytes) -> str:
         os.fchmod(fd, FILE_MODE)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
     except BaseException:
         unlink_if_there(tmp)
         raise
     return tmp
 
 
-def atomic_write(path: StrPath, data: bytes) -> None:
+def atomic_write(path: StrPath, data: bytes, *, durable: bool = True) -> None:
     """Write ``data`` to ``path`` via a temp file and ``os.replace``.
 
-    Readers see the old file or the new one, never a mix.
+    Readers see the old file or the new one, never a mix, whenever a process dies. With
+    ``durable`` the data also reaches the disk before the rename (an ``fsync``, ~5 ms on
+    a VM), so a power cut cannot leave an empty file under the name either; state that is
+    rebuilt or harmlessly forgotten (sessions, the index cache) can skip that.
     """
-    tmp = _write_temp(path, data)
+    tmp = _write_temp(path, data, durable=durable)
     try:
         os.replace(tmp, path)
     except BaseException:

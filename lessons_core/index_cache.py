@@ -141,7 +141,8 @@ def _rebuild_locked(
     writer = Writer()
     add_index(writer, index)
     writer.add_map("files", records)
-    atomic_write(layout.under("local", CACHE_NAME), writer.finish(meta))
+    # Not durable: a cache lost to a power cut fails its checks and is rebuilt.
+    atomic_write(layout.under("local", CACHE_NAME), writer.finish(meta), durable=False)
     return index, _broken(layout, Meta(meta))
 
 

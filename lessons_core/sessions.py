@@ -141,4 +141,6 @@ def _remove(entry: str) -> None:
 
 def _write(path: str, ids: list[str]) -> None:
     data = {"shown": ids, "updated": int(time.time())}
-    atomic_write(path, hookjson.dumps(data, ascii_only=True).encode())
+    # Not durable: a session file lost to a power cut reads as empty (every rule may be
+    # shown once more), and the fsync would cost every delivering hook ~5 ms.
+    atomic_write(path, hookjson.dumps(data, ascii_only=True).encode(), durable=False)
