@@ -89,7 +89,7 @@ def _merge(twin: Lesson, draft: guards.CaptureDraft) -> Lesson:
 
 
 def _clean_triggers(triggers: Triggers) -> Triggers:
-    from lessons_core.globs import normalise_glob
+    from lessons_core.glob_match import normalise_glob
 
     return Triggers(
         files=tuple(dict.fromkeys(normalise_glob(g) for g in triggers.files if g.strip())),

@@ -19,6 +19,8 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import NamedTuple
 
+from lessons_core.glob_match import GLOBSTAR, Plan, normalise_glob
+
 _GLOB_CHARS = frozenset("*?[")
 _DIR_SUFFIX = "(?:/|$)"
 # Up to two unbounded repeats backtrack at most quadratically: ~40 ms on a 4,096-character
@@ -37,14 +39,6 @@ class CompiledGlob(NamedTuple):
 
     def matches(self, rel_path: str) -> bool:
         return regex_matches(self.regex, rel_path)
-
-
-def normalise_glob(glob: str) -> str:
-    """Strip ``./`` and a leading ``/``, turn backslashes into slashes."""
-    text = glob.strip().replace("\\", "/")
-    while text.startswith("./"):
-        text = text[2:]
-    return text.lstrip("/")
 
 
 @lru_cache(maxsize=8192)  # lessons share globs; pathspec's translation is the costly part
@@ -74,6 +68,47 @@ def compile_glob(glob: str) -> CompiledGlob:
     if regex.endswith(_DIR_SUFFIX):
         regex = regex[: -len(_DIR_SUFFIX)] + "$"
     return CompiledGlob(glob=text, regex=regex)
+
+
+def matching_plan(compiled: CompiledGlob) -> Plan | None:
+    """The glob as a plan ``lessons_core.glob_match`` matches without a regex, or None.
+
+    The plan is pathspec's reading of the glob's segments (a trailing ``/`` is ``/**``,
+    ``**/**`` is one ``**``); it is kept only when it renders back to exactly the regex
+    pathspec gave, so a glob with ``?``, a class or any form read otherwise keeps its regex.
+    """
+    segments = compiled.glob.split("/")
+    if segments[-1] == "":
+        segments[-1] = GLOBSTAR
+    plan = tuple(
+        segment
+        for at, segment in enumerate(segments)
+        if not (segment == GLOBSTAR and at > 0 and segments[at - 1] == GLOBSTAR)
+    )
+    if plan == (GLOBSTAR, "*"):  # "**/*": pathspec's shortcut for every path, as "**"
+        plan = (GLOBSTAR,)
+    return plan if _plan_regex(plan) == compiled.regex else None
+
+
+def _plan_regex(plan: Plan) -> str:
+    """The regex pathspec builds from these segments (anchored, ``$`` for ``(?:/|$)``)."""
+    if plan == (GLOBSTAR,):
+        return "."
+    parts: list[str] = []
+    last = len(plan) - 1
+    for at, segment in enumerate(plan):
+        if segment == GLOBSTAR:
+            parts.append("^(?:.+/)?" if at == 0 else "(?:/.+)?" if at < last else "/")
+            continue
+        if at == 0:
+            parts.append("^")
+        elif not (at == 1 and plan[0] == GLOBSTAR):  # a leading "**" holds its slash
+            parts.append("/")
+        pieces = segment.split("*")
+        parts.append("[^/]+" if segment == "*" else "[^/]*".join(map(re.escape, pieces)))
+        if at == last:
+            parts.append("/?$" if segment == "*" else "$")
+    return "".join(parts)
 
 
 def has_glob_chars(text: str) -> bool:

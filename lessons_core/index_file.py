@@ -43,7 +43,7 @@ else:
     V = object  # run time only subscripts base classes with it
 
 MAGIC = b"LSNINDEX"
-FORMAT_VERSION = 4
+FORMAT_VERSION = 5  # 5: a glob entry holds its matching plan in place of the regex
 KEYS_PER_SHARD = 32
 ITEMS_PER_CHUNK = 64
 LARGE_VALUE = 64  # items in a tuple value that earn it a piece of its own

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from lessons_core.bm25 import scores
 from lessons_core.config import load_config
-from lessons_core.globs import normalise_glob, regex_matches
+from lessons_core.glob_match import glob_matches, normalise_glob
 from lessons_core.records import NamedTuple
 from lessons_core.words import meaningful, tokens
 
@@ -144,8 +144,8 @@ def rank(index: RecallIndex, request: RecallRequest) -> list[Candidate]:
     # (lesson, via, trigger, specificity, share, matched) for every trigger that matched
     matches: list[tuple[int, str, str, tuple[int, ...], int, str]] = []
     for path in files:
-        for lesson, glob, regex, _suffix, spec, share in glob_candidates(index, path):
-            if regex_matches(regex, path):
+        for lesson, glob, matcher, _suffix, spec, share in glob_candidates(index, path):
+            if glob_matches(matcher, path):
                 matches.append((lesson, VIA_FILE, glob, spec, share, path))
     if request.command and request.command.strip():
         for lesson, pattern, spec, share, part in command_matches(index, request.command):

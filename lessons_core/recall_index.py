@@ -10,10 +10,11 @@ It holds only tuples, dicts, strings, ints and floats, so ``lessons_core.index_f
 store it with ``marshal`` and read back just the parts one query needs. What the index
 saves a query:
 
-- file globs are compiled to regexes once and bucketed by their literal directory prefix
-  (``src/cli/**`` under ``src/cli``), fully literal globs by the path they name, so a query
-  evaluates only globs whose prefix is an ancestor of the path and whose literal ending
-  (``.ts``) the path has;
+- file globs are compiled once (to a plan ``lessons_core.glob_match`` matches with ``str``
+  methods when made of literal text, ``*`` and ``**``, else to a regex) and bucketed by
+  their literal directory prefix (``src/cli/**`` under ``src/cli``), fully literal globs by
+  the path they name, so a query evaluates only globs whose prefix is an ancestor of the
+  path and whose literal ending (``.ts``) the path has;
 - command patterns carry a literal run every match contains, so a pattern is compiled with
   RE2 only when the command contains that run;
 - keywords are tokenised and filed under their first word;
@@ -27,6 +28,7 @@ left out and listed in ``skipped``, so one bad trigger never stops recall.
 from __future__ import annotations
 
 from lessons_core.bm25 import TermStats, term_stats
+from lessons_core.glob_match import Plan
 from lessons_core.records import NamedTuple
 from lessons_core.specificity import (
     command_specificity,
@@ -45,8 +47,8 @@ if TYPE_CHECKING:  # the model module is not needed to query an index, only to b
     from lessons_core.layout import Layout
     from lessons_core.model import Lesson
 
-# (lesson number, glob, regex, literal suffix, specificity, lessons sharing the glob)
-GlobEntry = tuple[int, str, str, str, tuple[int, ...], int]
+# (lesson number, glob, its plan or regex, literal suffix, specificity, lessons sharing it)
+GlobEntry = tuple[int, str, Plan | str, str, tuple[int, ...], int]
 # (lesson number, pattern, RE2 regex, required literal run, specificity, lessons sharing it)
 CommandEntry = tuple[int, str, str, str, tuple[int, ...], int]
 # (lesson number, keyword, its tokens, specificity, lessons sharing it)
@@ -55,9 +57,9 @@ KeywordEntry = tuple[int, str, tuple[str, ...], tuple[int, ...], int]
 LessonRow = tuple[str, str, int, bool]
 
 # One lesson's compiled triggers, without the lesson number and share count that only the
-# whole graph decides. Globs: (glob, regex, suffix, specificity, exact); commands:
+# whole graph decides. Globs: (glob, plan or regex, suffix, specificity, exact); commands:
 # (pattern, regex, required run, specificity); keywords: (keyword, tokens, specificity).
-CompiledGlobEntry = tuple[str, str, str, tuple[int, ...], bool]
+CompiledGlobEntry = tuple[str, Plan | str, str, tuple[int, ...], bool]
 CompiledCommand = tuple[str, str, str, tuple[int, ...]]
 CompiledKeyword = tuple[str, tuple[str, ...], tuple[int, ...]]
 
@@ -151,7 +153,7 @@ def digest(lesson: Lesson) -> Digest:
 
 
 def _add_glob(glob: str, out: list[CompiledGlobEntry], skipped: list[tuple[str, str]]) -> None:
-    from lessons_core.globs import GlobError, compile_glob, has_glob_chars
+    from lessons_core.globs import GlobError, compile_glob, has_glob_chars, matching_plan
 
     try:
         compiled = compile_glob(glob)
@@ -160,7 +162,8 @@ def _add_glob(glob: str, out: list[CompiledGlobEntry], skipped: list[tuple[str, 
         return
     text = compiled.glob
     exact = not has_glob_chars(text)
-    out.append((text, compiled.regex, glob_suffix(text), glob_specificity(text), exact))
+    matcher = matching_plan(compiled) or compiled.regex
+    out.append((text, matcher, glob_suffix(text), glob_specificity(text), exact))
 
 
 def _add_command(pattern: str, out: list[CompiledCommand], skipped: list[tuple[str, str]]) -> None:
@@ -187,8 +190,8 @@ def assemble(digests: Iterable[Digest]) -> RecallIndex:
     keywords: dict[str, list[KeywordEntry]] = {}
     skipped: list[tuple[str, str, str]] = []
     for number, lesson in enumerate(active):
-        for text, regex, suffix, spec, is_exact in lesson.globs:
-            entry = (number, text, regex, suffix, spec, shares["file", text])
+        for text, matcher, suffix, spec, is_exact in lesson.globs:
+            entry = (number, text, matcher, suffix, spec, shares["file", text])
             if is_exact:
                 exact.setdefault(text, []).append(entry)
             else:

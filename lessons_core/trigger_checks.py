@@ -12,13 +12,8 @@ from pathlib import Path
 
 from lessons_core.commands import CommandPattern, CommandPatternError, compile_command
 from lessons_core.file_index import FileIndex
-from lessons_core.globs import (
-    CompiledGlob,
-    GlobError,
-    compile_glob,
-    has_glob_chars,
-    normalise_glob,
-)
+from lessons_core.glob_match import normalise_glob
+from lessons_core.globs import CompiledGlob, GlobError, compile_glob, has_glob_chars
 from lessons_core.probes import PROBE_COMMANDS
 from lessons_core.thresholds import BROAD_COMMAND_SHARE, BROAD_GLOB_MIN_FILES
 from lessons_core.words import is_common_phrase

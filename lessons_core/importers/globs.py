@@ -11,7 +11,8 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from lessons_core.globs import GlobError, compile_glob, normalise_glob
+from lessons_core.glob_match import normalise_glob
+from lessons_core.globs import GlobError, compile_glob
 
 MAX_EXPANSIONS = 64
 _GROUP_CHARS = re.compile(r"[()|]")

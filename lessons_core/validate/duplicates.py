@@ -108,7 +108,7 @@ def _crowded(ctx: Context, active: list[Lesson]) -> Iterator[Finding]:
 
 
 def _trigger_key(lesson: Lesson) -> tuple[tuple[str, ...], ...]:
-    from lessons_core.globs import normalise_glob
+    from lessons_core.glob_match import normalise_glob
 
     triggers = lesson.triggers
     return (

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from lessons_core.globs import compile_glob, has_glob_chars
+from lessons_core.glob_match import plan_matches
+from lessons_core.globs import compile_glob, has_glob_chars, matching_plan
 from lessons_core.index_file import Reader, Writer, add_index, materialise, read_index
 from lessons_core.layout import Layout
 from lessons_core.recall import RecallRequest, rank, recall
@@ -64,6 +65,25 @@ def test_prefilters_never_miss_a_match(
         expected = {lesson for lesson, globs in compiled if any(g.matches(path) for g in globs)}
         found = {c.hit.lesson_id for c in rank(index, RecallRequest(files=(path,)))}
         assert found == expected, path
+
+
+def test_every_real_glob_has_a_plan_matching_what_its_regex_matches(
+    corpus_layout: Layout, corpus_paths: list[str]
+) -> None:
+    """Each glob of the real lessons is matched without a regex, and over all 1,103 real
+    paths its plan matches exactly the paths its regex matches."""
+    globs = {g for x in load_graph(corpus_layout).lessons.values() for g in x.triggers.files}
+    matched = 0
+    for glob in sorted(globs):
+        compiled = compile_glob(glob)
+        plan = matching_plan(compiled)
+        assert plan is not None, glob
+        for path in corpus_paths:
+            found = plan_matches(plan, path)
+            assert found == compiled.matches(path), (glob, path)
+            matched += found
+    assert len(globs) >= 300
+    assert matched >= 1000  # the check is not vacuous
 
 
 def test_index_survives_the_index_file(

@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from lessons_core import glob_match
 from lessons_core.index_cache import CACHE_NAME
 from lessons_core.layout import Layout
 from lessons_core.recall_index import load_index
@@ -79,3 +80,81 @@ def test_querying_the_cached_index_needs_no_parser(
     )
     loaded = loaded_after(code, layout.root)
     assert not loaded & {*HEAVY, "pathspec", "lessons_core.store", "lessons_core.model", "re2"}
+
+
+# What matching a file edit and tokenising its path must not load (~5 ms each for re and
+# typing, more for the rest), and the module that holds the regex engines.
+MATCHING_FREE_OF = ("re", "unicodedata", "functools", "typing", "collections")
+BLOCKED = ("re", "unicodedata", "re2", "pathspec", "lessons_core.globs")
+
+
+def recall_edit_blocked(cwd: Path, path: str) -> subprocess.CompletedProcess[str]:
+    """A fresh interpreter's recall of an edit of ``path`` in which importing any module
+    of ``BLOCKED`` raises (sys.modules[name] = None): whatever the modules it loads
+    beforehand import, the recall itself may import none of them."""
+    code = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from lessons_core.layout import Layout\n"
+        "from lessons_core.recall import RecallRequest, recall\n"
+        "import lessons_core.render  # loaded by recall to measure its rules\n"
+        f"for name in {BLOCKED!r}:\n"
+        "    sys.modules[name] = None\n"
+        f"found = recall(Layout(Path.cwd()), RecallRequest(files=({path!r},)))\n"
+        "print(' '.join(sorted(hit.lesson_id for hit in found.hits)))\n"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=cwd, capture_output=True, text=True, check=False
+    )
+
+
+def test_glob_matching_and_path_words_load_only_builtins() -> None:
+    """In a bare interpreter (no site), the glob matcher and an ASCII path's words load
+    nothing beyond the two modules themselves."""
+    root = Path(glob_match.__file__).parents[1]
+    code = (
+        f"import sys; sys.path.insert(0, {str(root)!r}); before = set(sys.modules)\n"
+        "from lessons_core.glob_match import glob_matches, normalise_glob\n"
+        "from lessons_core.words import fold, tokens\n"
+        "assert glob_matches(('src', '**', '*.py'), normalise_glob('./src/db/env.py'))\n"
+        "assert tokens('src/db/alembicEnv_v2.py') == ['src', 'db', 'alembic', 'env', 'v', "
+        "'2', 'py']\n"
+        "assert fold('README.md') == 'readme.md'\n"
+        "print(' '.join(sorted(set(sys.modules) - before)))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-S", "-c", code], capture_output=True, text=True, check=True
+    )
+    loaded = set(out.stdout.split())
+    assert loaded <= {"__future__", "lessons_core", "lessons_core.glob_match", "lessons_core.words"}
+    assert not loaded & set(MATCHING_FREE_OF)
+
+
+def test_an_edit_recall_over_usual_globs_never_imports_re(
+    layout: Layout, write_lesson: WriteLesson
+) -> None:
+    """With the cache fresh and every glob made of literals, '*' and '**', recalling an
+    edit matches the globs and the path's words (a keyword) without importing re,
+    unicodedata, RE2, pathspec or the regex-compiling globs module."""
+    write_lesson("tree", "Keep migrations reversible.", files=("src/**",))
+    write_lesson("ext", "Type every module.", files=("**/*.py",))
+    write_lesson("star", "Name envs by stage.", files=("src/*/env.py",))
+    write_lesson("exact", "Never edit env.py by hand.", files=("src/alembic/env.py",))
+    write_lesson("words", "Generate alembic migrations.", keywords=("alembic",))
+    write_lesson("other", "Unrelated.", files=("docs/**/*.md",))
+    load_index(layout)
+    done = recall_edit_blocked(layout.root, "src/alembic/env.py")
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.split() == ["exact", "ext", "star", "tree", "words"]
+
+
+def test_a_glob_with_a_class_still_loads_its_regex(
+    layout: Layout, write_lesson: WriteLesson
+) -> None:
+    """The check above is not vacuous: a '?' glob has no plan, so the same recall must
+    import the globs module and fails where it is blocked."""
+    write_lesson("any", "Keep migrations reversible.", files=("src/?lembic/env.py",))
+    load_index(layout)
+    done = recall_edit_blocked(layout.root, "src/alembic/env.py")
+    assert done.returncode != 0
+    assert "import of lessons_core.globs halted" in done.stderr

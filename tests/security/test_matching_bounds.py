@@ -11,7 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from lessons_core.commands import CommandPatternError, command_parts, compile_command
-from lessons_core.globs import GlobError, compile_glob
+from lessons_core.glob_match import plan_matches
+from lessons_core.globs import GlobError, compile_glob, matching_plan
 from lessons_core.patches import patch_paths
 from lessons_core.pure_reads import is_pure_read_command
 from lessons_core.render import neutralise
@@ -92,6 +93,48 @@ def test_globs_that_made_re_backtrack_for_seconds_match_at_once(glob: str, path:
     """Regression: these took 2 s to minutes in Python's re; now well under 0.1 s."""
     compiled = compile_glob(glob)
     assert within(0.1, lambda: compiled.matches(path)) is False
+
+
+@fuzz_settings(100)
+@given(GLOBS)
+def test_glob_plans_take_bounded_time_on_adversarial_paths(glob: str) -> None:
+    """A glob matched by its plan, not a regex: 0.25 s a crafted path at most, and the
+    answer of its regex (the worst seen is ~5 ms)."""
+    try:
+        compiled = compile_glob(glob)
+    except GlobError:
+        return
+    plan = matching_plan(compiled)
+    if plan is None:  # '?' or a class: the regex test above covers it
+        return
+    for path in adversarial_paths(glob):
+        assert within(0.25, partial(plan_matches, plan, path)) == compiled.matches(path)
+
+
+@pytest.mark.parametrize(
+    ("glob", "path", "expected"),
+    [
+        ("**/a/**/a/**/b", "a/" * 2000, False),
+        ("a/**/" * 10 + "b", "a/" * 2047 + "c", False),
+        ("**/" + "a/**/" * 20 + "*", "a/" * 2047 + "a", True),
+        ("**/a*/**/*a/**/b*", "ab/" * 1365, False),
+        ("**/*a*a*a*a*b", "a" * 4095, False),
+        ("**/" + "*a" * 20 + "/b", ("a" * 30 + "/") * 130, False),
+        ("*/" * 30 + "**", "a/" * 2047, True),
+        ("*" * 30 + "x", "a" * 4000, False),
+        ("src/**/index.ts", "src/" + "a/" * 2040 + "index.tsx", False),
+        ("**/x/**", "x" * 4095, False),
+        ("src/**/.*", "src/" + "./" * 2040 + "..", True),
+    ],
+)
+def test_plan_shaped_worst_cases_match_at_once(glob: str, path: str, expected: bool) -> None:
+    """Many '**', many '*' in a segment, thousands of segments or one 4 kB name: the plan
+    answers within 0.05 s of CPU, as the regex does."""
+    compiled = compile_glob(glob)
+    plan = matching_plan(compiled)
+    assert plan is not None
+    assert within(0.05, partial(plan_matches, plan, path)) is expected
+    assert compiled.matches(path) is expected
 
 
 @fuzz_settings(300)
