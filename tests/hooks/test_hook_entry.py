@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import lessons_cli
 from lessons_cli.app import cli
 from lessons_core.layout import Layout
 from lessons_core.recall_index import load_index
@@ -71,6 +72,43 @@ def test_hook_process_never_imports_click_bm25_or_detect_secrets(
     assert done.returncode == 0
     assert json.loads(done.stdout)["hookSpecificOutput"][field]
     assert done.stderr == ""
+
+
+# Run with -S and the source tree on sys.path: an editable install's import hook, which
+# site runs in every start, imports re itself.
+LEAN_PROBE = """
+import atexit, sys
+sys.path.insert(0, {root!r})
+unwanted = ("re", "unicodedata", "typing", "functools", "lessons_core.globs", "re2")
+atexit.register(lambda: sys.stderr.write(",".join(m for m in unwanted if m in sys.modules)))
+from lessons_cli.main import main
+main(["hook", "claude-code"])
+"""
+
+
+def test_an_edit_over_usual_globs_loads_no_regex_engine(project: Layout) -> None:
+    """A PreToolUse Edit whose lessons have globs of literals, '*' and '**' and a keyword
+    in the path delivers them all without loading re, unicodedata, typing or functools."""
+    write_lesson(project, "src-tree", "Keep src importable.", files=("src/**",))
+    write_lesson(project, "py-files", "Type every module.", files=("**/*.py",))
+    write_lesson(project, "a-file", "Never rename a.py.", files=("src/a.py",))
+    write_lesson(project, "src-word", "Mind the src layout.", keywords=("src",))
+    load_index(project)
+    data = payload("claude-code", "pre_tool_use_edit", project.root)
+    root = Path(lessons_cli.__file__).parents[1]
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", LEAN_PROBE.format(root=str(root))],
+        input=json.dumps(data),
+        capture_output=True,
+        text=True,
+        cwd=project.root,
+        timeout=60,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+    for lesson_id in ("src-tree", "py-files", "a-file", "src-word"):
+        assert lesson_id in context
 
 
 def test_console_script_runs_the_hook_and_exits_zero_on_garbage(project: Layout) -> None:

@@ -97,7 +97,6 @@ def recall_edit_blocked(cwd: Path, path: str) -> subprocess.CompletedProcess[str
         "from pathlib import Path\n"
         "from lessons_core.layout import Layout\n"
         "from lessons_core.recall import RecallRequest, recall\n"
-        "import lessons_core.render  # loaded by recall to measure its rules\n"
         f"for name in {BLOCKED!r}:\n"
         "    sys.modules[name] = None\n"
         f"found = recall(Layout(Path.cwd()), RecallRequest(files=({path!r},)))\n"

@@ -226,8 +226,10 @@ def test_hook_answers_any_payload_validly_in_budget(
         answered.append(checked_answer(harness, event, out))
 
     run()
-    # Not vacuous: a good share of the calls got as far as answering.
-    assert sum(1 for text in answered if text) >= 20, answered
+    # Not vacuous: a share of the calls got as far as answering. Hypothesis also draws
+    # strings from the constants of this repo's modules, so the payloads, and how many of
+    # the 300 are answered (19 to 31 a harness), shift with unrelated code changes.
+    assert sum(1 for text in answered if text) >= 10, answered
     assert snapshot(project.root, outside) == before
     log = log_path(project.root)
     lines = log.read_text().splitlines() if log.exists() else []
