@@ -4,8 +4,9 @@ One ``stat`` per lesson file is the price of never missing an in-place edit (a d
 own times do not change when a file in it is rewritten). On a 2-core virtual machine a
 ``stat`` costs 1.5-2.5 µs from Python, so 50,000 files take ~130 ms, most of a hook's
 budget. The loop is therefore written for speed (``listdir`` plus ``stat`` relative to the
-open directory, four numbers a file packed into one array that compares with the cached
-bytes in one step), and in large stores it is split across forked worker processes, one
+open directory, four numbers a file in one flat list, packed into bytes that compare with
+the cached bytes in one step; ``struct`` rather than ``array``, whose import pulls in
+``collections``), and in large stores it is split across forked worker processes, one
 per spare core: the system calls then run in parallel, which threads cannot do here (the
 interpreter lock is taken back between calls far more often than a stat takes).
 """
@@ -13,8 +14,8 @@ interpreter lock is taken back between calls far more often than a stat takes).
 from __future__ import annotations
 
 import os
+import struct
 import sys
-from array import array
 
 UNREADABLE = (-1, -1, -1, -1)
 
@@ -48,7 +49,7 @@ class Scan:
 
     def __init__(self, folder: str, known: Listing | None = None) -> None:
         self.names: list[str] = []
-        self.stats: array[int] = array("q")
+        self.stats: list[int] = []
         self.folder_stat: tuple[int, ...] = UNREADABLE
         self.listed = False  # whether the names were read from the folder itself
         try:
@@ -74,6 +75,24 @@ class Scan:
     def signature(self, number: int) -> tuple[int, ...]:
         return tuple(self.stats[number * 4 : number * 4 + 4])
 
+    def packed(self) -> bytes:
+        return pack(self.stats)
+
+
+def pack(values: list[int]) -> bytes:
+    """``values`` as signed 64-bit numbers (masked if need be: some network file systems
+    report inode numbers past 2**63)."""
+    try:
+        return struct.pack(f"{len(values)}q", *values)
+    except struct.error:
+        return struct.pack(
+            f"{len(values)}q", *(v if -_MASK <= v <= _MASK else v & _MASK for v in values)
+        )
+
+
+def unpack(data: bytes) -> list[int]:
+    return list(struct.unpack(f"{len(data) // 8}q", data[: len(data) - len(data) % 8]))
+
 
 def signature(found: os.stat_result) -> tuple[int, ...]:
     """``(mtime_ns, ctime_ns, size, inode)`` as signed 64-bit numbers (masked if need be)."""
@@ -83,9 +102,9 @@ def signature(found: os.stat_result) -> tuple[int, ...]:
     return tuple(value & _MASK for value in values)
 
 
-def stat_numbers(fd: int, names: list[str]) -> array[int]:
+def stat_numbers(fd: int, names: list[str]) -> list[int]:
     """Stat data of ``names`` in the directory ``fd``, in this process."""
-    stats: array[int] = array("q")
+    stats: list[int] = []
     extend, stat = stats.extend, os.stat
     for name in names:
         try:
@@ -93,11 +112,7 @@ def stat_numbers(fd: int, names: list[str]) -> array[int]:
         except OSError:  # gone since listdir, or a dangling link: unreadable
             extend(UNREADABLE)
             continue
-        try:
-            extend((found.st_mtime_ns, found.st_ctime_ns, found.st_size, found.st_ino))
-        except OverflowError:  # an inode number past 2**63 (some network file systems)
-            del stats[len(stats) - len(stats) % 4 :]
-            extend(signature(found))
+        extend((found.st_mtime_ns, found.st_ctime_ns, found.st_size, found.st_ino))
     return stats
 
 
@@ -114,7 +129,7 @@ def workers_for(files: int) -> int:
     return max(1, min(cores, MAX_WORKERS, files // FILES_PER_WORKER))
 
 
-def stat_all(fd: int, names: list[str], workers: int) -> array[int]:
+def stat_all(fd: int, names: list[str], workers: int) -> list[int]:
     """Stat data of ``names``, split over ``workers`` processes (this one included).
 
     A worker writes its packed numbers to a pipe and exits; if one fails in any way, this
@@ -127,13 +142,13 @@ def stat_all(fd: int, names: list[str], workers: int) -> array[int]:
     children = [_fork_worker(fd, share) for share in shares]
     stats = stat_numbers(fd, names[:size])
     for share, child in zip(shares, children, strict=True):
-        part: array[int] = array("q")
+        part: list[int] = []
         if child is not None:
             pid, reader = child
             with os.fdopen(reader, "rb") as pipe:
                 data = pipe.read()
             os.waitpid(pid, 0)
-            part.frombytes(data[: len(data) - len(data) % 8])
+            part = unpack(data)
         stats.extend(part if len(part) == 4 * len(share) else stat_numbers(fd, share))
     return stats
 
@@ -155,7 +170,7 @@ def _fork_worker(fd: int, names: list[str]) -> tuple[int, int] | None:
         return pid, reader
     try:  # the worker: never returns, never runs the parent's exit handlers
         os.close(reader)
-        data = memoryview(stat_numbers(fd, names).tobytes())
+        data = memoryview(pack(stat_numbers(fd, names)))
         while data:
             data = data[os.write(writer, data) :]
     finally:

@@ -30,9 +30,8 @@ A missing, damaged or foreign-version cache is rebuilt, never trusted; a store w
 from __future__ import annotations
 
 import os
-from array import array
 
-from lessons_core.file_scan import UNREADABLE, Listing, Scan
+from lessons_core.file_scan import UNREADABLE, Listing, Scan, pack, unpack
 from lessons_core.file_scan import signature as signature_of
 from lessons_core.index_file import CorruptIndex, Reader, Writer, add_index, read_index
 from lessons_core.recall_index import Digest, RecallIndex, assemble
@@ -74,7 +73,7 @@ class Meta:
 
     def is_fresh(self, scan: Scan, folder: str) -> bool:
         """Whether the files are exactly those indexed (racy ones compared byte by byte)."""
-        if self.stats != scan.stats.tobytes():
+        if self.stats != scan.packed():
             return False
         if scan.listed and self.names != "\0".join(scan.names):
             return False
@@ -161,7 +160,7 @@ def _build(
     if previous is not None:
         reader, meta = previous
         try:
-            old_scan = array("q", meta.stats)
+            old_scan = unpack(meta.stats)
             racy = {name for name, _raw in meta.racy}
             for number, name in enumerate(meta.names.split("\0") if meta.names else ()):
                 if name not in racy:
@@ -170,7 +169,7 @@ def _build(
         except (CorruptIndex, TypeError, ValueError):  # unusable: read every file again
             old_records, old_signatures = {}, {}
     records: dict[str, FileRecord] = {}
-    stats: array[int] = array("q")
+    stats: list[int] = []
     racy_files: list[tuple[str, bytes]] = []
     for number, name in enumerate(scan.names):
         signature = scan.signature(number)
@@ -189,7 +188,7 @@ def _build(
     if clock is None or folder_stat[1] >= clock:
         folder_stat = UNREADABLE
     names = "\0".join(scan.names)
-    return index, records, (names, stats.tobytes(), tuple(racy_files), broken, folder_stat)
+    return index, records, (names, pack(stats), tuple(racy_files), broken, folder_stat)
 
 
 def _read(
