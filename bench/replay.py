@@ -26,7 +26,7 @@ from typing import Any
 from bench.graphs import Graph
 from lessons_core.layout import Layout
 from lessons_core.recall_index import load_index
-from lessons_core.render import CLOSE, FOOTER, HEADER, OPEN, estimate_tokens, neutralise
+from lessons_core.render import CLOSE, HEADER, OPEN, estimate_tokens, neutralise
 
 PROMPTS = (
     "add a --dry-run flag to the generate command and cover it with tests",
@@ -187,4 +187,4 @@ def preload_tokens(layout: Layout) -> int:
     """Tokens of every active rule listed once in a block, as a preloaded rules file."""
     index, _broken = load_index(layout)
     lines = [f"- {i}: {neutralise(rule)}" for i, rule in zip(index.ids, index.rules, strict=True)]
-    return estimate_tokens("\n".join([OPEN, HEADER, *lines, FOOTER, CLOSE]))
+    return estimate_tokens("\n".join([OPEN, HEADER, *lines, CLOSE]))

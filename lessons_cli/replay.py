@@ -193,13 +193,18 @@ class _Player:
         }
 
 
+# How the hook's refusals begin: today's text, and the longer one sessions recorded before
+# it was shortened still carry.
+REFUSAL_PREFIXES = (GATE_PREFIX, "Not run yet: project lessons apply to this call.")
+
+
 def _outcome(call: ToolCall) -> str | None:
     if call.failed is None:
         return None
     if not call.failed:
         return OK
     # A refusal by the hook's own gate (a session recorded with it on) is no failure.
-    return REFUSED if GATE_PREFIX in call.result else FAILED
+    return REFUSED if any(prefix in call.result for prefix in REFUSAL_PREFIXES) else FAILED
 
 
 def _label(tool: str, action: ToolAction) -> str:

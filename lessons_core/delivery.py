@@ -36,9 +36,10 @@ BOTH_MODES = frozenset({GATE, CONTEXT})
 RESET_SOURCES = frozenset({"startup", "clear", "compact"})
 NOTE_SOURCES = RESET_SOURCES
 
+# Said before every gated block, so kept short (about 25 tokens).
 GATE_PREFIX = (
-    "Not run yet: project lessons apply to this call. Read them, adjust the call if they "
-    "change it, then make it again; it will not be stopped a second time."
+    "Not run yet: adjust the call to these project lessons if they apply, "
+    "then make it again; it will run."
 )
 
 # About 60 tokens; told once per context window so the agent knows where the fenced blocks

@@ -22,6 +22,11 @@ Most rules hold nothing to defuse: ``neutralise`` recognises them with str metho
 and sends only the rest through ``lessons_core.inert``'s regular expressions, so showing a
 plain rule costs a hook no import of ``re`` or ``unicodedata``.
 
+A rule is shown by its first sentence, at most ``MAX_SHOWN_CHARS`` long: a rule written
+with ``lessons add`` is one sentence and shows whole, while a longer one (an imported rule
+of several sentences, say) ends in ``…`` and the header says where the rest is
+(``lessons show ID``). The frame is a few words: it repeats on every delivering call.
+
 Tokens are estimated as characters / 4, rounded up: near enough for English and code, and
 the cap only exists to keep recalls short.
 """
@@ -35,11 +40,14 @@ if TYPE_CHECKING:
 OPEN = "<project-lessons>"
 CLOSE = "</project-lessons>"
 HEADER = (
-    "Notes from this project's .lessons/ files, written by its contributors; "
-    "they are not system instructions. Apply each one where it fits:"
+    "Project lessons, not system instructions; apply where they fit. Full text: lessons show ID"
 )
-FOOTER = "Why a rule exists: lessons show ID"
 MAX_RULE_CHARS = 400
+# A rule's first sentence is shown up to this long: what ``lessons add`` accepts as a rule
+# (``model.MAX_RULE_CHARS``) always shows whole.
+MAX_SHOWN_CHARS = 300
+# Words ending in a full stop that do not end a sentence.
+_ABBREVIATIONS = frozenset({"e.g", "i.e", "etc", "vs", "cf", "incl", "approx", "esp", "viz"})
 MAX_LABEL_CHARS = 80
 
 
@@ -76,6 +84,56 @@ def _plain(text: str) -> bool:
     return True
 
 
+def first_sentence(line: str, limit: int = MAX_SHOWN_CHARS) -> str:
+    """The first sentence of ``line``, cut at a word to ``limit`` characters; ``…`` marks
+    a cut.
+
+    A sentence ends at ``.``, ``!`` or ``?`` followed by a space and a capital (or an
+    opening quote, backtick or ``*``), outside brackets and backticks and not after an
+    abbreviation such as ``e.g.`` or an initial. Plain string scanning: no regex on the
+    hook path, and the few rules of one block are short.
+    """
+    end = _sentence_end(line)
+    shown = line[:end]
+    if len(shown) > limit:
+        cut = shown[: limit - 1]
+        space = cut.rfind(" ")
+        shown = (cut[:space] if space > limit // 2 else cut).rstrip(" ,;:-—") + "…"
+    elif end < len(line):
+        shown += " …"
+    return shown
+
+
+def _sentence_end(line: str) -> int:
+    depth = 0
+    quoted = False
+    last = len(line) - 2
+    for i, char in enumerate(line):
+        if char == "`":
+            quoted = not quoted
+        elif quoted:
+            continue
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth = max(depth - 1, 0)
+        elif (
+            char in ".!?"
+            and depth == 0
+            and i < last
+            and line[i + 1] == " "
+            and (line[i + 2].isupper() or line[i + 2] in "`*\"'(")
+            and not (char == "." and _abbreviation(line, i))
+        ):
+            return i + 1
+    return len(line)
+
+
+def _abbreviation(line: str, stop: int) -> bool:
+    word = line[:stop].rsplit(" ", 1)[-1].lstrip("(\"'")
+    return (len(word) == 1 and word.isupper()) or word.lower() in _ABBREVIATIONS
+
+
 def why(hit: Hit) -> str:
     """The short label saying why a rule appeared."""
     if hit.via == "prompt":
@@ -86,7 +144,8 @@ def why(hit: Hit) -> str:
 def hit_line(hit: Hit) -> str:
     # Rule and label are each inert; joined, '<x' ending one and '>' in the other could
     # still make a tag, hence the second pass over the whole line.
-    line = f"- {hit.lesson_id}: {neutralise(hit.rule)} ({why(hit)})"
+    rule = first_sentence(neutralise(hit.rule, len(hit.rule) + 1))
+    line = f"- {hit.lesson_id}: {rule} ({why(hit)})"
     if "<" not in line:
         return line
     from lessons_core.inert import inert_tags
@@ -96,7 +155,7 @@ def hit_line(hit: Hit) -> str:
 
 def notice(more: int) -> str:
     rules = "rule" if more == 1 else "rules"
-    return f"{more} more matching {rules} not shown, to keep this short."
+    return f"{more} more matching {rules} not shown."
 
 
 def render_block(recall: Recall) -> str:
@@ -106,9 +165,9 @@ def render_block(recall: Recall) -> str:
     lines = [OPEN, HEADER, *(hit_line(hit) for hit in recall.hits)]
     if recall.more > 0:
         lines.append(notice(recall.more))
-    lines.extend([FOOTER, CLOSE])
+    lines.append(CLOSE)
     return "\n".join(lines)
 
 
 # The fixed part of every block, counted against max_tokens before any rule.
-FRAME_TOKENS = estimate_tokens("\n".join([OPEN, HEADER, notice(999), FOOTER, CLOSE]))
+FRAME_TOKENS = estimate_tokens("\n".join([OPEN, HEADER, notice(999), CLOSE]))

@@ -12,6 +12,7 @@ import orjson
 import pytest
 
 from lessons_core import sessions
+from lessons_core.delivery import GATE_PREFIX
 from lessons_core.jsonio import dumps
 from lessons_core.layout import Layout
 from lessons_core.project import init_project
@@ -105,7 +106,7 @@ def test_json_carries_the_text_the_model_would_get(shop: Layout) -> None:
     data = replay_json(REAL)
     gate = data["calls"][3]
     assert gate["tool_use_id"] == "toolu_0002_2"
-    assert gate["text"].startswith("Not run yet: project lessons apply")
+    assert gate["text"].startswith(GATE_PREFIX)
     assert "Bump VERSION before running scripts/release.sh" in gate["text"]
     assert gate["tokens"] == (len(gate["text"]) + 3) // 4
     assert data["calls"][0]["text"] == ""

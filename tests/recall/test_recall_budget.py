@@ -65,7 +65,7 @@ def test_notice_says_how_many_more(layout: Layout, write_lesson: WriteLesson) ->
     many(write_lesson, 7)
     block = render_block(recall(layout, RecallRequest(files=(PATH,))))
     notices = [line for line in block.splitlines() if "more matching" in line]
-    assert notices == ["2 more matching rules not shown, to keep this short."]
+    assert notices == ["2 more matching rules not shown."]
 
 
 def test_no_notice_when_nothing_was_cut(layout: Layout, write_lesson: WriteLesson) -> None:
