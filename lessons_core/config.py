@@ -24,9 +24,16 @@ class Config(NamedTuple):
     ``typing`` nearly as much: see lessons_core.records).
     """
 
-    max_trigger_matches: int = 5
+    max_trigger_matches: int = 3
     max_prompt_matches: int = 3
     max_tokens: int = 600
+    # Broad triggers (docs/recall.md): shown only when no specific one matches a call,
+    # at most this many a call and this many a session (until compaction).
+    max_broad_matches: int = 1
+    max_broad_per_session: int = 3
+    # Tokens a session (until compaction) is shown before only the rules about the very
+    # file or command touched, and gated ones, still speak.
+    max_session_tokens: int = 1000
     delivery_file: str = "context"
     delivery_command: str = "gate"
     session_note: bool = True

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from lessons_core.config import Config
     from lessons_core.layout import Layout
     from lessons_core.recall import Hit, Recall
+    from lessons_core.recall_index import RecallIndex
 
 GATE = "gate"
 CONTEXT = "context"
@@ -98,7 +99,7 @@ def before_action(
         return None
     pure = action.command is not None and _pure_read(action.command)
     request = RecallRequest(files=() if pure else action.files, command=action.command, prompt=None)
-    found = recall(layout, request, config=config, exclude=sessions.shown(layout, key))
+    found = recall_unseen(layout, request, key, config=config)
     # A pure read stays silent unless a command trigger names it.
     hits = [hit for hit in found.hits if not pure or hit.via == "command"]
     gating = GATE in modes and any(mode_of(hit, action, config) == GATE for hit in hits)
@@ -127,11 +128,53 @@ def on_prompt(
     if not prompt.strip():
         return None
     request = RecallRequest(files=(), command=None, prompt=prompt)
-    found = recall(layout, request, config=config, exclude=sessions.shown(layout, key))
+    found = recall_unseen(layout, request, key, config=config)
     text, shown = claim_and_render(layout, key, found, found.hits)
     notice = Notice(text) if text else None
     _log_recall(layout, config, event, key, None, found, shown, notice)
     return text or None
+
+
+def recall_unseen(
+    layout: Layout,
+    request: RecallRequest,
+    session_key: str,
+    *,
+    config: Config,
+    limit: int | None = None,
+    index: RecallIndex | None = None,
+) -> Recall:
+    """Recall without the lessons this session has seen, within what it has left of
+    ``max_broad_per_session`` and ``max_session_tokens``.
+
+    Lessons already shown are excluded before the budget, so the next ones move up.
+    Nothing is recorded: ``claim`` does that for what is shown in the end.
+    """
+    seen, broad_left, tokens_left = allowance(layout, session_key, config)
+    return recall(
+        layout,
+        request,
+        config=config,
+        exclude=seen,
+        limit=limit,
+        index=index,
+        broad_left=broad_left,
+        tokens_left=tokens_left,
+    )
+
+
+def allowance(layout: Layout, session_key: str, config: Config) -> tuple[frozenset[str], int, int]:
+    """What the session was shown, and how many broad rules and tokens it has left."""
+    seen, broad, spent = sessions.state(layout, session_key)
+    return seen, config.max_broad_per_session - broad, config.max_session_tokens - spent
+
+
+def claim(layout: Layout, session_key: str, hits: Sequence[Hit], tokens: int = 0) -> set[str]:
+    """Record ``hits`` as shown (those a broad trigger brought counted as such) at a cost
+    of ``tokens``; the ids no parallel hook of the same session claimed first."""
+    ids = [hit.lesson_id for hit in hits]
+    broad = frozenset(hit.lesson_id for hit in hits if hit.broad)
+    return set(sessions.claim(layout, session_key, ids, broad, tokens))
 
 
 def claim_and_render(
@@ -143,13 +186,16 @@ def claim_and_render(
     """
     if not hits:
         return "", ()
-    fresh = set(sessions.claim(layout, key, [hit.lesson_id for hit in hits]))
+    from lessons_core.render import estimate_tokens, render_block
+
+    block = render_block(found._replace(hits=tuple(hits)))
+    fresh = claim(layout, key, hits, estimate_tokens(block))
     kept = tuple(hit for hit in hits if hit.lesson_id in fresh)
     if not kept:
         return "", ()
-    from lessons_core.render import render_block
-
-    return render_block(found._replace(hits=kept)), tuple(hit.lesson_id for hit in kept)
+    if len(kept) < len(hits):  # a parallel hook showed some first
+        block = render_block(found._replace(hits=kept))
+    return block, tuple(hit.lesson_id for hit in kept)
 
 
 def action_key(action: ToolAction) -> str:

@@ -29,9 +29,11 @@ from lessons_core.recall_index import RecallIndex, bm25_terms, build_index
 from lessons_core.specificity import command_specificity, glob_specificity, keyword_specificity
 from lessons_core.words import contains_phrase, meaningful, tokens
 
-SHOWN, CUT, EXCLUDED, UNMATCHED, INACTIVE, BROKEN = (
+SHOWN, CUT, HELD, SPENT, EXCLUDED, UNMATCHED, INACTIVE, BROKEN = (
     "shown",
     "cut by budget",
+    "held back: broad trigger",
+    "held back: session budget spent",
     "shown earlier in this session",
     "not matched",
     "not active",
@@ -90,17 +92,29 @@ def explain(
     config: Config | None = None,
     exclude: frozenset[str] = frozenset(),
     limit: int | None = None,
+    broad_left: int | None = None,
+    tokens_left: int | None = None,
 ) -> Explanation:
-    """Recall ``request`` and account for every lesson in the graph."""
+    """Recall ``request`` and account for every lesson in the graph (``exclude`` and the
+    allowances as a session has them, see ``recall.select``)."""
     from lessons_core.store import load_graph
 
     config = config or load_config(layout.config_path)
     graph = load_graph(layout)
     index = build_index(graph.lessons.values())
     ranked = rank(index, request)
-    selection = select(ranked, config, exclude=exclude, limit=limit)
+    selection = select(
+        ranked,
+        config,
+        exclude=exclude,
+        limit=limit,
+        broad_left=broad_left,
+        tokens_left=tokens_left,
+    )
     outcome = {id(c): SHOWN for c in selection.shown}
     outcome.update({id(c): CUT for c in selection.cut})
+    outcome.update({id(c): HELD for c in selection.held})
+    outcome.update({id(c): SPENT for c in selection.spent})
     outcome.update({id(c): EXCLUDED for c in selection.excluded})
     context = _Context.of(request, index)
     verdicts = [
@@ -122,7 +136,7 @@ def explain(
         else:
             verdicts.append(Verdict(lesson_id, INACTIVE, note=lesson.status.value))
     verdicts.extend(Verdict(err.path.stem, BROKEN, note=str(err)) for err in graph.broken)
-    found = Recall(hits=tuple(c.hit for c in selection.shown), more=len(selection.cut))
+    found = Recall(hits=tuple(c.hit for c in selection.shown), more=selection.more)
     return Explanation(request, tuple(context.prompt_terms), config, limit, found, tuple(verdicts))
 
 
@@ -227,6 +241,7 @@ def _verdict_dict(verdict: Verdict) -> dict[str, Any]:
             trigger=hit.trigger,
             terms=list(hit.terms),
             matched=hit.matched,
+            broad=hit.broad,
             rank_key=_key_dict(candidate),
         )
     if verdict.checks:

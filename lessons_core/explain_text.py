@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from lessons_core.explain import BROKEN, INACTIVE, UNMATCHED, Explanation, Verdict, iso_date
+from lessons_core.explain import (
+    BROKEN,
+    CUT,
+    HELD,
+    INACTIVE,
+    SPENT,
+    UNMATCHED,
+    Explanation,
+    Verdict,
+    iso_date,
+)
 from lessons_core.render import neutralise
 
 _TIER_NAMES = ("file", "command", "keyword", "prompt")
@@ -18,7 +28,8 @@ def render_text(explanation: Explanation) -> str:
         f"  prompt terms (common words dropped): {', '.join(explanation.prompt_terms) or '-'}",
         f"budget: {config.max_trigger_matches} trigger + {config.max_prompt_matches} prompt "
         f"matches, {config.max_tokens} tokens"
-        + (f", limit {explanation.limit}" if explanation.limit is not None else ""),
+        + (f", limit {explanation.limit}" if explanation.limit is not None else "")
+        + f"; broad: {config.max_broad_matches} a call, when nothing specific matches",
         "rank key: tier (file, command, keyword, prompt), then specificity (higher first), "
         "relevance (BM25, then shared terms), shared by (fewer first), created (newer "
         "first), id",
@@ -39,8 +50,12 @@ def render_text(explanation: Explanation) -> str:
         if others:
             lines.append(f"{title} ({len(others)}):")
             lines.extend(f"  {v.lesson_id}: {v.note}" for v in others)
-    shown = len(explanation.recall.hits)
-    lines.append(f"shown {shown}, cut by budget {explanation.recall.more}")
+    counts = [f"shown {len(explanation.recall.hits)}"]
+    for outcome in (CUT, HELD, SPENT):
+        count = sum(1 for v in explanation.verdicts if v.outcome == outcome)
+        if count or outcome == CUT:
+            counts.append(f"{outcome} {count}")
+    lines.append(", ".join(counts))
     return "\n".join(lines)
 
 
@@ -54,7 +69,8 @@ def _matched_lines(verdict: Verdict) -> list[str]:
     spec = ",".join(str(value) for value in candidate.specificity) or "-"
     return [
         f"  {verdict.position}. {verdict.lesson_id} [{verdict.outcome}]",
-        f"       via {hit.via}: {neutralise(what)} ({hit.matched})",
+        f"       via {hit.via}: {neutralise(what)} ({hit.matched})"
+        + (", a broad trigger" if hit.broad else ""),
         f"       key: tier {tier} {_TIER_NAMES[tier]} | specificity ({spec}) | relevance "
         f"{candidate.relevance:.3f}, {len(candidate.shared)} terms | shared by {share} | "
         f"created {iso_date(-created)}",

@@ -43,7 +43,9 @@ else:
     V = object  # run time only subscripts base classes with it
 
 MAGIC = b"LSNINDEX"
-FORMAT_VERSION = 5  # 5: a glob entry holds its matching plan in place of the regex
+# 5: a glob entry holds its matching plan in place of the regex; 6: trigger entries and
+# digests carry breadth flags
+FORMAT_VERSION = 6
 KEYS_PER_SHARD = 32
 ITEMS_PER_CHUNK = 64
 LARGE_VALUE = 64  # items in a tuple value that earn it a piece of its own

@@ -12,10 +12,12 @@ Ranking, best first (``docs/recall.md`` has the why of each step):
 5. newer ``created``;
 6. id.
 
-A lesson that matches several ways is ranked by its best match. A prompt-only match needs
-at least two distinct meaningful words shared with the prompt (common English never
-counts). The budget takes the top trigger and prompt matches up to their caps and the
-token cap; the top rule is always shown.
+A lesson that matches several ways is ranked by its best match, a specific trigger's
+before a broad one's (``lessons_core.breadth``). A prompt-only match needs at least two
+distinct meaningful words shared with the prompt (common English never counts). The
+budget takes the top specific trigger matches up to their cap (broad ones only when no
+specific one is left, fewer, and a few per session) and the prompt matches up to theirs,
+then the token cap; the top rule the caps allow is always shown.
 
 Only the standard library and the small core modules are imported here; RE2 is imported
 only when a command is matched, and nothing here touches numpy, click or pathspec unless
@@ -62,6 +64,7 @@ class Hit(NamedTuple):
     terms: tuple[str, ...]  # shared terms for prompt matches, else ()
     gate: bool
     matched: str = ""  # the path, command part or text source ("prompt", "path", ...) hit
+    broad: bool = False  # matched through a broad trigger only (lessons_core.breadth)
 
     def to_dict(self) -> dict[str, object]:
         """The JSON form ``lessons query --json`` prints for one rule."""
@@ -73,6 +76,7 @@ class Hit(NamedTuple):
             "terms": list(self.terms),
             "gate": self.gate,
             "matched": self.matched,
+            "broad": self.broad,
         }
 
 
@@ -97,8 +101,15 @@ class Candidate(NamedTuple):
 
 class Selection(NamedTuple):
     shown: tuple[Candidate, ...]
-    cut: tuple[Candidate, ...]
+    cut: tuple[Candidate, ...]  # by the caps or the token cap
     excluded: tuple[Candidate, ...]
+    held: tuple[Candidate, ...] = ()  # broad matches held back (see ``select``)
+    spent: tuple[Candidate, ...] = ()  # held back because the session's tokens are spent
+
+    @property
+    def more(self) -> int:
+        """Matches left out, whatever left them out: what the notice counts."""
+        return len(self.cut) + len(self.held) + len(self.spent)
 
 
 def recall(
@@ -109,12 +120,15 @@ def recall(
     exclude: frozenset[str] = frozenset(),
     limit: int | None = None,
     index: RecallIndex | None = None,
+    broad_left: int | None = None,
+    tokens_left: int | None = None,
 ) -> Recall:
     """The lessons to show for ``request``; lesson files that fail to parse are skipped.
 
     ``index`` saves loading it when the caller already has one (to report broken files,
     say); by default it comes from the cache (``lessons_core.index_cache``), which is
-    rebuilt first when any lesson file changed.
+    rebuilt first when any lesson file changed. ``broad_left`` and ``tokens_left`` are
+    what the session has left of its allowances (``select``).
     """
     config = config or load_config(layout.under("config.json"))
     if index is None:
@@ -127,10 +141,17 @@ def recall(
             ranked = rank(rebuilt_index(layout)[0], request)
     else:
         ranked = rank(index, request)
-    selection = select(ranked, config, exclude=exclude, limit=limit)
+    selection = select(
+        ranked,
+        config,
+        exclude=exclude,
+        limit=limit,
+        broad_left=broad_left,
+        tokens_left=tokens_left,
+    )
     return Recall(
         hits=tuple(c.hit for c in selection.shown),
-        more=len(selection.cut),
+        more=selection.more,
         matched=tuple(c.hit.lesson_id for c in ranked),
     )
 
@@ -141,18 +162,19 @@ def rank(index: RecallIndex, request: RecallRequest) -> list[Candidate]:
     prompt_terms = meaningful(tokens(request.prompt)) if request.prompt else []
     relevance = scores(index.bm25, prompt_terms)
     shared = shared_terms(index, prompt_terms)
-    # (lesson, via, trigger, specificity, share, matched) for every trigger that matched
-    matches: list[tuple[int, str, str, tuple[int, ...], int, str]] = []
+    # (lesson, via, trigger, specificity, share, matched, broad) for every trigger that
+    # matched
+    matches: list[tuple[int, str, str, tuple[int, ...], int, str, bool]] = []
     for path in files:
-        for lesson, glob, matcher, _suffix, spec, share in glob_candidates(index, path):
+        for lesson, glob, matcher, _suffix, spec, share, broad in glob_candidates(index, path):
             if glob_matches(matcher, path):
-                matches.append((lesson, VIA_FILE, glob, spec, share, path))
+                matches.append((lesson, VIA_FILE, glob, spec, share, path, broad))
     if request.command and request.command.strip():
-        for lesson, pattern, spec, share, part in command_matches(index, request.command):
-            matches.append((lesson, VIA_COMMAND, pattern, spec, share, part))
+        for lesson, pattern, spec, share, part, broad in command_matches(index, request.command):
+            matches.append((lesson, VIA_COMMAND, pattern, spec, share, part, broad))
     for source, words in keyword_sources(request, files):
-        for lesson, keyword, spec, share in keyword_matches(index, words):
-            matches.append((lesson, VIA_KEYWORD, keyword, spec, share, source))
+        for lesson, keyword, spec, share, broad in keyword_matches(index, words):
+            matches.append((lesson, VIA_KEYWORD, keyword, spec, share, source, broad))
     # Prompt-only matches: at least two distinct meaningful terms shared with the prompt.
     # The BM25 score orders them but does not gate them: in a store of two or three
     # lessons BM25Okapi's idf is zero or negative for most words (see docs/recall.md).
@@ -167,9 +189,14 @@ def rank(index: RecallIndex, request: RecallRequest) -> list[Candidate]:
     rows = index.rows(triggered.union(prompt_only))
     found = (relevance, shared)
     best: dict[int, Candidate] = {}
-    for lesson, via, trigger, spec, share, matched in matches:
-        candidate = _candidate(rows[lesson], lesson, via, trigger, spec, share, matched, found)
-        if lesson not in best or candidate.key < best[lesson].key:
+    for lesson, via, trigger, spec, share, matched, broad in matches:
+        candidate = _candidate(
+            rows[lesson], lesson, via, trigger, spec, share, matched, found, broad
+        )
+        # A lesson is listed at its best specific match, at its best broad one only when
+        # no specific trigger matched.
+        old = best.get(lesson)
+        if old is None or (broad, candidate.key) < (old.hit.broad, old.key):
             best[lesson] = candidate
     for lesson in prompt_only:
         best[lesson] = _candidate(rows[lesson], lesson, VIA_PROMPT, "", (), 0, "prompt", found)
@@ -192,29 +219,30 @@ def glob_candidates(index: RecallIndex, path: str) -> list[GlobEntry]:
 
 def command_matches(
     index: RecallIndex, command: str
-) -> Iterable[tuple[int, str, tuple[int, ...], int, str]]:
-    """(lesson, pattern, specificity, share, matched part) for each pattern that matches."""
+) -> Iterable[tuple[int, str, tuple[int, ...], int, str, bool]]:
+    """(lesson, pattern, specificity, share, matched part, broad) for each pattern that
+    matches."""
     if not index.commands:
         return
     from lessons_core.commands import command_parts, matches_parts
 
     whole, *pieces = command_parts(command)
-    for lesson, pattern, regex, required, spec, share in index.commands:
+    for lesson, pattern, regex, required, spec, share, broad in index.commands:
         if required not in command:
             continue  # the literal every match contains is absent: skip compiling it
         part = next((p for p in (*pieces, whole) if matches_parts(regex, [p])), None)
         if part is not None:
-            yield lesson, pattern, spec, share, part
+            yield lesson, pattern, spec, share, part, broad
 
 
 def keyword_matches(
     index: RecallIndex, words: list[str]
-) -> Iterable[tuple[int, str, tuple[int, ...], int]]:
+) -> Iterable[tuple[int, str, tuple[int, ...], int, bool]]:
     """Keywords whose words occur in ``words`` consecutively (whole words only)."""
     for start, word in enumerate(words):
-        for lesson, keyword, phrase, spec, share in index.keywords.get(word, ()):
+        for lesson, keyword, phrase, spec, share, broad in index.keywords.get(word, ()):
             if tuple(words[start : start + len(phrase)]) == phrase:
-                yield lesson, keyword, spec, share
+                yield lesson, keyword, spec, share, broad
 
 
 def shared_terms(index: RecallIndex, prompt_terms: list[str]) -> dict[int, tuple[str, ...]]:
@@ -232,13 +260,20 @@ def select(
     *,
     exclude: frozenset[str] = frozenset(),
     limit: int | None = None,
+    broad_left: int | None = None,
+    tokens_left: int | None = None,
 ) -> Selection:
     """Apply session exclusion, then the caps and the token budget, keeping rank order.
 
-    Per-tier caps first (``max_trigger_matches``, ``max_prompt_matches``), then ``limit``
-    on the total, then ``max_tokens``: rules are taken in order while their estimated
-    tokens fit, and the first rule that does not fit ends the list. The top rule is shown
-    whatever the caps and the token cap say.
+    When the session has no tokens left (``tokens_left``, what it has left of
+    ``max_session_tokens``; None outside a session), only ``pinned`` matches remain. Then
+    per-tier caps: ``max_trigger_matches`` specific trigger matches; broad ones
+    (``Hit.broad``) only when no specific one is left, at most ``max_broad_matches`` and
+    at most ``broad_left`` (what the session has left of ``max_broad_per_session``);
+    ``max_prompt_matches`` prompt matches. Then ``limit`` on the total, then
+    ``max_tokens``: rules are taken in order while their estimated tokens fit, and the
+    first rule that does not fit ends the list. The top rule the caps allow is shown
+    whatever the tier caps, the limit and the token cap say.
     """
     excluded = tuple(c for c in ranked if c.hit.lesson_id in exclude)
     eligible = [c for c in ranked if c.hit.lesson_id not in exclude]
@@ -246,13 +281,29 @@ def select(
         return Selection(shown=(), cut=(), excluded=excluded)
     from lessons_core.render import FRAME_TOKENS, estimate_tokens, hit_line
 
-    triggers = [c for c in eligible if c.hit.via != VIA_PROMPT]
-    prompts = [c for c in eligible if c.hit.via == VIA_PROMPT]
-    picked = triggers[: config.max_trigger_matches] + prompts[: config.max_prompt_matches]
+    if tokens_left is not None and tokens_left <= 0:
+        # The session's budget is spent: only rules about the very file or command touched
+        # (and gated ones) still speak.
+        speaking = [c for c in eligible if pinned(c)]
+        spent = tuple(c for c in eligible if not pinned(c))
+    else:
+        speaking, spent = eligible, ()
+    specific = [c for c in speaking if c.hit.via != VIA_PROMPT and not _demoted(c)]
+    broad = [c for c in speaking if _demoted(c)]
+    prompts = [c for c in speaking if c.hit.via == VIA_PROMPT]
+    room = config.max_broad_matches
+    if broad_left is not None:
+        room = max(min(room, broad_left), 0)
+    if specific:
+        allowed, held = specific, tuple(broad)
+    else:
+        allowed, held = broad[:room], tuple(broad[room:])
+    picked = allowed[: config.max_trigger_matches] + prompts[: config.max_prompt_matches]
     if limit is not None:
         picked = picked[: max(limit, 0)]
-    if eligible and (not picked or picked[0] is not eligible[0]):
-        picked = [eligible[0], *(c for c in picked if c is not eligible[0])]
+    top = next(iter(allowed or prompts), None)
+    if top is not None and (not picked or picked[0] is not top):
+        picked = [top, *(c for c in picked if c is not top)]
     shown: list[Candidate] = []
     used = FRAME_TOKENS
     for candidate in picked:
@@ -261,9 +312,25 @@ def select(
             break
         shown.append(candidate)
         used += cost
-    kept = {id(c) for c in shown}
+    kept = {id(c) for c in (*shown, *held, *spent)}
     cut = tuple(c for c in eligible if id(c) not in kept)
-    return Selection(shown=tuple(shown), cut=cut, excluded=excluded)
+    return Selection(shown=tuple(shown), cut=cut, excluded=excluded, held=held, spent=spent)
+
+
+def pinned(candidate: Candidate) -> bool:
+    """Whether a match is about the very file or command touched, or gated: no session
+    budget holds it back. An exact path, or a command pattern that is not broad."""
+    hit = candidate.hit
+    if hit.gate:
+        return True
+    if hit.via == VIA_FILE:
+        return candidate.specificity[0] == 1
+    return hit.via == VIA_COMMAND and not hit.broad
+
+
+def _demoted(candidate: Candidate) -> bool:
+    """A broad match, unless its lesson gates: a gated rule is never held back."""
+    return candidate.hit.broad and not candidate.hit.gate
 
 
 def _candidate(
@@ -275,6 +342,7 @@ def _candidate(
     share: int,
     matched: str,
     prompt: tuple[dict[int, float], dict[int, tuple[str, ...]]],
+    broad: bool = False,
 ) -> Candidate:
     lesson_id, rule, created, gate = row
     relevance, shared = prompt
@@ -287,6 +355,7 @@ def _candidate(
         terms=terms if via == VIA_PROMPT else (),
         gate=gate,
         matched=matched,
+        broad=broad,
     )
     key = (
         TIERS[via],

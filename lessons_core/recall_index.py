@@ -19,7 +19,10 @@ saves a query:
   RE2 only when the command contains that run;
 - keywords are tokenised and filed under their first word;
 - BM25 term statistics are precomputed (by ``rank_bm25``, see ``lessons_core.bm25``) over
-  the rule and rationale wording.
+  the rule and rationale wording;
+- every trigger entry carries a flag saying whether it is broad (``lessons_core.breadth``:
+  a routine command, a glob sweeping a whole tree, a common keyword, a crowded trigger),
+  so recall can hold such rules back without working it out per query.
 
 Triggers that cannot be compiled (a hand-edited file, an imported pattern RE2 refuses) are
 left out and listed in ``skipped``, so one bad trigger never stops recall.
@@ -47,21 +50,25 @@ if TYPE_CHECKING:  # the model module is not needed to query an index, only to b
     from lessons_core.layout import Layout
     from lessons_core.model import Lesson
 
-# (lesson number, glob, its plan or regex, literal suffix, specificity, lessons sharing it)
-GlobEntry = tuple[int, str, Plan | str, str, tuple[int, ...], int]
-# (lesson number, pattern, RE2 regex, required literal run, specificity, lessons sharing it)
-CommandEntry = tuple[int, str, str, str, tuple[int, ...], int]
-# (lesson number, keyword, its tokens, specificity, lessons sharing it)
-KeywordEntry = tuple[int, str, tuple[str, ...], tuple[int, ...], int]
+# (lesson number, glob, its plan or regex, literal suffix, specificity, lessons sharing it,
+#  broad)
+GlobEntry = tuple[int, str, Plan | str, str, tuple[int, ...], int, bool]
+# (lesson number, pattern, RE2 regex, required literal run, specificity, lessons sharing it,
+#  broad)
+CommandEntry = tuple[int, str, str, str, tuple[int, ...], int, bool]
+# (lesson number, keyword, its tokens, specificity, lessons sharing it, broad)
+KeywordEntry = tuple[int, str, tuple[str, ...], tuple[int, ...], int, bool]
 # (id, rule, created as YYYYMMDD, gate) of one lesson
 LessonRow = tuple[str, str, int, bool]
 
 # One lesson's compiled triggers, without the lesson number and share count that only the
-# whole graph decides. Globs: (glob, plan or regex, suffix, specificity, exact); commands:
-# (pattern, regex, required run, specificity); keywords: (keyword, tokens, specificity).
-CompiledGlobEntry = tuple[str, Plan | str, str, tuple[int, ...], bool]
-CompiledCommand = tuple[str, str, str, tuple[int, ...]]
-CompiledKeyword = tuple[str, tuple[str, ...], tuple[int, ...]]
+# whole graph decides. Globs: (glob, plan or regex, suffix, specificity, exact, sweeping);
+# commands: (pattern, regex, required run, specificity, routine); keywords: (keyword,
+# tokens, specificity, common). The last flag is the trigger's own breadth
+# (``lessons_core.breadth``); crowding is added when the graph is assembled.
+CompiledGlobEntry = tuple[str, Plan | str, str, tuple[int, ...], bool, bool]
+CompiledCommand = tuple[str, str, str, tuple[int, ...], bool]
+CompiledKeyword = tuple[str, tuple[str, ...], tuple[int, ...], bool]
 
 
 class Digest(NamedTuple):
@@ -135,7 +142,8 @@ def digest(lesson: Lesson) -> Digest:
         for keyword in dict.fromkeys(lesson.triggers.keywords):
             words = tuple(tokens(keyword))
             if words:
-                keywords.append((keyword, words, keyword_specificity(keyword)))
+                common = not meaningful(list(words))
+                keywords.append((keyword, words, keyword_specificity(keyword), common))
             else:
                 skipped.append((keyword, "keyword has no letters or digits"))
     return Digest(
@@ -153,6 +161,7 @@ def digest(lesson: Lesson) -> Digest:
 
 
 def _add_glob(glob: str, out: list[CompiledGlobEntry], skipped: list[tuple[str, str]]) -> None:
+    from lessons_core.breadth import sweeping_glob
     from lessons_core.globs import GlobError, compile_glob, has_glob_chars, matching_plan
 
     try:
@@ -163,23 +172,28 @@ def _add_glob(glob: str, out: list[CompiledGlobEntry], skipped: list[tuple[str, 
     text = compiled.glob
     exact = not has_glob_chars(text)
     matcher = matching_plan(compiled) or compiled.regex
-    out.append((text, matcher, glob_suffix(text), glob_specificity(text), exact))
+    spec = glob_specificity(text)
+    out.append((text, matcher, glob_suffix(text), spec, exact, sweeping_glob(text)))
 
 
 def _add_command(pattern: str, out: list[CompiledCommand], skipped: list[tuple[str, str]]) -> None:
+    from lessons_core.breadth import routine_command
     from lessons_core.commands import CommandPatternError, compile_command
     from lessons_core.regex_literals import required_run
 
     try:
-        regex = compile_command(pattern).regex
+        compiled = compile_command(pattern)
     except CommandPatternError as err:
         skipped.append((pattern, f"command trigger {err}"))
         return
-    out.append((pattern, regex, required_run(pattern), command_specificity(pattern)))
+    required = required_run(pattern)
+    routine = routine_command(required, compiled.matches)
+    out.append((pattern, compiled.regex, required, command_specificity(pattern), routine))
 
 
 def assemble(digests: Iterable[Digest]) -> RecallIndex:
     """The index of the active lessons among ``digests``, numbered in id order."""
+    from lessons_core.breadth import crowded
     from lessons_core.globs import literal_prefix
 
     active = sorted((d for d in digests if d.active), key=lambda d: d.id)
@@ -190,17 +204,22 @@ def assemble(digests: Iterable[Digest]) -> RecallIndex:
     keywords: dict[str, list[KeywordEntry]] = {}
     skipped: list[tuple[str, str, str]] = []
     for number, lesson in enumerate(active):
-        for text, matcher, suffix, spec, is_exact in lesson.globs:
-            entry = (number, text, matcher, suffix, spec, shares["file", text])
+        for text, matcher, suffix, spec, is_exact, sweeping in lesson.globs:
+            share = shares["file", text]
+            broad = sweeping or crowded(share, is_exact)
+            entry = (number, text, matcher, suffix, spec, share, broad)
             if is_exact:
                 exact.setdefault(text, []).append(entry)
             else:
                 by_prefix.setdefault(literal_prefix(text), []).append(entry)
-        for pattern, regex, required, spec in lesson.commands:
-            commands.append((number, pattern, regex, required, spec, shares["command", pattern]))
-        for keyword, words, spec in lesson.keywords:
+        for pattern, regex, required, spec, routine in lesson.commands:
+            share = shares["command", pattern]
+            broad = routine or crowded(share, exact=False)
+            commands.append((number, pattern, regex, required, spec, share, broad))
+        for keyword, words, spec, common in lesson.keywords:
             share = shares["keyword", " ".join(words)]
-            keywords.setdefault(words[0], []).append((number, keyword, words, spec, share))
+            broad = common or crowded(share, exact=False)
+            keywords.setdefault(words[0], []).append((number, keyword, words, spec, share, broad))
         skipped.extend((lesson.id, trigger, why) for trigger, why in lesson.skipped)
     return RecallIndex(
         ids=tuple(d.id for d in active),

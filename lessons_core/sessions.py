@@ -1,4 +1,6 @@
-"""Per-session memory of which lessons were shown, so each is shown once per session.
+"""Per-session memory of which lessons were shown, so each is shown once per session, with
+how many of them came through a broad trigger and how many tokens the shown blocks took
+(recall allows a session only so much of either; both start again at compaction).
 
 One small file per session (and per subagent) under ``.lessons/local/sessions/``. Reads
 need no lock because writes are atomic renames; ``claim`` takes the session's lock so that
@@ -64,22 +66,42 @@ def _read(path: str) -> object:
 
 def shown(layout: Layout, key: str) -> frozenset[str]:
     """Ids already shown in this session (empty for a new or unreadable session file)."""
+    return state(layout, key)[0]
+
+
+def state(layout: Layout, key: str) -> tuple[frozenset[str], int, int]:
+    """Ids already shown in this session, how many of them a broad trigger brought, and
+    the tokens of what was shown."""
     try:
         data = _read(_path(layout, key))
     except (OSError, ValueError):
-        return frozenset()
-    ids = data.get("shown") if isinstance(data, dict) else None
-    return frozenset(i for i in ids if isinstance(i, str)) if isinstance(ids, list) else frozenset()
+        return frozenset(), 0, 0
+    if not isinstance(data, dict):
+        return frozenset(), 0, 0
+    ids = data.get("shown")
+    seen = frozenset(i for i in ids if isinstance(i, str)) if isinstance(ids, list) else frozenset()
+    return seen, _count(data.get("broad")), _count(data.get("tokens"))
 
 
-def claim(layout: Layout, key: str, ids: list[str]) -> list[str]:
-    """Record ``ids`` as shown; return those not shown before, in the given order."""
+def claim(
+    layout: Layout,
+    key: str,
+    ids: list[str],
+    broad: frozenset[str] = frozenset(),
+    tokens: int = 0,
+) -> list[str]:
+    """Record ``ids`` as shown; return those not shown before, in the given order.
+
+    Those of them in ``broad`` (brought by a broad trigger) are counted, and ``tokens``
+    (what showing them costs) is added, when any of ``ids`` is new.
+    """
     path = _path(layout, key)
     with locked(_lock(path)):
-        before = shown(layout, key)
+        before, count, spent = state(layout, key)
         fresh = [i for i in dict.fromkeys(ids) if i not in before]
         if fresh:
-            _write(path, sorted(before.union(fresh)))
+            count += sum(1 for i in fresh if i in broad)
+            _write(path, sorted(before.union(fresh)), count, spent + max(tokens, 0))
     return fresh
 
 
@@ -98,9 +120,12 @@ def forget_lesson(layout: Layout, lesson_id: str) -> None:
                 data = _read(entry)
             except (OSError, ValueError):
                 continue
-            ids = data.get("shown", []) if isinstance(data, dict) else []
+            if not isinstance(data, dict):
+                continue
+            ids = data.get("shown", [])
             if lesson_id in ids:
-                _write(entry, [i for i in ids if i != lesson_id])
+                broad, tokens = _count(data.get("broad")), _count(data.get("tokens"))
+                _write(entry, [i for i in ids if i != lesson_id], broad, tokens)
 
 
 def prune_stale(layout: Layout, now: float | None = None) -> int:
@@ -139,8 +164,13 @@ def _remove(entry: str) -> None:
     unlink_if_there(_lock(entry))
 
 
-def _write(path: str, ids: list[str]) -> None:
-    data = {"shown": ids, "updated": int(time.time())}
+def _count(value: object) -> int:
+    """A count read from a session file: anything but a positive int is 0."""
+    return value if type(value) is int and value > 0 else 0
+
+
+def _write(path: str, ids: list[str], broad: int = 0, tokens: int = 0) -> None:
+    data = {"shown": ids, "broad": broad, "tokens": tokens, "updated": int(time.time())}
     # Not durable: a session file lost to a power cut reads as empty (every rule may be
     # shown once more), and the fsync would cost every delivering hook ~5 ms.
     atomic_write(path, hookjson.dumps(data, ascii_only=True).encode(), durable=False)

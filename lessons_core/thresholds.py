@@ -37,3 +37,13 @@ REPEATED_FAILURE_MIN = 3
 
 # How many example paths review and report show for a glob.
 GLOB_EXAMPLES = 3
+
+# Recall demotes broad triggers (docs/recall.md, "Broad triggers"): their rules speak only
+# when nothing more specific matches a call, and a few per session. A command pattern is
+# broad when it fires on at least this many probe commands (it is about a family of
+# commands, not one)...
+BROAD_RECALL_PROBES = 2
+# ...and any trigger but an exact path is broad when this many active lessons carry it:
+# twice what one recall shows by default, so the trigger says nothing about which of them
+# applies (an imported group's triggers copied onto each of its rules look like this).
+CROWDED_TRIGGER_LESSONS = 6

@@ -41,3 +41,13 @@ def test_telemetry_doc_lists_every_field_written(tmp_path: Path) -> None:
     text = (DOCS / "telemetry.md").read_text()
     documented = set(re.findall(r"^\| `(\w+)` \|", text, flags=re.M))
     assert keys == documented
+
+
+def test_format_doc_lists_every_setting_with_its_default() -> None:
+    """Every config.json key has a row in docs/format.md giving its real default."""
+    text = (DOCS / "format.md").read_text()
+    rows = dict(re.findall(r"^\| `(\w+)` \| `([^`]*)` \|", text, flags=re.M))
+    defaults = Config().to_dict()
+    assert set(rows) == set(defaults)
+    for key, value in defaults.items():
+        assert json.loads(rows[key]) == value, key

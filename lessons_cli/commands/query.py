@@ -67,13 +67,26 @@ def query_command(
     request = RecallRequest(files=relative, command=command, prompt=prompt)
     config = load_config(layout.config_path)
     if explain:
-        from lessons_core import sessions
+        from lessons_core.delivery import allowance
         from lessons_core.explain import explain as explain_request
         from lessons_core.explain_text import render_text
+        from lessons_core.sessions import session_key
 
-        # Explaining reads the session's seen-set but records nothing.
-        exclude = sessions.shown(layout, sessions.session_key(session)) if session else frozenset()
-        explanation = explain_request(layout, request, config=config, exclude=exclude, limit=limit)
+        # Explaining reads the session's state but records nothing.
+        seen, broad_left, tokens_left = (
+            allowance(layout, session_key(session), config)
+            if session
+            else (frozenset(), None, None)
+        )
+        explanation = explain_request(
+            layout,
+            request,
+            config=config,
+            exclude=seen,
+            limit=limit,
+            broad_left=broad_left,
+            tokens_left=tokens_left,
+        )
         if as_json:
             echo_json(explanation.to_dict())
         else:

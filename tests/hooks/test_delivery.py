@@ -6,6 +6,7 @@ from lessons_core import delivery, sessions
 from lessons_core.config import Config
 from lessons_core.delivery import CONTEXT, GATE, ToolAction
 from lessons_core.layout import Layout
+from lessons_core.render import estimate_tokens
 from tests.hooks.conftest import write_lesson
 
 PUSH = ToolAction(command="git push origin main")
@@ -150,3 +151,24 @@ def test_prompt_keywords_are_shown_once(project: Layout) -> None:
     assert "CHANGELOG.md" in text
     assert delivery.on_prompt(project, "s", "Cut the release now", Config()) is None
     assert delivery.on_prompt(project, "s", "   ", Config()) is None
+
+
+def test_a_spent_session_budget_quiets_folder_rules_not_command_gates(project: Layout) -> None:
+    """The hook counts what it shows: once the session's tokens are spent, an edit under
+    a folder rule is silent, a command rule still gates, and compaction starts over."""
+    _lessons(project)
+    write_lesson(project, "code-src-typed", "Type every public function.", files=("src/*.py",))
+    config = Config(max_session_tokens=1)
+    first = delivery.before_action(project, "s", ToolAction(files=("src/b.py",)), config)
+    assert first is not None
+    assert sessions.state(project, "s")[2] == estimate_tokens(first.text)
+    assert delivery.before_action(project, "s", EDIT, config) is not None  # the exact path
+    write_lesson(project, "code-src-small", "Keep modules small.", files=("src/*.py",))
+    assert delivery.before_action(project, "s", ToolAction(files=("src/c.py",)), config) is None
+    gate = delivery.before_action(project, "s", PUSH, config)
+    assert gate is not None
+    assert gate.gate
+    delivery.before_compaction(project, "s")
+    again = delivery.before_action(project, "s", ToolAction(files=("src/c.py",)), config)
+    assert again is not None
+    assert "code-src-small" in again.text

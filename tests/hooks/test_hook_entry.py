@@ -95,10 +95,13 @@ def test_an_edit_over_usual_globs_loads_no_regex_engine(project: Layout) -> None
     """A PreToolUse Edit whose lessons have globs of literals, '*' and '**' and a keyword
     in the path delivers them all without loading re, typing, pathlib, json or any other
     module a bare interpreter has not loaded and the hook can do without."""
-    write_lesson(project, "src-tree", "Keep src importable.", files=("src/**",))
-    write_lesson(project, "py-files", "Type every module.", files=("**/*.py",))
+    # Globs that pin a folder or a name, not broad ones (src/**, **/*.py): those would
+    # wait behind these; four matches, so the config shows four.
+    write_lesson(project, "src-tree", "Keep src importable.", files=("src/*.py",))
+    write_lesson(project, "py-files", "Type every module.", files=("**/a.py",))
     write_lesson(project, "a-file", "Never rename a.py.", files=("src/a.py",))
     write_lesson(project, "src-word", "Mind the src layout.", keywords=("src",))
+    project.config_path.write_text('{"max_trigger_matches": 4}\n')
     load_index(project)
     data = payload("claude-code", "pre_tool_use_edit", project.root)
     root = Path(lessons_cli.__file__).parents[1]

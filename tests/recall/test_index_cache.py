@@ -164,7 +164,8 @@ def test_a_lesson_added_in_the_second_of_the_build_is_seen(
         write_lesson(f"api-{attempt}", "Reuse the shared client.", files=("src/api/**",))
         folder = os.stat(layout.lessons_dir)
         assert len(rules(layout)) == 1
-        write_lesson(f"timeout-{attempt}", "Give requests a timeout.", files=("src/**",))
+        rule = "Give requests a timeout."
+        write_lesson(f"timeout-{attempt}", rule, files=("src/api/client.ts",))
         if int(time.time()) == int(start):
             break
         for name in (f"api-{attempt}", f"timeout-{attempt}"):  # a second went by: again
@@ -336,8 +337,10 @@ def test_concurrent_recalls_after_a_change_all_see_it(
 ) -> None:
     """Eight processes recalling at once after a change all answer with it, and leave one
     valid cache and no temp files."""
+    # Rules on the exact path: never a broad trigger, however many lessons carry it.
     for n in range(30):
-        write_lesson(f"rule-{n:02d}", f"Rule {n} for the client.", files=("src/api/**",))
+        rule = f"Rule {n} for the client."
+        write_lesson(f"rule-{n:02d}", rule, files=("src/api/client.ts",), created="2025-12-01")
     rules(layout)
     write_lesson("timeout", "Give requests a timeout.", files=("src/api/client.ts",))
     root = Path(__file__).resolve().parents[2]

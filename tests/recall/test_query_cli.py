@@ -59,16 +59,15 @@ def test_json_shape(store: Layout) -> None:
     assert (code, err) == (0, "")
     data = json.loads(out)
     assert set(data) == {"lessons", "more"}
-    assert data["more"] == 0
+    assert data["more"] == 1  # three trigger matches a recall by default
     assert [(x["id"], x["via"], x["trigger"]) for x in data["lessons"]] == [
         ("api-client", "file", "src/api/client.ts"),
         ("api-timeouts", "file", "src/api/**"),
         ("git-push", "command", "git push"),
-        ("db-alembic", "keyword", "schema change"),
     ]
     first = data["lessons"][0]
-    assert set(first) >= {"id", "rule", "via", "trigger", "terms", "gate", "matched"}
-    assert first["terms"] == []
+    assert set(first) >= {"id", "rule", "via", "trigger", "terms", "gate", "matched", "broad"}
+    assert (first["terms"], first["broad"]) == ([], False)
 
 
 def test_limit_and_more(store: Layout) -> None:
@@ -161,6 +160,17 @@ def test_explain_reports_session_exclusion(store: Layout) -> None:
     assert "api-timeouts [shown]" in out
     _, again, _ = query("--file", "src/api/client.ts", "--session", "abc")
     assert "api-timeouts" in again
+
+
+def test_explain_reports_a_spent_session_budget(store: Layout) -> None:
+    """With the session's tokens spent, explain says which rules wait for the next
+    context window and which still speak."""
+    store.config_path.write_text('{"max_session_tokens": 1}\n')
+    query("--cmd", "git push", "--session", "abc")
+    _, out, _ = query("--file", "src/api/client.ts", "--session", "abc", "--explain")
+    assert "api-client [shown]" in out
+    assert "api-timeouts [held back: session budget spent]" in out
+    assert out.endswith("shown 1, cut by budget 0, held back: session budget spent 1\n")
 
 
 def test_broken_files_warn_on_stderr(store: Layout) -> None:

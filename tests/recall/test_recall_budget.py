@@ -12,16 +12,18 @@ PATH = "src/api/client.ts"
 
 
 def many(write_lesson: WriteLesson, count: int, rule: str = "Validate response {n}.") -> None:
+    """``count`` rules about PATH itself: an exact path is never a broad trigger, however
+    many lessons carry it, so these test the caps alone."""
     for n in range(count):
-        write_lesson(f"rule-{n:02d}", rule.format(n=n), files=("src/**",))
+        write_lesson(f"rule-{n:02d}", rule.format(n=n), files=(PATH,))
 
 
-def test_default_caps_five_trigger_matches(layout: Layout, write_lesson: WriteLesson) -> None:
-    """Eight matching rules: five shown, three counted as more."""
+def test_default_caps_three_trigger_matches(layout: Layout, write_lesson: WriteLesson) -> None:
+    """Eight matching rules: three shown, five counted as more."""
     many(write_lesson, 8)
     found = recall(layout, RecallRequest(files=(PATH,)))
-    assert (len(found.hits), found.more) == (5, 3)
-    assert [h.lesson_id for h in found.hits] == [f"rule-{n:02d}" for n in range(5)]
+    assert (len(found.hits), found.more) == (3, 5)
+    assert [h.lesson_id for h in found.hits] == [f"rule-{n:02d}" for n in range(3)]
 
 
 def test_caps_come_from_config_json(layout: Layout, write_lesson: WriteLesson) -> None:
@@ -65,7 +67,7 @@ def test_notice_says_how_many_more(layout: Layout, write_lesson: WriteLesson) ->
     many(write_lesson, 7)
     block = render_block(recall(layout, RecallRequest(files=(PATH,))))
     notices = [line for line in block.splitlines() if "more matching" in line]
-    assert notices == ["2 more matching rules not shown."]
+    assert notices == ["4 more matching rules not shown."]
 
 
 def test_no_notice_when_nothing_was_cut(layout: Layout, write_lesson: WriteLesson) -> None:
@@ -78,7 +80,7 @@ def test_no_notice_when_nothing_was_cut(layout: Layout, write_lesson: WriteLesso
 
 def test_excluded_lessons_free_their_place(layout: Layout, write_lesson: WriteLesson) -> None:
     """Excluded lessons are neither shown nor counted; the next ones move up."""
-    many(write_lesson, 7)
+    many(write_lesson, 5)
     found = recall(layout, RecallRequest(files=(PATH,)), exclude=frozenset({"rule-00", "rule-01"}))
-    assert [h.lesson_id for h in found.hits] == [f"rule-{n:02d}" for n in range(2, 7)]
+    assert [h.lesson_id for h in found.hits] == [f"rule-{n:02d}" for n in range(2, 5)]
     assert found.more == 0

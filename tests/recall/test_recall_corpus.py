@@ -11,10 +11,9 @@ from lessons_core.glob_match import plan_matches
 from lessons_core.globs import compile_glob, has_glob_chars, matching_plan
 from lessons_core.index_file import Reader, Writer, add_index, materialise, read_index
 from lessons_core.layout import Layout
-from lessons_core.recall import RecallRequest, rank, recall
+from lessons_core.recall import RecallRequest, rank
 from lessons_core.recall_index import RecallIndex, build_index, load_index
 from lessons_core.store import load_graph
-from tests.recall.conftest import UNLIMITED
 
 
 @pytest.fixture(scope="module")
@@ -38,9 +37,9 @@ def test_exact_paths_rank_above_subtrees_for_sampled_real_paths(
     sample += [p for p in corpus_paths if p in index.exact][:40]
     both = 0
     for path in sample:
-        found = recall(corpus_layout, RecallRequest(files=(path,)), config=UNLIMITED, index=index)
-        exact = [n for n, hit in enumerate(found.hits) if not has_glob_chars(hit.trigger)]
-        subtree = [n for n, hit in enumerate(found.hits) if "**" in hit.trigger]
+        hits = [c.hit for c in rank(index, RecallRequest(files=(path,)))]
+        exact = [n for n, hit in enumerate(hits) if not has_glob_chars(hit.trigger)]
+        subtree = [n for n, hit in enumerate(hits) if "**" in hit.trigger]
         if exact and subtree:
             both += 1
             assert max(exact) < min(subtree), path

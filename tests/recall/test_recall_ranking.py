@@ -1,11 +1,16 @@
-"""Ranking: specificity dominates, tiers, and deterministic tie-breaks."""
+"""Ranking: specificity dominates, tiers, and deterministic tie-breaks.
+
+Orders are read from ``rank`` (every matching lesson): what recall shows is a prefix of it,
+less the broad matches it holds back (``tests/recall/test_broad_triggers.py``).
+"""
 
 from __future__ import annotations
 
 from lessons_core.config import Config
 from lessons_core.layout import Layout
 from lessons_core.model import Status
-from lessons_core.recall import RecallRequest, recall
+from lessons_core.recall import Hit, RecallRequest, rank, recall
+from lessons_core.recall_index import load_index
 from tests.recall.conftest import UNLIMITED, WriteLesson
 
 PATH = "src/api/client.ts"
@@ -13,8 +18,12 @@ PROMPT = "retry the flaky payment webhook with exponential backoff jitter"
 PERFECT = "Retry the flaky payment webhook with exponential backoff jitter."
 
 
-def ids(layout: Layout, request: RecallRequest, config: Config = UNLIMITED) -> list[str]:
-    return [hit.lesson_id for hit in recall(layout, request, config=config).hits]
+def ranked_hits(layout: Layout, request: RecallRequest) -> list[Hit]:
+    return [candidate.hit for candidate in rank(load_index(layout)[0], request)]
+
+
+def ids(layout: Layout, request: RecallRequest) -> list[str]:
+    return [hit.lesson_id for hit in ranked_hits(layout, request)]
 
 
 def test_file_specificity_chain(layout: Layout, write_lesson: WriteLesson) -> None:
@@ -32,10 +41,10 @@ def test_file_specificity_chain(layout: Layout, write_lesson: WriteLesson) -> No
     for age, (lesson_id, glob) in enumerate(chain):
         rule = "Keep request timeouts explicit." if lesson_id == "exact" else PERFECT
         write_lesson(lesson_id, rule, files=(glob,), created=f"2026-01-{10 + age:02d}")
-    found = recall(layout, RecallRequest(files=(PATH,), prompt=PROMPT), config=UNLIMITED)
-    assert [hit.lesson_id for hit in found.hits] == [lesson_id for lesson_id, _ in chain]
-    assert [hit.trigger for hit in found.hits] == [glob for _, glob in chain]
-    assert {hit.via for hit in found.hits} == {"file"}
+    hits = ranked_hits(layout, RecallRequest(files=(PATH,), prompt=PROMPT))
+    assert [hit.lesson_id for hit in hits] == [lesson_id for lesson_id, _ in chain]
+    assert [hit.trigger for hit in hits] == [glob for _, glob in chain]
+    assert {hit.via for hit in hits} == {"file"}
 
 
 def test_deeper_prefix_ranks_first(layout: Layout, write_lesson: WriteLesson) -> None:
@@ -86,8 +95,7 @@ def test_tiers_file_command_keyword_prompt(layout: Layout, write_lesson: WriteLe
     write_lesson("by-command", PERFECT, commands=("pytest",))
     write_lesson("by-file", "Keep request timeouts explicit.", files=("**",))
     request = RecallRequest(files=(PATH,), command="pytest -q", prompt=PROMPT)
-    found = recall(layout, request, config=UNLIMITED)
-    assert [(h.lesson_id, h.via) for h in found.hits] == [
+    assert [(h.lesson_id, h.via) for h in ranked_hits(layout, request)] == [
         ("by-file", "file"),
         ("by-command", "command"),
         ("by-keyword", "keyword"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 
 from lessons_core import sessions
+from lessons_core.config import Config
 from lessons_core.layout import Layout
 from lessons_core.recall import RecallRequest
 from lessons_core.session_recall import recall_once
@@ -32,13 +33,13 @@ def test_other_sessions_are_unaffected(layout: Layout, write_lesson: WriteLesson
 
 def test_suppressed_rules_let_the_next_ones_in(layout: Layout, write_lesson: WriteLesson) -> None:
     """With the budget full, the rules cut the first time are shown the next time."""
-    for n in range(7):
-        write_lesson(f"rule-{n}", f"Validate response {n}.", files=("src/**",))
+    for n in range(5):
+        write_lesson(f"rule-{n}", f"Validate response {n}.", files=("src/api/client.ts",))
     first = recall_once(layout, REQUEST, "s1")
     second = recall_once(layout, REQUEST, "s1")
-    assert [h.lesson_id for h in first.hits] == [f"rule-{n}" for n in range(5)]
+    assert [h.lesson_id for h in first.hits] == [f"rule-{n}" for n in range(3)]
     assert first.more == 2
-    assert [h.lesson_id for h in second.hits] == ["rule-5", "rule-6"]
+    assert [h.lesson_id for h in second.hits] == ["rule-3", "rule-4"]
     assert second.more == 0
 
 
@@ -71,3 +72,43 @@ def test_discard_removes_only_that_session(layout: Layout, write_lesson: WriteLe
     assert len(before - after) == 2
     assert sessions.shown(layout, "s1") == frozenset()
     assert sessions.shown(layout, "s2") == {"api"}
+
+
+def test_claims_count_broad_rules_and_tokens(layout: Layout) -> None:
+    """A claim adds its tokens and its broad rules to the session; a claim of nothing new
+    adds nothing; a reset starts both again from zero."""
+    assert sessions.claim(layout, "s1", ["a", "b"], frozenset({"b"}), tokens=40) == ["a", "b"]
+    assert sessions.claim(layout, "s1", ["a"], frozenset({"a"}), tokens=40) == []
+    assert sessions.state(layout, "s1") == (frozenset({"a", "b"}), 1, 40)
+    sessions.reset(layout, "s1")
+    assert sessions.state(layout, "s1") == (frozenset(), 0, 0)
+
+
+def test_parallel_claims_lose_no_tokens(layout: Layout) -> None:
+    """Sixteen concurrent claims of distinct rules add up exactly."""
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        list(pool.map(lambda n: sessions.claim(layout, "s1", [f"r{n}"], tokens=10), range(16)))
+    assert sessions.state(layout, "s1")[1:] == (0, 160)
+
+
+def test_a_spent_session_budget_leaves_the_rules_about_the_very_thing(
+    layout: Layout, write_lesson: WriteLesson
+) -> None:
+    """Once a session has been shown ``max_session_tokens``, folder rules and keywords
+    wait; an exact path, a command rule that is not broad and a gated rule still speak."""
+    config = Config(max_session_tokens=1)
+    write_lesson("first", "Keep request timeouts explicit.", files=("src/api/**",))
+    first = recall_once(layout, REQUEST, "s1", config=config)
+    assert [h.lesson_id for h in first.hits] == ["first"]
+    write_lesson("folder", "Validate every response.", files=("src/db/**",))
+    write_lesson("keyword", "Migrate with alembic.", keywords=("models",))
+    write_lesson("exact", "Keep models flat.", files=("src/db/models.py",))
+    write_lesson("gated", "Never edit generated code.", files=("src/db/*.py",), gate=True)
+    write_lesson("push", "Run the tests first.", commands=("git push",))
+    request = RecallRequest(files=("src/db/models.py",), command="git push origin main")
+    found = recall_once(layout, request, "s1", config=config)
+    assert [h.lesson_id for h in found.hits] == ["exact", "gated", "push"]
+    assert found.more == 2
+    sessions.reset(layout, "s1")  # compaction: a new context window, a new budget
+    again = recall_once(layout, request, "s1", config=config)
+    assert {h.lesson_id for h in again.hits} == {"exact", "gated", "folder"}
