@@ -74,6 +74,12 @@ class Replay:
         return self.call_tokens / self.delivering if self.delivering else 0.0
 
     @property
+    def frame_tokens(self) -> int:
+        """Tokens of tool-call answers that are not rule lines: fences, headers, the gate
+        sentence, notices."""
+        return self.call_tokens - sum(self.by_trigger.values())
+
+    @property
     def ratio_to_preload(self) -> float:
         return (self.call_tokens + self.other_tokens) / self.preload_tokens
 

@@ -104,6 +104,7 @@ def replay_summary(replayed: Replay) -> str:
         f"{replayed.preload_tokens} to preload every active rule: "
         f"{replayed.ratio_to_preload:.2f}x; rule lines by trigger: "
         + ", ".join(f"{kind} {n}" for kind, n in sorted(replayed.by_trigger.items()))
+        + f"; frames, gate text and notices {replayed.frame_tokens} (goal: ~10 a call)"
     )
 
 

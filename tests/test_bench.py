@@ -8,6 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from bench.replay import Replay
+from bench.report import replay_summary
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -44,3 +47,24 @@ def test_quick_benchmark_prints_every_row() -> None:
             )
     assert any(line.startswith("token replay (corpus): ") for line in lines)
     assert any(line.split()[:4] == ["validate", "60", "lessons", "validate"] for line in lines)
+
+
+def test_the_token_line_says_where_the_tokens_went() -> None:
+    """Per call, per delivering call, the preload ratio, rule lines by trigger and the
+    frames' share, from one replay's counts."""
+    replayed = Replay(
+        calls=200,
+        delivering=10,
+        call_tokens=1500,
+        other_tokens=500,
+        preload_tokens=10_000,
+        kinds={"Bash": 80, "Edit": 120},
+        by_trigger={"command": 600, "file": 500},
+    )
+    assert replay_summary(replayed) == (
+        "token replay (corpus): 200 tool calls (80 Bash, 120 Edit), 10 delivering; "
+        "10.0 tokens per call on average, 150 per delivering call; 2000 tokens in all "
+        "(500 on prompts and session starts) vs 10000 to preload every active rule: 0.20x; "
+        "rule lines by trigger: command 600, file 500; frames, gate text and notices 400 "
+        "(goal: ~10 a call)"
+    )
