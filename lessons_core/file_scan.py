@@ -49,7 +49,7 @@ class Scan:
 
     def __init__(self, folder: str, known: Listing | None = None) -> None:
         self.names: list[str] = []
-        self.stats: list[int] = []
+        self.stats = b""  # packed: see pack
         self.folder_stat: tuple[int, ...] = UNREADABLE
         self.listed = False  # whether the names were read from the folder itself
         try:
@@ -73,10 +73,7 @@ class Scan:
             os.close(fd)
 
     def signature(self, number: int) -> tuple[int, ...]:
-        return tuple(self.stats[number * 4 : number * 4 + 4])
-
-    def packed(self) -> bytes:
-        return pack(self.stats)
+        return struct.unpack_from("4q", self.stats, number * 32)
 
 
 def pack(values: list[int]) -> bytes:
@@ -129,28 +126,28 @@ def workers_for(files: int) -> int:
     return max(1, min(cores, MAX_WORKERS, files // FILES_PER_WORKER))
 
 
-def stat_all(fd: int, names: list[str], workers: int) -> list[int]:
-    """Stat data of ``names``, split over ``workers`` processes (this one included).
+def stat_all(fd: int, names: list[str], workers: int) -> bytes:
+    """Stat data of ``names``, packed, split over ``workers`` processes (this one included).
 
     A worker writes its packed numbers to a pipe and exits; if one fails in any way, this
-    process stats its share itself, so the result never depends on a worker.
+    process stats its share itself, so the result never depends on a worker. The parts
+    are joined as packed, never unpacked (~6 ms at 50,000 files).
     """
     if workers <= 1:
-        return stat_numbers(fd, names)
+        return pack(stat_numbers(fd, names))
     size = -(-len(names) // workers)
     shares = [names[start : start + size] for start in range(size, len(names), size)]
     children = [_fork_worker(fd, share) for share in shares]
-    stats = stat_numbers(fd, names[:size])
+    parts = [pack(stat_numbers(fd, names[:size]))]
     for share, child in zip(shares, children, strict=True):
-        part: list[int] = []
+        data = b""
         if child is not None:
             pid, reader = child
             with os.fdopen(reader, "rb") as pipe:
                 data = pipe.read()
             os.waitpid(pid, 0)
-            part = unpack(data)
-        stats.extend(part if len(part) == 4 * len(share) else stat_numbers(fd, share))
-    return stats
+        parts.append(data if len(data) == 32 * len(share) else pack(stat_numbers(fd, share)))
+    return b"".join(parts)
 
 
 def _fork_worker(fd: int, names: list[str]) -> tuple[int, int] | None:

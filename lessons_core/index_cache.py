@@ -73,7 +73,7 @@ class Meta:
 
     def is_fresh(self, scan: Scan, folder: str) -> bool:
         """Whether the files are exactly those indexed (racy ones compared byte by byte)."""
-        if self.stats != scan.packed():
+        if self.stats != scan.stats:
             return False
         if scan.listed and self.names != "\0".join(scan.names):
             return False

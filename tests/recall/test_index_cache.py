@@ -364,11 +364,11 @@ def test_concurrent_recalls_after_a_change_all_see_it(
 
 PARALLEL = """
 import os, sys
-from lessons_core.file_scan import stat_all, stat_numbers
+from lessons_core.file_scan import pack, stat_all, stat_numbers
 fd = os.open(sys.argv[1], os.O_RDONLY)
 names = sorted(os.listdir(fd)) + ["missing.json"]
 serial = stat_numbers(fd, names)
-assert stat_all(fd, names, 3) == serial, "workers disagree"
+assert stat_all(fd, names, 3) == pack(serial), "workers disagree"
 assert list(serial[-4:]) == [-1, -1, -1, -1]
 print(len(serial) // 4)
 """
