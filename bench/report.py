@@ -38,12 +38,12 @@ def print_table(lines: list[Line], replayed: Replay, installs: list[Install]) ->
     by_key = {(line.install, line.graph.name, line.kind): line for line in lines}
     bare: dict[str, Measure] = {line.install: line.bare for line in lines if line.bare}
     header = f"{'graph':<9}{'lessons':>8}  {'call':<29}"
-    header += "".join(f"{name + ' ms':>14}{'x':>6}" for name in names)
+    header += "".join(f"{name + ' ms':>14}{'x':>7}" for name in names)
     print(header + f"{'peak MiB':>10}  target")
     first = f"{'':<9}{'':>8}  {'python -c pass':<29}"
     for name in names:
         base = bare.get(name)
-        first += f"{base.median_ms:>14.1f}{1:>6.2f}" if base else f"{'-':>14}{'-':>6}"
+        first += f"{base.median_ms:>14.1f}{1:>7.2f}" if base else f"{'-':>14}{'-':>7}"
     print(first)
     kinds = list(dict.fromkeys(line.kind for line in lines))
     for graph_name in [*graphs, "validate"]:
@@ -56,10 +56,10 @@ def print_table(lines: list[Line], replayed: Replay, installs: list[Install]) ->
             text = f"{graph_name:<9}{line.graph.lessons:>8}  {kind:<29}"
             for entry in found:
                 if entry is None:
-                    text += f"{'-':>14}{'-':>6}"
+                    text += f"{'-':>14}{'-':>7}"
                 else:
                     ratio = entry.ratio or entry.measure.median_ms / bare[entry.install].median_ms
-                    text += f"{entry.measure.median_ms:>14.1f}{ratio:>6.2f}"
+                    text += f"{entry.measure.median_ms:>14.1f}{ratio:>7.2f}"
             peak = max(entry.measure.peak_mib for entry in present)
             print(text + f"{peak:>10.1f}  {verdict(present, graphs, by_key)}")
     print(replay_summary(replayed))
