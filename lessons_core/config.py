@@ -39,6 +39,9 @@ class Config(NamedTuple):
     session_note: bool = True
     telemetry: bool = False
     telemetry_max_bytes: int = 5_000_000
+    # From this many lesson files a background watcher (Linux) replaces the per-file
+    # freshness check of every hook (lessons_core.watch); 0 turns it off.
+    watch_from: int = 5000
 
     def to_dict(self) -> dict[str, Any]:
         return self._asdict()

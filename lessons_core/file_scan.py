@@ -4,7 +4,7 @@ One ``stat`` per lesson file is the price of never missing an in-place edit (a d
 own times do not change when a file in it is rewritten). On a 2-core virtual machine a
 ``stat`` costs 1.5-2.5 µs from Python, so 50,000 files take ~130 ms, most of a hook's
 budget. The loop is therefore written for speed (``listdir`` plus ``stat`` relative to the
-open directory, four numbers a file in one flat list, packed into bytes that compare with
+open directory, five numbers a file in one flat list, packed into bytes that compare with
 the cached bytes in one step; ``struct`` rather than ``array``, whose import pulls in
 ``collections``), and in large stores it is split across forked worker processes, one
 per spare core: the system calls then run in parallel, which threads cannot do here (the
@@ -17,7 +17,9 @@ import os
 import struct
 import sys
 
-UNREADABLE = (-1, -1, -1, -1)
+# A file's stat data: (mtime_ns, ctime_ns, size, inode, link count), as 64-bit numbers.
+NUMBERS = 5
+UNREADABLE = (-1,) * NUMBERS
 
 
 class Listing:
@@ -36,7 +38,7 @@ MAX_WORKERS = 4
 
 
 class Scan:
-    """Lesson file names in directory order, and their stat data, four numbers a file.
+    """Lesson file names in directory order, and their stat data, five numbers a file.
 
     ``folder_stat`` is the folder's own stat data, taken before its names are read. When
     it equals ``known``'s, no file was added, removed or renamed since ``known`` was
@@ -72,8 +74,15 @@ class Scan:
         finally:
             os.close(fd)
 
+    def linked(self) -> bool:
+        """Whether a file has more than one hard link (its other names are elsewhere)."""
+        if not self.stats:
+            return False
+        links = memoryview(self.stats).cast("q")[NUMBERS - 1 :: NUMBERS]
+        return max(links) > 1
+
     def signature(self, number: int) -> tuple[int, ...]:
-        return struct.unpack_from("4q", self.stats, number * 32)
+        return struct.unpack_from(f"{NUMBERS}q", self.stats, number * NUMBERS * 8)
 
 
 def pack(values: list[int]) -> bytes:
@@ -92,8 +101,9 @@ def unpack(data: bytes) -> list[int]:
 
 
 def signature(found: os.stat_result) -> tuple[int, ...]:
-    """``(mtime_ns, ctime_ns, size, inode)`` as signed 64-bit numbers (masked if need be)."""
-    values = (found.st_mtime_ns, found.st_ctime_ns, found.st_size, found.st_ino)
+    """``(mtime_ns, ctime_ns, size, inode, links)`` as signed 64-bit numbers (masked if
+    need be)."""
+    values = (found.st_mtime_ns, found.st_ctime_ns, found.st_size, found.st_ino, found.st_nlink)
     if all(-_MASK <= value <= _MASK for value in values):
         return values
     return tuple(value & _MASK for value in values)
@@ -109,7 +119,7 @@ def stat_numbers(fd: int, names: list[str]) -> list[int]:
         except OSError:  # gone since listdir, or a dangling link: unreadable
             extend(UNREADABLE)
             continue
-        extend((found.st_mtime_ns, found.st_ctime_ns, found.st_size, found.st_ino))
+        extend((found.st_mtime_ns, found.st_ctime_ns, found.st_size, found.st_ino, found.st_nlink))
     return stats
 
 
@@ -146,7 +156,8 @@ def stat_all(fd: int, names: list[str], workers: int) -> bytes:
             with os.fdopen(reader, "rb") as pipe:
                 data = pipe.read()
             os.waitpid(pid, 0)
-        parts.append(data if len(data) == 32 * len(share) else pack(stat_numbers(fd, share)))
+        whole = len(data) == NUMBERS * 8 * len(share)
+        parts.append(data if whole else pack(stat_numbers(fd, share)))
     return b"".join(parts)
 
 

@@ -1,7 +1,7 @@
 """The recall index cached under ``.lessons/local/``: checked on every use, never stale.
 
 Every recall first compares the lesson files with what the cache was built from: the list
-of ``*.json`` names and, per file, ``(mtime_ns, ctime_ns, size, inode)``. Any difference
+of ``*.json`` names and, per file, ``(mtime_ns, ctime_ns, size, inode, links)``. Any difference
 (a file added, deleted, renamed, rewritten, touched, edited in place) means a rebuild.
 
 Stat data alone can miss one edit: a file rewritten in place with the same size within
@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import os
 
-from lessons_core.file_scan import UNREADABLE, Listing, Scan, pack, unpack
+from lessons_core.file_scan import NUMBERS, UNREADABLE, Listing, Scan, pack, unpack
 from lessons_core.file_scan import signature as signature_of
 from lessons_core.index_file import CorruptIndex, Reader, Writer, add_index, read_index
 from lessons_core.recall_index import Digest, RecallIndex, assemble
@@ -45,6 +45,8 @@ if TYPE_CHECKING:
 
     # A file's record in the cache: ("ok", digest fields) or ("broken", problem, key).
     FileRecord: TypeAlias = tuple[Any, ...]
+    # An index and the lesson files that failed to parse.
+    Found: TypeAlias = tuple[RecallIndex, list[InvalidLessonFile]]
 
 CACHE_NAME = "recall-index.bin"
 LOCK_NAME = "recall-index.lock"
@@ -87,19 +89,63 @@ class Meta:
         return True
 
 
-def cached_index(layout: Layout) -> tuple[RecallIndex, list[InvalidLessonFile]]:
+def cached_index(
+    layout: Layout, *, watch_from: int = 0
+) -> tuple[RecallIndex, list[InvalidLessonFile]]:
     """The index of ``layout``'s lesson files, from the cache when it is fresh, and the
-    files that failed to parse."""
+    files that failed to parse.
+
+    From ``watch_from`` lesson files on (0: never), a watcher may vouch that nothing
+    changed since the last full check (``lessons_core.watch``); it is asked before the
+    cache is opened, so a change after the question always shows in its count.
+    """
     folder = layout.under("lessons")
+    seen = None
+    if watch_from and _watched(layout):
+        from lessons_core import watch
+
+        seen = watch.state(folder)
     opened = _open(layout)
-    if opened is not None and opened[1].is_fresh(opened[1].scan(folder), folder):
-        return read_index(opened[0]), _broken(layout, opened[1])
-    return _rebuild(layout, trust=True)
+    if opened is not None:
+        reader, meta = opened
+        files = len(meta.stats) // (NUMBERS * 8)
+        if seen is not None and files >= watch_from and seen == watch.verified(layout):
+            return read_index(reader), _broken(layout, meta)
+        scan = meta.scan(folder)
+        if meta.is_fresh(scan, folder):
+            _vouch(layout, watch_from, seen, scan)
+            return read_index(reader), _broken(layout, meta)
+    found, checked = _rebuild(layout, trust=True)
+    _vouch(layout, watch_from, seen, checked)
+    return found
+
+
+def _watched(layout: Layout) -> bool:
+    """Whether a watcher was ever started for this store (small stores never ask one)."""
+    from lessons_core.watch import RECORD_NAME, SPAWN_NAME
+
+    return any(os.path.exists(layout.under("local", name)) for name in (SPAWN_NAME, RECORD_NAME))
+
+
+def _vouch(layout: Layout, watch_from: int, seen: str | None, scan: Scan | None) -> None:
+    """After a full check of a store past ``watch_from`` files: record that the files in
+    ``scan`` matched the cache after the watcher said ``seen``, or start a watcher if none
+    answered. Never for a file with a second hard link (see lessons_core.watch)."""
+    if not watch_from or scan is None or len(scan.names) < watch_from:
+        return
+    from lessons_core import watch
+
+    if seen is None:
+        watch.start(layout, layout.under("lessons"))
+    elif scan.linked():
+        watch.forget(layout)
+    else:
+        watch.record(layout, seen)
 
 
 def rebuilt_index(layout: Layout) -> tuple[RecallIndex, list[InvalidLessonFile]]:
     """Rebuild from the lesson files alone, whatever the cache holds (it was damaged)."""
-    return _rebuild(layout, trust=False)
+    return _rebuild(layout, trust=False)[0]
 
 
 def _open(layout: Layout) -> tuple[Reader, Meta] | None:
@@ -110,7 +156,9 @@ def _open(layout: Layout) -> tuple[Reader, Meta] | None:
         return None
 
 
-def _rebuild(layout: Layout, *, trust: bool) -> tuple[RecallIndex, list[InvalidLessonFile]]:
+def _rebuild(layout: Layout, *, trust: bool) -> tuple[Found, Scan | None]:
+    """The index rebuilt (or found fresh by a process that rebuilt it meanwhile), and the
+    scan it was checked against; no scan when nothing could be cached."""
     from lessons_core.fsutil import locked
 
     folder = layout.under("lessons")
@@ -121,12 +169,10 @@ def _rebuild(layout: Layout, *, trust: bool) -> tuple[RecallIndex, list[InvalidL
     except OSError:
         # local/ is not writable (a read-only checkout): index in memory, keep nothing.
         index, _records, meta = _build(folder, Scan(folder), None, None)
-        return index, _broken(layout, Meta(meta))
+        return (index, _broken(layout, Meta(meta))), None
 
 
-def _rebuild_locked(
-    layout: Layout, lock: str, trust: bool
-) -> tuple[RecallIndex, list[InvalidLessonFile]]:
+def _rebuild_locked(layout: Layout, lock: str, trust: bool) -> tuple[Found, Scan]:
     from lessons_core.fsutil import atomic_write
 
     folder = layout.under("lessons")
@@ -135,14 +181,14 @@ def _rebuild_locked(
     clock = _fs_clock(lock)
     scan = Scan(folder)  # after the clock: see the module docstring
     if opened is not None and opened[1].is_fresh(scan, folder):
-        return read_index(opened[0]), _broken(layout, opened[1])
+        return (read_index(opened[0]), _broken(layout, opened[1])), scan
     index, records, meta = _build(folder, scan, opened, clock)
     writer = Writer()
     add_index(writer, index)
     writer.add_map("files", records)
     # Not durable: a cache lost to a power cut fails its checks and is rebuilt.
     atomic_write(layout.under("local", CACHE_NAME), writer.finish(meta), durable=False)
-    return index, _broken(layout, Meta(meta))
+    return (index, _broken(layout, Meta(meta))), scan
 
 
 def _fs_clock(lock: str) -> int:
@@ -164,7 +210,8 @@ def _build(
             racy = {name for name, _raw in meta.racy}
             for number, name in enumerate(meta.names.split("\0") if meta.names else ()):
                 if name not in racy:
-                    old_signatures[name] = tuple(old_scan[number * 4 : number * 4 + 4])
+                    where = number * NUMBERS
+                    old_signatures[name] = tuple(old_scan[where : where + NUMBERS])
             old_records = dict(reader.map("files"))
         except (CorruptIndex, TypeError, ValueError):  # unusable: read every file again
             old_records, old_signatures = {}, {}

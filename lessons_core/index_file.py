@@ -45,7 +45,7 @@ else:
 MAGIC = b"LSNINDEX"
 # 5: a glob entry holds its matching plan in place of the regex; 6: trigger entries and
 # digests carry breadth flags
-FORMAT_VERSION = 6
+FORMAT_VERSION = 7
 KEYS_PER_SHARD = 32
 ITEMS_PER_CHUNK = 64
 LARGE_VALUE = 64  # items in a tuple value that earn it a piece of its own

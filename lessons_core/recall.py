@@ -136,7 +136,7 @@ def recall(
         from lessons_core.index_file import CorruptIndex
 
         try:
-            ranked = rank(cached_index(layout)[0], request)
+            ranked = rank(cached_index(layout, watch_from=config.watch_from)[0], request)
         except CorruptIndex:  # a damaged part surfaced on first use: never trust it
             ranked = rank(rebuilt_index(layout)[0], request)
     else:

@@ -1,0 +1,228 @@
+"""The watcher of large stores: it spares hooks the per-file check and never lets a change
+through unseen (lessons_core.watch, lessons_core.watcher). Real watcher processes, real
+inotify, real files; each test removes its lessons folder at the end, which ends its
+watcher."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from lessons_core import file_scan, watch
+from lessons_core.config import Config
+from lessons_core.layout import Layout
+from lessons_core.recall import RecallRequest, recall
+from tests.recall.conftest import UNLIMITED, WriteLesson
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="inotify")
+
+REQUEST = RecallRequest(files=("src/api/client.ts",))
+WATCHED = UNLIMITED._replace(watch_from=1)
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def watched(layout: Layout) -> Iterator[Layout]:
+    """A store whose watcher (if any) is ended with it."""
+    yield layout
+    shutil.rmtree(layout.lessons_dir, ignore_errors=True)
+
+
+def rules(layout: Layout, config: Config = WATCHED) -> list[str]:
+    return [hit.rule for hit in recall(layout, REQUEST, config=config).hits]
+
+
+def wait_for_watcher(layout: Layout) -> str:
+    """The watcher's state once it answers (it takes a Python start to come up)."""
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        seen = watch.state(str(layout.lessons_dir))
+        if seen is not None:
+            return seen
+        time.sleep(0.05)
+    raise AssertionError("no watcher answered")
+
+
+def edit_in_place(path: Path, old: str, new: str) -> None:
+    """Rewrite ``path`` through the same inode, same size (mtime restored below)."""
+    before = os.stat(path)
+    data = path.read_bytes()
+    assert len(old) == len(new)
+    with open(path, "r+b") as handle:
+        handle.write(data.replace(old.encode(), new.encode()))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+
+
+def no_scans(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make any per-file check fail the test."""
+
+    def refuse(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("the files were stat-ed")
+
+    monkeypatch.setattr(file_scan.Scan, "__init__", refuse)
+
+
+def test_a_hook_starts_a_watcher_and_then_needs_no_stat(
+    watched: Layout, write_lesson: WriteLesson, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first recall of a store past watch_from starts a watcher; once a full check has
+    passed after the watcher answered, recalls use the cache without stat-ing a file."""
+    write_lesson("api", "Reuse the shared client.", files=("src/api/**",))
+    assert rules(watched) == ["Reuse the shared client."]
+    seen = wait_for_watcher(watched)
+    assert rules(watched) == ["Reuse the shared client."]  # full check, recorded
+    assert watch.verified(watched) == seen
+    no_scans(monkeypatch)
+    assert rules(watched) == ["Reuse the shared client."]
+
+
+@pytest.mark.parametrize("change", ["edit in place", "add", "delete", "rename"])
+def test_every_change_is_seen_by_the_next_recall(
+    watched: Layout, write_lesson: WriteLesson, change: str
+) -> None:
+    """After the watcher vouched for the cache, a same-size in-place edit with its mtime
+    set back, an added, a deleted or a renamed file is in the very next recall."""
+    write_lesson("api", "Reuse the shared client.", files=("src/api/**",))
+    write_lesson("spare", "Keep spare rules short.", files=("src/api/**",))
+    rules(watched)
+    wait_for_watcher(watched)
+    assert len(rules(watched)) == 2
+    assert watch.verified(watched) is not None
+    spare = watched.lesson_path("spare")
+    if change == "edit in place":
+        edit_in_place(watched.lesson_path("api"), "shared", "common")
+        expected = ["Keep spare rules short.", "Reuse the common client."]
+    elif change == "add":
+        write_lesson("timeout", "Give requests a timeout.", files=("src/api/client.ts",))
+        expected = [
+            "Give requests a timeout.",
+            "Keep spare rules short.",
+            "Reuse the shared client.",
+        ]
+    elif change == "delete":
+        spare.unlink()
+        expected = ["Reuse the shared client."]
+    else:
+        spare.rename(spare.with_name("spare.json.bak"))
+        expected = ["Reuse the shared client."]
+    assert sorted(rules(watched)) == expected
+
+
+def test_a_file_with_a_second_hard_link_keeps_every_check(
+    watched: Layout, write_lesson: WriteLesson, tmp_path: Path
+) -> None:
+    """An edit through a link outside the folder raises no event there, so a store with
+    such a file is never vouched for: the next recall checks every file and sees it."""
+    write_lesson("api", "Reuse the shared client.", files=("src/api/**",))
+    outside = tmp_path / "elsewhere.json"
+    os.link(watched.lesson_path("api"), outside)
+    rules(watched)
+    wait_for_watcher(watched)
+    assert rules(watched) == ["Reuse the shared client."]
+    assert watch.verified(watched) is None
+    edit_in_place(outside, "shared", "common")
+    assert rules(watched) == ["Reuse the common client."]
+
+
+def test_a_watcher_of_another_folder_is_not_trusted(watched: Layout) -> None:
+    """A process answering on the folder's name for another device or inode is ignored."""
+    folder = os.stat(watched.lessons_dir)
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(watch.address(folder.st_dev, folder.st_ino))
+    server.listen(1)
+
+    def answer() -> None:
+        connection, _ = server.accept()
+        with connection:
+            connection.sendall(f"abc 0 {folder.st_dev} {folder.st_ino + 1}\n".encode())
+
+    thread = threading.Thread(target=answer)
+    thread.start()
+    try:
+        assert watch.state(str(watched.lessons_dir)) is None
+    finally:
+        thread.join(timeout=5)
+        server.close()
+
+
+def test_the_watcher_exits_when_its_folder_goes(watched: Layout) -> None:
+    """Removing the lessons folder ends its watcher; hooks then check every file."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "lessons_core.watcher", str(watched.lessons_dir)], cwd=REPO
+    )
+    try:
+        wait_for_watcher(watched)
+        shutil.rmtree(watched.lessons_dir)
+        assert process.wait(timeout=20) == 0
+    finally:
+        process.kill()
+        process.wait()
+
+
+def test_a_second_watcher_of_the_same_folder_exits_at_once(watched: Layout) -> None:
+    """One watcher a folder: another finds the name taken and leaves."""
+    first = subprocess.Popen(
+        [sys.executable, "-m", "lessons_core.watcher", str(watched.lessons_dir)], cwd=REPO
+    )
+    try:
+        wait_for_watcher(watched)
+        second = subprocess.run(
+            [sys.executable, "-m", "lessons_core.watcher", str(watched.lessons_dir)],
+            cwd=REPO,
+            timeout=20,
+            check=False,
+        )
+        assert second.returncode == 0
+    finally:
+        first.kill()
+        first.wait()
+
+
+def test_a_hook_that_starts_a_watcher_returns_at_once(watched: Layout) -> None:
+    """The watcher holds none of the hook's streams: the harness, reading the hook's output
+    to its end, is not kept waiting."""
+    watched.config_path.write_text(json.dumps({"watch_from": 1}))
+    (watched.lessons_dir / "api.json").write_text(
+        json.dumps(
+            {
+                "id": "api",
+                "rule": "Reuse the shared client.",
+                "topics": ["api"],
+                "triggers": {"files": ["src/api/**"]},
+                "created": "2026-11-30",
+                "status": "active",
+            }
+        )
+    )
+    payload = {
+        "session_id": "s",
+        "transcript_path": "/tmp/t.jsonl",
+        "cwd": str(watched.root),
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Edit",
+        "tool_input": {"file_path": str(watched.root / "src/api/client.ts")},
+    }
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-m", "lessons_cli", "hook", "claude-code"],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        cwd=watched.root,
+        timeout=30,
+        check=False,
+    )
+    assert done.returncode == 0
+    assert "Reuse the shared client." in done.stdout
+    assert time.monotonic() - started < 10
+    wait_for_watcher(watched)
