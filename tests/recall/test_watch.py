@@ -155,11 +155,15 @@ def test_a_watcher_of_another_folder_is_not_trusted(watched: Layout) -> None:
         server.close()
 
 
+def watcher(layout: Layout) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "lessons_core.watcher", str(layout.lessons_dir)], cwd=REPO
+    )
+
+
 def test_the_watcher_exits_when_its_folder_goes(watched: Layout) -> None:
     """Removing the lessons folder ends its watcher; hooks then check every file."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "lessons_core.watcher", str(watched.lessons_dir)], cwd=REPO
-    )
+    process = watcher(watched)
     try:
         wait_for_watcher(watched)
         shutil.rmtree(watched.lessons_dir)
@@ -171,18 +175,10 @@ def test_the_watcher_exits_when_its_folder_goes(watched: Layout) -> None:
 
 def test_a_second_watcher_of_the_same_folder_exits_at_once(watched: Layout) -> None:
     """One watcher a folder: another finds the name taken and leaves."""
-    first = subprocess.Popen(
-        [sys.executable, "-m", "lessons_core.watcher", str(watched.lessons_dir)], cwd=REPO
-    )
+    first = watcher(watched)
     try:
         wait_for_watcher(watched)
-        second = subprocess.run(
-            [sys.executable, "-m", "lessons_core.watcher", str(watched.lessons_dir)],
-            cwd=REPO,
-            timeout=20,
-            check=False,
-        )
-        assert second.returncode == 0
+        assert watcher(watched).wait(timeout=20) == 0
     finally:
         first.kill()
         first.wait()
