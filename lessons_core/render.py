@@ -74,7 +74,9 @@ def _plain(text: str) -> bool:
     no import of ``re``; anything doubtful takes the full path."""
     if not text.isprintable() or "  " in text or text != text.strip(" "):
         return False
-    if "<" in text or "[" in text or "```" in text or "~~~" in text:
+    if "```" in text or "~~~" in text or ("<" in text and _tag_like(text)):
+        return False
+    if "[" in text and ("inst" in text.lower() or "sys" in text.lower()):
         return False
     if '"' in text and ("{" in text or "}" in text):
         return False
@@ -132,6 +134,20 @@ def _sentence_end(line: str) -> int:
 def _abbreviation(line: str, stop: int) -> bool:
     word = line[:stop].rsplit(" ", 1)[-1].lstrip("(\"'")
     return (len(word) == 1 and word.isupper()) or word.lower() in _ABBREVIATIONS
+
+
+def _tag_like(text: str) -> bool:
+    """Whether a ``<`` in ``text`` could open a tag: one followed (past a space and a
+    ``/``) by a letter, ``!``, ``?``, ``|`` or another ``<``. ``a < b`` and ``=> x`` cannot."""
+    start = text.find("<")
+    while start != -1:
+        # At most "< / x" before the letter: plain text has no double spaces.
+        rest = text[start + 1 : start + 7].lstrip(" ")
+        rest = rest[1:].lstrip(" ") if rest.startswith("/") else rest
+        if rest[:1].isalpha() or rest[:1] in ("!", "?", "|", "<"):
+            return True
+        start = text.find("<", start + 1)
+    return False
 
 
 def why(hit: Hit) -> str:

@@ -14,6 +14,7 @@ from lessons_core.render import (
     CLOSE,
     FRAME_TOKENS,
     HEADER,
+    MAX_RULE_CHARS,
     OPEN,
     estimate_tokens,
     first_sentence,
@@ -148,6 +149,12 @@ _MARKUP_BITS = st.sampled_from(
         "[",
         "{",
         '"',
+        " ",
+        "/",
+        "a",
+        "sys",
+        "inst",
+        "=>",
     ]
 )
 
@@ -159,6 +166,20 @@ def test_the_quick_path_changes_nothing_the_full_one_would(parts: list[str], lim
 
     text = "".join(parts)
     assert neutralise(text, limit) == inert.neutralise(text, limit)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a < / b> c", "x </ y", "< /project-lessons", "use [] and <= here", "[ sys ]",
+        "x << SYS >> y", "arr => [inst]", "f(<T>)", "1 < 2 and 3 > 2", "see <!-- x -->",
+    ],
+)  # fmt: skip
+def test_the_quick_path_on_near_misses(text: str) -> None:
+    """Texts on either side of the quick path's character checks neutralise alike."""
+    from lessons_core import inert
+
+    assert neutralise(text) == inert.neutralise(text, MAX_RULE_CHARS)
 
 
 def test_a_plain_rule_renders_without_regular_expressions() -> None:
