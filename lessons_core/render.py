@@ -61,8 +61,8 @@ _ROLES = ("system", "assistant", "user", "human", "developer")
 
 def neutralise(text: str, limit: int = MAX_RULE_CHARS) -> str:
     """``text`` as one inert line (see the module docstring)."""
-    if _plain(text) and len(text) <= limit:
-        return text
+    if _plain(text):  # what the full path gives such text, without its imports
+        return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
     from lessons_core.inert import neutralise as full
 
     return full(text, limit)
@@ -76,7 +76,7 @@ def _plain(text: str) -> bool:
         return False
     if "```" in text or "~~~" in text or ("<" in text and _tag_like(text)):
         return False
-    if "[" in text and ("inst" in text.lower() or "sys" in text.lower()):
+    if "[" in text and _marker_after(text, "[", ("inst", "sys")):
         return False
     if '"' in text and ("{" in text or "}" in text):
         return False
@@ -139,14 +139,19 @@ def _abbreviation(line: str, stop: int) -> bool:
 def _tag_like(text: str) -> bool:
     """Whether a ``<`` in ``text`` could open a tag: one followed (past a space and a
     ``/``) by a letter, ``!``, ``?``, ``|`` or another ``<``. ``a < b`` and ``=> x`` cannot."""
-    start = text.find("<")
+    return _marker_after(text, "<", tuple("!?|<"), letters=True)
+
+
+def _marker_after(text: str, opener: str, starts: tuple[str, ...], letters: bool = False) -> bool:
+    """Whether some ``opener`` in ``text`` is followed, past a space, a ``/`` and a space
+    (plain text has no double spaces), by one of ``starts`` (any case) or a letter."""
+    start = text.find(opener)
     while start != -1:
-        # At most "< / x" before the letter: plain text has no double spaces.
-        rest = text[start + 1 : start + 7].lstrip(" ")
-        rest = rest[1:].lstrip(" ") if rest.startswith("/") else rest
-        if rest[:1].isalpha() or rest[:1] in ("!", "?", "|", "<"):
+        rest = text[start + 1 : start + 12].lstrip(" ")
+        rest = (rest[1:].lstrip(" ") if rest.startswith("/") else rest).lower()
+        if rest.startswith(starts) or (letters and rest[:1].isalpha()):
             return True
-        start = text.find("<", start + 1)
+        start = text.find(opener, start + 1)
     return False
 
 
