@@ -103,10 +103,15 @@ def before_action(
     # A pure read stays silent unless a command trigger names it.
     hits = [hit for hit in found.hits if not pure or hit.via == "command"]
     gating = GATE in modes and any(mode_of(hit, action, config) == GATE for hit in hits)
+    mark = sessions.gate_mark(action_key(action)) if gating else ""
+    if gating and sessions.last_gate(layout, key) == mark:
+        # The call made again after its refusal: more rules may have come due (the budget
+        # held some back), but the refusal said it would not be stopped a second time.
+        gating, mark = False, ""
     notice: Notice | None = None
     shown: tuple[str, ...] = ()
     if hits and (gating or CONTEXT in modes):
-        text, shown = claim_and_render(layout, key, found, hits)
+        text, shown = claim_and_render(layout, key, found, hits, gate=mark)
         if text:
             notice = Notice(f"{GATE_PREFIX}\n{text}" if gating else text, gate=gating)
     _log_recall(layout, config, event, key, action, found, shown, notice)
@@ -169,18 +174,22 @@ def allowance(layout: Layout, session_key: str, config: Config) -> tuple[frozens
     return seen, config.max_broad_per_session - broad, config.max_session_tokens - spent
 
 
-def claim(layout: Layout, session_key: str, hits: Sequence[Hit], tokens: int = 0) -> set[str]:
+def claim(
+    layout: Layout, session_key: str, hits: Sequence[Hit], tokens: int = 0, gate: str = ""
+) -> set[str]:
     """Record ``hits`` as shown (those a broad trigger brought counted as such) at a cost
-    of ``tokens``; the ids no parallel hook of the same session claimed first."""
+    of ``tokens``, refusing the call marked ``gate`` if any; the ids no parallel hook of
+    the same session claimed first."""
     ids = [hit.lesson_id for hit in hits]
     broad = frozenset(hit.lesson_id for hit in hits if hit.broad)
-    return set(sessions.claim(layout, session_key, ids, broad, tokens))
+    return set(sessions.claim(layout, session_key, ids, broad, tokens, gate))
 
 
 def claim_and_render(
-    layout: Layout, key: str, found: Recall, hits: Sequence[Hit]
+    layout: Layout, key: str, found: Recall, hits: Sequence[Hit], gate: str = ""
 ) -> tuple[str, tuple[str, ...]]:
     """Mark ``hits`` shown; render those no parallel hook showed first ('' if none).
+    ``gate`` marks the call they refuse (``sessions.gate_mark``), if they do.
 
     Returns the block and the ids it shows.
     """
@@ -189,7 +198,7 @@ def claim_and_render(
     from lessons_core.render import estimate_tokens, render_block
 
     block = render_block(found._replace(hits=tuple(hits)))
-    fresh = claim(layout, key, hits, estimate_tokens(block))
+    fresh = claim(layout, key, hits, estimate_tokens(block), gate)
     kept = tuple(hit for hit in hits if hit.lesson_id in fresh)
     if not kept:
         return "", ()

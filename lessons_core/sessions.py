@@ -72,12 +72,31 @@ def shown(layout: Layout, key: str) -> frozenset[str]:
 def state(layout: Layout, key: str) -> tuple[frozenset[str], int, int]:
     """Ids already shown in this session, how many of them a broad trigger brought, and
     the tokens of what was shown."""
+    return _state(_load(_path(layout, key)))
+
+
+def last_gate(layout: Layout, key: str) -> str:
+    """``gate_mark`` of the last call the session's hooks refused ('' if none)."""
+    gate = _load(_path(layout, key)).get("gate")
+    return gate if isinstance(gate, str) else ""
+
+
+def gate_mark(action: str) -> str:
+    """A short digest naming a refused call: the file keeps no command text (it could
+    hold a secret), only enough to know the same call when it is made again."""
+    digest: str = sha256(action.encode("utf-8", "surrogatepass")).hexdigest()
+    return digest[:16]
+
+
+def _load(path: str) -> dict[str, object]:
     try:
-        data = _read(_path(layout, key))
+        data = _read(path)
     except (OSError, ValueError):
-        return frozenset(), 0, 0
-    if not isinstance(data, dict):
-        return frozenset(), 0, 0
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _state(data: dict[str, object]) -> tuple[frozenset[str], int, int]:
     ids = data.get("shown")
     seen = frozenset(i for i in ids if isinstance(i, str)) if isinstance(ids, list) else frozenset()
     return seen, _count(data.get("broad")), _count(data.get("tokens"))
@@ -89,19 +108,24 @@ def claim(
     ids: list[str],
     broad: frozenset[str] = frozenset(),
     tokens: int = 0,
+    gate: str = "",
 ) -> list[str]:
     """Record ``ids`` as shown; return those not shown before, in the given order.
 
     Those of them in ``broad`` (brought by a broad trigger) are counted, and ``tokens``
-    (what showing them costs) is added, when any of ``ids`` is new.
+    (what showing them costs) is added, when any of ``ids`` is new; so is ``gate``, the
+    ``gate_mark`` of the call they refuse, if they do.
     """
     path = _path(layout, key)
     with locked(_lock(path)):
-        before, count, spent = state(layout, key)
+        data = _load(path)
+        before, count, spent = _state(data)
         fresh = [i for i in dict.fromkeys(ids) if i not in before]
         if fresh:
             count += sum(1 for i in fresh if i in broad)
-            _write(path, sorted(before.union(fresh)), count, spent + max(tokens, 0))
+            kept = gate or data.get("gate")
+            mark = kept if isinstance(kept, str) else ""
+            _write(path, sorted(before.union(fresh)), count, spent + max(tokens, 0), mark)
     return fresh
 
 
@@ -169,8 +193,11 @@ def _count(value: object) -> int:
     return value if type(value) is int and value > 0 else 0
 
 
-def _write(path: str, ids: list[str], broad: int = 0, tokens: int = 0) -> None:
-    data = {"shown": ids, "broad": broad, "tokens": tokens, "updated": int(time.time())}
+def _write(path: str, ids: list[str], broad: int = 0, tokens: int = 0, gate: str = "") -> None:
+    data: dict[str, object] = {"shown": ids, "broad": broad, "tokens": tokens}
+    if gate:
+        data["gate"] = gate
+    data["updated"] = int(time.time())
     # Not durable: a session file lost to a power cut reads as empty (every rule may be
     # shown once more), and the fsync would cost every delivering hook ~5 ms.
     atomic_write(path, hookjson.dumps(data, ascii_only=True).encode(), durable=False)

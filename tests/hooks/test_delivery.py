@@ -68,6 +68,33 @@ def test_a_rule_is_shown_once_per_session_and_the_retry_passes(project: Layout) 
     assert delivery.before_action(project, "other", PUSH, Config()) is not None
 
 
+def test_a_refused_call_made_again_is_never_refused_a_second_time(project: Layout) -> None:
+    """More gating rules than a call's budget: the first call is refused with some of them,
+    the same call made again passes with the rest as context, and the session file holds
+    a digest of the refused call, not its text; another command is still refused."""
+    for n in range(5):
+        write_lesson(project, f"push-rule-{n}", f"Push rule number {n}.", commands=("git push",))
+    config = Config(max_trigger_matches=3)
+    first = delivery.before_action(project, "s", PUSH, config)
+    again = delivery.before_action(project, "s", PUSH, config)
+    assert first is not None
+    assert first.gate
+    assert first.text.count("Push rule number") == 3
+    assert again is not None
+    assert not again.gate
+    assert again.text.count("Push rule number") == 2
+    assert (
+        "git push"
+        not in sessions.sessions_dir(project)
+        .joinpath(next(p.name for p in sessions.sessions_dir(project).glob("*.json")))
+        .read_text()
+    )
+    write_lesson(project, "deploy-rule", "Deploy only from main.", commands=("make deploy",))
+    deploy = delivery.before_action(project, "s", ToolAction(command="make deploy"), config)
+    assert deploy is not None
+    assert deploy.gate
+
+
 def test_nothing_matches_means_no_notice(project: Layout) -> None:
     """A call no lesson covers yields nothing at all."""
     _lessons(project)
