@@ -9,9 +9,14 @@ character gets a word boundary there, so ``rm`` fires on ``rm -rf x`` but not on
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from functools import lru_cache
-from typing import Any, NamedTuple
+from functools import lru_cache  # re imports functools anyway
+
+from lessons_core.records import NamedTuple
+
+TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
 
 # Shell operators that start a new simple command. Quotes are not parsed: a false split
 # inside a quoted string only adds a part, and every part is still matched as a whole too.
