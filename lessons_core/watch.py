@@ -130,7 +130,8 @@ def start(layout: Layout, folder: str) -> None:
         (os.POSIX_SPAWN_OPEN, number, os.devnull, flags, 0)
         for number, flags in ((0, os.O_RDONLY), (1, os.O_WRONLY), (2, os.O_WRONLY))
     ]
-    command = [sys.executable, "-m", "lessons_core.watcher", folder]
+    # -I: not the working directory (the repo) first on sys.path, as -m alone would do.
+    command = [sys.executable, "-I", "-m", "lessons_core.watcher", folder]
     # Spawned from a short-lived child that is waited for at once, so the watcher is
     # nobody's child once it runs and never lingers as a zombie of a long-lived caller.
     pid = os.fork()

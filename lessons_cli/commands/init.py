@@ -40,8 +40,13 @@ def hook_command(harness: str) -> str:
     or ``uv tool`` environment or a project venv, so the hook works without the venv
     being activated and whatever PATH the harness runs with; ``-m lessons_cli`` does not
     depend on where the console script was put. Re-run init after moving the environment.
+
+    ``-I`` (isolated): with ``-m`` alone Python puts the working directory, that is the
+    repo the agent works in, first on ``sys.path``, and a repo that ships a
+    ``lessons_cli/`` folder would have its own code run by the hook on every tool call.
+    Isolated mode leaves the working directory and ``PYTHON*`` variables out.
     """
-    return f"{shlex.quote(sys.executable)} -m lessons_cli hook {harness}"
+    return f"{shlex.quote(sys.executable)} -I -m lessons_cli hook {harness}"
 
 
 @click.command("init")

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
+import subprocess
 from pathlib import Path
 
 import pytest
 
+from lessons_cli.commands.init import hook_command
 from lessons_core import telemetry
 from lessons_core.config import Config
 from lessons_core.hooklog import log_path
@@ -248,3 +251,22 @@ def test_a_settings_file_that_links_out_of_the_repo_is_never_written(repo: Layou
     assert "settings.json is a symbolic link" in result.stderr
     assert target.read_text() == '{"theme": "dark"}\n'
     assert (repo.root / ".claude" / "settings.json").is_symlink()
+
+
+def test_a_repo_cannot_put_its_own_code_in_the_hook(tmp_path: Path) -> None:
+    """The hook command init writes runs Python isolated: a repo that ships a
+    lessons_cli/ folder of its own does not get it imported by the hook."""
+    repo = tmp_path / "repo"
+    (repo / "lessons_cli").mkdir(parents=True)
+    (repo / "lessons_cli" / "__init__.py").write_text("")
+    (repo / "lessons_cli" / "__main__.py").write_text("print('code from the repo')\n")
+    done = subprocess.run(
+        shlex.split(hook_command("claude-code")),
+        input="{}",
+        capture_output=True,
+        text=True,
+        cwd=repo,
+        timeout=60,
+        check=False,
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
