@@ -104,7 +104,7 @@ def before_action(
     hits = [hit for hit in found.hits if not pure or hit.via == "command"]
     gating = GATE in modes and any(mode_of(hit, action, config) == GATE for hit in hits)
     mark = sessions.gate_mark(action_key(action)) if gating else ""
-    if gating and sessions.last_gate(layout, key) == mark:
+    if gating and sessions.was_refused(layout, key, mark):
         # The call made again after its refusal: more rules may have come due (the budget
         # held some back), but the refusal said it would not be stopped a second time.
         gating, mark = False, ""

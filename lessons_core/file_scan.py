@@ -74,13 +74,6 @@ class Scan:
         finally:
             os.close(fd)
 
-    def linked(self) -> bool:
-        """Whether a file has more than one hard link (its other names are elsewhere)."""
-        if not self.stats:
-            return False
-        links = memoryview(self.stats).cast("q")[NUMBERS - 1 :: NUMBERS]
-        return max(links) > 1
-
     def signature(self, number: int) -> tuple[int, ...]:
         return struct.unpack_from(f"{NUMBERS}q", self.stats, number * NUMBERS * 8)
 

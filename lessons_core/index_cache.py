@@ -109,15 +109,17 @@ def cached_index(
     if opened is not None:
         reader, meta = opened
         files = len(meta.stats) // (NUMBERS * 8)
-        if seen is not None and files >= watch_from and seen == watch.verified(layout):
+        # The record names the cache file it vouches for: another file (a rebuild that
+        # finished late, say) is checked in full.
+        vouched = f"{seen} {reader.identity()}"
+        if seen is not None and files >= watch_from and watch.verified(layout) == vouched:
             return read_index(reader), _broken(layout, meta)
         scan = meta.scan(folder)
         if meta.is_fresh(scan, folder):
-            _vouch(layout, watch_from, seen, scan)
+            if watch_from and files >= watch_from:
+                _vouch(layout, seen, reader)
             return read_index(reader), _broken(layout, meta)
-    found, checked = _rebuild(layout, trust=True)
-    _vouch(layout, watch_from, seen, checked)
-    return found
+    return _rebuild(layout, trust=True)
 
 
 def _watched(layout: Layout) -> bool:
@@ -127,25 +129,20 @@ def _watched(layout: Layout) -> bool:
     return any(os.path.exists(layout.under("local", name)) for name in (SPAWN_NAME, RECORD_NAME))
 
 
-def _vouch(layout: Layout, watch_from: int, seen: str | None, scan: Scan | None) -> None:
-    """After a full check of a store past ``watch_from`` files: record that the files in
-    ``scan`` matched the cache after the watcher said ``seen``, or start a watcher if none
-    answered. Never for a file with a second hard link (see lessons_core.watch)."""
-    if not watch_from or scan is None or len(scan.names) < watch_from:
-        return
+def _vouch(layout: Layout, seen: str | None, reader: Reader) -> None:
+    """After the cache ``reader`` holds passed the full check: record that the watcher
+    said ``seen`` before it, or start a watcher if none answered."""
     from lessons_core import watch
 
     if seen is None:
         watch.start(layout, layout.under("lessons"))
-    elif scan.linked():
-        watch.forget(layout)
     else:
-        watch.record(layout, seen)
+        watch.record(layout, f"{seen} {reader.identity()}")
 
 
 def rebuilt_index(layout: Layout) -> tuple[RecallIndex, list[InvalidLessonFile]]:
     """Rebuild from the lesson files alone, whatever the cache holds (it was damaged)."""
-    return _rebuild(layout, trust=False)[0]
+    return _rebuild(layout, trust=False)
 
 
 def _open(layout: Layout) -> tuple[Reader, Meta] | None:
@@ -156,9 +153,7 @@ def _open(layout: Layout) -> tuple[Reader, Meta] | None:
         return None
 
 
-def _rebuild(layout: Layout, *, trust: bool) -> tuple[Found, Scan | None]:
-    """The index rebuilt (or found fresh by a process that rebuilt it meanwhile), and the
-    scan it was checked against; no scan when nothing could be cached."""
+def _rebuild(layout: Layout, *, trust: bool) -> Found:
     from lessons_core.fsutil import locked
 
     folder = layout.under("lessons")
@@ -169,10 +164,10 @@ def _rebuild(layout: Layout, *, trust: bool) -> tuple[Found, Scan | None]:
     except OSError:
         # local/ is not writable (a read-only checkout): index in memory, keep nothing.
         index, _records, meta = _build(folder, Scan(folder), None, None)
-        return (index, _broken(layout, Meta(meta))), None
+        return index, _broken(layout, Meta(meta))
 
 
-def _rebuild_locked(layout: Layout, lock: str, trust: bool) -> tuple[Found, Scan]:
+def _rebuild_locked(layout: Layout, lock: str, trust: bool) -> Found:
     from lessons_core.fsutil import atomic_write
 
     folder = layout.under("lessons")
@@ -181,14 +176,14 @@ def _rebuild_locked(layout: Layout, lock: str, trust: bool) -> tuple[Found, Scan
     clock = _fs_clock(lock)
     scan = Scan(folder)  # after the clock: see the module docstring
     if opened is not None and opened[1].is_fresh(scan, folder):
-        return (read_index(opened[0]), _broken(layout, opened[1])), scan
+        return read_index(opened[0]), _broken(layout, opened[1])
     index, records, meta = _build(folder, scan, opened, clock)
     writer = Writer()
     add_index(writer, index)
     writer.add_map("files", records)
     # Not durable: a cache lost to a power cut fails its checks and is rebuilt.
     atomic_write(layout.under("local", CACHE_NAME), writer.finish(meta), durable=False)
-    return (index, _broken(layout, Meta(meta))), scan
+    return index, _broken(layout, Meta(meta))
 
 
 def _fs_clock(lock: str) -> int:

@@ -138,6 +138,12 @@ class Reader:
         self.meta: Any = meta
         self._table: dict[str, tuple[Any, ...]] = table
 
+    def identity(self) -> str:
+        """Which file this is: every write makes a new one (a temp file renamed in)."""
+        found = os.fstat(self._fd)
+        times = f"{found.st_mtime_ns}:{found.st_ctime_ns}"
+        return f"{found.st_dev}:{found.st_ino}:{found.st_size}:{times}"
+
     def __del__(self) -> None:
         if self._fd >= 0:
             os.close(self._fd)

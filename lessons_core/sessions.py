@@ -75,10 +75,19 @@ def state(layout: Layout, key: str) -> tuple[frozenset[str], int, int]:
     return _state(_load(_path(layout, key)))
 
 
-def last_gate(layout: Layout, key: str) -> str:
-    """``gate_mark`` of the last call the session's hooks refused ('' if none)."""
-    gate = _load(_path(layout, key)).get("gate")
-    return gate if isinstance(gate, str) else ""
+# Refused calls remembered per session: parallel tool calls can be refused in turn before
+# either is made again.
+GATES_KEPT = 16
+
+
+def was_refused(layout: Layout, key: str, mark: str) -> bool:
+    """Whether the call ``mark`` names (``gate_mark``) was refused in this session."""
+    return mark in _gates(_load(_path(layout, key)))
+
+
+def _gates(data: dict[str, object]) -> list[str]:
+    gates = data.get("gates")
+    return [g for g in gates if isinstance(g, str)] if isinstance(gates, list) else []
 
 
 def gate_mark(action: str) -> str:
@@ -123,9 +132,10 @@ def claim(
         fresh = [i for i in dict.fromkeys(ids) if i not in before]
         if fresh:
             count += sum(1 for i in fresh if i in broad)
-            kept = gate or data.get("gate")
-            mark = kept if isinstance(kept, str) else ""
-            _write(path, sorted(before.union(fresh)), count, spent + max(tokens, 0), mark)
+            gates = _gates(data)
+            if gate and gate not in gates:
+                gates = [*gates, gate][-GATES_KEPT:]
+            _write(path, sorted(before.union(fresh)), count, spent + max(tokens, 0), gates)
     return fresh
 
 
@@ -147,9 +157,9 @@ def forget_lesson(layout: Layout, lesson_id: str) -> None:
             if not isinstance(data, dict):
                 continue
             ids = data.get("shown", [])
-            if lesson_id in ids:
+            if isinstance(ids, list) and lesson_id in ids:
                 broad, tokens = _count(data.get("broad")), _count(data.get("tokens"))
-                _write(entry, [i for i in ids if i != lesson_id], broad, tokens)
+                _write(entry, [i for i in ids if i != lesson_id], broad, tokens, _gates(data))
 
 
 def prune_stale(layout: Layout, now: float | None = None) -> int:
@@ -193,10 +203,12 @@ def _count(value: object) -> int:
     return value if type(value) is int and value > 0 else 0
 
 
-def _write(path: str, ids: list[str], broad: int = 0, tokens: int = 0, gate: str = "") -> None:
+def _write(
+    path: str, ids: list[str], broad: int = 0, tokens: int = 0, gates: list[str] | None = None
+) -> None:
     data: dict[str, object] = {"shown": ids, "broad": broad, "tokens": tokens}
-    if gate:
-        data["gate"] = gate
+    if gates:
+        data["gates"] = gates
     data["updated"] = int(time.time())
     # Not durable: a session file lost to a power cut reads as empty (every rule may be
     # shown once more), and the fsync would cost every delivering hook ~5 ms.

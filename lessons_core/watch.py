@@ -17,12 +17,19 @@ How a hook uses it (``lessons_core.index_cache``):
    ``record`` the state asked for in step 1. A change after step 1 raised the count, so
    the next hook checks every file again.
 
+The record names the cache file (device, inode, size, times) that passed the check, so
+a cache written by a rebuild that finished late is never taken for the one checked.
+
 A watcher is trusted only if it runs as the same user (``SO_PEERCRED``) and watches the
-very folder (device and inode) the hook sees; anything else, a missing watcher, a slow
-one (50 ms) or a lesson file with a second hard link (edits through the other name
-raise no event here) means the full check. The socket is in Linux's abstract namespace
-(no file, no path length limit), named after the folder's device and inode. A watcher
-exits when the folder is removed or moved, or after 30 minutes without a question.
+very folder (device and inode) the hook sees; anything else, a missing watcher or a slow
+one (50 ms), means the full check. It watches each lesson file as well as the folder,
+so an edit through another name of a file (a hard link elsewhere) is counted too, and
+it does not run where inotify cannot see every change (network and FUSE file systems;
+see ``lessons_core.watcher``). The socket is in Linux's abstract namespace (no file, no
+path length limit), named after the folder's device and inode. A watcher exits when the
+folder is removed or moved, or after 30 minutes without a question.
+
+Not seen: writes through a shared memory map of a lesson file until it is unmapped.
 """
 
 from __future__ import annotations
@@ -98,45 +105,51 @@ def record(layout: Layout, seen: str) -> None:
     atomic_write(layout.under("local", RECORD_NAME), f"{seen}\n".encode(), durable=False)
 
 
-def forget(layout: Layout) -> None:
-    """Drop the record (the store now has a file the watcher cannot vouch for)."""
-    from lessons_core.fsutil import unlink_if_there
-
-    unlink_if_there(layout.under("local", RECORD_NAME))
-
-
 def start(layout: Layout, folder: str) -> None:
-    """Start a watcher for ``folder`` in the background, at most once every few seconds.
+    """Start a watcher for ``folder`` in the background, at most once every few seconds;
+    never raises (a hook without a watcher checks every file).
 
-    The process gets a session of its own and /dev/null for its standard streams, so the
-    harness, which waits for the hook's output to close, never waits for it.
+    The process gets a session of its own, ``/`` for its working directory, /dev/null for
+    its standard streams and no other descriptor of the hook's, so the harness, which
+    waits for the hook's output to close, never waits for it.
     """
     if not sys.platform.startswith("linux"):
         return
+    threading = sys.modules.get("threading")
+    if threading and threading.active_count() > 1:
+        return  # forking a process that runs threads is unsafe
+    try:
+        _start(layout, folder)
+    except Exception:  # fail open: the full check still runs
+        return
+
+
+def _start(layout: Layout, folder: str) -> None:
     marker = layout.under("local", SPAWN_NAME)
     try:
-        age = time.time() - os.stat(marker).st_mtime
+        age = time.time() - os.lstat(marker).st_mtime
     except FileNotFoundError:
         age = SPAWN_EVERY_SECONDS
     if age < SPAWN_EVERY_SECONDS:
         return
     fd = os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
-    os.close(fd)
-    os.utime(marker)
-    threading = sys.modules.get("threading")
-    if threading and threading.active_count() > 1:
-        return  # forking a process that runs threads is unsafe: check every file instead
+    try:
+        os.utime(fd)
+    finally:
+        os.close(fd)
     streams = [
         (os.POSIX_SPAWN_OPEN, number, os.devnull, flags, 0)
         for number, flags in ((0, os.O_RDONLY), (1, os.O_WRONLY), (2, os.O_WRONLY))
     ]
     # -I: not the working directory (the repo) first on sys.path, as -m alone would do.
-    command = [sys.executable, "-I", "-m", "lessons_core.watcher", folder]
+    command = [sys.executable, "-I", "-m", "lessons_core.watcher", os.path.abspath(folder)]
     # Spawned from a short-lived child that is waited for at once, so the watcher is
     # nobody's child once it runs and never lingers as a zombie of a long-lived caller.
     pid = os.fork()
     if pid == 0:
         try:
+            os.chdir("/")  # never keeps a file system busy
+            os.closerange(3, os.sysconf("SC_OPEN_MAX"))
             os.posix_spawn(
                 sys.executable, command, dict(os.environ), file_actions=streams, setsid=True
             )

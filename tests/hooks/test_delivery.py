@@ -95,6 +95,20 @@ def test_a_refused_call_made_again_is_never_refused_a_second_time(project: Layou
     assert deploy.gate
 
 
+def test_refused_calls_made_again_in_another_order_pass(project: Layout) -> None:
+    """Two calls refused in turn (parallel tool calls) and then made again: neither is
+    refused a second time."""
+    for n in range(5):
+        write_lesson(project, f"push-rule-{n}", f"Push rule number {n}.", commands=("git push",))
+        write_lesson(project, f"deploy-rule-{n}", f"Deploy rule {n}.", commands=("make deploy",))
+    config = Config(max_trigger_matches=3)
+    deploy = ToolAction(command="make deploy")
+    first = [delivery.before_action(project, "s", action, config) for action in (PUSH, deploy)]
+    again = [delivery.before_action(project, "s", action, config) for action in (PUSH, deploy)]
+    assert [n is not None and n.gate for n in first] == [True, True]
+    assert [n is not None and n.gate for n in again] == [False, False]
+
+
 def test_nothing_matches_means_no_notice(project: Layout) -> None:
     """A call no lesson covers yields nothing at all."""
     _lessons(project)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import shutil
 import socket
 import subprocess
@@ -18,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from lessons_core import file_scan, watch
+from lessons_core import file_scan, watch, watcher
 from lessons_core.config import Config
 from lessons_core.layout import Layout
 from lessons_core.recall import RecallRequest, recall
@@ -53,6 +54,17 @@ def wait_for_watcher(layout: Layout) -> str:
     raise AssertionError("no watcher answered")
 
 
+def watching(layout: Layout) -> str:
+    """Recall until a watcher vouches for the cache (the first recall builds the cache,
+    the first full check of it starts the watcher); the watcher's state."""
+    rules(layout)
+    rules(layout)
+    seen = wait_for_watcher(layout)
+    rules(layout)  # a full check after the watcher answered: recorded
+    assert (watch.verified(layout) or "").startswith(seen)
+    return seen
+
+
 def edit_in_place(path: Path, old: str, new: str) -> None:
     """Rewrite ``path`` through the same inode, same size (mtime restored below)."""
     before = os.stat(path)
@@ -75,13 +87,10 @@ def no_scans(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_a_hook_starts_a_watcher_and_then_needs_no_stat(
     watched: Layout, write_lesson: WriteLesson, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The first recall of a store past watch_from starts a watcher; once a full check has
+    """A full check of a store past watch_from starts a watcher; once a full check has
     passed after the watcher answered, recalls use the cache without stat-ing a file."""
     write_lesson("api", "Reuse the shared client.", files=("src/api/**",))
-    assert rules(watched) == ["Reuse the shared client."]
-    seen = wait_for_watcher(watched)
-    assert rules(watched) == ["Reuse the shared client."]  # full check, recorded
-    assert watch.verified(watched) == seen
+    watching(watched)
     no_scans(monkeypatch)
     assert rules(watched) == ["Reuse the shared client."]
 
@@ -94,10 +103,7 @@ def test_every_change_is_seen_by_the_next_recall(
     set back, an added, a deleted or a renamed file is in the very next recall."""
     write_lesson("api", "Reuse the shared client.", files=("src/api/**",))
     write_lesson("spare", "Keep spare rules short.", files=("src/api/**",))
-    rules(watched)
-    wait_for_watcher(watched)
-    assert len(rules(watched)) == 2
-    assert watch.verified(watched) is not None
+    watching(watched)
     spare = watched.lesson_path("spare")
     if change == "edit in place":
         edit_in_place(watched.lesson_path("api"), "shared", "common")
@@ -118,20 +124,57 @@ def test_every_change_is_seen_by_the_next_recall(
     assert sorted(rules(watched)) == expected
 
 
-def test_a_file_with_a_second_hard_link_keeps_every_check(
-    watched: Layout, write_lesson: WriteLesson, tmp_path: Path
+@pytest.mark.parametrize("linked", ["before the watcher", "after the record"])
+def test_an_edit_through_a_hard_link_from_outside_is_seen(
+    watched: Layout, write_lesson: WriteLesson, tmp_path: Path, linked: str
 ) -> None:
-    """An edit through a link outside the folder raises no event there, so a store with
-    such a file is never vouched for: the next recall checks every file and sees it."""
+    """The kernel reports an edit through another name of a file to that file's watchers,
+    not to its folder's: each lesson file is watched, so the edit is counted either way."""
     write_lesson("api", "Reuse the shared client.", files=("src/api/**",))
     outside = tmp_path / "elsewhere.json"
-    os.link(watched.lesson_path("api"), outside)
-    rules(watched)
-    wait_for_watcher(watched)
-    assert rules(watched) == ["Reuse the shared client."]
-    assert watch.verified(watched) is None
+    if linked == "before the watcher":
+        os.link(watched.lesson_path("api"), outside)
+    watching(watched)
+    if linked == "after the record":
+        os.link(watched.lesson_path("api"), outside)
     edit_in_place(outside, "shared", "common")
     assert rules(watched) == ["Reuse the common client."]
+
+
+def test_a_record_for_another_cache_file_is_not_trusted(
+    watched: Layout, write_lesson: WriteLesson, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The record names the cache file that passed the check; once the cache is another
+    file (rebuilt since), the next recall checks every file again."""
+    write_lesson("api", "Reuse the shared client.", files=("src/api/**",))
+    seen = watching(watched)
+    watch.record(watched, f"{seen} some-other-cache-file")
+    checks: list[object] = []
+    real_init = file_scan.Scan.__init__
+
+    def counted(self: file_scan.Scan, *args: object, **kwargs: object) -> None:
+        checks.append(args)
+        real_init(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(file_scan.Scan, "__init__", counted)
+    assert rules(watched) == ["Reuse the shared client."]
+    assert checks
+
+
+def test_only_local_file_systems_are_watched(tmp_path: Path) -> None:
+    """A folder on NFS, SMB or FUSE could change without an event here: no watcher."""
+    mountinfo = tmp_path / "mountinfo"
+    mountinfo.write_text(
+        "22 1 8:1 / / rw - ext4 /dev/sda1 rw\n"
+        "30 22 0:40 / /mnt/share rw - nfs4 server:/share rw\n"
+        "31 22 0:41 / /mnt/my\\040box rw shared:1 - fuse.sshfs box: rw\n"
+    )
+    assert watcher.file_system("/home/x/repo", str(mountinfo)) == "ext4"
+    assert watcher.file_system("/mnt/share/repo", str(mountinfo)) == "nfs4"
+    assert watcher.file_system("/mnt/my box/repo", str(mountinfo)) == "fuse.sshfs"
+    assert watcher.file_system("/mnt/shared", str(mountinfo)) == "ext4"
+    assert "nfs4" not in watcher.LOCAL_FILE_SYSTEMS
+    assert "fuse.sshfs" not in watcher.LOCAL_FILE_SYSTEMS
 
 
 def test_a_watcher_of_another_folder_is_not_trusted(watched: Layout) -> None:
@@ -155,7 +198,7 @@ def test_a_watcher_of_another_folder_is_not_trusted(watched: Layout) -> None:
         server.close()
 
 
-def watcher(layout: Layout) -> subprocess.Popen[bytes]:
+def watcher_process(layout: Layout) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
         [sys.executable, "-m", "lessons_core.watcher", str(layout.lessons_dir)], cwd=REPO
     )
@@ -163,7 +206,7 @@ def watcher(layout: Layout) -> subprocess.Popen[bytes]:
 
 def test_the_watcher_exits_when_its_folder_goes(watched: Layout) -> None:
     """Removing the lessons folder ends its watcher; hooks then check every file."""
-    process = watcher(watched)
+    process = watcher_process(watched)
     try:
         wait_for_watcher(watched)
         shutil.rmtree(watched.lessons_dir)
@@ -175,18 +218,18 @@ def test_the_watcher_exits_when_its_folder_goes(watched: Layout) -> None:
 
 def test_a_second_watcher_of_the_same_folder_exits_at_once(watched: Layout) -> None:
     """One watcher a folder: another finds the name taken and leaves."""
-    first = watcher(watched)
+    first = watcher_process(watched)
     try:
         wait_for_watcher(watched)
-        assert watcher(watched).wait(timeout=20) == 0
+        assert watcher_process(watched).wait(timeout=20) == 0
     finally:
         first.kill()
         first.wait()
 
 
-def test_a_hook_that_starts_a_watcher_returns_at_once(watched: Layout) -> None:
-    """The watcher holds none of the hook's streams: the harness, reading the hook's output
-    to its end, is not kept waiting."""
+def test_a_hook_that_starts_a_watcher_holds_up_nobody(watched: Layout) -> None:
+    """The watcher holds none of the hook's descriptors (its streams, or a pipe a wrapper
+    passed down): whoever reads the hook's output to its end is not kept waiting."""
     watched.config_path.write_text(json.dumps({"watch_from": 1}))
     (watched.lessons_dir / "api.json").write_text(
         json.dumps(
@@ -208,17 +251,28 @@ def test_a_hook_that_starts_a_watcher_returns_at_once(watched: Layout) -> None:
         "tool_name": "Edit",
         "tool_input": {"file_path": str(watched.root / "src/api/client.ts")},
     }
-    started = time.monotonic()
-    done = subprocess.run(
-        [sys.executable, "-m", "lessons_cli", "hook", "claude-code"],
-        input=json.dumps(payload),
-        capture_output=True,
-        text=True,
-        cwd=watched.root,
-        timeout=30,
-        check=False,
-    )
-    assert done.returncode == 0
-    assert "Reuse the shared client." in done.stdout
-    assert time.monotonic() - started < 10
-    wait_for_watcher(watched)
+    extra_read, extra_write = os.pipe()  # a descriptor a wrapper script could pass down
+    try:
+        for _call in range(2):  # the first builds the cache, the second starts a watcher
+            done = subprocess.run(
+                [sys.executable, "-I", "-m", "lessons_cli", "hook", "claude-code"],
+                input=json.dumps(payload),
+                capture_output=True,
+                text=True,
+                cwd=watched.root,
+                timeout=30,
+                check=False,
+                pass_fds=(extra_write,),
+            )
+            assert done.returncode == 0
+        wait_for_watcher(watched)
+        os.close(extra_write)
+        extra_write = -1
+        # End of file within seconds: no process holds the pipe open any more.
+        readable, _, _ = select.select([extra_read], [], [], 5)
+        assert readable, "a process still holds the hook's pipe"
+        assert os.read(extra_read, 10) == b""
+    finally:
+        os.close(extra_read)
+        if extra_write >= 0:
+            os.close(extra_write)
