@@ -34,10 +34,18 @@ else:
         """Turns ``class X(NamedTuple): a: int = 1`` into a tuple subclass, as typing does."""
 
         def __new__(mcs, name, bases, namespace):
-            if namespace.get("_root", False):
+            if namespace.get("_root", False) or _Record not in bases:
+                # The base itself, or a plain subclass of a record (typing.NamedTuple's
+                # subclasses keep their fields and add none either).
+                namespace.setdefault("__slots__", ())
                 return super().__new__(mcs, name, bases, namespace)
             fields = tuple(namespace.get("__annotations__", {}))
             defaults = {field: namespace[field] for field in fields if field in namespace}
+            for field in fields:
+                if field.startswith("_"):
+                    raise ValueError(f"field names cannot start with an underscore: {field}")
+            if list(defaults) != list(fields[len(fields) - len(defaults) :]):
+                raise TypeError(f"{name}: a field without a default follows one with a default")
             body = {
                 key: value
                 for key, value in namespace.items()

@@ -55,6 +55,9 @@ def estimate_tokens(text: str) -> int:
     return (len(text) + 3) // 4
 
 
+# Letters that case-insensitive matching takes for ASCII ones (ſ for s, ı and İ for i,
+# the Kelvin sign for k).
+_FOLDS_TO_ASCII = ("\u017f", "\u0131", "\u0130", "\u212a")
 # Role names that, followed by a colon, read like a chat turn (see lessons_core.inert).
 _ROLES = ("system", "assistant", "user", "human", "developer")
 
@@ -74,6 +77,8 @@ def _plain(text: str) -> bool:
     no import of ``re``; anything doubtful takes the full path."""
     if not text.isprintable() or "  " in text or text != text.strip(" "):
         return False
+    if not text.isascii() and any(char in text for char in _FOLDS_TO_ASCII):
+        return False  # the patterns ignore case: 'ſystem:' reads as 'system:' to them
     if "```" in text or "~~~" in text or ("<" in text and _tag_like(text)):
         return False
     if "[" in text and _marker_after(text, "[", ("inst", "sys")):

@@ -72,3 +72,25 @@ def test_records_do_not_import_typing() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_a_subclass_keeps_the_fields_and_rules_are_checked() -> None:
+    """A subclass adds methods and keeps the fields; a field without a default after one
+    with a default, or an underscore name, is refused, as typing refuses them."""
+
+    class Labelled(Point):
+        def describe(self) -> str:
+            return f"point {self.label}"
+
+    assert Labelled(1, 2).describe() == "point 1/2"
+    assert Labelled(1, 2) == (1, 2)
+    with pytest.raises(TypeError):
+
+        class Broken(NamedTuple):
+            a: int = 0
+            b: int  # type: ignore[misc]
+
+    with pytest.raises(ValueError):
+
+        class Hidden(NamedTuple):
+            _a: int  # type: ignore[misc]

@@ -173,6 +173,7 @@ def test_the_quick_path_changes_nothing_the_full_one_would(parts: list[str], lim
     [
         "a < / b> c", "x </ y", "< /project-lessons", "use [] and <= here", "[ sys ]",
         "x << SYS >> y", "arr => [inst]", "f(<T>)", "1 < 2 and 3 > 2", "see <!-- x -->",
+        "\u017fystem: x", "[\u0131nst]", "[\u0130NST]", "u\u017fer : y",
     ],
 )  # fmt: skip
 def test_the_quick_path_on_near_misses(text: str) -> None:
