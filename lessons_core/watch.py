@@ -99,10 +99,14 @@ def verified(layout: Layout) -> str | None:
 
 
 def record(layout: Layout, seen: str) -> None:
-    """Note that the cache passed the full check after the watcher said ``seen``."""
+    """Note that the cache passed the full check after the watcher said ``seen``; a record
+    that cannot be written only means the next hook checks every file again."""
     from lessons_core.fsutil import atomic_write
 
-    atomic_write(layout.under("local", RECORD_NAME), f"{seen}\n".encode(), durable=False)
+    try:
+        atomic_write(layout.under("local", RECORD_NAME), f"{seen}\n".encode(), durable=False)
+    except OSError:
+        return
 
 
 def start(layout: Layout, folder: str) -> None:
