@@ -11,14 +11,13 @@ before it answers, so a change made before a hook asks is always in the count.
 How a hook uses it (``lessons_core.index_cache``):
 
 1. ask the watcher first, before the cache is opened: ``state`` (None: no watcher);
-2. if ``state`` equals what ``verified`` holds, no file changed since the cache was last
-   checked against every file: use it, no stat;
-3. otherwise check every file as before; when the cache proves fresh (or is rebuilt),
-   ``record`` the state asked for in step 1. A change after step 1 raised the count, so
-   the next hook checks every file again.
-
-The record names the cache file (device, inode, size, times) that passed the check, so
-a cache written by a rebuild that finished late is never taken for the one checked.
+2. if ``state`` and the cache file it opened equal what ``verified`` holds, no file
+   changed since that very cache file was last checked against every file: use it, no
+   stat;
+3. otherwise check every file as before; when the cache proves fresh, ``record`` the
+   state asked for in step 1 with the cache file's identity (device, inode, size,
+   times). A change after step 1 raised the count, so the next hook checks every file
+   again; a cache written since (a rebuild that finished late) is another file.
 
 A watcher is trusted only if it runs as the same user (``SO_PEERCRED``) and watches the
 very folder (device and inode) the hook sees; anything else, a missing watcher or a slow
