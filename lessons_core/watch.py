@@ -44,6 +44,10 @@ if TYPE_CHECKING:
 RECORD_NAME = "watch-verified"
 SPAWN_NAME = "watch-started"
 SPAWN_EVERY_SECONDS = 10  # a watcher takes ~0.1 s to start; hooks meanwhile do not pile up
+# Written by a watcher that cannot watch this store (lessons_core.watcher.refuse); hooks
+# then start none for this long.
+REFUSED_NAME = "watch-refused"
+REFUSED_SECONDS = 600
 ANSWER_SECONDS = 0.05
 IDLE_SECONDS = 30 * 60
 
@@ -127,13 +131,19 @@ def start(layout: Layout, folder: str) -> None:
         return
 
 
+def _age(path: str) -> float | None:
+    try:
+        return time.time() - os.lstat(path).st_mtime
+    except FileNotFoundError:
+        return None
+
+
 def _start(layout: Layout, folder: str) -> None:
     marker = layout.under("local", SPAWN_NAME)
-    try:
-        age = time.time() - os.lstat(marker).st_mtime
-    except FileNotFoundError:
-        age = SPAWN_EVERY_SECONDS
-    if age < SPAWN_EVERY_SECONDS:
+    started, refused = _age(marker), _age(layout.under("local", REFUSED_NAME))
+    if started is not None and started < SPAWN_EVERY_SECONDS:
+        return
+    if refused is not None and refused < REFUSED_SECONDS:
         return
     fd = os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
     try:

@@ -9,7 +9,9 @@ through another name of the file (a hard link elsewhere) and a new link being ma
 
 It never starts on a file system whose changes may not all pass through this kernel
 (NFS, SMB, FUSE, 9p, virtiofs: an edit made by another machine or the host raises no
-event here), nor when any watch cannot be set (the per-user limit). It exits at once if
+event here; overlay: an edit to a lower layer raises none either), nor when the files
+would take more than a quarter of the user's inotify watches or any watch cannot be
+set; it then leaves a note so hooks do not try again for a while. It exits at once if
 another watcher holds the name, and later when the folder is deleted or moved, its file
 system unmounted, a watch cannot be set for a new file, or nobody has asked for
 ``IDLE_SECONDS``.
@@ -30,11 +32,19 @@ from lessons_core.watch import IDLE_SECONDS, address
 IN_MODIFY, IN_ATTRIB, IN_CLOSE_WRITE = 0x2, 0x4, 0x8
 IN_MOVED_FROM, IN_MOVED_TO, IN_CREATE, IN_DELETE = 0x40, 0x80, 0x100, 0x200
 IN_DELETE_SELF, IN_MOVE_SELF, IN_UNMOUNT, IN_IGNORED = 0x400, 0x800, 0x2000, 0x8000
-IN_ONLYDIR, IN_DONT_FOLLOW = 0x01000000, 0x02000000
+IN_Q_OVERFLOW, IN_ONLYDIR, IN_DONT_FOLLOW = 0x4000, 0x01000000, 0x02000000
 FOLDER_EVENTS = (
-    IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE
-    | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW
-)  # fmt: skip
+    IN_MODIFY
+    | IN_ATTRIB
+    | IN_CLOSE_WRITE
+    | IN_MOVED_FROM
+    | IN_MOVED_TO
+    | IN_CREATE
+    | IN_DELETE
+    | IN_DELETE_SELF
+    | IN_MOVE_SELF
+    | IN_ONLYDIR
+)  # fmt: skip (the folder is named by /proc/self/fd/N, a link that must be followed)
 FILE_EVENTS = IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_DELETE_SELF | IN_MOVE_SELF
 GONE = IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT | IN_IGNORED
 _EVENT = struct.Struct("iIII")  # wd, mask, cookie, name length
@@ -52,7 +62,6 @@ LOCAL_FILE_SYSTEMS = frozenset(
         "bcachefs",
         "jfs",
         "reiserfs",
-        "overlay",
     }
 )
 
@@ -61,22 +70,33 @@ class Gone(Exception):
     """The count can no longer vouch for the folder: it went, or a file went unwatched."""
 
 
-def file_system(path: str, mountinfo: str = "/proc/self/mountinfo") -> str:
-    """The type of the file system ``path`` (real, absolute) is on; '' if unknown."""
-    best, kind = "", ""
+def file_system(device: int, mountinfo: str = "/proc/self/mountinfo") -> str:
+    """The type of the file system on ``device`` (a ``st_dev``); '' if unknown or if its
+    mounts disagree. Matched by device number, not by path: mount points may hold any
+    character, escaped in the table."""
+    wanted = f"{os.major(device)}:{os.minor(device)}"
+    kinds: set[str] = set()
     try:
         with open(mountinfo, encoding="utf-8", errors="replace") as lines:
             for line in lines:
                 fields = line.split()
-                if "-" not in fields[6:]:
-                    continue
-                point = fields[4].replace("\\040", " ").replace("\\011", "\t")
-                inside = path == point or path.startswith(point.rstrip("/") + "/")
-                if inside and len(point) >= len(best):
-                    best, kind = point, fields[fields.index("-", 6) + 1]
+                if len(fields) > 2 and fields[2] == wanted and "-" in fields[6:]:
+                    kinds.add(fields[fields.index("-", 6) + 1])
     except (OSError, IndexError):
         return ""
-    return kind
+    return kinds.pop() if len(kinds) == 1 else ""
+
+
+def watch_budget(files: int, limits: str = "/proc/sys/fs/inotify/max_user_watches") -> bool:
+    """Whether watching ``files`` files leaves most of the user's inotify watches to other
+    programs (editors, build tools): at most a quarter of the limit (8,192 on kernels
+    before 5.11, far more after)."""
+    try:
+        with open(limits, encoding="ascii") as handle:
+            limit = int(handle.read().strip())
+    except (OSError, ValueError):
+        return False
+    return files + 1 <= limit // 4
 
 
 class Inotify:
@@ -87,9 +107,13 @@ class Inotify:
         fd: int = self._libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
         if fd < 0:
             raise OSError(ctypes.get_errno(), "inotify_init1 failed")
-        self.fd, self.folder = fd, folder
-        self.folder_wd = self._watch(folder, FOLDER_EVENTS)
-        for name in os.listdir(folder):  # after the folder's watch: no file is missed
+        self.fd = fd
+        # Files are named through a descriptor of the folder itself, so they stay the
+        # folder's files when the repo (or any folder above) is moved or renamed.
+        self.folder_fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        self.folder = f"/proc/self/fd/{self.folder_fd}"
+        self.folder_wd = self._watch(self.folder, FOLDER_EVENTS)
+        for name in os.listdir(self.folder_fd):  # after the folder's watch: none missed
             self.add(name)
 
     def _watch(self, path: str, events: int) -> int:
@@ -114,13 +138,19 @@ class Inotify:
             try:
                 data = os.read(self.fd, 65536)
             except BlockingIOError:
+                # The folder's descriptor keeps a deleted folder's inode alive, and with
+                # it the watch (no IN_DELETE_SELF): a folder without links is gone.
+                if os.fstat(self.folder_fd).st_nlink == 0:
+                    raise Gone from None
                 return count
             offset = 0
             while offset + _EVENT.size <= len(data):
                 wd, mask, _cookie, length = _EVENT.unpack_from(data, offset)
                 name = data[offset + _EVENT.size : offset + _EVENT.size + length]
                 offset += _EVENT.size + length
-                count += 1  # every event counts, an overflow (wd -1) too
+                count += 1  # every event counts
+                if wd == -1 or mask & IN_Q_OVERFLOW:
+                    raise Gone  # events were lost: a new file may have gone unwatched
                 if wd == self.folder_wd and mask & GONE:
                     raise Gone
                 if wd == self.folder_wd and mask & (IN_CREATE | IN_MOVED_TO):
@@ -132,10 +162,18 @@ class Inotify:
 
 def serve(folder: str) -> None:
     """Watch ``folder`` and answer until it goes or nobody asks any more."""
-    if file_system(os.path.realpath(folder)) not in LOCAL_FILE_SYSTEMS:
+    if file_system(os.stat(folder).st_dev) not in LOCAL_FILE_SYSTEMS:
+        refuse(folder, "not a local file system")
         return
-    watched = Inotify(folder)
-    found = os.stat(folder)  # after the watches are set: the folder they watch
+    if not watch_budget(len(os.listdir(folder))):
+        refuse(folder, "too many files for the inotify watch limit")
+        return
+    try:
+        watched = Inotify(folder)
+    except OSError as err:
+        refuse(folder, f"cannot watch ({err.strerror})")
+        return
+    found = os.fstat(watched.folder_fd)  # the folder the watches are on
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         server.bind(address(found.st_dev, found.st_ino))
@@ -148,7 +186,9 @@ def serve(folder: str) -> None:
         left = IDLE_SECONDS - (time.monotonic() - asked)
         if left <= 0:
             return
-        ready, _, _ = select.select([watched.fd, server.fileno()], [], [], left)
+        # Woken every few seconds at least: a deleted folder raises no event while the
+        # watcher holds it open (see drain), so its link count is looked at then.
+        ready, _, _ = select.select([watched.fd, server.fileno()], [], [], min(left, 5))
         try:
             counter += watched.drain()
         except Gone:
@@ -166,6 +206,19 @@ def serve(folder: str) -> None:
                 except OSError:
                     continue
             asked = time.monotonic()
+
+
+def refuse(folder: str, why: str) -> None:
+    """Leave a note beside the store so that hooks stop starting watchers for a while
+    (``lessons_core.watch.REFUSED_NAME``)."""
+    from lessons_core.fsutil import atomic_write
+    from lessons_core.watch import REFUSED_NAME
+
+    local = os.path.join(os.path.dirname(folder), "local")
+    try:
+        atomic_write(os.path.join(local, REFUSED_NAME), f"{why}\n".encode(), durable=False)
+    except OSError:
+        return
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ import json
 import os
 import select
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -22,7 +23,9 @@ import pytest
 from lessons_core import file_scan, watch, watcher
 from lessons_core.config import Config
 from lessons_core.layout import Layout
+from lessons_core.project import init_project
 from lessons_core.recall import RecallRequest, recall
+from tests.conftest import save_lesson
 from tests.recall.conftest import UNLIMITED, WriteLesson
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="inotify")
@@ -162,19 +165,73 @@ def test_a_record_for_another_cache_file_is_not_trusted(
 
 
 def test_only_local_file_systems_are_watched(tmp_path: Path) -> None:
-    """A folder on NFS, SMB or FUSE could change without an event here: no watcher."""
+    """A folder on NFS, SMB, FUSE or overlay could change without an event here: its type
+    is read by device number (mount paths may hold escaped characters), and only local
+    types are watched."""
+    device = os.stat(tmp_path).st_dev
+    here = f"{os.major(device)}:{os.minor(device)}"
     mountinfo = tmp_path / "mountinfo"
     mountinfo.write_text(
-        "22 1 8:1 / / rw - ext4 /dev/sda1 rw\n"
+        f"22 1 {here} / / rw - ext4 /dev/sda1 rw\n"
+        f"23 22 {here} /sub /mnt/a\\134b rw shared:1 - ext4 /dev/sda1 rw\n"
         "30 22 0:40 / /mnt/share rw - nfs4 server:/share rw\n"
-        "31 22 0:41 / /mnt/my\\040box rw shared:1 - fuse.sshfs box: rw\n"
+        "31 22 0:41 / /mnt/box rw shared:1 - fuse.sshfs box: rw\n"
     )
-    assert watcher.file_system("/home/x/repo", str(mountinfo)) == "ext4"
-    assert watcher.file_system("/mnt/share/repo", str(mountinfo)) == "nfs4"
-    assert watcher.file_system("/mnt/my box/repo", str(mountinfo)) == "fuse.sshfs"
-    assert watcher.file_system("/mnt/shared", str(mountinfo)) == "ext4"
-    assert "nfs4" not in watcher.LOCAL_FILE_SYSTEMS
-    assert "fuse.sshfs" not in watcher.LOCAL_FILE_SYSTEMS
+    assert watcher.file_system(device, str(mountinfo)) == "ext4"
+    assert watcher.file_system(os.makedev(0, 40), str(mountinfo)) == "nfs4"
+    assert watcher.file_system(os.makedev(0, 41), str(mountinfo)) == "fuse.sshfs"
+    assert watcher.file_system(os.makedev(0, 99), str(mountinfo)) == ""
+    for kind in ("nfs4", "fuse.sshfs", "overlay", "9p", "virtiofs", "cifs"):
+        assert kind not in watcher.LOCAL_FILE_SYSTEMS
+
+
+def test_a_store_too_large_for_the_watch_limit_is_not_watched(tmp_path: Path) -> None:
+    """A watcher takes at most a quarter of the user's inotify watches (8,192 on older
+    kernels): other programs keep theirs."""
+    limits = tmp_path / "max_user_watches"
+    limits.write_text("8192\n")
+    assert watcher.watch_budget(2000, str(limits))
+    assert not watcher.watch_budget(6000, str(limits))
+
+
+def test_lost_events_stop_the_watcher(watched: Layout, write_lesson: WriteLesson) -> None:
+    """When the kernel's event queue overflows (a watcher starved of CPU), a new file may
+    have gone unwatched: the watcher stops, and hooks check every file."""
+    write_lesson("api", "Reuse the shared client.", files=("src/api/**",))
+    process = watcher_process(watched)
+    try:
+        wait_for_watcher(watched)
+        os.kill(process.pid, signal.SIGSTOP)
+        churn = watched.lessons_dir / "churn.tmp"
+        for _ in range(9000):  # two events each, past the queue's 16,384
+            churn.write_bytes(b"")
+            churn.unlink()
+        os.kill(process.pid, signal.SIGCONT)
+        assert watch.state(str(watched.lessons_dir)) is None
+        assert process.wait(timeout=20) == 0
+    finally:
+        process.kill()
+        process.wait()
+
+
+def test_a_moved_repo_keeps_every_file_watched(tmp_path: Path) -> None:
+    """After the repo is moved, a lesson added to it is still watched: an edit through a
+    hard link from outside is seen."""
+    first = init_project(tmp_path / "first")[0]
+    moved = Layout(tmp_path / "moved")
+    try:
+        save_lesson(first, "api", "Reuse the shared client.", files=("src/api/**",))
+        watching(first)
+        first.root.rename(moved.root)
+        save_lesson(moved, "newer", "Newer rule v1.", files=("src/api/**",))
+        watching(moved)
+        outside = tmp_path / "outside.json"
+        os.link(moved.lesson_path("newer"), outside)
+        edit_in_place(outside, "v1", "v2")
+        assert sorted(rules(moved)) == ["Newer rule v2.", "Reuse the shared client."]
+    finally:
+        for layout in (first, moved):
+            shutil.rmtree(layout.lessons_dir, ignore_errors=True)
 
 
 def test_a_watcher_of_another_folder_is_not_trusted(watched: Layout) -> None:
