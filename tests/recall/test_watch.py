@@ -186,7 +186,7 @@ def test_only_local_file_systems_are_watched(tmp_path: Path) -> None:
 
 
 def test_a_store_too_large_for_the_watch_limit_is_not_watched(tmp_path: Path) -> None:
-    """A watcher takes at most a quarter of the user's inotify watches (8,192 on older
+    """A watcher takes at most half of the user's inotify watches (8,192 on older
     kernels): other programs keep theirs."""
     limits = tmp_path / "max_user_watches"
     limits.write_text("8192\n")
