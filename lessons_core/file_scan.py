@@ -116,11 +116,17 @@ def stat_numbers(fd: int, names: list[str]) -> list[int]:
     return stats
 
 
+def fork_is_safe() -> bool:
+    """Whether this process may fork: not while it runs threads (a lock one of them holds
+    would stay locked in the child forever)."""
+    threading = sys.modules.get("threading")
+    return not (threading and threading.active_count() > 1)
+
+
 def workers_for(files: int) -> int:
     """Processes worth using for ``files`` stats: one per spare core, never in a process
     that runs threads (forking one is unsafe)."""
-    threading = sys.modules.get("threading")
-    if files < 2 * FILES_PER_WORKER or (threading and threading.active_count() > 1):
+    if files < 2 * FILES_PER_WORKER or not fork_is_safe():
         return 1
     try:
         cores = len(os.sched_getaffinity(0))

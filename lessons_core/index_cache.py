@@ -111,8 +111,11 @@ def cached_index(
         files = len(meta.stats) // (NUMBERS * 8)
         # The record names the cache file it vouches for: another file (a rebuild that
         # finished late, say) is checked in full.
-        vouched = f"{seen} {reader.identity()}"
-        if seen is not None and files >= watch_from and watch.verified(layout) == vouched:
+        if (
+            seen is not None
+            and files >= watch_from
+            and watch.verified(layout) == f"{seen} {reader.identity()}"
+        ):
             return read_index(reader), _broken(layout, meta)
         scan = meta.scan(folder)
         if meta.is_fresh(scan, folder):

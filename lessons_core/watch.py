@@ -122,9 +122,10 @@ def start(layout: Layout, folder: str) -> None:
     """
     if not sys.platform.startswith("linux"):
         return
-    threading = sys.modules.get("threading")
-    if threading and threading.active_count() > 1:
-        return  # forking a process that runs threads is unsafe
+    from lessons_core.file_scan import fork_is_safe
+
+    if not fork_is_safe():
+        return
     try:
         _start(layout, folder)
     except Exception:  # fail open: the full check still runs
