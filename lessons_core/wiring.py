@@ -33,7 +33,12 @@ class Wiring:
     """Where one harness reads hooks from and which events ``lessons`` listens to.
 
     ``nested``: entries are groups ``{"matcher", "hooks": [{"type", "command"}]}`` (Claude
-    Code, Codex, Gemini CLI); otherwise flat ``{"command", "matcher"}`` entries (Cursor).
+    Code, Codex, Gemini CLI); otherwise flat ``{"command", "matcher"}`` entries (Cursor,
+    Copilot CLI), with ``handler_extra`` beside the command.
+    ``command_key``: the key that holds the command (Copilot CLI's is ``bash``).
+    ``own_file``: the settings file is lessons' alone (Copilot CLI reads every
+    ``.github/hooks/*.json``), so removing our entries removes the file when nothing else
+    is left in it.
     """
 
     harness: str
@@ -42,6 +47,8 @@ class Wiring:
     nested: bool = True
     handler_extra: dict[str, Any] = field(default_factory=dict)
     top_level: dict[str, Any] = field(default_factory=dict)
+    command_key: str = "command"
+    own_file: bool = False
 
     def covers(self, event: str, tool: str | None = None) -> bool:
         """Whether the harness runs our hook on ``event`` (for ``tool``) with these entries.
@@ -60,6 +67,8 @@ class Wiring:
 CLAUDE_TOOLS = "Edit|Write|MultiEdit|NotebookEdit|Bash"
 GEMINI_TOOLS = "write_file|replace|run_shell_command"
 CURSOR_FILE_TOOLS = "Write|Edit|MultiEdit|StrReplace|Delete|NotebookEdit"
+# Copilot CLI matches the whole tool name; its pure reads (view, grep, glob) are left out.
+COPILOT_TOOLS = "bash|create|edit"
 
 WIRINGS: dict[str, Wiring] = {
     "claude-code": Wiring(
@@ -110,12 +119,29 @@ WIRINGS: dict[str, Wiring] = {
         nested=False,
         top_level={"version": 1},
     ),
+    "copilot": Wiring(
+        "copilot",
+        ".github/hooks/lessons.json",
+        (
+            HookEvent("sessionStart"),
+            HookEvent("userPromptSubmitted"),
+            HookEvent("preToolUse", COPILOT_TOOLS),
+            HookEvent("postToolUseFailure", COPILOT_TOOLS),
+            HookEvent("preCompact"),
+        ),
+        nested=False,
+        handler_extra={"type": "command", "timeoutSec": 10},
+        top_level={"version": 1},
+        command_key="bash",
+        own_file=True,
+    ),
 }
 
 
-def is_ours(entry: Any) -> bool:
-    """A hook handler or flat entry whose command runs ``lessons ... hook HARNESS``."""
-    return isinstance(entry, dict) and bool(_OURS.search(str(entry.get("command", ""))))
+def is_ours(entry: Any, key: str = "command") -> bool:
+    """A hook handler or flat entry whose command (under ``key``) runs
+    ``lessons ... hook HARNESS``."""
+    return isinstance(entry, dict) and bool(_OURS.search(str(entry.get(key, ""))))
 
 
 def install(root: Path, wiring: Wiring, command: str) -> bool:
@@ -152,6 +178,9 @@ def uninstall(root: Path, wiring: Wiring) -> bool:
     _merge(hooks, wiring, {})
     if not hooks:
         del settings["hooks"]
+    if wiring.own_file and orjson.dumps(settings) != before and _only_defaults(settings, wiring):
+        path.unlink()
+        return True
     return _write_if_changed(path, settings, before)
 
 
@@ -164,12 +193,18 @@ def installed(root: Path, wiring: Wiring) -> bool:
     if not isinstance(hooks, dict):
         return False
     return any(
-        is_ours(handler)
+        is_ours(handler, wiring.command_key)
         for entries in hooks.values()
         if isinstance(entries, list)
         for entry in entries
         for handler in _handlers(wiring, entry)
     )
+
+
+def _only_defaults(settings: dict[str, Any], wiring: Wiring) -> bool:
+    """Nothing in ``settings`` but what ``install`` put at the top level."""
+    defaults = wiring.top_level
+    return all(key in defaults and defaults[key] == value for key, value in settings.items())
 
 
 def read_settings(path: Path) -> dict[str, Any]:
@@ -192,7 +227,7 @@ def read_settings(path: Path) -> dict[str, Any]:
 
 def _entry(wiring: Wiring, event: HookEvent, command: str) -> dict[str, Any]:
     if not wiring.nested:
-        flat: dict[str, Any] = {"command": command}
+        flat: dict[str, Any] = {**wiring.handler_extra, wiring.command_key: command}
         if event.matcher:
             flat["matcher"] = event.matcher
         return flat
@@ -223,7 +258,7 @@ def _merge(hooks: dict[str, Any], wiring: Wiring, wanted: dict[str, Any]) -> Non
         kept: list[Any] = []
         for entry in entries:
             handlers = _handlers(wiring, entry)
-            remaining = [h for h in handlers if not is_ours(h)]
+            remaining = [h for h in handlers if not is_ours(h, wiring.command_key)]
             if len(remaining) == len(handlers):
                 kept.append(entry)
             elif remaining and wiring.nested:

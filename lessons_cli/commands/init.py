@@ -14,6 +14,10 @@ from lessons_core.project import init_project
 
 HARNESS_NOTES = {
     "codex": "Codex runs hooks only with `[features] codex_hooks = true` in its config.toml",
+    "copilot": (
+        "Copilot CLI runs a repo's hooks only in a folder it trusts: accept its trust prompt "
+        "once (or pass --trust-folder with -p)"
+    ),
 }
 
 
@@ -60,6 +64,7 @@ def hook_command(harness: str) -> str:
 @click.option("--codex", is_flag=True, help="Add the hooks to .codex/hooks.json.")
 @click.option("--gemini", is_flag=True, help="Add the hooks to .gemini/settings.json.")
 @click.option("--cursor", is_flag=True, help="Add the hooks to .cursor/hooks.json.")
+@click.option("--copilot", is_flag=True, help="Add the hooks to .github/hooks/lessons.json.")
 @click.option(
     "--agents-md",
     is_flag=True,
@@ -77,6 +82,7 @@ def init_command(
     codex: bool,
     gemini: bool,
     cursor: bool,
+    copilot: bool,
     agents_md: bool,
     claude_md: bool,
     remove_hooks: bool,
@@ -100,6 +106,7 @@ def init_command(
             ("codex", codex),
             ("gemini", gemini),
             ("cursor", cursor),
+            ("copilot", copilot),
         )
         if flag
     ]

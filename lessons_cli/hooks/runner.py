@@ -37,6 +37,7 @@ HARNESSES: dict[str, str] = {
     "codex": "codex",
     "gemini": "gemini",
     "cursor": "cursor",
+    "copilot": "copilot",
 }
 
 
@@ -50,7 +51,9 @@ def run_hook(harness: str, stdin: BinaryIO | None = None, stdout: BinaryIO | Non
         payload = hookjson.loads(raw)
         if not isinstance(payload, dict):
             raise ValueError("hook input is not a JSON object")
-        event = str(payload.get("hook_event_name", ""))
+        # Copilot's payloads name no event: its adapter reads it from their fields.
+        named = getattr(adapter, "event_of", None)
+        event = str(named(payload) if named else payload.get("hook_event_name", ""))
         root = find_root(adapter.project_dir(payload) or os.getcwd())
         if root is None:
             return 0

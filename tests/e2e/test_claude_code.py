@@ -15,8 +15,6 @@ import pytest
 
 from lessons_core.delivery import GATE_PREFIX
 from tests.e2e.claude_project import (
-    APP_RULE,
-    RELEASE_RULE,
     TOOLS,
     Project,
     bash_call,
@@ -24,6 +22,7 @@ from tests.e2e.claude_project import (
     write_call,
 )
 from tests.e2e.fake_anthropic import ToolCall, result_text
+from tests.e2e.wired_repo import APP_RULE, RELEASE_RULE
 
 pytestmark = pytest.mark.e2e
 

@@ -1,0 +1,113 @@
+"""GitHub Copilot CLI: ``sessionStart``, ``userPromptSubmitted``, ``preToolUse``,
+``postToolUseFailure`` and ``preCompact``, in Copilot's own hook format.
+
+Copilot's stdin does not name the event: it is ``{sessionId, timestamp, cwd}`` plus the
+event's own fields, so ``event_of`` tells them apart by those fields. A gate is
+``permissionDecision: "deny"``: the model reads "Denied by preToolUse hook: RULES" as the
+tool's result before anything ran. ``additionalContext`` from ``preToolUse`` reaches the
+model as a user message after the tool result. Tool names are Copilot's own (``bash``,
+``create``, ``edit``; ``view``, ``grep`` and ``glob`` only read). Payloads recorded from
+the real client are kept in tests/fixtures/copilot/.
+"""
+
+from __future__ import annotations
+
+from lessons_cli.hooks import claude_code
+from lessons_core import delivery, hookjson
+from lessons_core.delivery import Notice, ToolAction
+
+TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
+if TYPE_CHECKING:
+    from typing import Any
+
+    from lessons_core.config import Config
+    from lessons_core.layout import Layout
+
+project_dir = claude_code.project_dir
+
+FILE_TOOLS = frozenset({"create", "edit"})
+SHELL_TOOL = "bash"
+TOOLS = FILE_TOOLS | {SHELL_TOOL}
+# The events this adapter answers; ``lessons init --copilot`` wires exactly these.
+EVENTS = frozenset(
+    {"sessionStart", "userPromptSubmitted", "preToolUse", "postToolUseFailure", "preCompact"}
+)
+# Copilot starts a fresh session with source "new". It rebuilds a resumed conversation
+# without the context hooks added to it, so a resume forgets shown rules and brings the
+# note back, as compaction does; other sources pass through as they are.
+SOURCES = {"new": "startup", "resume": "compact"}
+
+
+def event_of(payload: dict[str, Any]) -> str:
+    """The event a payload belongs to, read from the fields only that event sends."""
+    if "toolName" in payload:
+        if "error" in payload:
+            return "postToolUseFailure"
+        return "postToolUse" if "toolResult" in payload else "preToolUse"
+    if "prompt" in payload:
+        return "userPromptSubmitted"
+    if "source" in payload:
+        return "sessionStart"
+    if "trigger" in payload:
+        return "preCompact"
+    return ""
+
+
+def tool_args(payload: dict[str, Any]) -> dict[str, Any]:
+    """``toolArgs`` as an object; Copilot has also been documented to send it as JSON text."""
+    args = payload.get("toolArgs")
+    if isinstance(args, str):
+        try:
+            args = hookjson.loads(args)
+        except ValueError:
+            return {}
+    return args if isinstance(args, dict) else {}
+
+
+def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
+    """The file of ``create``/``edit`` (``path``), the command of ``bash``."""
+    tool = payload.get("toolName")
+    args = tool_args(payload)
+    if tool in FILE_TOOLS:
+        return claude_code.file_action(layout, payload, args.get("path"))
+    if tool == SHELL_TOOL:
+        return claude_code.command_action(args.get("command"))
+    return ToolAction()
+
+
+def context_output(text: str | None) -> dict[str, Any] | None:
+    return {"additionalContext": text} if text else None
+
+
+def pre_tool_output(notice: Notice | None) -> dict[str, Any] | None:
+    if notice is None:
+        return None
+    if notice.gate:
+        return {"permissionDecision": "deny", "permissionDecisionReason": notice.text}
+    return context_output(notice.text)
+
+
+def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str, Any] | None:
+    event = event_of(payload)
+    key = str(payload["sessionId"])
+    if event == "preToolUse":
+        action = action_of(layout, payload)
+        return pre_tool_output(delivery.before_action(layout, key, action, config, event=event))
+    if event == "sessionStart":
+        source = str(payload.get("source"))
+        source = SOURCES.get(source, source)
+        return context_output(delivery.session_start(layout, key, source, config))
+    if event == "userPromptSubmitted":
+        prompt = payload.get("prompt")
+        if not isinstance(prompt, str):
+            return None
+        return context_output(delivery.on_prompt(layout, key, prompt, config, event))
+    if event == "postToolUseFailure":
+        from lessons_core import nudges  # failures only: keeps every other call lighter
+
+        action = action_of(layout, payload)
+        delivery.record_failure(layout, key, action, config, event)
+        return context_output(nudges.failure_nudge(layout, key, action))
+    if event == "preCompact":
+        delivery.before_compaction(layout, key)
+    return None

@@ -1,0 +1,151 @@
+"""A scripted stand-in for an OpenAI-compatible chat completions API on 127.0.0.1.
+
+Clients that speak it (Copilot CLI with ``COPILOT_PROVIDER_BASE_URL``) post to
+``/v1/chat/completions``; every such request is recorded (``fake_server``). A scenario's
+tool calls are issued in turn; a call whose result came back as a ``lessons`` gate denial
+is issued again, the way a model applies the rule and retries.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from lessons_core.delivery import GATE_PREFIX
+from tests.e2e import fake_server
+from tests.e2e.fake_server import SUMMARY_TEXT, Reply, ToolCall, sse
+
+CALL_PREFIX = "call_"
+# Copilot CLI's compaction request ends with a user message asking for a summary. The
+# summary the model writes carries the scenario's progress, since the tool results it
+# replaces no longer show it.
+COMPACT_MARK = "history is being compacted"
+_CARRIED = re.compile(r"STEPS-DONE:([\w-]+)=(\d+)")
+
+
+def text_of(message: dict[str, Any]) -> str:
+    """A message's text, whether its content is a string or a list of parts."""
+    content = message.get("content")
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+    return ""
+
+
+def newest_scenario(messages: list[dict[str, Any]]) -> str | None:
+    """The scenario named in the newest user message that names one."""
+    users = [text_of(m) for m in messages if m.get("role") == "user"]
+    return fake_server.scenario_in(users)
+
+
+def is_compaction(messages: list[dict[str, Any]]) -> bool:
+    return bool(messages) and COMPACT_MARK in text_of(messages[-1])
+
+
+def completed_steps(messages: list[dict[str, Any]], scenario: str) -> int:
+    """Steps of ``scenario`` done: those a compaction summary carried over (``STEPS-DONE``)
+    plus results of its calls (their ids name it) that were not a gate denial."""
+    carried = 0
+    for message in messages:
+        for found in _CARRIED.finditer(text_of(message)):
+            if found.group(1) == scenario:
+                carried = int(found.group(2))
+    prefix = f"{CALL_PREFIX}{scenario}_"
+    return carried + sum(
+        1
+        for m in messages
+        if m.get("role") == "tool"
+        and str(m.get("tool_call_id", "")).startswith(prefix)
+        and GATE_PREFIX not in text_of(m)
+    )
+
+
+@dataclass
+class FakeModel(fake_server.FakeModel):
+    """``POST /v1/chat/completions``, streaming or not.
+
+    ``full_at`` maps a scenario to the step whose reply reports a prompt of
+    ``FULL_PROMPT_TOKENS``: Copilot CLI decides to compact from the usage the model
+    reports, so that step starts a compaction (with ``MAX_PROMPT_TOKENS`` as the limit).
+    """
+
+    full_at: dict[str, int] = field(default_factory=dict)
+
+    def reply(self, body: dict[str, Any]) -> tuple[dict[str, Any], int]:
+        """The next assistant message (text, or one tool call) and its prompt tokens."""
+        messages = body.get("messages", [])
+        scenario = newest_scenario(messages)
+        done = completed_steps(messages, scenario or "")
+        if is_compaction(messages) or not body.get("tools"):
+            summary = f"{SUMMARY_TEXT} STEPS-DONE:{scenario}={done}" if scenario else SUMMARY_TEXT
+            return {"role": "assistant", "content": summary}, PROMPT_TOKENS
+        step = self.next_call(scenario, done)
+        if isinstance(step, str):
+            return {"role": "assistant", "content": step}, PROMPT_TOKENS
+        call = {
+            "id": self.call_id(CALL_PREFIX, scenario or "", done),
+            "type": "function",
+            "function": {"name": step.name, "arguments": json.dumps(step.input)},
+        }
+        full = self.full_at.get(scenario or "") == done
+        tokens = FULL_PROMPT_TOKENS if full else PROMPT_TOKENS
+        return {"role": "assistant", "content": None, "tool_calls": [call]}, tokens
+
+    def answer(self, path: str, body: dict[str, Any]) -> Reply:
+        if not path.endswith("/chat/completions"):
+            return Reply(b"{}")
+        message, tokens = self.reply(body)
+        model = str(body.get("model", "fake"))
+        usage = {"prompt_tokens": tokens, "completion_tokens": 5, "total_tokens": tokens + 5}
+        if body.get("stream"):
+            return Reply(b"".join(stream_chunks(message, model, usage)), "text/event-stream", True)
+        completion = {
+            "id": "chatcmpl-fake",
+            "object": "chat.completion",
+            "created": 0,
+            "model": model,
+            "choices": [{"index": 0, "message": message, "finish_reason": _finish(message)}],
+            "usage": usage,
+        }
+        return Reply(json.dumps(completion).encode(), model_call=True)
+
+
+PROMPT_TOKENS = 10
+MAX_PROMPT_TOKENS = 30_000
+FULL_PROMPT_TOKENS = 29_000
+
+
+def _finish(message: dict[str, Any]) -> str:
+    return "tool_calls" if message.get("tool_calls") else "stop"
+
+
+def stream_chunks(message: dict[str, Any], model: str, usage: dict[str, int]) -> Iterator[bytes]:
+    """The ``chat.completion.chunk`` events for one assistant message, then ``[DONE]``."""
+
+    def chunk(delta: dict[str, Any], finish: str | None = None, **extra: Any) -> bytes:
+        choice = {"index": 0, "delta": delta, "finish_reason": finish}
+        return sse(
+            {
+                "id": "chatcmpl-fake",
+                "object": "chat.completion.chunk",
+                "created": 0,
+                "model": model,
+                "choices": [choice],
+                **extra,
+            }
+        )
+
+    yield chunk({"role": "assistant", "content": ""})
+    if message.get("content"):
+        yield chunk({"content": message["content"]})
+    for index, call in enumerate(message.get("tool_calls") or []):
+        yield chunk({"tool_calls": [{"index": index, **call}]})
+    yield chunk({}, _finish(message), usage=usage)
+    yield sse("[DONE]")
+
+
+__all__ = ["FakeModel", "ToolCall"]

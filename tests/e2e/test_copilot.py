@@ -1,0 +1,231 @@
+"""The real GitHub Copilot CLI, wired with `lessons init --copilot`, against a fake model.
+
+`bash scripts/test` installs the pinned client into ./.e2e. Each test drives
+`copilot -p ... --trust-folder` offline in a temp git repo whose home is a temp folder too;
+the model is `fake_chat_completions.FakeModel` on a free loopback port, which issues
+scripted tool calls and records every request, so the assertions read exactly what
+reached the model and when. Every test ends by checking that no hook failed: lessons'
+own log is empty and the client logged no hook error (a failing `preToolUse` hook would
+refuse the call: Copilot fails closed).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from lessons_core import wiring
+from lessons_core.delivery import GATE_PREFIX, SESSION_NOTE
+from tests.e2e.copilot_project import (
+    CopilotProject,
+    bash_call,
+    edit_call,
+    session_id,
+)
+from tests.e2e.fake_chat_completions import is_compaction
+from tests.e2e.fake_server import ToolCall
+from tests.e2e.wired_repo import APP_RULE, RELEASE_RULE
+
+pytestmark = pytest.mark.e2e
+
+DENIED = "Denied by preToolUse hook: "
+PRE_CONTEXT = "Additional context from preToolUse hook:\n"
+FAILURE_CONTEXT = 'Tool "edit" failed. Additional guidance from postToolUseFailure hooks:\n'
+
+
+@pytest.fixture
+def project(copilot_project: CopilotProject) -> Iterator[CopilotProject]:
+    """The wired repo; afterwards, proof that every hook call exited 0 and logged nothing."""
+    yield copilot_project
+    hook_log = copilot_project.root / ".lessons" / "local" / "hook.log"
+    assert not hook_log.exists() or hook_log.read_text() == ""
+    client_log = copilot_project.client_log()
+    assert "Loading repo hooks" in client_log
+    assert (
+        "hook" not in "".join(line for line in client_log.splitlines() if "[ERROR]" in line).lower()
+    )
+
+
+def _messages(request: dict[str, Any]) -> list[dict[str, Any]]:
+    messages: list[dict[str, Any]] = request["messages"]
+    return messages
+
+
+def _text(message: dict[str, Any]) -> str:
+    content = message.get("content")
+    return content if isinstance(content, str) else json.dumps(content)
+
+
+def _blob(request: dict[str, Any]) -> str:
+    return json.dumps(request["messages"])
+
+
+def _first_with(requests: list[dict[str, Any]], text: str) -> int:
+    return next(i for i, r in enumerate(requests) if text in _blob(r))
+
+
+def _tool_results(request: dict[str, Any]) -> list[str]:
+    return [_text(m) for m in _messages(request) if m.get("role") == "tool"]
+
+
+def test_the_file_init_writes_is_what_copilot_loads(project: CopilotProject) -> None:
+    """init wrote Copilot's native format; the client ran its sessionStart and
+    userPromptSubmitted hooks: the note opens the conversation, a keyword rule joins the
+    prompt."""
+    written = json.loads((project.root / ".github" / "hooks" / "lessons.json").read_text())
+    assert written["version"] == 1
+    spec = wiring.WIRINGS["copilot"]
+    assert set(written["hooks"]) == {event.name for event in spec.events}
+    for entries in written["hooks"].values():
+        (entry,) = entries
+        assert entry["type"] == "command"
+        assert entry["timeoutSec"] == 10
+        assert entry["bash"].endswith("hook copilot")
+    rule = "Write a migration note in docs/migrations.md for every schema change."
+    project.lessons("add", rule, "--topic", "db", "--trigger-keyword", "schema")
+    project.fake.scenarios["hello"] = []
+    project.copilot("SCENARIO:hello change the schema", "--trust-folder")
+    (first,) = project.fake.requests
+    users = [_text(m) for m in _messages(first) if m.get("role") == "user"]
+    assert users[0] == SESSION_NOTE  # sessionStart context comes before the prompt
+    assert "SCENARIO:hello" in users[1]
+    assert rule in users[1]  # userPromptSubmitted context is added to the prompt
+
+
+def test_without_trust_no_hook_runs(project: CopilotProject) -> None:
+    """Without --trust-folder or a trusted-folders entry the repo's hooks stay unloaded."""
+    project.fake.scenarios["gate"] = [bash_call("bash scripts/release.sh")]
+    project.copilot("SCENARIO:gate release it")
+    assert (project.root / "released.txt").exists()
+    assert all(SESSION_NOTE not in _blob(r) for r in project.fake.requests)
+    assert all(RELEASE_RULE not in _blob(r) for r in project.fake.requests)
+    project.trust_in_config()  # the fixture's check needs one run with the hooks loaded
+    project.copilot("SCENARIO:none hello")
+
+
+def test_gate_delivers_the_rule_before_the_command_runs_and_the_retry_runs(
+    project: CopilotProject,
+) -> None:
+    """The rule reaches the model while released.txt does not exist; the retry creates it;
+    a second matching command is neither refused nor shown the rule again."""
+    fake = project.fake
+    fake.scenarios["gate"] = [
+        bash_call("bash scripts/release.sh"),
+        bash_call("bash scripts/release.sh"),
+    ]
+    project.copilot("SCENARIO:gate release it", "--trust-folder")
+    first = _first_with(fake.requests, RELEASE_RULE)
+    assert fake.observed[first] is False  # the model read the rule before anything ran
+    denial = _tool_results(fake.requests[first])[-1]
+    assert denial.startswith(DENIED + GATE_PREFIX)
+    assert (project.root / "released.txt").exists()  # the retried call ran
+    results = _tool_results(fake.requests[-1])
+    assert len(results) == 3
+    assert [r.startswith(DENIED) for r in results] == [True, False, False]
+    assert _blob(fake.requests[-1]).count(RELEASE_RULE) == 1
+
+
+def test_context_reaches_the_model_after_the_edit_and_only_once(project: CopilotProject) -> None:
+    """The file rule arrives as a user message right after the edit's result; the second
+    edit adds nothing."""
+    fake = project.fake
+    fake.scenarios["context"] = [
+        edit_call(project.root, "VALUE = 1", "VALUE = 2"),
+        edit_call(project.root, "VALUE = 2", "VALUE = 3"),
+    ]
+    project.copilot("SCENARIO:context change the app", "--trust-folder")
+    first = _first_with(fake.requests, APP_RULE)
+    after_edit = next(i for i, r in enumerate(fake.requests) if _tool_results(r))
+    assert first == after_edit  # not before the call: after its result
+    messages = _messages(fake.requests[first])
+    assert messages[-2]["role"] == "tool"
+    assert not _text(messages[-2]).startswith(DENIED)
+    assert messages[-1]["role"] == "user"
+    assert _text(messages[-1]).startswith(PRE_CONTEXT)
+    assert APP_RULE in _text(messages[-1])
+    assert (project.root / "src" / "app.py").read_text() == "VALUE = 3\n"
+    assert _blob(fake.requests[-1]).count(APP_RULE) == 1
+
+
+def test_after_compaction_the_rule_is_delivered_again(project: CopilotProject) -> None:
+    """A compaction in the middle of a run (the model reports a nearly full prompt) resets
+    the session: the next edit of the file brings its rule again."""
+    fake = project.fake
+    fake.scenarios["long"] = [
+        edit_call(project.root, "VALUE = 1", "VALUE = 2"),
+        bash_call("echo one"),  # its reply reports the full prompt: compaction starts
+        bash_call("echo two"),
+        edit_call(project.root, "VALUE = 2", "VALUE = 3"),
+    ]
+    fake.full_at["long"] = 1
+    project.copilot("SCENARIO:long edit", "--trust-folder")
+    summaries = [i for i, r in enumerate(fake.requests) if is_compaction(_messages(r))]
+    assert len(summaries) == 1
+    deliveries = [
+        i
+        for i, r in enumerate(fake.requests)
+        if _text(_messages(r)[-1]).startswith(PRE_CONTEXT) and APP_RULE in _text(_messages(r)[-1])
+    ]
+    assert len(deliveries) == 2  # once after each edit: before and after the compaction
+    assert deliveries[0] < summaries[0] < deliveries[1]
+    final = _blob(fake.requests[-1])
+    assert "summarized" in final  # the conversation the model holds now is the summary...
+    assert final.count(APP_RULE) == 1  # ...plus the rule delivered after it
+    assert (project.root / "src" / "app.py").read_text() == "VALUE = 3\n"
+
+
+def test_a_resumed_session_is_shown_its_rules_again(project: CopilotProject) -> None:
+    """Copilot resumes a conversation without the context hooks added to it, so the
+    first edit of a covered file after the resume brings its rule again."""
+    fake = project.fake
+    project.trust_in_config()  # --resume refuses --trust-folder
+    fake.scenarios["before"] = [edit_call(project.root, "VALUE = 1", "VALUE = 2")]
+    fake.scenarios["again"] = [edit_call(project.root, "VALUE = 2", "VALUE = 3")]
+    session = session_id(project.copilot("SCENARIO:before edit"))
+    assert _blob(fake.requests[-1]).count(APP_RULE) == 1
+    start = len(fake.requests)
+    project.copilot("SCENARIO:again edit", f"--resume={session}")
+    counts = [_blob(r).count(APP_RULE) for r in fake.requests[start:]]
+    assert counts[0] == 0  # the resumed conversation lost the context...
+    assert counts[-1] == 1  # ...and the edit delivered the rule again
+
+
+def test_a_failed_edit_gets_one_capture_nudge(project: CopilotProject) -> None:
+    """postToolUseFailure answers a failed edit with a ready `lessons add` line, once."""
+    fake = project.fake
+    fake.scenarios["fail"] = [
+        edit_call(project.root, "NOT THERE", "x"),
+        edit_call(project.root, "NOT THERE EITHER", "x"),
+    ]
+    project.copilot("SCENARIO:fail edit", "--trust-folder")
+    last = _messages(fake.requests[-1])
+    nudges = [_text(m) for m in last if _text(m).startswith(FAILURE_CONTEXT)]
+    assert len(nudges) == 1
+    assert "lessons add" in nudges[0]
+    assert "--trigger-file src/app.py" in nudges[0]
+
+
+def test_uncovered_calls_and_pure_reads_add_no_text(project: CopilotProject) -> None:
+    """A file no lesson covers, cat and view of a covered file, a plain command: silence."""
+    fake = project.fake
+    root = project.root
+    fake.scenarios["quiet"] = [
+        ToolCall("create", {"path": str(root / "docs.md"), "file_text": "# Notes\n"}),
+        bash_call("cat src/app.py && ls scripts"),
+        ToolCall("view", {"path": str(root / "src" / "app.py")}),
+        ToolCall("grep", {"pattern": "VALUE", "path": str(root)}),
+        bash_call("echo done > out.txt"),
+    ]
+    project.copilot("SCENARIO:quiet look around", "--trust-folder")
+    assert (root / "out.txt").exists()
+    assert (root / "docs.md").exists()
+    final = fake.requests[-1]
+    assert len(_tool_results(final)) == 5
+    for request in fake.requests:
+        text = _blob(request)
+        assert APP_RULE not in text
+        assert RELEASE_RULE not in text
+        assert "preToolUse hook" not in text
