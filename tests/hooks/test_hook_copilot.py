@@ -1,0 +1,171 @@
+"""`lessons hook copilot` on payloads recorded from the real Copilot CLI 1.0.102."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from lessons_cli.hooks import copilot
+from lessons_core import wiring
+from lessons_core.delivery import GATE_PREFIX, SESSION_NOTE
+from lessons_core.hooklog import log_path
+from lessons_core.layout import Layout
+from tests.hooks.conftest import FIXTURES, answer, call_hook, payload, write_lesson
+
+H = "copilot"
+RELEASE = "Bump VERSION before running scripts/release.sh."
+APP = "Keep src/app.py free of import-time side effects."
+
+
+@pytest.fixture
+def lessons(project: Layout) -> Layout:
+    """The project with a command lesson on release.sh and a file lesson on src/app.py."""
+    write_lesson(project, "release-bump", RELEASE, commands=(r"scripts/release\.sh",))
+    write_lesson(project, "code-app-import", APP, files=("src/app.py",))
+    return project
+
+
+@pytest.mark.parametrize(
+    ("name", "event"),
+    [
+        ("session_start_new", "sessionStart"),
+        ("session_start_resume", "sessionStart"),
+        ("user_prompt_submitted", "userPromptSubmitted"),
+        ("pre_tool_use_bash", "preToolUse"),
+        ("pre_tool_use_edit", "preToolUse"),
+        ("pre_tool_use_create", "preToolUse"),
+        ("post_tool_use_failure_edit", "postToolUseFailure"),
+        ("pre_compact_auto", "preCompact"),
+        ("pre_compact_manual", "preCompact"),
+    ],
+)
+def test_the_event_is_read_from_the_payload_fields(project: Layout, name: str, event: str) -> None:
+    """Copilot names no event on stdin; each recorded payload is told apart by its fields."""
+    assert copilot.event_of(payload(H, name, project.root)) == event
+
+
+def test_every_recorded_payload_is_one_the_wiring_sends() -> None:
+    """The fixtures cover each wired event, and only wired events."""
+    events = {
+        copilot.event_of(json.loads(path.read_text()))
+        for path in (FIXTURES / "copilot").glob("*.json")
+    }
+    assert events == {event.name for event in wiring.WIRINGS[H].events}
+
+
+def test_a_covered_command_is_refused_with_the_rule_then_runs(lessons: Layout) -> None:
+    """The first bash call is denied with the fenced rule as the reason; the retry is silent."""
+    data = payload(H, "pre_tool_use_bash", lessons.root)
+    got = answer(H, data)
+    assert got is not None
+    assert set(got) == {"permissionDecision", "permissionDecisionReason"}
+    assert got["permissionDecision"] == "deny"
+    assert got["permissionDecisionReason"].startswith(GATE_PREFIX)
+    assert RELEASE in got["permissionDecisionReason"]
+    assert call_hook(H, data) == b""
+
+
+def test_an_edit_gets_the_file_rule_as_context_once(lessons: Layout) -> None:
+    """edit's absolute path is matched repo-relative; the rule is additionalContext."""
+    got = answer(H, payload(H, "pre_tool_use_edit", lessons.root))
+    assert got is not None
+    assert set(got) == {"additionalContext"}
+    assert APP in got["additionalContext"]
+    assert call_hook(H, payload(H, "pre_tool_use_edit", lessons.root)) == b""
+
+
+def test_create_is_matched_on_its_path(project: Layout) -> None:
+    """create's path is the file the rules are for."""
+    write_lesson(project, "code-new", "Register new modules in src/__init__.py.", files=("src/*",))
+    got = answer(H, payload(H, "pre_tool_use_create", project.root))
+    assert got is not None
+    assert "Register new modules" in got["additionalContext"]
+
+
+def test_tool_args_sent_as_json_text_are_read_too(lessons: Layout) -> None:
+    """toolArgs given as a JSON string (as Copilot documents it) works like an object."""
+    data = payload(H, "pre_tool_use_edit", lessons.root)
+    data["toolArgs"] = json.dumps(data["toolArgs"])
+    got = answer(H, data)
+    assert got is not None
+    assert APP in got["additionalContext"]
+
+
+def test_a_pure_read_command_is_silent(lessons: Layout) -> None:
+    """cat of a covered file recalls nothing."""
+    assert call_hook(H, payload(H, "pre_tool_use_bash_read", lessons.root)) == b""
+
+
+def test_session_start_gives_the_note_and_resets(lessons: Layout) -> None:
+    """A new session and a resumed one both start from nothing shown (Copilot resumes a
+    conversation without the context hooks added), with the note."""
+    edit = payload(H, "pre_tool_use_edit", lessons.root)
+    for start in ("session_start_new", "session_start_resume"):
+        assert answer(H, payload(H, start, lessons.root)) == {"additionalContext": SESSION_NOTE}
+        assert answer(H, edit) is not None
+        assert call_hook(H, edit) == b""
+
+
+def test_prompt_keywords_come_as_context(project: Layout) -> None:
+    """userPromptSubmitted answers keyword rules as additionalContext, once."""
+    write_lesson(
+        project, "release-notes", "Write release notes for each tag.", keywords=("release",)
+    )
+    data = payload(H, "user_prompt_submitted", project.root)
+    got = answer(H, data)
+    assert got is not None
+    assert "Write release notes for each tag." in got["additionalContext"]
+    assert call_hook(H, data) == b""
+
+
+@pytest.mark.parametrize("name", ["pre_compact_auto", "pre_compact_manual"])
+def test_compaction_makes_shown_rules_eligible_again(lessons: Layout, name: str) -> None:
+    """preCompact (auto or manual) answers nothing and the next edit brings the rule again."""
+    edit = payload(H, "pre_tool_use_edit", lessons.root)
+    assert answer(H, edit) is not None
+    assert call_hook(H, payload(H, name, lessons.root)) == b""
+    assert answer(H, edit) is not None
+
+
+def test_a_failed_edit_gets_one_nudge(lessons: Layout) -> None:
+    """postToolUseFailure answers a ready `lessons add` line for the file, once per session."""
+    data = payload(H, "post_tool_use_failure_edit", lessons.root)
+    got = answer(H, data)
+    assert got is not None
+    assert "--trigger-file src/app.py" in got["additionalContext"]
+    assert call_hook(H, data) == b""
+
+
+def test_a_payload_of_no_known_event_is_ignored(lessons: Layout) -> None:
+    """postToolUse (not wired) and an unknown shape get no answer and log nothing."""
+    data = payload(H, "pre_tool_use_edit", lessons.root)
+    data["toolResult"] = {"resultType": "success", "textResultForLlm": "ok"}
+    assert call_hook(H, data) == b""
+    assert call_hook(H, {"sessionId": "s", "cwd": str(lessons.root)}) == b""
+    assert not log_path(lessons.root).exists()
+
+
+def test_a_payload_without_a_session_fails_open(lessons: Layout) -> None:
+    """A missing sessionId exits 0 silently and logs the event it was read as."""
+    data = payload(H, "pre_tool_use_bash", lessons.root)
+    del data["sessionId"]
+    assert call_hook(H, data) == b""
+    assert " copilot preToolUse KeyError" in log_path(lessons.root).read_text()
+
+
+def test_the_wiring_matches_what_the_adapter_handles() -> None:
+    """init wires exactly the events the adapter answers, and its matcher names exactly
+    the tools it reads, as Copilot matches them (the whole tool name)."""
+    spec = wiring.WIRINGS[H]
+    assert {event.name for event in spec.events} == copilot.EVENTS
+    for event in spec.events:
+        if event.matcher is not None:
+            assert set(event.matcher.split("|")) == copilot.TOOLS
+    for tool in copilot.TOOLS:
+        assert spec.covers("preToolUse", tool)
+        assert spec.covers("postToolUseFailure", tool)
+    for tool in ("view", "grep", "glob", "read_bash", "list_bash", "task", "bashx"):
+        assert not spec.covers("preToolUse", tool)
+    assert all(re.fullmatch(r"[a-z_|]+", e.matcher or "x") for e in spec.events)
