@@ -33,7 +33,7 @@ class Wiring:
     """Where one harness reads hooks from and which events ``lessons`` listens to.
 
     ``nested``: entries are groups ``{"matcher", "hooks": [{"type", "command"}]}`` (Claude
-    Code, Codex, Gemini CLI); otherwise flat ``{"command", "matcher"}`` entries (Cursor,
+    Code, Codex, Gemini CLI, Qwen Code); otherwise flat ``{"command", "matcher"}`` entries (Cursor,
     Copilot CLI), with ``handler_extra`` beside the command.
     ``command_key``: the key that holds the command (Copilot CLI's is ``bash``).
     ``own_file``: the settings file is lessons' alone (Copilot CLI reads every
@@ -69,6 +69,8 @@ GEMINI_TOOLS = "write_file|replace|run_shell_command"
 CURSOR_FILE_TOOLS = "Write|Edit|MultiEdit|StrReplace|Delete|NotebookEdit"
 # Copilot CLI matches the whole tool name; its pure reads (view, grep, glob) are left out.
 COPILOT_TOOLS = "bash|create|edit"
+# Qwen Code's own tool names; read_file, grep_search and glob only read.
+QWEN_TOOLS = "run_shell_command|write_file|edit"
 
 WIRINGS: dict[str, Wiring] = {
     "claude-code": Wiring(
@@ -134,6 +136,19 @@ WIRINGS: dict[str, Wiring] = {
         top_level={"version": 1},
         command_key="bash",
         own_file=True,
+    ),
+    "qwen": Wiring(
+        "qwen",
+        ".qwen/settings.json",
+        (
+            HookEvent("SessionStart"),
+            HookEvent("UserPromptSubmit"),
+            HookEvent("PreToolUse", QWEN_TOOLS),
+            HookEvent("PostToolUse", QWEN_TOOLS),
+            HookEvent("PostToolUseFailure", QWEN_TOOLS),
+            HookEvent("PreCompact"),
+        ),
+        handler_extra={"timeout": 10000},
     ),
 }
 

@@ -13,9 +13,9 @@ def hook_command(harness: str) -> None:
     """Answer one hook call of HARNESS: its JSON on stdin, the answer on stdout.
 
     Harnesses run this, not people: 'lessons init --claude-code' (or --codex, --gemini,
-    --cursor, --copilot) wires it up. It shows the agent the project rules new to the session that
-    apply to the file or command at hand, a short note at session start, and a capture
-    nudge after a failure. It always exits 0; a problem is logged to
+    --cursor, --copilot, --qwen) wires it up. It shows the agent the project rules new
+    to the session that apply to the file or command at hand, a short note at session
+    start, and a capture nudge after a failure. It always exits 0; a problem is logged to
     .lessons/local/hook.log and the agent is left alone.
 
     \b
@@ -30,6 +30,8 @@ def hook_command(harness: str) -> None:
                    preCompact (.cursor/hooks.json)
       copilot      sessionStart, userPromptSubmitted, preToolUse, postToolUseFailure
                    (bash, create, edit), preCompact (.github/hooks/lessons.json)
+      qwen         SessionStart, UserPromptSubmit, PreToolUse, PostToolUse,
+                   PostToolUseFailure, PreCompact (.qwen/settings.json)
 
     \b
     Example:

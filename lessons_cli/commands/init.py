@@ -65,6 +65,7 @@ def hook_command(harness: str) -> str:
 @click.option("--gemini", is_flag=True, help="Add the hooks to .gemini/settings.json.")
 @click.option("--cursor", is_flag=True, help="Add the hooks to .cursor/hooks.json.")
 @click.option("--copilot", is_flag=True, help="Add the hooks to .github/hooks/lessons.json.")
+@click.option("--qwen", is_flag=True, help="Add the hooks to .qwen/settings.json.")
 @click.option(
     "--agents-md",
     is_flag=True,
@@ -83,6 +84,7 @@ def init_command(
     gemini: bool,
     cursor: bool,
     copilot: bool,
+    qwen: bool,
     agents_md: bool,
     claude_md: bool,
     remove_hooks: bool,
@@ -107,6 +109,7 @@ def init_command(
             ("gemini", gemini),
             ("cursor", cursor),
             ("copilot", copilot),
+            ("qwen", qwen),
         )
         if flag
     ]

@@ -82,13 +82,15 @@ def context_output(event: str, text: str | None) -> dict[str, Any] | None:
     return {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
 
 
-def pre_tool_output(notice: Notice | None) -> dict[str, Any] | None:
+def pre_tool_output(notice: Notice | None, event: str = "PreToolUse") -> dict[str, Any] | None:
+    """A gate refuses the call; other rules are context of ``event`` (Qwen Code delivers
+    them from ``PostToolUse``)."""
     if notice is None:
         return None
     if notice.gate:
         decision = {"permissionDecision": "deny", "permissionDecisionReason": notice.text}
         return {"hookSpecificOutput": {"hookEventName": "PreToolUse", **decision}}
-    return context_output("PreToolUse", notice.text)
+    return context_output(event, notice.text)
 
 
 def answer_text(answer: dict[str, Any] | None) -> tuple[str, bool]:
@@ -118,10 +120,19 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
     if event == "PreCompact":
         delivery.before_compaction(layout, key)
         return None
-    if event == "PostToolUseFailure" and not payload.get("is_interrupt"):
-        from lessons_core import nudges  # failures only: keeps every other call lighter
-
-        action = action_of(layout, payload)
-        delivery.record_failure(layout, key, action, config)
-        return context_output(event, nudges.failure_nudge(layout, key, action))
+    if event == "PostToolUseFailure":
+        return failure_output(layout, payload, action_of(layout, payload), config)
     return None
+
+
+def failure_output(
+    layout: Layout, payload: dict[str, Any], action: ToolAction, config: Config
+) -> dict[str, Any] | None:
+    """The capture nudge after ``action`` failed; nothing when the user interrupted it."""
+    if payload.get("is_interrupt"):
+        return None
+    from lessons_core import nudges  # failures only: keeps every other call lighter
+
+    key = session_of(payload)
+    delivery.record_failure(layout, key, action, config)
+    return context_output("PostToolUseFailure", nudges.failure_nudge(layout, key, action))

@@ -38,6 +38,7 @@ HARNESSES: dict[str, str] = {
     "gemini": "gemini",
     "cursor": "cursor",
     "copilot": "copilot",
+    "qwen": "qwen",
 }
 
 

@@ -19,11 +19,11 @@ from tests.e2e import fake_server
 from tests.e2e.fake_server import SUMMARY_TEXT, Reply, ToolCall, sse
 
 CALL_PREFIX = "call_"
-# Copilot CLI's compaction request ends with a user message asking for a summary. The
-# summary the model writes carries the scenario's progress, since the tool results it
-# replaces no longer show it.
-COMPACT_MARK = "history is being compacted"
-_CARRIED = re.compile(r"STEPS-DONE:([\w-]+)=(\d+)")
+# A compaction request ends with a user message asking for a summary (Copilot CLI's, Qwen
+# Code's). The summary the model writes carries the scenario's progress, since the tool
+# results it replaces no longer show it; Qwen Code takes only a <state_snapshot>.
+COMPACT_MARKS = ("history is being compacted", "summarizes a conversation when its context")
+_CARRIED = re.compile(r"CALLS-DONE:([\w,-]+)")
 
 
 def text_of(message: dict[str, Any]) -> str:
@@ -43,45 +43,53 @@ def newest_scenario(messages: list[dict[str, Any]]) -> str | None:
 
 
 def is_compaction(messages: list[dict[str, Any]]) -> bool:
-    return bool(messages) and COMPACT_MARK in text_of(messages[-1])
+    return bool(messages) and any(mark in text_of(messages[-1]) for mark in COMPACT_MARKS)
 
 
-def completed_steps(messages: list[dict[str, Any]], scenario: str) -> int:
-    """Steps of ``scenario`` done: those a compaction summary carried over (``STEPS-DONE``)
-    plus results of its calls (their ids name it) that were not a gate denial."""
-    carried = 0
-    for message in messages:
-        for found in _CARRIED.finditer(text_of(message)):
-            if found.group(1) == scenario:
-                carried = int(found.group(2))
+def completed_calls(messages: list[dict[str, Any]], scenario: str) -> set[str]:
+    """Ids of ``scenario``'s calls that ran (their ids name it): those whose results are in
+    the conversation and were not a gate denial, and those a compaction summary carried."""
     prefix = f"{CALL_PREFIX}{scenario}_"
-    return carried + sum(
-        1
+    done = {
+        call
+        for message in messages
+        for found in _CARRIED.finditer(text_of(message))
+        for call in found.group(1).split(",")
+        if call.startswith(prefix)
+    }
+    done.update(
+        str(m.get("tool_call_id"))
         for m in messages
         if m.get("role") == "tool"
         and str(m.get("tool_call_id", "")).startswith(prefix)
         and GATE_PREFIX not in text_of(m)
     )
+    return done
 
 
 @dataclass
 class FakeModel(fake_server.FakeModel):
-    """``POST /v1/chat/completions``, streaming or not.
+    """``POST /v1/chat/completions``, streaming or not; other paths get ``{}``.
 
     ``full_at`` maps a scenario to the step whose reply reports a prompt of
-    ``FULL_PROMPT_TOKENS``: Copilot CLI decides to compact from the usage the model
-    reports, so that step starts a compaction (with ``MAX_PROMPT_TOKENS`` as the limit).
+    ``full_prompt_tokens``: clients decide to compact from the usage the model reports,
+    so that step starts a compaction (Copilot CLI with ``MAX_PROMPT_TOKENS`` as its limit).
     """
 
     full_at: dict[str, int] = field(default_factory=dict)
+    full_prompt_tokens: int = 29_000
 
     def reply(self, body: dict[str, Any]) -> tuple[dict[str, Any], int]:
         """The next assistant message (text, or one tool call) and its prompt tokens."""
         messages = body.get("messages", [])
         scenario = newest_scenario(messages)
-        done = completed_steps(messages, scenario or "")
+        calls = completed_calls(messages, scenario or "")
+        done = len(calls)
         if is_compaction(messages) or not body.get("tools"):
-            summary = f"{SUMMARY_TEXT} STEPS-DONE:{scenario}={done}" if scenario else SUMMARY_TEXT
+            carried = f" SCENARIO:{scenario} CALLS-DONE:{','.join(sorted(calls))}"
+            summary = (
+                f"<state_snapshot>{SUMMARY_TEXT}{carried if scenario else ''}</state_snapshot>"
+            )
             return {"role": "assistant", "content": summary}, PROMPT_TOKENS
         step = self.next_call(scenario, done)
         if isinstance(step, str):
@@ -92,7 +100,7 @@ class FakeModel(fake_server.FakeModel):
             "function": {"name": step.name, "arguments": json.dumps(step.input)},
         }
         full = self.full_at.get(scenario or "") == done
-        tokens = FULL_PROMPT_TOKENS if full else PROMPT_TOKENS
+        tokens = self.full_prompt_tokens if full else PROMPT_TOKENS
         return {"role": "assistant", "content": None, "tool_calls": [call]}, tokens
 
     def answer(self, path: str, body: dict[str, Any]) -> Reply:
@@ -116,7 +124,6 @@ class FakeModel(fake_server.FakeModel):
 
 PROMPT_TOKENS = 10
 MAX_PROMPT_TOKENS = 30_000
-FULL_PROMPT_TOKENS = 29_000
 
 
 def _finish(message: dict[str, Any]) -> str:

@@ -1,0 +1,64 @@
+"""Qwen Code: ``SessionStart``, ``UserPromptSubmit``, ``PreToolUse``, ``PostToolUse``,
+``PostToolUseFailure`` and ``PreCompact``, in Claude Code's hook format.
+
+Qwen Code drops the ``additionalContext`` of ``PreToolUse``, so that event delivers the
+gate rules only (``permissionDecision: "deny"``: the model reads the rules as the tool's
+result before anything ran); context rules follow in ``PostToolUse``, whose
+``additionalContext`` Qwen appends to the tool's result. Tool names are Qwen's own
+(``run_shell_command``, ``write_file``, ``edit``). Qwen fires ``UserPromptSubmit`` before
+every model request, with an empty ``prompt`` after the first. Payloads recorded from
+the real client are kept in tests/fixtures/qwen/.
+"""
+
+from __future__ import annotations
+
+from lessons_cli.hooks import claude_code
+from lessons_core import delivery
+from lessons_core.delivery import CONTEXT, GATE, ToolAction
+
+TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
+if TYPE_CHECKING:
+    from typing import Any
+
+    from lessons_core.config import Config
+    from lessons_core.layout import Layout
+
+project_dir = claude_code.project_dir
+
+FILE_TOOLS = frozenset({"write_file", "edit"})
+SHELL_TOOL = "run_shell_command"
+TOOLS = FILE_TOOLS | {SHELL_TOOL}
+# What each tool event can deliver (see the module docstring).
+EVENT_MODES = {"PreToolUse": frozenset({GATE}), "PostToolUse": frozenset({CONTEXT})}
+# The events this adapter answers; ``lessons init --qwen`` wires exactly these.
+EVENTS = frozenset(
+    {"SessionStart", "UserPromptSubmit", "PreCompact", "PostToolUseFailure", *EVENT_MODES}
+)
+
+
+def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
+    """The file of ``write_file``/``edit`` (``file_path``), the command of the shell tool."""
+    given = payload.get("tool_input")
+    tool_input = given if isinstance(given, dict) else {}
+    tool = payload.get("tool_name")
+    if tool in FILE_TOOLS:
+        return claude_code.file_action(layout, payload, tool_input.get("file_path"))
+    if tool == SHELL_TOOL:
+        return claude_code.command_action(tool_input.get("command"))
+    return ToolAction()
+
+
+def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str, Any] | None:
+    event = payload.get("hook_event_name")
+    if isinstance(event, str) and event in EVENT_MODES:
+        key = claude_code.session_of(payload)
+        action = action_of(layout, payload)
+        return claude_code.pre_tool_output(
+            delivery.before_action(layout, key, action, config, EVENT_MODES[event], event),
+            event,
+        )
+    if event == "PostToolUseFailure":
+        return claude_code.failure_output(layout, payload, action_of(layout, payload), config)
+    if event in {"SessionStart", "UserPromptSubmit", "PreCompact"}:
+        return claude_code.handle(layout, payload, config)
+    return None

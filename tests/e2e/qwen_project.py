@@ -1,0 +1,67 @@
+"""A temp git repo wired with `lessons init --qwen`, driven by the real Qwen Code CLI.
+
+`bash scripts/test` installs the pinned client into ./.e2e. It runs with its home in a temp
+folder against `fake_chat_completions.FakeModel` on a free loopback port
+(`OPENAI_BASE_URL`), in `--yolo` mode so no tool call waits for approval.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from tests.e2e.copilot_project import E2E
+from tests.e2e.fake_chat_completions import FakeModel, ToolCall
+from tests.e2e.wired_repo import WiredRepo, serve_wired_repo
+
+QWEN = E2E / "node_modules" / ".bin" / "qwen"
+MODEL = "qwen3-coder-plus"
+# Qwen Code compacts past 85% of its context window (1,000,000 tokens for this model).
+FULL_PROMPT_TOKENS = 900_000
+
+
+class QwenProject(WiredRepo[FakeModel]):
+    def env(self) -> dict[str, str]:
+        """The client's environment: temp home, the fake model, this install findable."""
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith(("OPENAI", "QWEN", "DASHSCOPE", "XDG_"))
+        }
+        env.update(
+            HOME=str(self.home),
+            XDG_CONFIG_HOME=str(self.home / ".config"),
+            XDG_CACHE_HOME=str(self.home / ".cache"),
+            OPENAI_BASE_URL=f"{self.server.url}/v1",
+            OPENAI_API_KEY="dummy",
+            OPENAI_MODEL=MODEL,
+            QWEN_CODE_SUPPRESS_YOLO_WARNING="1",
+            LESSONS_PYTHON=sys.executable,
+            PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+        )
+        return env
+
+    def qwen(self, prompt: str, *args: str) -> str:
+        """Run `qwen -p PROMPT --yolo ...`; return its output."""
+        return self.run_client([str(QWEN), "-p", prompt, "--yolo", *args], self.env())
+
+
+def make_qwen_project(tmp_path: Path) -> QwenProject:
+    """A git repo with two lessons, wired with `lessons init --qwen`; close its server."""
+    project = QwenProject(*serve_wired_repo(tmp_path, "--qwen", FakeModel))
+    project.fake.full_prompt_tokens = FULL_PROMPT_TOKENS
+    return project
+
+
+def shell_call(command: str) -> ToolCall:
+    return ToolCall("run_shell_command", {"command": command, "description": "run it"})
+
+
+def read_call(root: Path) -> ToolCall:
+    return ToolCall("read_file", {"file_path": str(root / "src" / "app.py")})
+
+
+def edit_call(root: Path, old: str, new: str) -> ToolCall:
+    path = str(root / "src" / "app.py")
+    return ToolCall("edit", {"file_path": path, "old_string": old, "new_string": new})
