@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.graphs import Graph, corpus_graph, synthetic_graph
+from bench.graphs import CORPUS, Graph, corpus_graph, synthetic_graph
 from bench.hook_runs import SHOWN_SESSION, Row, baseline, rows
 from bench.installs import REPO, Install, editable, regular
 from bench.replay import replay
@@ -29,8 +29,6 @@ from lessons_core.layout import Layout
 from lessons_core.recall import RecallRequest, rank
 from lessons_core.recall_index import load_index
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "agentsmesh"
-
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
@@ -39,7 +37,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--sizes", default="10000,50000", help="synthetic graph sizes (default 10000,50000)"
     )
-    parser.add_argument("--corpus", type=Path, default=_corpus_dir(), help="agentsmesh corpus")
+    parser.add_argument("--corpus", type=Path, default=CORPUS, help="agentsmesh corpus")
     parser.add_argument("--validate-lessons", type=int, default=1000, metavar="N")
     parser.add_argument("--replay-calls", type=int, default=220, metavar="N")
     args = parser.parse_args(argv)
@@ -122,14 +120,6 @@ def rebuild_line(install: Install, graph: Graph, runs: int) -> Line:
         peak = max(peak, rss)
     times.sort()
     return Line(install.name, graph, "edit after a lesson changed", Measure(times[runs // 2], peak))
-
-
-def _corpus_dir() -> Path:
-    for parent in Path(__file__).resolve().parents:
-        candidate = parent / "shared" / "corpus" / "agentsmesh"
-        if (candidate / "lessons.json").is_file():
-            return candidate
-    return CORPUS
 
 
 if __name__ == "__main__":

@@ -20,6 +20,10 @@ from lessons_core.layout import Layout
 from lessons_core.recall import RecallRequest, rank
 from lessons_core.recall_index import load_index
 
+# The project's own copy of the real corpus, with its licence notice (NOTICE.md beside it):
+# a clone of this repo is all a test or a benchmark run may read.
+CORPUS = Path(__file__).resolve().parent / "corpus" / "agentsmesh"
+
 QUIET_CANDIDATES = ("zz-scratch/unrelated.txt", "zz/untracked.bin")
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
+from bench.graphs import CORPUS
 from lessons_cli.app import cli
 from lessons_core.layout import Layout
 from lessons_core.model import Lesson, Status, Triggers
@@ -111,9 +112,5 @@ def save_lesson(
 
 
 def corpus_dir() -> Path:
-    """The real agentsmesh corpus, in the ``shared/`` folder next to the repo (or above)."""
-    for parent in Path(__file__).resolve().parents:
-        candidate = parent / "shared" / "corpus" / "agentsmesh"
-        if (candidate / "lessons.json").is_file():
-            return candidate
-    raise AssertionError("shared/corpus/agentsmesh/ not found beside the repo")
+    """The real agentsmesh corpus: the project's own copy under bench/corpus/."""
+    return CORPUS
