@@ -29,6 +29,9 @@ class Project:
     root: Path
     home: Path
     server: FakeServer
+    # False: lessons is not on the client's PATH, only in ~/.local/bin (a pipx install
+    # seen from a harness started without that folder on its PATH).
+    on_path: bool = True
 
     @property
     def fake(self) -> FakeModel:
@@ -48,8 +51,7 @@ class Project:
             DISABLE_ERROR_REPORTING="1",
             DISABLE_BUG_COMMAND="1",
             CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
-            # lessons on PATH, as after `pipx install`: the committed launcher finds it.
-            PATH=f"{INSTALL_BIN}{os.pathsep}{env.get('PATH', '/usr/bin:/bin')}",
+            PATH=self._path(env.get("PATH", "/usr/bin:/bin")),
         )
         done = subprocess.run(
             [str(CLAUDE), "-p", *args, "--output-format", "json"],
@@ -64,6 +66,17 @@ class Project:
         assert done.returncode == 0, done.stderr + done.stdout
         result: dict[str, Any] = json.loads(done.stdout)
         return result
+
+    def _path(self, system: str) -> str:
+        """lessons on PATH, as after `pipx install`, or only where pipx links it."""
+        kept = [d for d in system.split(os.pathsep) if d and Path(d) != INSTALL_BIN]
+        if self.on_path:
+            return os.pathsep.join([str(INSTALL_BIN), *kept])
+        link = self.home / ".local" / "bin" / "lessons"
+        if not link.exists():
+            link.parent.mkdir(parents=True, exist_ok=True)
+            link.symlink_to(INSTALL_BIN / "lessons")
+        return os.pathsep.join(kept)
 
     def lessons(self, *args: str) -> str:
         """Run `python -m lessons_cli ...` in the repo; return its stdout."""
