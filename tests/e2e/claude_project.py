@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tests.e2e.fake_anthropic import FakeModel, FakeServer, ToolCall
+from tests.e2e.fake_anthropic import FakeModel
+from tests.e2e.fake_server import FakeServer, ToolCall
 
 CLAUDE = Path(__file__).resolve().parents[2] / ".e2e" / "node_modules" / ".bin" / "claude"
 RELEASE_RULE = "Bump VERSION before running scripts/release.sh; it tags whatever is there."
@@ -27,11 +28,11 @@ TOOLS = "Bash,Write,Edit,Read"
 class Project:
     root: Path
     home: Path
-    server: FakeServer
+    server: FakeServer[FakeModel]
 
     @property
     def fake(self) -> FakeModel:
-        return self.server.fake
+        return self.server.api
 
     def claude(self, *args: str) -> dict[str, Any]:
         """Run `claude -p ...`; return its JSON result."""

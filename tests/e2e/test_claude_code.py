@@ -23,7 +23,8 @@ from tests.e2e.claude_project import (
     edit_call,
     write_call,
 )
-from tests.e2e.fake_anthropic import ToolCall, result_text
+from tests.e2e.fake_anthropic import result_text
+from tests.e2e.fake_server import ToolCall
 
 pytestmark = pytest.mark.e2e
 
