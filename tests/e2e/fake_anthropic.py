@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from lessons_core.delivery import GATE_PREFIX
-from tests.e2e.fake_server import EMPTY, SCENARIO, Recorder, Reply, sse
+from tests.e2e.fake_server import EMPTY, SCENARIO, Recorder, Reply, sse, texts
 
 # Claude Code's compaction request tells the model to answer in text only.
 COMPACT_MARK = "TEXT ONLY"
@@ -60,13 +60,6 @@ class FakeModel(Recorder):
         return Reply(json.dumps(message).encode())
 
 
-def _texts(message: dict[str, Any]) -> list[str]:
-    content = message.get("content")
-    if isinstance(content, str):
-        return [content]
-    return [b.get("text", "") for b in content or [] if b.get("type") == "text"]
-
-
 def _newest_scenario(messages: list[dict[str, Any]]) -> str | None:
     """The name in the newest ``SCENARIO:`` prompt.
 
@@ -78,10 +71,10 @@ def _newest_scenario(messages: list[dict[str, Any]]) -> str | None:
         message = messages[index]
         if message.get("role") != "user":
             continue
-        texts = _texts(message)
-        if index == len(messages) - 1 and any(COMPACT_MARK in text for text in texts):
+        found_texts = texts(message.get("content"))
+        if index == len(messages) - 1 and any(COMPACT_MARK in t for t in found_texts):
             return None
-        for text in reversed(texts):
+        for text in reversed(found_texts):
             found = SCENARIO.search(text)
             if found:
                 return found.group(1)
@@ -89,10 +82,7 @@ def _newest_scenario(messages: list[dict[str, Any]]) -> str | None:
 
 
 def result_text(block: dict[str, Any]) -> str:
-    content = block.get("content")
-    if isinstance(content, str):
-        return content
-    return "\n".join(b.get("text", "") for b in content or [] if isinstance(b, dict))
+    return "\n".join(texts(block.get("content")))
 
 
 def _completed_steps(messages: list[dict[str, Any]], scenario: str) -> int:

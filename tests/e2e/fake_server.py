@@ -109,13 +109,13 @@ class _Server(ThreadingHTTPServer):
     block_on_close = False  # a client's idle keep-alive connection must not hold up close()
 
 
-A = TypeVar("A", bound=Api)
+ApiT = TypeVar("ApiT", bound=Api)
 
 
-class FakeServer(Generic[A]):
+class FakeServer(Generic[ApiT]):
     """Serve ``api`` on a free loopback port until ``close``."""
 
-    def __init__(self, api: A) -> None:
+    def __init__(self, api: ApiT) -> None:
         self.api = api
         self.httpd = _Server(("127.0.0.1", 0), _handler(api))
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
@@ -135,3 +135,10 @@ class FakeServer(Generic[A]):
 def sse(event: str, data: dict[str, Any]) -> bytes:
     """One server-sent event."""
     return f"event: {event}\ndata: {json.dumps(data)}\n\n".encode()
+
+
+def texts(content: Any) -> list[str]:
+    """The texts of a message or tool result: its content as a string, or a list of parts."""
+    if isinstance(content, str):
+        return [content]
+    return [part.get("text", "") for part in content or [] if isinstance(part, dict)]

@@ -15,8 +15,6 @@ import pytest
 
 from lessons_core.delivery import GATE_PREFIX
 from tests.e2e.claude_project import (
-    APP_RULE,
-    RELEASE_RULE,
     TOOLS,
     Project,
     bash_call,
@@ -25,6 +23,7 @@ from tests.e2e.claude_project import (
 )
 from tests.e2e.fake_anthropic import result_text
 from tests.e2e.fake_server import ToolCall
+from tests.e2e.sample_repo import APP_RULE, RELEASE_RULE
 
 pytestmark = pytest.mark.e2e
 
