@@ -19,7 +19,8 @@ import pytest
 from lessons_core.delivery import GATE_PREFIX, SESSION_NOTE
 from lessons_core.render import OPEN
 from tests.e2e.codex_project import CODEX, Project, patch_call, shell_call, update_patch
-from tests.e2e.codex_trust import hook_hashes, hooks_list, project_trust
+from tests.e2e.codex_trust import hook_hashes, hooks_list, project_trust, toml_string
+from tests.e2e.codex_tui import trust_steps
 from tests.e2e.fake_responses import COMPACT_MARK, output_text
 from tests.e2e.fake_server import texts
 from tests.e2e.sample_repo import APP_RULE, RELEASE_RULE
@@ -95,6 +96,16 @@ def test_hooks_run_only_after_the_documented_trust_steps(codex_repo: Project) ->
     assert {name for name, _ in run.hooks} == EVENTS - {"PreCompact"}
     assert SESSION_NOTE in _developer_texts(fake.requests[-1])
     assert RELEASE_RULE in _blob(fake.requests[-1])
+
+
+def test_the_trust_steps_in_codex_screen_save_what_the_tests_write(codex_repo: Project) -> None:
+    """`codex` in the repo, "Trust and continue" for the folder, "Trust all and continue" in
+    the hooks review: config.toml then holds exactly the entries ``Project.trust`` writes."""
+    trust_steps(codex_repo)
+    saved = codex_repo.config.read_text()
+    assert project_trust(codex_repo.root) in saved
+    for key, value in hook_hashes(codex_repo.root / ".codex" / "hooks.json").items():
+        assert f'[hooks.state.{toml_string(key)}]\ntrusted_hash = "{value}"\n' in saved
 
 
 def test_gate_refuses_the_command_before_it_runs_and_the_retry_runs(codex: Project) -> None:
