@@ -179,6 +179,12 @@ def test_after_compaction_the_rule_is_delivered_again(codex: Project) -> None:
     assert (codex.root / "src" / "app.py").read_text() == "VALUE = 3\n"
 
 
+def test_a_prompt_brings_the_rules_it_talks_about_before_the_first_reply(codex: Project) -> None:
+    """UserPromptSubmit: the rule sharing the prompt's words is in the first request."""
+    codex.codex("Bump the VERSION, then run the release script that tags it")
+    assert any(RELEASE_RULE in text for text in _developer_texts(codex.fake.requests[0]))
+
+
 def test_pure_reads_and_uncovered_calls_add_nothing(codex: Project) -> None:
     """A patch no lesson covers, cat/ls/grep of covered files, a write elsewhere: silence."""
     fake = codex.fake
