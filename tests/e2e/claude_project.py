@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tests.conftest import INSTALL_BIN
 from tests.e2e.fake_anthropic import FakeModel
 from tests.e2e.fake_server import ToolCall
 from tests.e2e.sample_repo import ClientProject, serve_wired_repo
@@ -20,7 +22,12 @@ CLAUDE = Path(__file__).resolve().parents[2] / ".e2e" / "node_modules" / ".bin" 
 TOOLS = "Bash,Write,Edit,Read"
 
 
+@dataclass
 class Project(ClientProject[FakeModel]):
+    # False: lessons is not on the client's PATH, only in ~/.local/bin (a pipx install
+    # seen from a harness started without that folder on its PATH).
+    on_path: bool = True
+
     def claude(self, *args: str) -> dict[str, Any]:
         """Run `claude -p ...`; return its JSON result."""
         env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "CLAUDE"))}
@@ -35,10 +42,22 @@ class Project(ClientProject[FakeModel]):
             DISABLE_ERROR_REPORTING="1",
             DISABLE_BUG_COMMAND="1",
             CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
+            PATH=self._path(env.get("PATH", "/usr/bin:/bin")),
         )
         done = self.run_client([str(CLAUDE), "-p", *args, "--output-format", "json"], env)
         result: dict[str, Any] = json.loads(done.stdout)
         return result
+
+    def _path(self, system: str) -> str:
+        """lessons on PATH, as after `pipx install`, or only where pipx links it."""
+        kept = [d for d in system.split(os.pathsep) if d and Path(d) != INSTALL_BIN]
+        if self.on_path:
+            return os.pathsep.join([str(INSTALL_BIN), *kept])
+        link = self.home / ".local" / "bin" / "lessons"
+        if not link.exists():
+            link.parent.mkdir(parents=True, exist_ok=True)
+            link.symlink_to(INSTALL_BIN / "lessons")
+        return os.pathsep.join(kept)
 
     def transcript(self, session_id: str) -> Path:
         """The JSONL file the client keeps for ``session_id``."""

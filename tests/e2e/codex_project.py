@@ -12,10 +12,10 @@ import json
 import os
 import re
 import shlex
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests.conftest import INSTALL_BIN
 from tests.e2e.codex_trust import hook_trust, project_trust
 from tests.e2e.fake_responses import FULL_CONTEXT_TOKENS, FakeResponses
 from tests.e2e.fake_server import ToolCall
@@ -46,15 +46,13 @@ class Project(ClientProject[FakeResponses]):
         return self.codex_home / "config.toml"
 
     def env(self) -> dict[str, str]:
-        """The client's environment: temp home, no OpenAI or Codex settings of the host,
-        and the lessons install findable both by the hook and by the agent's shell."""
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "CODEX_"))}
-        env.update(
-            HOME=str(self.home),
-            CODEX_HOME=str(self.codex_home),
-            LESSONS_PYTHON=sys.executable,
-            PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}",
-        )
+        """The client's environment: temp home, no OpenAI, Codex or lessons settings of the
+        host, and `lessons` on PATH as after `pipx install` (the launcher finds it there)."""
+        skipped = ("OPENAI_", "CODEX_", "LESSONS_")
+        env = {k: v for k, v in os.environ.items() if not k.startswith(skipped)}
+        system = [d for d in env.get("PATH", "/usr/bin:/bin").split(os.pathsep) if d]
+        path = [str(INSTALL_BIN), *(d for d in system if Path(d) != INSTALL_BIN)]
+        env.update(HOME=str(self.home), CODEX_HOME=str(self.codex_home), PATH=os.pathsep.join(path))
         return env
 
     def trust(self) -> None:
