@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from lessons_core.delivery import GATE_PREFIX, SESSION_NOTE
+from lessons_core.delivery import GATE_PREFIX, session_note
+from lessons_core.layout import Layout
 from lessons_core.render import OPEN
 from tests.e2e.codex_project import CODEX, Project, patch_call, shell_call, update_patch
 from tests.e2e.codex_trust import hook_hashes, hooks_list, project_trust, toml_string
@@ -94,7 +95,7 @@ def test_hooks_run_only_after_the_documented_trust_steps(codex_repo: Project) ->
     assert statuses == dict.fromkeys(ours, "trusted")
     run = project.codex("SCENARIO:gate release it")
     assert {name for name, _ in run.hooks} == EVENTS - {"PreCompact"}
-    assert SESSION_NOTE in _developer_texts(fake.requests[-1])
+    assert session_note(Layout(project.root)) in _developer_texts(fake.requests[-1])
     assert RELEASE_RULE in _blob(fake.requests[-1])
 
 
@@ -172,7 +173,7 @@ def test_after_compaction_the_rule_is_delivered_again(codex: Project) -> None:
     assert _blob(fake.requests[compaction]).count(APP_RULE) == 1
     after = fake.requests[compaction + 1]
     assert APP_RULE not in _blob(after)  # compaction dropped it from the conversation...
-    assert SESSION_NOTE in _developer_texts(after)
+    assert session_note(Layout(codex.root)) in _developer_texts(after)
     assert _blob(fake.requests[-1]).count(APP_RULE) == 1  # ...and the next edit brought it
     assert _statuses(run.hooks, "PreCompact") == ["Completed"]
     assert _statuses(run.hooks, "SessionStart") == ["Completed", "Completed"]
