@@ -63,6 +63,8 @@ class Wiring:
 
 
 CLAUDE_TOOLS = "Edit|Write|MultiEdit|NotebookEdit|Bash"
+# The names Codex CLI gives its shell and edit tools in PreToolUse (what its adapter reads).
+CODEX_TOOLS = "Bash|apply_patch"
 GEMINI_TOOLS = "write_file|replace|run_shell_command"
 CURSOR_FILE_TOOLS = "Write|Edit|MultiEdit|StrReplace|Delete|NotebookEdit"
 
@@ -86,7 +88,7 @@ WIRINGS: dict[str, Wiring] = {
         (
             HookEvent("SessionStart"),
             HookEvent("UserPromptSubmit"),
-            HookEvent("PreToolUse", "Bash|apply_patch"),
+            HookEvent("PreToolUse", CODEX_TOOLS),
             HookEvent("PreCompact"),
         ),
         handler_extra={"timeout": 10},

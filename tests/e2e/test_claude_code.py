@@ -16,15 +16,15 @@ import pytest
 
 from lessons_core.delivery import GATE_PREFIX
 from tests.e2e.claude_project import (
-    APP_RULE,
-    RELEASE_RULE,
     TOOLS,
     Project,
     bash_call,
     edit_call,
     write_call,
 )
-from tests.e2e.fake_anthropic import ToolCall, result_text
+from tests.e2e.fake_anthropic import result_text
+from tests.e2e.fake_server import ToolCall
+from tests.e2e.sample_repo import APP_RULE, RELEASE_RULE
 
 pytestmark = pytest.mark.e2e
 
