@@ -19,7 +19,9 @@ import orjson
 from lessons_core.errors import LessonsError
 from lessons_core.fsutil import atomic_write, write_target
 
-_OURS = re.compile(r"\blessons(?:_cli)?\b.*\shook\s+[a-z-]+\s*$")
+# `sh "$X/.lessons/run" hook H || true` (the launcher), or the older `PY -I -m lessons_cli
+# hook H` and `lessons hook H`: entries of ours in any form, so re-runs replace them.
+_OURS = re.compile(r"\blessons(?:_cli)?\b.*\shook\s+[a-z-]+(?:\s*\|\|\s*true)?\s*$")
 
 
 @dataclass(frozen=True)
@@ -33,17 +35,20 @@ class Wiring:
     """Where one harness reads hooks from and which events ``lessons`` listens to.
 
     ``nested``: entries are groups ``{"matcher", "hooks": [{"type", "command"}]}`` (Claude
-    Code, Codex, Gemini CLI, Qwen Code); otherwise flat ``{"command", "matcher"}`` entries (Cursor,
-    Copilot CLI), with ``handler_extra`` beside the command.
+    Code, Codex, Gemini CLI, Qwen Code); otherwise flat ``{"command", "matcher"}`` entries
+    (Cursor, Copilot CLI), with ``handler_extra`` beside the command.
     ``command_key``: the key that holds the command (Copilot CLI's is ``bash``).
     ``own_file``: the settings file is lessons' alone (Copilot CLI reads every
     ``.github/hooks/*.json``), so removing our entries removes the file when nothing else
     is left in it.
+    ``project_dir_var``: the variable the harness sets to the project folder when it runs
+    a hook, if it sets one (the hook command finds ``.lessons/run`` through it).
     """
 
     harness: str
     settings: str
     events: tuple[HookEvent, ...]
+    project_dir_var: str | None = None
     nested: bool = True
     handler_extra: dict[str, Any] = field(default_factory=dict)
     top_level: dict[str, Any] = field(default_factory=dict)
@@ -65,12 +70,15 @@ class Wiring:
 
 
 CLAUDE_TOOLS = "Edit|Write|MultiEdit|NotebookEdit|Bash"
+# The names Codex CLI gives its shell and edit tools in PreToolUse (what its adapter reads).
+CODEX_TOOLS = "Bash|apply_patch"
 GEMINI_TOOLS = "write_file|replace|run_shell_command"
 CURSOR_FILE_TOOLS = "Write|Edit|MultiEdit|StrReplace|Delete|NotebookEdit"
 # Copilot CLI matches the whole tool name; its pure reads (view, grep, glob) are left out.
 COPILOT_TOOLS = "bash|create|edit"
-# Qwen Code's own tool names; read_file, grep_search and glob only read.
-QWEN_TOOLS = "run_shell_command|write_file|edit"
+# Qwen Code searches the tool name for its matcher, so the names are anchored; read_file,
+# grep_search and glob only read.
+QWEN_TOOLS = "^(run_shell_command|write_file|edit)$"
 
 WIRINGS: dict[str, Wiring] = {
     "claude-code": Wiring(
@@ -83,6 +91,7 @@ WIRINGS: dict[str, Wiring] = {
             HookEvent("PreCompact"),
             HookEvent("PostToolUseFailure", CLAUDE_TOOLS),
         ),
+        project_dir_var="CLAUDE_PROJECT_DIR",
         handler_extra={"timeout": 10},
     ),
     "codex": Wiring(
@@ -91,7 +100,7 @@ WIRINGS: dict[str, Wiring] = {
         (
             HookEvent("SessionStart"),
             HookEvent("UserPromptSubmit"),
-            HookEvent("PreToolUse", "Bash|apply_patch"),
+            HookEvent("PreToolUse", CODEX_TOOLS),
             HookEvent("PreCompact"),
         ),
         handler_extra={"timeout": 10},
@@ -106,6 +115,7 @@ WIRINGS: dict[str, Wiring] = {
             HookEvent("AfterTool", GEMINI_TOOLS),
             HookEvent("PreCompress"),
         ),
+        project_dir_var="GEMINI_PROJECT_DIR",
         handler_extra={"name": "lessons", "timeout": 10000},
     ),
     "cursor": Wiring(
@@ -131,6 +141,7 @@ WIRINGS: dict[str, Wiring] = {
             HookEvent("postToolUseFailure", COPILOT_TOOLS),
             HookEvent("preCompact"),
         ),
+        project_dir_var="COPILOT_PROJECT_DIR",
         nested=False,
         handler_extra={"type": "command", "timeoutSec": 10},
         top_level={"version": 1},
@@ -204,16 +215,31 @@ def installed(root: Path, wiring: Wiring) -> bool:
     path = root / wiring.settings
     if not path.exists():
         return False
-    hooks = read_settings(path).get("hooks")
+    return bool(_ours(read_settings(path), wiring))
+
+
+def our_commands(settings: dict[str, Any], wiring: Wiring) -> list[str]:
+    """The commands of our entries in parsed ``settings``, in file order."""
+    return [str(handler[wiring.command_key]) for _event, handler in _ours(settings, wiring)]
+
+
+def our_events(settings: dict[str, Any], wiring: Wiring) -> set[str]:
+    """The events under which ``settings`` holds an entry of ours."""
+    return {event for event, _handler in _ours(settings, wiring)}
+
+
+def _ours(settings: dict[str, Any], wiring: Wiring) -> list[tuple[str, dict[str, Any]]]:
+    hooks = settings.get("hooks")
     if not isinstance(hooks, dict):
-        return False
-    return any(
-        is_ours(handler, wiring.command_key)
-        for entries in hooks.values()
+        return []
+    return [
+        (event, handler)
+        for event, entries in hooks.items()
         if isinstance(entries, list)
         for entry in entries
         for handler in _handlers(wiring, entry)
-    )
+        if is_ours(handler, wiring.command_key)
+    ]
 
 
 def _only_defaults(settings: dict[str, Any], wiring: Wiring) -> bool:

@@ -9,17 +9,25 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tests.e2e.fake_anthropic import FakeModel, ToolCall
-from tests.e2e.wired_repo import WiredRepo, serve_wired_repo
+from tests.conftest import INSTALL_BIN
+from tests.e2e.fake_anthropic import FakeModel
+from tests.e2e.fake_server import ToolCall
+from tests.e2e.sample_repo import ClientProject, serve_wired_repo
 
 CLAUDE = Path(__file__).resolve().parents[2] / ".e2e" / "node_modules" / ".bin" / "claude"
 TOOLS = "Bash,Write,Edit,Read"
 
 
-class Project(WiredRepo[FakeModel]):
+@dataclass
+class Project(ClientProject[FakeModel]):
+    # False: lessons is not on the client's PATH, only in ~/.local/bin (a pipx install
+    # seen from a harness started without that folder on its PATH).
+    on_path: bool = True
+
     def claude(self, *args: str) -> dict[str, Any]:
         """Run `claude -p ...`; return its JSON result."""
         env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "CLAUDE"))}
@@ -34,10 +42,22 @@ class Project(WiredRepo[FakeModel]):
             DISABLE_ERROR_REPORTING="1",
             DISABLE_BUG_COMMAND="1",
             CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
+            PATH=self._path(env.get("PATH", "/usr/bin:/bin")),
         )
-        out = self.run_client([str(CLAUDE), "-p", *args, "--output-format", "json"], env)
-        result: dict[str, Any] = json.loads(out)
+        done = self.run_client([str(CLAUDE), "-p", *args, "--output-format", "json"], env)
+        result: dict[str, Any] = json.loads(done.stdout)
         return result
+
+    def _path(self, system: str) -> str:
+        """lessons on PATH, as after `pipx install`, or only where pipx links it."""
+        kept = [d for d in system.split(os.pathsep) if d and Path(d) != INSTALL_BIN]
+        if self.on_path:
+            return os.pathsep.join([str(INSTALL_BIN), *kept])
+        link = self.home / ".local" / "bin" / "lessons"
+        if not link.exists():
+            link.parent.mkdir(parents=True, exist_ok=True)
+            link.symlink_to(INSTALL_BIN / "lessons")
+        return os.pathsep.join(kept)
 
     def transcript(self, session_id: str) -> Path:
         """The JSONL file the client keeps for ``session_id``."""
@@ -47,7 +67,12 @@ class Project(WiredRepo[FakeModel]):
 
 def make_project(tmp_path: Path) -> Project:
     """A git repo with two lessons, wired with `lessons init --claude-code`; close its server."""
-    return Project(*serve_wired_repo(tmp_path, "--claude-code", FakeModel))
+    root = tmp_path / "repo"
+    fake = FakeModel(scenarios={}, probe=(root / "released.txt").exists)
+    server = serve_wired_repo(root, fake, "--claude-code")
+    home = tmp_path / "home"
+    home.mkdir()
+    return Project(root, home, server)
 
 
 def write_call(root: Path, rel: str, content: str) -> ToolCall:

@@ -1,27 +1,17 @@
-"""Fixtures: repos wired for the real Claude Code, Copilot and Qwen Code CLIs and their
-fake models."""
+"""Fixtures: repos wired for the real Claude Code, Codex, Copilot and Qwen Code CLIs, each
+with its fake model."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TypeVar
 
 import pytest
 
+from tests.e2e import codex_project
 from tests.e2e.claude_project import CLAUDE, Project, make_project
 from tests.e2e.copilot_project import COPILOT, COPILOT_CACHE, CopilotProject, make_copilot_project
 from tests.e2e.qwen_project import QWEN, QwenProject, make_qwen_project
-
-Wired = TypeVar("Wired", Project, CopilotProject, QwenProject)
-
-
-def _served(project: Wired) -> Iterator[Wired]:
-    """``project`` for one test; its fake model's server closes afterwards."""
-    try:
-        yield project
-    finally:
-        project.server.close()
 
 
 @pytest.fixture
@@ -29,7 +19,32 @@ def project(tmp_path: Path) -> Iterator[Project]:
     """A git repo with two lessons, wired with `lessons init --claude-code`."""
     if not CLAUDE.exists():
         pytest.fail(f"the Claude Code CLI is not installed at {CLAUDE}; run 'bash scripts/test'")
-    yield from _served(make_project(tmp_path))
+    project = make_project(tmp_path)
+    try:
+        yield project
+    finally:
+        project.server.close()
+
+
+@pytest.fixture
+def codex_repo(tmp_path: Path) -> Iterator[codex_project.Project]:
+    """A git repo with two lessons, wired with `lessons init --codex`; nothing trusted yet."""
+    if not codex_project.CODEX.exists():
+        pytest.fail(
+            f"the Codex CLI is not installed at {codex_project.CODEX}; run 'bash scripts/test'"
+        )
+    project = codex_project.make_project(tmp_path)
+    try:
+        yield project
+    finally:
+        project.server.close()
+
+
+@pytest.fixture
+def codex(codex_repo: codex_project.Project) -> codex_project.Project:
+    """The same repo after the documented trust steps (project, then its hooks)."""
+    codex_repo.trust()
+    return codex_repo
 
 
 @pytest.fixture
@@ -37,7 +52,11 @@ def copilot_project(tmp_path: Path) -> Iterator[CopilotProject]:
     """A git repo with two lessons, wired with `lessons init --copilot`."""
     if not COPILOT.exists() or not COPILOT_CACHE.exists():
         pytest.fail(f"the Copilot CLI is not installed at {COPILOT}; run 'bash scripts/test'")
-    yield from _served(make_copilot_project(tmp_path))
+    project = make_copilot_project(tmp_path)
+    try:
+        yield project
+    finally:
+        project.server.close()
 
 
 @pytest.fixture
@@ -45,4 +64,8 @@ def qwen_project(tmp_path: Path) -> Iterator[QwenProject]:
     """A git repo with two lessons, wired with `lessons init --qwen`."""
     if not QWEN.exists():
         pytest.fail(f"the Qwen Code CLI is not installed at {QWEN}; run 'bash scripts/test'")
-    yield from _served(make_qwen_project(tmp_path))
+    project = make_qwen_project(tmp_path)
+    try:
+        yield project
+    finally:
+        project.server.close()

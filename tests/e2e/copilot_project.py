@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
-from tests.e2e.fake_chat_completions import MAX_PROMPT_TOKENS, FakeModel, ToolCall
-from tests.e2e.wired_repo import WiredRepo, serve_wired_repo
+from tests.conftest import INSTALL_BIN
+from tests.e2e.fake_chat_completions import MAX_PROMPT_TOKENS, FakeModel
+from tests.e2e.fake_server import ToolCall
+from tests.e2e.sample_repo import ClientProject, serve_wired_repo
 
 E2E = Path(__file__).resolve().parents[2] / ".e2e"
 COPILOT = E2E / "node_modules" / ".bin" / "copilot"
@@ -27,7 +28,7 @@ MODEL = "gpt-4.1"
 RUN = ("--allow-all-tools", "--no-auto-update", "--output-format", "json")
 
 
-class CopilotProject(WiredRepo[FakeModel]):
+class CopilotProject(ClientProject[FakeModel]):
     def env(self) -> dict[str, str]:
         """The client's environment: offline, temp home, the unpacked app from the cache,
         and this interpreter's install findable by the hook."""
@@ -49,15 +50,14 @@ class CopilotProject(WiredRepo[FakeModel]):
             COPILOT_PROVIDER_API_KEY="dummy",
             COPILOT_MODEL=MODEL,
             COPILOT_PROVIDER_MAX_PROMPT_TOKENS=str(MAX_PROMPT_TOKENS),
-            LESSONS_PYTHON=sys.executable,
-            PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+            PATH=f"{INSTALL_BIN}{os.pathsep}{os.environ.get('PATH', '')}",
         )
         return env
 
     def copilot(self, prompt: str, *args: str) -> list[dict[str, Any]]:
         """Run `copilot -p PROMPT ...`; return its JSON events (one per line)."""
-        out = self.run_client([str(COPILOT), "-p", prompt, *RUN, *args], self.env())
-        return [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+        done = self.run_client([str(COPILOT), "-p", prompt, *RUN, *args], self.env())
+        return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
 
     def trust_in_config(self) -> None:
         """Trust the repo the way Copilot remembers it: `trustedFolders` in config.json."""
@@ -79,7 +79,12 @@ def session_id(events: list[dict[str, Any]]) -> str:
 
 def make_copilot_project(tmp_path: Path) -> CopilotProject:
     """A git repo with two lessons, wired with `lessons init --copilot`; close its server."""
-    return CopilotProject(*serve_wired_repo(tmp_path, "--copilot", FakeModel))
+    root = tmp_path / "repo"
+    fake = FakeModel(scenarios={}, probe=(root / "released.txt").exists)
+    server = serve_wired_repo(root, fake, "--copilot")
+    home = tmp_path / "home"
+    home.mkdir()
+    return CopilotProject(root, home, server)
 
 
 def bash_call(command: str) -> ToolCall:

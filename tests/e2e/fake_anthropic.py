@@ -1,14 +1,10 @@
-"""A scripted stand-in for the Anthropic Messages API, served on 127.0.0.1.
+"""A scripted stand-in for the Anthropic Messages API (served by ``fake_server``).
 
-The real Claude Code client talks to it through ``ANTHROPIC_BASE_URL``
-(``fake_server.FakeServer``). Every request body is recorded. The reply to a main-loop
-request is derived from the conversation itself:
-
-- the scenario is named in the newest user prompt (``SCENARIO:name``); a request whose
-  newest prompt names none (compaction, titles, side queries) gets a short text reply;
-- a scenario is a list of tool calls; each is issued in turn, and a call whose result came
-  back as a ``lessons`` gate denial is issued again, the way a model applies the rule and
-  retries; after the last call the model ends the turn with text.
+The real Claude Code client talks to it through ``ANTHROPIC_BASE_URL``. The reply to a
+main-loop request is derived from the conversation itself, so retries and resumed sessions
+need no server-side state: a request whose newest prompt names no scenario (compaction,
+titles, side queries) gets a short text reply; after a scenario's last call the model ends
+the turn with text.
 """
 
 from __future__ import annotations
@@ -18,56 +14,50 @@ from collections.abc import Iterator
 from typing import Any
 
 from lessons_core.delivery import GATE_PREFIX
-from tests.e2e import fake_server
-from tests.e2e.fake_server import Reply, ToolCall, sse
+from tests.e2e.fake_server import EMPTY, SCENARIO, Recorder, Reply, sse, texts
 
 # Claude Code's compaction request tells the model to answer in text only.
 COMPACT_MARK = "TEXT ONLY"
 
 
-class FakeModel(fake_server.FakeModel):
-    """The Messages API's ``/v1/messages`` (streaming or not) and ``count_tokens``."""
+class FakeModel(Recorder):
+    """The Messages API: ``/v1/messages`` (streaming or not) and ``count_tokens``."""
 
     def reply(self, body: dict[str, Any]) -> list[dict[str, Any]]:
         """The content blocks of the next assistant message."""
         messages = body.get("messages", [])
         scenario = _newest_scenario(messages)
-        if not body.get("tools"):
-            scenario = None
+        if not self.scenarios.get(scenario or "") or not body.get("tools"):
+            return [{"type": "text", "text": "Summary: the session ran the scripted steps."}]
         done = _completed_steps(messages, scenario or "")
-        step = self.next_call(scenario, done)
-        if isinstance(step, str):
-            return [{"type": "text", "text": step}]
-        tool_id = self.call_id("toolu_", scenario or "", done)
-        return [{"type": "tool_use", "id": tool_id, "name": step.name, "input": step.input}]
+        call = self.next_call(scenario, done)
+        if call is None:
+            return [{"type": "text", "text": "All steps are done."}]
+        tool_id = f"toolu_{scenario}_{done}_{len(self.requests):04d}"
+        return [{"type": "tool_use", "id": tool_id, "name": call.name, "input": call.input}]
 
-    def answer(self, path: str, body: dict[str, Any]) -> Reply:
+    def respond(self, path: str, body: dict[str, Any]) -> Reply:
         if path.endswith("/count_tokens"):
             return Reply(b'{"input_tokens": 100}')
         if not path.endswith("/messages"):
-            return Reply(b"{}")
+            return EMPTY
         blocks = self.reply(body)
+        self.record(body)
         model = str(body.get("model", "claude-fake"))
         if body.get("stream"):
-            return Reply(b"".join(stream_events(blocks, model)), "text/event-stream", True)
+            return Reply(b"".join(stream_events(blocks, model)), "text/event-stream")
+        stop = "tool_use" if any(b["type"] == "tool_use" for b in blocks) else "end_turn"
         message = {
             "id": "msg_fake",
             "type": "message",
             "role": "assistant",
             "model": model,
             "content": blocks,
-            "stop_reason": _stop_reason(blocks),
+            "stop_reason": stop,
             "stop_sequence": None,
             "usage": {"input_tokens": 10, "output_tokens": 5},
         }
-        return Reply(json.dumps(message).encode(), model_call=True)
-
-
-def _texts(message: dict[str, Any]) -> list[str]:
-    content = message.get("content")
-    if isinstance(content, str):
-        return [content]
-    return [b.get("text", "") for b in content or [] if b.get("type") == "text"]
+        return Reply(json.dumps(message).encode())
 
 
 def _newest_scenario(messages: list[dict[str, Any]]) -> str | None:
@@ -81,20 +71,18 @@ def _newest_scenario(messages: list[dict[str, Any]]) -> str | None:
         message = messages[index]
         if message.get("role") != "user":
             continue
-        texts = _texts(message)
-        if index == len(messages) - 1 and any(COMPACT_MARK in text for text in texts):
+        found_texts = texts(message.get("content"))
+        if index == len(messages) - 1 and any(COMPACT_MARK in t for t in found_texts):
             return None
-        found = fake_server.scenario_in(texts)
-        if found:
-            return found
+        for text in reversed(found_texts):
+            found = SCENARIO.search(text)
+            if found:
+                return found.group(1)
     return None
 
 
 def result_text(block: dict[str, Any]) -> str:
-    content = block.get("content")
-    if isinstance(content, str):
-        return content
-    return "\n".join(b.get("text", "") for b in content or [] if isinstance(b, dict))
+    return "\n".join(texts(block.get("content")))
 
 
 def _completed_steps(messages: list[dict[str, Any]], scenario: str) -> int:
@@ -119,13 +107,11 @@ def _completed_steps(messages: list[dict[str, Any]], scenario: str) -> int:
     return done
 
 
-def _stop_reason(blocks: list[dict[str, Any]]) -> str:
-    return "tool_use" if any(b["type"] == "tool_use" for b in blocks) else "end_turn"
-
-
 def stream_events(blocks: list[dict[str, Any]], model: str) -> Iterator[bytes]:
     """The streaming Messages API events for one assistant message."""
+    stop = "tool_use" if any(b["type"] == "tool_use" for b in blocks) else "end_turn"
     yield sse(
+        "message_start",
         {
             "type": "message_start",
             "message": {
@@ -139,7 +125,6 @@ def stream_events(blocks: list[dict[str, Any]], model: str) -> Iterator[bytes]:
                 "usage": {"input_tokens": 10, "output_tokens": 1},
             },
         },
-        "message_start",
     )
     for index, block in enumerate(blocks):
         start: dict[str, Any]
@@ -150,22 +135,19 @@ def stream_events(blocks: list[dict[str, Any]], model: str) -> Iterator[bytes]:
             start = {"type": "tool_use", "id": block["id"], "name": block["name"], "input": {}}
             delta = {"type": "input_json_delta", "partial_json": json.dumps(block["input"])}
         yield sse(
-            {"type": "content_block_start", "index": index, "content_block": start},
             "content_block_start",
+            {"type": "content_block_start", "index": index, "content_block": start},
         )
         yield sse(
-            {"type": "content_block_delta", "index": index, "delta": delta}, "content_block_delta"
+            "content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta}
         )
-        yield sse({"type": "content_block_stop", "index": index}, "content_block_stop")
+        yield sse("content_block_stop", {"type": "content_block_stop", "index": index})
     yield sse(
+        "message_delta",
         {
             "type": "message_delta",
-            "delta": {"stop_reason": _stop_reason(blocks), "stop_sequence": None},
+            "delta": {"stop_reason": stop, "stop_sequence": None},
             "usage": {"output_tokens": 5},
         },
-        "message_delta",
     )
-    yield sse({"type": "message_stop"}, "message_stop")
-
-
-__all__ = ["FakeModel", "ToolCall", "result_text", "stream_events"]
+    yield sse("message_stop", {"type": "message_stop"})

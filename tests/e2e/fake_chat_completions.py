@@ -1,7 +1,8 @@
 """A scripted stand-in for an OpenAI-compatible chat completions API on 127.0.0.1.
 
-Clients that speak it (Copilot CLI with ``COPILOT_PROVIDER_BASE_URL``) post to
-``/v1/chat/completions``; every such request is recorded (``fake_server``). A scenario's
+Clients that speak it (Copilot CLI with ``COPILOT_PROVIDER_BASE_URL``, Qwen Code with
+``OPENAI_BASE_URL``) post to ``/v1/chat/completions``; every such request is recorded
+(``fake_server``). A scenario's
 tool calls are issued in turn; a call whose result came back as a ``lessons`` gate denial
 is issued again, the way a model applies the rule and retries.
 """
@@ -15,8 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lessons_core.delivery import GATE_PREFIX
-from tests.e2e import fake_server
-from tests.e2e.fake_server import SUMMARY_TEXT, Reply, ToolCall, sse
+from tests.e2e.fake_server import EMPTY, SCENARIO, Recorder, Reply, ToolCall, texts
 
 CALL_PREFIX = "call_"
 # A compaction request ends with a user message asking for a summary (Copilot CLI's, Qwen
@@ -24,22 +24,21 @@ CALL_PREFIX = "call_"
 # results it replaces no longer show it; Qwen Code takes only a <state_snapshot>.
 COMPACT_MARKS = ("history is being compacted", "summarizes a conversation when its context")
 _CARRIED = re.compile(r"CALLS-DONE:([\w,-]+)")
+SUMMARY_TEXT = "Summary: the session ran the scripted steps."
 
 
 def text_of(message: dict[str, Any]) -> str:
     """A message's text, whether its content is a string or a list of parts."""
-    content = message.get("content")
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "\n".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
-    return ""
+    return "\n".join(texts(message.get("content")))
 
 
 def newest_scenario(messages: list[dict[str, Any]]) -> str | None:
     """The scenario named in the newest user message that names one."""
-    users = [text_of(m) for m in messages if m.get("role") == "user"]
-    return fake_server.scenario_in(users)
+    for message in reversed(messages):
+        found = SCENARIO.search(text_of(message)) if message.get("role") == "user" else None
+        if found:
+            return found.group(1)
+    return None
 
 
 def is_compaction(messages: list[dict[str, Any]]) -> bool:
@@ -68,7 +67,7 @@ def completed_calls(messages: list[dict[str, Any]], scenario: str) -> set[str]:
 
 
 @dataclass
-class FakeModel(fake_server.FakeModel):
+class FakeModel(Recorder):
     """``POST /v1/chat/completions``, streaming or not; other paths get ``{}``.
 
     ``full_at`` maps a scenario to the step whose reply reports a prompt of
@@ -79,7 +78,7 @@ class FakeModel(fake_server.FakeModel):
     full_at: dict[str, int] = field(default_factory=dict)
     full_prompt_tokens: int = 29_000
 
-    def reply(self, body: dict[str, Any]) -> tuple[dict[str, Any], int]:
+    def reply(self, body: dict[str, Any], index: int) -> tuple[dict[str, Any], int]:
         """The next assistant message (text, or one tool call) and its prompt tokens."""
         messages = body.get("messages", [])
         scenario = newest_scenario(messages)
@@ -91,11 +90,13 @@ class FakeModel(fake_server.FakeModel):
                 f"<state_snapshot>{SUMMARY_TEXT}{carried if scenario else ''}</state_snapshot>"
             )
             return {"role": "assistant", "content": summary}, PROMPT_TOKENS
+        if not self.scenarios.get(scenario or ""):
+            return {"role": "assistant", "content": SUMMARY_TEXT}, PROMPT_TOKENS
         step = self.next_call(scenario, done)
-        if isinstance(step, str):
-            return {"role": "assistant", "content": step}, PROMPT_TOKENS
+        if step is None:
+            return {"role": "assistant", "content": "All steps are done."}, PROMPT_TOKENS
         call = {
-            "id": self.call_id(CALL_PREFIX, scenario or "", done),
+            "id": f"{CALL_PREFIX}{scenario}_{done}_{index:04d}",
             "type": "function",
             "function": {"name": step.name, "arguments": json.dumps(step.input)},
         }
@@ -103,14 +104,14 @@ class FakeModel(fake_server.FakeModel):
         tokens = self.full_prompt_tokens if full else PROMPT_TOKENS
         return {"role": "assistant", "content": None, "tool_calls": [call]}, tokens
 
-    def answer(self, path: str, body: dict[str, Any]) -> Reply:
+    def respond(self, path: str, body: dict[str, Any]) -> Reply:
         if not path.endswith("/chat/completions"):
-            return Reply(b"{}")
-        message, tokens = self.reply(body)
+            return EMPTY
+        message, tokens = self.reply(body, self.record(body))
         model = str(body.get("model", "fake"))
         usage = {"prompt_tokens": tokens, "completion_tokens": 5, "total_tokens": tokens + 5}
         if body.get("stream"):
-            return Reply(b"".join(stream_chunks(message, model, usage)), "text/event-stream", True)
+            return Reply(b"".join(stream_chunks(message, model, usage)), "text/event-stream")
         completion = {
             "id": "chatcmpl-fake",
             "object": "chat.completion",
@@ -119,11 +120,16 @@ class FakeModel(fake_server.FakeModel):
             "choices": [{"index": 0, "message": message, "finish_reason": _finish(message)}],
             "usage": usage,
         }
-        return Reply(json.dumps(completion).encode(), model_call=True)
+        return Reply(json.dumps(completion).encode())
 
 
 PROMPT_TOKENS = 10
 MAX_PROMPT_TOKENS = 30_000
+
+
+def _data(payload: dict[str, Any]) -> bytes:
+    """One server-sent event of chat completions: a ``data:`` line, no event name."""
+    return f"data: {json.dumps(payload)}\n\n".encode()
 
 
 def _finish(message: dict[str, Any]) -> str:
@@ -135,7 +141,7 @@ def stream_chunks(message: dict[str, Any], model: str, usage: dict[str, int]) ->
 
     def chunk(delta: dict[str, Any], finish: str | None = None, **extra: Any) -> bytes:
         choice = {"index": 0, "delta": delta, "finish_reason": finish}
-        return sse(
+        return _data(
             {
                 "id": "chatcmpl-fake",
                 "object": "chat.completion.chunk",
@@ -152,7 +158,7 @@ def stream_chunks(message: dict[str, Any], model: str, usage: dict[str, int]) ->
     for index, call in enumerate(message.get("tool_calls") or []):
         yield chunk({"tool_calls": [{"index": index, **call}]})
     yield chunk({}, _finish(message), usage=usage)
-    yield sse("[DONE]")
+    yield b"data: [DONE]\n\n"
 
 
 __all__ = ["FakeModel", "ToolCall"]

@@ -1,11 +1,15 @@
-"""What every scripted stand-in for a model API shares: a loopback server, request
-recording and scenario stepping.
+"""What every fake model API shares: scripted scenarios, request recording, a loopback server.
 
-A model API module (``fake_anthropic``, ``fake_chat_completions``) subclasses
-``FakeModel`` with ``answer``: it reads the conversation in a request body, finds the
-scenario named in the newest user prompt (``SCENARIO:name``) and the steps already done,
-and encodes ``next_call`` in its wire format. Replies are derived from the conversation
-alone, so retries and resumed sessions need no server-side state.
+A real agent client is pointed at ``FakeServer.url``. The API module (Anthropic Messages,
+OpenAI Responses, ...) turns each request into a ``Reply`` and records the model calls
+through ``Recorder.record``, so a test reads exactly what reached the model and what
+``probe`` saw at that moment (say, whether a file existed yet).
+
+Scenarios keep the server stateless: the newest user prompt names one
+(``SCENARIO:name``), a scenario is a list of tool calls issued in turn, and the API
+module counts from the conversation how many of them already ran (a call refused by a
+``lessons`` gate does not count, so it is issued again, the way a model applies the rule
+and retries).
 """
 
 from __future__ import annotations
@@ -16,13 +20,9 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Generic, NamedTuple, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 SCENARIO = re.compile(r"SCENARIO:([\w-]+)")
-# What the model says when a request names no scenario (titles, summaries, side queries)
-# and when a scenario's steps are all done.
-SUMMARY_TEXT = "Summary: the session ran the scripted steps."
-DONE_TEXT = "All steps are done."
 
 
 @dataclass(frozen=True)
@@ -31,33 +31,19 @@ class ToolCall:
     input: dict[str, Any]
 
 
-class Reply(NamedTuple):
-    """An HTTP answer; ``model_call`` marks a request the test reads afterwards."""
-
+@dataclass(frozen=True)
+class Reply:
     body: bytes
     content_type: str = "application/json"
-    model_call: bool = False
+    status: int = 200
 
 
-def scenario_in(texts: list[str]) -> str | None:
-    """The scenario named in ``texts``, the newest (last) text first."""
-    for text in reversed(texts):
-        found = SCENARIO.search(text)
-        if found:
-            return found.group(1)
-    return None
-
-
-def sse(data: dict[str, Any] | str, event: str | None = None) -> bytes:
-    """One server-sent event."""
-    payload = data if isinstance(data, str) else json.dumps(data)
-    head = f"event: {event}\n" if event else ""
-    return f"{head}data: {payload}\n\n".encode()
+EMPTY = Reply(b"{}")
 
 
 @dataclass
-class FakeModel:
-    """Scenarios by name; every model request received and what ``probe`` saw at that moment."""
+class Recorder:
+    """Scenarios by name; every model request received and what ``probe`` saw then."""
 
     scenarios: dict[str, list[ToolCall]]
     probe: Callable[[], Any] = lambda: None
@@ -65,23 +51,27 @@ class FakeModel:
     observed: list[Any] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def next_call(self, scenario: str | None, done: int) -> ToolCall | str:
-        """The scenario's next tool call, or the text that ends the turn."""
-        calls = self.scenarios.get(scenario or "")
-        if not calls:
-            return SUMMARY_TEXT
-        return calls[done] if done < len(calls) else DONE_TEXT
+    def record(self, body: dict[str, Any]) -> int:
+        """Keep ``body``; its index among the requests."""
+        self.requests.append(body)
+        self.observed.append(self.probe())
+        return len(self.requests) - 1
 
-    def call_id(self, prefix: str, scenario: str, done: int) -> str:
-        """A tool call id naming its scenario, so a result can be tied to it later."""
-        return f"{prefix}{scenario}_{done}_{len(self.requests):04d}"
-
-    def answer(self, path: str, body: dict[str, Any]) -> Reply:
-        """The reply to a POST to ``path`` (called under ``lock``)."""
-        raise NotImplementedError
+    def next_call(self, scenario: str | None, done: int) -> ToolCall | None:
+        """The call after ``done`` completed ones, or None when the scenario is over."""
+        calls = self.scenarios.get(scenario or "", [])
+        return calls[done] if done < len(calls) else None
 
 
-def _handler(fake: FakeModel) -> type[BaseHTTPRequestHandler]:
+class Api(Protocol):
+    """One model API: answers a POST (called under ``lock``), records model calls."""
+
+    lock: threading.Lock
+
+    def respond(self, path: str, body: dict[str, Any]) -> Reply: ...
+
+
+def _handler(api: Api) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
@@ -89,14 +79,14 @@ def _handler(fake: FakeModel) -> type[BaseHTTPRequestHandler]:
             """Quiet: the test reads the recorded requests instead."""
 
         def _send(self, reply: Reply) -> None:
-            self.send_response(200)
+            self.send_response(reply.status)
             self.send_header("content-type", reply.content_type)
             self.send_header("content-length", str(len(reply.body)))
             self.end_headers()
             self.wfile.write(reply.body)
 
         def do_GET(self) -> None:
-            self._send(Reply(b"{}"))
+            self._send(EMPTY)
 
         do_HEAD = do_GET
 
@@ -107,11 +97,8 @@ def _handler(fake: FakeModel) -> type[BaseHTTPRequestHandler]:
                 body = json.loads(raw or b"{}")
             except json.JSONDecodeError:
                 body = {}
-            with fake.lock:
-                reply = fake.answer(self.path.split("?", 1)[0], body)
-                if reply.model_call:
-                    fake.requests.append(body)
-                    fake.observed.append(fake.probe())
+            with api.lock:
+                reply = api.respond(self.path.split("?", 1)[0], body)
             self._send(reply)
 
     return Handler
@@ -122,15 +109,15 @@ class _Server(ThreadingHTTPServer):
     block_on_close = False  # a client's idle keep-alive connection must not hold up close()
 
 
-Model = TypeVar("Model", bound=FakeModel)
+ApiT = TypeVar("ApiT", bound=Api)
 
 
-class FakeServer(Generic[Model]):
-    """Serve ``fake`` on a free loopback port until ``close``."""
+class FakeServer(Generic[ApiT]):
+    """Serve ``api`` on a free loopback port until ``close``."""
 
-    def __init__(self, fake: Model) -> None:
-        self.fake = fake
-        self.httpd = _Server(("127.0.0.1", 0), _handler(fake))
+    def __init__(self, api: ApiT) -> None:
+        self.api = api
+        self.httpd = _Server(("127.0.0.1", 0), _handler(api))
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
         self.thread.start()
 
@@ -143,3 +130,15 @@ class FakeServer(Generic[Model]):
     def close(self) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()
+
+
+def sse(event: str, data: dict[str, Any]) -> bytes:
+    """One server-sent event."""
+    return f"event: {event}\ndata: {json.dumps(data)}\n\n".encode()
+
+
+def texts(content: Any) -> list[str]:
+    """The texts of a message or tool result: its content as a string, or a list of parts."""
+    if isinstance(content, str):
+        return [content]
+    return [part.get("text", "") for part in content or [] if isinstance(part, dict)]

@@ -8,12 +8,13 @@ folder against `fake_chat_completions.FakeModel` on a free loopback port
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
+from tests.conftest import INSTALL_BIN
 from tests.e2e.copilot_project import E2E
-from tests.e2e.fake_chat_completions import FakeModel, ToolCall
-from tests.e2e.wired_repo import WiredRepo, serve_wired_repo
+from tests.e2e.fake_chat_completions import FakeModel
+from tests.e2e.fake_server import ToolCall
+from tests.e2e.sample_repo import ClientProject, serve_wired_repo
 
 QWEN = E2E / "node_modules" / ".bin" / "qwen"
 MODEL = "qwen3-coder-plus"
@@ -21,7 +22,7 @@ MODEL = "qwen3-coder-plus"
 FULL_PROMPT_TOKENS = 900_000
 
 
-class QwenProject(WiredRepo[FakeModel]):
+class QwenProject(ClientProject[FakeModel]):
     def env(self) -> dict[str, str]:
         """The client's environment: temp home, the fake model, this install findable."""
         env = {
@@ -37,21 +38,24 @@ class QwenProject(WiredRepo[FakeModel]):
             OPENAI_API_KEY="dummy",
             OPENAI_MODEL=MODEL,
             QWEN_CODE_SUPPRESS_YOLO_WARNING="1",
-            LESSONS_PYTHON=sys.executable,
-            PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+            PATH=f"{INSTALL_BIN}{os.pathsep}{os.environ.get('PATH', '')}",
         )
         return env
 
     def qwen(self, prompt: str, *args: str) -> str:
         """Run `qwen -p PROMPT --yolo ...`; return its output."""
-        return self.run_client([str(QWEN), "-p", prompt, "--yolo", *args], self.env())
+        return self.run_client([str(QWEN), "-p", prompt, "--yolo", *args], self.env()).stdout
 
 
 def make_qwen_project(tmp_path: Path) -> QwenProject:
     """A git repo with two lessons, wired with `lessons init --qwen`; close its server."""
-    project = QwenProject(*serve_wired_repo(tmp_path, "--qwen", FakeModel))
-    project.fake.full_prompt_tokens = FULL_PROMPT_TOKENS
-    return project
+    root = tmp_path / "repo"
+    fake = FakeModel(scenarios={}, probe=(root / "released.txt").exists)
+    fake.full_prompt_tokens = FULL_PROMPT_TOKENS
+    server = serve_wired_repo(root, fake, "--qwen")
+    home = tmp_path / "home"
+    home.mkdir()
+    return QwenProject(root, home, server)
 
 
 def shell_call(command: str) -> ToolCall:

@@ -18,7 +18,8 @@ from typing import Any
 import pytest
 
 from lessons_core import wiring
-from lessons_core.delivery import GATE_PREFIX, SESSION_NOTE
+from lessons_core.delivery import GATE_PREFIX, session_note
+from lessons_core.layout import Layout
 from tests.e2e.copilot_project import (
     CopilotProject,
     bash_call,
@@ -26,8 +27,9 @@ from tests.e2e.copilot_project import (
     session_id,
 )
 from tests.e2e.fake_chat_completions import is_compaction
+from tests.e2e.fake_chat_completions import text_of as _text
 from tests.e2e.fake_server import ToolCall
-from tests.e2e.wired_repo import APP_RULE, RELEASE_RULE
+from tests.e2e.sample_repo import APP_RULE, RELEASE_RULE
 
 pytestmark = pytest.mark.e2e
 
@@ -54,13 +56,9 @@ def _messages(request: dict[str, Any]) -> list[dict[str, Any]]:
     return messages
 
 
-def _text(message: dict[str, Any]) -> str:
-    content = message.get("content")
-    return content if isinstance(content, str) else json.dumps(content)
-
-
 def _blob(request: dict[str, Any]) -> str:
-    return json.dumps(request["messages"])
+    """Every message's text, as the model reads it (not JSON-escaped)."""
+    return "\n".join(_text(m) for m in _messages(request))
 
 
 def _first_with(requests: list[dict[str, Any]], text: str) -> int:
@@ -83,14 +81,15 @@ def test_the_file_init_writes_is_what_copilot_loads(project: CopilotProject) -> 
         (entry,) = entries
         assert entry["type"] == "command"
         assert entry["timeoutSec"] == 10
-        assert entry["bash"].endswith("hook copilot")
+        assert entry["bash"] == 'sh "$COPILOT_PROJECT_DIR/.lessons/run" hook copilot || true'
     rule = "Write a migration note in docs/migrations.md for every schema change."
     project.lessons("add", rule, "--topic", "db", "--trigger-keyword", "schema")
     project.fake.scenarios["hello"] = []
     project.copilot("SCENARIO:hello change the schema", "--trust-folder")
     (first,) = project.fake.requests
     users = [_text(m) for m in _messages(first) if m.get("role") == "user"]
-    assert users[0] == SESSION_NOTE  # sessionStart context comes before the prompt
+    # sessionStart context comes first: the note, naming lessons as the agent's shell runs it
+    assert users[0] == session_note(Layout(project.root))
     assert "SCENARIO:hello" in users[1]
     assert rule in users[1]  # userPromptSubmitted context is added to the prompt
 
@@ -100,7 +99,8 @@ def test_without_trust_no_hook_runs(project: CopilotProject) -> None:
     project.fake.scenarios["gate"] = [bash_call("bash scripts/release.sh")]
     project.copilot("SCENARIO:gate release it")
     assert (project.root / "released.txt").exists()
-    assert all(SESSION_NOTE not in _blob(r) for r in project.fake.requests)
+    note = session_note(Layout(project.root))
+    assert all(note not in _blob(r) for r in project.fake.requests)
     assert all(RELEASE_RULE not in _blob(r) for r in project.fake.requests)
     project.trust_in_config()  # the fixture's check needs one run with the hooks loaded
     project.copilot("SCENARIO:none hello")
@@ -204,7 +204,7 @@ def test_a_failed_edit_gets_one_capture_nudge(project: CopilotProject) -> None:
     last = _messages(fake.requests[-1])
     nudges = [_text(m) for m in last if _text(m).startswith(FAILURE_CONTEXT)]
     assert len(nudges) == 1
-    assert "lessons add" in nudges[0]
+    assert "/.lessons/run add " in nudges[0]  # a line the agent's shell can run as it is
     assert "--trigger-file src/app.py" in nudges[0]
 
 

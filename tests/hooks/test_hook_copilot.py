@@ -9,7 +9,7 @@ import pytest
 
 from lessons_cli.hooks import copilot
 from lessons_core import wiring
-from lessons_core.delivery import GATE_PREFIX, SESSION_NOTE
+from lessons_core.delivery import GATE_PREFIX, session_note
 from lessons_core.hooklog import log_path
 from lessons_core.layout import Layout
 from tests.hooks.conftest import FIXTURES, answer, call_hook, payload, write_lesson
@@ -103,7 +103,8 @@ def test_session_start_gives_the_note_and_resets(lessons: Layout) -> None:
     conversation without the context hooks added), with the note."""
     edit = payload(H, "pre_tool_use_edit", lessons.root)
     for start in ("session_start_new", "session_start_resume"):
-        assert answer(H, payload(H, start, lessons.root)) == {"additionalContext": SESSION_NOTE}
+        note = {"additionalContext": session_note(lessons)}
+        assert answer(H, payload(H, start, lessons.root)) == note
         assert answer(H, edit) is not None
         assert call_hook(H, edit) == b""
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -39,7 +38,7 @@ def test_init_writes_copilots_native_format(repo: Path) -> None:
     assert "trust" in err
     data = json.loads((repo / HOOKS / "lessons.json").read_text())
     assert data["version"] == 1
-    command = f"{sys.executable} -I -m lessons_cli hook copilot"
+    command = 'sh "$COPILOT_PROJECT_DIR/.lessons/run" hook copilot || true'
     matcher = "bash|create|edit"
     assert data["hooks"] == {
         "sessionStart": [{"type": "command", "timeoutSec": 10, "bash": command}],

@@ -46,8 +46,7 @@ def test_claude_code_hooks_merge_with_existing_settings(
     ours = data["hooks"]["PreToolUse"][1]
     assert ours["matcher"] == "Edit|Write|MultiEdit|NotebookEdit|Bash"
     command = ours["hooks"][0]["command"]
-    assert command.endswith("-m lessons_cli hook claude-code")
-    assert command.startswith(sys.executable)
+    assert command == 'sh "$CLAUDE_PROJECT_DIR/.lessons/run" hook claude-code || true'
     assert set(data["hooks"]) == {
         "SessionStart",
         "UserPromptSubmit",
@@ -75,16 +74,22 @@ def test_rerunning_init_changes_nothing(plain_repo: Path, monkeypatch: pytest.Mo
 def test_an_old_entry_of_ours_is_replaced_in_place(
     plain_repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """An entry from an older install (another command path) is updated, not duplicated."""
+    """An entry from an older install (a console script, or one machine's interpreter) is
+    updated to the launcher where it stands, not duplicated."""
     settings = plain_repo / ".claude" / "settings.json"
     settings.parent.mkdir()
-    old = {"matcher": "Bash", "hooks": [{"type": "command", "command": "lessons hook claude-code"}]}
-    settings.write_text(json.dumps({"hooks": {"PreToolUse": [old, OTHER_HOOK]}}))
-    _init(plain_repo, "--claude-code", monkeypatch=monkeypatch)
-    pre = json.loads(settings.read_text())["hooks"]["PreToolUse"]
-    assert len(pre) == 2
-    assert pre[0]["hooks"][0]["command"].endswith("-m lessons_cli hook claude-code")
-    assert pre[1] == OTHER_HOOK
+    olds = (
+        "lessons hook claude-code",
+        "/home/a/.venv/bin/python -I -m lessons_cli hook claude-code",
+    )
+    for command in olds:
+        old = {"matcher": "Bash", "hooks": [{"type": "command", "command": command}]}
+        settings.write_text(json.dumps({"hooks": {"PreToolUse": [old, OTHER_HOOK]}}))
+        _init(plain_repo, "--claude-code", monkeypatch=monkeypatch)
+        pre = json.loads(settings.read_text())["hooks"]["PreToolUse"]
+        assert len(pre) == 2
+        assert pre[0]["hooks"][0]["command"].endswith('.lessons/run" hook claude-code || true')
+        assert pre[1] == OTHER_HOOK
 
 
 def test_remove_hooks_restores_other_hooks_only(
@@ -172,12 +177,13 @@ def test_other_harnesses_get_their_own_file(
     assert f"hook {harness}" in text
 
 
-def test_codex_prints_the_feature_flag_note(
-    plain_repo: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Codex needs hooks enabled in its config; init says so on stderr."""
-    _, _, err = _init(plain_repo, "--codex", monkeypatch=monkeypatch)
-    assert "codex_hooks = true" in err
+def test_codex_prints_the_trust_steps(plain_repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Codex skips untrusted hooks without a word; init names the trust steps on stderr,
+    and no longer asks for the deprecated `codex_hooks` switch."""
+    _, out, err = _init(plain_repo, "--codex", monkeypatch=monkeypatch)
+    assert '"Trust and continue"' in err
+    assert '"Trust all and continue"' in err
+    assert "codex_hooks = true" not in err + out
 
 
 def test_agents_md_section_is_added_once_and_kept_in_place(
