@@ -139,4 +139,41 @@ def _gemini_trust(
     return False, f"no rule in {path}"
 
 
-SWITCHES: dict[str, Switches] = {"claude-code": claude_code, "gemini": gemini}
+def copilot(root: Path, env: Mapping[str, str]) -> list[Check]:
+    """Copilot CLI loads a repo's hooks only in a folder listed, or under one listed, in
+    ``trustedFolders`` of ``$COPILOT_HOME/config.json``; ``disableAllHooks: true`` in the
+    repo's ``.github/copilot/settings.json`` turns them off (measured with 1.0.102)."""
+    from lessons_core.doctor import FAIL, OK, Check
+
+    checks = []
+    for name in ("settings.json", "settings.local.json"):
+        path = root / ".github" / "copilot" / name
+        data, problem = _json_object(path)
+        if problem:
+            return [Check("copilot", FAIL, problem, f"fix {path} by hand")]
+        if data and data.get("disableAllHooks") is True:
+            detail = f"disableAllHooks is true in {path}: Copilot CLI runs no hook"
+            checks.append(Check("copilot", FAIL, detail, f"remove disableAllHooks from {path}"))
+    config = Path(env.get("COPILOT_HOME") or _home(env) / ".copilot") / "config.json"
+    data, problem = _json_object(config)
+    if problem:
+        return [*checks, Check("copilot", FAIL, problem, f"fix {config} by hand")]
+    folders = (data or {}).get("trustedFolders")
+    here = os.path.realpath(root)
+    for folder in folders if isinstance(folders, list) else []:
+        real = os.path.realpath(str(folder))
+        if here == real or here.startswith(real.rstrip(os.sep) + os.sep):
+            return [*checks, Check("copilot", OK, f"the folder is trusted ({folder} in {config})")]
+    detail = f"the folder is not in trustedFolders of {config}: Copilot CLI skips the repo's hooks"
+    fix = (
+        'start `copilot` here and answer "Yes, and remember this folder for future sessions" '
+        "(a single `copilot -p` run can pass --trust-folder instead)"
+    )
+    return [*checks, Check("copilot", FAIL, detail, fix)]
+
+
+SWITCHES: dict[str, Switches] = {
+    "claude-code": claude_code,
+    "gemini": gemini,
+    "copilot": copilot,
+}

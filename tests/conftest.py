@@ -132,6 +132,21 @@ def harness_env(root: Path, path_dirs: tuple[Path, ...] = (INSTALL_BIN,)) -> dic
     return env
 
 
+def wired_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *flags: str) -> Path:
+    """A repo wired with `lessons init FLAGS` as the working directory, in the environment
+    a harness gives a hook (``harness_env``), with a temp home and no harness variable that
+    would change where a client keeps its settings."""
+    root = make_repo(tmp_path / "repo", {"src/a.py": "x = 1\n"})
+    monkeypatch.chdir(root)
+    for key, value in harness_env(root).items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    for name in ("CLAUDE_CONFIG_DIR", "GEMINI_CLI_TRUST_WORKSPACE", "COPILOT_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    assert run("init", *flags).exit_code == 0
+    return root
+
+
 def run_wired(
     command: str, root: Path, payload: str, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:

@@ -9,21 +9,13 @@ from typing import Any
 import pytest
 
 from lessons_core import __version__
-from tests.conftest import harness_env, make_repo, run
+from tests.conftest import harness_env, make_repo, run, wired_here
 
 
 @pytest.fixture
 def wired(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A repo wired for Claude Code and Gemini CLI, lessons on PATH, a temp home."""
-    root = make_repo(tmp_path / "repo", {"src/a.py": "x = 1\n"})
-    monkeypatch.chdir(root)
-    for key, value in harness_env(root).items():
-        monkeypatch.setenv(key, value)
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
-    monkeypatch.delenv("GEMINI_CLI_TRUST_WORKSPACE", raising=False)
-    assert run("init", "--claude-code", "--gemini").exit_code == 0
-    return root
+    return wired_here(tmp_path, monkeypatch, "--claude-code", "--gemini")
 
 
 def _doctor() -> tuple[int, dict[str, Any]]:

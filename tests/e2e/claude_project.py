@@ -16,7 +16,7 @@ from typing import Any
 from tests.conftest import INSTALL_BIN
 from tests.e2e.fake_anthropic import FakeModel
 from tests.e2e.fake_server import ToolCall
-from tests.e2e.sample_repo import ClientProject, serve_wired_repo
+from tests.e2e.sample_repo import ClientProject, open_project, released
 
 CLAUDE = Path(__file__).resolve().parents[2] / ".e2e" / "node_modules" / ".bin" / "claude"
 TOOLS = "Bash,Write,Edit,Read"
@@ -67,12 +67,8 @@ class Project(ClientProject[FakeModel]):
 
 def make_project(tmp_path: Path) -> Project:
     """A git repo with two lessons, wired with `lessons init --claude-code`; close its server."""
-    root = tmp_path / "repo"
-    fake = FakeModel(scenarios={}, probe=(root / "released.txt").exists)
-    server = serve_wired_repo(root, fake, "--claude-code")
-    home = tmp_path / "home"
-    home.mkdir()
-    return Project(root, home, server)
+    fake = FakeModel(scenarios={}, probe=released(tmp_path))
+    return open_project(Project, tmp_path, fake, "--claude-code")
 
 
 def write_call(root: Path, rel: str, content: str) -> ToolCall:

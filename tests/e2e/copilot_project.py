@@ -11,14 +11,14 @@ pass `--trust-folder`; a resumed session (which refuses that flag) relies on the
 from __future__ import annotations
 
 import json
-import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
-from tests.conftest import INSTALL_BIN
 from tests.e2e.fake_chat_completions import MAX_PROMPT_TOKENS, FakeModel
 from tests.e2e.fake_server import ToolCall
-from tests.e2e.sample_repo import ClientProject, serve_wired_repo
+from tests.e2e.sample_repo import ClientProject, open_project, released
 
 E2E = Path(__file__).resolve().parents[2] / ".e2e"
 COPILOT = E2E / "node_modules" / ".bin" / "copilot"
@@ -32,27 +32,17 @@ class CopilotProject(ClientProject[FakeModel]):
     def env(self) -> dict[str, str]:
         """The client's environment: offline, temp home, the unpacked app from the cache,
         and this interpreter's install findable by the hook."""
-        env = {
-            k: v
-            for k, v in os.environ.items()
-            if not k.startswith(("COPILOT", "GH_", "GITHUB", "XDG_"))
-        }
-        env.update(
-            HOME=str(self.home),
+        return self.client_env(
+            ("COPILOT", "GH_", "GITHUB"),
             COPILOT_HOME=str(self.home / ".copilot"),
             XDG_CACHE_HOME=str(COPILOT_CACHE),
-            XDG_CONFIG_HOME=str(self.home / ".config"),
-            XDG_STATE_HOME=str(self.home / ".local" / "state"),
-            XDG_DATA_HOME=str(self.home / ".local" / "share"),
             COPILOT_OFFLINE="true",
             COPILOT_AUTO_UPDATE="false",
             COPILOT_PROVIDER_BASE_URL=f"{self.server.url}/v1",
             COPILOT_PROVIDER_API_KEY="dummy",
             COPILOT_MODEL=MODEL,
             COPILOT_PROVIDER_MAX_PROMPT_TOKENS=str(MAX_PROMPT_TOKENS),
-            PATH=f"{INSTALL_BIN}{os.pathsep}{os.environ.get('PATH', '')}",
         )
-        return env
 
     def copilot(self, prompt: str, *args: str) -> list[dict[str, Any]]:
         """Run `copilot -p PROMPT ...`; return its JSON events (one per line)."""
@@ -64,6 +54,20 @@ class CopilotProject(ClientProject[FakeModel]):
         config = self.home / ".copilot" / "config.json"
         config.parent.mkdir(parents=True, exist_ok=True)
         config.write_text(json.dumps({"trustedFolders": [str(self.root)]}))
+
+    def doctor_says(self) -> list[str]:
+        """The statuses of `lessons doctor`'s Copilot checks, run with the client's home."""
+        done = subprocess.run(
+            [sys.executable, "-m", "lessons_cli", "doctor", "--json"],
+            cwd=self.root,
+            env=self.env(),
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        checks = json.loads(done.stdout)["checks"]
+        return [str(c["status"]) for c in checks if c["subject"] == "copilot"]
 
     def client_log(self) -> str:
         """Everything the client logged under its home (hook errors land there)."""
@@ -79,12 +83,8 @@ def session_id(events: list[dict[str, Any]]) -> str:
 
 def make_copilot_project(tmp_path: Path) -> CopilotProject:
     """A git repo with two lessons, wired with `lessons init --copilot`; close its server."""
-    root = tmp_path / "repo"
-    fake = FakeModel(scenarios={}, probe=(root / "released.txt").exists)
-    server = serve_wired_repo(root, fake, "--copilot")
-    home = tmp_path / "home"
-    home.mkdir()
-    return CopilotProject(root, home, server)
+    fake = FakeModel(scenarios={}, probe=released(tmp_path))
+    return open_project(CopilotProject, tmp_path, fake, "--copilot")
 
 
 def bash_call(command: str) -> ToolCall:

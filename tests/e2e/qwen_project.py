@@ -7,14 +7,12 @@ folder against `fake_chat_completions.FakeModel` on a free loopback port
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-from tests.conftest import INSTALL_BIN
 from tests.e2e.copilot_project import E2E
 from tests.e2e.fake_chat_completions import FakeModel
 from tests.e2e.fake_server import ToolCall
-from tests.e2e.sample_repo import ClientProject, serve_wired_repo
+from tests.e2e.sample_repo import ClientProject, open_project, released
 
 QWEN = E2E / "node_modules" / ".bin" / "qwen"
 MODEL = "qwen3-coder-plus"
@@ -25,22 +23,13 @@ FULL_PROMPT_TOKENS = 900_000
 class QwenProject(ClientProject[FakeModel]):
     def env(self) -> dict[str, str]:
         """The client's environment: temp home, the fake model, this install findable."""
-        env = {
-            k: v
-            for k, v in os.environ.items()
-            if not k.startswith(("OPENAI", "QWEN", "DASHSCOPE", "XDG_"))
-        }
-        env.update(
-            HOME=str(self.home),
-            XDG_CONFIG_HOME=str(self.home / ".config"),
-            XDG_CACHE_HOME=str(self.home / ".cache"),
+        return self.client_env(
+            ("OPENAI", "QWEN", "DASHSCOPE"),
             OPENAI_BASE_URL=f"{self.server.url}/v1",
             OPENAI_API_KEY="dummy",
             OPENAI_MODEL=MODEL,
             QWEN_CODE_SUPPRESS_YOLO_WARNING="1",
-            PATH=f"{INSTALL_BIN}{os.pathsep}{os.environ.get('PATH', '')}",
         )
-        return env
 
     def qwen(self, prompt: str, *args: str) -> str:
         """Run `qwen -p PROMPT --yolo ...`; return its output."""
@@ -49,13 +38,9 @@ class QwenProject(ClientProject[FakeModel]):
 
 def make_qwen_project(tmp_path: Path) -> QwenProject:
     """A git repo with two lessons, wired with `lessons init --qwen`; close its server."""
-    root = tmp_path / "repo"
-    fake = FakeModel(scenarios={}, probe=(root / "released.txt").exists)
+    fake = FakeModel(scenarios={}, probe=released(tmp_path))
     fake.full_prompt_tokens = FULL_PROMPT_TOKENS
-    server = serve_wired_repo(root, fake, "--qwen")
-    home = tmp_path / "home"
-    home.mkdir()
-    return QwenProject(root, home, server)
+    return open_project(QwenProject, tmp_path, fake, "--qwen")
 
 
 def shell_call(command: str) -> ToolCall:

@@ -6,12 +6,15 @@ ran) and a command lesson covers it; a file lesson covers ``src/app.py``.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Generic
+from typing import Any, Generic, TypeVar
 
+from tests.conftest import INSTALL_BIN
 from tests.e2e.fake_server import ApiT, FakeServer
 
 RELEASE_RULE = "Bump VERSION before running scripts/release.sh; it tags whatever is there."
@@ -78,6 +81,22 @@ class ClientProject(Generic[ApiT]):
         """Run `python -m lessons_cli ...` in the repo; return its stdout."""
         return lessons(self.root, *args)
 
+    def client_env(self, drop: tuple[str, ...], **values: str) -> dict[str, str]:
+        """This environment without the variables starting with ``drop`` (or ``XDG_``):
+        the temp home with its XDG folders, ``lessons`` on PATH as after a pipx install,
+        and ``values``."""
+        env = {k: v for k, v in os.environ.items() if not k.startswith((*drop, "XDG_"))}
+        env.update(
+            HOME=str(self.home),
+            XDG_CONFIG_HOME=str(self.home / ".config"),
+            XDG_CACHE_HOME=str(self.home / ".cache"),
+            XDG_STATE_HOME=str(self.home / ".local" / "state"),
+            XDG_DATA_HOME=str(self.home / ".local" / "share"),
+            PATH=f"{INSTALL_BIN}{os.pathsep}{os.environ.get('PATH', '')}",
+        )
+        env.update(values)
+        return env
+
     def run_client(self, argv: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
         """Run the client in the repo, without a terminal; it must succeed."""
         done = subprocess.run(
@@ -92,3 +111,21 @@ class ClientProject(Generic[ApiT]):
         )
         assert done.returncode == 0, done.stderr + done.stdout
         return done
+
+
+Wired = TypeVar("Wired", bound=ClientProject[Any])
+
+
+def released(tmp_path: Path) -> Callable[[], bool]:
+    """A probe: whether the sample repo's gated command has run."""
+    return (tmp_path / "repo" / "released.txt").exists
+
+
+def open_project(kind: type[Wired], tmp_path: Path, api: Any, harness_flag: str) -> Wired:
+    """``tmp_path/repo`` wired and served (``serve_wired_repo``) as a ``kind``, with an
+    empty ``tmp_path/home`` for its client; close its server."""
+    root = tmp_path / "repo"
+    server = serve_wired_repo(root, api, harness_flag)
+    home = tmp_path / "home"
+    home.mkdir()
+    return kind(root, home, server)

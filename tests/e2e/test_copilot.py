@@ -94,16 +94,21 @@ def test_the_file_init_writes_is_what_copilot_loads(project: CopilotProject) -> 
     assert rule in users[1]  # userPromptSubmitted context is added to the prompt
 
 
-def test_without_trust_no_hook_runs(project: CopilotProject) -> None:
-    """Without --trust-folder or a trusted-folders entry the repo's hooks stay unloaded."""
+def test_without_trust_no_hook_runs_and_doctor_says_so(project: CopilotProject) -> None:
+    """Without --trust-folder or a trusted-folders entry the repo's hooks stay unloaded,
+    and `lessons doctor` fails on exactly that; once trusted, both agree again."""
+    assert project.doctor_says() == ["ok", "fail"]
     project.fake.scenarios["gate"] = [bash_call("bash scripts/release.sh")]
     project.copilot("SCENARIO:gate release it")
     assert (project.root / "released.txt").exists()
     note = session_note(Layout(project.root))
     assert all(note not in _blob(r) for r in project.fake.requests)
     assert all(RELEASE_RULE not in _blob(r) for r in project.fake.requests)
-    project.trust_in_config()  # the fixture's check needs one run with the hooks loaded
+    project.trust_in_config()
+    assert project.doctor_says() == ["ok", "ok"]
     project.copilot("SCENARIO:none hello")
+    note = session_note(Layout(project.root))
+    assert note in _blob(project.fake.requests[-1])  # trusted: the hooks ran
 
 
 def test_gate_delivers_the_rule_before_the_command_runs_and_the_retry_runs(
