@@ -159,6 +159,7 @@ WIRINGS: dict[str, Wiring] = {
             HookEvent("PostToolUseFailure", QWEN_TOOLS),
             HookEvent("PreCompact"),
         ),
+        project_dir_var="QWEN_PROJECT_DIR",
         handler_extra={"timeout": 10000},
     ),
 }

@@ -7,6 +7,7 @@ folder against `fake_chat_completions.FakeModel` on a free loopback port
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from tests.e2e.copilot_project import E2E
@@ -31,6 +32,12 @@ class QwenProject(ClientProject[FakeModel]):
             QWEN_CODE_SUPPRESS_YOLO_WARNING="1",
         )
 
+    def settle(self) -> None:
+        """The user settings a scripted run needs: no self-update from the registry."""
+        settings = self.home / ".qwen" / "settings.json"
+        settings.parent.mkdir(parents=True, exist_ok=True)
+        settings.write_text(json.dumps({"general": {"enableAutoUpdate": False}}))
+
     def qwen(self, prompt: str, *args: str) -> str:
         """Run `qwen -p PROMPT --yolo ...`; return its output."""
         return self.run_client([str(QWEN), "-p", prompt, "--yolo", *args], self.env()).stdout
@@ -40,7 +47,9 @@ def make_qwen_project(tmp_path: Path) -> QwenProject:
     """A git repo with two lessons, wired with `lessons init --qwen`; close its server."""
     fake = FakeModel(scenarios={}, probe=released(tmp_path))
     fake.full_prompt_tokens = FULL_PROMPT_TOKENS
-    return open_project(QwenProject, tmp_path, fake, "--qwen")
+    project = open_project(QwenProject, tmp_path, fake, "--qwen")
+    project.settle()
+    return project
 
 
 def shell_call(command: str) -> ToolCall:

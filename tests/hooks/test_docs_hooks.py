@@ -33,7 +33,7 @@ def test_every_wiring_command_in_the_readme_works(
 ) -> None:
     """Each `lessons init --HARNESS` line exits 0 and creates the file its comment names."""
     lines = wiring_lines()
-    assert len(lines) == 7
+    assert len(lines) == 8
     monkeypatch.chdir(make_repo(tmp_path / "repo", {"a.txt": "a\n"}))
     for args, named in lines:
         result = CliRunner().invoke(cli, args)

@@ -1,0 +1,176 @@
+"""The real Qwen Code CLI, wired with `lessons init --qwen`, against a fake model.
+
+`bash scripts/test` installs the pinned client into ./.e2e. Each test drives
+`qwen -p ... --yolo` in a temp git repo whose home is a temp folder too; the model is
+`fake_chat_completions.FakeModel` on a free loopback port, which issues scripted tool calls
+and records every request. Qwen Code drops PreToolUse context, so a file rule comes from
+PostToolUse, appended to the edit's result. Every test ends by checking that no hook
+failed (`.lessons/local/hook.log` stays empty).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from lessons_core import wiring
+from lessons_core.delivery import GATE_PREFIX, session_note
+from lessons_core.layout import Layout
+from tests.e2e.fake_chat_completions import is_compaction
+from tests.e2e.fake_chat_completions import text_of as _text
+from tests.e2e.fake_server import ToolCall
+from tests.e2e.qwen_project import QwenProject, edit_call, read_call, shell_call
+from tests.e2e.sample_repo import APP_RULE, RELEASE_RULE
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture
+def project(qwen_project: QwenProject) -> Iterator[QwenProject]:
+    """The wired repo; afterwards, proof that no hook call failed."""
+    yield qwen_project
+    hook_log = qwen_project.root / ".lessons" / "local" / "hook.log"
+    assert not hook_log.exists() or hook_log.read_text() == ""
+
+
+def _messages(request: dict[str, Any]) -> list[dict[str, Any]]:
+    messages: list[dict[str, Any]] = request["messages"]
+    return messages
+
+
+def _blob(request: dict[str, Any]) -> str:
+    """Every message's text, as the model reads it (not JSON-escaped)."""
+    return "\n".join(_text(m) for m in _messages(request))
+
+
+def _first_with(requests: list[dict[str, Any]], text: str) -> int:
+    return next(i for i, r in enumerate(requests) if text in _blob(r))
+
+
+def _tool_results(request: dict[str, Any]) -> list[str]:
+    return [_text(m) for m in _messages(request) if m.get("role") == "tool"]
+
+
+def test_the_settings_init_writes_are_what_qwen_loads(project: QwenProject) -> None:
+    """init wrote Claude Code's format in .qwen/settings.json, through the launcher; the
+    client ran SessionStart and UserPromptSubmit: the note and a keyword rule reach the
+    model with the prompt."""
+    written = json.loads((project.root / ".qwen" / "settings.json").read_text())
+    assert set(written["hooks"]) == {event.name for event in wiring.WIRINGS["qwen"].events}
+    command = 'sh "$QWEN_PROJECT_DIR/.lessons/run" hook qwen || true'
+    for entries in written["hooks"].values():
+        (entry,) = entries
+        assert entry["hooks"] == [{"type": "command", "command": command, "timeout": 10000}]
+    rule = "Write a migration note in docs/migrations.md for every schema change."
+    project.lessons("add", rule, "--topic", "db", "--trigger-keyword", "schema")
+    project.fake.scenarios["hello"] = []
+    project.qwen("SCENARIO:hello change the schema")
+    first = _blob(project.fake.requests[0])
+    assert session_note(Layout(project.root)) in first
+    assert rule in first
+
+
+def test_gate_delivers_the_rule_before_the_command_runs_and_the_retry_runs(
+    project: QwenProject,
+) -> None:
+    """The rule reaches the model while released.txt does not exist; the retry creates it;
+    a second matching command is neither refused nor shown the rule again."""
+    fake = project.fake
+    fake.scenarios["gate"] = [
+        shell_call("bash scripts/release.sh"),
+        shell_call("bash scripts/release.sh"),
+    ]
+    project.qwen("SCENARIO:gate release it")
+    first = _first_with(fake.requests, RELEASE_RULE)
+    assert fake.observed[first] is False  # the model read the rule before anything ran
+    assert _tool_results(fake.requests[first])[-1].startswith(GATE_PREFIX)
+    assert (project.root / "released.txt").exists()  # the retried call ran
+    results = _tool_results(fake.requests[-1])
+    assert [r.startswith(GATE_PREFIX) for r in results] == [True, False, False]
+    assert _blob(fake.requests[-1]).count(RELEASE_RULE) == 1
+
+
+def test_a_file_rule_follows_the_edit_in_its_result_once(project: QwenProject) -> None:
+    """PreToolUse context is dropped by Qwen, so the rule comes from PostToolUse: appended
+    to the first edit's result, after the edit ran; the second edit adds nothing."""
+    fake = project.fake
+    fake.scenarios["context"] = [
+        read_call(project.root),  # Qwen edits only files read in the session
+        edit_call(project.root, "VALUE = 1", "VALUE = 2"),
+        edit_call(project.root, "VALUE = 2", "VALUE = 3"),
+    ]
+    project.qwen("SCENARIO:context change the app")
+    first = _first_with(fake.requests, APP_RULE)
+    result = _tool_results(fake.requests[first])[-1]
+    assert "has been updated" in result  # the edit ran before the rule arrived
+    assert APP_RULE in result
+    assert (project.root / "src" / "app.py").read_text() == "VALUE = 3\n"
+    assert _blob(fake.requests[-1]).count(APP_RULE) == 1
+
+
+def test_after_compaction_the_rule_is_delivered_again(project: QwenProject) -> None:
+    """A compaction in the middle of a run (the model reports a nearly full context) fires
+    PreCompact: the next edit of the file brings its rule again."""
+    fake = project.fake
+    fake.scenarios["long"] = [
+        read_call(project.root),
+        edit_call(project.root, "VALUE = 1", "VALUE = 2"),
+        shell_call("echo one"),  # its reply reports the full context: compaction follows
+        shell_call("echo two"),
+        read_call(project.root),  # a compacted session has to read the file again
+        edit_call(project.root, "VALUE = 2", "VALUE = 3"),
+    ]
+    fake.full_at["long"] = 2
+    project.qwen("SCENARIO:long edit")
+    summaries = [i for i, r in enumerate(fake.requests) if is_compaction(_messages(r))]
+    deliveries = [
+        i for i, r in enumerate(fake.requests) if APP_RULE in (_tool_results(r) or [""])[-1]
+    ]
+    assert len(deliveries) == 2  # once after each edit: before and after the compaction
+    assert deliveries[0] < summaries[0] < deliveries[1]
+    assert _blob(fake.requests[-1]).count(APP_RULE) == 1  # the first went with the summary
+    assert (project.root / "src" / "app.py").read_text() == "VALUE = 3\n"
+
+
+def test_failed_calls_get_one_capture_nudge_each(project: QwenProject) -> None:
+    """PostToolUseFailure follows a failed edit and a command that exits non-zero: each
+    result carries one ready capture line, naming the file or the command."""
+    fake = project.fake
+    fake.scenarios["fail"] = [
+        read_call(project.root),
+        edit_call(project.root, "NOT THERE", "x"),
+        edit_call(project.root, "NOT THERE EITHER", "x"),
+        shell_call("bash scripts/deploy.sh"),
+    ]
+    project.qwen("SCENARIO:fail edit")
+    results = _tool_results(fake.requests[-1])
+    nudged = [r for r in results if "/.lessons/run add " in r]
+    assert len(nudged) == 2
+    assert "--trigger-file src/app.py" in nudged[0]
+    assert "--trigger-cmd" in nudged[1]
+    assert "Exit Code: 127" in nudged[1]
+
+
+def test_uncovered_calls_and_pure_reads_add_no_text(project: QwenProject) -> None:
+    """A file no lesson covers, cat and read_file of a covered file, a plain command."""
+    fake = project.fake
+    root = project.root
+    fake.scenarios["quiet"] = [
+        ToolCall("write_file", {"file_path": str(root / "docs.md"), "content": "# Notes\n"}),
+        shell_call("cat src/app.py && ls scripts"),
+        read_call(root),
+        ToolCall("grep_search", {"pattern": "VALUE"}),
+        shell_call("echo done > out.txt"),
+    ]
+    project.qwen("SCENARIO:quiet look around")
+    assert (root / "out.txt").exists()
+    assert (root / "docs.md").exists()
+    assert len(_tool_results(fake.requests[-1])) == 5
+    for request in fake.requests:
+        text = _blob(request)
+        assert APP_RULE not in text
+        assert RELEASE_RULE not in text
+        assert "project-lessons" not in text

@@ -1,0 +1,136 @@
+"""`lessons hook qwen` on payloads recorded from the real Qwen Code 0.24.4."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from lessons_cli.hooks import qwen
+from lessons_core import wiring
+from lessons_core.delivery import GATE_PREFIX, session_note
+from lessons_core.layout import Layout
+from tests.hooks.conftest import FIXTURES, answer, call_hook, payload, write_lesson
+
+H = "qwen"
+RELEASE = "Bump VERSION before running scripts/release.sh."
+APP = "Keep src/app.py free of import-time side effects."
+
+
+@pytest.fixture
+def lessons(project: Layout) -> Layout:
+    """The project with a command lesson on release.sh and a file lesson on src/app.py."""
+    write_lesson(project, "release-bump", RELEASE, commands=(r"scripts/release\.sh",))
+    write_lesson(project, "code-app-import", APP, files=("src/app.py",))
+    return project
+
+
+def _context(got: dict[str, object] | None, event: str) -> str:
+    assert got is not None
+    out = got["hookSpecificOutput"]
+    assert isinstance(out, dict)
+    assert out["hookEventName"] == event
+    return str(out["additionalContext"])
+
+
+def test_every_recorded_payload_is_one_the_wiring_sends() -> None:
+    """The fixtures cover each wired event, and only wired events."""
+    events = {
+        json.loads(path.read_text())["hook_event_name"]
+        for path in (FIXTURES / "qwen").glob("*.json")
+    }
+    assert events == {event.name for event in wiring.WIRINGS[H].events} == qwen.EVENTS
+
+
+def test_the_wiring_matches_exactly_the_tools_the_adapter_reads() -> None:
+    """Qwen searches the tool name for the matcher, so it is anchored; its alternatives are
+    the adapter's tools, and no pure-read tool matches."""
+    spec = wiring.WIRINGS[H]
+    for event in spec.events:
+        if event.matcher is not None:
+            found = re.fullmatch(r"\^\((.*)\)\$", event.matcher)
+            assert found is not None
+            assert set(found.group(1).split("|")) == qwen.TOOLS
+    for tool in qwen.TOOLS:
+        assert spec.covers("PreToolUse", tool)
+        assert re.search(spec.events[2].matcher or "", tool)
+    for tool in ("read_file", "grep_search", "glob", "notebook_edit", "edit_file", "xedit"):
+        assert not re.search(spec.events[2].matcher or "", tool)
+
+
+def test_a_covered_command_is_refused_with_the_rule_then_runs(lessons: Layout) -> None:
+    """PreToolUse denies the first shell call with the fenced rule; the retry is silent."""
+    data = payload(H, "pre_tool_use_shell", lessons.root)
+    got = answer(H, data)
+    assert got is not None
+    out = got["hookSpecificOutput"]
+    assert out["permissionDecision"] == "deny"
+    assert out["permissionDecisionReason"].startswith(GATE_PREFIX)
+    assert RELEASE in out["permissionDecisionReason"]
+    assert call_hook(H, data) == b""
+
+
+def test_a_file_rule_waits_for_post_tool_use(lessons: Layout) -> None:
+    """PreToolUse says nothing for a context rule (Qwen would drop it); PostToolUse of the
+    same edit delivers it, once."""
+    assert call_hook(H, payload(H, "pre_tool_use_edit", lessons.root)) == b""
+    post = payload(H, "post_tool_use_edit", lessons.root)
+    assert APP in _context(answer(H, post), "PostToolUse")
+    assert call_hook(H, post) == b""
+
+
+def test_write_file_is_matched_on_its_path(project: Layout) -> None:
+    """write_file's file_path is the file the rules are for."""
+    write_lesson(project, "code-new", "Register new modules in src/__init__.py.", files=("src/*",))
+    got = answer(H, payload(H, "post_tool_use_write_file", project.root))
+    assert "Register new modules" in _context(got, "PostToolUse")
+
+
+def test_a_pure_read_command_is_silent(lessons: Layout) -> None:
+    """cat of a covered file recalls nothing."""
+    assert call_hook(H, payload(H, "pre_tool_use_shell_read", lessons.root)) == b""
+
+
+def test_session_start_and_prompts(project: Layout) -> None:
+    """SessionStart gives the note; the first UserPromptSubmit keyword rules; the empty
+    prompts Qwen sends before every later model request add nothing."""
+    rule = "Write release notes for each tag."
+    write_lesson(project, "release-notes", rule, keywords=("release",))
+    got = answer(H, payload(H, "session_start_startup", project.root))
+    assert _context(got, "SessionStart") == session_note(project)
+    prompt = payload(H, "user_prompt_submit", project.root)
+    assert "Write release notes" in _context(answer(H, prompt), "UserPromptSubmit")
+    assert call_hook(H, payload(H, "user_prompt_submit_empty", project.root)) == b""
+    assert call_hook(H, prompt) == b""
+
+
+def test_compaction_makes_shown_rules_eligible_again(lessons: Layout) -> None:
+    """PreCompact answers nothing; the next edit brings the rule again."""
+    post = payload(H, "post_tool_use_edit", lessons.root)
+    assert answer(H, post) is not None
+    assert call_hook(H, payload(H, "pre_compact_auto", lessons.root)) == b""
+    assert answer(H, post) is not None
+
+
+@pytest.mark.parametrize(
+    ("fixture", "trigger"),
+    [
+        ("post_tool_use_failure_edit", "--trigger-file src/app.py"),
+        ("post_tool_use_failure_shell", None),
+    ],
+)
+def test_a_failure_gets_the_nudge_once(lessons: Layout, fixture: str, trigger: str | None) -> None:
+    """A failed edit is nudged with its file; `false` names no command worth a rule."""
+    data = payload(H, fixture, lessons.root)
+    if trigger is None:
+        assert call_hook(H, data) == b""
+        return
+    assert trigger in _context(answer(H, data), "PostToolUseFailure")
+    assert call_hook(H, data) == b""
+
+
+def test_an_interrupted_call_gets_no_nudge(lessons: Layout) -> None:
+    """is_interrupt: the user stopped it, nothing was learned."""
+    data = payload(H, "post_tool_use_failure_edit", lessons.root, is_interrupt=True)
+    assert call_hook(H, data) == b""
