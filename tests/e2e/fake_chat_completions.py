@@ -32,6 +32,26 @@ def text_of(message: dict[str, Any]) -> str:
     return "\n".join(texts(message.get("content")))
 
 
+def messages_of(request: dict[str, Any]) -> list[dict[str, Any]]:
+    messages: list[dict[str, Any]] = request["messages"]
+    return messages
+
+
+def request_text(request: dict[str, Any]) -> str:
+    """Every message's text in a recorded request, as the model reads it (not JSON)."""
+    return "\n".join(text_of(m) for m in messages_of(request))
+
+
+def first_with(requests: list[dict[str, Any]], text: str) -> int:
+    """The index of the first recorded request holding ``text``."""
+    return next(i for i, r in enumerate(requests) if text in request_text(r))
+
+
+def tool_results(request: dict[str, Any]) -> list[str]:
+    """The texts of the tool results in a recorded request, oldest first."""
+    return [text_of(m) for m in messages_of(request) if m.get("role") == "tool"]
+
+
 def newest_scenario(messages: list[dict[str, Any]]) -> str | None:
     """The scenario named in the newest user message that names one."""
     for message in reversed(messages):

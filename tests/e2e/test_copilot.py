@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
@@ -26,8 +25,14 @@ from tests.e2e.copilot_project import (
     edit_call,
     session_id,
 )
-from tests.e2e.fake_chat_completions import is_compaction
-from tests.e2e.fake_chat_completions import text_of as _text
+from tests.e2e.fake_chat_completions import (
+    first_with,
+    is_compaction,
+    messages_of,
+    request_text,
+    text_of,
+    tool_results,
+)
 from tests.e2e.fake_server import ToolCall
 from tests.e2e.sample_repo import APP_RULE, RELEASE_RULE
 
@@ -51,24 +56,6 @@ def project(copilot_project: CopilotProject) -> Iterator[CopilotProject]:
     )
 
 
-def _messages(request: dict[str, Any]) -> list[dict[str, Any]]:
-    messages: list[dict[str, Any]] = request["messages"]
-    return messages
-
-
-def _blob(request: dict[str, Any]) -> str:
-    """Every message's text, as the model reads it (not JSON-escaped)."""
-    return "\n".join(_text(m) for m in _messages(request))
-
-
-def _first_with(requests: list[dict[str, Any]], text: str) -> int:
-    return next(i for i, r in enumerate(requests) if text in _blob(r))
-
-
-def _tool_results(request: dict[str, Any]) -> list[str]:
-    return [_text(m) for m in _messages(request) if m.get("role") == "tool"]
-
-
 def test_the_file_init_writes_is_what_copilot_loads(project: CopilotProject) -> None:
     """init wrote Copilot's native format; the client ran its sessionStart and
     userPromptSubmitted hooks: the note opens the conversation, a keyword rule joins the
@@ -87,7 +74,7 @@ def test_the_file_init_writes_is_what_copilot_loads(project: CopilotProject) -> 
     project.fake.scenarios["hello"] = []
     project.copilot("SCENARIO:hello change the schema", "--trust-folder")
     (first,) = project.fake.requests
-    users = [_text(m) for m in _messages(first) if m.get("role") == "user"]
+    users = [text_of(m) for m in messages_of(first) if m.get("role") == "user"]
     # sessionStart context comes first: the note, naming lessons as the agent's shell runs it
     assert users[0] == session_note(Layout(project.root))
     assert "SCENARIO:hello" in users[1]
@@ -102,13 +89,13 @@ def test_without_trust_no_hook_runs_and_doctor_says_so(project: CopilotProject) 
     project.copilot("SCENARIO:gate release it")
     assert (project.root / "released.txt").exists()
     note = session_note(Layout(project.root))
-    assert all(note not in _blob(r) for r in project.fake.requests)
-    assert all(RELEASE_RULE not in _blob(r) for r in project.fake.requests)
+    assert all(note not in request_text(r) for r in project.fake.requests)
+    assert all(RELEASE_RULE not in request_text(r) for r in project.fake.requests)
     project.trust_in_config()
     assert project.doctor_says() == ["ok", "ok"]
     project.copilot("SCENARIO:none hello")
     note = session_note(Layout(project.root))
-    assert note in _blob(project.fake.requests[-1])  # trusted: the hooks ran
+    assert note in request_text(project.fake.requests[-1])  # trusted: the hooks ran
 
 
 def test_gate_delivers_the_rule_before_the_command_runs_and_the_retry_runs(
@@ -122,15 +109,15 @@ def test_gate_delivers_the_rule_before_the_command_runs_and_the_retry_runs(
         bash_call("bash scripts/release.sh"),
     ]
     project.copilot("SCENARIO:gate release it", "--trust-folder")
-    first = _first_with(fake.requests, RELEASE_RULE)
+    first = first_with(fake.requests, RELEASE_RULE)
     assert fake.observed[first] is False  # the model read the rule before anything ran
-    denial = _tool_results(fake.requests[first])[-1]
+    denial = tool_results(fake.requests[first])[-1]
     assert denial.startswith(DENIED + GATE_PREFIX)
     assert (project.root / "released.txt").exists()  # the retried call ran
-    results = _tool_results(fake.requests[-1])
+    results = tool_results(fake.requests[-1])
     assert len(results) == 3
     assert [r.startswith(DENIED) for r in results] == [True, False, False]
-    assert _blob(fake.requests[-1]).count(RELEASE_RULE) == 1
+    assert request_text(fake.requests[-1]).count(RELEASE_RULE) == 1
 
 
 def test_context_reaches_the_model_after_the_edit_and_only_once(project: CopilotProject) -> None:
@@ -142,17 +129,17 @@ def test_context_reaches_the_model_after_the_edit_and_only_once(project: Copilot
         edit_call(project.root, "VALUE = 2", "VALUE = 3"),
     ]
     project.copilot("SCENARIO:context change the app", "--trust-folder")
-    first = _first_with(fake.requests, APP_RULE)
-    after_edit = next(i for i, r in enumerate(fake.requests) if _tool_results(r))
+    first = first_with(fake.requests, APP_RULE)
+    after_edit = next(i for i, r in enumerate(fake.requests) if tool_results(r))
     assert first == after_edit  # not before the call: after its result
-    messages = _messages(fake.requests[first])
+    messages = messages_of(fake.requests[first])
     assert messages[-2]["role"] == "tool"
-    assert not _text(messages[-2]).startswith(DENIED)
+    assert not text_of(messages[-2]).startswith(DENIED)
     assert messages[-1]["role"] == "user"
-    assert _text(messages[-1]).startswith(PRE_CONTEXT)
-    assert APP_RULE in _text(messages[-1])
+    assert text_of(messages[-1]).startswith(PRE_CONTEXT)
+    assert APP_RULE in text_of(messages[-1])
     assert (project.root / "src" / "app.py").read_text() == "VALUE = 3\n"
-    assert _blob(fake.requests[-1]).count(APP_RULE) == 1
+    assert request_text(fake.requests[-1]).count(APP_RULE) == 1
 
 
 def test_after_compaction_the_rule_is_delivered_again(project: CopilotProject) -> None:
@@ -167,16 +154,13 @@ def test_after_compaction_the_rule_is_delivered_again(project: CopilotProject) -
     ]
     fake.full_at["long"] = 1
     project.copilot("SCENARIO:long edit", "--trust-folder")
-    summaries = [i for i, r in enumerate(fake.requests) if is_compaction(_messages(r))]
+    summaries = [i for i, r in enumerate(fake.requests) if is_compaction(messages_of(r))]
     assert len(summaries) == 1
-    deliveries = [
-        i
-        for i, r in enumerate(fake.requests)
-        if _text(_messages(r)[-1]).startswith(PRE_CONTEXT) and APP_RULE in _text(_messages(r)[-1])
-    ]
+    lasts = [text_of(messages_of(r)[-1]) for r in fake.requests]
+    deliveries = [i for i, t in enumerate(lasts) if t.startswith(PRE_CONTEXT) and APP_RULE in t]
     assert len(deliveries) == 2  # once after each edit: before and after the compaction
     assert deliveries[0] < summaries[0] < deliveries[1]
-    final = _blob(fake.requests[-1])
+    final = request_text(fake.requests[-1])
     assert "summarized" in final  # the conversation the model holds now is the summary...
     assert final.count(APP_RULE) == 1  # ...plus the rule delivered after it
     assert (project.root / "src" / "app.py").read_text() == "VALUE = 3\n"
@@ -190,10 +174,10 @@ def test_a_resumed_session_is_shown_its_rules_again(project: CopilotProject) -> 
     fake.scenarios["before"] = [edit_call(project.root, "VALUE = 1", "VALUE = 2")]
     fake.scenarios["again"] = [edit_call(project.root, "VALUE = 2", "VALUE = 3")]
     session = session_id(project.copilot("SCENARIO:before edit"))
-    assert _blob(fake.requests[-1]).count(APP_RULE) == 1
+    assert request_text(fake.requests[-1]).count(APP_RULE) == 1
     start = len(fake.requests)
     project.copilot("SCENARIO:again edit", f"--resume={session}")
-    counts = [_blob(r).count(APP_RULE) for r in fake.requests[start:]]
+    counts = [request_text(r).count(APP_RULE) for r in fake.requests[start:]]
     assert counts[0] == 0  # the resumed conversation lost the context...
     assert counts[-1] == 1  # ...and the edit delivered the rule again
 
@@ -206,8 +190,8 @@ def test_a_failed_edit_gets_one_capture_nudge(project: CopilotProject) -> None:
         edit_call(project.root, "NOT THERE EITHER", "x"),
     ]
     project.copilot("SCENARIO:fail edit", "--trust-folder")
-    last = _messages(fake.requests[-1])
-    nudges = [_text(m) for m in last if _text(m).startswith(FAILURE_CONTEXT)]
+    last = messages_of(fake.requests[-1])
+    nudges = [text_of(m) for m in last if text_of(m).startswith(FAILURE_CONTEXT)]
     assert len(nudges) == 1
     assert "/.lessons/run add " in nudges[0]  # a line the agent's shell can run as it is
     assert "--trigger-file src/app.py" in nudges[0]
@@ -228,9 +212,9 @@ def test_uncovered_calls_and_pure_reads_add_no_text(project: CopilotProject) -> 
     assert (root / "out.txt").exists()
     assert (root / "docs.md").exists()
     final = fake.requests[-1]
-    assert len(_tool_results(final)) == 5
+    assert len(tool_results(final)) == 5
     for request in fake.requests:
-        text = _blob(request)
+        text = request_text(request)
         assert APP_RULE not in text
         assert RELEASE_RULE not in text
         assert "preToolUse hook" not in text

@@ -12,15 +12,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
 from lessons_core import wiring
 from lessons_core.delivery import GATE_PREFIX, session_note
 from lessons_core.layout import Layout
-from tests.e2e.fake_chat_completions import is_compaction
-from tests.e2e.fake_chat_completions import text_of as _text
+from tests.e2e.fake_chat_completions import (
+    first_with,
+    is_compaction,
+    messages_of,
+    request_text,
+    tool_results,
+)
 from tests.e2e.fake_server import ToolCall
 from tests.e2e.qwen_project import QwenProject, edit_call, read_call, shell_call
 from tests.e2e.sample_repo import APP_RULE, RELEASE_RULE
@@ -34,24 +38,6 @@ def project(qwen_project: QwenProject) -> Iterator[QwenProject]:
     yield qwen_project
     hook_log = qwen_project.root / ".lessons" / "local" / "hook.log"
     assert not hook_log.exists() or hook_log.read_text() == ""
-
-
-def _messages(request: dict[str, Any]) -> list[dict[str, Any]]:
-    messages: list[dict[str, Any]] = request["messages"]
-    return messages
-
-
-def _blob(request: dict[str, Any]) -> str:
-    """Every message's text, as the model reads it (not JSON-escaped)."""
-    return "\n".join(_text(m) for m in _messages(request))
-
-
-def _first_with(requests: list[dict[str, Any]], text: str) -> int:
-    return next(i for i, r in enumerate(requests) if text in _blob(r))
-
-
-def _tool_results(request: dict[str, Any]) -> list[str]:
-    return [_text(m) for m in _messages(request) if m.get("role") == "tool"]
 
 
 def test_the_settings_init_writes_are_what_qwen_loads(project: QwenProject) -> None:
@@ -68,7 +54,7 @@ def test_the_settings_init_writes_are_what_qwen_loads(project: QwenProject) -> N
     project.lessons("add", rule, "--topic", "db", "--trigger-keyword", "schema")
     project.fake.scenarios["hello"] = []
     project.qwen("SCENARIO:hello change the schema")
-    first = _blob(project.fake.requests[0])
+    first = request_text(project.fake.requests[0])
     assert session_note(Layout(project.root)) in first
     assert rule in first
 
@@ -84,13 +70,13 @@ def test_gate_delivers_the_rule_before_the_command_runs_and_the_retry_runs(
         shell_call("bash scripts/release.sh"),
     ]
     project.qwen("SCENARIO:gate release it")
-    first = _first_with(fake.requests, RELEASE_RULE)
+    first = first_with(fake.requests, RELEASE_RULE)
     assert fake.observed[first] is False  # the model read the rule before anything ran
-    assert _tool_results(fake.requests[first])[-1].startswith(GATE_PREFIX)
+    assert tool_results(fake.requests[first])[-1].startswith(GATE_PREFIX)
     assert (project.root / "released.txt").exists()  # the retried call ran
-    results = _tool_results(fake.requests[-1])
+    results = tool_results(fake.requests[-1])
     assert [r.startswith(GATE_PREFIX) for r in results] == [True, False, False]
-    assert _blob(fake.requests[-1]).count(RELEASE_RULE) == 1
+    assert request_text(fake.requests[-1]).count(RELEASE_RULE) == 1
 
 
 def test_a_file_rule_follows_the_edit_in_its_result_once(project: QwenProject) -> None:
@@ -103,12 +89,12 @@ def test_a_file_rule_follows_the_edit_in_its_result_once(project: QwenProject) -
         edit_call(project.root, "VALUE = 2", "VALUE = 3"),
     ]
     project.qwen("SCENARIO:context change the app")
-    first = _first_with(fake.requests, APP_RULE)
-    result = _tool_results(fake.requests[first])[-1]
+    first = first_with(fake.requests, APP_RULE)
+    result = tool_results(fake.requests[first])[-1]
     assert "has been updated" in result  # the edit ran before the rule arrived
     assert APP_RULE in result
     assert (project.root / "src" / "app.py").read_text() == "VALUE = 3\n"
-    assert _blob(fake.requests[-1]).count(APP_RULE) == 1
+    assert request_text(fake.requests[-1]).count(APP_RULE) == 1
 
 
 def test_after_compaction_the_rule_is_delivered_again(project: QwenProject) -> None:
@@ -125,13 +111,13 @@ def test_after_compaction_the_rule_is_delivered_again(project: QwenProject) -> N
     ]
     fake.full_at["long"] = 2
     project.qwen("SCENARIO:long edit")
-    summaries = [i for i, r in enumerate(fake.requests) if is_compaction(_messages(r))]
+    summaries = [i for i, r in enumerate(fake.requests) if is_compaction(messages_of(r))]
     deliveries = [
-        i for i, r in enumerate(fake.requests) if APP_RULE in (_tool_results(r) or [""])[-1]
+        i for i, r in enumerate(fake.requests) if APP_RULE in (tool_results(r) or [""])[-1]
     ]
     assert len(deliveries) == 2  # once after each edit: before and after the compaction
     assert deliveries[0] < summaries[0] < deliveries[1]
-    assert _blob(fake.requests[-1]).count(APP_RULE) == 1  # the first went with the summary
+    assert request_text(fake.requests[-1]).count(APP_RULE) == 1  # the first went with the summary
     assert (project.root / "src" / "app.py").read_text() == "VALUE = 3\n"
 
 
@@ -146,7 +132,7 @@ def test_failed_calls_get_one_capture_nudge_each(project: QwenProject) -> None:
         shell_call("bash scripts/deploy.sh"),
     ]
     project.qwen("SCENARIO:fail edit")
-    results = _tool_results(fake.requests[-1])
+    results = tool_results(fake.requests[-1])
     nudged = [r for r in results if "/.lessons/run add " in r]
     assert len(nudged) == 2
     assert "--trigger-file src/app.py" in nudged[0]
@@ -168,9 +154,9 @@ def test_uncovered_calls_and_pure_reads_add_no_text(project: QwenProject) -> Non
     project.qwen("SCENARIO:quiet look around")
     assert (root / "out.txt").exists()
     assert (root / "docs.md").exists()
-    assert len(_tool_results(fake.requests[-1])) == 5
+    assert len(tool_results(fake.requests[-1])) == 5
     for request in fake.requests:
-        text = _blob(request)
+        text = request_text(request)
         assert APP_RULE not in text
         assert RELEASE_RULE not in text
         assert "project-lessons" not in text

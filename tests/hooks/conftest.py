@@ -25,6 +25,19 @@ def project(tmp_path: Path) -> Layout:
     return layout
 
 
+RELEASE_RULE = "Bump VERSION before running scripts/release.sh."
+APP_RULE = "Keep src/app.py free of import-time side effects."
+
+
+@pytest.fixture
+def two_lessons(project: Layout) -> Layout:
+    """The project with a command lesson on scripts/release.sh and a file lesson on
+    src/app.py, the two the recorded Copilot and Qwen payloads touch."""
+    write_lesson(project, "release-bump", RELEASE_RULE, commands=(r"scripts/release\.sh",))
+    write_lesson(project, "code-app-import", APP_RULE, files=("src/app.py",))
+    return project
+
+
 def write_lesson(layout: Layout, lesson_id: str, rule: str, **fields: Any) -> Lesson:
     """Write a lesson file directly (no capture guards)."""
     return save_lesson(layout, lesson_id, rule, topics=("testing",), **fields)

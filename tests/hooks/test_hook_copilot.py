@@ -12,19 +12,17 @@ from lessons_core import wiring
 from lessons_core.delivery import GATE_PREFIX, session_note
 from lessons_core.hooklog import log_path
 from lessons_core.layout import Layout
-from tests.hooks.conftest import FIXTURES, answer, call_hook, payload, write_lesson
+from tests.hooks.conftest import (
+    APP_RULE,
+    FIXTURES,
+    RELEASE_RULE,
+    answer,
+    call_hook,
+    payload,
+    write_lesson,
+)
 
 H = "copilot"
-RELEASE = "Bump VERSION before running scripts/release.sh."
-APP = "Keep src/app.py free of import-time side effects."
-
-
-@pytest.fixture
-def lessons(project: Layout) -> Layout:
-    """The project with a command lesson on release.sh and a file lesson on src/app.py."""
-    write_lesson(project, "release-bump", RELEASE, commands=(r"scripts/release\.sh",))
-    write_lesson(project, "code-app-import", APP, files=("src/app.py",))
-    return project
 
 
 @pytest.mark.parametrize(
@@ -55,25 +53,25 @@ def test_every_recorded_payload_is_one_the_wiring_sends() -> None:
     assert events == {event.name for event in wiring.WIRINGS[H].events}
 
 
-def test_a_covered_command_is_refused_with_the_rule_then_runs(lessons: Layout) -> None:
+def test_a_covered_command_is_refused_with_the_rule_then_runs(two_lessons: Layout) -> None:
     """The first bash call is denied with the fenced rule as the reason; the retry is silent."""
-    data = payload(H, "pre_tool_use_bash", lessons.root)
+    data = payload(H, "pre_tool_use_bash", two_lessons.root)
     got = answer(H, data)
     assert got is not None
     assert set(got) == {"permissionDecision", "permissionDecisionReason"}
     assert got["permissionDecision"] == "deny"
     assert got["permissionDecisionReason"].startswith(GATE_PREFIX)
-    assert RELEASE in got["permissionDecisionReason"]
+    assert RELEASE_RULE in got["permissionDecisionReason"]
     assert call_hook(H, data) == b""
 
 
-def test_an_edit_gets_the_file_rule_as_context_once(lessons: Layout) -> None:
+def test_an_edit_gets_the_file_rule_as_context_once(two_lessons: Layout) -> None:
     """edit's absolute path is matched repo-relative; the rule is additionalContext."""
-    got = answer(H, payload(H, "pre_tool_use_edit", lessons.root))
+    got = answer(H, payload(H, "pre_tool_use_edit", two_lessons.root))
     assert got is not None
     assert set(got) == {"additionalContext"}
-    assert APP in got["additionalContext"]
-    assert call_hook(H, payload(H, "pre_tool_use_edit", lessons.root)) == b""
+    assert APP_RULE in got["additionalContext"]
+    assert call_hook(H, payload(H, "pre_tool_use_edit", two_lessons.root)) == b""
 
 
 def test_create_is_matched_on_its_path(project: Layout) -> None:
@@ -84,27 +82,27 @@ def test_create_is_matched_on_its_path(project: Layout) -> None:
     assert "Register new modules" in got["additionalContext"]
 
 
-def test_tool_args_sent_as_json_text_are_read_too(lessons: Layout) -> None:
+def test_tool_args_sent_as_json_text_are_read_too(two_lessons: Layout) -> None:
     """toolArgs given as a JSON string (as Copilot documents it) works like an object."""
-    data = payload(H, "pre_tool_use_edit", lessons.root)
+    data = payload(H, "pre_tool_use_edit", two_lessons.root)
     data["toolArgs"] = json.dumps(data["toolArgs"])
     got = answer(H, data)
     assert got is not None
-    assert APP in got["additionalContext"]
+    assert APP_RULE in got["additionalContext"]
 
 
-def test_a_pure_read_command_is_silent(lessons: Layout) -> None:
+def test_a_pure_read_command_is_silent(two_lessons: Layout) -> None:
     """cat of a covered file recalls nothing."""
-    assert call_hook(H, payload(H, "pre_tool_use_bash_read", lessons.root)) == b""
+    assert call_hook(H, payload(H, "pre_tool_use_bash_read", two_lessons.root)) == b""
 
 
-def test_session_start_gives_the_note_and_resets(lessons: Layout) -> None:
+def test_session_start_gives_the_note_and_resets(two_lessons: Layout) -> None:
     """A new session and a resumed one both start from nothing shown (Copilot resumes a
     conversation without the context hooks added), with the note."""
-    edit = payload(H, "pre_tool_use_edit", lessons.root)
+    edit = payload(H, "pre_tool_use_edit", two_lessons.root)
     for start in ("session_start_new", "session_start_resume"):
-        note = {"additionalContext": session_note(lessons)}
-        assert answer(H, payload(H, start, lessons.root)) == note
+        note = {"additionalContext": session_note(two_lessons)}
+        assert answer(H, payload(H, start, two_lessons.root)) == note
         assert answer(H, edit) is not None
         assert call_hook(H, edit) == b""
 
@@ -122,38 +120,38 @@ def test_prompt_keywords_come_as_context(project: Layout) -> None:
 
 
 @pytest.mark.parametrize("name", ["pre_compact_auto", "pre_compact_manual"])
-def test_compaction_makes_shown_rules_eligible_again(lessons: Layout, name: str) -> None:
+def test_compaction_makes_shown_rules_eligible_again(two_lessons: Layout, name: str) -> None:
     """preCompact (auto or manual) answers nothing and the next edit brings the rule again."""
-    edit = payload(H, "pre_tool_use_edit", lessons.root)
+    edit = payload(H, "pre_tool_use_edit", two_lessons.root)
     assert answer(H, edit) is not None
-    assert call_hook(H, payload(H, name, lessons.root)) == b""
+    assert call_hook(H, payload(H, name, two_lessons.root)) == b""
     assert answer(H, edit) is not None
 
 
-def test_a_failed_edit_gets_one_nudge(lessons: Layout) -> None:
+def test_a_failed_edit_gets_one_nudge(two_lessons: Layout) -> None:
     """postToolUseFailure answers a ready `lessons add` line for the file, once per session."""
-    data = payload(H, "post_tool_use_failure_edit", lessons.root)
+    data = payload(H, "post_tool_use_failure_edit", two_lessons.root)
     got = answer(H, data)
     assert got is not None
     assert "--trigger-file src/app.py" in got["additionalContext"]
     assert call_hook(H, data) == b""
 
 
-def test_a_payload_of_no_known_event_is_ignored(lessons: Layout) -> None:
+def test_a_payload_of_no_known_event_is_ignored(two_lessons: Layout) -> None:
     """postToolUse (not wired) and an unknown shape get no answer and log nothing."""
-    data = payload(H, "pre_tool_use_edit", lessons.root)
+    data = payload(H, "pre_tool_use_edit", two_lessons.root)
     data["toolResult"] = {"resultType": "success", "textResultForLlm": "ok"}
     assert call_hook(H, data) == b""
-    assert call_hook(H, {"sessionId": "s", "cwd": str(lessons.root)}) == b""
-    assert not log_path(lessons.root).exists()
+    assert call_hook(H, {"sessionId": "s", "cwd": str(two_lessons.root)}) == b""
+    assert not log_path(two_lessons.root).exists()
 
 
-def test_a_payload_without_a_session_fails_open(lessons: Layout) -> None:
+def test_a_payload_without_a_session_fails_open(two_lessons: Layout) -> None:
     """A missing sessionId exits 0 silently and logs the event it was read as."""
-    data = payload(H, "pre_tool_use_bash", lessons.root)
+    data = payload(H, "pre_tool_use_bash", two_lessons.root)
     del data["sessionId"]
     assert call_hook(H, data) == b""
-    assert " copilot preToolUse KeyError" in log_path(lessons.root).read_text()
+    assert " copilot preToolUse KeyError" in log_path(two_lessons.root).read_text()
 
 
 def test_the_wiring_matches_what_the_adapter_handles() -> None:

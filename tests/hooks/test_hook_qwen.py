@@ -11,19 +11,17 @@ from lessons_cli.hooks import qwen
 from lessons_core import wiring
 from lessons_core.delivery import GATE_PREFIX, session_note
 from lessons_core.layout import Layout
-from tests.hooks.conftest import FIXTURES, answer, call_hook, payload, write_lesson
+from tests.hooks.conftest import (
+    APP_RULE,
+    FIXTURES,
+    RELEASE_RULE,
+    answer,
+    call_hook,
+    payload,
+    write_lesson,
+)
 
 H = "qwen"
-RELEASE = "Bump VERSION before running scripts/release.sh."
-APP = "Keep src/app.py free of import-time side effects."
-
-
-@pytest.fixture
-def lessons(project: Layout) -> Layout:
-    """The project with a command lesson on release.sh and a file lesson on src/app.py."""
-    write_lesson(project, "release-bump", RELEASE, commands=(r"scripts/release\.sh",))
-    write_lesson(project, "code-app-import", APP, files=("src/app.py",))
-    return project
 
 
 def _context(got: dict[str, object] | None, event: str) -> str:
@@ -59,24 +57,24 @@ def test_the_wiring_matches_exactly_the_tools_the_adapter_reads() -> None:
         assert not re.search(spec.events[2].matcher or "", tool)
 
 
-def test_a_covered_command_is_refused_with_the_rule_then_runs(lessons: Layout) -> None:
+def test_a_covered_command_is_refused_with_the_rule_then_runs(two_lessons: Layout) -> None:
     """PreToolUse denies the first shell call with the fenced rule; the retry is silent."""
-    data = payload(H, "pre_tool_use_shell", lessons.root)
+    data = payload(H, "pre_tool_use_shell", two_lessons.root)
     got = answer(H, data)
     assert got is not None
     out = got["hookSpecificOutput"]
     assert out["permissionDecision"] == "deny"
     assert out["permissionDecisionReason"].startswith(GATE_PREFIX)
-    assert RELEASE in out["permissionDecisionReason"]
+    assert RELEASE_RULE in out["permissionDecisionReason"]
     assert call_hook(H, data) == b""
 
 
-def test_a_file_rule_waits_for_post_tool_use(lessons: Layout) -> None:
+def test_a_file_rule_waits_for_post_tool_use(two_lessons: Layout) -> None:
     """PreToolUse says nothing for a context rule (Qwen would drop it); PostToolUse of the
     same edit delivers it, once."""
-    assert call_hook(H, payload(H, "pre_tool_use_edit", lessons.root)) == b""
-    post = payload(H, "post_tool_use_edit", lessons.root)
-    assert APP in _context(answer(H, post), "PostToolUse")
+    assert call_hook(H, payload(H, "pre_tool_use_edit", two_lessons.root)) == b""
+    post = payload(H, "post_tool_use_edit", two_lessons.root)
+    assert APP_RULE in _context(answer(H, post), "PostToolUse")
     assert call_hook(H, post) == b""
 
 
@@ -87,9 +85,9 @@ def test_write_file_is_matched_on_its_path(project: Layout) -> None:
     assert "Register new modules" in _context(got, "PostToolUse")
 
 
-def test_a_pure_read_command_is_silent(lessons: Layout) -> None:
+def test_a_pure_read_command_is_silent(two_lessons: Layout) -> None:
     """cat of a covered file recalls nothing."""
-    assert call_hook(H, payload(H, "pre_tool_use_shell_read", lessons.root)) == b""
+    assert call_hook(H, payload(H, "pre_tool_use_shell_read", two_lessons.root)) == b""
 
 
 def test_session_start_and_prompts(project: Layout) -> None:
@@ -105,11 +103,11 @@ def test_session_start_and_prompts(project: Layout) -> None:
     assert call_hook(H, prompt) == b""
 
 
-def test_compaction_makes_shown_rules_eligible_again(lessons: Layout) -> None:
+def test_compaction_makes_shown_rules_eligible_again(two_lessons: Layout) -> None:
     """PreCompact answers nothing; the next edit brings the rule again."""
-    post = payload(H, "post_tool_use_edit", lessons.root)
+    post = payload(H, "post_tool_use_edit", two_lessons.root)
     assert answer(H, post) is not None
-    assert call_hook(H, payload(H, "pre_compact_auto", lessons.root)) == b""
+    assert call_hook(H, payload(H, "pre_compact_auto", two_lessons.root)) == b""
     assert answer(H, post) is not None
 
 
@@ -120,9 +118,11 @@ def test_compaction_makes_shown_rules_eligible_again(lessons: Layout) -> None:
         ("post_tool_use_failure_shell", None),
     ],
 )
-def test_a_failure_gets_the_nudge_once(lessons: Layout, fixture: str, trigger: str | None) -> None:
+def test_a_failure_gets_the_nudge_once(
+    two_lessons: Layout, fixture: str, trigger: str | None
+) -> None:
     """A failed edit is nudged with its file; `false` names no command worth a rule."""
-    data = payload(H, fixture, lessons.root)
+    data = payload(H, fixture, two_lessons.root)
     if trigger is None:
         assert call_hook(H, data) == b""
         return
@@ -130,7 +130,7 @@ def test_a_failure_gets_the_nudge_once(lessons: Layout, fixture: str, trigger: s
     assert call_hook(H, data) == b""
 
 
-def test_an_interrupted_call_gets_no_nudge(lessons: Layout) -> None:
+def test_an_interrupted_call_gets_no_nudge(two_lessons: Layout) -> None:
     """is_interrupt: the user stopped it, nothing was learned."""
-    data = payload(H, "post_tool_use_failure_edit", lessons.root, is_interrupt=True)
+    data = payload(H, "post_tool_use_failure_edit", two_lessons.root, is_interrupt=True)
     assert call_hook(H, data) == b""
