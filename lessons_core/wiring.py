@@ -58,7 +58,10 @@ class Wiring:
 
 
 CLAUDE_TOOLS = "Edit|Write|MultiEdit|NotebookEdit|Bash"
-GEMINI_TOOLS = "write_file|replace|run_shell_command"
+# Gemini CLI tests a matcher as an unanchored regular expression (``RegExp.test``), so
+# the anchors keep our hook off every other tool whose name merely contains one of these
+# (an MCP tool called ``search_replace``, say).
+GEMINI_TOOLS = "^(write_file|replace|run_shell_command)$"
 CURSOR_FILE_TOOLS = "Write|Edit|MultiEdit|StrReplace|Delete|NotebookEdit"
 
 WIRINGS: dict[str, Wiring] = {
