@@ -14,6 +14,13 @@ from lessons_core.project import init_project
 
 HARNESS_NOTES = {
     "codex": "Codex runs hooks only with `[features] codex_hooks = true` in its config.toml",
+    "gemini": (
+        "Gemini CLI runs a project's hooks only in a trusted folder. Trust {root} once: "
+        'add "{root}": "TRUST_FOLDER" to ~/.gemini/trustedFolders.json, or answer its '
+        "trust prompt in an interactive session (/permissions trust). A headless run "
+        "(gemini -p) in an untrusted folder exits with code 55 unless "
+        "GEMINI_CLI_TRUST_WORKSPACE=true is set"
+    ),
 }
 
 
@@ -119,7 +126,7 @@ def init_command(
         changed = wiring.install(root, spec, hook_command(harness))
         click.echo(f"{'wired' if changed else 'already wired'} {harness}: {spec.settings}")
         if harness in HARNESS_NOTES:
-            click.echo(f"note: {HARNESS_NOTES[harness]}", err=True)
+            click.echo(f"note: {HARNESS_NOTES[harness].format(root=root)}", err=True)
     for name in docs:
         changed = agent_docs.add_snippet(root / name)
         click.echo(f"{'added' if changed else 'already has'} the lessons section: {name}")
