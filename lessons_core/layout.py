@@ -82,6 +82,25 @@ class Layout:
         return _path(self.under("lessons", f"{lesson_id}.json"))
 
 
+_SH_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./-_")
+
+
+def lessons_command(layout: Layout) -> str:
+    """How a shell runs lessons for this store, in any install mode.
+
+    The committed launcher by its absolute path (``sh /repo/.lessons/run``), which finds
+    the install even where ``lessons`` is not on the agent's ``PATH`` (a project venv, or
+    pipx's ``~/.local/bin`` missing from a harness's environment); plain ``lessons`` for a
+    store made before the launcher. Quoted by hand: ``shlex`` costs a hook ``re``.
+    """
+    launcher = layout.under("run")
+    if not os.path.isfile(launcher):
+        return "lessons"
+    if not all(char in _SH_SAFE for char in launcher):
+        launcher = "'" + launcher.replace("'", "'\\''") + "'"
+    return f"sh {launcher}"
+
+
 def find_layout(start: StrPath | None = None) -> Layout:
     """Walk up from ``start`` (default: the working directory) to the nearest ``.lessons/``."""
     found = find_root(start)
@@ -129,13 +148,23 @@ def contained(layout: Layout) -> Layout:
 
 
 def find_root(start: StrPath | None = None) -> str | None:
-    """The nearest directory at or above ``start`` holding ``.lessons/``, or None."""
+    """The nearest directory at or above ``start`` holding ``.lessons/``, or None.
+
+    The walk stops at the top of the git work tree (the first folder with ``.git``, a
+    folder or, for worktrees and submodules, a file): a store above the repository is
+    never used, while nested stores in a monorepo are. Outside git it walks to ``/`` but
+    never takes a store in the home folder, which would otherwise serve every project
+    under it. One extra ``stat`` a level below the store; none at the store itself.
+    """
     here = os.path.abspath(start or os.getcwd())
     if os.path.isfile(here):
         here = os.path.dirname(here)
+    home = os.path.normpath(os.environ.get("HOME") or "/")
     while True:
-        if os.path.isdir(os.path.join(here, DIR_NAME)):
+        if os.path.isdir(os.path.join(here, DIR_NAME)) and here != home:
             return here
+        if os.path.exists(os.path.join(here, ".git")):
+            return None
         parent = os.path.dirname(here)
         if parent == here:
             return None

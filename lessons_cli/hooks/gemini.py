@@ -22,6 +22,9 @@ tests/e2e/test_gemini_cli.py):
   can drop a delivered rule too. ``SessionStart`` clears the mark, since starting or
   resuming a session writes the record as well.
 
+``BeforeAgent``'s prompt starts with the context ``SessionStart`` hooks answered, in
+``<hook_context>`` blocks; only the user's words after them are matched.
+
 Payloads recorded from the real client are kept in tests/fixtures/gemini/.
 """
 
@@ -79,7 +82,7 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
     if event == "BeforeAgent":
         prompt = payload.get("prompt")
         text = (
-            delivery.on_prompt(layout, key, prompt, config, event)
+            delivery.on_prompt(layout, key, users_words(prompt), config, event)
             if isinstance(prompt, str)
             else None
         )
@@ -93,6 +96,17 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
             return {"decision": "deny", "reason": _fenced(notice.text)}
         return _context(event, notice.text)
     return None
+
+
+def users_words(prompt: str) -> str:
+    """The prompt without the ``<hook_context>…</hook_context>`` blocks the client put
+    before it: the context ``SessionStart`` hooks answered (our session note among them)
+    is not the user's, and matched as a prompt it would bring rules of its own. Inside a
+    block ``<`` and ``>`` arrive escaped, so the first closing tag ends it."""
+    open_tag, close_tag = "<hook_context>", "</hook_context>"
+    while prompt.startswith(open_tag) and close_tag in prompt:
+        prompt = prompt[prompt.index(close_tag) + len(close_tag) :].lstrip()
+    return prompt
 
 
 def _context(event: str, text: str | None) -> dict[str, Any] | None:

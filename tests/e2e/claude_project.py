@@ -8,10 +8,12 @@ Messages API (`fake_anthropic`) on a free loopback port.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tests.conftest import INSTALL_BIN
 from tests.e2e import fake_anthropic
 from tests.e2e.fake_model import FakeModel, FakeServer, ToolCall
 from tests.e2e.lessons_repo import client_env, make_repo, run_client, run_lessons, serve_model
@@ -25,6 +27,9 @@ class Project:
     root: Path
     home: Path
     server: FakeServer
+    # False: lessons is not on the client's PATH, only in ~/.local/bin (a pipx install
+    # seen from a harness started without that folder on its PATH).
+    on_path: bool = True
 
     @property
     def fake(self) -> FakeModel:
@@ -43,10 +48,22 @@ class Project:
             DISABLE_ERROR_REPORTING="1",
             DISABLE_BUG_COMMAND="1",
             CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
+            PATH=self._path(env.get("PATH", "/usr/bin:/bin")),
         )
         out = run_client([str(CLAUDE), "-p", *args, "--output-format", "json"], self.root, env)
         result: dict[str, Any] = json.loads(out)
         return result
+
+    def _path(self, system: str) -> str:
+        """lessons on PATH, as after `pipx install`, or only where pipx links it."""
+        kept = [d for d in system.split(os.pathsep) if d and Path(d) != INSTALL_BIN]
+        if self.on_path:
+            return os.pathsep.join([str(INSTALL_BIN), *kept])
+        link = self.home / ".local" / "bin" / "lessons"
+        if not link.exists():
+            link.parent.mkdir(parents=True, exist_ok=True)
+            link.symlink_to(INSTALL_BIN / "lessons")
+        return os.pathsep.join(kept)
 
     def lessons(self, *args: str) -> str:
         """Run `python -m lessons_cli ...` in the repo; return its stdout."""

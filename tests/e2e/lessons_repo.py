@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.conftest import INSTALL_BIN
 from tests.e2e.fake_model import FakeModel, FakeServer, Route
 
 RELEASE_RULE = "Bump VERSION before running scripts/release.sh; it tags whatever is there."
@@ -59,14 +60,13 @@ def serve_model(root: Path, route: Route) -> FakeServer:
 
 def client_env(home: Path, *drop: str) -> dict[str, str]:
     """This process's environment for an agent client: without the variables starting
-    with ``drop``, ``home`` as HOME, and this install of lessons findable by its hooks
-    (its bin folder first on PATH, LESSONS_PYTHON naming its interpreter)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(drop)}
-    bin_dir = str(Path(sys.executable).parent)
+    with ``drop`` (nor LESSONS_PYTHON), ``home`` as HOME, and lessons on PATH as after
+    `pipx install` (the install the committed launcher then finds)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith((*drop, "LESSONS_PYTHON"))}
+    system = [d for d in env.get("PATH", "/usr/bin:/bin").split(os.pathsep) if d]
     env.update(
         HOME=str(home),
-        PATH=bin_dir + os.pathsep + env.get("PATH", ""),
-        LESSONS_PYTHON=sys.executable,
+        PATH=os.pathsep.join([str(INSTALL_BIN), *(d for d in system if Path(d) != INSTALL_BIN)]),
     )
     return env
 

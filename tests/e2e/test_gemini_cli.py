@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from lessons_core.delivery import GATE_PREFIX, SESSION_NOTE
+from lessons_core.delivery import GATE_PREFIX, session_note
+from lessons_core.layout import Layout
 from lessons_core.render import BRACKET_CLOSE, BRACKET_OPEN
 from tests.e2e.fake_gemini import function_responses, response_text
 from tests.e2e.gemini_project import (
@@ -72,7 +73,7 @@ def test_project_hooks_need_a_trusted_folder(gemini: GeminiProject) -> None:
     gemini.trust_folder()
     gemini.gemini("-p", "hello", trust_env=False)
     assert {c.event for c in gemini.hook_calls()} == {"SessionStart", "BeforeAgent", "PreCompress"}
-    note = json.dumps(f"<hook_context>{SESSION_NOTE}</hook_context>")[1:-1]
+    note = json.dumps(f"<hook_context>{session_note(Layout(gemini.root))}</hook_context>")[1:-1]
     assert note in _blob(gemini.fake.requests[0])
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from lessons_cli.hooks import gemini
 from lessons_core import wiring
-from lessons_core.delivery import GATE_PREFIX, SESSION_NOTE
+from lessons_core.delivery import GATE_PREFIX, session_note
 from lessons_core.layout import Layout
 from lessons_core.render import BRACKET_CLOSE, BRACKET_OPEN
 from tests.hooks.conftest import answer, call_hook, payload, write_lesson
@@ -174,11 +174,32 @@ def test_session_start_and_prompt_context(project: Layout) -> None:
     write_lesson(
         project, "release-changelog", "Update CHANGELOG.md in every release.", keywords=("release",)
     )
-    assert _context(answer("gemini", _call(project, "session_start_startup"))) == SESSION_NOTE
-    text = _context(answer("gemini", _call(project, "before_agent")))
+    note = _context(answer("gemini", _call(project, "session_start_startup")))
+    assert note == session_note(project)
+    prompt = {"prompt": "cut the release"}
+    text = _context(answer("gemini", _call(project, "before_agent", **prompt)))
     assert "CHANGELOG.md" in text
     assert text.startswith(BRACKET_OPEN)
-    assert call_hook("gemini", _call(project, "before_agent")) == b""
+    assert call_hook("gemini", _call(project, "before_agent", **prompt)) == b""
+
+
+def test_the_context_the_client_put_before_the_prompt_is_not_matched(project: Layout) -> None:
+    """The client prepends SessionStart's context to the prompt BeforeAgent gets (as
+    <hook_context>…</hook_context>); words there (the note's `sh … add`) bring nothing,
+    the user's words after it still do."""
+    _lessons(project)
+    write_lesson(project, "release-notes", "Write release notes first.", keywords=("release",))
+    note = f"<hook_context>{session_note(project)}</hook_context>\n\n"
+    quiet = _call(project, "before_agent", prompt=note + "cut the release")
+    text = _context(answer("gemini", quiet))
+    assert "release-notes" in text
+    assert "release-bump-version" not in text
+    only_note = _call(project, "before_agent", session_id="other", prompt=note.strip())
+    assert call_hook("gemini", only_note) == b""
+    assert gemini.users_words(note + "<hook_context>b</hook_context>\n\nc") == "c"
+    assert (
+        gemini.users_words("a <hook_context>b</hook_context>") == "a <hook_context>b</hook_context>"
+    )
 
 
 def test_a_missing_transcript_leaves_the_session_alone(project: Layout) -> None:

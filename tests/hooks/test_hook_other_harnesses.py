@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from lessons_core.delivery import GATE_PREFIX, SESSION_NOTE
+from lessons_core.delivery import GATE_PREFIX, session_note
 from lessons_core.layout import Layout
 from tests.hooks.conftest import answer, call_hook, payload, write_lesson
 
@@ -72,7 +72,7 @@ def test_session_note_prompt_rules_and_compaction_reset(
     )
     started = answer(harness, payload(harness, start, project.root))
     assert started is not None
-    assert started["hookSpecificOutput"]["additionalContext"] == SESSION_NOTE
+    assert started["hookSpecificOutput"]["additionalContext"] == session_note(project)
     got = answer(harness, payload(harness, prompt, project.root))
     assert got is not None
     assert "CHANGELOG.md" in got["hookSpecificOutput"]["additionalContext"]
@@ -118,7 +118,7 @@ def test_cursor_session_start_and_compaction(project: Layout) -> None:
     refused command, once made again, is refused again after a later compaction)."""
     _lessons(project)
     started = answer("cursor", payload("cursor", "session_start", project.root))
-    assert started == {"additional_context": SESSION_NOTE}
+    assert started == {"additional_context": session_note(project)}
     shell = payload("cursor", "before_shell_execution", project.root)
     assert answer("cursor", shell) is not None
     assert call_hook("cursor", shell) == b""  # made again: it runs
