@@ -15,6 +15,8 @@ Project hooks run only in a trusted folder: ``gemini(trust_env=True)`` sets
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -95,6 +97,17 @@ class GeminiProject:
         self.runs += 1
         argv = [str(GEMINI), *args, "--yolo", "-m", MODEL, "--output-format", "json"]
         return run_client(argv, self.root, env, exit_code)
+
+    def doctor(self) -> tuple[int, list[str]]:
+        """`lessons doctor --json` run by this home's user: its exit code and the status
+        of each Gemini CLI check."""
+        argv = [sys.executable, "-m", "lessons_cli", "doctor", "--json"]
+        env = client_env(self.home, "GEMINI", "GOOGLE")
+        done = subprocess.run(
+            argv, cwd=self.root, env=env, capture_output=True, text=True, timeout=60, check=False
+        )
+        checks = json.loads(done.stdout)["checks"]
+        return done.returncode, [c["status"] for c in checks if c["subject"] == "gemini"]
 
     def _telemetry(self, run: int) -> Path:
         return self.home / f"telemetry-{run}.log"

@@ -66,11 +66,15 @@ def _events(calls: list[HookCall], event: str, tool: str | None = None) -> list[
 def test_project_hooks_need_a_trusted_folder(gemini: GeminiProject) -> None:
     """Untrusted, headless Gemini CLI refuses to start (exit 55, no request, no hook);
     trusted through ~/.gemini/trustedFolders.json, the wired hooks run and the session
-    note reaches the model with the first prompt."""
+    note reaches the model with the first prompt. `lessons doctor` says the same."""
+    code, gemini_checks = gemini.doctor()
+    assert (code, gemini_checks[-1]) == (1, "fail")  # the folder-trust check
     gemini.gemini("-p", "hello", trust_env=False, exit_code=UNTRUSTED_EXIT)
     assert gemini.fake.requests == []
     assert gemini.hook_calls() == []
     gemini.trust_folder()
+    code, gemini_checks = gemini.doctor()
+    assert (code, set(gemini_checks)) == (0, {"ok"})
     gemini.gemini("-p", "hello", trust_env=False)
     assert {c.event for c in gemini.hook_calls()} == {"SessionStart", "BeforeAgent", "PreCompress"}
     note = json.dumps(f"<hook_context>{session_note(Layout(gemini.root))}</hook_context>")[1:-1]
