@@ -55,6 +55,9 @@ EVENT_MODES = {"BeforeTool": frozenset({GATE}), "AfterTool": frozenset({CONTEXT}
 # the client's chat recording): ``{"$set":{"messages":[...],"lastUpdated":...}}``.
 HISTORY_REWRITE = b'{"$set":{"messages":'
 _CHUNK = 1 << 20
+# More new transcript than a hook should read (one model turn writes kilobytes; a
+# compression, the history once): counted as a rewrite, which costs a rule shown again.
+MAX_SCAN = 64 << 20
 
 
 def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
@@ -140,8 +143,9 @@ def follow_transcript(layout: Layout, key: str, payload: dict[str, Any], advance
 
 def _rewritten(path: str, start: int, end: int) -> bool:
     """Whether bytes ``start`` to ``end`` of the transcript hold a history rewrite; a
-    transcript shorter than the mark was written anew, which counts as one."""
-    if end < start:
+    transcript shorter than the mark was written anew, which counts as one, and so does
+    one grown by more than ``MAX_SCAN``."""
+    if end < start or end - start > MAX_SCAN:
         return True
     overlap = len(HISTORY_REWRITE) - 1
     with open(path, "rb") as handle:

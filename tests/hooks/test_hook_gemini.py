@@ -151,6 +151,20 @@ def test_a_rewrite_found_by_pre_compress_itself_also_counts(project: Layout) -> 
     assert answer("gemini", _call(project, "after_tool_write_file")) is not None
 
 
+def test_a_transcript_grown_past_what_a_hook_reads_counts_as_rewritten(
+    project: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hook reads at most MAX_SCAN new bytes; a larger jump is taken for a rewrite
+    (a rule shown again), never read through."""
+    _lessons(project)
+    transcript = _transcript(project)
+    assert call_hook("gemini", _call(project, "pre_compress")) == b""
+    assert answer("gemini", _call(project, "after_tool_write_file")) is not None
+    monkeypatch.setattr(gemini, "MAX_SCAN", 10)
+    _append(transcript, '{"id":"m1","type":"gemini","content":""}\n')
+    assert answer("gemini", _call(project, "after_tool_write_file")) is not None
+
+
 @pytest.mark.parametrize("source", ["session_start_resume", "session_start_startup"])
 def test_the_rewrite_a_session_start_writes_is_not_a_compression(
     project: Layout, source: str
