@@ -63,6 +63,8 @@ class Wiring:
 
 
 CLAUDE_TOOLS = "Edit|Write|MultiEdit|NotebookEdit|Bash"
+# The names Codex CLI gives its shell and edit tools in PreToolUse (what its adapter reads).
+CODEX_TOOLS = "Bash|apply_patch"
 # Gemini CLI tests a matcher as an unanchored regular expression (``RegExp.test``), so
 # the anchors keep our hook off every other tool whose name merely contains one of these
 # (an MCP tool called ``search_replace``, say).
@@ -89,7 +91,7 @@ WIRINGS: dict[str, Wiring] = {
         (
             HookEvent("SessionStart"),
             HookEvent("UserPromptSubmit"),
-            HookEvent("PreToolUse", "Bash|apply_patch"),
+            HookEvent("PreToolUse", CODEX_TOOLS),
             HookEvent("PreCompact"),
         ),
         handler_extra={"timeout": 10},

@@ -1,8 +1,8 @@
 """A temp git repo wired with `lessons init --claude-code`, driven by the real Claude Code CLI.
 
 `bash scripts/test` installs the pinned client into ./.e2e. Its home and config
-directories are temp folders too, and the model is a `fake_model.FakeModel` speaking the
-Messages API (`fake_anthropic`) on a free loopback port.
+directories are temp folders too, and the model is `fake_anthropic.FakeModel` on a free
+loopback port.
 """
 
 from __future__ import annotations
@@ -14,31 +14,25 @@ from pathlib import Path
 from typing import Any
 
 from tests.conftest import INSTALL_BIN
-from tests.e2e import fake_anthropic
-from tests.e2e.fake_model import FakeModel, FakeServer, ToolCall
-from tests.e2e.lessons_repo import client_env, make_repo, run_client, run_lessons, serve_model
+from tests.e2e.fake_anthropic import FakeModel
+from tests.e2e.fake_server import ToolCall
+from tests.e2e.sample_repo import ClientProject, serve_wired_repo
 
 CLAUDE = Path(__file__).resolve().parents[2] / ".e2e" / "node_modules" / ".bin" / "claude"
 TOOLS = "Bash,Write,Edit,Read"
 
 
 @dataclass
-class Project:
-    root: Path
-    home: Path
-    server: FakeServer
+class Project(ClientProject[FakeModel]):
     # False: lessons is not on the client's PATH, only in ~/.local/bin (a pipx install
     # seen from a harness started without that folder on its PATH).
     on_path: bool = True
 
-    @property
-    def fake(self) -> FakeModel:
-        return self.server.fake
-
     def claude(self, *args: str) -> dict[str, Any]:
         """Run `claude -p ...`; return its JSON result."""
-        env = client_env(self.home, "ANTHROPIC_", "CLAUDE")
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "CLAUDE"))}
         env.update(
+            HOME=str(self.home),
             CLAUDE_CONFIG_DIR=str(self.home / ".claude"),
             XDG_CONFIG_HOME=str(self.home / ".config"),
             ANTHROPIC_BASE_URL=self.server.url,
@@ -50,8 +44,8 @@ class Project:
             CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
             PATH=self._path(env.get("PATH", "/usr/bin:/bin")),
         )
-        out = run_client([str(CLAUDE), "-p", *args, "--output-format", "json"], self.root, env)
-        result: dict[str, Any] = json.loads(out)
+        done = self.run_client([str(CLAUDE), "-p", *args, "--output-format", "json"], env)
+        result: dict[str, Any] = json.loads(done.stdout)
         return result
 
     def _path(self, system: str) -> str:
@@ -65,10 +59,6 @@ class Project:
             link.symlink_to(INSTALL_BIN / "lessons")
         return os.pathsep.join(kept)
 
-    def lessons(self, *args: str) -> str:
-        """Run `python -m lessons_cli ...` in the repo; return its stdout."""
-        return run_lessons(self.root, *args)
-
     def transcript(self, session_id: str) -> Path:
         """The JSONL file the client keeps for ``session_id``."""
         (path,) = (self.home / ".claude" / "projects").glob(f"*/{session_id}.jsonl")
@@ -77,10 +67,11 @@ class Project:
 
 def make_project(tmp_path: Path) -> Project:
     """A git repo with two lessons, wired with `lessons init --claude-code`; close its server."""
-    root = make_repo(tmp_path / "repo", "claude-code")
+    root = tmp_path / "repo"
+    fake = FakeModel(scenarios={}, probe=(root / "released.txt").exists)
+    server = serve_wired_repo(root, fake, "--claude-code")
     home = tmp_path / "home"
     home.mkdir()
-    server = serve_model(root, fake_anthropic.route)
     return Project(root, home, server)
 
 

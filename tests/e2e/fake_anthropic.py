@@ -1,9 +1,10 @@
-"""A scripted stand-in for the Anthropic Messages API, served on 127.0.0.1.
+"""A scripted stand-in for the Anthropic Messages API (served by ``fake_server``).
 
-The real Claude Code client talks to it through ``ANTHROPIC_BASE_URL``; ``route`` answers
-``/v1/messages`` (streamed or not) with the step ``fake_model.FakeModel`` chooses, and
-``count_tokens`` with a fixed count. Tool-use ids carry the scenario and step
-(``toolu_<scenario>_<step>_<n>``).
+The real Claude Code client talks to it through ``ANTHROPIC_BASE_URL``. The reply to a
+main-loop request is derived from the conversation itself, so retries and resumed sessions
+need no server-side state: a request whose newest prompt names no scenario (compaction,
+titles, side queries) gets a short text reply; after a scenario's last call the model ends
+the turn with text.
 """
 
 from __future__ import annotations
@@ -12,76 +13,104 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from tests.e2e.fake_model import (
-    EMPTY,
-    Conversation,
-    FakeModel,
-    Response,
-    Step,
-    ToolResult,
-    newest_scenario,
-)
+from lessons_core.delivery import GATE_PREFIX
+from tests.e2e.fake_server import EMPTY, SCENARIO, Recorder, Reply, sse, texts
 
 # Claude Code's compaction request tells the model to answer in text only.
 COMPACT_MARK = "TEXT ONLY"
-_ID_PREFIX = "toolu_"
 
 
-def _texts(message: dict[str, Any]) -> list[str]:
-    content = message.get("content")
-    if isinstance(content, str):
-        return [content]
-    return [b.get("text", "") for b in content or [] if b.get("type") == "text"]
+class FakeModel(Recorder):
+    """The Messages API: ``/v1/messages`` (streaming or not) and ``count_tokens``."""
+
+    def reply(self, body: dict[str, Any]) -> list[dict[str, Any]]:
+        """The content blocks of the next assistant message."""
+        messages = body.get("messages", [])
+        scenario = _newest_scenario(messages)
+        if not self.scenarios.get(scenario or "") or not body.get("tools"):
+            return [{"type": "text", "text": "Summary: the session ran the scripted steps."}]
+        done = _completed_steps(messages, scenario or "")
+        call = self.next_call(scenario, done)
+        if call is None:
+            return [{"type": "text", "text": "All steps are done."}]
+        tool_id = f"toolu_{scenario}_{done}_{len(self.requests):04d}"
+        return [{"type": "tool_use", "id": tool_id, "name": call.name, "input": call.input}]
+
+    def respond(self, path: str, body: dict[str, Any]) -> Reply:
+        if path.endswith("/count_tokens"):
+            return Reply(b'{"input_tokens": 100}')
+        if not path.endswith("/messages"):
+            return EMPTY
+        blocks = self.reply(body)
+        self.record(body)
+        model = str(body.get("model", "claude-fake"))
+        if body.get("stream"):
+            return Reply(b"".join(stream_events(blocks, model)), "text/event-stream")
+        stop = "tool_use" if any(b["type"] == "tool_use" for b in blocks) else "end_turn"
+        message = {
+            "id": "msg_fake",
+            "type": "message",
+            "role": "assistant",
+            "model": model,
+            "content": blocks,
+            "stop_reason": stop,
+            "stop_sequence": None,
+            "usage": {"input_tokens": 10, "output_tokens": 5},
+        }
+        return Reply(json.dumps(message).encode())
+
+
+def _newest_scenario(messages: list[dict[str, Any]]) -> str | None:
+    """The name in the newest ``SCENARIO:`` prompt.
+
+    Claude Code may merge a new prompt into the user message that carries the previous
+    tool results (after ``--resume``), so every user message is searched, newest first.
+    A request that asks for text only (a compaction summary) gets no scenario.
+    """
+    for index in range(len(messages) - 1, -1, -1):
+        message = messages[index]
+        if message.get("role") != "user":
+            continue
+        found_texts = texts(message.get("content"))
+        if index == len(messages) - 1 and any(COMPACT_MARK in t for t in found_texts):
+            return None
+        for text in reversed(found_texts):
+            found = SCENARIO.search(text)
+            if found:
+                return found.group(1)
+    return None
 
 
 def result_text(block: dict[str, Any]) -> str:
-    content = block.get("content")
-    if isinstance(content, str):
-        return content
-    return "\n".join(b.get("text", "") for b in content or [] if isinstance(b, dict))
+    return "\n".join(texts(block.get("content")))
 
 
-def read_messages(body: dict[str, Any]) -> Conversation:
-    """The scenario, tool results and tools of a Messages API request.
+def _completed_steps(messages: list[dict[str, Any]], scenario: str) -> int:
+    """Results of this scenario's calls (their ids name it) that were not a gate denial.
 
-    Claude Code may merge a new prompt into the user message that carries the previous
-    tool results (after ``--resume``), so every user message is searched. A request that
-    asks for text only (a compaction summary) gets no scenario.
+    Ids, not positions, tie a result to its scenario: Claude Code merges and reorders
+    messages when it resumes or compacts a session.
     """
-    messages = body.get("messages", [])
-    last = messages[-1] if messages else {}
-    compacting = last.get("role") == "user" and any(COMPACT_MARK in t for t in _texts(last))
-    user = [m for m in messages if m.get("role") == "user"]
-    scenario = None if compacting else newest_scenario(t for m in user for t in _texts(m))
-    results = tuple(
-        ToolResult(
-            str(block.get("tool_use_id", "")).removeprefix(_ID_PREFIX),
-            result_text(block),
-            bool(block.get("is_error")),
-        )
-        for message in user
-        if isinstance(message.get("content"), list)
-        for block in message["content"]
-        if block.get("type") == "tool_result"
-    )
-    return Conversation(scenario, results, bool(body.get("tools")))
-
-
-def _blocks(step: Step) -> list[dict[str, Any]]:
-    if isinstance(step, str):
-        return [{"type": "text", "text": step}]
-    call_id = _ID_PREFIX + step.id
-    return [{"type": "tool_use", "id": call_id, "name": step.name, "input": step.input}]
-
-
-def _sse(event: str, data: dict[str, Any]) -> bytes:
-    return f"event: {event}\ndata: {json.dumps(data)}\n\n".encode()
+    done = 0
+    for message in messages:
+        content = message.get("content")
+        if message.get("role") != "user" or not isinstance(content, list):
+            continue
+        for block in content:
+            if block.get("type") != "tool_result":
+                continue
+            if not str(block.get("tool_use_id", "")).startswith(f"toolu_{scenario}_"):
+                continue
+            denied = block.get("is_error") and GATE_PREFIX in result_text(block)
+            if not denied:
+                done += 1
+    return done
 
 
 def stream_events(blocks: list[dict[str, Any]], model: str) -> Iterator[bytes]:
     """The streaming Messages API events for one assistant message."""
     stop = "tool_use" if any(b["type"] == "tool_use" for b in blocks) else "end_turn"
-    yield _sse(
+    yield sse(
         "message_start",
         {
             "type": "message_start",
@@ -105,15 +134,15 @@ def stream_events(blocks: list[dict[str, Any]], model: str) -> Iterator[bytes]:
         else:
             start = {"type": "tool_use", "id": block["id"], "name": block["name"], "input": {}}
             delta = {"type": "input_json_delta", "partial_json": json.dumps(block["input"])}
-        yield _sse(
+        yield sse(
             "content_block_start",
             {"type": "content_block_start", "index": index, "content_block": start},
         )
-        yield _sse(
+        yield sse(
             "content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta}
         )
-        yield _sse("content_block_stop", {"type": "content_block_stop", "index": index})
-    yield _sse(
+        yield sse("content_block_stop", {"type": "content_block_stop", "index": index})
+    yield sse(
         "message_delta",
         {
             "type": "message_delta",
@@ -121,28 +150,4 @@ def stream_events(blocks: list[dict[str, Any]], model: str) -> Iterator[bytes]:
             "usage": {"output_tokens": 5},
         },
     )
-    yield _sse("message_stop", {"type": "message_stop"})
-
-
-def route(fake: FakeModel, path: str, query: str, body: dict[str, Any]) -> Response:
-    """The Messages API: ``/v1/messages`` and its ``count_tokens``; anything else ``{}``."""
-    if path.endswith("/count_tokens"):
-        return Response(200, b'{"input_tokens": 100}')
-    if not path.endswith("/messages"):
-        return EMPTY
-    blocks = _blocks(fake.answer(body, read_messages))
-    model = str(body.get("model", "claude-fake"))
-    if body.get("stream"):
-        return Response(200, b"".join(stream_events(blocks, model)), "text/event-stream")
-    stop = "tool_use" if any(b["type"] == "tool_use" for b in blocks) else "end_turn"
-    message = {
-        "id": "msg_fake",
-        "type": "message",
-        "role": "assistant",
-        "model": model,
-        "content": blocks,
-        "stop_reason": stop,
-        "stop_sequence": None,
-        "usage": {"input_tokens": 10, "output_tokens": 5},
-    }
-    return Response(200, json.dumps(message).encode())
+    yield sse("message_stop", {"type": "message_stop"})

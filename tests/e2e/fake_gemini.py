@@ -1,13 +1,19 @@
-"""A scripted stand-in for the Gemini API (``generativelanguage``), served on 127.0.0.1.
+"""A scripted stand-in for the Gemini API (``generativelanguage``), served by ``fake_server``.
 
-The real Gemini CLI talks to it through ``GOOGLE_GEMINI_BASE_URL``. ``route`` answers
-``models/<model>:streamGenerateContent?alt=sse`` (the main loop: server-sent events, one
-``data:`` line a chunk), ``:generateContent`` (the client's side requests, such as a
-compression summary) and ``:countTokens``, with the step ``fake_model.FakeModel`` chooses.
+The real Gemini CLI reaches it through ``GOOGLE_GEMINI_BASE_URL`` and asks
+``POST /v1beta/models/<model>:streamGenerateContent?alt=sse`` for its agent loop (server-
+sent events, one ``data:`` line a ``GenerateContentResponse``), ``:generateContent`` for
+side requests such as a compression summary, and ``:countTokens``. Each request carries
+the whole conversation as ``contents``, so the reply is derived from it:
 
-Function-call ids carry the scenario and step; the client prefixes each with the tool's
-name (``run_shell_command__<scenario>_<step>_<n>``) and sends it back with the
-``functionResponse``, whose ``response`` holds ``output`` or ``error``.
+- a request that offers no tools (a compression summary), or whose user turns name no
+  scenario, gets a short text;
+- a tool call goes out as a ``functionCall`` whose ``id`` names the scenario and the
+  step; the client sends it back with the ``functionResponse`` (``response`` holds
+  ``output``, or ``error`` for a refused or failed call), and a result refused by a
+  ``lessons`` gate does not count as a step done;
+- every reply reports a small prompt (``PROMPT_TOKENS``), far below any compression
+  threshold: the client compresses only when a test's settings make it.
 """
 
 from __future__ import annotations
@@ -15,19 +21,46 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tests.e2e.fake_model import (
-    EMPTY,
-    Conversation,
-    FakeModel,
-    Response,
-    Step,
-    ToolResult,
-    newest_scenario,
-)
+from lessons_core.delivery import GATE_PREFIX
+from tests.e2e.fake_server import EMPTY, SCENARIO, Recorder, Reply
 
-# The prompt size every answer reports: far below any compression threshold, so the client
-# compresses only when a test's settings make it.
 PROMPT_TOKENS = 10
+
+
+class FakeGemini(Recorder):
+    """``models/<model>:streamGenerateContent``, ``:generateContent``, ``:countTokens``."""
+
+    def respond(self, path: str, body: dict[str, Any]) -> Reply:
+        model, _, method = path.rpartition("/")[2].partition(":")
+        if method == "countTokens":
+            return Reply(json.dumps({"totalTokens": PROMPT_TOKENS}).encode())
+        if method not in ("streamGenerateContent", "generateContent"):
+            return EMPTY
+        index = self.record(body)
+        part = self._next_part(body, index)
+        answer = {
+            "candidates": [{"content": {"role": "model", "parts": [part]}, "finishReason": "STOP"}],
+            "usageMetadata": {
+                "promptTokenCount": PROMPT_TOKENS,
+                "candidatesTokenCount": 5,
+                "totalTokenCount": PROMPT_TOKENS + 5,
+            },
+            "modelVersion": model,
+        }
+        if method == "generateContent":
+            return Reply(json.dumps(answer).encode())
+        return Reply(f"data: {json.dumps(answer)}\r\n\r\n".encode(), "text/event-stream")
+
+    def _next_part(self, body: dict[str, Any], index: int) -> dict[str, Any]:
+        scenario = _newest_scenario(body)
+        if not self.scenarios.get(scenario or "") or not body.get("tools"):
+            return {"text": "Summary: the session ran the scripted steps."}
+        done = _completed_steps(body, scenario or "")
+        call = self.next_call(scenario, done)
+        if call is None:
+            return {"text": "All steps are done."}
+        call_id = f"{scenario}_{done}_{index:04d}"
+        return {"functionCall": {"id": call_id, "name": call.name, "args": call.input}}
 
 
 def _parts(content: dict[str, Any]) -> list[dict[str, Any]]:
@@ -35,22 +68,23 @@ def _parts(content: dict[str, Any]) -> list[dict[str, Any]]:
     return [p for p in parts if isinstance(p, dict)] if isinstance(parts, list) else []
 
 
-def user_texts(body: dict[str, Any]) -> list[str]:
-    """The text parts of the request's user turns, oldest first."""
-    return [
-        str(part["text"])
-        for content in body.get("contents", [])
-        if content.get("role") == "user"
-        for part in _parts(content)
-        if "text" in part
-    ]
+def _newest_scenario(body: dict[str, Any]) -> str | None:
+    """The name in the last ``SCENARIO:`` of the user turns' text parts."""
+    found = None
+    for content in body.get("contents", []):
+        if content.get("role") != "user":
+            continue
+        for part in _parts(content):
+            for match in SCENARIO.finditer(str(part.get("text", ""))):
+                found = match.group(1)
+    return found
 
 
-def function_responses(body: dict[str, Any]) -> list[dict[str, Any]]:
-    """Every ``functionResponse`` part in the request, oldest first."""
+def function_responses(request: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every ``functionResponse`` part of a request, oldest first."""
     return [
         part["functionResponse"]
-        for content in body.get("contents", [])
+        for content in request.get("contents", [])
         for part in _parts(content)
         if isinstance(part.get("functionResponse"), dict)
     ]
@@ -65,45 +99,18 @@ def response_text(response: dict[str, Any]) -> str:
     return value if isinstance(value, str) else json.dumps(value)
 
 
-def read_contents(body: dict[str, Any]) -> Conversation:
-    """The scenario, tool results and tools of a ``generateContent`` request."""
-    results = tuple(
-        ToolResult(
-            str(response.get("id", "")).split("__", 1)[-1],
-            response_text(response),
-            isinstance(response.get("response"), dict) and "error" in response["response"],
-        )
+def refused(response: dict[str, Any]) -> bool:
+    """Whether a ``lessons`` gate refused the call (so the model makes it again)."""
+    inner = response.get("response")
+    return isinstance(inner, dict) and "error" in inner and GATE_PREFIX in response_text(response)
+
+
+def _completed_steps(body: dict[str, Any], scenario: str) -> int:
+    """Results of this scenario's calls (their ids name it) that no gate refused. The
+    client may prefix an id with the tool's name and ``__``."""
+    return sum(
+        1
         for response in function_responses(body)
+        if str(response.get("id", "")).split("__", 1)[-1].startswith(f"{scenario}_")
+        and not refused(response)
     )
-    return Conversation(newest_scenario(user_texts(body)), results, bool(body.get("tools")))
-
-
-def _candidate_response(step: Step, model: str) -> dict[str, Any]:
-    if isinstance(step, str):
-        parts: list[dict[str, Any]] = [{"text": step}]
-    else:
-        parts = [{"functionCall": {"id": step.id, "name": step.name, "args": step.input}}]
-    return {
-        "candidates": [
-            {"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}
-        ],
-        "usageMetadata": {
-            "promptTokenCount": PROMPT_TOKENS,
-            "candidatesTokenCount": 5,
-            "totalTokenCount": PROMPT_TOKENS + 5,
-        },
-        "modelVersion": model,
-    }
-
-
-def route(fake: FakeModel, path: str, query: str, body: dict[str, Any]) -> Response:
-    """The Gemini API's ``models/<model>:<method>`` endpoints; anything else ``{}``."""
-    model, _, method = path.rpartition("/")[2].partition(":")
-    if method == "countTokens":
-        return Response(200, json.dumps({"totalTokens": PROMPT_TOKENS}).encode())
-    if method not in ("streamGenerateContent", "generateContent"):
-        return EMPTY
-    answer = _candidate_response(fake.answer(body, read_contents), model)
-    if method == "generateContent":
-        return Response(200, json.dumps(answer).encode())
-    return Response(200, f"data: {json.dumps(answer)}\r\n\r\n".encode(), "text/event-stream")

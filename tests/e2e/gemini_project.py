@@ -2,11 +2,10 @@
 
 `bash scripts/test` installs the pinned client into ./.e2e. Its home is a temp folder
 whose user settings hold only what a headless user sets (API-key auth, no usage
-statistics, no update check) plus the client's own local telemetry: with
-``logPrompts`` on, the client writes every hook run it made (event, stdin payload,
-stdout, stderr, exit code) to a file, which is how these tests see the hooks from the
-client's side. The model is a `fake_model.FakeModel` speaking the Gemini API
-(`fake_gemini`) on a free loopback port.
+statistics, no update check) plus the client's own local telemetry: with ``logPrompts``
+on, the client writes every hook run it made (event, stdin payload, stdout, stderr, exit
+code) to a file, which is how these tests see the hooks from the client's side. The model
+is ``fake_gemini.FakeGemini`` on a free loopback port.
 
 Project hooks run only in a trusted folder: ``gemini(trust_env=True)`` sets
 ``GEMINI_CLI_TRUST_WORKSPACE=true``, ``trust_folder`` writes ``trustedFolders.json``.
@@ -15,15 +14,17 @@ Project hooks run only in a trusted folder: ``gemini(trust_env=True)`` sets
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tests.e2e import fake_gemini
-from tests.e2e.fake_model import FakeModel, FakeServer, ToolCall
-from tests.e2e.lessons_repo import client_env, make_repo, run_client, serve_model
+from tests.conftest import INSTALL_BIN
+from tests.e2e.fake_gemini import FakeGemini
+from tests.e2e.fake_server import ToolCall
+from tests.e2e.sample_repo import ClientProject, serve_wired_repo
 
 GEMINI = Path(__file__).resolve().parents[2] / ".e2e" / "node_modules" / ".bin" / "gemini"
 MODEL = "gemini-2.5-flash"
@@ -55,15 +56,8 @@ class HookCall:
 
 
 @dataclass
-class GeminiProject:
-    root: Path
-    home: Path
-    server: FakeServer
+class Project(ClientProject[FakeGemini]):
     runs: int = 0
-
-    @property
-    def fake(self) -> FakeModel:
-        return self.server.fake
 
     def settings(self, **extra: Any) -> None:
         """Write the user settings (``~/.gemini/settings.json``), with ``extra`` keys."""
@@ -78,13 +72,23 @@ class GeminiProject:
         path.write_text(json.dumps({**base, **extra}, indent=2))
 
     def trust_folder(self) -> None:
-        """Trust the repo the way the client's own trust dialog records it."""
+        """Trust the repo the way the client's own trust prompt records it."""
         path = self.home / ".gemini" / "trustedFolders.json"
         path.write_text(json.dumps({str(self.root): "TRUST_FOLDER"}, indent=2))
 
+    def env(self) -> dict[str, str]:
+        """The client's environment: temp home, no Gemini, Google or lessons settings of
+        the host, and `lessons` on PATH as after `pipx install` (the launcher finds it)."""
+        skipped = ("GEMINI", "GOOGLE", "LESSONS_")
+        env = {k: v for k, v in os.environ.items() if not k.startswith(skipped)}
+        system = [d for d in env.get("PATH", "/usr/bin:/bin").split(os.pathsep) if d]
+        path = [str(INSTALL_BIN), *(d for d in system if Path(d) != INSTALL_BIN)]
+        env.update(HOME=str(self.home), PATH=os.pathsep.join(path))
+        return env
+
     def gemini(self, *args: str, trust_env: bool = True, exit_code: int = 0) -> str:
         """Run `gemini ... --yolo` headless in the repo; return its stdout."""
-        env = client_env(self.home, "GEMINI", "GOOGLE")
+        env = self.env()
         env.update(
             GOOGLE_GEMINI_BASE_URL=self.server.url,
             GEMINI_API_KEY="test-key-not-secret",
@@ -96,13 +100,13 @@ class GeminiProject:
             env["GEMINI_CLI_TRUST_WORKSPACE"] = "true"
         self.runs += 1
         argv = [str(GEMINI), *args, "--yolo", "-m", MODEL, "--output-format", "json"]
-        return run_client(argv, self.root, env, exit_code)
+        return self.run_client(argv, env, exit_code).stdout
 
     def doctor(self) -> tuple[int, list[str]]:
         """`lessons doctor --json` run by this home's user: its exit code and the status
         of each Gemini CLI check."""
         argv = [sys.executable, "-m", "lessons_cli", "doctor", "--json"]
-        env = client_env(self.home, "GEMINI", "GOOGLE")
+        env = self.env()
         done = subprocess.run(
             argv, cwd=self.root, env=env, capture_output=True, text=True, timeout=60, check=False
         )
@@ -149,13 +153,12 @@ def _hook_calls(path: Path) -> list[HookCall]:
         )
 
 
-def make_project(tmp_path: Path) -> GeminiProject:
+def make_project(tmp_path: Path) -> Project:
     """A git repo with two lessons, wired with `lessons init --gemini`; close its server."""
-    root = make_repo(tmp_path / "repo", "gemini")
-    home = tmp_path / "home"
-    home.mkdir()
-    server = serve_model(root, fake_gemini.route)
-    project = GeminiProject(root, home, server)
+    root = (tmp_path / "repo").resolve()
+    fake = FakeGemini(scenarios={}, probe=(root / "released.txt").exists)
+    server = serve_wired_repo(root, fake, "--gemini")
+    project = Project(root, tmp_path / "home", server)
     project.settings()
     return project
 

@@ -2,9 +2,8 @@
 
 `bash scripts/test` installs the pinned client into ./.e2e. Each test drives `claude -p`
 in a temp git repo whose home and config directories are temp folders too; the model is
-a `fake_model.FakeModel` speaking the Messages API (`fake_anthropic`) on a free loopback
-port, which issues scripted tool calls and records every request, so the assertions read
-exactly what reached the model and when.
+`fake_anthropic.FakeModel` on a free loopback port, which issues scripted tool calls and
+records every request, so the assertions read exactly what reached the model and when.
 """
 
 from __future__ import annotations
@@ -16,10 +15,16 @@ from typing import Any
 import pytest
 
 from lessons_core.delivery import GATE_PREFIX
-from tests.e2e.claude_project import TOOLS, Project, bash_call, edit_call, write_call
+from tests.e2e.claude_project import (
+    TOOLS,
+    Project,
+    bash_call,
+    edit_call,
+    write_call,
+)
 from tests.e2e.fake_anthropic import result_text
-from tests.e2e.fake_model import ToolCall
-from tests.e2e.lessons_repo import APP_RULE, RELEASE_RULE
+from tests.e2e.fake_server import ToolCall
+from tests.e2e.sample_repo import APP_RULE, RELEASE_RULE
 
 pytestmark = pytest.mark.e2e
 

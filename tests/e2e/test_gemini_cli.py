@@ -1,7 +1,7 @@
 """The real Gemini CLI, wired with `lessons init --gemini`, against a fake Gemini API.
 
 `bash scripts/test` installs the pinned client into ./.e2e. Each test drives `gemini -p`
-headless in a temp git repo with a temp home; the model is `fake_model.FakeModel` on a
+headless in a temp git repo with a temp home; the model is `fake_gemini.FakeGemini` on a
 free loopback port, which issues scripted function calls and records every request, so
 the assertions read exactly what reached the model and when. The client's own telemetry
 says which hooks it ran, with what payload, and how each exited (the `gemini` fixture
@@ -23,14 +23,14 @@ from lessons_core.render import BRACKET_CLOSE, BRACKET_OPEN
 from tests.e2e.fake_gemini import function_responses, response_text
 from tests.e2e.gemini_project import (
     UNTRUSTED_EXIT,
-    GeminiProject,
     HookCall,
+    Project,
     read_call,
     replace_call,
     shell_call,
     write_call,
 )
-from tests.e2e.lessons_repo import APP_RULE, RELEASE_RULE
+from tests.e2e.sample_repo import APP_RULE, RELEASE_RULE
 
 pytestmark = pytest.mark.e2e
 
@@ -63,7 +63,7 @@ def _events(calls: list[HookCall], event: str, tool: str | None = None) -> list[
     return [c for c in calls if c.event == event and (tool is None or c.tool == tool)]
 
 
-def test_project_hooks_need_a_trusted_folder(gemini: GeminiProject) -> None:
+def test_project_hooks_need_a_trusted_folder(gemini: Project) -> None:
     """Untrusted, headless Gemini CLI refuses to start (exit 55, no request, no hook);
     trusted through ~/.gemini/trustedFolders.json, the wired hooks run and the session
     note reaches the model with the first prompt. `lessons doctor` says the same."""
@@ -81,7 +81,7 @@ def test_project_hooks_need_a_trusted_folder(gemini: GeminiProject) -> None:
     assert note in _blob(gemini.fake.requests[0])
 
 
-def test_gate_refuses_once_before_the_command_and_the_retry_runs(gemini: GeminiProject) -> None:
+def test_gate_refuses_once_before_the_command_and_the_retry_runs(gemini: Project) -> None:
     """The rule reaches the model as the call's error while released.txt does not exist;
     the same call made again runs, and so does a second matching command, unrefused,
     although PreCompress fired before every model request."""
@@ -109,7 +109,7 @@ def test_gate_refuses_once_before_the_command_and_the_retry_runs(gemini: GeminiP
     assert len(_events(calls, "PreCompress")) == len(_main_loop(fake.requests))
 
 
-def test_context_comes_with_the_tool_result_readable_and_once(gemini: GeminiProject) -> None:
+def test_context_comes_with_the_tool_result_readable_and_once(gemini: Project) -> None:
     """The file rule is appended to write_file's result, fenced in square brackets (the
     client HTML-escapes angle brackets in hook context); the replace after it adds
     nothing."""
@@ -135,7 +135,7 @@ def test_context_comes_with_the_tool_result_readable_and_once(gemini: GeminiProj
 
 
 def test_a_real_compression_delivers_the_rule_again_resume_does_not(
-    gemini: GeminiProject,
+    gemini: Project,
 ) -> None:
     """A resumed session keeps what it was shown; once the client really compresses the
     history (a tiny model.compressionThreshold makes it), the next edit brings the rule
@@ -164,7 +164,7 @@ def test_a_real_compression_delivers_the_rule_again_resume_does_not(
     assert (gemini.root / "src" / "app.py").read_text() == "VALUE = 4\n"
 
 
-def test_pure_reads_and_uncovered_calls_add_nothing(gemini: GeminiProject) -> None:
+def test_pure_reads_and_uncovered_calls_add_nothing(gemini: Project) -> None:
     """A write no lesson covers, `cat`, read_file of a covered file and a redirect no
     lesson covers: the hooks run (read_file is not wired) and say nothing."""
     fake = gemini.fake
@@ -206,7 +206,7 @@ def _fixture_name(call: HookCall) -> str:
     return words
 
 
-def _normalised(value: Any, gemini: GeminiProject) -> Any:
+def _normalised(value: Any, gemini: Project) -> Any:
     """A payload as stored: paths as $PROJECT and $HOME, one session id, one time, and the
     transcript's file name and a process group id made fixed."""
     if isinstance(value, dict):
@@ -224,7 +224,7 @@ def _normalised(value: Any, gemini: GeminiProject) -> Any:
     return value
 
 
-def test_the_fixtures_are_what_the_client_sends(gemini: GeminiProject, tmp_path: Path) -> None:
+def test_the_fixtures_are_what_the_client_sends(gemini: Project, tmp_path: Path) -> None:
     """tests/fixtures/gemini/ holds, for each event (and tool) our wiring receives, the
     first payload the real client sent in this run, normalised."""
     config = gemini.root / ".lessons" / "config.json"
