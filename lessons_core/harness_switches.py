@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -139,6 +140,86 @@ def _gemini_trust(
     return False, f"no rule in {path}"
 
 
+def codex(root: Path, env: Mapping[str, str]) -> list[Check]:
+    """Codex reads a repo's hooks only in a trusted project, runs each only while its hash
+    is the one trusted for it, and runs none with ``[features] hooks = false``; all three
+    live in ``$CODEX_HOME/config.toml``."""
+    from lessons_core.doctor import FAIL, OK, Check
+
+    path = Path(env.get("CODEX_HOME") or _home(env) / ".codex") / "config.toml"
+    config, problem = _toml(path)
+    if problem:
+        return [Check("codex", FAIL, problem, f"fix {path} by hand")]
+    config = config or {}
+    checks = []
+    features = config.get("features")
+    if isinstance(features, dict) and features.get("hooks") is False:
+        detail = f"[features] hooks = false in {path}: Codex runs no hook"
+        checks.append(Check("codex", FAIL, detail, "remove that line"))
+    projects = config.get("projects")
+    entry = projects.get(str(root)) if isinstance(projects, dict) else None
+    if not (isinstance(entry, dict) and entry.get("trust_level") == "trusted"):
+        fix = (
+            "start codex in the repo and answer Trust and continue (or run "
+            "'codex exec --trust ...' once)"
+        )
+        detail = f"the project is not trusted in {path}: Codex ignores .codex/hooks.json"
+        checks.append(Check("codex", FAIL, detail, fix))
+    from lessons_core import wiring
+    from lessons_core.codex_trust import hook_hashes
+
+    hooks_file = root / ".codex" / "hooks.json"
+    ours = set(wiring.our_commands(wiring.read_settings(hooks_file), wiring.WIRINGS["codex"]))
+    settings = wiring.read_settings(hooks_file)
+    state = (
+        config.get("hooks", {}).get("state", {}) if isinstance(config.get("hooks"), dict) else {}
+    )
+    untrusted = [
+        key
+        for key, digest in hook_hashes(hooks_file, settings).items()
+        if _command_at(settings, key) in ours
+        and not (isinstance(state.get(key), dict) and state[key].get("trusted_hash") == digest)
+    ]
+    if untrusted:
+        fix = (
+            "start codex in the repo and choose Trust all and continue when it asks to "
+            "review hooks (or trust them under /hooks)"
+        )
+        detail = f"{len(untrusted)} of lessons' hooks are new or changed since trusted"
+        checks.append(Check("codex", FAIL, detail + ": Codex skips them", fix))
+    if not checks:
+        checks.append(Check("codex", OK, "the project and lessons' hooks are trusted"))
+    return checks
+
+
+def _command_at(settings: dict[str, Any], key: str) -> str | None:
+    """The command of the handler a Codex hook key names (…:event:group:handler)."""
+    from lessons_core.codex_trust import EVENT_LABELS
+
+    _file, label, group, handler = key.rsplit(":", 3)
+    event = next((name for name, value in EVENT_LABELS.items() if value == label), None)
+    try:
+        command = settings["hooks"][event][int(group)]["hooks"][int(handler)]["command"]
+    except (KeyError, IndexError, TypeError, ValueError):
+        return None
+    return str(command)
+
+
+def _toml(path: Path) -> tuple[dict[str, Any] | None, str | None]:
+    """The table in ``path`` (None when absent), or the reason it cannot be read."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - the test matrix runs 3.11
+        import tomli as tomllib
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle), None
+    except FileNotFoundError:
+        return None, None
+    except (OSError, tomllib.TOMLDecodeError) as err:
+        return None, f"{path}: not readable TOML ({err})"
+
+
 def copilot(root: Path, env: Mapping[str, str]) -> list[Check]:
     """Copilot CLI loads a repo's hooks only in a folder listed, or under one listed, in
     ``trustedFolders`` of ``$COPILOT_HOME/config.json``; ``disableAllHooks: true`` in the
@@ -174,6 +255,7 @@ def copilot(root: Path, env: Mapping[str, str]) -> list[Check]:
 
 SWITCHES: dict[str, Switches] = {
     "claude-code": claude_code,
+    "codex": codex,
     "gemini": gemini,
     "copilot": copilot,
 }

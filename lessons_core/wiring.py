@@ -72,7 +72,10 @@ class Wiring:
 CLAUDE_TOOLS = "Edit|Write|MultiEdit|NotebookEdit|Bash"
 # The names Codex CLI gives its shell and edit tools in PreToolUse (what its adapter reads).
 CODEX_TOOLS = "Bash|apply_patch"
-GEMINI_TOOLS = "write_file|replace|run_shell_command"
+# Gemini CLI tests a matcher as an unanchored regular expression (``RegExp.test``), so
+# the anchors keep our hook off every other tool whose name merely contains one of these
+# (an MCP tool called ``search_replace``, say).
+GEMINI_TOOLS = "^(write_file|replace|run_shell_command)$"
 CURSOR_FILE_TOOLS = "Write|Edit|MultiEdit|StrReplace|Delete|NotebookEdit"
 # Copilot CLI matches the whole tool name; its pure reads (view, grep, glob) are left out.
 COPILOT_TOOLS = "bash|create|edit"

@@ -161,3 +161,36 @@ def test_nothing_wired_is_a_warning(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     code, report = _doctor()
     assert code == 0
     assert _status(report, "harnesses") == ["warn"]
+
+
+def test_codex_trust_is_read_from_its_config(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Project trust, then each hook trusted at its current hash; a changed hook is
+    untrusted again. (tests/e2e/test_codex.py checks the same against the real client.)"""
+    from lessons_core.codex_trust import hook_hashes
+
+    root = make_repo(tmp_path / "repo", {"a.py": "x\n"})
+    monkeypatch.chdir(root)
+    for key, value in harness_env(root).items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.setenv("CODEX_HOME", str(tmp_path / "codex"))
+    assert run("init", "--codex").exit_code == 0
+    config = tmp_path / "codex" / "config.toml"
+    config.parent.mkdir()
+    config.write_text(f'[projects."{root}"]\ntrust_level = "trusted"\n')
+    code, report = _doctor()
+    assert code == 1
+    assert "4 of lessons' hooks are new or changed" in report["checks"][-1]["detail"]
+    hooks = root / ".codex" / "hooks.json"
+    with config.open("a") as handle:
+        for key, value in hook_hashes(hooks).items():
+            handle.write(f'\n[hooks.state."{key}"]\ntrusted_hash = "{value}"\n')
+    assert _doctor()[0] == 0
+    hooks.write_text(hooks.read_text().replace('"timeout": 10', '"timeout": 11'))
+    code, report = _doctor()
+    assert code == 1
+    assert "new or changed" in report["checks"][-1]["detail"]
+    config.write_text("[features]\nhooks = false\n")
+    details = [check["detail"] for check in _doctor()[1]["checks"]]
+    assert any("[features] hooks = false" in detail for detail in details)

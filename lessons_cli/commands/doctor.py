@@ -20,8 +20,8 @@ def doctor_command(as_json: bool) -> None:
     .lessons/run (it finds an install of lessons from this environment, so the agent's
     shell can run it too) and, for each harness wired in this repo, its settings and the
     switches outside the repo that make a harness skip hooks without a word (Claude
-    Code's disableAllHooks, Gemini CLI's folder trust and hook settings). Each problem
-    comes with its fix.
+    Code's disableAllHooks, Codex's project and hook trust, Gemini CLI's folder trust
+    and hook settings). Each problem comes with its fix.
 
     \b
     Example:

@@ -6,8 +6,9 @@ gate rules only (``permissionDecision: "deny"``: the model reads the rules as th
 result before anything ran); context rules follow in ``PostToolUse``, whose
 ``additionalContext`` Qwen appends to the tool's result. Tool names are Qwen's own
 (``run_shell_command``, ``write_file``, ``edit``). Qwen fires ``UserPromptSubmit`` before
-every model request, with an empty ``prompt`` after the first. Payloads recorded from
-the real client are kept in tests/fixtures/qwen/.
+every model request, with an empty ``prompt`` after the first, and HTML-escapes ``<`` and
+``>`` in context, so context blocks are fenced ``[project-lessons]``. Payloads recorded
+from the real client are kept in tests/fixtures/qwen/.
 """
 
 from __future__ import annotations
@@ -50,15 +51,28 @@ def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
 
 def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str, Any] | None:
     event = payload.get("hook_event_name")
+    key = claude_code.session_of(payload)
     if isinstance(event, str) and event in EVENT_MODES:
-        key = claude_code.session_of(payload)
         action = action_of(layout, payload)
-        return claude_code.pre_tool_output(
-            delivery.before_action(layout, key, action, config, EVENT_MODES[event], event),
-            event,
-        )
+        notice = delivery.before_action(layout, key, action, config, EVENT_MODES[event], event)
+        if notice is not None and not notice.gate:
+            notice = notice._replace(text=_fenced(notice.text))
+        return claude_code.pre_tool_output(notice, event)
+    if event == "UserPromptSubmit":
+        prompt = payload.get("prompt")
+        text = delivery.on_prompt(layout, key, prompt, config) if isinstance(prompt, str) else None
+        return claude_code.context_output(event, _fenced(text) if text else None)
     if event == "PostToolUseFailure":
         return claude_code.failure_output(layout, payload, action_of(layout, payload), config)
-    if event in {"SessionStart", "UserPromptSubmit", "PreCompact"}:
+    if event in {"SessionStart", "PreCompact"}:
         return claude_code.handle(layout, payload, config)
     return None
+
+
+def _fenced(text: str) -> str:
+    """Qwen HTML-escapes ``<`` and ``>`` in hook context (not in a deny reason), so context
+    blocks are fenced with square brackets. Rendering is imported only when something is
+    shown (docs/performance.md)."""
+    from lessons_core.render import bracket_fence
+
+    return bracket_fence(text)

@@ -16,64 +16,21 @@ A hook's key is its file's absolute path, the event's snake_case name, and the i
 its matcher group and of the handler in it. Its hash (``command_hook_hash`` in
 codex-rs/hooks/src/engine/discovery.rs, ``version_for_toml`` in
 codex-rs/config/src/fingerprint.rs) is the SHA-256, as ``sha256:<hex>``, of compact JSON
-with sorted keys of ``{"event_name", "matcher", "hooks": [handler]}``: the handler
-normalised to ``type``, ``command``, ``timeout`` (600 when unset, at least 1), ``async``
-and ``statusMessage``, with absent values left out, the matcher left out for the events
-that ignore it. ``hooks_list`` asks the real client (its app server's ``hooks/list``, the
-call behind the review screen) for the same keys and hashes, so a test can show the two
-agree.
+with sorted keys of ``{"event_name", "matcher", "hooks": [handler]}``
+(``lessons_core.codex_trust``, which ``lessons doctor`` uses). ``hooks_list`` asks the
+real client (its app server's ``hooks/list``, the call behind the review screen) for the
+same keys and hashes, so a test can show the two agree.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import subprocess
 import threading
 from pathlib import Path
 from typing import Any
 
-EVENT_LABELS = {
-    "PreToolUse": "pre_tool_use",
-    "PermissionRequest": "permission_request",
-    "PostToolUse": "post_tool_use",
-    "PreCompact": "pre_compact",
-    "PostCompact": "post_compact",
-    "SessionStart": "session_start",
-    "UserPromptSubmit": "user_prompt_submit",
-    "Stop": "stop",
-}
-_NO_MATCHER = frozenset({"UserPromptSubmit", "Stop"})
-
-
-def hook_hashes(hooks_file: Path) -> dict[str, str]:
-    """Codex's key and current hash of every command hook in ``hooks_file``."""
-    hooks: dict[str, list[dict[str, Any]]] = json.loads(hooks_file.read_text())["hooks"]
-    found = {}
-    for event, groups in hooks.items():
-        for group_index, group in enumerate(groups):
-            for handler_index, handler in enumerate(group["hooks"]):
-                normalised = {
-                    "type": "command",
-                    "command": handler["command"],
-                    "timeout": max(1, handler.get("timeout", 600)),
-                    "async": handler.get("async", False),
-                    "statusMessage": handler.get("statusMessage"),
-                }
-                identity = {
-                    "event_name": EVENT_LABELS[event],
-                    "matcher": None if event in _NO_MATCHER else group.get("matcher"),
-                    "hooks": [{k: v for k, v in normalised.items() if v is not None}],
-                }
-                text = json.dumps(
-                    {k: v for k, v in identity.items() if v is not None},
-                    sort_keys=True,
-                    separators=(",", ":"),
-                    ensure_ascii=False,
-                )
-                key = f"{hooks_file}:{EVENT_LABELS[event]}:{group_index}:{handler_index}"
-                found[key] = "sha256:" + hashlib.sha256(text.encode()).hexdigest()
-    return found
+from lessons_core.codex_trust import hook_hashes
 
 
 def toml_string(text: str) -> str:

@@ -19,8 +19,8 @@ import termios
 import time
 from collections.abc import Callable
 
+from lessons_core.codex_trust import hook_hashes
 from tests.e2e.codex_project import CODEX, Project
-from tests.e2e.codex_trust import hook_hashes
 
 DOWN, ENTER = b"\x1b[B", b"\r"
 _ESCAPES = re.compile(rb"\x1b\[[0-9;?<>=$]*[A-Za-z~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")

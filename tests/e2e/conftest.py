@@ -1,43 +1,48 @@
-"""Fixtures: repos wired for the real Claude Code, Codex, Copilot and Qwen Code CLIs, each
-with its fake model."""
+"""Fixtures: repos wired for the real Claude Code, Codex, Gemini, Copilot and Qwen Code
+CLIs, each with its fake model. A missing client is a failure, never a skip:
+`bash scripts/test` installs each one."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 
-from tests.e2e import codex_project
+from tests.e2e import codex_project, gemini_project
 from tests.e2e.claude_project import CLAUDE, Project, make_project
 from tests.e2e.copilot_project import COPILOT, COPILOT_CACHE, CopilotProject, make_copilot_project
 from tests.e2e.qwen_project import QWEN, QwenProject, make_qwen_project
-from tests.e2e.sample_repo import Wired
+from tests.e2e.sample_repo import ClientProject
+
+P = TypeVar("P", bound=ClientProject[Any])
 
 
-def _served(make: Callable[[Path], Wired], tmp_path: Path, *installed: Path) -> Iterator[Wired]:
-    """The project ``make`` builds in ``tmp_path``, its fake model's server closed after
-    the test; a failure that names scripts/test when the client is not installed."""
-    for path in installed:
-        if not path.exists():
-            pytest.fail(f"the agent client is not installed at {path}; run 'bash scripts/test'")
-    project = make(tmp_path)
+def _served(client: Path, name: str, make: Callable[[], P]) -> Generator[P, None, P]:
+    """Yield the project ``make`` builds, close its fake model, return the project; fail
+    without the client."""
+    if not client.exists():
+        pytest.fail(f"the {name} is not installed at {client}; run 'bash scripts/test'")
+    project = make()
     try:
         yield project
     finally:
         project.server.close()
+    return project
 
 
 @pytest.fixture
 def project(tmp_path: Path) -> Iterator[Project]:
     """A git repo with two lessons, wired with `lessons init --claude-code`."""
-    yield from _served(make_project, tmp_path, CLAUDE)
+    yield from _served(CLAUDE, "Claude Code CLI", lambda: make_project(tmp_path))
 
 
 @pytest.fixture
 def codex_repo(tmp_path: Path) -> Iterator[codex_project.Project]:
     """A git repo with two lessons, wired with `lessons init --codex`; nothing trusted yet."""
-    yield from _served(codex_project.make_project, tmp_path, codex_project.CODEX)
+    make = lambda: codex_project.make_project(tmp_path)  # noqa: E731
+    yield from _served(codex_project.CODEX, "Codex CLI", make)
 
 
 @pytest.fixture
@@ -48,12 +53,28 @@ def codex(codex_repo: codex_project.Project) -> codex_project.Project:
 
 
 @pytest.fixture
+def gemini(tmp_path: Path) -> Iterator[gemini_project.Project]:
+    """A git repo with two lessons, wired with `lessons init --gemini`.
+
+    Afterwards every run of our hook the client logged must have exited 0 with nothing on
+    stderr, and the hook must have logged no failure of its own.
+    """
+    make = lambda: gemini_project.make_project(tmp_path)  # noqa: E731
+    project = yield from _served(gemini_project.GEMINI, "Gemini CLI", make)
+    failed = [c for c in project.hook_calls() if c.exit_code or not c.success or c.stderr]
+    assert not failed, failed
+    assert not (project.root / ".lessons" / "local" / "hook.log").exists()
+
+
+@pytest.fixture
 def copilot_project(tmp_path: Path) -> Iterator[CopilotProject]:
     """A git repo with two lessons, wired with `lessons init --copilot`."""
-    yield from _served(make_copilot_project, tmp_path, COPILOT, COPILOT_CACHE)
+    if not COPILOT_CACHE.exists():
+        pytest.fail(f"the Copilot CLI is not unpacked in {COPILOT_CACHE}; run 'bash scripts/test'")
+    yield from _served(COPILOT, "Copilot CLI", lambda: make_copilot_project(tmp_path))
 
 
 @pytest.fixture
 def qwen_project(tmp_path: Path) -> Iterator[QwenProject]:
     """A git repo with two lessons, wired with `lessons init --qwen`."""
-    yield from _served(make_qwen_project, tmp_path, QWEN)
+    yield from _served(QWEN, "Qwen Code CLI", lambda: make_qwen_project(tmp_path))

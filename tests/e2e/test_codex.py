@@ -11,16 +11,19 @@ stays empty (codex_project.Project.codex).
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from lessons_core.codex_trust import hook_hashes
 from lessons_core.delivery import GATE_PREFIX, session_note
 from lessons_core.layout import Layout
 from lessons_core.render import OPEN
+from tests.conftest import INSTALL_BIN
 from tests.e2e.codex_project import CODEX, Project, patch_call, shell_call, update_patch
-from tests.e2e.codex_trust import hook_hashes, hooks_list, project_trust, toml_string
+from tests.e2e.codex_trust import hooks_list, project_trust, toml_string
 from tests.e2e.codex_tui import trust_steps
 from tests.e2e.fake_responses import COMPACT_MARK, output_text
 from tests.e2e.fake_server import texts
@@ -64,9 +67,25 @@ def _statuses(hooks: list[tuple[str, str]], event: str) -> list[str]:
     return [status for name, status in hooks if name == event]
 
 
+def _doctor(project: Project) -> list[str]:
+    """What `lessons doctor` says about Codex, run in the client's environment."""
+    done = subprocess.run(
+        [str(INSTALL_BIN / "lessons"), "doctor", "--json"],
+        cwd=project.root,
+        env=project.env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    checks = json.loads(done.stdout)["checks"]
+    return [f"{c['status']}: {c['detail']}" for c in checks if c["subject"] == "codex"]
+
+
 def test_hooks_run_only_after_the_documented_trust_steps(codex_repo: Project) -> None:
     """Untrusted folder: Codex warns and skips the repo; trusted folder: its hooks stay
-    untrusted and silent; hooks trusted as Codex hashes them: all four events run."""
+    untrusted and silent; hooks trusted as Codex hashes them: all four events run.
+    `lessons doctor` tells each of the three apart, from what Codex itself wrote."""
     project, fake = codex_repo, codex_repo.fake
     fake.scenarios["gate"] = [shell_call("bash scripts/release.sh")]
     released = project.root / "released.txt"
@@ -74,6 +93,7 @@ def test_hooks_run_only_after_the_documented_trust_steps(codex_repo: Project) ->
     run = project.codex("SCENARIO:gate release it")
     assert "Untrusted project-local configuration is disabled" in run.stderr
     assert run.hooks == []
+    assert any("the project is not trusted" in line for line in _doctor(project))
     assert released.exists()
     assert RELEASE_RULE not in _blob(fake.requests[-1])
 
@@ -86,6 +106,9 @@ def test_hooks_run_only_after_the_documented_trust_steps(codex_repo: Project) ->
     assert {key: hook["currentHash"] for key, hook in ours.items()} == hashes
     assert {hook["trustStatus"] for hook in ours.values()} == {"untrusted"}
     assert run.hooks == []
+    said = _doctor(project)
+    assert "fail: 4 of lessons' hooks are new or changed since trusted: Codex skips them" in said
+    assert not any("the project is not trusted" in line for line in said)
     assert released.exists()
 
     released.unlink()
@@ -93,6 +116,7 @@ def test_hooks_run_only_after_the_documented_trust_steps(codex_repo: Project) ->
     listed = hooks_list(CODEX, project.root, project.env())
     statuses = {h["key"]: h["trustStatus"] for h in listed if h["source"] == "project"}
     assert statuses == dict.fromkeys(ours, "trusted")
+    assert "ok: the project and lessons' hooks are trusted" in _doctor(project)
     run = project.codex("SCENARIO:gate release it")
     assert {name for name, _ in run.hooks} == EVENTS - {"PreCompact"}
     assert session_note(Layout(project.root)) in _developer_texts(fake.requests[-1])
@@ -107,6 +131,7 @@ def test_the_trust_steps_in_codex_screen_save_what_the_tests_write(codex_repo: P
     assert project_trust(codex_repo.root) in saved
     for key, value in hook_hashes(codex_repo.root / ".codex" / "hooks.json").items():
         assert f'[hooks.state.{toml_string(key)}]\ntrusted_hash = "{value}"\n' in saved
+    assert "ok: the project and lessons' hooks are trusted" in _doctor(codex_repo)
 
 
 def test_gate_refuses_the_command_before_it_runs_and_the_retry_runs(codex: Project) -> None:

@@ -57,6 +57,8 @@ def test_the_settings_init_writes_are_what_qwen_loads(project: QwenProject) -> N
     first = request_text(project.fake.requests[0])
     assert session_note(Layout(project.root)) in first
     assert rule in first
+    assert "[project-lessons]" in first
+    assert "&lt;project-lessons" not in first
 
 
 def test_gate_delivers_the_rule_before_the_command_runs_and_the_retry_runs(
@@ -93,6 +95,8 @@ def test_a_file_rule_follows_the_edit_in_its_result_once(project: QwenProject) -
     result = tool_results(fake.requests[first])[-1]
     assert "has been updated" in result  # the edit ran before the rule arrived
     assert APP_RULE in result
+    assert "[project-lessons]" in result  # a fence that Qwen's HTML escaping leaves alone
+    assert "&lt;" not in result
     assert (project.root / "src" / "app.py").read_text() == "VALUE = 3\n"
     assert request_text(fake.requests[-1]).count(APP_RULE) == 1
 
