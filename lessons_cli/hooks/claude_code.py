@@ -55,6 +55,21 @@ def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
     return ToolAction()
 
 
+def input_action(
+    layout: Layout, payload: dict[str, Any], file_tools: frozenset[str], shell_tool: str
+) -> ToolAction:
+    """A call of one of ``file_tools`` is about ``tool_input.file_path``, one of
+    ``shell_tool`` runs ``tool_input.command`` (Gemini CLI's tools, and Qwen Code's)."""
+    given = payload.get("tool_input")
+    tool_input = given if isinstance(given, dict) else {}
+    tool = payload.get("tool_name")
+    if tool in file_tools:
+        return file_action(layout, payload, tool_input.get("file_path"))
+    if tool == shell_tool:
+        return command_action(tool_input.get("command"))
+    return ToolAction()
+
+
 def file_action(layout: Layout, payload: dict[str, Any], *paths: Any) -> ToolAction:
     """The repo-relative files among ``paths``; anything outside the repo is dropped."""
     cwd = project_dir(payload) or os.getcwd()

@@ -61,14 +61,7 @@ MAX_SCAN = 64 << 20
 
 
 def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
-    given = payload.get("tool_input")
-    tool_input = given if isinstance(given, dict) else {}
-    tool = payload.get("tool_name")
-    if tool in FILE_TOOLS:
-        return claude_code.file_action(layout, payload, tool_input.get("file_path"))
-    if tool == SHELL_TOOL:
-        return claude_code.command_action(tool_input.get("command"))
-    return ToolAction()
+    return claude_code.input_action(layout, payload, FILE_TOOLS, SHELL_TOOL)
 
 
 def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str, Any] | None:

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 from lessons_cli.hooks import claude_code
 from lessons_core import delivery
-from lessons_core.delivery import CONTEXT, GATE, ToolAction
+from lessons_core.delivery import CONTEXT, GATE
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
     from typing import Any
 
     from lessons_core.config import Config
+    from lessons_core.delivery import ToolAction
     from lessons_core.layout import Layout
 
 project_dir = claude_code.project_dir
@@ -39,14 +40,7 @@ EVENTS = frozenset(
 
 def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
     """The file of ``write_file``/``edit`` (``file_path``), the command of the shell tool."""
-    given = payload.get("tool_input")
-    tool_input = given if isinstance(given, dict) else {}
-    tool = payload.get("tool_name")
-    if tool in FILE_TOOLS:
-        return claude_code.file_action(layout, payload, tool_input.get("file_path"))
-    if tool == SHELL_TOOL:
-        return claude_code.command_action(tool_input.get("command"))
-    return ToolAction()
+    return claude_code.input_action(layout, payload, FILE_TOOLS, SHELL_TOOL)
 
 
 def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str, Any] | None:

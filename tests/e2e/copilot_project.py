@@ -11,8 +11,6 @@ pass `--trust-folder`; a resumed session (which refuses that flag) relies on the
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -57,17 +55,7 @@ class CopilotProject(ClientProject[FakeModel]):
 
     def doctor_says(self) -> list[str]:
         """The statuses of `lessons doctor`'s Copilot checks, run with the client's home."""
-        done = subprocess.run(
-            [sys.executable, "-m", "lessons_cli", "doctor", "--json"],
-            cwd=self.root,
-            env=self.env(),
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=False,
-        )
-        checks = json.loads(done.stdout)["checks"]
-        return [str(c["status"]) for c in checks if c["subject"] == "copilot"]
+        return [str(c["status"]) for c in self.doctor_checks(self.env(), "copilot")[1]]
 
     def client_log(self) -> str:
         """Everything the client logged under its home (hook errors land there)."""

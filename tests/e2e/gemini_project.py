@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -105,13 +103,8 @@ class Project(ClientProject[FakeGemini]):
     def doctor(self) -> tuple[int, list[str]]:
         """`lessons doctor --json` run by this home's user: its exit code and the status
         of each Gemini CLI check."""
-        argv = [sys.executable, "-m", "lessons_cli", "doctor", "--json"]
-        env = self.env()
-        done = subprocess.run(
-            argv, cwd=self.root, env=env, capture_output=True, text=True, timeout=60, check=False
-        )
-        checks = json.loads(done.stdout)["checks"]
-        return done.returncode, [c["status"] for c in checks if c["subject"] == "gemini"]
+        code, checks = self.doctor_checks(self.env(), "gemini")
+        return code, [c["status"] for c in checks]
 
     def _telemetry(self, run: int) -> Path:
         return self.home / f"telemetry-{run}.log"

@@ -6,6 +6,7 @@ ran) and a command lesson covers it; a file lesson covers ``src/app.py``.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -96,6 +97,21 @@ class ClientProject(Generic[ApiT]):
         )
         env.update(values)
         return env
+
+    def doctor_checks(self, env: dict[str, str], harness: str) -> tuple[int, list[dict[str, Any]]]:
+        """`lessons doctor --json` in the repo, run with ``env`` (the client's user): its
+        exit code and its checks about ``harness``."""
+        done = subprocess.run(
+            [sys.executable, "-m", "lessons_cli", "doctor", "--json"],
+            cwd=self.root,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        checks = json.loads(done.stdout)["checks"]
+        return done.returncode, [c for c in checks if c["subject"] == harness]
 
     def run_client(
         self, argv: list[str], env: dict[str, str], exit_code: int = 0

@@ -11,7 +11,6 @@ stays empty (codex_project.Project.codex).
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,6 @@ from lessons_core.codex_trust import hook_hashes
 from lessons_core.delivery import GATE_PREFIX, session_note
 from lessons_core.layout import Layout
 from lessons_core.render import OPEN
-from tests.conftest import INSTALL_BIN
 from tests.e2e.codex_project import CODEX, Project, patch_call, shell_call, update_patch
 from tests.e2e.codex_trust import hooks_list, project_trust, toml_string
 from tests.e2e.codex_tui import trust_steps
@@ -69,17 +67,8 @@ def _statuses(hooks: list[tuple[str, str]], event: str) -> list[str]:
 
 def _doctor(project: Project) -> list[str]:
     """What `lessons doctor` says about Codex, run in the client's environment."""
-    done = subprocess.run(
-        [str(INSTALL_BIN / "lessons"), "doctor", "--json"],
-        cwd=project.root,
-        env=project.env(),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    checks = json.loads(done.stdout)["checks"]
-    return [f"{c['status']}: {c['detail']}" for c in checks if c["subject"] == "codex"]
+    _code, checks = project.doctor_checks(project.env(), "codex")
+    return [f"{c['status']}: {c['detail']}" for c in checks]
 
 
 def test_hooks_run_only_after_the_documented_trust_steps(codex_repo: Project) -> None:
