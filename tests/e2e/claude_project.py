@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tests.conftest import INSTALL_BIN
 from tests.e2e.fake_anthropic import FakeModel
 from tests.e2e.fake_server import ToolCall
 from tests.e2e.sample_repo import ClientProject, open_project, released
@@ -42,22 +41,11 @@ class Project(ClientProject[FakeModel]):
             DISABLE_ERROR_REPORTING="1",
             DISABLE_BUG_COMMAND="1",
             CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
-            PATH=self._path(env.get("PATH", "/usr/bin:/bin")),
+            PATH=self.hook_path(env.get("PATH", "/usr/bin:/bin"), self.on_path),
         )
         done = self.run_client([str(CLAUDE), "-p", *args, "--output-format", "json"], env)
         result: dict[str, Any] = json.loads(done.stdout)
         return result
-
-    def _path(self, system: str) -> str:
-        """lessons on PATH, as after `pipx install`, or only where pipx links it."""
-        kept = [d for d in system.split(os.pathsep) if d and Path(d) != INSTALL_BIN]
-        if self.on_path:
-            return os.pathsep.join([str(INSTALL_BIN), *kept])
-        link = self.home / ".local" / "bin" / "lessons"
-        if not link.exists():
-            link.parent.mkdir(parents=True, exist_ok=True)
-            link.symlink_to(INSTALL_BIN / "lessons")
-        return os.pathsep.join(kept)
 
     def transcript(self, session_id: str) -> Path:
         """The JSONL file the client keeps for ``session_id``."""

@@ -11,6 +11,7 @@ pass `--trust-folder`; a resumed session (which refuses that flag) relies on the
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,12 +27,17 @@ MODEL = "gpt-4.1"
 RUN = ("--allow-all-tools", "--no-auto-update", "--output-format", "json")
 
 
+@dataclass
 class CopilotProject(ClientProject[FakeModel]):
+    # False: lessons is not on the client's PATH, only in ~/.local/bin (as pipx leaves it).
+    on_path: bool = True
+
     def env(self) -> dict[str, str]:
         """The client's environment: offline, temp home, the unpacked app from the cache,
         and this interpreter's install findable by the hook."""
         return self.client_env(
             ("COPILOT", "GH_", "GITHUB"),
+            self.on_path,
             COPILOT_HOME=str(self.home / ".copilot"),
             XDG_CACHE_HOME=str(COPILOT_CACHE),
             COPILOT_OFFLINE="true",

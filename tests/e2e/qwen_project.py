@@ -8,6 +8,7 @@ folder against `fake_chat_completions.FakeModel` on a free loopback port
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
 from tests.e2e.copilot_project import E2E
@@ -21,11 +22,16 @@ MODEL = "qwen3-coder-plus"
 FULL_PROMPT_TOKENS = 900_000
 
 
+@dataclass
 class QwenProject(ClientProject[FakeModel]):
+    # False: lessons is not on the client's PATH, only in ~/.local/bin (as pipx leaves it).
+    on_path: bool = True
+
     def env(self) -> dict[str, str]:
         """The client's environment: temp home, the fake model, this install findable."""
         return self.client_env(
             ("OPENAI", "QWEN", "DASHSCOPE"),
+            self.on_path,
             OPENAI_BASE_URL=f"{self.server.url}/v1",
             OPENAI_API_KEY="dummy",
             OPENAI_MODEL=MODEL,

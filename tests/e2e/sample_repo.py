@@ -82,10 +82,12 @@ class ClientProject(Generic[ApiT]):
         """Run `python -m lessons_cli ...` in the repo; return its stdout."""
         return lessons(self.root, *args)
 
-    def client_env(self, drop: tuple[str, ...], **values: str) -> dict[str, str]:
+    def client_env(
+        self, drop: tuple[str, ...], on_path: bool = True, **values: str
+    ) -> dict[str, str]:
         """This environment without the variables starting with ``drop`` (or ``XDG_``):
-        the temp home with its XDG folders, ``lessons`` on PATH as after a pipx install,
-        and ``values``."""
+        the temp home with its XDG folders, ``lessons`` found as ``hook_path`` puts it, and
+        ``values``."""
         env = {k: v for k, v in os.environ.items() if not k.startswith((*drop, "XDG_"))}
         env.update(
             HOME=str(self.home),
@@ -93,10 +95,23 @@ class ClientProject(Generic[ApiT]):
             XDG_CACHE_HOME=str(self.home / ".cache"),
             XDG_STATE_HOME=str(self.home / ".local" / "state"),
             XDG_DATA_HOME=str(self.home / ".local" / "share"),
-            PATH=f"{INSTALL_BIN}{os.pathsep}{os.environ.get('PATH', '')}",
+            PATH=self.hook_path(os.environ.get("PATH", "/usr/bin:/bin"), on_path),
         )
         env.update(values)
         return env
+
+    def hook_path(self, system: str, on_path: bool) -> str:
+        """``system`` with lessons on it, as after `pipx install`; or, not ``on_path``,
+        without it: lessons only where pipx links it (~/.local/bin), as a harness started
+        without that folder on its PATH sees it."""
+        kept = [d for d in system.split(os.pathsep) if d and Path(d) != INSTALL_BIN]
+        if on_path:
+            return os.pathsep.join([str(INSTALL_BIN), *kept])
+        link = self.home / ".local" / "bin" / "lessons"
+        if not link.exists():
+            link.parent.mkdir(parents=True, exist_ok=True)
+            link.symlink_to(INSTALL_BIN / "lessons")
+        return os.pathsep.join(kept)
 
     def doctor_checks(self, env: dict[str, str], harness: str) -> tuple[int, list[dict[str, Any]]]:
         """`lessons doctor --json` in the repo, run with ``env`` (the client's user): its

@@ -197,6 +197,30 @@ def test_a_failed_edit_gets_one_capture_nudge(project: CopilotProject) -> None:
     assert "--trigger-file src/app.py" in nudges[0]
 
 
+def test_the_agent_captures_a_lesson_with_the_line_the_nudge_gave(
+    project: CopilotProject,
+) -> None:
+    """lessons is not on the client's PATH (only in ~/.local/bin, as pipx leaves it): a
+    failed edit brings the nudge; the model runs its line through the bash tool, with the
+    rule filled in, and the lesson file appears."""
+    project.on_path = False
+    fake = project.fake
+    fake.scenarios["fail"] = [edit_call(project.root, "VALUE = 9", "VALUE = 10")]
+    project.copilot("SCENARIO:fail edit", "--trust-folder")
+    marker = "before the next attempt:\n"
+    (nudge,) = {t for r in fake.requests for t in map(text_of, messages_of(r)) if marker in t}
+    line = nudge.split(marker, 1)[1].splitlines()[0].strip()
+    assert line.startswith(f"sh {project.root}/.lessons/run add ")
+    rule = "Read src/app.py before editing it; VALUE changes between runs."
+    command = line.replace("<what to do instead, one imperative sentence>", rule)
+    fake.scenarios["capture"] = [bash_call(command.replace("<topic>", "code"))]
+    project.copilot("SCENARIO:capture keep it", "--trust-folder")
+    folder = project.root / ".lessons" / "lessons"
+    saved = [json.loads(path.read_text()) for path in folder.glob("*.json")]
+    (lesson,) = [data for data in saved if data["rule"] == rule]
+    assert lesson["triggers"]["files"] == ["src/app.py"]
+
+
 def test_uncovered_calls_and_pure_reads_add_no_text(project: CopilotProject) -> None:
     """A file no lesson covers, cat and view of a covered file, a plain command: silence."""
     fake = project.fake

@@ -144,6 +144,28 @@ def test_failed_calls_get_one_capture_nudge_each(project: QwenProject) -> None:
     assert "Exit Code: 127" in nudged[1]
 
 
+def test_the_agent_captures_a_lesson_with_the_line_the_nudge_gave(project: QwenProject) -> None:
+    """lessons is not on the client's PATH (only in ~/.local/bin, as pipx leaves it): a
+    failed command brings the nudge; the model runs its line through the shell tool, with
+    the placeholders (which Qwen shows HTML-escaped) filled in, and the lesson appears."""
+    project.on_path = False
+    fake = project.fake
+    fake.scenarios["fail"] = [shell_call("make deploy-staging")]
+    project.qwen("SCENARIO:fail deploy it")
+    marker = "before the next attempt:\n"
+    (nudge,) = {t for t in tool_results(fake.requests[-1]) if marker in t}
+    line = nudge.split(marker, 1)[1].splitlines()[0].strip()
+    assert line.startswith(f"sh {project.root}/.lessons/run add ")
+    rule = "Deploy to staging with scripts/deploy.sh; make has no deploy target."
+    command = line.replace("&lt;what to do instead, one imperative sentence&gt;", rule)
+    fake.scenarios["capture"] = [shell_call(command.replace("&lt;topic&gt;", "deploy"))]
+    project.qwen("SCENARIO:capture keep it")
+    folder = project.root / ".lessons" / "lessons"
+    saved = [json.loads(path.read_text()) for path in folder.glob("*.json")]
+    (lesson,) = [data for data in saved if data["rule"] == rule]
+    assert lesson["triggers"]["commands"] == ["^make deploy-staging"]
+
+
 def test_uncovered_calls_and_pure_reads_add_no_text(project: QwenProject) -> None:
     """A file no lesson covers, cat and read_file of a covered file, a plain command."""
     fake = project.fake
