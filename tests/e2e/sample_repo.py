@@ -162,3 +162,25 @@ def open_project(kind: type[Wired], tmp_path: Path, api: Any, harness_flag: str)
     home = tmp_path / "home"
     home.mkdir()
     return kind(root, home, server)
+
+
+NUDGE_MARK = "before the next attempt:\n"
+RULE_SLOT = "<what to do instead, one imperative sentence>"
+
+
+def nudge_line(nudge: str, rule: str, topic: str, escaped: bool = False) -> str:
+    """The capture line of a failure nudge with its placeholders filled in, as a model
+    would run it; ``escaped``: the client showed them HTML-escaped (``&lt;topic&gt;``)."""
+    line = nudge.split(NUDGE_MARK, 1)[1].splitlines()[0].strip()
+    slots = [RULE_SLOT, "<topic>"]
+    if escaped:
+        slots = [slot.replace("<", "&lt;").replace(">", "&gt;") for slot in slots]
+    return line.replace(slots[0], rule).replace(slots[1], topic)
+
+
+def saved_lesson(root: Path, rule: str) -> dict[str, Any]:
+    """The one lesson file under ``root`` holding ``rule``."""
+    folder = root / ".lessons" / "lessons"
+    saved: list[dict[str, Any]] = [json.loads(path.read_text()) for path in folder.glob("*.json")]
+    (lesson,) = [data for data in saved if data["rule"] == rule]
+    return lesson

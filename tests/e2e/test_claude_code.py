@@ -24,7 +24,7 @@ from tests.e2e.claude_project import (
 )
 from tests.e2e.fake_anthropic import result_text
 from tests.e2e.fake_server import ToolCall
-from tests.e2e.sample_repo import APP_RULE, RELEASE_RULE
+from tests.e2e.sample_repo import APP_RULE, NUDGE_MARK, RELEASE_RULE, nudge_line, saved_lesson
 
 pytestmark = pytest.mark.e2e
 
@@ -144,16 +144,11 @@ def test_the_agent_captures_a_lesson_with_the_line_the_nudge_gave(project: Proje
     fake = project.fake
     fake.scenarios["fail"] = [bash_call("make deploy-staging")]
     project.claude("SCENARIO:fail deploy it", "--allowedTools", TOOLS)
-    marker = "before the next attempt:\n"
-    nudges = {text for r in fake.requests for text in _strings(r["messages"]) if marker in text}
+    nudges = {t for r in fake.requests for t in _strings(r["messages"]) if NUDGE_MARK in t}
     assert len(nudges) == 1
-    line = nudges.pop().split(marker, 1)[1].splitlines()[0].strip()
-    assert line.startswith(f"sh {project.root}/.lessons/run add ")
     rule = "Deploy to staging with scripts/deploy.sh; make has no deploy target."
-    command = line.replace("<what to do instead, one imperative sentence>", rule)
-    fake.scenarios["capture"] = [bash_call(command.replace("<topic>", "deploy"))]
+    command = nudge_line(nudges.pop(), rule, "deploy")
+    assert command.startswith(f"sh {project.root}/.lessons/run add ")
+    fake.scenarios["capture"] = [bash_call(command)]
     project.claude("SCENARIO:capture keep it", "--allowedTools", TOOLS)
-    folder = project.root / ".lessons" / "lessons"
-    saved = [json.loads(path.read_text()) for path in folder.glob("*.json")]
-    (lesson,) = [data for data in saved if data["rule"] == rule]
-    assert lesson["triggers"]["commands"] == ["^make deploy-staging"]
+    assert saved_lesson(project.root, rule)["triggers"]["commands"] == ["^make deploy-staging"]

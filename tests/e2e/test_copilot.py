@@ -34,7 +34,7 @@ from tests.e2e.fake_chat_completions import (
     tool_results,
 )
 from tests.e2e.fake_server import ToolCall
-from tests.e2e.sample_repo import APP_RULE, RELEASE_RULE
+from tests.e2e.sample_repo import APP_RULE, NUDGE_MARK, RELEASE_RULE, nudge_line, saved_lesson
 
 pytestmark = pytest.mark.e2e
 
@@ -207,18 +207,14 @@ def test_the_agent_captures_a_lesson_with_the_line_the_nudge_gave(
     fake = project.fake
     fake.scenarios["fail"] = [edit_call(project.root, "VALUE = 9", "VALUE = 10")]
     project.copilot("SCENARIO:fail edit", "--trust-folder")
-    marker = "before the next attempt:\n"
-    (nudge,) = {t for r in fake.requests for t in map(text_of, messages_of(r)) if marker in t}
-    line = nudge.split(marker, 1)[1].splitlines()[0].strip()
-    assert line.startswith(f"sh {project.root}/.lessons/run add ")
+    texts = {t for r in fake.requests for t in map(text_of, messages_of(r))}
+    (nudge,) = [t for t in texts if NUDGE_MARK in t]
     rule = "Read src/app.py before editing it; VALUE changes between runs."
-    command = line.replace("<what to do instead, one imperative sentence>", rule)
-    fake.scenarios["capture"] = [bash_call(command.replace("<topic>", "code"))]
+    command = nudge_line(nudge, rule, "code")
+    assert command.startswith(f"sh {project.root}/.lessons/run add ")
+    fake.scenarios["capture"] = [bash_call(command)]
     project.copilot("SCENARIO:capture keep it", "--trust-folder")
-    folder = project.root / ".lessons" / "lessons"
-    saved = [json.loads(path.read_text()) for path in folder.glob("*.json")]
-    (lesson,) = [data for data in saved if data["rule"] == rule]
-    assert lesson["triggers"]["files"] == ["src/app.py"]
+    assert saved_lesson(project.root, rule)["triggers"]["files"] == ["src/app.py"]
 
 
 def test_uncovered_calls_and_pure_reads_add_no_text(project: CopilotProject) -> None:

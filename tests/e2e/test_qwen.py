@@ -27,7 +27,7 @@ from tests.e2e.fake_chat_completions import (
 )
 from tests.e2e.fake_server import ToolCall
 from tests.e2e.qwen_project import QwenProject, edit_call, read_call, shell_call
-from tests.e2e.sample_repo import APP_RULE, RELEASE_RULE
+from tests.e2e.sample_repo import APP_RULE, NUDGE_MARK, RELEASE_RULE, nudge_line, saved_lesson
 
 pytestmark = pytest.mark.e2e
 
@@ -152,18 +152,13 @@ def test_the_agent_captures_a_lesson_with_the_line_the_nudge_gave(project: QwenP
     fake = project.fake
     fake.scenarios["fail"] = [shell_call("make deploy-staging")]
     project.qwen("SCENARIO:fail deploy it")
-    marker = "before the next attempt:\n"
-    (nudge,) = {t for t in tool_results(fake.requests[-1]) if marker in t}
-    line = nudge.split(marker, 1)[1].splitlines()[0].strip()
-    assert line.startswith(f"sh {project.root}/.lessons/run add ")
+    (nudge,) = [t for t in tool_results(fake.requests[-1]) if NUDGE_MARK in t]
     rule = "Deploy to staging with scripts/deploy.sh; make has no deploy target."
-    command = line.replace("&lt;what to do instead, one imperative sentence&gt;", rule)
-    fake.scenarios["capture"] = [shell_call(command.replace("&lt;topic&gt;", "deploy"))]
+    command = nudge_line(nudge, rule, "deploy", escaped=True)
+    assert command.startswith(f"sh {project.root}/.lessons/run add ")
+    fake.scenarios["capture"] = [shell_call(command)]
     project.qwen("SCENARIO:capture keep it")
-    folder = project.root / ".lessons" / "lessons"
-    saved = [json.loads(path.read_text()) for path in folder.glob("*.json")]
-    (lesson,) = [data for data in saved if data["rule"] == rule]
-    assert lesson["triggers"]["commands"] == ["^make deploy-staging"]
+    assert saved_lesson(project.root, rule)["triggers"]["commands"] == ["^make deploy-staging"]
 
 
 def test_uncovered_calls_and_pure_reads_add_no_text(project: QwenProject) -> None:
