@@ -16,9 +16,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.synth import generate, write_repo
+from lessons_core.launcher import write_launcher
 from lessons_core.layout import Layout
 from lessons_core.recall import RecallRequest, rank
 from lessons_core.recall_index import load_index
+
+# The project's own copy of the real corpus, with its licence notice (NOTICE.md beside it):
+# a clone of this repo is all a test or a benchmark run may read.
+CORPUS = Path(__file__).resolve().parent / "corpus" / "agentsmesh"
 
 QUIET_CANDIDATES = ("zz-scratch/unrelated.txt", "zz/untracked.bin")
 
@@ -37,6 +42,7 @@ class Graph:
 def corpus_graph(root: Path, corpus: Path, lessons: Path) -> Graph:
     """The agentsmesh corpus, imported with the ``lessons`` console script ``lessons``."""
     root.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
     for args in (["init"], ["import", "agentsmesh", str(corpus / "lessons.json")]):
         subprocess.run([str(lessons), *args], cwd=root, check=True, capture_output=True)
     paths = tuple((corpus / "paths.txt").read_text().split())
@@ -60,6 +66,7 @@ def _finish(name: str, root: Path, paths: tuple[str, ...], prompt: str) -> Graph
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(b"")
     layout = Layout(root)
+    write_launcher(layout)  # as `lessons init` does; the hooks run through it
     index, _broken = load_index(layout)  # also builds the cache, as the first hook would
     shuffled = list(paths)
     random.Random(11).shuffle(shuffled)

@@ -1,9 +1,13 @@
 """Whole-process runs of ``lessons hook claude-code``: what each benchmark row feeds it.
 
 Each row is one kind of call against one graph, with a payload shaped like the ones
-Claude Code sends (``tests/fixtures/claude_code/``). A row that must deliver uses a new
-session every run (``@RUN@``), so the rules are new each time; "all shown" reuses one
-session that has already seen every rule matching the edit.
+Claude Code sends (``tests/fixtures/claude_code/``), run the way Claude Code runs the
+command ``lessons init`` wrote: ``sh -c`` with ``CLAUDE_PROJECT_DIR`` set, through the
+committed launcher ``.lessons/run``. A row that must deliver uses a new session every run
+(``@RUN@``), so the rules are new each time; "all shown" reuses one session that has
+already seen every rule matching the edit. "direct command, silent" is the silent call
+with the interpreter named directly (what init wrote before the launcher): the
+difference to "silent: nothing applies" is what the launcher costs.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from dataclasses import dataclass
 from bench.graphs import Graph
 from bench.installs import Install
 from bench.timing import RUN, Probe
+from lessons_core.launcher import hook_command
 
 
 @dataclass(frozen=True)
@@ -25,6 +30,7 @@ class Row:
 
 SHOWN_SESSION = "bench-shown"
 KINDS = ("edit", "prompt", "silent: nothing applies", "silent: all shown")
+DIRECT = "direct command, silent"
 
 
 def payload(graph: Graph, session: str, event: str, **fields: object) -> bytes:
@@ -54,8 +60,17 @@ def rows(graph: Graph, install: Install) -> list[Row]:
         "silent: nothing applies": edit_payload(graph, fresh, graph.quiet),
         "silent: all shown": edit_payload(graph, SHOWN_SESSION, graph.edit),
     }
-    argv = (install.lessons, "hook", "claude-code")
-    return [Row(graph, kind, Probe(argv, graph.root, inputs[kind])) for kind in KINDS]
+    argv = ("sh", "-c", hook_command("claude-code", "CLAUDE_PROJECT_DIR"))
+    # LESSONS_PYTHON picks this install where both are on the machine; the launcher's
+    # cache keeps its answer, so the search runs once, as on a user's machine.
+    env = (
+        ("CLAUDE_PROJECT_DIR", str(graph.root)),
+        ("LESSONS_PYTHON", install.python),
+    )
+    direct = (install.python, "-I", "-m", "lessons_cli", "hook", "claude-code")
+    return [Row(graph, kind, Probe(argv, graph.root, inputs[kind], env)) for kind in KINDS] + [
+        Row(graph, DIRECT, Probe(direct, graph.root, inputs["silent: nothing applies"]))
+    ]
 
 
 def baseline(install: Install, graph: Graph) -> Probe:

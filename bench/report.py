@@ -8,6 +8,7 @@ import sys
 from dataclasses import dataclass
 
 from bench.graphs import Graph
+from bench.hook_runs import DIRECT
 from bench.installs import Install
 from bench.replay import Replay
 from bench.timing import Measure
@@ -62,7 +63,23 @@ def print_table(lines: list[Line], replayed: Replay, installs: list[Install]) ->
                     text += f"{entry.measure.median_ms:>14.1f}{ratio:>7.2f}"
             peak = max(entry.measure.peak_mib for entry in present)
             print(text + f"{peak:>10.1f}  {verdict(present, graphs, by_key)}")
+    print(launcher_summary(lines, names))
     print(replay_summary(replayed))
+
+
+def launcher_summary(lines: list[Line], installs: list[str]) -> str:
+    """What the committed launcher adds to a hook: the silent call through it, less the
+    same call with the interpreter named directly, per graph and install (same run)."""
+    by_key = {(line.install, line.graph.name, line.kind): line for line in lines}
+    parts = []
+    for graph in dict.fromkeys(line.graph.name for line in lines if line.kind == DIRECT):
+        for name in installs:
+            through = by_key.get((name, graph, "silent: nothing applies"))
+            direct = by_key.get((name, graph, DIRECT))
+            if through and direct:
+                extra = through.measure.median_ms - direct.measure.median_ms
+                parts.append(f"{graph} {name} {extra:+.1f} ms")
+    return "launcher (.lessons/run) on the silent call: " + ", ".join(parts)
 
 
 def verdict(lines: list[Line], graphs: list[str], by_key: dict[tuple[str, str, str], Line]) -> str:

@@ -1,6 +1,6 @@
 """Deterministic synthetic lesson graphs for benchmarks (10k, 50k lessons).
 
-The mix follows what real graphs hold (see the corpus under shared/corpus): mostly exact
+The mix follows what real graphs hold (see the corpus under bench/corpus): mostly exact
 paths and folder globs, some extension globs, command patterns and keywords, rules of a
 dozen words, over a vocabulary of about 300 nouns. The same ``seed`` and ``count`` always
 give the same files.

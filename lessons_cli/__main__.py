@@ -1,3 +1,18 @@
+"""``python -m lessons_cli``, and ``python -I .../lessons_cli/__main__.py``: the form
+``.lessons/run`` uses, which skips runpy's imports (a few ms a hook).
+
+Run by its path, Python puts this file's folder first on ``sys.path``, where the package's
+own modules would pass for top-level ones; the folder above it (site-packages, a user
+site, or the checkout of an editable install) holds lessons_cli and lessons_core and takes
+that place, so isolated mode (``-I``, no user site) still finds a ``pip install --user``.
+"""
+
+import os
+import sys
+
+if not __package__:
+    sys.path[0] = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
 from lessons_cli.main import main
 
 main()

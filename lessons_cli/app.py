@@ -15,6 +15,7 @@ import click
 
 from lessons_core import __version__
 from lessons_core.errors import LessonsError
+from lessons_core.platforms import unsupported_platform
 
 EXIT_USER_ERROR = 1
 EXIT_BUG = 3
@@ -55,6 +56,9 @@ class LessonsGroup(click.Group):
     """Maps the library's user errors to exit code 1 for every command, in one place."""
 
     def invoke(self, ctx: click.Context) -> Any:
+        problem = unsupported_platform()
+        if problem is not None:
+            raise UserError(problem)
         try:
             return super().invoke(ctx)
         except LessonsError as err:

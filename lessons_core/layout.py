@@ -129,13 +129,23 @@ def contained(layout: Layout) -> Layout:
 
 
 def find_root(start: StrPath | None = None) -> str | None:
-    """The nearest directory at or above ``start`` holding ``.lessons/``, or None."""
+    """The nearest directory at or above ``start`` holding ``.lessons/``, or None.
+
+    The walk stops at the top of the git work tree (the first folder with ``.git``, a
+    folder or, for worktrees and submodules, a file): a store above the repository is
+    never used, while nested stores in a monorepo are. Outside git it walks to ``/`` but
+    never takes a store in the home folder, which would otherwise serve every project
+    under it. One extra ``stat`` a level below the store; none at the store itself.
+    """
     here = os.path.abspath(start or os.getcwd())
     if os.path.isfile(here):
         here = os.path.dirname(here)
+    home = os.path.normpath(os.environ.get("HOME") or "/")
     while True:
-        if os.path.isdir(os.path.join(here, DIR_NAME)):
+        if os.path.isdir(os.path.join(here, DIR_NAME)) and here != home:
             return here
+        if os.path.exists(os.path.join(here, ".git")):
+            return None
         parent = os.path.dirname(here)
         if parent == here:
             return None

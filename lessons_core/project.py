@@ -5,11 +5,12 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from lessons_core import sessions
+from lessons_core import launcher, sessions
 from lessons_core.config import Config
 from lessons_core.errors import LessonsError
 from lessons_core.fsutil import atomic_write, locked
 from lessons_core.jsonio import dumps
+from lessons_core.launcher import write_launcher
 from lessons_core.layout import Layout, contained
 from lessons_core.model import Lesson, Status
 from lessons_core.store import delete_lesson, get_lesson, update_lesson
@@ -19,7 +20,11 @@ GITIGNORE = "# per-clone state: sessions, logs, caches\nlocal/\n.*.tmp\n"
 
 
 def init_project(root: Path) -> tuple[Layout, list[Path]]:
-    """Create what is missing under ``root/.lessons``; never touch what exists."""
+    """Create what is missing under ``root/.lessons``; never touch what exists.
+
+    The launcher ``.lessons/run`` is the one file of lessons' own: it is brought up to
+    date when it differs from this version's.
+    """
     layout = contained(Layout(root))
     created: list[Path] = []
     for folder in (layout.base, layout.lessons_dir, layout.local_dir):
@@ -33,6 +38,8 @@ def init_project(root: Path) -> tuple[Layout, list[Path]]:
     if not ignore.exists():
         atomic_write(ignore, GITIGNORE.encode())
         created.append(ignore)
+    if write_launcher(layout):
+        created.append(layout.base / launcher.NAME)
     return layout, created
 
 

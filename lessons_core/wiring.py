@@ -19,7 +19,9 @@ import orjson
 from lessons_core.errors import LessonsError
 from lessons_core.fsutil import atomic_write, write_target
 
-_OURS = re.compile(r"\blessons(?:_cli)?\b.*\shook\s+[a-z-]+\s*$")
+# `sh "$X/.lessons/run" hook H || true` (the launcher), or the older `PY -I -m lessons_cli
+# hook H` and `lessons hook H`: entries of ours in any form, so re-runs replace them.
+_OURS = re.compile(r"\blessons(?:_cli)?\b.*\shook\s+[a-z-]+(?:\s*\|\|\s*true)?\s*$")
 
 
 @dataclass(frozen=True)
@@ -34,11 +36,14 @@ class Wiring:
 
     ``nested``: entries are groups ``{"matcher", "hooks": [{"type", "command"}]}`` (Claude
     Code, Codex, Gemini CLI); otherwise flat ``{"command", "matcher"}`` entries (Cursor).
+    ``project_dir_var``: the variable the harness sets to the project folder when it runs
+    a hook, if it sets one (the hook command finds ``.lessons/run`` through it).
     """
 
     harness: str
     settings: str
     events: tuple[HookEvent, ...]
+    project_dir_var: str | None = None
     nested: bool = True
     handler_extra: dict[str, Any] = field(default_factory=dict)
     top_level: dict[str, Any] = field(default_factory=dict)
@@ -72,6 +77,7 @@ WIRINGS: dict[str, Wiring] = {
             HookEvent("PreCompact"),
             HookEvent("PostToolUseFailure", CLAUDE_TOOLS),
         ),
+        project_dir_var="CLAUDE_PROJECT_DIR",
         handler_extra={"timeout": 10},
     ),
     "codex": Wiring(
@@ -95,6 +101,7 @@ WIRINGS: dict[str, Wiring] = {
             HookEvent("AfterTool", GEMINI_TOOLS),
             HookEvent("PreCompress"),
         ),
+        project_dir_var="GEMINI_PROJECT_DIR",
         handler_extra={"name": "lessons", "timeout": 10000},
     ),
     "cursor": Wiring(

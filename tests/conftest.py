@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
 
+from bench.graphs import CORPUS
 from lessons_cli.app import cli
 from lessons_core.layout import Layout
 from lessons_core.model import Lesson, Status, Triggers
@@ -111,9 +113,36 @@ def save_lesson(
 
 
 def corpus_dir() -> Path:
-    """The real agentsmesh corpus, in the ``shared/`` folder next to the repo (or above)."""
-    for parent in Path(__file__).resolve().parents:
-        candidate = parent / "shared" / "corpus" / "agentsmesh"
-        if (candidate / "lessons.json").is_file():
-            return candidate
-    raise AssertionError("shared/corpus/agentsmesh/ not found beside the repo")
+    """The real agentsmesh corpus: the project's own copy under bench/corpus/."""
+    return CORPUS
+
+
+# The bin folder of the interpreter running the tests: the install a harness's hook finds
+# through `lessons` on PATH, as on a machine where lessons was installed with pipx.
+INSTALL_BIN = Path(sys.executable).parent
+
+
+def harness_env(root: Path, path_dirs: tuple[Path, ...] = (INSTALL_BIN,)) -> dict[str, str]:
+    """The environment a harness gives a hook in ``root``: its project-dir variables, and a
+    PATH on which ``lessons`` is found only in ``path_dirs``."""
+    env = {k: v for k, v in os.environ.items() if k != "LESSONS_PYTHON"}
+    system = [d for d in env.get("PATH", "/bin").split(os.pathsep) if Path(d) != INSTALL_BIN]
+    env["PATH"] = os.pathsep.join([*map(str, path_dirs), *system])
+    env["CLAUDE_PROJECT_DIR"] = env["GEMINI_PROJECT_DIR"] = str(root)
+    return env
+
+
+def run_wired(
+    command: str, root: Path, payload: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run a hook command from a harness settings file the way harnesses do: ``sh -c``."""
+    return subprocess.run(
+        ["sh", "-c", command],
+        input=payload,
+        cwd=root,
+        env=env if env is not None else harness_env(root),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )

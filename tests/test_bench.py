@@ -39,6 +39,7 @@ def test_quick_benchmark_prints_every_row() -> None:
             "prompt",
             "silent: nothing applies",
             "silent: all shown",
+            "direct command, silent",
             "edit after a lesson changed",
         ):
             assert any(line.split()[0] == graph and f" {kind} " in line for line in lines), (
@@ -46,6 +47,7 @@ def test_quick_benchmark_prints_every_row() -> None:
                 kind,
             )
     assert any(line.startswith("token replay (corpus): ") for line in lines)
+    assert any(line.startswith("launcher (.lessons/run) on the silent call: ") for line in lines)
     assert any(line.split()[:4] == ["validate", "60", "lessons", "validate"] for line in lines)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import sys
 from pathlib import Path
 
 import orjson
@@ -9,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from lessons_cli.app import cli
+from lessons_cli.hooks.runner import run_hook
 from lessons_core import __version__, sessions
 from lessons_core.layout import Layout
 from tests.conftest import lesson_count, make_repo, run
@@ -199,3 +202,24 @@ def test_usage_errors_exit_2() -> None:
     """A missing argument is click's usage error, exit code 2."""
     result = CliRunner().invoke(cli, ["add"])
     assert result.exit_code == 2
+
+
+def test_native_windows_is_refused_with_the_way_that_works(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """On Windows every command says which systems are supported and to use WSL."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "platform", "win32")
+    result = run("init", "--here")
+    assert result.exit_code == 1
+    assert "Linux and macOS" in result.stderr
+    assert "WSL" in result.stderr
+    assert not (tmp_path / ".lessons").exists()
+
+
+def test_a_hook_on_windows_stays_out_of_the_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hook answers nothing and exits 0 there: never a broken tool call."""
+    monkeypatch.setattr(sys, "platform", "win32")
+    out = io.BytesIO()
+    assert run_hook("claude-code", io.BytesIO(b'{"hook_event_name": "SessionStart"}'), out) == 0
+    assert out.getvalue() == b""

@@ -79,13 +79,28 @@ def test_text_output_reads_as_a_summary(layout: Layout) -> None:
 def test_telemetry_off_and_no_log_says_how_to_turn_it_on(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Exit 1 with the config key to set."""
+    """Exit 0: the store's own figures, and the config key that starts counting."""
     monkeypatch.chdir(tmp_path)
-    make_project(tmp_path)
+    layout = make_project(tmp_path)
+    write_lesson(layout, "a", "Quote identifiers in raw SQL.", files=["src/db/**"])
     result = run("stats")
-    assert result.exit_code == 1
-    assert result.stdout == ""
-    assert '"telemetry": true in .lessons/config.json' in result.stderr
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert "active lessons        1" in result.stdout
+    assert "preloading all rules" in result.stdout
+    assert '"telemetry": true in .lessons/config.json' in result.stdout
+
+
+def test_telemetry_off_json_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--json with telemetry off is valid JSON with "telemetry": false."""
+    monkeypatch.chdir(tmp_path)
+    layout = make_project(tmp_path)
+    write_lesson(layout, "a", "Quote identifiers in raw SQL.", files=["src/db/**"])
+    result = run("stats", "--json")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert data["telemetry"] is False
+    assert data["active_lessons"] == 1
+    assert data["preload_tokens"] > 0
 
 
 def test_old_records_are_shown_with_a_warning_when_off(layout: Layout) -> None:

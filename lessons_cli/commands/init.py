@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import shlex
+import os
 import subprocess
-import sys
 from pathlib import Path
 
 import click
 
-from lessons_core import agent_docs, wiring
+from lessons_core import agent_docs, launcher, wiring
+from lessons_core.errors import LessonsError
 from lessons_core.project import init_project
 
 HARNESS_NOTES = {
@@ -17,8 +17,8 @@ HARNESS_NOTES = {
 }
 
 
-def repo_root(start: Path) -> Path:
-    """The git top level of ``start``, or ``start`` itself outside git."""
+def git_top(start: Path) -> Path | None:
+    """The top of the git work tree holding ``start``, or None outside git."""
     try:
         out = subprocess.run(
             ["git", "rev-parse", "--show-toplevel"],
@@ -29,24 +29,52 @@ def repo_root(start: Path) -> Path:
             timeout=30,
         ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
-        return start
-    return Path(out) if out else start
+        return None
+    return Path(out) if out else None
 
 
-def hook_command(harness: str) -> str:
-    """The command a harness runs: this interpreter, with lessons imported as a module.
+def store_root(path: Path | None, here: bool, cwd: Path) -> Path:
+    """Where ``.lessons/`` goes: ``--path``, ``--here``, or the git top level.
 
-    ``sys.executable`` is the interpreter lessons is installed in, whether that is a pipx
-    or ``uv tool`` environment or a project venv, so the hook works without the venv
-    being activated and whatever PATH the harness runs with; ``-m lessons_cli`` does not
-    depend on where the console script was put. Re-run init after moving the environment.
-
-    ``-I`` (isolated): with ``-m`` alone Python puts the working directory, that is the
-    repo the agent works in, first on ``sys.path``, and a repo that ships a
-    ``lessons_cli/`` folder would have its own code run by the hook on every tool call.
-    Isolated mode leaves the working directory and ``PYTHON*`` variables out.
+    Never the home folder: a store there would serve every project below it. Outside a
+    git work tree only when asked, since recall stops at the git top level and nothing
+    else marks where a project ends.
     """
-    return f"{shlex.quote(sys.executable)} -I -m lessons_cli hook {harness}"
+    if path is not None:
+        root = path.resolve()
+    elif here:
+        root = cwd.resolve()
+    else:
+        top = git_top(cwd)
+        if top is None:
+            raise LessonsError(
+                f"{cwd} is not inside a git work tree: run 'lessons init' in your project's "
+                "repository (or 'git init' first), or pass --here to create .lessons/ in "
+                "this folder anyway"
+            )
+        root = top.resolve()
+    home = Path(os.environ.get("HOME") or "~").expanduser()
+    if home.is_dir() and root == home.resolve():
+        raise LessonsError(
+            f"refusing to create .lessons/ in the home folder ({root}): every project under "
+            "it would use those lessons; run 'lessons init' inside a project's repository"
+        )
+    return root
+
+
+def hook_command(harness: str, root: Path) -> str:
+    """The command a harness runs: the committed launcher, found from the project folder.
+
+    The same on every machine (``lessons_core/launcher.py``); the launcher finds the
+    installed lessons and runs it isolated, so a teammate's clone works as committed.
+    """
+    spec = wiring.WIRINGS[harness]
+    store = ""
+    if spec.project_dir_var is None:
+        top = git_top(root)
+        if top is not None and root.is_relative_to(top.resolve()) and root != top.resolve():
+            store = root.relative_to(top.resolve()).as_posix()
+    return launcher.hook_command(harness, spec.project_dir_var, store)
 
 
 @click.command("init")
@@ -55,6 +83,11 @@ def hook_command(harness: str) -> str:
     "path",
     type=click.Path(file_okay=False, path_type=Path),
     help="Create .lessons/ here instead of at the git repo root.",
+)
+@click.option(
+    "--here",
+    is_flag=True,
+    help="Create .lessons/ in the current folder, even outside a git work tree.",
 )
 @click.option("--claude-code", is_flag=True, help="Add the hooks to .claude/settings.json.")
 @click.option("--codex", is_flag=True, help="Add the hooks to .codex/hooks.json.")
@@ -73,6 +106,7 @@ def hook_command(harness: str) -> str:
 )
 def init_command(
     path: Path | None,
+    here: bool,
     claude_code: bool,
     codex: bool,
     gemini: bool,
@@ -92,7 +126,7 @@ def init_command(
       lessons init --codex --gemini --cursor --agents-md
       lessons init --remove-hooks
     """
-    root = path.resolve() if path else repo_root(Path.cwd())
+    root = store_root(path, here, Path.cwd())
     chosen = [
         name
         for name, flag in (
@@ -116,7 +150,7 @@ def init_command(
         click.echo(f"{layout.base} is already set up")
     for harness in chosen:
         spec = wiring.WIRINGS[harness]
-        changed = wiring.install(root, spec, hook_command(harness))
+        changed = wiring.install(root, spec, hook_command(harness, root))
         click.echo(f"{'wired' if changed else 'already wired'} {harness}: {spec.settings}")
         if harness in HARNESS_NOTES:
             click.echo(f"note: {HARNESS_NOTES[harness]}", err=True)

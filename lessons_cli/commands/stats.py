@@ -6,9 +6,8 @@ import click
 
 from lessons_cli.output import echo_json
 from lessons_core.config import load_config
-from lessons_core.errors import LessonsError
 from lessons_core.layout import find_layout
-from lessons_core.stats import LessonCount, Stats, compute
+from lessons_core.stats import LessonCount, Stats, compute, preload_cost
 from lessons_core.store import load_graph
 from lessons_core.telemetry import log_path, read_log, rotated_path
 
@@ -32,18 +31,37 @@ def stats_command(top: int, as_json: bool) -> None:
     layout = find_layout()
     config = load_config(layout.config_path)
     has_log = log_path(layout).exists() or rotated_path(layout).exists()
+    graph = load_graph(layout)
     if not config.telemetry and not has_log:
-        raise LessonsError(f"telemetry is off, so there is nothing to count; {ENABLE}")
+        active = [lesson for lesson in graph.lessons.values() if lesson.is_active]
+        _telemetry_off(len(active), preload_cost(active), as_json)
+        return
     if not config.telemetry:
         click.echo(f"warning: telemetry is off; these are older records ({ENABLE})", err=True)
-    graph = load_graph(layout)
     stats = compute(read_log(layout), list(graph.lessons.values()), top=top)
     if stats.skipped_lines:
         click.echo(f"warning: skipped {stats.skipped_lines} unreadable log lines", err=True)
     if as_json:
-        echo_json(stats.to_dict())
+        echo_json({"telemetry": config.telemetry, **stats.to_dict()})
     else:
         click.echo(render(stats))
+
+
+def _telemetry_off(active: int, preload: int, as_json: bool) -> None:
+    """What is known without a log: the store itself, and how to start counting."""
+    if as_json:
+        echo_json(
+            {
+                "telemetry": False,
+                "active_lessons": active,
+                "preload_tokens": preload,
+                "enable": ENABLE,
+            }
+        )
+        return
+    click.echo(f"active lessons        {active}")
+    click.echo(f"preloading all rules  {preload} tokens a session")
+    click.echo(f"telemetry is off, so recalls are not counted; to count them, {ENABLE}")
 
 
 def render(stats: Stats) -> str:

@@ -42,6 +42,8 @@ HARNESSES: dict[str, str] = {
 
 def run_hook(harness: str, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> int:
     """Answer one hook call; always returns 0."""
+    if sys.platform == "win32":
+        return 0  # unsupported, and `lessons init` says so; a hook only stays out of the way
     event = ""
     root: str | None = None
     try:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tests.conftest import INSTALL_BIN
 from tests.e2e.fake_anthropic import FakeModel, FakeServer, ToolCall
 
 CLAUDE = Path(__file__).resolve().parents[2] / ".e2e" / "node_modules" / ".bin" / "claude"
@@ -47,6 +48,8 @@ class Project:
             DISABLE_ERROR_REPORTING="1",
             DISABLE_BUG_COMMAND="1",
             CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
+            # lessons on PATH, as after `pipx install`: the committed launcher finds it.
+            PATH=f"{INSTALL_BIN}{os.pathsep}{env.get('PATH', '/usr/bin:/bin')}",
         )
         done = subprocess.run(
             [str(CLAUDE), "-p", *args, "--output-format", "json"],

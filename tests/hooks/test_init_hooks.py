@@ -46,8 +46,7 @@ def test_claude_code_hooks_merge_with_existing_settings(
     ours = data["hooks"]["PreToolUse"][1]
     assert ours["matcher"] == "Edit|Write|MultiEdit|NotebookEdit|Bash"
     command = ours["hooks"][0]["command"]
-    assert command.endswith("-m lessons_cli hook claude-code")
-    assert command.startswith(sys.executable)
+    assert command == 'sh "$CLAUDE_PROJECT_DIR/.lessons/run" hook claude-code || true'
     assert set(data["hooks"]) == {
         "SessionStart",
         "UserPromptSubmit",
@@ -75,16 +74,22 @@ def test_rerunning_init_changes_nothing(plain_repo: Path, monkeypatch: pytest.Mo
 def test_an_old_entry_of_ours_is_replaced_in_place(
     plain_repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """An entry from an older install (another command path) is updated, not duplicated."""
+    """An entry from an older install (a console script, or one machine's interpreter) is
+    updated to the launcher where it stands, not duplicated."""
     settings = plain_repo / ".claude" / "settings.json"
     settings.parent.mkdir()
-    old = {"matcher": "Bash", "hooks": [{"type": "command", "command": "lessons hook claude-code"}]}
-    settings.write_text(json.dumps({"hooks": {"PreToolUse": [old, OTHER_HOOK]}}))
-    _init(plain_repo, "--claude-code", monkeypatch=monkeypatch)
-    pre = json.loads(settings.read_text())["hooks"]["PreToolUse"]
-    assert len(pre) == 2
-    assert pre[0]["hooks"][0]["command"].endswith("-m lessons_cli hook claude-code")
-    assert pre[1] == OTHER_HOOK
+    olds = (
+        "lessons hook claude-code",
+        "/home/a/.venv/bin/python -I -m lessons_cli hook claude-code",
+    )
+    for command in olds:
+        old = {"matcher": "Bash", "hooks": [{"type": "command", "command": command}]}
+        settings.write_text(json.dumps({"hooks": {"PreToolUse": [old, OTHER_HOOK]}}))
+        _init(plain_repo, "--claude-code", monkeypatch=monkeypatch)
+        pre = json.loads(settings.read_text())["hooks"]["PreToolUse"]
+        assert len(pre) == 2
+        assert pre[0]["hooks"][0]["command"].endswith('.lessons/run" hook claude-code || true')
+        assert pre[1] == OTHER_HOOK
 
 
 def test_remove_hooks_restores_other_hooks_only(

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -18,7 +16,7 @@ from lessons_core.config import Config
 from lessons_core.hooklog import log_path
 from lessons_core.jsonio import dumps
 from lessons_core.layout import Layout
-from tests.conftest import run, save_lesson
+from tests.conftest import run, run_wired, save_lesson
 from tests.hooks.conftest import call_hook
 from tests.security.conftest import checked_answer
 
@@ -262,19 +260,23 @@ def test_a_settings_file_that_links_out_of_the_repo_is_never_written(repo: Layou
 
 
 def test_a_repo_cannot_put_its_own_code_in_the_hook(tmp_path: Path) -> None:
-    """The hook command init writes runs Python isolated: a repo that ships a
-    lessons_cli/ folder of its own does not get it imported by the hook."""
+    """The hook command init writes runs Python isolated: a repo that ships lessons_cli/
+    and lessons_core/ folders of its own does not get them imported by the hook."""
     repo = tmp_path / "repo"
-    (repo / "lessons_cli").mkdir(parents=True)
-    (repo / "lessons_cli" / "__init__.py").write_text("")
+    for package in ("lessons_cli", "lessons_core"):
+        (repo / package).mkdir(parents=True)
+        (repo / package / "__init__.py").write_text("print('code from the repo')\n")
     (repo / "lessons_cli" / "__main__.py").write_text("print('code from the repo')\n")
-    done = subprocess.run(
-        shlex.split(hook_command("claude-code")),
-        input="{}",
-        capture_output=True,
-        text=True,
-        cwd=repo,
-        timeout=60,
-        check=False,
+    assert run("init", "--path", str(repo), "--claude-code").exit_code == 0
+    payload = json.dumps(
+        {
+            "hook_event_name": "SessionStart",
+            "source": "startup",
+            "session_id": "s",
+            "cwd": str(repo),
+        }
     )
-    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    done = run_wired(hook_command("claude-code", repo), repo, payload)
+    assert done.returncode == 0
+    assert "code from the repo" not in done.stdout + done.stderr
+    assert "Project lessons" in done.stdout

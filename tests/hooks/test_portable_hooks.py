@@ -1,0 +1,198 @@
+"""The committed hook works for every teammate: `.lessons/run` finds each machine's install.
+
+A "machine" here is an install of lessons at its own path (``bench.installs.regular``: a
+plain venv with the console script). A repo is wired from one, then used from another
+after the first is deleted, the way a teammate's clone meets the committed settings.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bench.installs import Install, regular
+from lessons_core import wiring
+from tests.conftest import harness_env, make_repo, run_wired
+
+RULE = "Run the release checklist in docs/release.md before 'git push'."
+HARNESSES = ("claude-code", "codex", "gemini", "cursor")
+
+
+def _push_payload(harness: str, root: Path) -> dict[str, Any]:
+    """The event each harness sends before running ``git push origin main``."""
+    command = "git push origin main"
+    if harness == "cursor":
+        return {
+            "hook_event_name": "beforeShellExecution",
+            "conversation_id": "s1",
+            "workspace_roots": [str(root)],
+            "command": command,
+            "cwd": str(root),
+        }
+    if harness == "gemini":
+        event, tool = "BeforeTool", "run_shell_command"
+    else:
+        event, tool = "PreToolUse", "Bash"
+    return {
+        "hook_event_name": event,
+        "session_id": "s1",
+        "cwd": str(root),
+        "tool_name": tool,
+        "tool_input": {"command": command},
+    }
+
+
+def _lessons(install: Install, root: Path, *args: str) -> str:
+    done = subprocess.run(
+        [install.lessons, *args],
+        cwd=root,
+        env=harness_env(root, (Path(install.lessons).parent,)),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    return done.stdout
+
+
+def _git(root: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", *args], cwd=root, capture_output=True, text=True, check=True
+    ).stdout
+
+
+def _hook(harness: str, root: Path, bin_dirs: tuple[Path, ...]) -> str:
+    """Run the command the committed settings name for the pre-tool event; its stdout."""
+    spec = wiring.WIRINGS[harness]
+    settings = json.loads((root / spec.settings).read_text())
+    event = "beforeShellExecution" if harness == "cursor" else spec.events[2].name
+    entry = settings["hooks"][event][0]
+    command = entry["command"] if not spec.nested else entry["hooks"][0]["command"]
+    payload = json.dumps(_push_payload(harness, root))
+    done = run_wired(command, root, payload, harness_env(root, bin_dirs))
+    assert (done.returncode, done.stderr) == (0, "")
+    return done.stdout
+
+
+def _wired_repo(tmp_path: Path, harness: str, install: Install) -> Path:
+    root = make_repo(tmp_path / "repo", {"docs/release.md": "checklist\n"})
+    _lessons(install, root, "init", f"--{harness}")
+    _lessons(install, root, "add", RULE, "--topic", "release", "--trigger-cmd", "git push")
+    _git(root, "add", "-A")
+    _git(root, "-c", "user.name=a", "-c", "user.email=a@example.com", "commit", "-qm", "lessons")
+    return root
+
+
+@pytest.mark.parametrize("harness", HARNESSES)
+def test_a_teammates_machine_runs_the_committed_hook(tmp_path: Path, harness: str) -> None:
+    """Wired from one install, which is then deleted; another install at another path
+    answers the same committed hook, and its own `lessons init` changes no file."""
+    first = regular(tmp_path / "machine-a")
+    root = _wired_repo(tmp_path, harness, first)
+    assert RULE in _hook(harness, root, (Path(first.lessons).parent,))
+    shutil.rmtree(tmp_path / "machine-a")
+    second = regular(tmp_path / "machine-b")
+    shutil.rmtree(root / ".lessons" / "local")  # a fresh clone has no per-clone state
+    out = _hook(harness, root, (Path(second.lessons).parent,))
+    assert RULE in out
+    _lessons(second, root, "init", f"--{harness}")
+    assert _git(root, "status", "--porcelain") == ""
+
+
+def test_without_an_install_the_hook_is_silent_and_says_so_at_session_start(
+    tmp_path: Path,
+) -> None:
+    """No lessons on the machine: the pre-tool hook exits 0 with nothing; session start
+    tells the agent (and the user, through Claude Code's systemMessage) how to fix it."""
+    install = regular(tmp_path / "machine-a")
+    root = _wired_repo(tmp_path, "claude-code", install)
+    shutil.rmtree(tmp_path / "machine-a")
+    shutil.rmtree(root / ".lessons" / "local")
+    env = harness_env(root, ())
+    env["HOME"] = str(tmp_path / "home")
+    command = 'sh "$CLAUDE_PROJECT_DIR/.lessons/run" hook claude-code || true'
+    done = run_wired(command, root, json.dumps(_push_payload("claude-code", root)), env)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    start = {"hook_event_name": "SessionStart", "session_id": "s1", "source": "startup"}
+    done = run_wired(command, root, json.dumps(start), env)
+    assert done.returncode == 0
+    answer = json.loads(done.stdout)
+    assert "not installed on this machine" in answer["systemMessage"]
+    assert answer["hookSpecificOutput"]["hookEventName"] == "SessionStart"
+
+
+def test_the_launcher_runs_any_command_and_fails_clearly_without_an_install(
+    tmp_path: Path,
+) -> None:
+    """`sh .lessons/run list` works like `lessons list`; without an install it exits 127
+    with the reason on stderr."""
+    install = regular(tmp_path / "machine-a")
+    root = _wired_repo(tmp_path, "claude-code", install)
+    env = harness_env(root, (Path(install.lessons).parent,))
+    listed = subprocess.run(
+        ["sh", ".lessons/run", "list"],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert listed.returncode == 0
+    assert RULE in listed.stdout
+    shutil.rmtree(tmp_path / "machine-a")
+    env = harness_env(root, ())
+    env["HOME"] = str(tmp_path / "home")
+    done = subprocess.run(
+        ["sh", ".lessons/run", "list"],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 127
+    assert "not installed on this machine" in done.stderr
+
+
+@pytest.mark.parametrize("where", ["repo-venv", "lessons-python", "home-local-bin"])
+def test_the_launcher_finds_each_usual_install(tmp_path: Path, where: str) -> None:
+    """The repo's .venv, $LESSONS_PYTHON and ~/.local/bin/lessons (pipx, uv tool, pip
+    --user) are each found with nothing on PATH."""
+    wiring_install = regular(tmp_path / "machine-a")
+    root = _wired_repo(tmp_path, "claude-code", wiring_install)
+    shutil.rmtree(tmp_path / "machine-a")
+    home = tmp_path / "home"
+    env = harness_env(root, ())
+    env["HOME"] = str(home)
+    if where == "repo-venv":
+        regular(root / ".venv")
+    elif where == "lessons-python":
+        env["LESSONS_PYTHON"] = regular(tmp_path / "elsewhere").python
+    else:
+        install = regular(tmp_path / "tool-venv")
+        (home / ".local" / "bin").mkdir(parents=True)
+        (home / ".local" / "bin" / "lessons").symlink_to(install.lessons)
+    command = 'sh "$CLAUDE_PROJECT_DIR/.lessons/run" hook claude-code || true'
+    done = run_wired(command, root, json.dumps(_push_payload("claude-code", root)), env)
+    assert done.returncode == 0
+    assert RULE in done.stdout
+
+
+def test_a_long_path_install_is_found_through_pips_shell_trampoline(tmp_path: Path) -> None:
+    """pip writes ``#!/bin/sh`` plus an ``exec`` line when the interpreter's path is too
+    long for a shebang; the launcher reads the interpreter from that line."""
+    install = regular(tmp_path / "machine-a")
+    root = _wired_repo(tmp_path, "claude-code", install)
+    body = Path(install.lessons).read_text().split("\n", 1)[1]
+    trampoline = f"#!/bin/sh\n'''exec' \"{install.python}\" \"$0\" \"$@\"\n' '''\n{body}"
+    Path(install.lessons).write_text(trampoline)
+    shutil.rmtree(root / ".lessons" / "local")
+    out = _hook("claude-code", root, (Path(install.lessons).parent,))
+    assert RULE in out
+    cached = (root / ".lessons" / "local" / "launch").read_text().splitlines()
+    assert cached[0] == install.python
