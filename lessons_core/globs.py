@@ -19,13 +19,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import NamedTuple
 
-from lessons_core.glob_match import (
-    GLOBSTAR,
-    MAX_NAME_CHARS,
-    MAX_PATH_CHARS,
-    Plan,
-    normalise_glob,
-)
+from lessons_core.glob_match import GLOBSTAR, MAX_NAME_CHARS, Plan, normalise_glob
 
 _GLOB_CHARS = frozenset("*?[")
 _DIR_SUFFIX = "(?:/|$)"
@@ -73,7 +67,7 @@ def compile_glob(glob: str) -> CompiledGlob:
     parts = text.split("/")
     if ".." in parts:
         raise GlobError("reaches outside the repo ('..'); globs are relative to the repo root")
-    _check_lengths(text, parts)
+    _check_names(parts)
     # pathspec costs ~40 ms to import; only compiling needs it, not normalising or matching.
     from pathspec.patterns.gitignore.basic import GitIgnoreBasicPattern
 
@@ -96,14 +90,9 @@ def compile_glob(glob: str) -> CompiledGlob:
     return CompiledGlob(glob=text, regex=regex)
 
 
-def _check_lengths(text: str, parts: list[str]) -> None:
-    """Refuse a glob that only a path no file system allows could match (the hook ignores
-    such paths, so it would never fire)."""
-    if len(text) > MAX_PATH_CHARS:
-        raise GlobError(
-            f"is longer than any path ({MAX_PATH_CHARS:,} characters), so it never matches",
-            "name the files with a shorter glob, e.g. 'src/generated/**'",
-        )
+def _check_names(parts: list[str]) -> None:
+    """Refuse a glob that only a file name no file system allows could match (the hook
+    ignores such paths, so it would never fire)."""
     for part in parts:
         # Each '*' may match nothing and every other character (but a class) is one.
         least = len(part) - part.count("*")

@@ -11,8 +11,9 @@ from __future__ import annotations
 MAX_RATIONALE_CHARS = 2000
 
 # A trigger longer than this is text pasted by mistake, not a glob, a command or a phrase:
-# refused, so that no trigger costs every index build or validate run more than a path
-# (the longest path a file system accepts, lessons_core.glob_match.MAX_PATH_CHARS).
+# refused, so that no trigger costs every index build or validate run much. A glob this
+# long could only match a path longer than any file system accepts
+# (lessons_core.glob_match.MAX_PATH_CHARS), which the hook ignores.
 MAX_TRIGGER_CHARS = 4096
 
 # Globs: below this many files in the repo, shares say nothing.

@@ -55,7 +55,7 @@ NEVER_FIRES = frozenset(
 _EVERYTHING = frozenset({"**", "**/*", "*", "**/**"})
 _LABELS = {"glob": "file trigger", "command": "command trigger", "keyword": "keyword"}
 _INVALID = {"glob": GLOB_INVALID, "command": COMMAND_INVALID, "keyword": KEYWORD_INVALID}
-_SHOWN_CHARS = 60
+_SHOWN_CHARS = 100
 _RETYPE = "retype it as plain text"
 
 

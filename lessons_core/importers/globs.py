@@ -37,14 +37,16 @@ def translate_glob(glob: str, root: Path) -> GlobTranslation:
         return GlobTranslation((), lost="is a negation; a file trigger names the files it is about")
     if _GROUP_CHARS.search(_CLASS.sub("", text)):
         return GlobTranslation((), lost="uses an extglob or (a|b) group, which has no equivalent")
+    placed = repo_glob(text, root)
+    if isinstance(placed, TriggerProblem):
+        return GlobTranslation((), lost=f"{placed.reason}; {placed.fix}")
     try:
-        expanded = expand_braces(text)
+        expanded = expand_braces(placed)
     except ValueError as err:
         return GlobTranslation((), lost=str(err))
     globs: list[str] = []
     for item in expanded:
-        placed = repo_glob(item, root)
-        judged = placed if isinstance(placed, TriggerProblem) else judge_glob(placed)
+        judged = judge_glob(item)
         if isinstance(judged, TriggerProblem):
             return GlobTranslation((), lost=f"{judged.reason}; {judged.fix}")
         globs.append(judged.glob)
