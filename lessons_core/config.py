@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from lessons_core import hookjson
-from lessons_core.errors import InvalidLessonFile
+from lessons_core.errors import InvalidLessonFile, quoted
 from lessons_core.fsutil import read_store_file
 from lessons_core.records import NamedTuple
 
@@ -66,14 +66,16 @@ def parse_settings(data: object) -> tuple[Config, list[Problem]]:
     for key, value in data.items():
         if key not in known:
             names = ", ".join(sorted(known))
-            problems.append((key, f"unknown setting; known: {names}", "unknown-field"))
+            unknown = f"setting {quoted(key)} is unknown; known: {names}"
+            problems.append((key, unknown, "unknown-field"))
             continue
-        problem = _value_problem(key, value, known[key])
-        if problem is None:
+        wrong = _value_problem(key, value, known[key])
+        if wrong is None:
             values[key] = value
         else:
             default = hookjson.dumps(known[key])
-            problems.append((key, f"{problem}; the default {default} is used", "invalid-value"))
+            wrong = f"setting {quoted(key)} {wrong}; the default {default} is used"
+            problems.append((key, wrong, "invalid-value"))
     return Config(**values), problems
 
 

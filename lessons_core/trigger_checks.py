@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lessons_core.commands import CommandPattern, CommandPatternError, compile_command
+from lessons_core.errors import quoted
 from lessons_core.file_index import FileIndex
 from lessons_core.glob_match import normalise_glob
 from lessons_core.globs import CompiledGlob, GlobError, compile_glob, has_glob_chars
@@ -55,7 +56,6 @@ NEVER_FIRES = frozenset(
 _EVERYTHING = frozenset({"**", "**/*", "*", "**/**"})
 _LABELS = {"glob": "file trigger", "command": "command trigger", "keyword": "keyword"}
 _INVALID = {"glob": GLOB_INVALID, "command": COMMAND_INVALID, "keyword": KEYWORD_INVALID}
-_SHOWN_CHARS = 100
 _RETYPE = "retype it as plain text"
 
 
@@ -71,14 +71,7 @@ class TriggerProblem:
     @property
     def problem(self) -> str:
         """The whole sentence: ``file trigger '[z-a]' is not a valid glob (...)``."""
-        return f"{_LABELS[self.kind.split('-')[0]]} {shown(self.trigger)} {self.reason}"
-
-
-def shown(text: str) -> str:
-    """A trigger quoted for a message: short, on one line, control characters escaped (a
-    lesson file's text must not write escape sequences to a terminal)."""
-    cut = text if len(text) <= _SHOWN_CHARS else text[: _SHOWN_CHARS - 1] + "…"
-    return f"'{cut}'" if cut.isprintable() else repr(cut)
+        return f"{_LABELS[self.kind.split('-')[0]]} {quoted(self.trigger)} {self.reason}"
 
 
 def judge_glob(glob: str, root: Path | None = None) -> CompiledGlob | TriggerProblem:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from lessons_core.commands import CommandPattern
+from lessons_core.errors import quoted
 from lessons_core.globs import CompiledGlob
 from lessons_core.layout import Layout
 from lessons_core.model import Lesson, Triggers
@@ -25,7 +26,6 @@ from lessons_core.trigger_checks import (
     judge_glob,
     judge_keyword,
     repo_glob,
-    shown,
 )
 from tests.conftest import run
 from tests.lesson_graphs import make_project, write_lesson
@@ -96,9 +96,9 @@ def test_a_keyword_is_judged_to_its_words() -> None:
 def test_a_trigger_is_quoted_short_and_inert() -> None:
     """Messages quote at most 100 characters and escape control characters (a lesson
     file's text never writes an escape sequence to a terminal)."""
-    assert shown("src/a.py") == "'src/a.py'"
-    assert shown("a\x1b[2Jb") == "'a\\x1b[2Jb'"
-    assert shown("x" * 5000) == "'" + "x" * 99 + "…'"
+    assert quoted("src/a.py") == "'src/a.py'"
+    assert quoted("a\x1b[2Jb") == "'a\\x1b[2Jb'"
+    assert quoted("x" * 5000) == "'" + "x" * 99 + "…'"
 
 
 def test_repo_glob_makes_paths_into_the_repo_relative(tmp_path: Path) -> None:
@@ -234,7 +234,7 @@ def test_validate_reports_absolute_paths_in_a_lesson_file(tmp_path: Path) -> Non
     assert found == [
         (
             "L009",
-            f"file trigger {shown(f'{root}/src/db/models.py')} is an absolute path; globs are "
+            f"file trigger {quoted(f'{root}/src/db/models.py')} is an absolute path; globs are "
             "read from the repo root, so it never matches",
             "write it from the repo root: 'src/db/models.py'",
         ),

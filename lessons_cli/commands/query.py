@@ -66,9 +66,8 @@ def query_command(
     layout, relative = layout_for_files(files, Path.cwd())
     request = RecallRequest(files=relative, command=command, prompt=prompt)
     config, problems = read_config(layout.config_path)
-    for key, problem, _kind in problems:  # recall runs with the defaults meanwhile
-        where = f" (key '{key}')" if key is not None else ""
-        click.echo(f"warning: {layout.config_path}{where}: {problem}", err=True)
+    for _key, problem, _kind in problems:  # recall runs with the defaults meanwhile
+        click.echo(f"warning: {layout.config_path}: {problem}", err=True)
     if explain:
         from lessons_core.delivery import allowance
         from lessons_core.explain import explain as explain_request

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from lessons_core.commands import bounded_regex
-from lessons_core.errors import InvalidLessonFile
+from lessons_core.errors import InvalidLessonFile, quoted
 from lessons_core.ids import slug
 from lessons_core.importers.globs import translate_glob
 from lessons_core.importers.jsregex import UntranslatableRegex, translate_js_regex
@@ -22,7 +22,7 @@ from lessons_core.importers.plan import ImportPlan, Note, NoteKind
 from lessons_core.jsonio import load_object
 from lessons_core.model import DATE_PATTERN, ID_PATTERN, Lesson, Status, Triggers
 from lessons_core.topics import Topic
-from lessons_core.trigger_checks import TriggerProblem, judge_command, judge_keyword, shown
+from lessons_core.trigger_checks import TriggerProblem, judge_command, judge_keyword
 
 FORMAT = "agentsmesh"
 VERSIONS = (1, 2)
@@ -215,7 +215,7 @@ def _triggers(
 def _glob(lesson_id: str, glob: str, root: Path, notes: list[Note]) -> tuple[str, ...]:
     translation = translate_glob(glob, root)
     if translation.lost:
-        detail = f"file glob {shown(glob)} {translation.lost}"
+        detail = f"file glob {quoted(glob)} {translation.lost}"
         notes.append(Note(NoteKind.NOT_CARRIED, "glob", lesson_id, detail))
     elif translation.changed:
         notes.append(
@@ -229,7 +229,7 @@ def _glob(lesson_id: str, glob: str, root: Path, notes: list[Note]) -> tuple[str
 def _keyword(lesson_id: str, keyword: str, notes: list[Note]) -> tuple[str, ...]:
     judged = judge_keyword(keyword)
     if isinstance(judged, TriggerProblem):
-        detail = f"keyword {shown(keyword)} {judged.reason}; {judged.fix}"
+        detail = f"keyword {quoted(keyword)} {judged.reason}; {judged.fix}"
         notes.append(Note(NoteKind.NOT_CARRIED, "keyword", lesson_id, detail))
         return ()
     return (keyword,)
@@ -247,7 +247,7 @@ def _command(lesson_id: str, pattern: str, notes: list[Note]) -> tuple[str, ...]
         translated = f"(?:{translated})"
     judged = judge_command(translated)
     if isinstance(judged, TriggerProblem):
-        detail = f"command pattern {shown(pattern)} {judged.reason}; {judged.fix}"
+        detail = f"command pattern {quoted(pattern)} {judged.reason}; {judged.fix}"
         notes.append(Note(NoteKind.NOT_CARRIED, "command", lesson_id, detail))
         return ()
     if translated == f"(?:{pattern})":

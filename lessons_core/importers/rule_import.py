@@ -11,6 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from lessons_core import guards
+from lessons_core.errors import quoted
 from lessons_core.ids import candidate_ids, slug
 from lessons_core.importers.globs import translate_glob
 from lessons_core.importers.markdown_rules import Body, parse_body
@@ -20,7 +21,6 @@ from lessons_core.layout import Layout
 from lessons_core.model import Lesson, Triggers, today
 from lessons_core.store import load_graph
 from lessons_core.topics import Topic
-from lessons_core.trigger_checks import shown
 
 _EVERYTHING = frozenset({"**", "**/*", "*", "**/**"})
 EXCERPT_CHARS = 80
@@ -74,7 +74,7 @@ class _Planner:
             globs.extend(translation.globs)
             if translation.lost:
                 self.note(
-                    NoteKind.NOT_CARRIED, "glob", subject, f"glob {shown(glob)} {translation.lost}"
+                    NoteKind.NOT_CARRIED, "glob", subject, f"glob {quoted(glob)} {translation.lost}"
                 )
             elif translation.changed:
                 self.note(

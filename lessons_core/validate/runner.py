@@ -91,6 +91,13 @@ class _LineFinder:
 
 
 def _json_string(text: str) -> str:
+    """``text`` as a JSON string, as it stands in a file lessons wrote: UTF-8 as is, and a
+    lone surrogate (only a hand-written escape can put one in config.json) escaped."""
     import orjson
 
-    return orjson.dumps(text).decode()
+    try:
+        return orjson.dumps(text).decode()
+    except TypeError:
+        import json
+
+        return json.dumps(text)

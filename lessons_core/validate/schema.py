@@ -27,7 +27,7 @@ def check(ctx: Context) -> Iterator[Finding]:
         yield Finding(
             "L011",
             ctx.rel(err.path),
-            f"setting '{err.key}': {err.problem}" if err.key is not None else err.problem,
+            err.problem,
             "fix the setting or remove it to use the default (docs/format.md)",
             anchor=err.key,
         )
