@@ -23,16 +23,18 @@ from pathlib import Path
 
 from lessons_core.commands import CommandPattern, CommandPatternError, compile_command
 from lessons_core.errors import quoted
-from lessons_core.file_index import FileIndex
 from lessons_core.glob_match import normalise_glob
 from lessons_core.globs import CompiledGlob, GlobError, compile_glob, has_glob_chars
-from lessons_core.probes import PROBE_COMMANDS
 from lessons_core.thresholds import (
     BROAD_COMMAND_SHARE,
     BROAD_GLOB_MIN_FILES,
     MAX_TRIGGER_CHARS,
 )
 from lessons_core.words import is_common_phrase, tokens
+
+TYPE_CHECKING = False  # the index build judges triggers: it needs neither of these
+if TYPE_CHECKING:
+    from lessons_core.file_index import FileIndex
 
 # Problem kinds, also capture's refusal codes.
 GLOB_EVERYTHING = "glob-everything"
@@ -275,6 +277,8 @@ def glob_problem(
 
 def command_problem(pattern: str, hits: list[str] | None = None) -> TriggerProblem | None:
     """The problem of a command trigger, or None; ``hits`` are its probe hits if known."""
+    from lessons_core.probes import PROBE_COMMANDS  # imports RE2 itself
+
     compiled = judge_command(pattern)
     if isinstance(compiled, TriggerProblem):
         return compiled
