@@ -37,6 +37,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("replay", "replay_command"),
     ("hook", "hook_command"),
     ("validate", "validate_command"),
+    ("doctor", "doctor_command"),
     ("stats", "stats_command"),
     ("review", "review_command"),
     ("report", "report_command"),

@@ -16,6 +16,7 @@ Two modes reach the agent differently:
 from __future__ import annotations
 
 from lessons_core import sessions
+from lessons_core.layout import lessons_command
 from lessons_core.recall import RecallRequest, recall
 from lessons_core.records import NamedTuple
 
@@ -43,13 +44,18 @@ GATE_PREFIX = (
     "then make it again; it will run."
 )
 
-# About 60 tokens; told once per context window so the agent knows where the fenced blocks
-# come from and how to add to them.
+# About 60 tokens plus the repo's path; told once per context window so the agent knows
+# where the fenced blocks come from and how to add to them. {lessons}: lessons_command.
 SESSION_NOTE = (
     "Project lessons (one-line rules from past mistakes) appear by themselves before the "
-    "edits and commands they cover. When a failure or correction teaches something "
-    'about this project, run: lessons add "RULE" --topic T --trigger-file GLOB'
+    "edits and commands they cover. To keep what a failure or correction taught, "
+    'run: {lessons} add "RULE" --topic T --trigger-file GLOB'
 )
+
+
+def session_note(layout: Layout) -> str:
+    """The note, with a command that runs lessons from the agent's own shell."""
+    return SESSION_NOTE.format(lessons=lessons_command(layout))
 
 
 class ToolAction(NamedTuple):
@@ -275,7 +281,7 @@ def session_start(layout: Layout, key: str, source: str, config: Config) -> str 
     if source == "startup":
         sessions.prune_stale(layout)
     if config.session_note and source in NOTE_SOURCES:
-        return SESSION_NOTE
+        return session_note(layout)
     return None
 
 

@@ -125,6 +125,16 @@ def cached_index(
     return _rebuild(layout, trust=True)
 
 
+def cache_state(layout: Layout) -> str:
+    """``fresh``, ``stale`` (a lesson file changed since the build) or ``missing``."""
+    opened = _open(layout)
+    if opened is None:
+        return "missing"
+    _reader, meta = opened
+    folder = layout.under("lessons")
+    return "fresh" if meta.is_fresh(meta.scan(folder), folder) else "stale"
+
+
 def _watched(layout: Layout) -> bool:
     """Whether a watcher was ever started for this store (small stores never ask one)."""
     from lessons_core.watch import RECORD_NAME, SPAWN_NAME

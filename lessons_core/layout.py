@@ -82,6 +82,25 @@ class Layout:
         return _path(self.under("lessons", f"{lesson_id}.json"))
 
 
+_SH_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./-_")
+
+
+def lessons_command(layout: Layout) -> str:
+    """How a shell runs lessons for this store, in any install mode.
+
+    The committed launcher by its absolute path (``sh /repo/.lessons/run``), which finds
+    the install even where ``lessons`` is not on the agent's ``PATH`` (a project venv, or
+    pipx's ``~/.local/bin`` missing from a harness's environment); plain ``lessons`` for a
+    store made before the launcher. Quoted by hand: ``shlex`` costs a hook ``re``.
+    """
+    launcher = layout.under("run")
+    if not os.path.isfile(launcher):
+        return "lessons"
+    if not all(char in _SH_SAFE for char in launcher):
+        launcher = "'" + launcher.replace("'", "'\\''") + "'"
+    return f"sh {launcher}"
+
+
 def find_layout(start: StrPath | None = None) -> Layout:
     """Walk up from ``start`` (default: the working directory) to the nearest ``.lessons/``."""
     found = find_root(start)

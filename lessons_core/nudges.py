@@ -13,7 +13,7 @@ import shlex
 from lessons_core import sessions
 from lessons_core.commands import command_parts, shell_words
 from lessons_core.delivery import ToolAction
-from lessons_core.layout import Layout
+from lessons_core.layout import Layout, lessons_command
 from lessons_core.pure_reads import is_pure_read_command
 from lessons_core.secrets import mask_secrets
 
@@ -39,7 +39,8 @@ def failure_nudge(layout: Layout, key: str, action: ToolAction) -> str | None:
     if not sessions.claim(layout, nudge_key(key), [f"{flag} {value}"]):
         return None
     line = (
-        f'lessons add "<what to do instead, one imperative sentence>" --topic <topic> '
+        f'{lessons_command(layout)} add "<what to do instead, one imperative sentence>" '
+        "--topic <topic> "
         f"{flag} {shlex.quote(value)}"
     )
     return mask_secrets(

@@ -63,6 +63,8 @@ class Wiring:
 
 
 CLAUDE_TOOLS = "Edit|Write|MultiEdit|NotebookEdit|Bash"
+# The names Codex CLI gives its shell and edit tools in PreToolUse (what its adapter reads).
+CODEX_TOOLS = "Bash|apply_patch"
 GEMINI_TOOLS = "write_file|replace|run_shell_command"
 CURSOR_FILE_TOOLS = "Write|Edit|MultiEdit|StrReplace|Delete|NotebookEdit"
 
@@ -86,7 +88,7 @@ WIRINGS: dict[str, Wiring] = {
         (
             HookEvent("SessionStart"),
             HookEvent("UserPromptSubmit"),
-            HookEvent("PreToolUse", "Bash|apply_patch"),
+            HookEvent("PreToolUse", CODEX_TOOLS),
             HookEvent("PreCompact"),
         ),
         handler_extra={"timeout": 10},
@@ -167,16 +169,31 @@ def installed(root: Path, wiring: Wiring) -> bool:
     path = root / wiring.settings
     if not path.exists():
         return False
-    hooks = read_settings(path).get("hooks")
+    return bool(_ours(read_settings(path), wiring))
+
+
+def our_commands(settings: dict[str, Any], wiring: Wiring) -> list[str]:
+    """The commands of our entries in parsed ``settings``, in file order."""
+    return [str(handler["command"]) for _event, handler in _ours(settings, wiring)]
+
+
+def our_events(settings: dict[str, Any], wiring: Wiring) -> set[str]:
+    """The events under which ``settings`` holds an entry of ours."""
+    return {event for event, _handler in _ours(settings, wiring)}
+
+
+def _ours(settings: dict[str, Any], wiring: Wiring) -> list[tuple[str, dict[str, Any]]]:
+    hooks = settings.get("hooks")
     if not isinstance(hooks, dict):
-        return False
-    return any(
-        is_ours(handler)
-        for entries in hooks.values()
+        return []
+    return [
+        (event, handler)
+        for event, entries in hooks.items()
         if isinstance(entries, list)
         for entry in entries
         for handler in _handlers(wiring, entry)
-    )
+        if is_ours(handler)
+    ]
 
 
 def read_settings(path: Path) -> dict[str, Any]:

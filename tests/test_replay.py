@@ -26,6 +26,7 @@ RELEASE = "release-bump-version-scripts-release-sh"
 APP = "code-src-app-py-free-import"
 DEPLOY = "deploy-deploy-deploy-build"
 DOCS = "docs-docs-british-english"
+SHOP_PATH_CHARS = 120
 
 
 def shop_lessons(layout: Layout) -> None:
@@ -44,8 +45,15 @@ def shop_lessons(layout: Layout) -> None:
 
 @pytest.fixture
 def shop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Layout:
-    """The recorded session's repo and lessons, at another path than /home/dev/shop."""
-    root = make_repo(tmp_path / "shop", {"src/app.py": "VALUE = 1\n", "scripts/release.sh": ""})
+    """The recorded session's repo and lessons, at another path than /home/dev/shop.
+
+    The session note and nudges name the repo's path (the launcher's), so its length is
+    fixed here: token counts, and the docs' example output, must not depend on where
+    pytest keeps its temp folders."""
+    pad = SHOP_PATH_CHARS - len(str(tmp_path / "shop-"))
+    assert pad > 0, f"{tmp_path} is too long for the fixed-length shop path"
+    root = tmp_path / ("shop-" + "x" * pad)
+    root = make_repo(root, {"src/app.py": "VALUE = 1\n", "scripts/release.sh": ""})
     layout, _ = init_project(root)
     shop_lessons(layout)
     monkeypatch.chdir(root)

@@ -12,8 +12,16 @@ from lessons_core import agent_docs, launcher, wiring
 from lessons_core.errors import LessonsError
 from lessons_core.project import init_project
 
+# Codex (0.171.0, tests/e2e/test_codex.py) has hooks on by default, but skips a repo's
+# .codex/hooks.json in an untrusted folder and each hook until it is trusted, silently.
 HARNESS_NOTES = {
-    "codex": "Codex runs hooks only with `[features] codex_hooks = true` in its config.toml",
+    "codex": (
+        "Codex runs these hooks only once you trust the folder and the hooks: start `codex` "
+        'here, choose "Trust and continue", then "Trust all and continue" when it says '
+        "hooks need review (or trust them under /hooks). Trust them again whenever "
+        "`lessons init` changes them. No feature flag is needed: `[features] hooks` is on "
+        "by default (`codex_hooks` is its deprecated name)."
+    ),
 }
 
 

@@ -1,10 +1,12 @@
 """Codex CLI: ``SessionStart``, ``UserPromptSubmit``, ``PreToolUse`` and ``PreCompact``.
 
 Codex speaks Claude Code's hook protocol (``hookSpecificOutput`` with
-``permissionDecision``/``additionalContext``). Its file edits arrive as ``apply_patch``
-calls whose ``tool_input.command`` is the patch text, so the file paths come from the
-patch headers; a patch piped through the shell tool is read the same way. Payloads are
-kept in tests/fixtures/codex/.
+``permissionDecision``/``additionalContext``). As the real client sends them (Codex CLI
+0.171.0, tests/e2e/test_codex.py; payloads in tests/fixtures/codex/), PreToolUse knows two
+tools: its shell tool (``exec_command`` to the model) arrives as ``Bash`` with the script
+in ``tool_input.command``, and an edit as ``apply_patch`` with the patch text there. The
+files an edit touches come from the patch headers, also when the patch is piped through
+the shell (``apply_patch <<'EOF'``). ``TOOLS`` is exactly what the wiring's matcher names.
 """
 
 from __future__ import annotations
@@ -22,27 +24,19 @@ if TYPE_CHECKING:
 
 project_dir = claude_code.project_dir
 
+SHELL_TOOL = "Bash"
 PATCH_TOOL = "apply_patch"
-SHELL_TOOLS = frozenset({"Bash", "shell", "local_shell", "exec_command"})
-
-
-def shell_text(command: Any) -> str | None:
-    """The script of a shell call; older Codex sends argv such as ``["bash", "-lc", "..."]``."""
-    if isinstance(command, list) and all(isinstance(word, str) for word in command):
-        return command[-1] if len(command) >= 3 and command[-2] == "-lc" else " ".join(command)
-    return command if isinstance(command, str) else None
+TOOLS = frozenset({SHELL_TOOL, PATCH_TOOL})
 
 
 def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
-    given = payload.get("tool_input")
-    tool_input = given if isinstance(given, dict) else {}
-    tool = payload.get("tool_name")
-    text = shell_text(tool_input.get("command") or tool_input.get("input"))
-    if text and (tool == PATCH_TOOL or patches.is_patch(text)):
-        return claude_code.file_action(layout, payload, *patches.patch_paths(text))
-    if tool in SHELL_TOOLS:
-        return claude_code.command_action(text)
-    return ToolAction()
+    tool, given = payload.get("tool_name"), payload.get("tool_input")
+    command = given.get("command") if isinstance(given, dict) else None
+    if tool not in TOOLS or not isinstance(command, str):
+        return ToolAction()
+    if tool == PATCH_TOOL or patches.is_patch(command):
+        return claude_code.file_action(layout, payload, *patches.patch_paths(command))
+    return claude_code.command_action(command)
 
 
 def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str, Any] | None:

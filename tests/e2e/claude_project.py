@@ -9,30 +9,24 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from tests.conftest import INSTALL_BIN
-from tests.e2e.fake_anthropic import FakeModel, FakeServer, ToolCall
+from tests.e2e.fake_anthropic import FakeModel
+from tests.e2e.fake_server import ToolCall
+from tests.e2e.sample_repo import ClientProject, serve_wired_repo
 
 CLAUDE = Path(__file__).resolve().parents[2] / ".e2e" / "node_modules" / ".bin" / "claude"
-RELEASE_RULE = "Bump VERSION before running scripts/release.sh; it tags whatever is there."
-APP_RULE = "Keep src/app.py free of import-time side effects."
 TOOLS = "Bash,Write,Edit,Read"
 
 
 @dataclass
-class Project:
-    root: Path
-    home: Path
-    server: FakeServer
-
-    @property
-    def fake(self) -> FakeModel:
-        return self.server.fake
+class Project(ClientProject[FakeModel]):
+    # False: lessons is not on the client's PATH, only in ~/.local/bin (a pipx install
+    # seen from a harness started without that folder on its PATH).
+    on_path: bool = True
 
     def claude(self, *args: str) -> dict[str, Any]:
         """Run `claude -p ...`; return its JSON result."""
@@ -48,34 +42,22 @@ class Project:
             DISABLE_ERROR_REPORTING="1",
             DISABLE_BUG_COMMAND="1",
             CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
-            # lessons on PATH, as after `pipx install`: the committed launcher finds it.
-            PATH=f"{INSTALL_BIN}{os.pathsep}{env.get('PATH', '/usr/bin:/bin')}",
+            PATH=self._path(env.get("PATH", "/usr/bin:/bin")),
         )
-        done = subprocess.run(
-            [str(CLAUDE), "-p", *args, "--output-format", "json"],
-            cwd=self.root,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=180,
-            check=False,
-        )
-        assert done.returncode == 0, done.stderr + done.stdout
+        done = self.run_client([str(CLAUDE), "-p", *args, "--output-format", "json"], env)
         result: dict[str, Any] = json.loads(done.stdout)
         return result
 
-    def lessons(self, *args: str) -> str:
-        """Run `python -m lessons_cli ...` in the repo; return its stdout."""
-        done = subprocess.run(
-            [sys.executable, "-m", "lessons_cli", *args],
-            cwd=self.root,
-            check=True,
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-        return done.stdout
+    def _path(self, system: str) -> str:
+        """lessons on PATH, as after `pipx install`, or only where pipx links it."""
+        kept = [d for d in system.split(os.pathsep) if d and Path(d) != INSTALL_BIN]
+        if self.on_path:
+            return os.pathsep.join([str(INSTALL_BIN), *kept])
+        link = self.home / ".local" / "bin" / "lessons"
+        if not link.exists():
+            link.parent.mkdir(parents=True, exist_ok=True)
+            link.symlink_to(INSTALL_BIN / "lessons")
+        return os.pathsep.join(kept)
 
     def transcript(self, session_id: str) -> Path:
         """The JSONL file the client keeps for ``session_id``."""
@@ -83,34 +65,14 @@ class Project:
         return path
 
 
-def git(root: Path, *args: str) -> None:
-    subprocess.run(["git", *args], cwd=root, check=True, capture_output=True, timeout=60)
-
-
 def make_project(tmp_path: Path) -> Project:
     """A git repo with two lessons, wired with `lessons init --claude-code`; close its server."""
     root = tmp_path / "repo"
-    (root / "src").mkdir(parents=True)
-    (root / "scripts").mkdir()
-    (root / "src" / "app.py").write_text("VALUE = 1\n")
-    (root / "scripts" / "release.sh").write_text("touch released.txt\n")
-    git(root, "init", "-q")
-    git(root, "add", "-A")
-    git(root, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "init")
+    fake = FakeModel(scenarios={}, probe=(root / "released.txt").exists)
+    server = serve_wired_repo(root, fake, "--claude-code")
     home = tmp_path / "home"
     home.mkdir()
-    server = FakeServer(FakeModel(scenarios={}, probe=(root / "released.txt").exists))
-    project = Project(root, home, server)
-    try:
-        project.lessons("init", "--claude-code")
-        project.lessons(
-            "add", RELEASE_RULE, "--topic", "release", "--trigger-cmd", r"scripts/release\.sh"
-        )
-        project.lessons("add", APP_RULE, "--topic", "code", "--trigger-file", "src/app.py")
-    except BaseException:
-        server.close()
-        raise
-    return project
+    return Project(root, home, server)
 
 
 def write_call(root: Path, rel: str, content: str) -> ToolCall:

@@ -9,21 +9,22 @@ records every request, so the assertions read exactly what reached the model and
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from lessons_core.delivery import GATE_PREFIX
 from tests.e2e.claude_project import (
-    APP_RULE,
-    RELEASE_RULE,
     TOOLS,
     Project,
     bash_call,
     edit_call,
     write_call,
 )
-from tests.e2e.fake_anthropic import ToolCall, result_text
+from tests.e2e.fake_anthropic import result_text
+from tests.e2e.fake_server import ToolCall
+from tests.e2e.sample_repo import APP_RULE, RELEASE_RULE
 
 pytestmark = pytest.mark.e2e
 
@@ -154,3 +155,38 @@ def test_a_broken_trigger_and_a_bad_setting_silence_nothing(project: Project) ->
     after_write = _first_with(fake.requests, APP_RULE)
     assert broken_rule in _blob(fake.requests[after_write])
     assert not (project.root / ".lessons" / "local" / "hook.log").exists()
+
+
+def _strings(value: Any) -> Iterator[str]:
+    """Every string inside a request body, however deeply nested."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
+def test_the_agent_captures_a_lesson_with_the_line_the_nudge_gave(project: Project) -> None:
+    """lessons is not on the client's PATH (only in ~/.local/bin, as pipx leaves it): a
+    failed command brings the nudge; the model runs its line through the Bash tool, with
+    the rule filled in, and the lesson file appears."""
+    project.on_path = False
+    fake = project.fake
+    fake.scenarios["fail"] = [bash_call("make deploy-staging")]
+    project.claude("SCENARIO:fail deploy it", "--allowedTools", TOOLS)
+    marker = "before the next attempt:\n"
+    nudges = {text for r in fake.requests for text in _strings(r["messages"]) if marker in text}
+    assert len(nudges) == 1
+    line = nudges.pop().split(marker, 1)[1].splitlines()[0].strip()
+    assert line.startswith(f"sh {project.root}/.lessons/run add ")
+    rule = "Deploy to staging with scripts/deploy.sh; make has no deploy target."
+    command = line.replace("<what to do instead, one imperative sentence>", rule)
+    fake.scenarios["capture"] = [bash_call(command.replace("<topic>", "deploy"))]
+    project.claude("SCENARIO:capture keep it", "--allowedTools", TOOLS)
+    folder = project.root / ".lessons" / "lessons"
+    saved = [json.loads(path.read_text()) for path in folder.glob("*.json")]
+    (lesson,) = [data for data in saved if data["rule"] == rule]
+    assert lesson["triggers"]["commands"] == ["^make deploy-staging"]

@@ -21,7 +21,7 @@ from lessons_core import sessions
 from lessons_core.layout import Layout
 from lessons_core.render import estimate_tokens
 from tests.e2e.claude_project import TOOLS, Project, bash_call, edit_call, write_call
-from tests.e2e.fake_anthropic import ToolCall
+from tests.e2e.fake_server import ToolCall
 
 pytestmark = pytest.mark.e2e
 

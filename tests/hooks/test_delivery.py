@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import subprocess
+from pathlib import Path
+
 from lessons_core import delivery, sessions
 from lessons_core.config import Config
 from lessons_core.delivery import CONTEXT, GATE, ToolAction
 from lessons_core.layout import Layout
+from lessons_core.project import init_project
 from lessons_core.render import estimate_tokens
+from tests.conftest import harness_env, make_repo
 from tests.hooks.conftest import write_lesson
 
 PUSH = ToolAction(command="git push origin main")
@@ -168,18 +173,45 @@ def test_a_subagent_keeps_its_own_set(project: Layout) -> None:
 def test_session_note_at_start_clear_and_compact_only(project: Layout) -> None:
     """The note comes with startup, clear and compact, not resume, and can be turned off."""
     config = Config()
-    assert delivery.session_start(project, "s", "startup", config) == delivery.SESSION_NOTE
-    assert delivery.session_start(project, "s", "compact", config) == delivery.SESSION_NOTE
+    note = delivery.session_note(project)
+    assert delivery.session_start(project, "s", "startup", config) == note
+    assert delivery.session_start(project, "s", "compact", config) == note
     assert delivery.session_start(project, "s", "resume", config) is None
     assert (
         delivery.session_start(project, "s", "startup", config._replace(session_note=False)) is None
     )
 
 
-def test_session_note_is_about_sixty_tokens() -> None:
-    """The note stays short: at most about 60 tokens (4 characters a token)."""
-    assert len(delivery.SESSION_NOTE) <= 60 * 4
-    assert "lessons add" in delivery.SESSION_NOTE
+def test_session_note_is_about_sixty_tokens(project: Layout) -> None:
+    """The note stays short: about 60 tokens (4 characters a token) besides the repo's
+    path, and it names the launcher by that path so the agent's shell can run it."""
+    note = delivery.session_note(project)
+    launcher = f"sh {project.root}/.lessons/run add "
+    assert launcher in note
+    assert len(note) - len(str(project.root)) <= 60 * 4
+
+
+def test_session_note_quotes_a_path_the_shell_would_split(tmp_path: Path) -> None:
+    """A repo path with a space or a quote comes single-quoted, ready to paste."""
+    root = make_repo(tmp_path / "my repo's", {"a.py": "x\n"})
+    layout, _ = init_project(root)
+    note = delivery.session_note(layout)
+    quoted = "'" + str(root).replace("'", "'\\''") + "/.lessons/run'"
+    assert f"sh {quoted} add" in note
+    done = subprocess.run(
+        ["sh", "-c", f"{note.split('run: ')[1].split(' add ')[0]} --version"],
+        env=harness_env(root),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.stdout.startswith("lessons, version")
+
+
+def test_a_store_without_the_launcher_says_plain_lessons(project: Layout) -> None:
+    """Stores made before the launcher existed are told the console script's name."""
+    (project.root / ".lessons" / "run").unlink()
+    assert 'run: lessons add "RULE"' in delivery.session_note(project)
 
 
 def test_prompt_keywords_are_shown_once(project: Layout) -> None:

@@ -12,7 +12,7 @@ import pytest
 
 from lessons_cli.hooks import claude_code
 from lessons_core import sessions
-from lessons_core.delivery import GATE_PREFIX, SESSION_NOTE
+from lessons_core.delivery import GATE_PREFIX, session_note
 from lessons_core.hooklog import log_path
 from lessons_core.layout import Layout
 from tests.hooks.conftest import answer, call_hook, payload, write_lesson
@@ -95,7 +95,10 @@ def test_session_start_note_and_reset_by_source(project: Layout) -> None:
     _push_lesson(project)
     started = answer(H, payload(H, "session_start_startup", project.root))
     assert started == {
-        "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": SESSION_NOTE}
+        "hookSpecificOutput": {
+            "hookEventName": "SessionStart",
+            "additionalContext": session_note(project),
+        }
     }
     assert answer(H, _bash(project.root, "git push")) is not None
     assert call_hook(H, payload(H, "session_start_resume", project.root)) == b""
@@ -138,7 +141,7 @@ def test_post_tool_use_failure_nudges_once(project: Layout) -> None:
     assert got is not None
     context = got["hookSpecificOutput"]["additionalContext"]
     assert got["hookSpecificOutput"]["hookEventName"] == "PostToolUseFailure"
-    assert "lessons add" in context
+    assert f"sh {project.root}/.lessons/run add" in context
     assert "--trigger-cmd '^pnpm test:e2e'" in context
     assert call_hook(H, data) == b""
     assert call_hook(H, {**data, "is_interrupt": True, "session_id": "new"}) == b""

@@ -177,12 +177,13 @@ def test_other_harnesses_get_their_own_file(
     assert f"hook {harness}" in text
 
 
-def test_codex_prints_the_feature_flag_note(
-    plain_repo: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Codex needs hooks enabled in its config; init says so on stderr."""
-    _, _, err = _init(plain_repo, "--codex", monkeypatch=monkeypatch)
-    assert "codex_hooks = true" in err
+def test_codex_prints_the_trust_steps(plain_repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Codex skips untrusted hooks without a word; init names the trust steps on stderr,
+    and no longer asks for the deprecated `codex_hooks` switch."""
+    _, out, err = _init(plain_repo, "--codex", monkeypatch=monkeypatch)
+    assert '"Trust and continue"' in err
+    assert '"Trust all and continue"' in err
+    assert "codex_hooks = true" not in err + out
 
 
 def test_agents_md_section_is_added_once_and_kept_in_place(

@@ -53,7 +53,7 @@ def test_nudge_names_the_repo_relative_path_for_a_file(project: Layout) -> None:
     text = failure_nudge(project, "s", ToolAction(files=("src/a.py",)))
     assert text is not None
     assert "--trigger-file src/a.py" in text
-    assert "lessons add" in text
+    assert f"sh {project.root}/.lessons/run add" in text
 
 
 def test_nudge_line_is_a_working_shell_command(project: Layout) -> None:
@@ -62,7 +62,7 @@ def test_nudge_line_is_a_working_shell_command(project: Layout) -> None:
     assert text is not None
     line = text.splitlines()[-1].strip()
     words = shlex.split(line)
-    assert words[:2] == ["lessons", "add"]
+    assert words[:3] == ["sh", f"{project.root}/.lessons/run", "add"]
     assert words[words.index("--trigger-cmd") + 1] == "^pnpm test:e2e"
 
 

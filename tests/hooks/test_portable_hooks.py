@@ -133,28 +133,24 @@ def test_the_launcher_runs_any_command_and_fails_clearly_without_an_install(
     with the reason on stderr."""
     install = regular(tmp_path / "machine-a")
     root = _wired_repo(tmp_path, "claude-code", install)
-    env = harness_env(root, (Path(install.lessons).parent,))
-    listed = subprocess.run(
-        ["sh", ".lessons/run", "list"],
-        cwd=root,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+
+    def listing(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            ["sh", ".lessons/run", "list"],
+            cwd=root,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+
+    listed = listing(harness_env(root, (Path(install.lessons).parent,)))
     assert listed.returncode == 0
     assert RULE in listed.stdout
     shutil.rmtree(tmp_path / "machine-a")
     env = harness_env(root, ())
     env["HOME"] = str(tmp_path / "home")
-    done = subprocess.run(
-        ["sh", ".lessons/run", "list"],
-        cwd=root,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = listing(env)
     assert done.returncode == 127
     assert "not installed on this machine" in done.stderr
 

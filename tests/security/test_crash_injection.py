@@ -106,13 +106,16 @@ def test_writers_killed_at_random_leave_every_file_whole(project: Layout) -> Non
             stderr=subprocess.PIPE,
         )
         assert proc.stdout is not None
-        proc.stdout.readline()  # one full cycle ran, so every file exists
+        # Two full cycles ran (every file exists, and rewrites are under way), whatever the
+        # machine's load; the kill then lands at a random point of a later cycle.
+        proc.stdout.readline()
+        proc.stdout.readline()
         time.sleep(rng.uniform(0, 0.04))
         proc.send_signal(signal.SIGKILL)
         out, err = proc.communicate()
         assert proc.returncode == -signal.SIGKILL, err
-        cycles += len(out.splitlines()) + 1
+        cycles += len(out.splitlines()) + 2
         check_files(project)
-    assert cycles > 60  # the writers got well into their loops, not just past start-up
+    assert cycles >= 60  # the writers got well into their loops, not just past start-up
     temps = [p for p in root.rglob("*.tmp") if ".git" not in p.parts]
     assert all(p.name.startswith(".") for p in temps)  # never a file the harness reads

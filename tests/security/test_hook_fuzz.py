@@ -37,7 +37,7 @@ EVENTS = sorted(
 # The tools each harness names for edits and shell calls, then every other name seen.
 HARNESS_TOOLS = {
     "claude-code": ["Edit", "Write", "MultiEdit", "NotebookEdit", "Bash"],
-    "codex": ["apply_patch", "Bash", "shell", "exec_command"],
+    "codex": ["apply_patch", "Bash"],
     "gemini": ["write_file", "replace", "run_shell_command"],
     "cursor": ["Write", "Edit", "Shell", "run_terminal_cmd"],
 }

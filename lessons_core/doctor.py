@@ -1,0 +1,173 @@
+"""``lessons doctor``: will the hooks of this repo really run here, and if not, why.
+
+A hook that does not run says nothing: a harness that skips an untrusted project's hooks,
+a settings file it cannot parse, an install the launcher cannot find, all look the same
+to a user as "no lesson applied". Each check here names what it looked at and, when it
+fails, the exact fix. Harness switches (trust, hooks turned off) are in
+``lessons_core.harness_switches``.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from lessons_core import launcher, wiring
+from lessons_core.errors import LessonsError
+from lessons_core.harness_switches import SWITCHES
+from lessons_core.index_cache import cache_state
+from lessons_core.layout import Layout, lessons_command
+from lessons_core.recall_index import load_index
+from lessons_core.validate.findings import Severity
+from lessons_core.validate.runner import validate
+
+OK = "ok"
+WARN = "warn"
+FAIL = "fail"
+
+
+@dataclass(frozen=True)
+class Check:
+    """One thing looked at. ``status``: ok, warn (works, but worth a look) or fail (a hook
+    or command would silently not work); ``fix`` says what to do when not ok."""
+
+    subject: str  # "store", "index", "launcher", or a harness name
+    status: str
+    detail: str
+    fix: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def diagnose(layout: Layout, env: Mapping[str, str]) -> list[Check]:
+    """Every check for the store at ``layout``, as seen from a process with ``env``."""
+    checks = [_store(layout), _index(layout), *_launcher(layout, env)]
+    for spec in wiring.WIRINGS.values():
+        checks += _harness(layout, spec, env)
+    if not any(check.subject in wiring.WIRINGS for check in checks):
+        checks.append(
+            Check(
+                "harnesses",
+                WARN,
+                "no harness is wired in this repo, so no hook runs",
+                "lessons init --claude-code (or --codex, --gemini, --cursor)",
+            )
+        )
+    return checks
+
+
+def _store(layout: Layout) -> Check:
+    report = validate(layout)
+    errors, warnings = report.count(Severity.ERROR), report.count(Severity.WARNING)
+    detail = f"{report.lessons} lessons; lessons validate: {errors} errors, {warnings} warnings"
+    if errors:
+        return Check("store", FAIL, detail, "lessons validate  (each error names its fix)")
+    return Check("store", OK, detail)
+
+
+def _index(layout: Layout) -> Check:
+    state = cache_state(layout)
+    if state == "fresh":
+        return Check("index", OK, "the cached index is up to date")
+    load_index(layout)
+    return Check("index", OK, f"the cached index was {state}; rebuilt now")
+
+
+def _launcher(layout: Layout, env: Mapping[str, str]) -> list[Check]:
+    path = layout.base / launcher.NAME
+    if not path.is_file():
+        fix = "lessons init  (writes .lessons/run; commit it)"
+        return [Check("launcher", FAIL, ".lessons/run is missing: wired hooks find nothing", fix)]
+    checks = []
+    if path.read_bytes() != launcher.launcher_text():
+        checks.append(
+            Check(
+                "launcher",
+                WARN,
+                ".lessons/run differs from this version's launcher",
+                "lessons init  (rewrites it; commit the change)",
+            )
+        )
+    run_env = {**env, "CLAUDE_PROJECT_DIR": str(layout.root)}
+    try:
+        done = subprocess.run(
+            ["sh", str(path), "--version"],
+            cwd=layout.root,
+            env=run_env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        answer, problem = done.stdout.strip(), done.stderr.strip()
+    except (OSError, subprocess.SubprocessError) as err:
+        answer, problem = "", str(err)
+    if not answer.startswith("lessons, version"):
+        fix = (
+            "install lessons where the launcher looks (pipx install, uv tool install, the "
+            "repo's .venv, or set LESSONS_PYTHON); see docs/hooks.md"
+        )
+        detail = f".lessons/run finds no lessons here ({problem or 'no answer'})"
+        return [*checks, Check("launcher", FAIL, detail, fix)]
+    found = _launched_from(layout)
+    where = f" at {found}" if found else ""
+    checks.append(Check("launcher", OK, f".lessons/run runs {answer.split()[-1]}{where}"))
+    checks.append(
+        Check("capture", OK, f"the agent's shell captures with: {lessons_command(layout)} add ...")
+    )
+    return checks
+
+
+def _launched_from(layout: Layout) -> str | None:
+    try:
+        lines = (layout.base / "local" / "launch").read_text().splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return lines[0] if lines else None
+
+
+def _harness(layout: Layout, spec: wiring.Wiring, env: Mapping[str, str]) -> list[Check]:
+    path = layout.root / spec.settings
+    if not path.exists():
+        return []
+    name = spec.harness
+    try:
+        settings = wiring.read_settings(path)
+    except LessonsError as err:
+        return [Check(name, FAIL, str(err), f"fix {spec.settings} by hand")]
+    commands = wiring.our_commands(settings, spec)
+    if not commands:
+        return []
+    checks = [_entries(spec, settings, commands)]
+    checks += SWITCHES[name](layout.root, env) if name in SWITCHES else []
+    return checks
+
+
+def _entries(spec: wiring.Wiring, settings: dict[str, Any], commands: list[str]) -> Check:
+    """Our entries are the ones this version writes: every event, through the launcher."""
+    flag = f"lessons init --{spec.harness}"
+    wanted = {event.name for event in spec.events}
+    wired = wiring.our_events(settings, spec)
+    stale = [c for c in commands if f"/.lessons/{launcher.NAME}" not in c]
+    if stale:
+        missing = [c.split()[0] for c in stale if c.split() and not os.path.exists(c.split()[0])]
+        detail = f"{spec.settings} runs an interpreter by path, not the launcher"
+        if missing:
+            detail += f"; {missing[0]} does not exist here, so the hook fails on every call"
+            return Check(spec.harness, FAIL, detail, flag)
+        return Check(spec.harness, WARN, detail + " (works only on this machine)", flag)
+    if wired != wanted:
+        absent = ", ".join(sorted(wanted - wired)) or "none"
+        detail = f"{spec.settings} wires other events than this version (missing: {absent})"
+        return Check(spec.harness, WARN, detail, flag)
+    return Check(spec.harness, OK, f"{spec.settings}: {len(wanted)} events through .lessons/run")
+
+
+def exit_code(checks: list[Check]) -> int:
+    """1 when something would silently not work, else 0."""
+    return 1 if any(check.status == FAIL for check in checks) else 0

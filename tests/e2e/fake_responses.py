@@ -1,0 +1,146 @@
+"""A scripted stand-in for the OpenAI Responses API (served by ``fake_server``).
+
+The real Codex CLI reaches it through a custom model provider (``wire_api = "responses"``)
+and streams ``POST /v1/responses``. Each request carries the whole conversation as
+``input`` items, so the reply is derived from it:
+
+- a tool call goes out as a ``function_call`` (``exec_command``: arguments as JSON) or,
+  for a tool the request declares ``custom`` (``apply_patch``), a ``custom_tool_call``
+  whose ``input`` is ``ToolCall.input["input"]``; its ``call_id`` names the scenario and
+  the step, so the step count survives whatever Codex keeps of the history;
+- Codex compacts through the model too: a request whose last item is its checkpoint
+  prompt gets a summary that notes how many steps of the scenario ran
+  (``STEPS:name=N``), which the next request counts from;
+- a reply reports few tokens used, except the one issuing a step listed in
+  ``full_context_after``: it reports a full context window, and Codex compacts before
+  sending the next request.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from lessons_core.delivery import GATE_PREFIX
+from tests.e2e.fake_server import EMPTY, SCENARIO, Recorder, Reply, sse, texts
+
+# The opening of the prompt Codex sends to have the model summarise (compact) a session.
+COMPACT_MARK = "CONTEXT CHECKPOINT COMPACTION"
+# What the reply issuing a ``full_context_after`` step says it used: above the
+# ``model_auto_compact_token_limit`` that codex_project writes into config.toml.
+FULL_CONTEXT_TOKENS = 250_000
+_STEPS = re.compile(r"STEPS:([\w-]+)=(\d+)")
+
+
+@dataclass
+class FakeResponses(Recorder):
+    """``POST /v1/responses``; ``full_context_after`` holds (scenario, step) pairs."""
+
+    full_context_after: set[tuple[str, int]] = field(default_factory=set)
+
+    def respond(self, path: str, body: dict[str, Any]) -> Reply:
+        if not path.endswith("/responses"):
+            return EMPTY
+        index = self.record(body)
+        items: list[dict[str, Any]] = body.get("input") or []
+        scenario = _newest_scenario(items)
+        done = _completed_steps(items, scenario or "")
+        tokens = 100
+        if _is_compaction(items):
+            item = _message(index, f"Summary: STEPS:{scenario}={done}")
+        elif (call := self.next_call(scenario, done)) is None:
+            item = _message(index, "All steps are done.")
+        else:
+            call_id = f"call_{scenario}_{done}_{index:04d}"
+            if _is_custom(body, call.name):
+                item = {"type": "custom_tool_call", "call_id": call_id, "name": call.name}
+                item["input"] = call.input["input"]
+            else:
+                item = {"type": "function_call", "call_id": call_id, "name": call.name}
+                item["arguments"] = json.dumps(call.input)
+            if (scenario, done) in self.full_context_after:
+                tokens = FULL_CONTEXT_TOKENS
+        return Reply(_stream(f"resp_{index:04d}", item, tokens), "text/event-stream")
+
+
+def _user_texts(items: list[dict[str, Any]]) -> list[str]:
+    return [
+        text
+        for item in items
+        if item.get("type") == "message" and item.get("role") == "user"
+        for text in texts(item.get("content"))
+    ]
+
+
+def _newest_scenario(items: list[dict[str, Any]]) -> str | None:
+    for text in reversed(_user_texts(items)):
+        found = SCENARIO.search(text)
+        if found:
+            return found.group(1)
+    return None
+
+
+def _is_compaction(items: list[dict[str, Any]]) -> bool:
+    return any(COMPACT_MARK in text for text in _user_texts(items[-1:]))
+
+
+def _completed_steps(items: list[dict[str, Any]], scenario: str) -> int:
+    """Steps of ``scenario`` that ran: the last one whose output was not a gate denial,
+    or what a compaction summary noted, whichever is further."""
+    done = 0
+    for text in _user_texts(items):
+        for name, count in _STEPS.findall(text):
+            if name == scenario:
+                done = max(done, int(count))
+    step_of = re.compile(rf"call_{re.escape(scenario)}_(\d+)_")
+    for item in items:
+        if item.get("type") not in {"function_call_output", "custom_tool_call_output"}:
+            continue
+        found = step_of.match(str(item.get("call_id", "")))
+        if found and GATE_PREFIX not in output_text(item):
+            done = max(done, int(found.group(1)) + 1)
+    return done
+
+
+def output_text(item: dict[str, Any]) -> str:
+    """The text of a tool output item (a string, or a list of content parts)."""
+    return "\n".join(texts(item.get("output")))
+
+
+def _is_custom(body: dict[str, Any], name: str) -> bool:
+    return any(
+        tool.get("type") == "custom" and tool.get("name") == name
+        for tool in body.get("tools") or []
+    )
+
+
+def _message(index: int, text: str) -> dict[str, Any]:
+    return {
+        "type": "message",
+        "role": "assistant",
+        "id": f"msg_{index:04d}",
+        "content": [{"type": "output_text", "text": text}],
+    }
+
+
+def _stream(response_id: str, item: dict[str, Any], tokens: int) -> bytes:
+    """The streaming events of one response holding one output item."""
+    usage = {
+        "input_tokens": tokens - 5,
+        "input_tokens_details": None,
+        "output_tokens": 5,
+        "output_tokens_details": None,
+        "total_tokens": tokens,
+    }
+    return b"".join(
+        (
+            sse("response.created", {"type": "response.created", "response": {"id": response_id}}),
+            sse("response.output_item.done", {"type": "response.output_item.done", "item": item}),
+            sse(
+                "response.completed",
+                {"type": "response.completed", "response": {"id": response_id, "usage": usage}},
+            ),
+        )
+    )

@@ -1,0 +1,285 @@
+"""The real Codex CLI, wired with `lessons init --codex`, against a fake Responses API.
+
+`bash scripts/test` installs the pinned client into ./.e2e. Each test drives `codex exec`
+in a temp git repo with a temp ``CODEX_HOME``; the model is `fake_responses.FakeResponses`
+on a free loopback port, which issues scripted tool calls and records every request, so
+the assertions read exactly what reached the model and when. Every run also checks that
+each hook Codex reports ended Completed or Blocked and that `.lessons/local/hook.log`
+stays empty (codex_project.Project.codex).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lessons_core.codex_trust import hook_hashes
+from lessons_core.delivery import GATE_PREFIX, session_note
+from lessons_core.layout import Layout
+from lessons_core.render import OPEN
+from tests.conftest import INSTALL_BIN
+from tests.e2e.codex_project import CODEX, Project, patch_call, shell_call, update_patch
+from tests.e2e.codex_trust import hooks_list, project_trust, toml_string
+from tests.e2e.codex_tui import trust_steps
+from tests.e2e.fake_responses import COMPACT_MARK, output_text
+from tests.e2e.fake_server import texts
+from tests.e2e.sample_repo import APP_RULE, RELEASE_RULE
+
+pytestmark = pytest.mark.e2e
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "codex"
+BLOCKED = "Command blocked by PreToolUse hook: "
+EVENTS = {"SessionStart", "UserPromptSubmit", "PreToolUse", "PreCompact"}
+
+
+def _items(request: dict[str, Any]) -> list[dict[str, Any]]:
+    items: list[dict[str, Any]] = request["input"]
+    return items
+
+
+def _blob(request: dict[str, Any]) -> str:
+    return json.dumps(_items(request))
+
+
+def _first_with(requests: list[dict[str, Any]], text: str) -> int:
+    return next(i for i, r in enumerate(requests) if text in _blob(r))
+
+
+def _developer_texts(request: dict[str, Any]) -> list[str]:
+    return [
+        text
+        for item in _items(request)
+        if item.get("type") == "message" and item.get("role") == "developer"
+        for text in texts(item.get("content"))
+    ]
+
+
+def _outputs(request: dict[str, Any]) -> list[str]:
+    kinds = {"function_call_output", "custom_tool_call_output"}
+    return [output_text(item) for item in _items(request) if item.get("type") in kinds]
+
+
+def _statuses(hooks: list[tuple[str, str]], event: str) -> list[str]:
+    return [status for name, status in hooks if name == event]
+
+
+def _doctor(project: Project) -> list[str]:
+    """What `lessons doctor` says about Codex, run in the client's environment."""
+    done = subprocess.run(
+        [str(INSTALL_BIN / "lessons"), "doctor", "--json"],
+        cwd=project.root,
+        env=project.env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    checks = json.loads(done.stdout)["checks"]
+    return [f"{c['status']}: {c['detail']}" for c in checks if c["subject"] == "codex"]
+
+
+def test_hooks_run_only_after_the_documented_trust_steps(codex_repo: Project) -> None:
+    """Untrusted folder: Codex warns and skips the repo; trusted folder: its hooks stay
+    untrusted and silent; hooks trusted as Codex hashes them: all four events run.
+    `lessons doctor` tells each of the three apart, from what Codex itself wrote."""
+    project, fake = codex_repo, codex_repo.fake
+    fake.scenarios["gate"] = [shell_call("bash scripts/release.sh")]
+    released = project.root / "released.txt"
+
+    run = project.codex("SCENARIO:gate release it")
+    assert "Untrusted project-local configuration is disabled" in run.stderr
+    assert run.hooks == []
+    assert any("the project is not trusted" in line for line in _doctor(project))
+    assert released.exists()
+    assert RELEASE_RULE not in _blob(fake.requests[-1])
+
+    released.unlink()
+    run = project.codex("SCENARIO:gate release it", "--trust")
+    assert project_trust(project.root) in project.config.read_text()  # what --trust wrote
+    listed = hooks_list(CODEX, project.root, project.env())
+    ours = {hook["key"]: hook for hook in listed if hook["source"] == "project"}
+    hashes = hook_hashes(project.root / ".codex" / "hooks.json")
+    assert {key: hook["currentHash"] for key, hook in ours.items()} == hashes
+    assert {hook["trustStatus"] for hook in ours.values()} == {"untrusted"}
+    assert run.hooks == []
+    said = _doctor(project)
+    assert "fail: 4 of lessons' hooks are new or changed since trusted: Codex skips them" in said
+    assert not any("the project is not trusted" in line for line in said)
+    assert released.exists()
+
+    released.unlink()
+    project.trust_hooks()
+    listed = hooks_list(CODEX, project.root, project.env())
+    statuses = {h["key"]: h["trustStatus"] for h in listed if h["source"] == "project"}
+    assert statuses == dict.fromkeys(ours, "trusted")
+    assert "ok: the project and lessons' hooks are trusted" in _doctor(project)
+    run = project.codex("SCENARIO:gate release it")
+    assert {name for name, _ in run.hooks} == EVENTS - {"PreCompact"}
+    assert session_note(Layout(project.root)) in _developer_texts(fake.requests[-1])
+    assert RELEASE_RULE in _blob(fake.requests[-1])
+
+
+def test_the_trust_steps_in_codex_screen_save_what_the_tests_write(codex_repo: Project) -> None:
+    """`codex` in the repo, "Trust and continue" for the folder, "Trust all and continue" in
+    the hooks review: config.toml then holds exactly the entries ``Project.trust`` writes."""
+    trust_steps(codex_repo)
+    saved = codex_repo.config.read_text()
+    assert project_trust(codex_repo.root) in saved
+    for key, value in hook_hashes(codex_repo.root / ".codex" / "hooks.json").items():
+        assert f'[hooks.state.{toml_string(key)}]\ntrusted_hash = "{value}"\n' in saved
+    assert "ok: the project and lessons' hooks are trusted" in _doctor(codex_repo)
+
+
+def test_gate_refuses_the_command_before_it_runs_and_the_retry_runs(codex: Project) -> None:
+    """The model reads the rule while released.txt does not exist; the retry creates it;
+    a second matching command in the session adds nothing."""
+    fake = codex.fake
+    fake.scenarios["gate"] = [
+        shell_call("bash scripts/release.sh"),
+        shell_call("sh scripts/release.sh"),
+    ]
+    run = codex.codex("SCENARIO:gate release it")
+    first = _first_with(fake.requests, RELEASE_RULE)
+    assert fake.observed[first][0] is False  # the model read the rule before anything ran
+    refusal = _outputs(fake.requests[first])[-1]
+    assert refusal.startswith(BLOCKED + GATE_PREFIX)
+    assert (codex.root / "released.txt").exists()  # the retried call ran
+    assert _statuses(run.hooks, "PreToolUse") == ["Blocked", "Completed", "Completed"]
+    assert _blob(fake.requests[-1]).count(RELEASE_RULE) == 1
+
+
+def test_patch_rule_arrives_as_a_developer_message_after_the_edit(codex: Project) -> None:
+    """apply_patch on src/app.py: the rule comes between the call and its output, once."""
+    fake = codex.fake
+    fake.scenarios["patch"] = [
+        patch_call(update_patch("src/app.py", "VALUE = 1", "VALUE = 2")),
+        patch_call(update_patch("src/app.py", "VALUE = 2", "VALUE = 3")),
+    ]
+    codex.codex("SCENARIO:patch change the app")
+    first = _first_with(fake.requests, APP_RULE)
+    items = _items(fake.requests[first])
+    at = next(i for i, item in enumerate(items) if APP_RULE in json.dumps(item))
+    assert items[at]["role"] == "developer"
+    assert items[at - 1]["type"] == "custom_tool_call"
+    assert items[at + 1]["type"] == "custom_tool_call_output"
+    assert fake.observed[first][1] == "VALUE = 2\n"  # the edit had already run
+    assert (codex.root / "src" / "app.py").read_text() == "VALUE = 3\n"
+    assert _blob(fake.requests[-1]).count(APP_RULE) == 1
+
+
+def test_a_patch_piped_through_the_shell_brings_the_file_rule(codex: Project) -> None:
+    """`apply_patch <<'EOF'` through the shell tool is read as an edit of src/app.py."""
+    fake = codex.fake
+    patch = update_patch("src/app.py", "VALUE = 1", "VALUE = 2")
+    fake.scenarios["piped"] = [shell_call(f"apply_patch <<'EOF'\n{patch}EOF")]
+    codex.codex("SCENARIO:piped change the app")
+    first = _first_with(fake.requests, APP_RULE)
+    assert any(APP_RULE in text for text in _developer_texts(fake.requests[first]))
+    assert (codex.root / "src" / "app.py").read_text() == "VALUE = 2\n"
+
+
+def test_after_compaction_the_rule_is_delivered_again(codex: Project) -> None:
+    """A full context window makes Codex compact mid-turn (PreCompact, then SessionStart
+    compact): the note comes back and the next edit of src/app.py brings the rule again."""
+    fake = codex.fake
+    fake.scenarios["compact"] = [
+        patch_call(update_patch("src/app.py", "VALUE = 1", "VALUE = 2")),
+        patch_call(update_patch("src/app.py", "VALUE = 2", "VALUE = 3")),
+    ]
+    fake.full_context_after.add(("compact", 0))
+    run = codex.codex("SCENARIO:compact change the app")
+    compaction = next(
+        i for i, r in enumerate(fake.requests) if COMPACT_MARK in json.dumps(_items(r)[-1])
+    )
+    assert _blob(fake.requests[compaction]).count(APP_RULE) == 1
+    after = fake.requests[compaction + 1]
+    assert APP_RULE not in _blob(after)  # compaction dropped it from the conversation...
+    assert session_note(Layout(codex.root)) in _developer_texts(after)
+    assert _blob(fake.requests[-1]).count(APP_RULE) == 1  # ...and the next edit brought it
+    assert _statuses(run.hooks, "PreCompact") == ["Completed"]
+    assert _statuses(run.hooks, "SessionStart") == ["Completed", "Completed"]
+    assert (codex.root / "src" / "app.py").read_text() == "VALUE = 3\n"
+
+
+def test_a_prompt_brings_the_rules_it_talks_about_before_the_first_reply(codex: Project) -> None:
+    """UserPromptSubmit: the rule sharing the prompt's words is in the first request."""
+    codex.codex("Bump the VERSION, then run the release script that tags it")
+    assert any(RELEASE_RULE in text for text in _developer_texts(codex.fake.requests[0]))
+
+
+def test_pure_reads_and_uncovered_calls_add_nothing(codex: Project) -> None:
+    """A patch no lesson covers, cat/ls/grep of covered files, a write elsewhere: silence."""
+    fake = codex.fake
+    fake.scenarios["quiet"] = [
+        patch_call("*** Begin Patch\n*** Add File: docs/notes.md\n+# Notes\n*** End Patch\n"),
+        shell_call("cat src/app.py && ls scripts"),
+        shell_call("grep -n VALUE src/app.py"),
+        shell_call("echo done > out.txt"),
+    ]
+    run = codex.codex("SCENARIO:quiet look around")
+    assert (codex.root / "out.txt").exists()
+    assert (codex.root / "docs" / "notes.md").exists()
+    assert _statuses(run.hooks, "PreToolUse") == ["Completed"] * 4
+    for request in fake.requests:
+        assert OPEN not in _blob(request)
+
+
+def _fixture_kind(payload: dict[str, Any]) -> str:
+    """The fixture file a payload is an instance of."""
+    event = payload["hook_event_name"]
+    if event == "SessionStart":
+        return f"session_start_{payload['source']}"
+    if event != "PreToolUse":
+        return {"UserPromptSubmit": "user_prompt_submit", "PreCompact": "pre_compact"}[event]
+    if payload["tool_name"] == "apply_patch":
+        return "pre_tool_use_apply_patch"
+    heredoc = "*** Begin Patch" in payload["tool_input"]["command"]
+    return "pre_tool_use_shell_heredoc_patch" if heredoc else "pre_tool_use_bash"
+
+
+def _shape(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _shape(item) for key, item in value.items()}
+    return type(value).__name__
+
+
+FIXTURE_PATCH = (
+    "*** Begin Patch\n*** Update File: src/a.py\n@@ def save(p):\n-    return p\n"
+    "+    return os.path.basename(p)\n*** Add File: docs/notes.md\n+# Notes\n"
+    "*** Delete File: old/legacy.py\n*** End Patch\n"
+)
+FIXTURE_HEREDOC = (
+    "apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: src/a.py\n@@\n-x\n+y\n"
+    "*** End Patch\nEOF"
+)
+
+
+def test_the_fixtures_are_what_the_client_sends(codex: Project, tmp_path: Path) -> None:
+    """Each payload in tests/fixtures/codex has the keys and types Codex sends, and the
+    tool calls carry exactly the tool_input Codex gave its hooks."""
+    (codex.root / "src" / "a.py").write_text("def save(p):\n    return p\nx\n")
+    (codex.root / "old").mkdir()
+    (codex.root / "old" / "legacy.py").write_text("")
+    recorded = tmp_path / "payloads.jsonl"
+    codex.record_hook_payloads(recorded)
+    codex.fake.scenarios["payloads"] = [
+        shell_call("git push origin release"),
+        patch_call(FIXTURE_PATCH),
+        shell_call(FIXTURE_HEREDOC),
+    ]
+    codex.fake.full_context_after.add(("payloads", 2))
+    codex.codex("SCENARIO:payloads Push the release branch to origin")
+    payloads = [json.loads(line) for line in recorded.read_text().splitlines() if line]
+    kinds = {_fixture_kind(payload): payload for payload in payloads}
+    assert sorted(kinds) == sorted(path.stem for path in FIXTURES.glob("*.json"))
+    for kind, payload in kinds.items():
+        text = (FIXTURES / f"{kind}.json").read_text()
+        text = text.replace("$PROJECT", str(codex.root)).replace("$HOME", str(codex.home))
+        fixture = json.loads(text)
+        assert _shape(fixture) == _shape(payload), kind
+        assert fixture.get("tool_input") == payload.get("tool_input"), kind
+        assert fixture["cwd"] == payload["cwd"], kind
