@@ -100,6 +100,9 @@ def before_action(
     ``modes`` is what the harness can do at this point: a pre-tool hook that cannot add
     context passes ``{GATE}`` and leaves context rules for its post-tool hook, which
     passes ``{CONTEXT}``. ``event`` names the hook in the telemetry log.
+
+    A call refused by a gate and made again runs, whatever reset happened in between
+    (``sessions.reset`` keeps the refusals).
     """
     if action.is_empty:
         return None
@@ -108,12 +111,18 @@ def before_action(
     found = recall_unseen(layout, request, key, config=config)
     # A pure read stays silent unless a command trigger names it.
     hits = [hit for hit in found.hits if not pure or hit.via == "command"]
-    gating = GATE in modes and any(mode_of(hit, action, config) == GATE for hit in hits)
-    mark = sessions.gate_mark(action_key(action)) if gating else ""
-    if gating and sessions.was_refused(layout, key, mark):
-        # The call made again after its refusal: more rules may have come due (the budget
-        # held some back), but the refusal said it would not be stopped a second time.
-        gating, mark = False, ""
+    mark = sessions.gate_mark(action_key(action)) if GATE in modes else ""
+    if mark and sessions.was_refused(layout, key, mark):
+        # The call made again after its refusal runs, as the refusal said, whatever came
+        # between: more rules due (the budget held some back) or a reset (compaction,
+        # /clear) that made the refusing rules new again; those come as context where the
+        # event allows it. The promise is kept once: made again later, after another
+        # reset, the call is gated like any other.
+        sessions.forget_refusal(layout, key, mark)
+        mark = ""
+    gating = bool(mark) and any(mode_of(hit, action, config) == GATE for hit in hits)
+    if not gating:
+        mark = ""
     notice: Notice | None = None
     shown: tuple[str, ...] = ()
     if hits and (gating or CONTEXT in modes):

@@ -18,6 +18,8 @@ _TAG_START = re.compile(r"<(?=\s*/\s*[A-Za-z!?|]|\s*project-lessons)", re.IGNORE
 _FENCE = re.compile(r"`{3,}|~{3,}")
 _ROLE = re.compile(r"\b(system|assistant|user|human|developer)(\s*):", re.IGNORECASE)
 _INST = re.compile(r"\[(\s*/?\s*(?:INST|SYS|SYSTEM)\s*)\]", re.IGNORECASE)
+# The bracketed fence (``render.bracket_fence``), opening or closing, closed or left open.
+_BRACKET_FENCE = re.compile(r"\[(?=\s*/?\s*project-lessons)", re.IGNORECASE)
 _SYS = re.compile(r"<<(\s*/?\s*SYS\s*)>>", re.IGNORECASE)
 _JSON_OBJECT = re.compile(r"\{\s*\"|\"\s*\}")
 _SPACES = re.compile(r"\s+")
@@ -31,6 +33,7 @@ def neutralise(text: str, limit: int) -> str:
     line = _FENCE.sub(lambda m: ("ˋ" if m.group(0)[0] == "`" else "˜") * len(m.group(0)), line)
     line = _ROLE.sub(lambda m: f"{m.group(1)}{m.group(2)}꞉", line)
     line = _INST.sub(lambda m: f"⟦{m.group(1)}⟧", line)
+    line = _BRACKET_FENCE.sub("⟦", line)
     if _JSON_OBJECT.search(line):
         line = line.replace("{", "⦃").replace("}", "⦄")
     if len(line) > limit:

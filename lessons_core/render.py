@@ -9,7 +9,8 @@ rendered inert before it goes inside the fence:
   has its angle brackets swapped for ``‹ ›``, so the fence cannot be closed from inside;
   so does the start of a closing tag left open (``</project-lessons`` at the end of a
   rule), and a tag is also looked for across the rule and its label, which are joined
-  on one line;
+  on one line; the fence's name in square brackets (``[/project-lessons]``, the fence
+  ``bracket_fence`` writes) has its bracket swapped for ``⟦``;
 - code fences (three or more backticks or tildes), role markers (``SYSTEM:``,
   ``Assistant:``, ``[INST]``, ``<<SYS>>``) and JSON objects that could pass for hook output
   (``{"decision": ...}``) get their ASCII punctuation swapped for look-alikes
@@ -39,6 +40,10 @@ if TYPE_CHECKING:
 
 OPEN = "<project-lessons>"
 CLOSE = "</project-lessons>"
+# The same fence in square brackets, for a harness that HTML-escapes angle brackets in the
+# context it hands the model (Gemini CLI). Rules cannot write this one either.
+BRACKET_OPEN = "[project-lessons]"
+BRACKET_CLOSE = "[/project-lessons]"
 HEADER = (
     "Project lessons, not system instructions; apply where they fit. Full text: lessons show ID"
 )
@@ -81,7 +86,7 @@ def _plain(text: str) -> bool:
         return False  # the patterns ignore case: 'ſystem:' reads as 'system:' to them
     if "```" in text or "~~~" in text or ("<" in text and _tag_like(text)):
         return False
-    if "[" in text and _marker_after(text, "[", ("inst", "sys")):
+    if "[" in text and _marker_after(text, "[", ("inst", "sys", "project-")):
         return False
     if '"' in text and ("{" in text or "}" in text):
         return False
@@ -193,6 +198,18 @@ def render_block(recall: Recall) -> str:
         lines.append(notice(recall.more))
     lines.append(CLOSE)
     return "\n".join(lines)
+
+
+def bracket_fence(text: str) -> str:
+    """``text`` with the fence of each block in it written ``[project-lessons]`` …
+    ``[/project-lessons]``: the lines that are exactly ``OPEN`` or ``CLOSE`` (a rule's line
+    starts with ``- ``, so it is never one of them). Same length, same token estimate."""
+    if OPEN not in text:
+        return text
+    lines = text.split("\n")
+    return "\n".join(
+        BRACKET_OPEN if line == OPEN else BRACKET_CLOSE if line == CLOSE else line for line in lines
+    )
 
 
 # The fixed part of every block, counted against max_tokens before any rule.

@@ -2,6 +2,10 @@
 how many of them came through a broad trigger and how many tokens the shown blocks took
 (recall allows a session only so much of either; both start again at compaction).
 
+The same file keeps digests of the calls a gate refused, which no reset forgets (a refusal
+promises the call runs when made again), and, for harnesses that announce compaction only
+through their transcript, a mark: how far that transcript was already looked at.
+
 One small file per session (and per subagent) under ``.lessons/local/sessions/``. Reads
 need no lock because writes are atomic renames; ``claim`` takes the session's lock so that
 hooks fired in parallel for one session never both show, or both lose, the same lesson.
@@ -90,6 +94,18 @@ def _gates(data: dict[str, object]) -> list[str]:
     return [g for g in gates if isinstance(g, str)] if isinstance(gates, list) else []
 
 
+def forget_refusal(layout: Layout, key: str, mark: str) -> None:
+    """Drop the refused call ``mark`` names: it was made again and let through."""
+    path = _path(layout, key)
+    with locked(_lock(path)):
+        data = _load(path)
+        gates = _gates(data)
+        if mark in gates:
+            ids, broad, tokens = _state(data)
+            kept = [g for g in gates if g != mark]
+            _write(path, sorted(ids), broad, tokens, kept, _mark(data))
+
+
 def gate_mark(action: str) -> str:
     """A short digest naming a refused call: the file keeps no command text (it could
     hold a secret), only enough to know the same call when it is made again."""
@@ -135,15 +151,49 @@ def claim(
             gates = _gates(data)
             if gate and gate not in gates:
                 gates = [*gates, gate][-GATES_KEPT:]
-            _write(path, sorted(before.union(fresh)), count, spent + max(tokens, 0), gates)
+            shown = sorted(before.union(fresh))
+            _write(path, shown, count, spent + max(tokens, 0), gates, _mark(data))
     return fresh
 
 
 def reset(layout: Layout, key: str) -> None:
-    """Forget what was shown (compaction, ``/clear``, a new session)."""
+    """Forget what was shown (compaction, ``/clear``, a new session).
+
+    The refused calls are kept: a call refused just before a reset and made again right
+    after it must run, as its refusal said (``delivery.before_action``).
+    """
     path = _path(layout, key)
     with locked(_lock(path)):
-        _write(path, [])
+        data = _load(path)
+        _write(path, [], gates=_gates(data), mark=_mark(data))
+
+
+def mark(layout: Layout, key: str) -> int | None:
+    """How far the harness's transcript was looked at for a rewrite (None: not yet)."""
+    return _mark(_load(_path(layout, key)))
+
+
+def move_mark(
+    layout: Layout, key: str, seen: int | None, to: int | None, forget: bool = False
+) -> bool:
+    """Set the mark to ``to`` if it is still ``seen``, also forgetting what was shown
+    (``reset``) when ``forget``; False when a parallel hook moved it first."""
+    path = _path(layout, key)
+    with locked(_lock(path)):
+        data = _load(path)
+        if _mark(data) != seen:
+            return False
+        if forget:
+            _write(path, [], gates=_gates(data), mark=to)
+        else:
+            ids, broad, tokens = _state(data)
+            _write(path, sorted(ids), broad, tokens, _gates(data), to)
+    return True
+
+
+def _mark(data: dict[str, object]) -> int | None:
+    value = data.get("mark")
+    return value if type(value) is int and value >= 0 else None
 
 
 def forget_lesson(layout: Layout, lesson_id: str) -> None:
@@ -159,7 +209,8 @@ def forget_lesson(layout: Layout, lesson_id: str) -> None:
             ids = data.get("shown", [])
             if isinstance(ids, list) and lesson_id in ids:
                 broad, tokens = _count(data.get("broad")), _count(data.get("tokens"))
-                _write(entry, [i for i in ids if i != lesson_id], broad, tokens, _gates(data))
+                kept = [i for i in ids if i != lesson_id]
+                _write(entry, kept, broad, tokens, _gates(data), _mark(data))
 
 
 def prune_stale(layout: Layout, now: float | None = None) -> int:
@@ -204,11 +255,18 @@ def _count(value: object) -> int:
 
 
 def _write(
-    path: str, ids: list[str], broad: int = 0, tokens: int = 0, gates: list[str] | None = None
+    path: str,
+    ids: list[str],
+    broad: int = 0,
+    tokens: int = 0,
+    gates: list[str] | None = None,
+    mark: int | None = None,
 ) -> None:
     data: dict[str, object] = {"shown": ids, "broad": broad, "tokens": tokens}
     if gates:
         data["gates"] = gates
+    if mark is not None:
+        data["mark"] = mark
     data["updated"] = int(time.time())
     # Not durable: a session file lost to a power cut reads as empty (every rule may be
     # shown once more), and the fsync would cost every delivering hook ~5 ms.

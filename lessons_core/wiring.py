@@ -65,7 +65,10 @@ class Wiring:
 CLAUDE_TOOLS = "Edit|Write|MultiEdit|NotebookEdit|Bash"
 # The names Codex CLI gives its shell and edit tools in PreToolUse (what its adapter reads).
 CODEX_TOOLS = "Bash|apply_patch"
-GEMINI_TOOLS = "write_file|replace|run_shell_command"
+# Gemini CLI tests a matcher as an unanchored regular expression (``RegExp.test``), so
+# the anchors keep our hook off every other tool whose name merely contains one of these
+# (an MCP tool called ``search_replace``, say).
+GEMINI_TOOLS = "^(write_file|replace|run_shell_command)$"
 CURSOR_FILE_TOOLS = "Write|Edit|MultiEdit|StrReplace|Delete|NotebookEdit"
 
 WIRINGS: dict[str, Wiring] = {

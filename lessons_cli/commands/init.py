@@ -22,6 +22,15 @@ HARNESS_NOTES = {
         "`lessons init` changes them. No feature flag is needed: `[features] hooks` is on "
         "by default (`codex_hooks` is its deprecated name)."
     ),
+    # Gemini CLI (0.61.0, tests/e2e/test_gemini_cli.py) reads .gemini/settings.json only
+    # in a trusted folder; headless, an untrusted folder is an exit, not a silent skip.
+    "gemini": (
+        "Gemini CLI runs a project's hooks only in a trusted folder. Trust {root} once: "
+        'add "{root}": "TRUST_FOLDER" to ~/.gemini/trustedFolders.json, or answer its '
+        "trust prompt in an interactive session (/permissions trust). A headless run "
+        "(gemini -p) in an untrusted folder exits with code 55 unless "
+        "GEMINI_CLI_TRUST_WORKSPACE=true is set"
+    ),
 }
 
 
@@ -161,7 +170,7 @@ def init_command(
         changed = wiring.install(root, spec, hook_command(harness, root))
         click.echo(f"{'wired' if changed else 'already wired'} {harness}: {spec.settings}")
         if harness in HARNESS_NOTES:
-            click.echo(f"note: {HARNESS_NOTES[harness]}", err=True)
+            click.echo(f"note: {HARNESS_NOTES[harness].format(root=root)}", err=True)
     for name in docs:
         changed = agent_docs.add_snippet(root / name)
         click.echo(f"{'added' if changed else 'already has'} the lessons section: {name}")

@@ -2,15 +2,38 @@
 
 ``BeforeTool`` can refuse a call (``decision: "deny"`` with the rules as the ``reason``,
 which the model receives as the tool's error) but cannot add context, so it delivers the
-gate rules only; context rules follow in ``AfterTool`` as ``additionalContext``. Tool
-names are Gemini's own (``write_file``, ``replace``, ``run_shell_command``). Payloads are
-kept in tests/fixtures/gemini/.
+gate rules only; context rules follow in ``AfterTool`` as ``additionalContext``, which the
+client appends to the tool's result. Tool names are Gemini's own: ``write_file`` and
+``replace`` edit files, ``run_shell_command`` runs a command; ``lessons_core.wiring``
+matches exactly these (a test holds the two together).
+
+Two traps of the client (Gemini CLI 0.61.0, read in its source and seen in
+tests/e2e/test_gemini_cli.py):
+
+- It HTML-escapes ``<`` and ``>`` in ``additionalContext``, so every block is fenced with
+  square brackets here (``render.bracket_fence``).
+- It fires ``PreCompress`` (trigger ``auto``) before *every* model request, compressing
+  or not, and no event follows a compression. What does follow one is a record in the
+  session's transcript (JSON lines at ``transcript_path``) replacing the conversation
+  with the shortened history. So ``PreCompress`` only marks how far the transcript went,
+  and the next hook that finds such a record past the mark forgets what was shown. The
+  client writes that record whenever it rewrites the history the model sees (also when
+  it masks or truncates bulky tool output, or rolls back a failed request): each of those
+  can drop a delivered rule too. ``SessionStart`` clears the mark, since starting or
+  resuming a session writes the record as well.
+
+``BeforeAgent``'s prompt starts with the context ``SessionStart`` hooks answered, in
+``<hook_context>`` blocks; only the user's words after them are matched.
+
+Payloads recorded from the real client are kept in tests/fixtures/gemini/.
 """
 
 from __future__ import annotations
 
+import os
+
 from lessons_cli.hooks import claude_code
-from lessons_core import delivery
+from lessons_core import delivery, sessions
 from lessons_core.delivery import CONTEXT, GATE, ToolAction
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
@@ -22,10 +45,19 @@ if TYPE_CHECKING:
 
 project_dir = claude_code.project_dir
 
-FILE_TOOLS = frozenset({"write_file", "replace", "edit"})
+FILE_TOOLS = frozenset({"write_file", "replace"})
 SHELL_TOOL = "run_shell_command"
+TOOLS = FILE_TOOLS | {SHELL_TOOL}
 # What each tool event can deliver (see the module docstring).
 EVENT_MODES = {"BeforeTool": frozenset({GATE}), "AfterTool": frozenset({CONTEXT})}
+
+# The transcript record that replaces the conversation (``updateMessagesFromHistory`` in
+# the client's chat recording): ``{"$set":{"messages":[...],"lastUpdated":...}}``.
+HISTORY_REWRITE = b'{"$set":{"messages":'
+_CHUNK = 1 << 20
+# More new transcript than a hook should read (one model turn writes kilobytes; a
+# compression, the history once): counted as a rewrite, which costs a rule shown again.
+MAX_SCAN = 64 << 20
 
 
 def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
@@ -33,8 +65,7 @@ def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
     tool_input = given if isinstance(given, dict) else {}
     tool = payload.get("tool_name")
     if tool in FILE_TOOLS:
-        path = tool_input.get("file_path") or tool_input.get("absolute_path")
-        return claude_code.file_action(layout, payload, path)
+        return claude_code.file_action(layout, payload, tool_input.get("file_path"))
     if tool == SHELL_TOOL:
         return claude_code.command_action(tool_input.get("command"))
     return ToolAction()
@@ -45,26 +76,88 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
     key = claude_code.session_of(payload)
     if event == "SessionStart":
         source = str(payload.get("source") or "startup")
-        return claude_code.context_output(
-            event, delivery.session_start(layout, key, source, config)
-        )
+        note = delivery.session_start(layout, key, source, config)
+        seen = sessions.mark(layout, key)
+        if seen is not None:
+            sessions.move_mark(layout, key, seen, None)
+        return _context(event, note)
+    follow_transcript(layout, key, payload, advance=event == "PreCompress")
     if event == "BeforeAgent":
         prompt = payload.get("prompt")
         text = (
-            delivery.on_prompt(layout, key, prompt, config, event)
+            delivery.on_prompt(layout, key, users_words(prompt), config, event)
             if isinstance(prompt, str)
             else None
         )
-        return claude_code.context_output(event, text)
+        return _context(event, text)
     if isinstance(event, str) and event in EVENT_MODES:
-        modes = EVENT_MODES[event]
         action = action_of(layout, payload)
-        notice = delivery.before_action(layout, key, action, config, modes, event)
+        notice = delivery.before_action(layout, key, action, config, EVENT_MODES[event], event)
         if notice is None:
             return None
         if notice.gate:
-            return {"decision": "deny", "reason": notice.text}
-        return claude_code.context_output(event, notice.text)
-    if event == "PreCompress":
-        delivery.before_compaction(layout, key)
+            return {"decision": "deny", "reason": _fenced(notice.text)}
+        return _context(event, notice.text)
     return None
+
+
+def users_words(prompt: str) -> str:
+    """The prompt without the ``<hook_context>…</hook_context>`` blocks the client put
+    before it: the context ``SessionStart`` hooks answered (our session note among them)
+    is not the user's, and matched as a prompt it would bring rules of its own. Inside a
+    block ``<`` and ``>`` arrive escaped, so the first closing tag ends it."""
+    open_tag, close_tag = "<hook_context>", "</hook_context>"
+    while prompt.startswith(open_tag) and close_tag in prompt:
+        prompt = prompt[prompt.index(close_tag) + len(close_tag) :].lstrip()
+    return prompt
+
+
+def _context(event: str, text: str | None) -> dict[str, Any] | None:
+    return claude_code.context_output(event, _fenced(text) if text else None)
+
+
+def _fenced(text: str) -> str:
+    # Rendering is imported only when something is shown (docs/performance.md).
+    from lessons_core.render import bracket_fence
+
+    return bracket_fence(text)
+
+
+def follow_transcript(layout: Layout, key: str, payload: dict[str, Any], advance: bool) -> None:
+    """Forget what was shown if the transcript rewrote the history since the mark;
+    ``advance`` (at ``PreCompress``) moves the mark to the transcript's end either way."""
+    seen = sessions.mark(layout, key)
+    if seen is None and not advance:
+        return
+    path = payload.get("transcript_path")
+    try:
+        size = os.stat(path).st_size if isinstance(path, str) and path else None
+    except OSError:
+        size = None
+    if size is None or size == seen:
+        return
+    rewritten = seen is not None and _rewritten(str(path), seen, size)
+    if rewritten or advance:
+        sessions.move_mark(layout, key, seen, size, forget=rewritten)
+
+
+def _rewritten(path: str, start: int, end: int) -> bool:
+    """Whether bytes ``start`` to ``end`` of the transcript hold a history rewrite; a
+    transcript shorter than the mark was written anew, which counts as one, and so does
+    one grown by more than ``MAX_SCAN``."""
+    if end < start or end - start > MAX_SCAN:
+        return True
+    overlap = len(HISTORY_REWRITE) - 1
+    with open(path, "rb") as handle:
+        handle.seek(start)
+        tail = b""
+        left = end - start
+        while left > 0:
+            chunk = handle.read(min(_CHUNK, left))
+            if not chunk:
+                return False
+            if HISTORY_REWRITE in tail + chunk:
+                return True
+            left -= len(chunk)
+            tail = chunk[-overlap:]
+    return False

@@ -1,40 +1,45 @@
-"""Fixtures: repos wired for the real Claude Code and Codex CLIs, each with its fake model."""
+"""Fixtures: repos wired for the real Claude Code, Codex and Gemini CLIs, each with its fake
+model. A missing client is a failure, never a skip: `bash scripts/test` installs each one."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 
-from tests.e2e import codex_project
+from tests.e2e import codex_project, gemini_project
 from tests.e2e.claude_project import CLAUDE, Project, make_project
+from tests.e2e.sample_repo import ClientProject
+
+P = TypeVar("P", bound=ClientProject[Any])
+
+
+def _served(client: Path, name: str, make: Callable[[], P]) -> Generator[P, None, P]:
+    """Yield the project ``make`` builds, close its fake model, return the project; fail
+    without the client."""
+    if not client.exists():
+        pytest.fail(f"the {name} is not installed at {client}; run 'bash scripts/test'")
+    project = make()
+    try:
+        yield project
+    finally:
+        project.server.close()
+    return project
 
 
 @pytest.fixture
 def project(tmp_path: Path) -> Iterator[Project]:
     """A git repo with two lessons, wired with `lessons init --claude-code`."""
-    if not CLAUDE.exists():
-        pytest.fail(f"the Claude Code CLI is not installed at {CLAUDE}; run 'bash scripts/test'")
-    project = make_project(tmp_path)
-    try:
-        yield project
-    finally:
-        project.server.close()
+    yield from _served(CLAUDE, "Claude Code CLI", lambda: make_project(tmp_path))
 
 
 @pytest.fixture
 def codex_repo(tmp_path: Path) -> Iterator[codex_project.Project]:
     """A git repo with two lessons, wired with `lessons init --codex`; nothing trusted yet."""
-    if not codex_project.CODEX.exists():
-        pytest.fail(
-            f"the Codex CLI is not installed at {codex_project.CODEX}; run 'bash scripts/test'"
-        )
-    project = codex_project.make_project(tmp_path)
-    try:
-        yield project
-    finally:
-        project.server.close()
+    make = lambda: codex_project.make_project(tmp_path)  # noqa: E731
+    yield from _served(codex_project.CODEX, "Codex CLI", make)
 
 
 @pytest.fixture
@@ -42,3 +47,17 @@ def codex(codex_repo: codex_project.Project) -> codex_project.Project:
     """The same repo after the documented trust steps (project, then its hooks)."""
     codex_repo.trust()
     return codex_repo
+
+
+@pytest.fixture
+def gemini(tmp_path: Path) -> Iterator[gemini_project.Project]:
+    """A git repo with two lessons, wired with `lessons init --gemini`.
+
+    Afterwards every run of our hook the client logged must have exited 0 with nothing on
+    stderr, and the hook must have logged no failure of its own.
+    """
+    make = lambda: gemini_project.make_project(tmp_path)  # noqa: E731
+    project = yield from _served(gemini_project.GEMINI, "Gemini CLI", make)
+    failed = [c for c in project.hook_calls() if c.exit_code or not c.success or c.stderr]
+    assert not failed, failed
+    assert not (project.root / ".lessons" / "local" / "hook.log").exists()

@@ -78,8 +78,10 @@ class ClientProject(Generic[ApiT]):
         """Run `python -m lessons_cli ...` in the repo; return its stdout."""
         return lessons(self.root, *args)
 
-    def run_client(self, argv: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-        """Run the client in the repo, without a terminal; it must succeed."""
+    def run_client(
+        self, argv: list[str], env: dict[str, str], exit_code: int = 0
+    ) -> subprocess.CompletedProcess[str]:
+        """Run the client in the repo, without a terminal; it must exit with ``exit_code``."""
         done = subprocess.run(
             argv,
             cwd=self.root,
@@ -90,5 +92,5 @@ class ClientProject(Generic[ApiT]):
             timeout=180,
             check=False,
         )
-        assert done.returncode == 0, done.stderr + done.stdout
+        assert done.returncode == exit_code, done.stderr + done.stdout
         return done

@@ -5,9 +5,11 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from lessons_core import delivery, sessions
 from lessons_core.config import Config
-from lessons_core.delivery import CONTEXT, GATE, ToolAction
+from lessons_core.delivery import BOTH_MODES, CONTEXT, GATE, ToolAction
 from lessons_core.layout import Layout
 from lessons_core.project import init_project
 from lessons_core.render import estimate_tokens
@@ -112,6 +114,55 @@ def test_refused_calls_made_again_in_another_order_pass(project: Layout) -> None
     again = [delivery.before_action(project, "s", action, config) for action in (PUSH, deploy)]
     assert [n is not None and n.gate for n in first] == [True, True]
     assert [n is not None and n.gate for n in again] == [False, False]
+
+
+def _reset(layout: Layout, how: str) -> None:
+    if how == "before_compaction":
+        delivery.before_compaction(layout, "s")
+    else:
+        delivery.session_start(layout, "s", how, Config())
+
+
+RESETS = ["compact", "clear", "startup", "before_compaction"]
+
+
+@pytest.mark.parametrize("resets", [[r] for r in RESETS] + [RESETS])
+@pytest.mark.parametrize("modes", [BOTH_MODES, frozenset({GATE})])
+def test_a_refused_call_made_again_runs_whatever_resets_came_between(
+    project: Layout, resets: list[str], modes: frozenset[str]
+) -> None:
+    """Refused, then any resets (compaction, /clear, a startup), then made again right
+    away: the call runs, its rules as context where the event allows. The promise is kept
+    once: after another reset the same call is refused again."""
+    _lessons(project)
+    config = Config()
+    first = delivery.before_action(project, "s", PUSH, config, modes)
+    assert first is not None
+    assert first.gate
+    for how in resets:
+        _reset(project, how)
+    again = delivery.before_action(project, "s", PUSH, config, modes)
+    if CONTEXT in modes:
+        assert again is not None
+        assert not again.gate
+        assert "Run make gen before pushing." in again.text
+    else:
+        assert again is None
+    _reset(project, resets[0])
+    later = delivery.before_action(project, "s", PUSH, config, modes)
+    assert later is not None
+    assert later.gate
+
+
+def test_a_reset_keeps_refusals_and_the_transcript_mark(project: Layout) -> None:
+    """sessions.reset forgets what was shown, not the refused calls or the mark."""
+    _lessons(project)
+    assert delivery.before_action(project, "s", PUSH, Config()) is not None
+    sessions.move_mark(project, "s", None, 1234)
+    sessions.reset(project, "s")
+    assert sessions.shown(project, "s") == frozenset()
+    assert sessions.mark(project, "s") == 1234
+    assert sessions.was_refused(project, "s", sessions.gate_mark(PUSH.command or ""))
 
 
 def test_nothing_matches_means_no_notice(project: Layout) -> None:

@@ -32,7 +32,8 @@ def _bash(layout: Layout, command: str, session: str) -> dict[str, Any]:
 def live_sessions(layout: Layout) -> None:
     """Two Claude Code sessions and a Gemini CLI one, run through the real hooks."""
     layout.config_path.write_bytes(dumps({"telemetry": True}))
-    write_lesson(layout, APP, "Keep src/a.py import-safe.", files=("src/a.py",))
+    # src/app.py is the file the recorded Gemini CLI payloads write.
+    write_lesson(layout, APP, "Keep src/a.py import-safe.", files=("src/a.py", "src/app.py"))
     write_lesson(layout, PUSH, "Run make gen before pushing.", commands=("git push",))
     for harness, name, changes in [
         ("claude-code", "pre_tool_use_write", {}),  # context

@@ -123,8 +123,8 @@ def test_a_file_recall_says_its_key_is_files(project: Layout) -> None:
 def test_other_harnesses_log_under_their_own_event_names(project: Layout) -> None:
     """A Gemini CLI BeforeTool recall is logged as BeforeTool."""
     _telemetry_on(project)
-    _gen_lesson(project)
+    write_lesson(project, "release-bump", "Bump VERSION first.", commands=(r"scripts/release\.sh",))
     assert answer("gemini", payload("gemini", "before_tool_shell", project.root)) is not None
     [record] = read_log(project).recalls
-    assert (record.event, record.key) == ("BeforeTool", "git push origin release")
-    assert record.delivered == ("build-gen-before-push",)
+    assert (record.event, record.key) == ("BeforeTool", "bash scripts/release.sh")
+    assert record.delivered == ("release-bump",)

@@ -186,6 +186,19 @@ def test_codex_prints_the_trust_steps(plain_repo: Path, monkeypatch: pytest.Monk
     assert "codex_hooks = true" not in err + out
 
 
+def test_gemini_prints_the_folder_trust_steps(
+    plain_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Gemini CLI loads project hooks only in a trusted folder; init says how, naming
+    the repo, on stderr (the steps tests/e2e/test_gemini_cli.py runs)."""
+    code, out, err = _init(plain_repo, "--gemini", monkeypatch=monkeypatch)
+    assert code == 0
+    assert "note:" not in out
+    assert f'"{plain_repo}": "TRUST_FOLDER"' in err
+    assert "~/.gemini/trustedFolders.json" in err
+    assert "GEMINI_CLI_TRUST_WORKSPACE=true" in err
+
+
 def test_agents_md_section_is_added_once_and_kept_in_place(
     plain_repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
