@@ -288,18 +288,22 @@ def forget_sessions(layout: Layout) -> None:
 
 
 def file_calls(harness: str, root: Path) -> list[dict[str, Any]]:
-    """One edit of src/a.py as the harness reports it: its pre-tool event, and its
-    post-tool event where context rules arrive there."""
+    """One edit of src/a.py as the harness reports it (its recorded payloads, the path set
+    here): the pre-tool event, and the post-tool event where context rules arrive there."""
+    edit = {"file_path": str(root / "src" / "a.py"), "content": "x = 2\n"}
+    patch = "*** Begin Patch\n*** Update File: src/a.py\n@@\n-x = 1\n+x = 2\n*** End Patch\n"
     return {
-        "claude-code": lambda: [payload("claude-code", "pre_tool_use_edit", root)],
-        "codex": lambda: [payload("codex", "pre_tool_use_apply_patch", root)],
+        "claude-code": lambda: [payload("claude-code", "pre_tool_use_edit", root, tool_input=edit)],
+        "codex": lambda: [
+            payload("codex", "pre_tool_use_apply_patch", root, tool_input={"command": patch})
+        ],
         "gemini": lambda: [
-            payload("gemini", "before_tool_write_file", root),
-            payload("gemini", "after_tool_write_file", root),
+            payload("gemini", "before_tool_write_file", root, tool_input=edit),
+            payload("gemini", "after_tool_write_file", root, tool_input=edit),
         ],
         "cursor": lambda: [
-            payload("cursor", "pre_tool_use_write", root),
-            payload("cursor", "post_tool_use_write", root),
+            payload("cursor", "pre_tool_use_write", root, tool_input=edit),
+            payload("cursor", "post_tool_use_write", root, tool_input=edit),
         ],
     }[harness]()
 
@@ -311,19 +315,16 @@ def command_calls(harness: str, root: Path) -> list[dict[str, Any]]:
         "claude-code": lambda: [
             payload("claude-code", "pre_tool_use_bash_redirect", root, tool_input=shell)
         ],
-        "codex": lambda: [payload("codex", "pre_tool_use_bash", root)],
+        "codex": lambda: [payload("codex", "pre_tool_use_bash", root, tool_input=shell)],
         "gemini": lambda: [
-            payload("gemini", "before_tool_shell", root),
-            payload(
-                "gemini", "after_tool_write_file", root,
-                tool_name="run_shell_command", tool_input=shell,
-            ),
+            payload("gemini", "before_tool_shell", root, tool_input=shell),
+            payload("gemini", "after_tool_shell", root, tool_input=shell),
         ],
         "cursor": lambda: [
-            payload("cursor", "before_shell_execution", root),
+            payload("cursor", "before_shell_execution", root, command=COMMAND),
             payload("cursor", "post_tool_use_write", root, tool_name="Shell", tool_input=shell),
         ],
-    }[harness]()  # fmt: skip
+    }[harness]()
 
 
 def delivered(harness: str, calls: list[dict[str, Any]]) -> str:
