@@ -14,7 +14,7 @@ from lessons_core.errors import CaptureRefused
 from lessons_core.fsutil import locked
 from lessons_core.ids import candidate_ids, slug
 from lessons_core.layout import Layout
-from lessons_core.model import Lesson, Triggers, today
+from lessons_core.model import Lesson, today
 from lessons_core.repo_files import tracked_files
 from lessons_core.store import create_lesson, load_graph, update_lesson
 
@@ -32,7 +32,7 @@ def add_lesson(layout: Layout, draft: guards.CaptureDraft, force: bool = False) 
         draft,
         rule=draft.rule.strip(),
         topics=tuple(dict.fromkeys(slug(t) for t in draft.topics if slug(t))),
-        triggers=_clean_triggers(draft.triggers),
+        triggers=guards.repo_triggers(draft.triggers, layout.root),
     )
     guards.check_text(draft)
     guards.check_secrets(draft)
@@ -85,14 +85,4 @@ def _merge(twin: Lesson, draft: guards.CaptureDraft) -> Lesson:
         evidence=tuple(dict.fromkeys(twin.evidence + draft.evidence)),
         rationale=twin.rationale or draft.rationale or None,
         gate=twin.gate or draft.gate,
-    )
-
-
-def _clean_triggers(triggers: Triggers) -> Triggers:
-    from lessons_core.glob_match import normalise_glob
-
-    return Triggers(
-        files=tuple(dict.fromkeys(normalise_glob(g) for g in triggers.files if g.strip())),
-        commands=tuple(dict.fromkeys(c for c in triggers.commands if c.strip())),
-        keywords=tuple(dict.fromkeys(k.strip() for k in triggers.keywords if k.strip())),
     )

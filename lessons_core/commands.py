@@ -44,18 +44,21 @@ def compile_command(pattern: str) -> CommandPattern:
     """Compile ``pattern``; raise ``CommandPatternError`` when RE2 refuses it or it matches ''."""
     if not pattern.strip():
         raise CommandPatternError("is empty")
+    if "\x00" in pattern:
+        raise CommandPatternError("contains a NUL character, which no command holds")
     regex = bounded_regex(pattern)
     try:
         compiled = _compiled(regex)
-    except _re2().error as err:
+        # Checked on the pattern as written too: `x*` would be rescued by the word boundary
+        # added in front of it, but it still means "anything" to whoever wrote it.
+        empty = compiled.search("") is not None or _compiled(pattern).search("") is not None
+    except (_re2().error, ValueError) as err:  # ValueError: text RE2 cannot take as UTF-8
         reason = err.args[0].decode() if err.args and isinstance(err.args[0], bytes) else err
         raise CommandPatternError(
             f"is not a valid linear-time pattern ({reason}); backreferences and lookarounds "
             "are not supported, write the literal command instead"
         ) from None
-    # Checked on the pattern as written too: `x*` would be rescued by the word boundary
-    # added in front of it, but it still means "anything" to whoever wrote it.
-    if compiled.search("") is not None or _compiled(pattern).search("") is not None:
+    if empty:
         raise CommandPatternError("matches the empty string, so it would fire on every command")
     return CommandPattern(pattern=pattern, regex=regex)
 

@@ -3,21 +3,26 @@
 from __future__ import annotations
 
 from lessons_core import hookjson
-from lessons_core.errors import InvalidLessonFile
+from lessons_core.errors import InvalidLessonFile, quoted
 from lessons_core.fsutil import read_store_file
 from lessons_core.records import NamedTuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, TypeAlias
 
     from lessons_core.fsutil import StrPath
+
+    # A setting's problem: (its key, None for the whole file; what is wrong; the kind of
+    # InvalidLessonFile it is reported as).
+    Problem: TypeAlias = tuple[str | None, str, str]
 
 DELIVERY_MODES = ("gate", "context")
 
 
 class Config(NamedTuple):
-    """Budgets, delivery and telemetry. Unknown keys are an error, so typos surface.
+    """Budgets, delivery and telemetry. Unknown keys are an error, so typos surface
+    (``lessons validate`` reports them; recall runs with the defaults meanwhile).
 
     A named tuple rather than a dataclass, like every record the hook reads: importing
     ``dataclasses`` (it pulls in ``inspect``) costs about as much as starting Python (and
@@ -46,42 +51,69 @@ class Config(NamedTuple):
     def to_dict(self) -> dict[str, Any]:
         return self._asdict()
 
-    @classmethod
-    def from_dict(cls, data: dict[str, Any], source: StrPath) -> Config:
-        known = cls._field_defaults
-        values: dict[str, Any] = {}
-        for key, value in data.items():
-            if key not in known:
-                raise InvalidLessonFile(
-                    source,
-                    f"unknown setting; known: {', '.join(sorted(known))}",
-                    key,
-                    kind="unknown-field",
-                )
-            default = known[key]
-            if type(value) is not type(default):
-                raise InvalidLessonFile(source, f"must be a {type(default).__name__}", key)
-            if key.startswith("delivery_") and value not in DELIVERY_MODES:
-                raise InvalidLessonFile(source, "must be 'gate' or 'context'", key)
-            if isinstance(value, int) and not isinstance(value, bool) and value < 0:
-                raise InvalidLessonFile(source, "must not be negative", key)
-            values[key] = value
-        return cls(**values)
 
+def parse_settings(data: object) -> tuple[Config, list[Problem]]:
+    """The settings in ``data`` (a parsed config.json), each bad one at its default, and
+    what is wrong with each: an unknown key, a value of the wrong type or out of range.
 
-def load_config(path: StrPath) -> Config:
-    """Read the config file; a missing file means all defaults.
-
-    Parsed with ``hookjson``: the hook reads this file on every call.
+    Nothing here raises: one bad setting never takes the others, nor recall, with it.
     """
+    if not isinstance(data, dict):
+        return Config(), [(None, "must hold a JSON object", "invalid-value")]
+    known = Config._field_defaults
+    values: dict[str, Any] = {}
+    problems: list[Problem] = []
+    for key, value in data.items():
+        if key not in known:
+            names = ", ".join(sorted(known))
+            unknown = f"setting {quoted(key)} is unknown; known: {names}"
+            problems.append((key, unknown, "unknown-field"))
+            continue
+        wrong = _value_problem(key, value, known[key])
+        if wrong is None:
+            values[key] = value
+        else:
+            default = hookjson.dumps(known[key])
+            wrong = f"setting {quoted(key)} {wrong}; the default {default} is used"
+            problems.append((key, wrong, "invalid-value"))
+    return Config(**values), problems
+
+
+def _value_problem(key: str, value: Any, default: Any) -> str | None:
+    if type(value) is not type(default):  # bool is not an int here, nor 3.0 an int
+        return f"must be {_TYPE_NAMES[type(default)]}"
+    if key.startswith("delivery_") and value not in DELIVERY_MODES:
+        return "must be 'gate' or 'context'"
+    if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+        return "must not be negative"
+    return None
+
+
+_TYPE_NAMES = {int: "a whole number", str: "a string", bool: "true or false"}
+
+
+def read_config(path: StrPath) -> tuple[Config, list[Problem]]:
+    """The settings in the config file and every problem found (see ``parse_settings``);
+    a missing file means all defaults, one that cannot be read or parsed too."""
     try:
         raw = read_store_file(path)  # never through a link, nor into a FIFO
     except FileNotFoundError:
-        return Config()
+        return Config(), []
+    except InvalidLessonFile as err:
+        return Config(), [(None, err.problem, err.kind)]
+    except OSError as err:
+        return Config(), [(None, f"cannot be read ({err.strerror})", "unparsable")]
     try:
         data = hookjson.loads(raw)
-    except ValueError as err:
-        raise InvalidLessonFile(path, f"not valid JSON ({err}); fix or remove the file") from None
-    if not isinstance(data, dict):
-        raise InvalidLessonFile(path, "must hold a JSON object")
-    return Config.from_dict(data, path)
+    except (ValueError, RecursionError) as err:  # also bytes that are not UTF-8
+        return Config(), [(None, f"not valid JSON ({err}); fix or remove the file", "unparsable")]
+    return parse_settings(data)
+
+
+def load_config(path: StrPath) -> Config:
+    """The settings recall runs with: a bad setting (or file) falls back to its default,
+    so a typo in config.json never silences the hook; ``lessons validate`` reports it.
+
+    Parsed with ``hookjson``: the hook reads this file on every call.
+    """
+    return read_config(path)[0]

@@ -12,6 +12,17 @@ if TYPE_CHECKING:
     from lessons_core.fsutil import StrPath
 
 
+_QUOTED_CHARS = 100
+
+
+def quoted(text: str) -> str:
+    """``text`` quoted for a message: at most 100 characters, on one line, with control
+    characters and lone surrogates escaped (text from a lesson or config file must not
+    write escape sequences to a terminal, nor fail to print)."""
+    cut = text if len(text) <= _QUOTED_CHARS else text[: _QUOTED_CHARS - 1] + "…"
+    return f"'{cut}'" if cut.isprintable() else repr(cut)
+
+
 class LessonsError(Exception):
     """A problem the user can fix; ``str(err)`` says what and how."""
 

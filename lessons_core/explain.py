@@ -170,7 +170,7 @@ class _Context:
         triggers = lesson.triggers
         found = [self.file_check(lesson.id, glob) for glob in triggers.files]
         found.extend(self.command_check(lesson.id, pattern) for pattern in triggers.commands)
-        found.extend(self.keyword_check(keyword) for keyword in triggers.keywords)
+        found.extend(self.keyword_check(lesson.id, keyword) for keyword in triggers.keywords)
         if self.request.prompt:
             found.append(self.prompt_check(lesson))
         return tuple(found)
@@ -205,10 +205,10 @@ class _Context:
             return Check("command", pattern, True, "matches the command", spec)
         return Check("command", pattern, False, "no match in any part of the command", spec)
 
-    def keyword_check(self, keyword: str) -> Check:
+    def keyword_check(self, lesson_id: str, keyword: str) -> Check:
+        if (lesson_id, keyword) in self.skipped:
+            return Check("keyword", keyword, False, f"left out: {self.skipped[lesson_id, keyword]}")
         phrase = tokens(keyword)
-        if not phrase:
-            return Check("keyword", keyword, False, "left out: keyword has no letters or digits")
         spec = keyword_specificity(keyword)
         found = [source for source, words in self.sources if contains_phrase(words, phrase)]
         if found:

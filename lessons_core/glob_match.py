@@ -32,6 +32,11 @@ from __future__ import annotations
 # and "**/*".
 Plan = tuple[str, ...]
 GLOBSTAR = "**"
+# The longest path and file name any common file system accepts (Linux PATH_MAX and
+# NAME_MAX). A hook ignores a longer "path" (it names no file, and refusing it bounds every
+# matcher's work), so a glob that only such a path could match never fires.
+MAX_PATH_CHARS = 4096
+MAX_NAME_CHARS = 255
 
 
 def normalise_glob(glob: str) -> str:

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import NamedTuple
 
-from lessons_core.glob_match import GLOBSTAR, Plan, normalise_glob
+from lessons_core.glob_match import GLOBSTAR, MAX_NAME_CHARS, Plan, normalise_glob
 
 _GLOB_CHARS = frozenset("*?[")
 _DIR_SUFFIX = "(?:/|$)"
@@ -27,10 +27,20 @@ _DIR_SUFFIX = "(?:/|$)"
 # path (PATH_MAX), the longest a hook lets through.
 MAX_BACKTRACKING_REPEATS = 2
 _REPEAT = re.compile(r"(?<!\\)[*+]")
+# C0, DEL and C1: a line break would end a gitignore line, and no file in a repo has one.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+
+
+_RELATIVE_FIX = "use a path relative to the repo root, e.g. 'src/app.py'"
 
 
 class GlobError(ValueError):
-    """A glob that can never fire or reaches outside the repo; the message says why."""
+    """A glob that can never fire or reaches outside the repo: ``str(err)`` says why,
+    ``fix`` what to write instead."""
+
+    def __init__(self, reason: str, fix: str = _RELATIVE_FIX) -> None:
+        super().__init__(reason)
+        self.fix = fix
 
 
 class CompiledGlob(NamedTuple):
@@ -47,19 +57,29 @@ def compile_glob(glob: str) -> CompiledGlob:
     text = normalise_glob(glob)
     if not text or text in {".", "/"}:
         raise GlobError("names the repo root; name the files it is about")
-    if "\x00" in text or "\n" in text:
-        raise GlobError("contains a control character")
+    if _CONTROL.search(text):
+        raise GlobError(
+            "contains a control character, which no file name in a repo holds",
+            "retype it as plain text, e.g. 'src/app.py'",
+        )
     if text.startswith(("!", "#")):
         raise GlobError("negations and comments never select a file; write the glob itself")
     parts = text.split("/")
     if ".." in parts:
         raise GlobError("reaches outside the repo ('..'); globs are relative to the repo root")
+    _check_names(parts)
     # pathspec costs ~40 ms to import; only compiling needs it, not normalising or matching.
     from pathspec.patterns.gitignore.basic import GitIgnoreBasicPattern
 
-    with warnings.catch_warnings():  # see _re_compile
-        warnings.simplefilter("ignore", FutureWarning)
-        pattern = GitIgnoreBasicPattern("/" + text)
+    try:
+        with warnings.catch_warnings():  # see _re_compile
+            warnings.simplefilter("ignore", FutureWarning)
+            pattern = GitIgnoreBasicPattern("/" + text)
+    except (re.error, ValueError) as err:  # a class such as [z-a]; pathspec's own refusals
+        raise GlobError(
+            f"is not a valid glob ({err})",
+            "write a character class from low to high, e.g. '[a-z]', or leave the brackets out",
+        ) from None
     if pattern.regex is None or not pattern.include:
         raise GlobError("never selects a file")
     regex = pattern.regex.pattern
@@ -68,6 +88,20 @@ def compile_glob(glob: str) -> CompiledGlob:
     if regex.endswith(_DIR_SUFFIX):
         regex = regex[: -len(_DIR_SUFFIX)] + "$"
     return CompiledGlob(glob=text, regex=regex)
+
+
+def _check_names(parts: list[str]) -> None:
+    """Refuse a glob that only a file name no file system allows could match (the hook
+    ignores such paths, so it would never fire)."""
+    for part in parts:
+        # Each '*' may match nothing and every other character (but a class) is one.
+        least = len(part) - part.count("*")
+        if "[" not in part and least > MAX_NAME_CHARS:
+            raise GlobError(
+                f"names a file or folder of {least:,} characters; no file system allows "
+                f"more than {MAX_NAME_CHARS}, so it never matches",
+                "shorten that part with a wildcard, e.g. 'src/generated_*.py'",
+            )
 
 
 def matching_plan(compiled: CompiledGlob) -> Plan | None:

@@ -19,7 +19,14 @@ from lessons_core.thresholds import (
     NEAR_DUPLICATE_SIMILARITY,
     REFUSED_GLOB_SHARE,
 )
-from lessons_core.trigger_checks import GLOB_DEAD, command_problem, glob_problem, keyword_problem
+from lessons_core.trigger_checks import (
+    GLOB_DEAD,
+    TriggerProblem,
+    command_problem,
+    glob_problem,
+    keyword_problem,
+    repo_glob,
+)
 from lessons_core.words import fold, meaningful, tokens
 
 # Re-exported: callers probe commands and read the limits through this module too.
@@ -35,6 +42,7 @@ __all__ = [
     "find_near_duplicate",
     "normalised_rule",
     "probe_hits",
+    "repo_triggers",
     "rule_terms",
     "similarity",
     "term_similarity",
@@ -54,6 +62,18 @@ class CaptureDraft:
 
 
 def check_text(draft: CaptureDraft) -> None:
+    for what, texts in (
+        ("rule", (draft.rule,)),
+        ("rationale", (draft.rationale or "",)),
+        ("topic", draft.topics),
+        ("evidence", draft.evidence),
+    ):
+        if not all(_is_utf8(text) for text in texts):
+            raise CaptureRefused(
+                f"the {what} is not valid UTF-8 text, so it cannot be saved",
+                "retype it as plain text",
+                "not-utf8",
+            )
     rule = draft.rule.strip()
     if not rule:
         raise CaptureRefused("the rule is empty", "write one imperative sentence", "rule-empty")
@@ -77,6 +97,34 @@ def check_text(draft: CaptureDraft) -> None:
         raise CaptureRefused(
             "no topic given", "pass --topic NAME, e.g. --topic build", "topic-missing"
         )
+
+
+def _is_utf8(text: str) -> bool:
+    """False for text holding a lone surrogate: what bytes that were not UTF-8 become on a
+    command line."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def repo_triggers(triggers: Triggers, root: Path) -> Triggers:
+    """``triggers`` without blanks and repeats, file triggers repo-relative: an absolute
+    path inside the repo is made relative to its root, one outside is refused."""
+    files: list[str] = []
+    for glob in triggers.files:
+        if not glob.strip():
+            continue
+        placed = repo_glob(glob, root)
+        if isinstance(placed, TriggerProblem):
+            raise CaptureRefused(placed.problem, placed.fix, placed.kind)
+        files.append(placed)
+    return Triggers(
+        files=tuple(dict.fromkeys(files)),
+        commands=tuple(dict.fromkeys(c for c in triggers.commands if c.strip())),
+        keywords=tuple(dict.fromkeys(k.strip() for k in triggers.keywords if k.strip())),
+    )
 
 
 def check_secrets(draft: CaptureDraft) -> None:

@@ -44,8 +44,9 @@ else:
 
 MAGIC = b"LSNINDEX"
 # 5: a glob entry holds its matching plan in place of the regex; 6: trigger entries and
-# digests carry breadth flags
-FORMAT_VERSION = 7
+# digests carry breadth flags; 8: digests hold only triggers the one judgement accepts
+# (lessons_core.trigger_checks), keywords included
+FORMAT_VERSION = 8
 KEYS_PER_SHARD = 32
 ITEMS_PER_CHUNK = 64
 LARGE_VALUE = 64  # items in a tuple value that earn it a piece of its own

@@ -16,8 +16,9 @@ from typing import Any
 
 from lessons_core.errors import InvalidLessonFile
 
-ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,79}$")
-DATE_PATTERN = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+# \Z, not $: "$" also matches before a final newline.
+ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,79}\Z")
+DATE_PATTERN = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}\Z")
 MAX_RULE_CHARS = 300
 
 

@@ -24,8 +24,9 @@ saves a query:
   a routine command, a glob sweeping a whole tree, a common keyword, a crowded trigger),
   so recall can hold such rules back without working it out per query.
 
-Triggers that cannot be compiled (a hand-edited file, an imported pattern RE2 refuses) are
-left out and listed in ``skipped``, so one bad trigger never stops recall.
+Triggers the one judgement of ``lessons_core.trigger_checks`` rejects (a hand-edited file,
+a bad merge, an imported pattern RE2 refuses) are left out and listed in ``skipped``, so
+one bad trigger never stops recall: its lesson keeps its other triggers.
 """
 
 from __future__ import annotations
@@ -46,7 +47,9 @@ if TYPE_CHECKING:  # the model module is not needed to query an index, only to b
     from collections import Counter
     from collections.abc import Iterable, Mapping, Sequence
 
+    from lessons_core.commands import CommandPattern
     from lessons_core.errors import InvalidLessonFile
+    from lessons_core.globs import CompiledGlob
     from lessons_core.layout import Layout
     from lessons_core.model import Lesson
 
@@ -129,23 +132,42 @@ def build_index(lessons: Iterable[Lesson]) -> RecallIndex:
 
 
 def digest(lesson: Lesson) -> Digest:
-    """Compile one lesson's triggers (an inactive lesson's are never needed)."""
+    """Compile one lesson's triggers (an inactive lesson's are never needed).
+
+    Each trigger goes through the one judgement (``lessons_core.trigger_checks``): one it
+    rejects is left out and listed in ``skipped``, and the lesson keeps its others.
+    """
+    from lessons_core.trigger_checks import (
+        TriggerProblem,
+        judge_command,
+        judge_glob,
+        judge_keyword,
+    )
+
     globs: list[CompiledGlobEntry] = []
     commands: list[CompiledCommand] = []
     keywords: list[CompiledKeyword] = []
     skipped: list[tuple[str, str]] = []
     if lesson.is_active:
         for glob in dict.fromkeys(lesson.triggers.files):
-            _add_glob(glob, globs, skipped)
+            compiled = judge_glob(glob)
+            if isinstance(compiled, TriggerProblem):
+                skipped.append((glob, compiled.problem))
+            else:
+                globs.append(_glob_entry(compiled))
         for pattern in dict.fromkeys(lesson.triggers.commands):
-            _add_command(pattern, commands, skipped)
+            command = judge_command(pattern)
+            if isinstance(command, TriggerProblem):
+                skipped.append((pattern, command.problem))
+            else:
+                commands.append(_command_entry(command))
         for keyword in dict.fromkeys(lesson.triggers.keywords):
-            words = tuple(tokens(keyword))
-            if words:
+            words = judge_keyword(keyword)
+            if isinstance(words, TriggerProblem):
+                skipped.append((keyword, words.problem))
+            else:
                 common = not meaningful(list(words))
                 keywords.append((keyword, words, keyword_specificity(keyword), common))
-            else:
-                skipped.append((keyword, "keyword has no letters or digits"))
     return Digest(
         id=lesson.id,
         rule=lesson.rule,
@@ -160,35 +182,25 @@ def digest(lesson: Lesson) -> Digest:
     )
 
 
-def _add_glob(glob: str, out: list[CompiledGlobEntry], skipped: list[tuple[str, str]]) -> None:
+def _glob_entry(compiled: CompiledGlob) -> CompiledGlobEntry:
     from lessons_core.breadth import sweeping_glob
-    from lessons_core.globs import GlobError, compile_glob, has_glob_chars, matching_plan
+    from lessons_core.globs import has_glob_chars, matching_plan
 
-    try:
-        compiled = compile_glob(glob)
-    except GlobError as err:
-        skipped.append((glob, f"file trigger {err}"))
-        return
     text = compiled.glob
     exact = not has_glob_chars(text)
     matcher = matching_plan(compiled) or compiled.regex
     spec = glob_specificity(text)
-    out.append((text, matcher, glob_suffix(text), spec, exact, sweeping_glob(text)))
+    return (text, matcher, glob_suffix(text), spec, exact, sweeping_glob(text))
 
 
-def _add_command(pattern: str, out: list[CompiledCommand], skipped: list[tuple[str, str]]) -> None:
+def _command_entry(compiled: CommandPattern) -> CompiledCommand:
     from lessons_core.breadth import routine_command
-    from lessons_core.commands import CommandPatternError, compile_command
     from lessons_core.regex_literals import required_run
 
-    try:
-        compiled = compile_command(pattern)
-    except CommandPatternError as err:
-        skipped.append((pattern, f"command trigger {err}"))
-        return
+    pattern = compiled.pattern
     required = required_run(pattern)
     routine = routine_command(required, compiled.matches)
-    out.append((pattern, compiled.regex, required, command_specificity(pattern), routine))
+    return (pattern, compiled.regex, required, command_specificity(pattern), routine)
 
 
 def assemble(digests: Iterable[Digest]) -> RecallIndex:

@@ -22,7 +22,7 @@ from lessons_core.model import Lesson
 from lessons_core.repo_files import tracked_files
 from lessons_core.store import lesson_files, read_lesson
 from lessons_core.thresholds import GLOB_EXAMPLES
-from lessons_core.trigger_checks import TriggerProblem, checked_glob
+from lessons_core.trigger_checks import TriggerProblem, judge_glob
 from lessons_core.validate import Finding, load_context, validate
 
 KINDS = ("added", "changed", "deprecated", "superseded", "removed")
@@ -138,7 +138,7 @@ def _change(
 
 
 def glob_matches(glob: str, files: FileIndex) -> GlobMatches:
-    compiled = checked_glob(glob)
+    compiled = judge_glob(glob)
     if isinstance(compiled, TriggerProblem):
         return GlobMatches(glob, None, ())
     found = files.matching(compiled)

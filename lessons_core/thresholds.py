@@ -10,6 +10,12 @@ from __future__ import annotations
 # A rationale longer than this belongs in the evidence it links to.
 MAX_RATIONALE_CHARS = 2000
 
+# A trigger longer than this is text pasted by mistake, not a glob, a command or a phrase:
+# refused, so that no trigger costs every index build or validate run much. A glob this
+# long could only match a path longer than any file system accepts
+# (lessons_core.glob_match.MAX_PATH_CHARS), which the hook ignores.
+MAX_TRIGGER_CHARS = 4096
+
 # Globs: below this many files in the repo, shares say nothing.
 BROAD_GLOB_MIN_FILES = 10
 # Capture refuses a glob matching more than this share of the repo's files.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from lessons_core.layout import Layout
@@ -34,6 +36,17 @@ def refused(*args: str) -> str:
         ([GOOD_RULE, "--trigger-file", "**"], "matches every file"),
         ([GOOD_RULE, "--trigger-file", "**/*"], "matches every file"),
         ([GOOD_RULE, "--trigger-file", "!src/app.py"], "negations"),
+        ([GOOD_RULE, "--trigger-file", "src/[z-a].py"], "bad character range z-a"),
+        ([GOOD_RULE, "--trigger-file", "src/" + "a" * 1000 + ".py"], "more than 255"),
+        ([GOOD_RULE, "--trigger-file", "a/" * 2100 + "x"], "a trigger is at most 4,096"),
+        ([GOOD_RULE, "--trigger-file", "/etc/passwd"], "outside the repo"),
+        ([GOOD_RULE, "--trigger-file", "src/\udcff.py"], "not valid UTF-8"),
+        ([GOOD_RULE, "--trigger-file", "src/a\tb.py"], "control character"),
+        ([GOOD_RULE, "--trigger-cmd", "git " + "x" * 5000], "at most 4,096"),
+        ([GOOD_RULE, "--trigger-cmd", "git\x00push"], "NUL"),
+        ([GOOD_RULE, "--trigger-keyword", "--"], "no letters or digits"),
+        ([GOOD_RULE, "--trigger-keyword", "boto\x1b3"], "control character"),
+        (["Never split \udcff paths.", "--trigger-keyword", "boto3"], "not valid UTF-8"),
         ([GOOD_RULE, "--trigger-cmd", ".*"], "empty string"),
         ([GOOD_RULE, "--trigger-cmd", "x*"], "empty string"),
         ([GOOD_RULE, "--trigger-cmd", "(a)\\1"], "linear-time"),
@@ -100,6 +113,22 @@ def test_glob_matching_no_file_yet_is_saved_with_a_warning(repo: Layout) -> None
     assert result.exit_code == 0
     assert "matches no file yet" in result.stderr
     assert lesson_count(repo) == 1
+
+
+@pytest.mark.parametrize("given", ["{root}/src/app.py", "./src/app.py", "/src/app.py"])
+def test_a_path_into_the_repo_is_stored_from_its_root(repo: Layout, given: str) -> None:
+    """An absolute path inside the repo, './x' and a root-anchored '/x' are all stored as
+    the repo-relative path, the form recall matches."""
+    glob = given.format(root=repo.root)
+    result = run("add", GOOD_RULE, "--topic", "paths", "--trigger-file", glob, "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["lesson"]["triggers"]["files"] == ["src/app.py"]
+
+
+def test_an_absolute_path_outside_the_repo_says_where_the_repo_is(repo: Layout) -> None:
+    """Refused naming the repo root, so the fix is obvious."""
+    stderr = refused(GOOD_RULE, "--topic", "paths", "--trigger-file", "/opt/other/src/app.py")
+    assert f"'/opt/other/src/app.py' is a path outside the repo ({repo.root})" in stderr
 
 
 def test_one_bad_trigger_refuses_the_whole_lesson(repo: Layout) -> None:

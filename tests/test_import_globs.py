@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from lessons_core.importers.globs import expand_braces, split_list, translate_glob
@@ -18,23 +20,23 @@ def test_brace_without_comma_is_literal() -> None:
     assert expand_braces("docs/{x}.md") == ["docs/{x}.md"]
 
 
-def test_translation_reports_the_expansion() -> None:
+def test_translation_reports_the_expansion(tmp_path: Path) -> None:
     """A translated glob says what it became."""
-    result = translate_glob("src/*/{a,b}.ts")
+    result = translate_glob("src/*/{a,b}.ts", tmp_path)
     assert result.globs == ("src/*/a.ts", "src/*/b.ts")
     assert result.changed == "braces expanded to src/*/a.ts, src/*/b.ts"
     assert result.lost is None
 
 
-def test_plain_glob_is_unchanged() -> None:
+def test_plain_glob_is_unchanged(tmp_path: Path) -> None:
     """A glob both dialects read alike passes through without a note."""
-    assert translate_glob("tests/**/*.test.ts").globs == ("tests/**/*.test.ts",)
-    assert translate_glob("tests/**/*.test.ts").changed is None
+    assert translate_glob("tests/**/*.test.ts", tmp_path).globs == ("tests/**/*.test.ts",)
+    assert translate_glob("tests/**/*.test.ts", tmp_path).changed is None
 
 
-def test_leading_dot_slash_is_normalised() -> None:
+def test_leading_dot_slash_is_normalised(tmp_path: Path) -> None:
     """``./src/x.ts`` is written as ``src/x.ts`` and says so."""
-    result = translate_glob("./src/x.ts")
+    result = translate_glob("./src/x.ts", tmp_path)
     assert result.globs == ("src/x.ts",)
     assert result.changed == "written as src/x.ts"
 
@@ -48,9 +50,9 @@ def test_leading_dot_slash_is_normalised() -> None:
         ("../outside/*.ts", "outside the repo"),
     ],
 )
-def test_unsupported_globs_are_reported(glob: str, reason: str) -> None:
+def test_unsupported_globs_are_reported(glob: str, reason: str, tmp_path: Path) -> None:
     """A glob with no equivalent is not carried, and the reason names the construct."""
-    result = translate_glob(glob)
+    result = translate_glob(glob, tmp_path)
     assert result.globs == ()
     assert result.lost is not None
     assert reason in result.lost

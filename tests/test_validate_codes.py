@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from lessons_core.config import Config, load_config
 from lessons_core.layout import Layout
 from lessons_core.thresholds import NEVER_RECALLED_MIN_RECALLS, REPEATED_FAILURE_MIN
 from lessons_core.validate import validate
@@ -190,6 +191,37 @@ def test_l011_quiet_on_the_default_config(tmp_path: Path) -> None:
     """The config init writes is valid."""
     layout = make_project(tmp_path)
     assert "L011" not in only_codes(layout)
+
+
+def test_l011_names_each_bad_setting_and_recall_keeps_the_others(tmp_path: Path) -> None:
+    """Three bad settings are three findings; recall runs with their defaults and the good
+    setting as written."""
+    layout = make_project(tmp_path)
+    layout.config_path.write_text(
+        '{"max_tokens": "600", "max_trigger_matches": -1, "delivery_file": "loud",'
+        ' "max_prompt_matches": 1}\n'
+    )
+    found = sorted(f.message for f in validate(layout).findings if f.code == "L011")
+    assert found == [
+        "setting 'delivery_file' must be 'gate' or 'context'; the default \"context\" is used",
+        "setting 'max_tokens' must be a whole number; the default 600 is used",
+        "setting 'max_trigger_matches' must not be negative; the default 3 is used",
+    ]
+    assert load_config(layout.config_path) == Config(max_prompt_matches=1)
+
+
+def test_l012_fires_on_a_keyword_that_can_never_fire(tmp_path: Path) -> None:
+    """A keyword without letters or digits is L012."""
+    layout = make_project(tmp_path)
+    good(layout, keywords=["--"])
+    assert ("L012", "db-good") in codes(layout)
+
+
+def test_l012_quiet_on_a_real_keyword(tmp_path: Path) -> None:
+    """'alembic' is a keyword."""
+    layout = make_project(tmp_path)
+    good(layout, keywords=["alembic"])
+    assert "L012" not in only_codes(layout)
 
 
 # L101-L106: triggers

@@ -25,7 +25,8 @@ from lessons_core.model import Triggers
     "files",
     multiple=True,
     metavar="GLOB",
-    help="Repo-relative glob of files the rule is about (repeatable).",
+    help="Glob of files the rule is about, from the repo root; an absolute path into the "
+    "repo is stored relative to it (repeatable).",
 )
 @click.option(
     "--trigger-cmd",
@@ -67,8 +68,9 @@ def add_command(
     """Save RULE, one imperative sentence, and print its id.
 
     Re-adding the exact rule of an existing lesson merges the new triggers and evidence
-    into it. Refusals (no trigger, a glob matching everything, a secret, a near-duplicate)
-    exit 1 and leave the graph unchanged.
+    into it. Refusals (no trigger, a trigger that can never fire such as the glob '[z-a]'
+    or a path outside the repo, a glob matching everything, a secret, a near-duplicate)
+    exit 1 with the reason and the fix, and leave the graph unchanged.
 
     \b
     Example:

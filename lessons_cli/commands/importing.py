@@ -55,7 +55,7 @@ def agentsmesh_command(path: Path, dry_run: bool, as_json: bool) -> None:
       lessons import agentsmesh .agentsmesh/lessons/lessons.json
     """
     layout = find_layout()
-    report(apply_plan(layout, plan_agentsmesh(path), dry_run=dry_run), as_json)
+    report(apply_plan(layout, plan_agentsmesh(path, layout.root), dry_run=dry_run), as_json)
 
 
 RULE_FILE_HELP = {

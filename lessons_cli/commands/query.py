@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from lessons_cli.output import echo_json
-from lessons_core.config import load_config
+from lessons_core.config import read_config
 from lessons_core.layout import layout_for_files
 from lessons_core.recall import RecallRequest, recall
 from lessons_core.recall_index import load_index
@@ -65,7 +65,9 @@ def query_command(
         raise click.UsageError("give at least one of --file, --cmd or --prompt")
     layout, relative = layout_for_files(files, Path.cwd())
     request = RecallRequest(files=relative, command=command, prompt=prompt)
-    config = load_config(layout.config_path)
+    config, problems = read_config(layout.config_path)
+    for _key, problem, _kind in problems:  # recall runs with the defaults meanwhile
+        click.echo(f"warning: {layout.config_path}: {problem}", err=True)
     if explain:
         from lessons_core.delivery import allowance
         from lessons_core.explain import explain as explain_request

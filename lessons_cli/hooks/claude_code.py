@@ -12,6 +12,7 @@ import os
 
 from lessons_core import delivery, sessions
 from lessons_core.delivery import Notice, ToolAction
+from lessons_core.glob_match import MAX_NAME_CHARS, MAX_PATH_CHARS
 from lessons_core.layout import repo_relative
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
@@ -23,10 +24,6 @@ if TYPE_CHECKING:
 
 FILE_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
 SHELL_TOOL = "Bash"
-# Longer than any file system accepts (Linux PATH_MAX, NAME_MAX): such a "path" names no
-# file, and refusing it keeps every matcher's work on a path bounded.
-MAX_PATH_CHARS = 4096
-MAX_NAME_CHARS = 255
 
 
 def project_dir(payload: dict[str, Any]) -> str | None:
@@ -78,6 +75,8 @@ def file_action(layout: Layout, payload: dict[str, Any], *paths: Any) -> ToolAct
 
 
 def could_name_a_file(path: Any) -> bool:
+    """A "path" longer than any file system accepts names no file, and refusing it keeps
+    every matcher's work on a path bounded."""
     return (
         isinstance(path, str)
         and len(path) <= MAX_PATH_CHARS

@@ -13,8 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from lessons_core.commands import CommandPatternError, bounded_regex, compile_command
-from lessons_core.errors import InvalidLessonFile
+from lessons_core.commands import bounded_regex
+from lessons_core.errors import InvalidLessonFile, quoted
 from lessons_core.ids import slug
 from lessons_core.importers.globs import translate_glob
 from lessons_core.importers.jsregex import UntranslatableRegex, translate_js_regex
@@ -22,14 +22,16 @@ from lessons_core.importers.plan import ImportPlan, Note, NoteKind
 from lessons_core.jsonio import load_object
 from lessons_core.model import DATE_PATTERN, ID_PATTERN, Lesson, Status, Triggers
 from lessons_core.topics import Topic
+from lessons_core.trigger_checks import TriggerProblem, judge_command, judge_keyword
 
 FORMAT = "agentsmesh"
 VERSIONS = (1, 2)
 _KINDS = {"file_glob": "files", "command_pattern": "commands", "keyword": "keywords"}
 
 
-def plan_agentsmesh(path: Path) -> ImportPlan:
-    """Read ``path`` (an agentsmesh ``lessons.json``) into a plan; nothing is written."""
+def plan_agentsmesh(path: Path, root: Path) -> ImportPlan:
+    """Read ``path`` (an agentsmesh ``lessons.json``) into a plan for the repo at ``root``;
+    nothing is written."""
     data = load_object(path)
     version = data.get("version")
     if version not in VERSIONS:
@@ -54,7 +56,9 @@ def plan_agentsmesh(path: Path) -> ImportPlan:
         new_id = lesson_ids[key]
         if not isinstance(raw, dict):
             raise InvalidLessonFile(path, "must be an object", f"lessons.{key}")
-        planned.append(_lesson(new_id, raw, triggers, lesson_ids, topic_ids, path, key, notes))
+        planned.append(
+            _lesson(new_id, raw, triggers, lesson_ids, topic_ids, path, key, root, notes)
+        )
     planned.sort(key=lambda lesson: lesson.id)
     return ImportPlan(
         str(path),
@@ -100,6 +104,7 @@ def _lesson(
     topic_ids: dict[str, str],
     path: Path,
     key: str,
+    root: Path,
     notes: list[Note],
 ) -> Lesson:
     def field(name: str) -> str:
@@ -127,6 +132,8 @@ def _lesson(
             )
         )
     successor = raw.get("supersededBy")
+    if successor is not None and not isinstance(successor, str):
+        raise InvalidLessonFile(path, "must be a lesson id", field("supersededBy"))
     if successor is not None:
         successor = lesson_ids.get(successor, successor)
         if successor not in lesson_ids.values():
@@ -163,7 +170,7 @@ def _lesson(
         id=lesson_id,
         rule=rule.strip(),
         topics=tuple(dict.fromkeys(topic_ids.get(t, slug(t)) for t in _strings(raw, "topics"))),
-        triggers=_triggers(lesson_id, _strings(raw, "triggers"), triggers, notes),
+        triggers=_triggers(lesson_id, _strings(raw, "triggers"), triggers, root, notes),
         created=created[:10],
         status=status,
         rationale=rationale if isinstance(rationale, str) and rationale.strip() else None,
@@ -178,8 +185,9 @@ def _strings(raw: dict[str, Any], key: str) -> list[str]:
 
 
 def _triggers(
-    lesson_id: str, refs: list[str], triggers: dict[str, Any], notes: list[Note]
+    lesson_id: str, refs: list[str], triggers: dict[str, Any], root: Path, notes: list[Note]
 ) -> Triggers:
+    """The lesson's triggers by kind; each one the judgement rejects is noted, not carried."""
     found: dict[str, list[str]] = {"files": [], "commands": [], "keywords": []}
     for ref in refs:
         trigger = triggers.get(ref)
@@ -196,20 +204,19 @@ def _triggers(
             )
             continue
         if kind == "files":
-            found[kind].extend(_glob(lesson_id, pattern, notes))
+            found[kind].extend(_glob(lesson_id, pattern, root, notes))
         elif kind == "commands":
             found[kind].extend(_command(lesson_id, pattern, notes))
         else:
-            found[kind].append(pattern.strip())
+            found[kind].extend(_keyword(lesson_id, pattern.strip(), notes))
     return Triggers(**{kind: tuple(dict.fromkeys(values)) for kind, values in found.items()})
 
 
-def _glob(lesson_id: str, glob: str, notes: list[Note]) -> tuple[str, ...]:
-    translation = translate_glob(glob)
+def _glob(lesson_id: str, glob: str, root: Path, notes: list[Note]) -> tuple[str, ...]:
+    translation = translate_glob(glob, root)
     if translation.lost:
-        notes.append(
-            Note(NoteKind.NOT_CARRIED, "glob", lesson_id, f"file glob '{glob}' {translation.lost}")
-        )
+        detail = f"file glob {quoted(glob)} {translation.lost}"
+        notes.append(Note(NoteKind.NOT_CARRIED, "glob", lesson_id, detail))
     elif translation.changed:
         notes.append(
             Note(
@@ -219,16 +226,29 @@ def _glob(lesson_id: str, glob: str, notes: list[Note]) -> tuple[str, ...]:
     return translation.globs
 
 
+def _keyword(lesson_id: str, keyword: str, notes: list[Note]) -> tuple[str, ...]:
+    judged = judge_keyword(keyword)
+    if isinstance(judged, TriggerProblem):
+        detail = f"keyword {quoted(keyword)} {judged.reason}; {judged.fix}"
+        notes.append(Note(NoteKind.NOT_CARRIED, "keyword", lesson_id, detail))
+        return ()
+    return (keyword,)
+
+
 def _command(lesson_id: str, pattern: str, notes: list[Note]) -> tuple[str, ...]:
     try:
         translated = translate_js_regex(pattern)
-        if bounded_regex(translated) != translated:
-            translated = f"(?:{translated})"
-        compile_command(translated)
-    except (UntranslatableRegex, CommandPatternError) as err:
+    except UntranslatableRegex as err:
         notes.append(
             Note(NoteKind.NOT_CARRIED, "command", lesson_id, f"command pattern '{pattern}' {err}")
         )
+        return ()
+    if bounded_regex(translated) != translated:
+        translated = f"(?:{translated})"
+    judged = judge_command(translated)
+    if isinstance(judged, TriggerProblem):
+        detail = f"command pattern {quoted(pattern)} {judged.reason}; {judged.fix}"
+        notes.append(Note(NoteKind.NOT_CARRIED, "command", lesson_id, detail))
         return ()
     if translated == f"(?:{pattern})":
         notes.append(

@@ -10,9 +10,10 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from lessons_core.glob_match import normalise_glob
-from lessons_core.globs import GlobError, compile_glob
+from lessons_core.trigger_checks import TriggerProblem, judge_glob, repo_glob
 
 MAX_EXPANSIONS = 64
 _GROUP_CHARS = re.compile(r"[()|]")
@@ -28,22 +29,27 @@ class GlobTranslation:
     lost: str | None = None
 
 
-def translate_glob(glob: str) -> GlobTranslation:
+def translate_glob(glob: str, root: Path) -> GlobTranslation:
+    """Our globs for ``glob``, each judged as ``lessons add`` judges one (an absolute path
+    in the repo made relative to ``root``); one that could never fire is lost, with why."""
     text = glob.strip()
     if text.startswith("!"):
         return GlobTranslation((), lost="is a negation; a file trigger names the files it is about")
     if _GROUP_CHARS.search(_CLASS.sub("", text)):
         return GlobTranslation((), lost="uses an extglob or (a|b) group, which has no equivalent")
+    placed = repo_glob(text, root)
+    if isinstance(placed, TriggerProblem):
+        return GlobTranslation((), lost=f"{placed.reason}; {placed.fix}")
     try:
-        expanded = expand_braces(text)
+        expanded = expand_braces(placed)
     except ValueError as err:
         return GlobTranslation((), lost=str(err))
     globs: list[str] = []
     for item in expanded:
-        try:
-            globs.append(compile_glob(item).glob)
-        except GlobError as err:
-            return GlobTranslation((), lost=str(err))
+        judged = judge_glob(item)
+        if isinstance(judged, TriggerProblem):
+            return GlobTranslation((), lost=f"{judged.reason}; {judged.fix}")
+        globs.append(judged.glob)
     globs = list(dict.fromkeys(globs))
     if len(expanded) > 1:
         return GlobTranslation(tuple(globs), changed=f"braces expanded to {', '.join(globs)}")

@@ -11,6 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from lessons_core import guards
+from lessons_core.errors import quoted
 from lessons_core.ids import candidate_ids, slug
 from lessons_core.importers.globs import translate_glob
 from lessons_core.importers.markdown_rules import Body, parse_body
@@ -29,7 +30,7 @@ def plan_rule_files(layout: Layout, format_name: str, source: Path | None = None
     fmt = FORMATS[format_name]
     source = source or layout.root / fmt.default_dir
     existing = list(load_graph(layout).lessons.values())
-    plan = _Planner(existing)
+    plan = _Planner(existing, layout.root)
     for path in find_rule_files(fmt, source):
         subject = _display(path, layout.root)
         rule_file = read_rule_file(fmt, path, source, subject, plan.notes)
@@ -45,7 +46,8 @@ def plan_rule_files(layout: Layout, format_name: str, source: Path | None = None
 
 
 class _Planner:
-    def __init__(self, existing: list[Lesson]) -> None:
+    def __init__(self, existing: list[Lesson], root: Path) -> None:
+        self.root = root
         self.by_rule = {guards.normalised_rule(x.rule): x for x in existing}
         self.taken = {x.id for x in existing}
         self.lessons: dict[str, Lesson] = {}
@@ -68,11 +70,11 @@ class _Planner:
             if glob.strip().lstrip("./") in _EVERYTHING:
                 unscoped = f"'{glob}' applies to every file"
                 continue
-            translation = translate_glob(glob)
+            translation = translate_glob(glob, self.root)
             globs.extend(translation.globs)
             if translation.lost:
                 self.note(
-                    NoteKind.NOT_CARRIED, "glob", subject, f"glob '{glob}' {translation.lost}"
+                    NoteKind.NOT_CARRIED, "glob", subject, f"glob {quoted(glob)} {translation.lost}"
                 )
             elif translation.changed:
                 self.note(

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from lessons_core.layout import Layout
 from lessons_core.model import Status
 from lessons_core.stats import Stats, compute
-from lessons_core.trigger_checks import TriggerProblem, checked_glob
+from lessons_core.trigger_checks import TriggerProblem, judge_glob
 from lessons_core.validate import ValidationReport, load_context, validate
 
 COVERAGE_DEPTH = 2
@@ -51,7 +51,7 @@ def gather(layout: Layout, now: dt.datetime | None = None) -> ReportData:
     covered: set[str] = set()
     for lesson in active:
         for glob in lesson.triggers.files:
-            compiled = checked_glob(glob)
+            compiled = judge_glob(glob)
             if not isinstance(compiled, TriggerProblem):
                 covered.update(ctx.files.matching(compiled))
     topics = Counter(topic for lesson in active for topic in lesson.topics)

@@ -19,7 +19,7 @@ class Context:
     graph: Graph
     files: FileIndex
     config: Config
-    config_error: InvalidLessonFile | None
+    config_errors: tuple[InvalidLessonFile, ...]  # each bad setting is at its default
     # None when telemetry is off: the telemetry checks then say nothing.
     telemetry: TelemetryLog | None
 

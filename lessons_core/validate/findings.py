@@ -39,6 +39,7 @@ _TABLE: tuple[Code, ...] = (
     Code("L009", Severity.ERROR, "invalid file glob"),
     Code("L010", Severity.ERROR, "invalid command pattern"),
     Code("L011", Severity.ERROR, "config.json is invalid"),
+    Code("L012", Severity.ERROR, "invalid keyword"),
     Code("L101", Severity.WARNING, "file trigger matches no tracked file"),
     Code("L102", Severity.WARNING, "file trigger names a directory"),
     Code("L103", Severity.WARNING, "file trigger is too broad"),

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from lessons_core.config import Config, load_config
+from lessons_core.config import read_config
 from lessons_core.errors import InvalidLessonFile
 from lessons_core.file_index import FileIndex
 from lessons_core.layout import Layout
@@ -42,17 +42,17 @@ def load_context(
     layout: Layout, graph: Graph | None = None, files: FileIndex | None = None
 ) -> Context:
     """Read the graph, the config, the repo's files and (if on) the telemetry log."""
-    config_error: InvalidLessonFile | None = None
-    try:
-        config = load_config(layout.config_path)
-    except InvalidLessonFile as err:
-        config, config_error = Config(), err
+    config, problems = read_config(layout.config_path)
+    config_errors = tuple(
+        InvalidLessonFile(layout.config_path, problem, key, kind=kind)
+        for key, problem, kind in problems
+    )
     return Context(
         layout=layout,
         graph=graph if graph is not None else load_graph(layout),
         files=files if files is not None else FileIndex(tracked_files(layout.root)),
         config=config,
-        config_error=config_error,
+        config_errors=config_errors,
         telemetry=read_log(layout) if config.telemetry else None,
     )
 
@@ -91,6 +91,13 @@ class _LineFinder:
 
 
 def _json_string(text: str) -> str:
+    """``text`` as a JSON string, as it stands in a file lessons wrote: UTF-8 as is, and a
+    lone surrogate (only a hand-written escape can put one in config.json) escaped."""
     import orjson
 
-    return orjson.dumps(text).decode()
+    try:
+        return orjson.dumps(text).decode()
+    except TypeError:
+        import json
+
+        return json.dumps(text)

@@ -1,5 +1,5 @@
 """L0xx: files that do not parse or break the schema, links that lead nowhere, and
-triggers that do not compile."""
+triggers that can never fire."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from lessons_core.errors import InvalidLessonFile
 from lessons_core.model import Lesson
-from lessons_core.trigger_checks import TriggerProblem, checked_command, checked_glob
+from lessons_core.trigger_checks import TriggerProblem, judge_command, judge_glob, judge_keyword
 from lessons_core.validate.context import Context
 from lessons_core.validate.findings import Finding
 
@@ -23,13 +23,13 @@ _INVALID_VALUE_FIX = "correct the value to the type and form docs/format.md give
 
 
 def check(ctx: Context) -> Iterator[Finding]:
-    if ctx.config_error is not None:
+    for err in ctx.config_errors:
         yield Finding(
             "L011",
-            ctx.rel(ctx.config_error.path),
-            str(ctx.config_error.problem),
+            ctx.rel(err.path),
+            err.problem,
             "fix the setting or remove it to use the default (docs/format.md)",
-            anchor=ctx.config_error.key,
+            anchor=err.key,
         )
     for broken in ctx.graph.broken:
         yield _broken_file(ctx, broken)
@@ -80,9 +80,14 @@ def _links(ctx: Context, lesson: Lesson) -> Iterator[Finding]:
 
 
 def _compiles(ctx: Context, lesson: Lesson) -> Iterator[Finding]:
+    """Triggers the one judgement rejects (recall leaves each out and serves the rest)."""
     file = ctx.lesson_file(lesson.id)
-    checked: list[tuple[str, object]] = [("L009", checked_glob(g)) for g in lesson.triggers.files]
-    checked += [("L010", checked_command(c)) for c in lesson.triggers.commands]
+    root = ctx.layout.root
+    checked: list[tuple[str, object]] = [
+        ("L009", judge_glob(glob, root)) for glob in lesson.triggers.files
+    ]
+    checked += [("L010", judge_command(pattern)) for pattern in lesson.triggers.commands]
+    checked += [("L012", judge_keyword(keyword)) for keyword in lesson.triggers.keywords]
     for code, result in checked:
         if isinstance(result, TriggerProblem):
             yield Finding(code, file, result.problem, result.fix, lesson.id, anchor=result.trigger)

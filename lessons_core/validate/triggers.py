@@ -1,5 +1,5 @@
 """L1xx: triggers of active lessons that match nothing, match nearly everything, or can
-never fire at all. Invalid globs and patterns are schema findings (L009, L010)."""
+never fire at all. Triggers the judgement rejects are schema findings (L009, L010, L012)."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def _findings(ctx: Context, lesson: Lesson, problems: list[tc.TriggerProblem]) -
             yield Finding(code, file, problem.problem, problem.fix, lesson.id, problem.trigger)
     never = sum(1 for problem in problems if problem.kind in tc.NEVER_FIRES)
     triggers = lesson.triggers
-    if never == len(triggers.files) + len(triggers.commands) and not triggers.keywords:
+    if never == len(triggers.files) + len(triggers.commands) + len(triggers.keywords):
         reason = "it has no trigger" if triggers.is_empty() else "none of its triggers can fire"
         yield Finding(
             "L106",

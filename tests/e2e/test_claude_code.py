@@ -124,6 +124,39 @@ def test_uncovered_calls_and_pure_reads_add_no_text(project: Project) -> None:
         assert "PreToolUse:" not in text  # Claude Code labels every hook's added context
 
 
+def test_a_broken_trigger_and_a_bad_setting_silence_nothing(project: Project) -> None:
+    """A lesson file edited by hand to hold the glob '[z-a]' (beside its good one), and a
+    config.json with a setting of the wrong type: the real client's model still gets the
+    command rule as a gate before the call ran, and both file rules after the Write."""
+    broken_rule = "Regenerate generated code instead of editing it by hand."
+    (project.root / ".lessons" / "lessons" / "gen-broken-glob.json").write_text(
+        json.dumps(
+            {
+                "id": "gen-broken-glob",
+                "rule": broken_rule,
+                "topics": ["gen"],
+                "triggers": {"files": ["[z-a]", "src/app.py"], "commands": [], "keywords": []},
+                "evidence": [],
+                "status": "active",
+                "created": "2026-01-01",
+            }
+        )
+    )
+    config = project.root / ".lessons" / "config.json"
+    config.write_text(json.dumps({**json.loads(config.read_text()), "max_tokens": "600"}))
+    fake = project.fake
+    fake.scenarios["broken"] = [
+        bash_call("bash scripts/release.sh"),
+        write_call(project.root, "src/app.py", "VALUE = 2\n"),
+    ]
+    project.claude("SCENARIO:broken release and change", "--allowedTools", TOOLS)
+    gated = _first_with(fake.requests, RELEASE_RULE)
+    assert fake.observed[gated] is False  # the gate still came before the command ran
+    after_write = _first_with(fake.requests, APP_RULE)
+    assert broken_rule in _blob(fake.requests[after_write])
+    assert not (project.root / ".lessons" / "local" / "hook.log").exists()
+
+
 def _strings(value: Any) -> Iterator[str]:
     """Every string inside a request body, however deeply nested."""
     if isinstance(value, str):

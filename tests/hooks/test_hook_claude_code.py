@@ -178,15 +178,20 @@ def test_fail_open_on_bad_input_logs_one_line(
     assert "DecodeError" in lines[0]
 
 
-def test_fail_open_on_a_broken_config(project: Layout) -> None:
-    """An unreadable config.json: no stdout, the problem logged with the file's name."""
+@pytest.mark.parametrize(
+    "config",
+    ['{"delivery_command": "loud", "max_tokens": "600"}\n', '{"max_tokens": ', "[1]\n"],
+)
+def test_a_broken_config_falls_back_to_the_defaults(project: Layout, config: str) -> None:
+    """A bad setting, or a config.json that does not parse: the hook still answers, with
+    the defaults (a command rule gates), and logs nothing (validate reports it)."""
     _push_lesson(project)
-    project.config_path.write_text('{"delivery_command": "loud"}\n')
-    assert call_hook(H, _bash(project.root, "git push")) == b""
-    log = log_path(project.root).read_text()
-    assert log.count("\n") == 1
-    assert "PreToolUse" in log
-    assert "config.json" in log
+    project.config_path.write_text(config)
+    got = answer(H, _bash(project.root, "git push"))
+    assert got is not None
+    assert got["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert "Run make gen before pushing." in got["hookSpecificOutput"]["permissionDecisionReason"]
+    assert not log_path(project.root).exists()
 
 
 def test_a_corrupt_lesson_file_does_not_silence_the_others(project: Layout) -> None:

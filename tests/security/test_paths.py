@@ -203,15 +203,23 @@ def test_a_lock_file_that_links_elsewhere_is_refused_not_created(
     assert not target.exists()
 
 
-def test_a_config_file_that_links_elsewhere_is_not_read(project: Layout) -> None:
-    """.lessons/config.json -> a file outside: the hook fails open and logs the link."""
+def test_a_config_file_that_links_elsewhere_is_not_read(
+    project: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """.lessons/config.json -> a file outside: the hook runs with the defaults (the file
+    rule comes as context, not the gate the linked file asks for) and validate names the
+    link."""
     save_lesson(project, "code-sorted", RULE, files=("src/**",))
     target = project.root.parent / "config.json"
-    target.write_text(json.dumps({"max_tokens": 5}))
+    target.write_text(json.dumps({"delivery_file": "gate"}))
     project.config_path.unlink()
     project.config_path.symlink_to(target)
-    assert call_hook(H, edit(project.root, "src/a.py")) == b""
-    assert "symbolic link" in log_path(project.root).read_text()
+    got = json.loads(call_hook(H, edit(project.root, "src/a.py")))
+    assert RULE in got["hookSpecificOutput"]["additionalContext"]
+    monkeypatch.chdir(project.root)
+    result = run("validate")
+    assert result.exit_code == 1
+    assert ".lessons/config.json: L011 error: is a symbolic link" in result.stdout
 
 
 def test_a_fifo_where_a_lesson_file_belongs_never_blocks_the_hook(project: Layout) -> None:
