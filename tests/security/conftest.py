@@ -15,7 +15,7 @@ from tests.hooks.conftest import project
 
 T = TypeVar("T")
 
-__all__ = ["ANSWERS", "checked_answer", "fuzz_settings", "project", "within"]
+__all__ = ["ANSWERS", "checked_answer", "event_of", "fuzz_settings", "project", "within"]
 
 
 def fuzz_settings(examples: int) -> settings:
@@ -51,7 +51,8 @@ def within(seconds: float, work: Callable[[], T]) -> T:
 
 
 # What each harness accepts from a hook, by the events lessons answers: (event, answer
-# shape). Claude Code and Codex share a protocol; Gemini CLI and Cursor have their own.
+# shape). Claude Code, Codex and Qwen Code share a protocol; Gemini CLI, Cursor and
+# Copilot CLI have their own.
 _CONTEXT, _DENY = "context", "deny"
 ANSWERS: dict[str, dict[str, frozenset[str]]] = {
     "claude-code": {
@@ -77,7 +78,32 @@ ANSWERS: dict[str, dict[str, frozenset[str]]] = {
         "preToolUse": frozenset({_DENY}),
         "postToolUse": frozenset({_CONTEXT}),
     },
+    "copilot": {
+        "sessionStart": frozenset({_CONTEXT}),
+        "userPromptSubmitted": frozenset({_CONTEXT}),
+        "preToolUse": frozenset({_CONTEXT, _DENY}),
+        "postToolUseFailure": frozenset({_CONTEXT}),
+    },
+    "qwen": {
+        "SessionStart": frozenset({_CONTEXT}),
+        "UserPromptSubmit": frozenset({_CONTEXT}),
+        "PreToolUse": frozenset({_DENY}),
+        "PostToolUse": frozenset({_CONTEXT}),
+        "PostToolUseFailure": frozenset({_CONTEXT}),
+    },
 }
+
+
+def event_of(harness: str, data: Any) -> object:
+    """The event a payload is for: its ``hook_event_name``, or for Copilot CLI (whose
+    payloads name none) what its adapter reads from the fields."""
+    if not isinstance(data, dict):
+        return None
+    if harness == "copilot":
+        from lessons_cli.hooks import copilot
+
+        return copilot.event_of(data)
+    return data.get("hook_event_name")
 
 
 def checked_answer(harness: str, event: object, out: bytes) -> str | None:
@@ -98,6 +124,12 @@ def checked_answer(harness: str, event: object, out: bytes) -> str | None:
 
 
 def _shape(harness: str, event: object, data: Any) -> tuple[str, Any]:
+    if harness == "copilot":
+        if set(data) == {"additionalContext"}:
+            return _CONTEXT, data["additionalContext"]
+        assert set(data) == {"permissionDecision", "permissionDecisionReason"}, data
+        assert data["permissionDecision"] == "deny", data
+        return _DENY, data["permissionDecisionReason"]
     if harness == "cursor":
         if set(data) == {"additional_context"}:
             return _CONTEXT, data["additional_context"]

@@ -37,7 +37,7 @@ from lessons_core.store import lesson_files, read_lesson
 from lessons_core.trigger_checks import TriggerProblem, judge_command, judge_glob, judge_keyword
 from tests.conftest import run
 from tests.hooks.conftest import call_hook, payload
-from tests.security.conftest import ANSWERS, checked_answer, fuzz_settings
+from tests.security.conftest import ANSWERS, checked_answer, event_of, fuzz_settings
 
 HARNESSES = sorted(ANSWERS)
 FILE_RULE = "Keep src/a.py import-safe at all times."
@@ -48,6 +48,7 @@ GOOD: dict[str, tuple[str, list[str], list[str]]] = {
     "good-cmd": (COMMAND_RULE, [], ["git push"]),
 }
 COMMAND = "git push origin release"
+SHELL = "run_shell_command"  # Qwen Code's shell tool
 # Room for every match: the test is about which lessons survive, not about the budget.
 ROOMY = Config(
     max_trigger_matches=100,
@@ -305,6 +306,13 @@ def file_calls(harness: str, root: Path) -> list[dict[str, Any]]:
             payload("cursor", "pre_tool_use_write", root, tool_input=edit),
             payload("cursor", "post_tool_use_write", root, tool_input=edit),
         ],
+        "qwen": lambda: [
+            payload("qwen", "pre_tool_use_edit", root, tool_input=edit),
+            payload("qwen", "post_tool_use_edit", root, tool_input=edit),
+        ],
+        "copilot": lambda: [
+            payload("copilot", "pre_tool_use_create", root, toolArgs={"path": edit["file_path"]})
+        ],
     }[harness]()
 
 
@@ -324,6 +332,11 @@ def command_calls(harness: str, root: Path) -> list[dict[str, Any]]:
             payload("cursor", "before_shell_execution", root, command=COMMAND),
             payload("cursor", "post_tool_use_write", root, tool_name="Shell", tool_input=shell),
         ],
+        "qwen": lambda: [
+            payload("qwen", "pre_tool_use_shell", root, tool_input=shell),
+            payload("qwen", "post_tool_use_edit", root, tool_name=SHELL, tool_input=shell),
+        ],
+        "copilot": lambda: [payload("copilot", "pre_tool_use_bash", root, toolArgs=shell)],
     }[harness]()
 
 
@@ -331,7 +344,7 @@ def delivered(harness: str, calls: list[dict[str, Any]]) -> str:
     """Everything the harness's model is handed over ``calls`` (one session)."""
     texts = []
     for data in calls:
-        text = checked_answer(harness, data["hook_event_name"], call_hook(harness, data))
+        text = checked_answer(harness, event_of(harness, data), call_hook(harness, data))
         texts.append(text or "")
     return "\n".join(texts)
 
@@ -365,7 +378,7 @@ LESSON_EXAMPLES = 150
 
 def test_bad_lesson_files_never_silence_the_good_ones(store: Layout) -> None:
     """1 to 4 generated files beside two good lessons: validate exits 1 naming exactly
-    the bad files (and no good one); query and the hook of each of the four harnesses
+    the bad files (and no good one); query and the hook of each of the six harnesses
     deliver every loadable lesson that carries the good trigger of the call."""
     examples: list[object] = []
 

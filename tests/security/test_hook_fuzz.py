@@ -27,7 +27,7 @@ from lessons_core.hooklog import MAX_LINE_CHARS, log_path
 from lessons_core.jsonio import dumps
 from lessons_core.layout import Layout
 from tests.hooks.conftest import call_hook, write_lesson
-from tests.security.conftest import ANSWERS, checked_answer, fuzz_settings, within
+from tests.security.conftest import ANSWERS, checked_answer, event_of, fuzz_settings, within
 
 HARNESSES = sorted(ANSWERS)
 EVENTS = sorted(
@@ -40,6 +40,8 @@ HARNESS_TOOLS = {
     "codex": ["apply_patch", "Bash"],
     "gemini": ["write_file", "replace", "run_shell_command"],
     "cursor": ["Write", "Edit", "Shell", "run_terminal_cmd"],
+    "qwen": ["write_file", "edit", "run_shell_command"],
+    "copilot": ["bash", "create", "edit"],
 }
 TOOLS = sorted({tool for tools in HARNESS_TOOLS.values() for tool in tools} | {"Read", "Delete"})
 # Strings no harness sends but a broken or hostile one might: huge, binary-ish, lone
@@ -144,7 +146,31 @@ def payloads(harness: str, root: Path, outside: Path) -> st.SearchStrategy[Any]:
         },
         optional={"agent_id": st.just("sub-1"), "is_interrupt": st.booleans()},
     )
+    if harness == "copilot":
+        call = call.map(copilot_shaped)
     return st.one_of(*[mutated(call, hostile)] * 4, anything())
+
+
+# The fields only each Copilot CLI event sends, besides {sessionId, timestamp, cwd}.
+COPILOT_FIELDS = {
+    "sessionStart": ("source", "initialPrompt"),
+    "userPromptSubmitted": ("prompt",),
+    "preToolUse": ("toolName", "toolArgs"),
+    "postToolUseFailure": ("toolName", "toolArgs", "error"),
+    "preCompact": ("trigger", "transcriptPath"),
+}
+
+
+def copilot_shaped(call: dict[str, Any]) -> dict[str, Any]:
+    """The same call in Copilot CLI's shape: camelCase names, no event name, and only the
+    fields of the drawn event (its adapter tells the events apart by them)."""
+    event = call["hook_event_name"]
+    names = {"session_id": "sessionId", "tool_name": "toolName", "tool_input": "toolArgs"}
+    every = {names.get(key, key): value for key, value in call.items()}
+    every.update(error="No match found", trigger="auto", initialPrompt=call["prompt"])
+    every["source"] = {"startup": "new"}.get(call["source"], call["source"])
+    kept = ("sessionId", "cwd", *COPILOT_FIELDS.get(event, ()))
+    return {key: every[key] for key in kept if key in every}
 
 
 def mutated(
@@ -159,7 +185,8 @@ def mutated(
 
     keys = st.sampled_from(["hook_event_name", "session_id", "cwd", "tool_name", "tool_input",
                             "file_path", "command", "prompt", "source", "workspace_roots",
-                            "conversation_id", "agent_id"])  # fmt: skip
+                            "conversation_id", "agent_id",
+                            "sessionId", "toolName", "toolArgs", "error", "trigger"])  # fmt: skip
     return st.tuples(
         objects,
         st.lists(keys, max_size=3),
@@ -222,8 +249,7 @@ def test_hook_answers_any_payload_validly_in_budget(
     @given(payloads(harness, project.root, outside))
     def run(data: Any) -> None:
         out = within(2.0, lambda: call_hook(harness, raw_input(data)))
-        event = data.get("hook_event_name") if isinstance(data, dict) else None
-        answered.append(checked_answer(harness, event, out))
+        answered.append(checked_answer(harness, event_of(harness, data), out))
 
     run()
     # Not vacuous: a share of the calls got as far as answering. Hypothesis also draws
@@ -268,7 +294,7 @@ def test_hook_survives_any_bytes_on_stdin(
     def run(raw: bytes) -> None:
         out = within(2.0, lambda: call_hook(harness, raw))
         if out:  # a byte flip can leave valid JSON: then it must be a valid answer
-            checked_answer(harness, json.loads(raw).get("hook_event_name"), out)
+            checked_answer(harness, event_of(harness, json.loads(raw)), out)
 
     run()
 
@@ -320,6 +346,6 @@ def test_real_hook_process_answers_hostile_input_validly(
         assert (code, err) == (0, b"")
         assert took < 10
         if out:
-            checked_answer(harness, json.loads(raw).get("hook_event_name"), out)
+            checked_answer(harness, event_of(harness, json.loads(raw)), out)
 
     run()
