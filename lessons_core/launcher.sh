@@ -95,6 +95,13 @@ if [ "${1-}" = hook ]; then
         esac
         ;;
     esac
+    # Copilot CLI names no event: its session start is the payload with a source and no tool.
+    if [ "${2-}" = copilot ]; then
+        case $payload in
+        *'"toolName":'*) ;;
+        *'"source":'*) printf '{"additionalContext":"%s"}\n' "$hint" ;;
+        esac
+    fi
     exit 0
 fi
 printf 'lessons: %s\n' "$hint" >&2

@@ -128,7 +128,8 @@ def harness_env(root: Path, path_dirs: tuple[Path, ...] = (INSTALL_BIN,)) -> dic
     env = {k: v for k, v in os.environ.items() if k != "LESSONS_PYTHON"}
     system = [d for d in env.get("PATH", "/bin").split(os.pathsep) if Path(d) != INSTALL_BIN]
     env["PATH"] = os.pathsep.join([*map(str, path_dirs), *system])
-    env["CLAUDE_PROJECT_DIR"] = env["GEMINI_PROJECT_DIR"] = str(root)
+    for name in ("CLAUDE", "GEMINI", "COPILOT", "QWEN"):
+        env[f"{name}_PROJECT_DIR"] = str(root)
     return env
 
 

@@ -20,7 +20,7 @@ from lessons_core import wiring
 from tests.conftest import harness_env, make_repo, run_wired
 
 RULE = "Run the release checklist in docs/release.md before 'git push'."
-HARNESSES = ("claude-code", "codex", "gemini", "cursor")
+HARNESSES = ("claude-code", "codex", "gemini", "cursor", "copilot", "qwen")
 
 
 def _push_payload(harness: str, root: Path) -> dict[str, Any]:
@@ -34,8 +34,12 @@ def _push_payload(harness: str, root: Path) -> dict[str, Any]:
             "command": command,
             "cwd": str(root),
         }
-    if harness == "gemini":
-        event, tool = "BeforeTool", "run_shell_command"
+    if harness == "copilot":
+        return {"sessionId": "s1", "cwd": str(root), "toolName": "bash",
+                "toolArgs": {"command": command}}  # fmt: skip
+    if harness in ("gemini", "qwen"):
+        event = "BeforeTool" if harness == "gemini" else "PreToolUse"
+        tool = "run_shell_command"
     else:
         event, tool = "PreToolUse", "Bash"
     return {
@@ -72,7 +76,7 @@ def _hook(harness: str, root: Path, bin_dirs: tuple[Path, ...]) -> str:
     settings = json.loads((root / spec.settings).read_text())
     event = "beforeShellExecution" if harness == "cursor" else spec.events[2].name
     entry = settings["hooks"][event][0]
-    command = entry["command"] if not spec.nested else entry["hooks"][0]["command"]
+    command = entry[spec.command_key] if not spec.nested else entry["hooks"][0]["command"]
     payload = json.dumps(_push_payload(harness, root))
     done = run_wired(command, root, payload, harness_env(root, bin_dirs))
     assert (done.returncode, done.stderr) == (0, "")
@@ -124,6 +128,25 @@ def test_without_an_install_the_hook_is_silent_and_says_so_at_session_start(
     answer = json.loads(done.stdout)
     assert "not installed on this machine" in answer["systemMessage"]
     assert answer["hookSpecificOutput"]["hookEventName"] == "SessionStart"
+
+
+def test_without_an_install_copilot_is_told_at_session_start(tmp_path: Path) -> None:
+    """Copilot CLI's payloads name no event: its session start (a source, no tool) gets
+    the hint as additionalContext; its tool calls stay silent."""
+    install = regular(tmp_path / "machine-a")
+    root = _wired_repo(tmp_path, "copilot", install)
+    shutil.rmtree(tmp_path / "machine-a")
+    shutil.rmtree(root / ".lessons" / "local")
+    env = {**harness_env(root, ()), "HOME": str(tmp_path / "home")}
+    command = 'sh "$COPILOT_PROJECT_DIR/.lessons/run" hook copilot || true'
+    start = {"sessionId": "s1", "timestamp": 1, "cwd": str(root), "source": "new"}
+    done = run_wired(command, root, json.dumps(start), env)
+    assert done.returncode == 0
+    assert "not installed on this machine" in json.loads(done.stdout)["additionalContext"]
+    call = {**start, "toolName": "bash", "toolArgs": {"command": 'echo "source":"x"'}}
+    call.pop("source")
+    done = run_wired(command, root, json.dumps(call), env)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
 
 
 def test_the_launcher_runs_any_command_and_fails_clearly_without_an_install(
