@@ -169,11 +169,11 @@ def codex(root: Path, env: Mapping[str, str]) -> list[Check]:
     from lessons_core.codex_trust import hook_hashes
 
     hooks_file = root / ".codex" / "hooks.json"
-    ours = set(wiring.our_commands(wiring.read_settings(hooks_file), wiring.WIRINGS["codex"]))
     settings = wiring.read_settings(hooks_file)
-    state = (
-        config.get("hooks", {}).get("state", {}) if isinstance(config.get("hooks"), dict) else {}
-    )
+    ours = set(wiring.our_commands(settings, wiring.WIRINGS["codex"]))
+    hooks = config.get("hooks")
+    state = hooks.get("state") if isinstance(hooks, dict) else None
+    state = state if isinstance(state, dict) else {}
     untrusted = [
         key
         for key, digest in hook_hashes(hooks_file, settings).items()
