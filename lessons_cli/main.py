@@ -12,7 +12,8 @@ import sys
 def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     if len(args) == 2 and args[0] == "hook":
-        from lessons_cli.hooks.runner import HARNESSES, run_hook
+        from lessons_cli.harnesses import HARNESSES
+        from lessons_cli.hook_runner import run_hook
 
         if args[1] in HARNESSES:
             raise SystemExit(run_hook(args[1]))
