@@ -91,6 +91,10 @@ if [ "${1-}" = hook ]; then
         esac
         ;;
     esac
+    # Cursor's session start takes additional_context.
+    case ${2-}:$payload in
+    cursor:*'"sessionStart"'*) printf '{"additional_context":"%s"}\n' "$hint" ;;
+    esac
     # Copilot CLI names no event: its session start is the payload with a source and no tool.
     if [ "${2-}" = copilot ]; then
         case $payload in

@@ -114,3 +114,13 @@ def test_a_home_folder_reached_through_a_link_is_still_home(
     (tmp_path / "homelink").symlink_to(real)
     monkeypatch.setenv("HOME", str(tmp_path / "homelink"))
     assert find_root(real / "scratch") is None
+
+
+def test_path_and_here_together_are_a_usage_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two answers to where the store goes: exit 2, nothing created."""
+    monkeypatch.chdir(tmp_path)
+    result = run("init", "--path", str(tmp_path / "x"), "--here")
+    assert result.exit_code == 2
+    assert not (tmp_path / "x").exists()

@@ -154,6 +154,8 @@ def init_command(
       lessons init --codex --gemini --cursor --agents-md
       lessons init --remove-hooks
     """
+    if path is not None and here:
+        raise click.UsageError("--path and --here both say where .lessons/ goes; pass one")
     root = store_root(path, here, Path.cwd())
     chosen = [
         name

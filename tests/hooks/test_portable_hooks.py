@@ -277,3 +277,34 @@ def test_a_linked_local_folder_is_never_written_through(tmp_path: Path) -> None:
     (root / ".lessons" / "local").symlink_to(elsewhere)
     assert _hook("claude-code", root, (Path(install.lessons).parent,)) == ""
     assert list(elsewhere.iterdir()) == []
+
+
+def test_without_a_project_variable_the_hook_runs_from_a_subfolder_too(tmp_path: Path) -> None:
+    """Codex's and Cursor's command looks in the folder the session started in, and asks
+    git for the top level only when the launcher is not there."""
+    install = regular(tmp_path / "machine-a")
+    root = _wired_repo(tmp_path, "codex", install)
+    (root / "docs" / "deep").mkdir()
+    settings = json.loads((root / ".codex" / "hooks.json").read_text())
+    command = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+    payload = json.dumps(_push_payload("codex", root))
+    env = harness_env(root, (Path(install.lessons).parent,))
+    done = run_wired(command, root / "docs" / "deep", payload, env)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert RULE in done.stdout
+
+
+def test_without_an_install_cursor_is_told_at_session_start(tmp_path: Path) -> None:
+    """Cursor's sessionStart gets the hint as additional_context, its shell calls nothing."""
+    install = regular(tmp_path / "machine-a")
+    root = _wired_repo(tmp_path, "cursor", install)
+    shutil.rmtree(tmp_path / "machine-a")
+    shutil.rmtree(root / ".lessons" / "local")
+    env = {**harness_env(root, ()), "HOME": str(tmp_path / "home")}
+    settings = json.loads((root / ".cursor" / "hooks.json").read_text())
+    command = settings["hooks"]["sessionStart"][0]["command"]
+    start = {"hook_event_name": "sessionStart", "conversation_id": "c1"}
+    done = run_wired(command, root, json.dumps(start), env)
+    assert "not installed on this machine" in json.loads(done.stdout)["additional_context"]
+    done = run_wired(command, root, json.dumps(_push_payload("cursor", root)), env)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
