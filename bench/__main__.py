@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from bench.graphs import CORPUS, Graph, corpus_graph, synthetic_graph
-from bench.hook_runs import DIRECT, SHOWN_SESSION, Row, baseline, rows
+from bench.hook_runs import SHOWN_SESSION, Row, baseline, rows
 from bench.installs import REPO, Install, editable, regular
 from bench.replay import replay
 from bench.report import Line, print_table
@@ -88,7 +88,7 @@ def _check(row: Row) -> None:
         matching = [c.hit.lesson_id for c in rank(index, RecallRequest(files=(row.graph.edit,)))]
         sessions.claim(Layout(row.graph.root), sessions.session_key(SHOWN_SESSION), matching)
     said = _output(row.probe)
-    if bool(said) != (not row.kind.startswith("silent") and row.kind != DIRECT):
+    if bool(said) != (row.kind in ("edit", "prompt")):
         raise SystemExit(f"{row.graph.name} {row.kind}: unexpected output {said[:200]!r}")
 
 

@@ -6,13 +6,16 @@ command ``lessons init`` wrote: ``sh -c`` with ``CLAUDE_PROJECT_DIR`` set, throu
 committed launcher ``.lessons/run``. A row that must deliver uses a new session every run
 (``@RUN@``), so the rules are new each time; "all shown" reuses one session that has
 already seen every rule matching the edit. "direct command, silent" is the silent call
-with the interpreter named directly (what init wrote before the launcher): the
-difference to "silent: nothing applies" is what the launcher costs.
+as the launcher execs it (the interpreter, isolated, on lessons' entry file): the
+difference to "silent: nothing applies" is what the launcher costs; "launcher, no
+variable, silent" is the same call through the form written for harnesses that name no
+project folder (Codex CLI, Cursor).
 """
 
 from __future__ import annotations
 
 import json
+import subprocess
 from dataclasses import dataclass
 
 from bench.graphs import Graph
@@ -31,6 +34,8 @@ class Row:
 SHOWN_SESSION = "bench-shown"
 KINDS = ("edit", "prompt", "silent: nothing applies", "silent: all shown")
 DIRECT = "direct command, silent"
+# The form written for harnesses that name no project folder (Codex CLI, Cursor).
+NO_VARIABLE = "launcher, no variable, silent"
 
 
 def payload(graph: Graph, session: str, event: str, **fields: object) -> bytes:
@@ -67,9 +72,16 @@ def rows(graph: Graph, install: Install) -> list[Row]:
         ("CLAUDE_PROJECT_DIR", str(graph.root)),
         ("LESSONS_PYTHON", install.python),
     )
-    direct = (install.python, "-I", "-m", "lessons_cli", "hook", "claude-code")
+    # What the launcher execs: the interpreter, isolated, on lessons' entry file by path.
+    info = subprocess.run(
+        [install.lessons, "--launch-info"], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    direct = (info[0], "-I", info[1], "hook", "claude-code")
+    no_variable = ("sh", "-c", hook_command("claude-code", None))
+    quiet = inputs["silent: nothing applies"]
     return [Row(graph, kind, Probe(argv, graph.root, inputs[kind], env)) for kind in KINDS] + [
-        Row(graph, DIRECT, Probe(direct, graph.root, inputs["silent: nothing applies"]))
+        Row(graph, DIRECT, Probe(direct, graph.root, quiet)),
+        Row(graph, NO_VARIABLE, Probe(no_variable, graph.root, quiet, env)),
     ]
 
 

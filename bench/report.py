@@ -8,7 +8,7 @@ import sys
 from dataclasses import dataclass
 
 from bench.graphs import Graph
-from bench.hook_runs import DIRECT
+from bench.hook_runs import DIRECT, NO_VARIABLE
 from bench.installs import Install
 from bench.replay import Replay
 from bench.timing import Measure
@@ -68,18 +68,23 @@ def print_table(lines: list[Line], replayed: Replay, installs: list[Install]) ->
 
 
 def launcher_summary(lines: list[Line], installs: list[str]) -> str:
-    """What the committed launcher adds to a hook: the silent call through it, less the
-    same call with the interpreter named directly, per graph and install (same run)."""
+    """What the committed launcher adds to a hook: the silent call through each form of
+    the command, less the same call as the launcher execs it, per graph and install."""
     by_key = {(line.install, line.graph.name, line.kind): line for line in lines}
     parts = []
     for graph in dict.fromkeys(line.graph.name for line in lines if line.kind == DIRECT):
         for name in installs:
-            through = by_key.get((name, graph, "silent: nothing applies"))
             direct = by_key.get((name, graph, DIRECT))
-            if through and direct:
-                extra = through.measure.median_ms - direct.measure.median_ms
-                parts.append(f"{graph} {name} {extra:+.1f} ms")
-    return "launcher (.lessons/run) on the silent call: " + ", ".join(parts)
+            forms = [by_key.get((name, graph, k)) for k in ("silent: nothing applies", NO_VARIABLE)]
+            if direct and all(forms):
+                extra = [
+                    f"{f.measure.median_ms - direct.measure.median_ms:+.1f}" for f in forms if f
+                ]
+                parts.append(f"{graph} {name} {extra[0]} / {extra[1]} ms")
+    return (
+        "launcher (.lessons/run) on the silent call, with a project variable / without: "
+        + ", ".join(parts)
+    )
 
 
 def verdict(lines: list[Line], graphs: list[str], by_key: dict[tuple[str, str, str], Line]) -> str:

@@ -10,6 +10,7 @@ fails, the exact fix. Harness switches (trust, hooks turned off) are in
 from __future__ import annotations
 
 import os
+import shlex
 import subprocess
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
@@ -146,29 +147,44 @@ def _harness(layout: Layout, spec: Wiring, env: Mapping[str, str]) -> list[Check
     commands = wiring.our_commands(settings, spec)
     if not commands:
         return []
-    checks = [_entries(spec, settings, commands)]
+    checks = [_entries(layout, spec, settings, commands)]
     checks += SWITCHES[name](layout.root, env) if name in SWITCHES else []
     return checks
 
 
-def _entries(spec: Wiring, settings: dict[str, Any], commands: list[str]) -> Check:
-    """Our entries are the ones this version writes: every event, through the launcher."""
+def _entries(layout: Layout, spec: Wiring, settings: dict[str, Any], commands: list[str]) -> Check:
+    """Our entries are the ones this version writes: every event, through a launcher that
+    is there when the harness runs the command from the project folder."""
     flag = f"lessons init --{spec.harness}"
     wanted = {event.name for event in spec.events}
     wired = wiring.our_events(settings, spec)
     stale = [c for c in commands if f"/.lessons/{launcher.NAME}" not in c]
     if stale:
-        missing = [c.split()[0] for c in stale if c.split() and not os.path.exists(c.split()[0])]
+        missing = [w[0] for w in map(_words, stale) if w and not os.path.exists(w[0])]
         detail = f"{spec.settings} runs an interpreter by path, not the launcher"
         if missing:
             detail += f"; {missing[0]} does not exist here, so the hook fails on every call"
             return Check(spec.harness, FAIL, detail, flag)
         return Check(spec.harness, WARN, detail + " (works only on this machine)", flag)
+    for command in dict.fromkeys(commands):
+        target = launcher.launcher_target(command, layout.root, spec.project_dir_var)
+        if target is None or not target.is_file():
+            opened = target or "a file the shell could not name"
+            detail = f"{spec.settings} runs {opened}, which is not there: every hook fails"
+            return Check(spec.harness, FAIL, detail, flag)
     if wired != wanted:
         absent = ", ".join(sorted(wanted - wired)) or "none"
         detail = f"{spec.settings} wires other events than this version (missing: {absent})"
         return Check(spec.harness, WARN, detail, flag)
     return Check(spec.harness, OK, f"{spec.settings}: {len(wanted)} events through .lessons/run")
+
+
+def _words(command: str) -> list[str]:
+    """A command's words as the shell splits them (an old entry quotes its interpreter)."""
+    try:
+        return shlex.split(command)
+    except ValueError:
+        return command.split()
 
 
 def exit_code(checks: list[Check]) -> int:

@@ -11,6 +11,13 @@ import sys
 
 def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
+    if args == ["--launch-info"]:
+        # For .lessons/run: the interpreter and entry file it runs from then on.
+        import os
+
+        print(sys.executable)
+        print(os.path.join(os.path.dirname(os.path.abspath(__file__)), "__main__.py"))
+        return
     if len(args) == 2 and args[0] == "hook":
         from lessons_cli.harnesses import HARNESSES
         from lessons_cli.hook_runner import run_hook

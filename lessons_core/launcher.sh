@@ -8,8 +8,9 @@
 #
 # Where it looks, in order: $LESSONS_PYTHON (an interpreter lessons is installed in), the
 # repo's .venv/bin/lessons, `lessons` on PATH, ~/.local/bin/lessons (pipx, uv tool, pip
-# --user). What it found is remembered in .lessons/local/launch (per clone, not committed)
-# and checked on every call. Python runs isolated (-I), so code in the repo is never run
+# --user). It asks the install found (`lessons --launch-info`) for its interpreter and
+# entry file, remembers them in .lessons/local/launch (per clone, not committed) and
+# checks them on every call. Python runs isolated (-I), so code in the repo is never run
 # in place of lessons. A hook on a machine without lessons exits 0 without output (at
 # session start it says how to install lessons), so it never gets in the agent's way.
 
@@ -17,66 +18,61 @@ case $0 in
 */*) store=${0%/*} ;;
 *) store=. ;;
 esac
+case $store in
+*/*) root=${store%/*} ;;
+.) root=.. ;;
+*) root=. ;;
+esac
 cache=$store/local/launch
+venv_script=$root/.venv/bin/lessons
 py=
 main=
+source=
 if [ -f "$cache" ]; then
-    { IFS= read -r py && IFS= read -r main; } <"$cache"
+    { IFS= read -r py && IFS= read -r main && IFS= read -r source; } <"$cache"
 fi
-if [ -n "${LESSONS_PYTHON-}" ] && [ "$py" != "$LESSONS_PYTHON" ]; then
-    py=$LESSONS_PYTHON
-    main=
+# The cached answer holds while what it came from still decides: the same LESSONS_PYTHON
+# (or none, for an answer found by the search), and no repo .venv that appeared since.
+if [ -n "${LESSONS_PYTHON-}" ]; then
+    [ "$source" = "env:$LESSONS_PYTHON" ] || source=
+else
+    case $source in
+    env:*) source= ;;
+    "$venv_script") ;;
+    *) [ -f "$venv_script" ] && source= ;;
+    esac
 fi
-if [ -n "$main" ] && [ -f "$main" ] && [ -x "$py" ]; then
+if [ -n "$source" ] && [ -f "$main" ] && [ -x "$py" ]; then
     exec "$py" -I "$main" "$@"
 fi
 
-# The interpreter of a console script, from its first line (or, for the long paths pip
-# writes as a /bin/sh trampoline, its second): sets py.
-interpreter_of() {
-    [ -f "$1" ] || return 1
-    { IFS= read -r first && IFS= read -r second; } <"$1" || return 1
-    case $first in
-    '#!'*) py=${first#??} ;;
-    *) return 1 ;;
-    esac
-    py=${py# }
-    case $py in
-    */sh | */bash)
-        second=${second#*"exec' \""}
-        py=${second%%\"*}
-        ;;
-    '/usr/bin/env '*)
-        py=$(command -v "${py#/usr/bin/env }") || return 1
-        ;;
-    esac
-    [ -x "$py" ]
-}
-
-# Where the interpreter $py imports lessons from, asked from / with PYTHON* variables
-# ignored so that neither the repo nor the environment can answer: sets main.
-locate() {
-    main=$(cd / && "$py" -E -c 'import os, lessons_cli
-print(os.path.join(os.path.dirname(lessons_cli.__file__), "__main__.py"))' 2>/dev/null) &&
-        [ -f "$main" ]
+# Ask an install where it lives: its interpreter and its lessons_cli/__main__.py, one a
+# line. Run from / so that no repo folder can answer in its place.
+ask() {
+    info=$(cd / && "$@" --launch-info 2>/dev/null) || return 1
+    py=${info%%"
+"*}
+    main=${info#*"
+"}
+    [ -x "$py" ] && [ -f "$main" ]
 }
 
 found=
-if [ -n "${LESSONS_PYTHON-}" ]; then
-    locate && found=1
+if [ -n "${LESSONS_PYTHON-}" ] && ask "$LESSONS_PYTHON" -E -m lessons_cli; then
+    found=env:$LESSONS_PYTHON
 else
-    root=$(cd "$store/.." 2>/dev/null && pwd)
-    for script in "$root/.venv/bin/lessons" "$(command -v lessons 2>/dev/null)" \
+    for script in "$venv_script" "$(command -v lessons 2>/dev/null)" \
         "${HOME:-/nonexistent}/.local/bin/lessons"; do
-        if interpreter_of "$script" && locate; then
-            found=1
+        if [ -f "$script" ] && [ -x "$script" ] && ask "$script"; then
+            found=$script
             break
         fi
     done
 fi
 if [ -n "$found" ]; then
-    if mkdir -p "$store/local" 2>/dev/null &&
-        printf '%s\n%s\n' "$py" "$main" >"$cache.$$" 2>/dev/null; then
+    # Remembered per clone, never through a link (a repo may commit local/ as one).
+    if ! [ -L "$store/local" ] && mkdir -p "$store/local" 2>/dev/null &&
+        printf '%s\n%s\n%s\n' "$py" "$main" "$found" >"$cache.$$" 2>/dev/null; then
         mv -f "$cache.$$" "$cache" 2>/dev/null || rm -f "$cache.$$"
     fi
     exec "$py" -I "$main" "$@"
@@ -94,6 +90,10 @@ if [ "${1-}" = hook ]; then
         *) printf '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"%s"}}\n' "$hint" ;;
         esac
         ;;
+    esac
+    # Cursor's session start takes additional_context.
+    case ${2-}:$payload in
+    cursor:*'"sessionStart"'*) printf '{"additional_context":"%s"}\n' "$hint" ;;
     esac
     # Copilot CLI names no event: its session start is the payload with a source and no tool.
     if [ "${2-}" = copilot ]; then

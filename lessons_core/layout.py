@@ -159,9 +159,9 @@ def find_root(start: StrPath | None = None) -> str | None:
     here = os.path.abspath(start or os.getcwd())
     if os.path.isfile(here):
         here = os.path.dirname(here)
-    home = os.path.normpath(os.environ.get("HOME") or "/")
+    home = os.environ.get("HOME") or "/"
     while True:
-        if os.path.isdir(os.path.join(here, DIR_NAME)) and here != home:
+        if os.path.isdir(os.path.join(here, DIR_NAME)) and not _same_folder(here, home):
             return here
         if os.path.exists(os.path.join(here, ".git")):
             return None
@@ -169,6 +169,14 @@ def find_root(start: StrPath | None = None) -> str | None:
         if parent == here:
             return None
         here = parent
+
+
+def _same_folder(one: str, other: str) -> bool:
+    """Whether two paths name one folder, through links too (a linked $HOME)."""
+    try:
+        return os.path.samefile(one, other)
+    except OSError:
+        return False
 
 
 def repo_relative(path: str, root: StrPath, cwd: StrPath | None = None) -> str | None:

@@ -112,6 +112,19 @@ def record(layout: Layout, seen: str) -> None:
         return
 
 
+def watcher_command(python: str, folder: str) -> list[str]:
+    """The watcher's command line. -I: not the working directory (the repo) first on
+    sys.path, as -m alone would do, nor PYTHON* variables. The folder lessons_core was
+    imported from goes last on the path, so an install that isolated mode cannot see by
+    itself (pip --user) starts too."""
+    above = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    start = (
+        f"import runpy, sys; {above!r} in sys.path or sys.path.append({above!r}); "
+        "runpy.run_module('lessons_core.watcher', run_name='__main__', alter_sys=True)"
+    )
+    return [python, "-I", "-c", start, os.path.abspath(folder)]
+
+
 def start(layout: Layout, folder: str) -> None:
     """Start a watcher for ``folder`` in the background, at most once every few seconds;
     never raises (a hook without a watcher checks every file).
@@ -155,8 +168,7 @@ def _start(layout: Layout, folder: str) -> None:
         (os.POSIX_SPAWN_OPEN, number, os.devnull, flags, 0)
         for number, flags in ((0, os.O_RDONLY), (1, os.O_WRONLY), (2, os.O_WRONLY))
     ]
-    # -I: not the working directory (the repo) first on sys.path, as -m alone would do.
-    command = [sys.executable, "-I", "-m", "lessons_core.watcher", os.path.abspath(folder)]
+    command = watcher_command(sys.executable, folder)
     # Spawned from a short-lived child that is waited for at once, so the watcher is
     # nobody's child once it runs and never lingers as a zombie of a long-lived caller.
     pid = os.fork()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -122,12 +123,17 @@ def corpus_dir() -> Path:
 INSTALL_BIN = Path(sys.executable).parent
 
 
+# Variables through which a host's own harness or lessons settings would reach a test.
+HOST_SETTINGS = ("LESSONS_", "GEMINI_", "CODEX_", "COPILOT_", "QWEN_", "CLAUDE_")
+
+
 def harness_env(root: Path, path_dirs: tuple[Path, ...] = (INSTALL_BIN,)) -> dict[str, str]:
     """The environment a harness gives a hook in ``root``: its project-dir variables, and a
-    PATH on which ``lessons`` is found only in ``path_dirs``."""
-    env = {k: v for k, v in os.environ.items() if k != "LESSONS_PYTHON"}
-    system = [d for d in env.get("PATH", "/bin").split(os.pathsep) if Path(d) != INSTALL_BIN]
-    env["PATH"] = os.pathsep.join([*map(str, path_dirs), *system])
+    PATH of ``path_dirs`` and the folders of ``sh`` and ``git`` only, so that no lessons
+    installed elsewhere on the machine is found. No harness settings of the host leak in."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(HOST_SETTINGS)}
+    tools = {str(Path(found).parent) for name in ("sh", "git") if (found := shutil.which(name))}
+    env["PATH"] = os.pathsep.join([*map(str, path_dirs), *sorted(tools)])
     for name in ("CLAUDE", "GEMINI", "COPILOT", "QWEN"):
         env[f"{name}_PROJECT_DIR"] = str(root)
     return env
@@ -135,15 +141,16 @@ def harness_env(root: Path, path_dirs: tuple[Path, ...] = (INSTALL_BIN,)) -> dic
 
 def wired_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *flags: str) -> Path:
     """A repo wired with `lessons init FLAGS` as the working directory, in the environment
-    a harness gives a hook (``harness_env``), with a temp home and no harness variable that
-    would change where a client keeps its settings."""
+    a harness gives a hook (``harness_env``), with a temp home and no harness variable of
+    the host that would change where a client keeps its settings."""
     root = make_repo(tmp_path / "repo", {"src/a.py": "x = 1\n"})
     monkeypatch.chdir(root)
+    for key in os.environ:
+        if key.startswith(HOST_SETTINGS):
+            monkeypatch.delenv(key)
     for key, value in harness_env(root).items():
         monkeypatch.setenv(key, value)
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    for name in ("CLAUDE_CONFIG_DIR", "GEMINI_CLI_TRUST_WORKSPACE", "COPILOT_HOME"):
-        monkeypatch.delenv(name, raising=False)
     assert run("init", *flags).exit_code == 0
     return root
 
@@ -162,3 +169,21 @@ def run_wired(
         timeout=60,
         check=False,
     )
+
+
+@pytest.fixture(scope="session")
+def lessons_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A wheel built from this checkout, as a user's pip or pipx would build it."""
+    folder = tmp_path_factory.mktemp("wheel")
+    root = Path(__file__).resolve().parents[1]
+    pip = (sys.executable, "-m", "pip", "--disable-pip-version-check", "-q")
+    done = subprocess.run(
+        [*pip, "wheel", "--no-deps", "-w", str(folder), str(root)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    (wheel,) = folder.glob("lessons-*.whl")
+    return wheel

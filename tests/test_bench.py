@@ -40,6 +40,7 @@ def test_quick_benchmark_prints_every_row() -> None:
             "silent: nothing applies",
             "silent: all shown",
             "direct command, silent",
+            "launcher, no variable, silent",
             "edit after a lesson changed",
         ):
             assert any(line.split()[0] == graph and f" {kind} " in line for line in lines), (
@@ -47,7 +48,10 @@ def test_quick_benchmark_prints_every_row() -> None:
                 kind,
             )
     assert any(line.startswith("token replay (corpus): ") for line in lines)
-    assert any(line.startswith("launcher (.lessons/run) on the silent call: ") for line in lines)
+    assert any(
+        line.startswith("launcher (.lessons/run) on the silent call, with a project variable")
+        for line in lines
+    )
     assert any(line.split()[:4] == ["validate", "60", "lessons", "validate"] for line in lines)
 
 

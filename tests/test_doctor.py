@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -194,3 +195,47 @@ def test_codex_trust_is_read_from_its_config(
     config.write_text("[features]\nhooks = false\n")
     details = [check["detail"] for check in _doctor()[1]["checks"]]
     assert any("[features] hooks = false" in detail for detail in details)
+
+
+def test_a_store_moved_away_from_its_wired_command_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A nested store wired for Codex, then its folder renamed: the command would open a
+    launcher that is not there (hidden by `|| true`); doctor has the shell expand it."""
+    root = make_repo(tmp_path / "mono", {"web/a.ts": "x\n"})
+    for key, value in harness_env(root).items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.chdir(root / "web")
+    assert run("init", "--here", "--codex").exit_code == 0
+    monkeypatch.chdir(root)
+    (root / "web").rename(root / "frontend")
+    monkeypatch.chdir(root / "frontend")
+    code, report = _doctor()
+    assert code == 1
+    (entries,) = [c for c in report["checks"] if c["subject"] == "codex" and "runs" in c["detail"]]
+    assert entries["status"] == "fail"
+    assert f"{root}/web/.lessons/run, which is not there" in entries["detail"]
+
+
+def test_codex_in_a_linked_worktree_points_at_the_main_checkout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Codex takes a linked worktree's main checkout as the project (its trust and its
+    .codex/hooks.json); doctor says so instead of judging the worktree's own file."""
+    main = make_repo(tmp_path / "main", {"a.py": "x\n"})
+    subprocess.run(
+        ["git", "worktree", "add", "-q", str(tmp_path / "feature")],
+        cwd=main,
+        check=True,
+        capture_output=True,
+    )
+    feature = tmp_path / "feature"
+    for key, value in harness_env(feature).items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.setenv("CODEX_HOME", str(tmp_path / "codex"))
+    monkeypatch.chdir(feature)
+    assert run("init", "--codex").exit_code == 0
+    code, report = _doctor()
+    assert code == 1
+    (said,) = [c for c in report["checks"] if "linked git worktree" in c["detail"]]
+    assert str(main) in said["detail"]

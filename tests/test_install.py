@@ -12,7 +12,6 @@ import pytest
 
 from tests.conftest import harness_env, make_repo, run_wired
 
-ROOT = Path(__file__).resolve().parents[1]
 RULE = "Run the release checklist in docs/release.md before 'git push'."
 
 
@@ -31,12 +30,10 @@ def _run(*args: str | Path, cwd: Path | None = None, env: dict[str, str] | None 
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def installed(tmp_path_factory: pytest.TempPathFactory, lessons_wheel: Path) -> Path:
     """The bin folder of a fresh venv with lessons installed from a freshly built wheel."""
     folder = tmp_path_factory.mktemp("install")
-    pip = (sys.executable, "-m", "pip", "--disable-pip-version-check", "-q")
-    _run(*pip, "wheel", "--no-deps", "-w", folder / "dist", ROOT)
-    (wheel,) = (folder / "dist").glob("lessons-*.whl")
+    wheel = lessons_wheel
     _run(sys.executable, "-m", "venv", folder / "venv")
     venv_pip = (folder / "venv" / "bin" / "python", "-m", "pip", "--disable-pip-version-check")
     _run(*venv_pip, "-q", "install", wheel)

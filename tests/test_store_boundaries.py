@@ -102,3 +102,25 @@ def test_a_submodule_stops_the_walk_at_its_own_top(tmp_path: Path) -> None:
     sub.mkdir(parents=True)
     (sub / ".git").write_text("gitdir: ../../.git/modules/lib\n")
     assert find_root(sub) is None
+
+
+def test_a_home_folder_reached_through_a_link_is_still_home(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """$HOME may be a link to the real folder: its store is skipped all the same."""
+    real = tmp_path / "realhome"
+    init_project(real)
+    (real / "scratch").mkdir()
+    (tmp_path / "homelink").symlink_to(real)
+    monkeypatch.setenv("HOME", str(tmp_path / "homelink"))
+    assert find_root(real / "scratch") is None
+
+
+def test_path_and_here_together_are_a_usage_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two answers to where the store goes: exit 2, nothing created."""
+    monkeypatch.chdir(tmp_path)
+    result = run("init", "--path", str(tmp_path / "x"), "--here")
+    assert result.exit_code == 2
+    assert not (tmp_path / "x").exists()

@@ -130,6 +130,8 @@ def init_command(
       lessons init --codex --gemini --cursor --agents-md
       lessons init --remove-hooks
     """
+    if path is not None and here:
+        raise click.UsageError("--path and --here both say where .lessons/ goes; pass one")
     root = store_root(path, here, Path.cwd())
     chosen = [name for name in HARNESSES if harness_flags[name.replace("-", "_")]]
     docs = [name for name, flag in (("AGENTS.md", agents_md), ("CLAUDE.md", claude_md)) if flag]

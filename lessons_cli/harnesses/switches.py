@@ -152,6 +152,14 @@ def codex(root: Path, env: Mapping[str, str]) -> list[Check]:
         return [Check("codex", FAIL, problem, f"fix {path} by hand")]
     config = config or {}
     checks = []
+    project = _codex_project(root)
+    if project != root:
+        detail = (
+            f"this is a linked git worktree: Codex trusts and reads the hooks of its main "
+            f"checkout, {project}, not {root / '.codex' / 'hooks.json'}"
+        )
+        fix = f"wire the main checkout (lessons init --codex in {project}) and trust it there"
+        return [Check("codex", FAIL, detail, fix)]
     features = config.get("features")
     if isinstance(features, dict) and features.get("hooks") is False:
         detail = f"[features] hooks = false in {path}: Codex runs no hook"
@@ -190,6 +198,29 @@ def codex(root: Path, env: Mapping[str, str]) -> list[Check]:
     if not checks:
         checks.append(Check("codex", OK, "the project and lessons' hooks are trusted"))
     return checks
+
+
+def _codex_project(root: Path) -> Path:
+    """The folder Codex takes as the project of ``root``: in a linked git worktree, the
+    main checkout (the folder holding the common git directory); else ``root`` itself."""
+    import subprocess
+
+    try:
+        done = subprocess.run(
+            ["git", "rev-parse", "--path-format=absolute", "--git-common-dir"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return root
+    common = Path(done.stdout.strip())
+    if done.returncode != 0 or common.name != ".git":
+        return root
+    main = common.parent.resolve()
+    return root if main == root.resolve() else main
 
 
 def _command_at(settings: dict[str, Any], key: str) -> str | None:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
+import sysconfig
 from pathlib import Path
 from typing import Any
 
@@ -202,16 +204,107 @@ def test_the_launcher_finds_each_usual_install(tmp_path: Path, where: str) -> No
     assert RULE in done.stdout
 
 
-def test_a_long_path_install_is_found_through_pips_shell_trampoline(tmp_path: Path) -> None:
-    """pip writes ``#!/bin/sh`` plus an ``exec`` line when the interpreter's path is too
-    long for a shebang; the launcher reads the interpreter from that line."""
+def test_a_real_pip_install_at_a_long_path_is_found(tmp_path: Path, lessons_wheel: Path) -> None:
+    """pip writes a ``/bin/sh`` trampoline, not a shebang, for an interpreter path over
+    127 characters; the launcher asks the script itself, so that install is found too."""
+    wiring_install = regular(tmp_path / "machine-a")
+    root = _wired_repo(tmp_path, "claude-code", wiring_install)
+    shutil.rmtree(tmp_path / "machine-a")
+    venv = tmp_path / ("v" * 60) / ("w" * 60) / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
+    subprocess.run(
+        [*pip, "--python", str(python), "install", "--no-deps", str(lessons_wheel)], check=True
+    )
+    purelib = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    # lessons' dependencies from the test run's own environment (lessons from the wheel)
+    Path(purelib, "dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    script = venv / "bin" / "lessons"
+    assert script.read_text().startswith("#!/bin/sh\n")
+    assert RULE in _hook("claude-code", root, (script.parent,))
+    cached = (root / ".lessons" / "local" / "launch").read_text().splitlines()
+    assert cached == [str(python), f"{purelib}/lessons_cli/__main__.py", str(script)]
+
+
+def _launch_source(root: Path) -> str:
+    return (root / ".lessons" / "local" / "launch").read_text().splitlines()[2]
+
+
+def test_a_repo_venv_made_later_takes_over_from_the_remembered_install(tmp_path: Path) -> None:
+    """The search order holds after the first answer was remembered: a repo .venv that
+    appears later is used from the next call on."""
     install = regular(tmp_path / "machine-a")
     root = _wired_repo(tmp_path, "claude-code", install)
-    body = Path(install.lessons).read_text().split("\n", 1)[1]
-    trampoline = f"#!/bin/sh\n'''exec' \"{install.python}\" \"$0\" \"$@\"\n' '''\n{body}"
-    Path(install.lessons).write_text(trampoline)
+    assert RULE in _hook("claude-code", root, (Path(install.lessons).parent,))
+    assert _launch_source(root) == install.lessons
+    venv = regular(root / ".venv")
+    _hook("claude-code", root, (Path(install.lessons).parent,))
+    assert _launch_source(root) == venv.lessons
+
+
+def test_lessons_python_decides_only_while_it_is_set(tmp_path: Path) -> None:
+    """An install named by LESSONS_PYTHON is remembered as such; once the variable is
+    unset the search runs again, and a LESSONS_PYTHON without lessons falls back to it."""
+    install = regular(tmp_path / "machine-a")
+    root = _wired_repo(tmp_path, "claude-code", install)
+    other = regular(tmp_path / "machine-b")
+    command = 'sh "$CLAUDE_PROJECT_DIR/.lessons/run" hook claude-code || true'
+    payload = json.dumps(_push_payload("claude-code", root))
+    env = harness_env(root, (Path(install.lessons).parent,))
+    for python, source in ((other.python, f"env:{other.python}"), ("/nowhere/python", None)):
+        shutil.rmtree(root / ".lessons" / "local", ignore_errors=True)
+        done = run_wired(command, root, payload, {**env, "LESSONS_PYTHON": python})
+        assert RULE in done.stdout
+        assert _launch_source(root) == (source or install.lessons)
+    run_wired(command, root, payload, env)
+    assert _launch_source(root) == install.lessons
+
+
+def test_a_linked_local_folder_is_never_written_through(tmp_path: Path) -> None:
+    """A repo that commits .lessons/local as a link elsewhere gets no cache written there;
+    the hook still runs (and stays silent, since such a store is not used)."""
+    install = regular(tmp_path / "machine-a")
+    root = _wired_repo(tmp_path, "claude-code", install)
     shutil.rmtree(root / ".lessons" / "local")
-    out = _hook("claude-code", root, (Path(install.lessons).parent,))
-    assert RULE in out
-    cached = (root / ".lessons" / "local" / "launch").read_text().splitlines()
-    assert cached[0] == install.python
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (root / ".lessons" / "local").symlink_to(elsewhere)
+    assert _hook("claude-code", root, (Path(install.lessons).parent,)) == ""
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_without_a_project_variable_the_hook_runs_from_a_subfolder_too(tmp_path: Path) -> None:
+    """Codex's and Cursor's command looks in the folder the session started in, and asks
+    git for the top level only when the launcher is not there."""
+    install = regular(tmp_path / "machine-a")
+    root = _wired_repo(tmp_path, "codex", install)
+    (root / "docs" / "deep").mkdir()
+    settings = json.loads((root / ".codex" / "hooks.json").read_text())
+    command = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+    payload = json.dumps(_push_payload("codex", root))
+    env = harness_env(root, (Path(install.lessons).parent,))
+    done = run_wired(command, root / "docs" / "deep", payload, env)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert RULE in done.stdout
+
+
+def test_without_an_install_cursor_is_told_at_session_start(tmp_path: Path) -> None:
+    """Cursor's sessionStart gets the hint as additional_context, its shell calls nothing."""
+    install = regular(tmp_path / "machine-a")
+    root = _wired_repo(tmp_path, "cursor", install)
+    shutil.rmtree(tmp_path / "machine-a")
+    shutil.rmtree(root / ".lessons" / "local")
+    env = {**harness_env(root, ()), "HOME": str(tmp_path / "home")}
+    settings = json.loads((root / ".cursor" / "hooks.json").read_text())
+    command = settings["hooks"]["sessionStart"][0]["command"]
+    start = {"hook_event_name": "sessionStart", "conversation_id": "c1"}
+    done = run_wired(command, root, json.dumps(start), env)
+    assert "not installed on this machine" in json.loads(done.stdout)["additional_context"]
+    done = run_wired(command, root, json.dumps(_push_payload("cursor", root)), env)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")

@@ -333,3 +333,24 @@ def test_a_hook_that_starts_a_watcher_holds_up_nobody(watched: Layout) -> None:
         os.close(extra_read)
         if extra_write >= 0:
             os.close(extra_write)
+
+
+def test_the_watcher_starts_where_isolated_mode_cannot_see_lessons(tmp_path: Path) -> None:
+    """An interpreter without lessons on its own path (as a pip --user install looks from
+    isolated mode) still imports the watcher from the folder lessons was loaded from: it
+    runs, finds no folder to watch, and exits 0 (not 1 with ModuleNotFoundError)."""
+    bare = Path(sys.base_prefix) / "bin" / "python3"
+    assert bare.exists()
+    probe = subprocess.run(
+        [str(bare), "-I", "-c", "import lessons_core"], capture_output=True, check=False
+    )
+    assert probe.returncode == 1  # this interpreter cannot see lessons by itself
+    done = subprocess.run(
+        watch.watcher_command(str(bare), str(tmp_path / "missing")),
+        cwd="/",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (0, "")
