@@ -26,9 +26,10 @@ from bench.report import Line, print_table
 from bench.timing import Measure, Probe, measure_interleaved, run_once
 from bench.validate_run import validate_line
 from lessons_core import sessions
+from lessons_core.index_cache import load_index
 from lessons_core.layout import Layout
-from lessons_core.recall import RecallRequest, rank
-from lessons_core.recall_index import load_index
+from lessons_core.recall import rank
+from lessons_core.recall_types import RecallRequest
 
 
 def main(argv: list[str] | None = None) -> None:

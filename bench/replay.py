@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from bench.graphs import Graph
+from lessons_core.index_cache import load_index
 from lessons_core.layout import Layout
-from lessons_core.recall_index import load_index
 from lessons_core.render import CLOSE, HEADER, OPEN, estimate_tokens, neutralise
 
 PROMPTS = (

@@ -13,37 +13,18 @@ import os
 import shlex
 import subprocess
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
 from typing import Any
 
+from lessons_cli.checks import FAIL, OK, WARN, Check
 from lessons_cli.harnesses import wiring, wirings
 from lessons_cli.harnesses.spec import Wiring
 from lessons_cli.harnesses.switches import SWITCHES
 from lessons_core import launcher
 from lessons_core.errors import LessonsError
-from lessons_core.index_cache import cache_state
+from lessons_core.index_cache import cache_state, load_index
 from lessons_core.layout import Layout, lessons_command
-from lessons_core.recall_index import load_index
 from lessons_core.validate.findings import Severity
 from lessons_core.validate.runner import validate
-
-OK = "ok"
-WARN = "warn"
-FAIL = "fail"
-
-
-@dataclass(frozen=True)
-class Check:
-    """One thing looked at. ``status``: ok, warn (works, but worth a look) or fail (a hook
-    or command would silently not work); ``fix`` says what to do when not ok."""
-
-    subject: str  # "store", "index", "launcher", or a harness name
-    status: str
-    detail: str
-    fix: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def diagnose(layout: Layout, env: Mapping[str, str]) -> list[Check]:

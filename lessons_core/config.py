@@ -11,7 +11,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, TypeAlias
 
-    from lessons_core.fsutil import StrPath
+    from lessons_core.errors import StrPath
 
     # A setting's problem: (its key, None for the whole file; what is wrong; the kind of
     # InvalidLessonFile it is reported as).

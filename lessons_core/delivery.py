@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from lessons_core import sessions
 from lessons_core.layout import lessons_command
-from lessons_core.recall import RecallRequest, recall
+from lessons_core.recall import recall
+from lessons_core.recall_types import RecallRequest
 from lessons_core.records import NamedTuple
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
@@ -26,8 +27,8 @@ if TYPE_CHECKING:
 
     from lessons_core.config import Config
     from lessons_core.layout import Layout
-    from lessons_core.recall import Hit, Recall
     from lessons_core.recall_index import RecallIndex
+    from lessons_core.recall_types import Hit, Recall
 
 GATE = "gate"
 CONTEXT = "context"

@@ -9,7 +9,11 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms to import: lessons_core.records
 if TYPE_CHECKING:
-    from lessons_core.fsutil import StrPath
+    from os import PathLike
+    from typing import TypeAlias
+
+    # A path as the file functions take it (lessons_core.fsutil uses it too).
+    StrPath: TypeAlias = "str | PathLike[str]"
 
 
 _QUOTED_CHARS = 100

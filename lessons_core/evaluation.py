@@ -15,9 +15,10 @@ from typing import Any
 from lessons_core.config import Config, load_config
 from lessons_core.eval_metrics import CaseScore, EvalCase, Summary, summarise
 from lessons_core.explain import BROKEN, CUT, INACTIVE, SHOWN, UNMATCHED, Explanation, explain
+from lessons_core.index_cache import load_index
 from lessons_core.layout import Layout
-from lessons_core.recall import RecallRequest, recall
-from lessons_core.recall_index import load_index
+from lessons_core.recall import recall
+from lessons_core.recall_types import RecallRequest
 from lessons_core.render import estimate_tokens, render_block
 
 DEFAULT_K = 3

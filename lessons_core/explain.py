@@ -18,14 +18,13 @@ from lessons_core.model import Lesson
 from lessons_core.recall import (
     MIN_SHARED_TERMS,
     Candidate,
-    Recall,
-    RecallRequest,
     keyword_sources,
     rank,
     request_files,
     select,
 )
 from lessons_core.recall_index import RecallIndex, bm25_terms, build_index
+from lessons_core.recall_types import Recall, RecallRequest
 from lessons_core.specificity import command_specificity, glob_specificity, keyword_specificity
 from lessons_core.words import contains_phrase, meaningful, tokens
 

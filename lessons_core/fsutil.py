@@ -20,9 +20,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
     from types import TracebackType
-    from typing import BinaryIO, TypeAlias
+    from typing import BinaryIO
 
-    StrPath: TypeAlias = "str | os.PathLike[str]"
+    from lessons_core.errors import StrPath
 
 # mkstemp creates files 0600; lesson files are committed and shared, so give them the
 # mode a plain open() would (0666 less the umask).

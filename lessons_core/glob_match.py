@@ -22,7 +22,7 @@ reached, so it takes time linear in the path for each segment of the plan, whate
 path: no backtracking.
 
 Only the standard library's builtins are used here; other globs keep their regex (``?``,
-``[...]`` and odd forms) and import ``lessons_core.globs`` only when one is evaluated.
+``[...]`` and odd forms) and import ``lessons_core.glob_regex`` only when one is evaluated.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def glob_matches(matcher: str | Plan, path: str) -> bool:
     """Whether a glob's indexed ``matcher`` (its plan, else its regex) matches ``path``."""
     if isinstance(matcher, tuple):
         return plan_matches(matcher, path)
-    from lessons_core.globs import regex_matches  # imports re: only for the rarer globs
+    from lessons_core.glob_regex import regex_matches  # imports re: only for the rarer globs
 
     return regex_matches(matcher, path)
 

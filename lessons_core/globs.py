@@ -4,29 +4,22 @@ A glob is compiled once, through pathspec, to a regular expression over repo-rel
 POSIX paths. Anchoring every glob at the root (``*.md`` means top-level Markdown files,
 ``**/*.md`` means any) keeps one glob meaning one thing wherever it is read.
 
-Matching runs in Python's backtracking ``re``, which is quick for the usual globs. Each
-``*`` (``[^/]*``) and ``**`` (``.+``) of a glob is a point the engine may come back to, and
-with three of them a path built to fail late takes cubic or exponential time: ``*a*a*b``
-against 200 ``a``s took 2 s, ``**/a/**/a/**/b`` against ``a/a/a/...`` 23 s. Such a regex is
-matched with RE2 instead, linear in the path whatever the glob (imported only then).
+Matching the regex, in bounded time, is ``lessons_core.glob_regex``; most globs are
+matched without it, by their plan (``lessons_core.glob_match``).
 """
 
 from __future__ import annotations
 
 import re
 import warnings
-from collections.abc import Callable
 from functools import lru_cache
 from typing import NamedTuple
 
 from lessons_core.glob_match import GLOBSTAR, MAX_NAME_CHARS, Plan, normalise_glob
+from lessons_core.glob_regex import regex_matches
 
 _GLOB_CHARS = frozenset("*?[")
 _DIR_SUFFIX = "(?:/|$)"
-# Up to two unbounded repeats backtrack at most quadratically: ~40 ms on a 4,096-character
-# path (PATH_MAX), the longest a hook lets through.
-MAX_BACKTRACKING_REPEATS = 2
-_REPEAT = re.compile(r"(?<!\\)[*+]")
 # C0, DEL and C1: a line break would end a gitignore line, and no file in a repo has one.
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 
@@ -72,7 +65,7 @@ def compile_glob(glob: str) -> CompiledGlob:
     from pathspec.patterns.gitignore.basic import GitIgnoreBasicPattern
 
     try:
-        with warnings.catch_warnings():  # see _re_compile
+        with warnings.catch_warnings():  # see glob_regex.re_compile
             warnings.simplefilter("ignore", FutureWarning)
             pattern = GitIgnoreBasicPattern("/" + text)
     except (re.error, ValueError) as err:  # a class such as [z-a]; pathspec's own refusals
@@ -157,32 +150,3 @@ def literal_prefix(glob: str) -> str:
             break
         fixed.append(part)
     return "/".join(fixed)
-
-
-def regex_matches(regex: str, rel_path: str) -> bool:
-    """Whether a glob's compiled ``regex`` matches ``rel_path``, in bounded time."""
-    return _matcher(regex)(rel_path) is not None
-
-
-@lru_cache(maxsize=4096)
-def _matcher(regex: str) -> Callable[[str], object]:
-    if len(_REPEAT.findall(regex)) <= MAX_BACKTRACKING_REPEATS:
-        return _re_compile(regex).match
-    import re2
-
-    options = re2.Options()
-    options.log_errors = False
-    try:
-        matcher: Callable[[str], object] = re2.compile(regex, options=options).match
-    except re2.error:  # not seen with pathspec's output; correct but slow beats wrong
-        return _re_compile(regex).match
-    return matcher
-
-
-def _re_compile(regex: str) -> re.Pattern[str]:
-    """``re.compile`` without its FutureWarning on a class such as ``[[]`` (a file named
-    '['): valid today, and a warning on stderr must not reach a hook's harness or fail a
-    capture."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", FutureWarning)
-        return re.compile(regex)

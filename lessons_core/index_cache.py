@@ -286,3 +286,9 @@ def _broken(layout: Layout, meta: Meta) -> list[InvalidLessonFile]:
         InvalidLessonFile(layout.under("lessons", name), problem, key)
         for name, problem, key in meta.broken
     ]
+
+
+def load_index(layout: Layout) -> tuple[RecallIndex, list[InvalidLessonFile]]:
+    """The index of ``layout``'s graph (from the cache when it is fresh, see the module
+    docstring), and the lesson files that failed to parse."""
+    return cached_index(layout)

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from pathlib import Path
 
-    from lessons_core.fsutil import StrPath
+    from lessons_core.errors import StrPath
 
 DIR_NAME = ".lessons"
 

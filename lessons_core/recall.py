@@ -29,6 +29,7 @@ from __future__ import annotations
 from lessons_core.bm25 import scores
 from lessons_core.config import load_config
 from lessons_core.glob_match import glob_matches, normalise_glob
+from lessons_core.recall_types import Hit, Recall, RecallRequest
 from lessons_core.records import NamedTuple
 from lessons_core.words import meaningful, tokens
 
@@ -48,44 +49,6 @@ if TYPE_CHECKING:
 VIA_FILE, VIA_COMMAND, VIA_KEYWORD, VIA_PROMPT = "file", "command", "keyword", "prompt"
 TIERS = {VIA_FILE: 0, VIA_COMMAND: 1, VIA_KEYWORD: 2, VIA_PROMPT: 3}
 MIN_SHARED_TERMS = 2
-
-
-class RecallRequest(NamedTuple):
-    files: tuple[str, ...] = ()  # repo-relative POSIX paths
-    command: str | None = None
-    prompt: str | None = None
-
-
-class Hit(NamedTuple):
-    lesson_id: str
-    rule: str
-    via: str  # "file" | "command" | "keyword" | "prompt"
-    trigger: str  # the glob / pattern / keyword that matched ("" for prompt)
-    terms: tuple[str, ...]  # shared terms for prompt matches, else ()
-    gate: bool
-    matched: str = ""  # the path, command part or text source ("prompt", "path", ...) hit
-    broad: bool = False  # matched through a broad trigger only (lessons_core.breadth)
-
-    def to_dict(self) -> dict[str, object]:
-        """The JSON form ``lessons query --json`` prints for one rule."""
-        return {
-            "id": self.lesson_id,
-            "rule": self.rule,
-            "via": self.via,
-            "trigger": self.trigger,
-            "terms": list(self.terms),
-            "gate": self.gate,
-            "matched": self.matched,
-            "broad": self.broad,
-        }
-
-
-class Recall(NamedTuple):
-    hits: tuple[Hit, ...]  # rank order, within budget, excluding `exclude`
-    more: int  # how many more matched but were cut by the budget
-    # Every lesson that matched, in rank order, before `exclude` and the budget: what
-    # telemetry logs as a recall's candidates.
-    matched: tuple[str, ...] = ()
 
 
 class Candidate(NamedTuple):

@@ -48,9 +48,7 @@ if TYPE_CHECKING:  # the model module is not needed to query an index, only to b
     from collections.abc import Iterable, Mapping, Sequence
 
     from lessons_core.commands import CommandPattern
-    from lessons_core.errors import InvalidLessonFile
     from lessons_core.globs import CompiledGlob
-    from lessons_core.layout import Layout
     from lessons_core.model import Lesson
 
 # (lesson number, glob, its plan or regex, literal suffix, specificity, lessons sharing it,
@@ -257,11 +255,3 @@ def _share_counts(active: list[Digest]) -> Counter[tuple[str, str]]:
         counts.update({("command", command[0]) for command in lesson.commands})
         counts.update({("keyword", " ".join(keyword[1])) for keyword in lesson.keywords})
     return counts
-
-
-def load_index(layout: Layout) -> tuple[RecallIndex, list[InvalidLessonFile]]:
-    """The index of ``layout``'s graph (from the cache when it is fresh, see
-    ``lessons_core.index_cache``), and the lesson files that failed to parse."""
-    from lessons_core.index_cache import cached_index
-
-    return cached_index(layout)

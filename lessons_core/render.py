@@ -36,7 +36,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
-    from lessons_core.recall import Hit, Recall
+    from lessons_core.recall_types import Hit, Recall
 
 OPEN = "<project-lessons>"
 CLOSE = "</project-lessons>"

@@ -6,8 +6,8 @@ from __future__ import annotations
 from lessons_core.config import Config, load_config
 from lessons_core.delivery import claim_and_render, recall_unseen
 from lessons_core.layout import Layout
-from lessons_core.recall import Recall, RecallRequest
 from lessons_core.recall_index import RecallIndex
+from lessons_core.recall_types import Recall, RecallRequest
 
 
 def recall_once(

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from lessons_core.config import Config
-from lessons_core.recall import RecallRequest, recall
+from lessons_core.recall import recall
+from lessons_core.recall_types import RecallRequest
 from tests.lesson_graphs import make_project, write_lesson
 
 

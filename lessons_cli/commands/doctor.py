@@ -6,7 +6,8 @@ import os
 
 import click
 
-from lessons_cli.doctor import OK, diagnose, exit_code
+from lessons_cli.checks import OK
+from lessons_cli.doctor import diagnose, exit_code
 from lessons_cli.output import echo_json
 from lessons_core.layout import find_layout
 

@@ -8,9 +8,10 @@ import click
 
 from lessons_cli.output import echo_json
 from lessons_core.config import read_config
+from lessons_core.index_cache import load_index
 from lessons_core.layout import layout_for_files
-from lessons_core.recall import RecallRequest, recall
-from lessons_core.recall_index import load_index
+from lessons_core.recall import recall
+from lessons_core.recall_types import RecallRequest
 
 
 @click.command("query")

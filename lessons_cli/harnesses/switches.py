@@ -11,10 +11,9 @@ import os
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from lessons_cli.doctor import Check
+from lessons_cli.checks import FAIL, OK, Check
 
 Switches = Callable[[Path, Mapping[str, str]], "list[Check]"]
 
@@ -60,8 +59,6 @@ def _strip_comments(text: str) -> str:
 
 def claude_code(root: Path, env: Mapping[str, str]) -> list[Check]:
     """``disableAllHooks: true`` in any settings file Claude Code reads turns every hook off."""
-    from lessons_cli.doctor import FAIL, OK, Check
-
     config_dir = Path(env["CLAUDE_CONFIG_DIR"]) if env.get("CLAUDE_CONFIG_DIR") else None
     user = (config_dir or _home(env) / ".claude") / "settings.json"
     files = [user, root / ".claude" / "settings.json", root / ".claude" / "settings.local.json"]
@@ -78,8 +75,6 @@ def claude_code(root: Path, env: Mapping[str, str]) -> list[Check]:
 def gemini(root: Path, env: Mapping[str, str]) -> list[Check]:
     """Gemini CLI loads a project's hooks only in a trusted folder, and only with the hook
     system on (``hooksConfig.enabled``) and ours not listed in ``hooksConfig.disabled``."""
-    from lessons_cli.doctor import FAIL, OK, Check
-
     gemini_home = Path(env.get("GEMINI_CLI_HOME") or _home(env)) / ".gemini"
     user_settings, problem = _json_object(gemini_home / "settings.json")
     project_settings, project_problem = _json_object(root / ".gemini" / "settings.json")
@@ -144,8 +139,6 @@ def codex(root: Path, env: Mapping[str, str]) -> list[Check]:
     """Codex reads a repo's hooks only in a trusted project, runs each only while its hash
     is the one trusted for it, and runs none with ``[features] hooks = false``; all three
     live in ``$CODEX_HOME/config.toml``."""
-    from lessons_cli.doctor import FAIL, OK, Check
-
     path = Path(env.get("CODEX_HOME") or _home(env) / ".codex") / "config.toml"
     config, problem = _toml(path)
     if problem:
@@ -255,8 +248,6 @@ def copilot(root: Path, env: Mapping[str, str]) -> list[Check]:
     """Copilot CLI loads a repo's hooks only in a folder listed, or under one listed, in
     ``trustedFolders`` of ``$COPILOT_HOME/config.json``; ``disableAllHooks: true`` in the
     repo's ``.github/copilot/settings.json`` turns them off (measured with 1.0.102)."""
-    from lessons_cli.doctor import FAIL, OK, Check
-
     checks = []
     for name in ("settings.json", "settings.local.json"):
         path = root / ".github" / "copilot" / name

@@ -10,9 +10,10 @@ from lessons_core.breadth import crowded, routine_command, sweeping_glob
 from lessons_core.commands import compile_command
 from lessons_core.config import Config
 from lessons_core.explain import HELD, SHOWN, explain
+from lessons_core.index_cache import load_index
 from lessons_core.layout import Layout
-from lessons_core.recall import RecallRequest, recall
-from lessons_core.recall_index import load_index
+from lessons_core.recall import recall
+from lessons_core.recall_types import RecallRequest
 from lessons_core.regex_literals import required_run
 from lessons_core.session_recall import recall_once
 from tests.recall.conftest import WriteLesson

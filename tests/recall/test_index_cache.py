@@ -17,7 +17,8 @@ from lessons_core import file_scan, index_cache, index_file
 from lessons_core.config import Config
 from lessons_core.index_cache import CACHE_NAME, cached_index
 from lessons_core.layout import Layout
-from lessons_core.recall import RecallRequest, recall
+from lessons_core.recall import recall
+from lessons_core.recall_types import RecallRequest
 from tests.recall.conftest import UNLIMITED, WriteLesson
 
 REQUEST = RecallRequest(files=("src/api/client.ts",))

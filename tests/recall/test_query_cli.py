@@ -14,7 +14,8 @@ from click.testing import CliRunner
 from lessons_cli.app import cli
 from lessons_core.layout import Layout
 from lessons_core.project import init_project
-from lessons_core.recall import RecallRequest, recall
+from lessons_core.recall import recall
+from lessons_core.recall_types import RecallRequest
 from lessons_core.render import render_block
 from tests.recall.conftest import WriteLesson
 

@@ -7,9 +7,8 @@ import sys
 from pathlib import Path
 
 from lessons_core import glob_match
-from lessons_core.index_cache import CACHE_NAME
+from lessons_core.index_cache import CACHE_NAME, load_index
 from lessons_core.layout import Layout
-from lessons_core.recall_index import load_index
 from tests.recall.conftest import WriteLesson
 
 HEAVY = ("click", "numpy", "rank_bm25", "detect_secrets")
@@ -85,7 +84,7 @@ def test_querying_the_cached_index_needs_no_parser(
 # What matching a file edit and tokenising its path must not load (~5 ms each for re and
 # typing, more for the rest), and the module that holds the regex engines.
 MATCHING_FREE_OF = ("re", "unicodedata", "functools", "typing", "collections")
-BLOCKED = ("re", "unicodedata", "re2", "pathspec", "lessons_core.globs")
+BLOCKED = ("re", "unicodedata", "re2", "pathspec", "lessons_core.globs", "lessons_core.glob_regex")
 
 
 def recall_edit_blocked(cwd: Path, path: str) -> subprocess.CompletedProcess[str]:
@@ -154,9 +153,9 @@ def test_a_glob_with_a_class_still_loads_its_regex(
     layout: Layout, write_lesson: WriteLesson
 ) -> None:
     """The check above is not vacuous: a '?' glob has no plan, so the same recall must
-    import the globs module and fails where it is blocked."""
+    import the regex matcher (glob_regex) and fails where it is blocked."""
     write_lesson("any", "Keep migrations reversible.", files=("src/?lembic/env.py",))
     load_index(layout)
     done = recall_edit_blocked(layout.root, "src/alembic/env.py")
     assert done.returncode != 0
-    assert "import of lessons_core.globs halted" in done.stderr
+    assert "import of lessons_core.glob_regex halted" in done.stderr

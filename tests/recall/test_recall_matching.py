@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from lessons_core.layout import Layout
-from lessons_core.recall import RecallRequest, recall
+from lessons_core.recall import recall
+from lessons_core.recall_types import RecallRequest
 from tests.recall.conftest import WriteLesson
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from lessons_core.config import Config
 from lessons_core.layout import Layout
-from lessons_core.recall import RecallRequest, recall
+from lessons_core.recall import recall
+from lessons_core.recall_types import RecallRequest
 from tests.recall.conftest import WriteLesson
 
 

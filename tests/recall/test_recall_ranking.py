@@ -7,10 +7,11 @@ less the broad matches it holds back (``tests/recall/test_broad_triggers.py``).
 from __future__ import annotations
 
 from lessons_core.config import Config
+from lessons_core.index_cache import load_index
 from lessons_core.layout import Layout
 from lessons_core.model import Status
-from lessons_core.recall import Hit, RecallRequest, rank, recall
-from lessons_core.recall_index import load_index
+from lessons_core.recall import rank, recall
+from lessons_core.recall_types import Hit, RecallRequest
 from tests.recall.conftest import UNLIMITED, WriteLesson
 
 PATH = "src/api/client.ts"

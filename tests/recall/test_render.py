@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lessons_core.recall import Hit, Recall
+from lessons_core.recall_types import Hit, Recall
 from lessons_core.render import (
     CLOSE,
     FRAME_TOKENS,

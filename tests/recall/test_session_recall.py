@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 from lessons_core import sessions
 from lessons_core.config import Config
 from lessons_core.layout import Layout
-from lessons_core.recall import RecallRequest
+from lessons_core.recall_types import RecallRequest
 from lessons_core.session_recall import recall_once
 from tests.recall.conftest import WriteLesson
 

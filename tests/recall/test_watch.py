@@ -24,7 +24,8 @@ from lessons_core import file_scan, watch, watcher
 from lessons_core.config import Config
 from lessons_core.layout import Layout
 from lessons_core.project import init_project
-from lessons_core.recall import RecallRequest, recall
+from lessons_core.recall import recall
+from lessons_core.recall_types import RecallRequest
 from tests.conftest import save_lesson
 from tests.recall.conftest import UNLIMITED, WriteLesson
 
