@@ -13,6 +13,7 @@ import os
 import shlex
 import subprocess
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from lessons_cli.checks import FAIL, OK, WARN, Check
@@ -22,7 +23,7 @@ from lessons_cli.harnesses.switches import SWITCHES
 from lessons_core import launcher
 from lessons_core.errors import LessonsError
 from lessons_core.index_cache import cache_state, load_index
-from lessons_core.layout import Layout, lessons_command
+from lessons_core.layout import LAUNCH, Layout, lessons_command
 from lessons_core.validate.findings import Severity
 from lessons_core.validate.runner import validate
 
@@ -110,7 +111,7 @@ def _launcher(layout: Layout, env: Mapping[str, str]) -> list[Check]:
 
 def _launched_from(layout: Layout) -> str | None:
     try:
-        lines = (layout.base / "local" / "launch").read_text().splitlines()
+        lines = Path(layout.local(LAUNCH)).read_text().splitlines()
     except (OSError, UnicodeDecodeError):
         return None
     return lines[0] if lines else None

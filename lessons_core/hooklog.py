@@ -12,7 +12,7 @@ import os
 import time
 from pathlib import Path
 
-from lessons_core.layout import DIR_NAME, Layout, escaping_link
+from lessons_core.layout import HOOK_LOG, Layout, escaping_link
 from lessons_core.secrets import mask_secrets
 
 MAX_LOG_BYTES = 256 * 1024
@@ -21,7 +21,7 @@ MAX_EVENT_CHARS = 40
 
 
 def log_path(root: str | os.PathLike[str]) -> Path:
-    return Path(root, DIR_NAME, "local", "hook.log")
+    return Path(Layout(os.fspath(root)).local(HOOK_LOG))
 
 
 def log_failure(

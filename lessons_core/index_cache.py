@@ -34,6 +34,7 @@ import os
 from lessons_core.file_scan import NUMBERS, UNREADABLE, Listing, Scan, pack, unpack
 from lessons_core.file_scan import signature as signature_of
 from lessons_core.index_file import CorruptIndex, Reader, Writer, add_index, read_index
+from lessons_core.layout import INDEX_CACHE, INDEX_LOCK, WATCH_STARTED, WATCH_VERIFIED
 from lessons_core.recall_index import Digest, RecallIndex, assemble
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
@@ -47,9 +48,6 @@ if TYPE_CHECKING:
     FileRecord: TypeAlias = tuple[Any, ...]
     # An index and the lesson files that failed to parse.
     Found: TypeAlias = tuple[RecallIndex, list[InvalidLessonFile]]
-
-CACHE_NAME = "recall-index.bin"
-LOCK_NAME = "recall-index.lock"
 
 
 class Meta:
@@ -137,9 +135,8 @@ def cache_state(layout: Layout) -> str:
 
 def _watched(layout: Layout) -> bool:
     """Whether a watcher was ever started for this store (small stores never ask one)."""
-    from lessons_core.watch import RECORD_NAME, SPAWN_NAME
 
-    return any(os.path.exists(layout.under("local", name)) for name in (SPAWN_NAME, RECORD_NAME))
+    return any(os.path.exists(layout.local(name)) for name in (WATCH_STARTED, WATCH_VERIFIED))
 
 
 def _vouch(layout: Layout, seen: str | None, reader: Reader) -> None:
@@ -160,7 +157,7 @@ def rebuilt_index(layout: Layout) -> tuple[RecallIndex, list[InvalidLessonFile]]
 
 def _open(layout: Layout) -> tuple[Reader, Meta] | None:
     try:
-        reader = Reader(layout.under("local", CACHE_NAME))
+        reader = Reader(layout.local(INDEX_CACHE))
         return reader, Meta(reader.meta)
     except (OSError, CorruptIndex):
         return None
@@ -170,7 +167,7 @@ def _rebuild(layout: Layout, *, trust: bool) -> Found:
     from lessons_core.fsutil import locked
 
     folder = layout.under("lessons")
-    lock = layout.under("local", LOCK_NAME)
+    lock = layout.local(INDEX_LOCK)
     try:
         with locked(lock):
             return _rebuild_locked(layout, lock, trust)
@@ -195,7 +192,7 @@ def _rebuild_locked(layout: Layout, lock: str, trust: bool) -> Found:
     add_index(writer, index)
     writer.add_map("files", records)
     # Not durable: a cache lost to a power cut fails its checks and is rebuilt.
-    atomic_write(layout.under("local", CACHE_NAME), writer.finish(meta), durable=False)
+    atomic_write(layout.local(INDEX_CACHE), writer.finish(meta), durable=False)
     return index, _broken(layout, Meta(meta))
 
 

@@ -38,7 +38,10 @@ if TYPE_CHECKING:
     # One marshalled piece: (offset from the start of the parts, length, CRC-32).
     Piece: TypeAlias = tuple[int, int, int]
 else:
-    from _collections_abc import Mapping, Sequence
+    try:
+        from _collections_abc import Mapping, Sequence
+    except ImportError:  # an interpreter without CPython's private module
+        from collections.abc import Mapping, Sequence
 
     V = object  # run time only subscripts base classes with it
 

@@ -17,6 +17,25 @@ if TYPE_CHECKING:
     from lessons_core.errors import StrPath
 
 DIR_NAME = ".lessons"
+# Every file and folder lessons keeps in .lessons/local/ (per clone, never committed), each
+# named here once; ``Layout.local`` gives its place.
+LOCAL = "local"
+SESSIONS = "sessions"  # a folder: one file per session (lessons_core.sessions)
+HOOK_LOG = "hook.log"  # a hook's failures (lessons_core.hooklog)
+STORE_LOCK = "store.lock"  # held while the store is written (Layout.lock_path)
+LAUNCH = "launch"  # where .lessons/run found lessons (lessons_core/launcher.sh)
+INDEX_CACHE = "recall-index.bin"  # the cached recall index (lessons_core.index_cache)
+INDEX_LOCK = "recall-index.lock"  # held while the cache is rebuilt
+WATCH_VERIFIED = "watch-verified"  # the watcher's state a hook trusts (lessons_core.watch)
+WATCH_STARTED = "watch-started"  # when a hook last started a watcher
+WATCH_REFUSED = "watch-refused"  # why a watcher would not run, for a while
+TELEMETRY_LOG = "telemetry.jsonl"  # opt-in telemetry (lessons_core.telemetry)
+TELEMETRY_ROTATED = "telemetry.1.jsonl"  # the log before the current one
+TELEMETRY_LOCK = "telemetry.lock"  # held while the log rotates
+LOCAL_FILES = (
+    SESSIONS, HOOK_LOG, STORE_LOCK, LAUNCH, INDEX_CACHE, INDEX_LOCK, WATCH_VERIFIED,
+    WATCH_STARTED, WATCH_REFUSED, TELEMETRY_LOG, TELEMETRY_ROTATED, TELEMETRY_LOCK,
+)  # fmt: skip
 
 
 def _path(text: str) -> Path:
@@ -72,11 +91,15 @@ class Layout:
     @property
     def local_dir(self) -> Path:
         """Per-clone state: never committed (``init`` writes the .gitignore)."""
-        return _path(self.under("local"))
+        return _path(self.under(LOCAL))
 
     @property
     def lock_path(self) -> Path:
-        return _path(self.under("local", "store.lock"))
+        return _path(self.local(STORE_LOCK))
+
+    def local(self, name: str) -> str:
+        """``.lessons/local/<name>`` as a string, for one of ``LOCAL_FILES``."""
+        return self.under(LOCAL, name)
 
     def lesson_path(self, lesson_id: str) -> Path:
         return _path(self.under("lessons", f"{lesson_id}.json"))
@@ -119,8 +142,7 @@ def escaping_link(layout: Layout) -> str | None:
     """
     folders = tuple(
         layout.under(*parts)
-        # lessons_core.sessions keeps its files in local/sessions
-        for parts in ((), ("lessons",), ("topics",), ("local",), ("local", "sessions"))
+        for parts in ((), ("lessons",), ("topics",), (LOCAL,), (LOCAL, SESSIONS))
     )
     if not any(os.path.islink(folder) for folder in folders):
         return None

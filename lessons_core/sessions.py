@@ -21,6 +21,7 @@ import time
 
 from lessons_core import hookjson
 from lessons_core.fsutil import atomic_write, locked, unlink_if_there
+from lessons_core.layout import SESSIONS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -46,11 +47,11 @@ def session_key(session_id: str, agent_id: str | None = None) -> str:
 
 
 def sessions_dir(layout: Layout) -> Path:
-    return layout.local_dir / "sessions"
+    return layout.local_dir / SESSIONS
 
 
 def _folder(layout: Layout) -> str:
-    return layout.under("local", "sessions")
+    return layout.local(SESSIONS)
 
 
 def _path(layout: Layout, key: str) -> str:

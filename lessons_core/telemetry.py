@@ -25,12 +25,10 @@ import orjson
 
 from lessons_core.config import Config
 from lessons_core.fsutil import locked
-from lessons_core.layout import Layout
+from lessons_core.layout import TELEMETRY_LOCK, TELEMETRY_LOG, TELEMETRY_ROTATED, Layout
 from lessons_core.secrets import mask_secrets
 
 SCHEMA_VERSION = 1
-LOG_NAME = "telemetry.jsonl"
-ROTATED_NAME = "telemetry.1.jsonl"
 MAX_KEY_CHARS = 200
 MAX_CANDIDATES = 50
 # A failure is tied to deliveries found in this much of the log's end (about 300 records).
@@ -80,11 +78,11 @@ class TelemetryLog:
 
 
 def log_path(layout: Layout) -> Path:
-    return layout.local_dir / LOG_NAME
+    return Path(layout.local(TELEMETRY_LOG))
 
 
 def rotated_path(layout: Layout) -> Path:
-    return layout.local_dir / ROTATED_NAME
+    return Path(layout.local(TELEMETRY_ROTATED))
 
 
 def session_tag(session_id: str) -> str:
@@ -235,7 +233,7 @@ def _append(layout: Layout, config: Config, record: dict[str, Any]) -> bool:
 def _rotate(layout: Layout, limit: int) -> None:
     """Move the full log aside; the lock makes sure only one hook does it."""
     path = log_path(layout)
-    with locked(layout.local_dir / "telemetry.lock"):
+    with locked(layout.local(TELEMETRY_LOCK)):
         try:
             if path.stat().st_size <= limit:
                 return  # another process rotated it first

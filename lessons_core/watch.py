@@ -37,16 +37,15 @@ import os
 import sys
 import time
 
+from lessons_core.layout import WATCH_REFUSED, WATCH_STARTED, WATCH_VERIFIED
+
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
     from lessons_core.layout import Layout
 
-RECORD_NAME = "watch-verified"
-SPAWN_NAME = "watch-started"
 SPAWN_EVERY_SECONDS = 10  # a watcher takes ~0.1 s to start; hooks meanwhile do not pile up
 # Written by a watcher that cannot watch this store (lessons_core.watcher.refuse); hooks
 # then start none for this long.
-REFUSED_NAME = "watch-refused"
 REFUSED_SECONDS = 600
 ANSWER_SECONDS = 0.05
 IDLE_SECONDS = 30 * 60
@@ -96,7 +95,7 @@ def verified(layout: Layout) -> str | None:
     from lessons_core.fsutil import read_regular
 
     try:
-        return read_regular(layout.under("local", RECORD_NAME)).decode("ascii").strip()
+        return read_regular(layout.local(WATCH_VERIFIED)).decode("ascii").strip()
     except (OSError, UnicodeDecodeError):
         return None
 
@@ -107,7 +106,7 @@ def record(layout: Layout, seen: str) -> None:
     from lessons_core.fsutil import atomic_write
 
     try:
-        atomic_write(layout.under("local", RECORD_NAME), f"{seen}\n".encode(), durable=False)
+        atomic_write(layout.local(WATCH_VERIFIED), f"{seen}\n".encode(), durable=False)
     except OSError:
         return
 
@@ -153,8 +152,8 @@ def _age(path: str) -> float | None:
 
 
 def _start(layout: Layout, folder: str) -> None:
-    marker = layout.under("local", SPAWN_NAME)
-    started, refused = _age(marker), _age(layout.under("local", REFUSED_NAME))
+    marker = layout.local(WATCH_STARTED)
+    started, refused = _age(marker), _age(layout.local(WATCH_REFUSED))
     if started is not None and started < SPAWN_EVERY_SECONDS:
         return
     if refused is not None and refused < REFUSED_SECONDS:

@@ -210,13 +210,13 @@ def serve(folder: str) -> None:
 
 def refuse(folder: str, why: str) -> None:
     """Leave a note beside the store so that hooks stop starting watchers for a while
-    (``lessons_core.watch.REFUSED_NAME``)."""
+    (``lessons_core.layout.WATCH_REFUSED``)."""
     from lessons_core.fsutil import atomic_write
-    from lessons_core.watch import REFUSED_NAME
+    from lessons_core.layout import LOCAL, WATCH_REFUSED
 
-    local = os.path.join(os.path.dirname(folder), "local")
+    local = os.path.join(os.path.dirname(folder), LOCAL)
     try:
-        atomic_write(os.path.join(local, REFUSED_NAME), f"{why}\n".encode(), durable=False)
+        atomic_write(os.path.join(local, WATCH_REFUSED), f"{why}\n".encode(), durable=False)
     except OSError:
         return
 

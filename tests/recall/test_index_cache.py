@@ -15,8 +15,8 @@ import pytest
 
 from lessons_core import file_scan, index_cache, index_file
 from lessons_core.config import Config
-from lessons_core.index_cache import CACHE_NAME, cached_index
-from lessons_core.layout import Layout
+from lessons_core.index_cache import cached_index
+from lessons_core.layout import INDEX_CACHE, Layout
 from lessons_core.recall import recall
 from lessons_core.recall_types import RecallRequest
 from tests.recall.conftest import UNLIMITED, WriteLesson
@@ -29,7 +29,7 @@ def rules(layout: Layout, config: Config = UNLIMITED) -> list[str]:
 
 
 def cache(layout: Layout) -> Path:
-    return layout.local_dir / CACHE_NAME
+    return layout.local_dir / INDEX_CACHE
 
 
 def edit_in_place(path: Path, old: str, new: str) -> None:

@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 
 from lessons_core import glob_match
-from lessons_core.index_cache import CACHE_NAME, load_index
-from lessons_core.layout import Layout
+from lessons_core.index_cache import load_index
+from lessons_core.layout import INDEX_CACHE, Layout
 from tests.recall.conftest import WriteLesson
 
 HEAVY = ("click", "numpy", "rank_bm25", "detect_secrets")
@@ -73,7 +73,7 @@ def test_querying_the_cached_index_needs_no_parser(
     code = (
         "from lessons_core.index_file import Reader, read_index\n"
         "from lessons_core.recall import RecallRequest, rank\n"
-        f"index = read_index(Reader({str(layout.local_dir / CACHE_NAME)!r}))\n"
+        f"index = read_index(Reader({str(layout.local_dir / INDEX_CACHE)!r}))\n"
         "assert [c.hit.lesson_id for c in rank(index, RecallRequest(files=('src/a.py',)))] "
         "== ['api']\n"
     )
