@@ -25,11 +25,11 @@ from bench.replay import replay
 from bench.report import Line, print_table
 from bench.timing import Measure, Probe, measure_interleaved, run_once
 from bench.validate_run import validate_line
-from lessons_core import sessions
-from lessons_core.index_cache import load_index
-from lessons_core.layout import Layout
-from lessons_core.recall import rank
-from lessons_core.recall_types import RecallRequest
+from lessons_core.delivery import sessions
+from lessons_core.index.cache import load_index
+from lessons_core.recall.rank import rank
+from lessons_core.recall.types import RecallRequest
+from lessons_core.store.layout import Layout
 
 
 def main(argv: list[str] | None = None) -> None:

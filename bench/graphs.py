@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.synth import generate, write_repo
-from lessons_core.index_cache import load_index
+from lessons_core.index.cache import load_index
 from lessons_core.launcher import write_launcher
-from lessons_core.layout import Layout
-from lessons_core.recall import rank
-from lessons_core.recall_types import RecallRequest
+from lessons_core.recall.rank import rank
+from lessons_core.recall.types import RecallRequest
+from lessons_core.store.layout import Layout
 
 # The project's own copy of the real corpus, with its licence notice (NOTICE.md beside it):
 # a clone of this repo is all a test or a benchmark run may read.

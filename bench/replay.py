@@ -8,7 +8,7 @@ compacted once. Each event goes through ``lessons_cli.hook_runner.run_hook`` exa
 ``lessons hook claude-code`` runs it. A call the hook refuses (a gate) is made again, as
 the agent would, and counts as a call too.
 
-Tokens are estimated as characters / 4 (``lessons_core.render.estimate_tokens``), for the
+Tokens are estimated as characters / 4 (``lessons_core.recall.render.estimate_tokens``), for the
 text the model receives: ``additionalContext`` or the refusal's reason. The reference is
 preloading every active rule once, the way a rules file in the system prompt does.
 """
@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from bench.graphs import Graph
-from lessons_core.index_cache import load_index
-from lessons_core.layout import Layout
-from lessons_core.render import CLOSE, HEADER, OPEN, estimate_tokens, neutralise
+from lessons_core.index.cache import load_index
+from lessons_core.recall.render import CLOSE, HEADER, OPEN, estimate_tokens, neutralise
+from lessons_core.store.layout import Layout
 
 PROMPTS = (
     "add a --dry-run flag to the generate command and cover it with tests",

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lessons_core.jsonio import dumps
-from lessons_core.model import Lesson, Triggers
+from lessons_core.store.model import Lesson, Triggers
 
 EXTENSIONS = ("ts", "tsx", "py", "md", "json", "go", "rs", "yaml")
 VERBS = ("Never", "Always", "Prefer", "Avoid", "Run", "Check", "Keep", "Use", "Wrap", "Pin")

@@ -22,8 +22,8 @@ from lessons_cli.harnesses.spec import Wiring
 from lessons_cli.harnesses.switches import SWITCHES
 from lessons_core import launcher
 from lessons_core.errors import LessonsError
-from lessons_core.index_cache import cache_state, load_index
-from lessons_core.layout import LAUNCH, Layout, lessons_command
+from lessons_core.index.cache import cache_state, load_index
+from lessons_core.store.layout import LAUNCH, Layout, lessons_command
 from lessons_core.validate.findings import Severity
 from lessons_core.validate.runner import validate
 

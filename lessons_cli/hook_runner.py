@@ -13,8 +13,8 @@ import sys
 
 from lessons_cli.harnesses import harness as harness_module
 from lessons_core import hookjson
-from lessons_core.config import load_config
-from lessons_core.layout import Layout, escaping_link, find_root
+from lessons_core.store.config import load_config
+from lessons_core.store.layout import Layout, escaping_link, find_root
 
 # Every import here is paid on every tool call: typing, pathlib, json, contextlib and
 # importlib are left out (about 8, 8, 6, 1 and 1 ms on a 2-core VM; lessons_core.records).
@@ -48,7 +48,9 @@ def run_hook(harness: str, stdin: BinaryIO | None = None, stdout: BinaryIO | Non
         output = hookjson.dumps(answer).encode() if answer else b""
     except Exception as err:
         try:
-            from lessons_core.hooklog import log_failure  # only on failure: it masks secrets
+            from lessons_core.delivery.hooklog import (
+                log_failure,  # only on failure: it masks secrets
+            )
 
             root = root or find_root(os.getcwd())
             if root is not None:

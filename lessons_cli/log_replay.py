@@ -18,14 +18,15 @@ from __future__ import annotations
 import uuid
 
 from lessons_cli.harnesses import cursor, gemini
-from lessons_core import delivery, sessions
-from lessons_core.config import Config
-from lessons_core.delivery import BOTH_MODES, ToolAction
+from lessons_core.delivery import deliver as delivery
+from lessons_core.delivery import sessions
+from lessons_core.delivery.deliver import BOTH_MODES, ToolAction
 from lessons_core.errors import LessonsError
-from lessons_core.layout import Layout
-from lessons_core.render import estimate_tokens
-from lessons_core.replay_report import CallCost, LogReplay
-from lessons_core.telemetry import (
+from lessons_core.eval.replay_report import CallCost, LogReplay
+from lessons_core.recall.render import estimate_tokens
+from lessons_core.store.config import Config
+from lessons_core.store.layout import Layout
+from lessons_core.telemetry.log import (
     ABOUT_COMMAND,
     ABOUT_FILES,
     ABOUT_PROMPT,

@@ -7,7 +7,7 @@ from typing import Any
 import click
 import orjson
 
-from lessons_core.model import Lesson
+from lessons_core.store.model import Lesson
 
 
 def echo_json(data: Any) -> None:

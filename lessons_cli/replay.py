@@ -27,12 +27,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from lessons_cli.harnesses import claude_code
-from lessons_core import nudges, sessions
-from lessons_core.config import Config
-from lessons_core.delivery import CONTEXT, GATE, GATE_PREFIX, ToolAction
-from lessons_core.layout import Layout
-from lessons_core.render import estimate_tokens
-from lessons_core.replay_report import (
+from lessons_core.delivery import nudges, sessions
+from lessons_core.delivery.deliver import CONTEXT, GATE, GATE_PREFIX, ToolAction
+from lessons_core.eval.replay_report import (
     FAILED,
     OK,
     PROMPT_EVENT,
@@ -41,8 +38,11 @@ from lessons_core.replay_report import (
     Replay,
     ReplayedCall,
 )
-from lessons_core.store import load_graph
-from lessons_core.transcripts import Step, ToolCall, Transcript
+from lessons_core.eval.transcripts import Step, ToolCall, Transcript
+from lessons_core.recall.render import estimate_tokens
+from lessons_core.store.config import Config
+from lessons_core.store.files import load_graph
+from lessons_core.store.layout import Layout
 
 WIRED = claude_code.WIRING
 LABEL_CHARS = 60

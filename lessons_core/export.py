@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from lessons_core.layout import Layout
-from lessons_core.model import Lesson
-from lessons_core.store import load_graph
-from lessons_core.topics import load_topics
+from lessons_core.store.files import load_graph
+from lessons_core.store.layout import Layout
+from lessons_core.store.model import Lesson
+from lessons_core.store.topics import load_topics
 
 NO_TOPIC = "general"
 _BACKTICKS = re.compile(r"`+")

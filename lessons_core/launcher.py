@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 
 from lessons_core.fsutil import atomic_write
-from lessons_core.layout import Layout
+from lessons_core.store.layout import Layout
 
 NAME = "run"
 _TEXT = Path(__file__).with_name("launcher.sh")

@@ -13,10 +13,10 @@ from click.testing import CliRunner, Result
 
 from bench.graphs import CORPUS
 from lessons_cli.app import cli
-from lessons_core.layout import Layout
-from lessons_core.model import Lesson, Status, Triggers
-from lessons_core.project import init_project
-from lessons_core.store import create_lesson
+from lessons_core.store.files import create_lesson
+from lessons_core.store.layout import Layout
+from lessons_core.store.model import Lesson, Status, Triggers
+from lessons_core.store.project import init_project
 
 
 @pytest.fixture(autouse=True)

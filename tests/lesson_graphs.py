@@ -10,11 +10,11 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from lessons_core.config import Config
 from lessons_core.jsonio import dumps
-from lessons_core.layout import Layout
-from lessons_core.project import init_project
-from lessons_core.telemetry import record_failure, record_recall
+from lessons_core.store.config import Config
+from lessons_core.store.layout import Layout
+from lessons_core.store.project import init_project
+from lessons_core.telemetry.log import record_failure, record_recall
 from tests.conftest import make_repo
 
 # Enough files that share-based checks (broad globs) have something to judge.

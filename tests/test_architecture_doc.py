@@ -22,7 +22,7 @@ def modules() -> list[str]:
 
 
 def named(module: str, text: str) -> bool:
-    """Named in full (``lessons_core.recall``), or as a `leaf` beside its package's name
+    """Named in full (``lessons_core.recall.rank``), or as a `leaf` beside its package's name
     (``lessons_cli.commands`` ... ``add``), the way the page lists a package's modules."""
     package, _, leaf = module.rpartition(".")
     return f"`{module}`" in text or (

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from lessons_core.layout import Layout
+from lessons_core.store.layout import Layout
 from tests.conftest import lesson_count, run
 
 GOOD_RULE = "Never split('/') a filesystem path; use os.path.basename()."

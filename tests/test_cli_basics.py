@@ -12,8 +12,9 @@ from click.testing import CliRunner
 
 from lessons_cli.app import cli
 from lessons_cli.hook_runner import run_hook
-from lessons_core import __version__, sessions
-from lessons_core.layout import Layout
+from lessons_core import __version__
+from lessons_core.delivery import sessions
+from lessons_core.store.layout import Layout
 from tests.conftest import lesson_count, make_repo, run
 
 RULE_A = "Run the migration linter before editing models; it catches unsafe column drops."

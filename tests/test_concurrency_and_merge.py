@@ -9,9 +9,9 @@ from pathlib import Path
 import orjson
 import pytest
 
-from lessons_core.layout import Layout
-from lessons_core.project import init_project
-from lessons_core.store import load_graph
+from lessons_core.store.files import load_graph
+from lessons_core.store.layout import Layout
+from lessons_core.store.project import init_project
 from tests.conftest import git, make_repo, run
 
 NOUNS = (

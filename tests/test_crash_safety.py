@@ -10,23 +10,23 @@ import time
 
 import orjson
 
-from lessons_core import sessions
-from lessons_core.layout import Layout
-from lessons_core.store import load_graph
+from lessons_core.delivery import sessions
+from lessons_core.store.files import load_graph
+from lessons_core.store.layout import Layout
 from tests.conftest import git
 
 # Rewrites one lesson (merge of new evidence), the config and a session file, forever.
 WRITER = """
 import sys, itertools
 from pathlib import Path
-from lessons_core import sessions
-from lessons_core.capture import add_lesson
-from lessons_core.config import Config
+from lessons_core.delivery import sessions
+from lessons_core.authoring.capture import add_lesson
+from lessons_core.store.config import Config
 from lessons_core.fsutil import atomic_write
-from lessons_core.guards import CaptureDraft
+from lessons_core.authoring.guards import CaptureDraft
 from lessons_core.jsonio import dumps
-from lessons_core.layout import Layout
-from lessons_core.model import Triggers
+from lessons_core.store.layout import Layout
+from lessons_core.store.model import Triggers
 
 layout = Layout(Path(sys.argv[1]))
 for n in itertools.count():

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from lessons_core.layout import Layout
+from lessons_core.store.layout import Layout
 from tests.conftest import run
 
 REPO_ROOT = Path(__file__).resolve().parents[1]

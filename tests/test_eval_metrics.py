@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from lessons_core.eval_metrics import CaseScore, EvalCase, InvalidCase, read_cases, summarise
+from lessons_core.eval.metrics import CaseScore, EvalCase, InvalidCase, read_cases, summarise
 
 # Four cases, k = 3, checked by hand:
 #   A expects {a, b}; shown [x, a, y, b]: top-3 [x, a, y] holds a only.

@@ -5,8 +5,8 @@ from __future__ import annotations
 from lessons_core.export import code
 from lessons_core.fsutil import atomic_write
 from lessons_core.jsonio import dumps
-from lessons_core.layout import Layout
-from lessons_core.topics import Topic, topic_path
+from lessons_core.store.layout import Layout
+from lessons_core.store.topics import Topic, topic_path
 from tests.conftest import run
 
 EXPECTED = """\

@@ -10,13 +10,13 @@ from typing import Any
 import orjson
 from click.testing import Result
 
-from lessons_core.commands import compile_command
 from lessons_core.importers.apply import apply_plan
 from lessons_core.importers.plan import ImportPlan, NoteKind
-from lessons_core.layout import Layout
-from lessons_core.model import Lesson, Triggers
-from lessons_core.store import load_graph
-from lessons_core.topics import load_topics
+from lessons_core.matching.commands import compile_command
+from lessons_core.store.files import load_graph
+from lessons_core.store.layout import Layout
+from lessons_core.store.model import Lesson, Triggers
+from lessons_core.store.topics import load_topics
 from tests.conftest import corpus_dir, run
 
 

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from lessons_core.layout import Layout
-from lessons_core.model import Lesson
-from lessons_core.store import load_graph
-from lessons_core.topics import load_topics
+from lessons_core.store.files import load_graph
+from lessons_core.store.layout import Layout
+from lessons_core.store.model import Lesson
+from lessons_core.store.topics import load_topics
 from tests.conftest import run
 
 FIXTURES = Path(__file__).parent / "fixtures" / "rule_files"

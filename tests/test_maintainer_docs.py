@@ -6,9 +6,9 @@ import json
 import re
 from pathlib import Path
 
-from lessons_core.config import Config
-from lessons_core.project import init_project
-from lessons_core.telemetry import log_path, record_failure, record_recall
+from lessons_core.store.config import Config
+from lessons_core.store.project import init_project
+from lessons_core.telemetry.log import log_path, record_failure, record_recall
 from lessons_core.validate import CODES
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"

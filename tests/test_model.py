@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from lessons_core.errors import InvalidLessonFile
 from lessons_core.jsonio import dumps
-from lessons_core.model import Lesson, Status, Triggers
+from lessons_core.store.model import Lesson, Status, Triggers
 
 SOURCE = Path("lessons/x.json")
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from itertools import combinations
 
-from lessons_core.guards import rule_terms, term_similarity
-from lessons_core.model import Lesson, Triggers
-from lessons_core.thresholds import NEAR_DUPLICATE_SIMILARITY
+from lessons_core.authoring.guards import rule_terms, term_similarity
+from lessons_core.matching.thresholds import NEAR_DUPLICATE_SIMILARITY
+from lessons_core.store.model import Lesson, Triggers
 from lessons_core.validate.duplicates import near_pairs
 
 WORDS = "alembic schema cursor ledger tenant webhook quota bucket shard locale payload".split()

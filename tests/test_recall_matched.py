@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lessons_core.config import Config
-from lessons_core.recall import recall
-from lessons_core.recall_types import RecallRequest
+from lessons_core.recall.rank import recall
+from lessons_core.recall.types import RecallRequest
+from lessons_core.store.config import Config
 from tests.lesson_graphs import make_project, write_lesson
 
 

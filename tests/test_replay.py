@@ -11,12 +11,12 @@ from typing import Any
 import orjson
 import pytest
 
-from lessons_core import sessions
-from lessons_core.delivery import GATE_PREFIX
+from lessons_core.delivery import sessions
+from lessons_core.delivery.deliver import GATE_PREFIX
 from lessons_core.jsonio import dumps
-from lessons_core.layout import Layout
-from lessons_core.project import init_project
-from lessons_core.telemetry import log_path
+from lessons_core.store.layout import Layout
+from lessons_core.store.project import init_project
+from lessons_core.telemetry.log import log_path
 from tests.conftest import make_repo, run, save_lesson
 from tests.transcript_records import record, tool_result, tool_use, write
 

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from lessons_core.layout import Layout
-from lessons_core.telemetry import log_path
+from lessons_core.store.layout import Layout
+from lessons_core.telemetry.log import log_path
 from tests.conftest import run
 from tests.lesson_graphs import log_failure, log_recall, make_project, write_lesson
 from tests.png_pixels import distinct_colours, read_rows

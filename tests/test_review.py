@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from lessons_core.layout import Layout
-from lessons_core.review_markdown import code, text
+from lessons_core.review.markdown import code, text
+from lessons_core.store.layout import Layout
 from tests.conftest import git, run
 from tests.lesson_graphs import make_project, write_lesson
 

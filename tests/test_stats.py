@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from lessons_core.layout import Layout
-from lessons_core.stats import preload_cost
-from lessons_core.store import load_graph
+from lessons_core.store.files import load_graph
+from lessons_core.store.layout import Layout
+from lessons_core.telemetry.stats import preload_cost
 from tests.conftest import run
 from tests.lesson_graphs import log_failure, log_recall, make_project, write_lesson
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from lessons_core.errors import InvalidLessonFile, LessonNotFound
-from lessons_core.layout import Layout, find_layout, repo_relative
-from lessons_core.model import Status
-from lessons_core.project import set_status
-from lessons_core.store import get_lesson, lesson_files, load_graph
+from lessons_core.store.files import get_lesson, lesson_files, load_graph
+from lessons_core.store.layout import Layout, find_layout, repo_relative
+from lessons_core.store.model import Status
+from lessons_core.store.project import set_status
 from tests.conftest import run
 
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from lessons_core.layout import find_root
-from lessons_core.project import init_project
+from lessons_core.store.layout import find_root
+from lessons_core.store.project import init_project
 from tests.conftest import make_repo, run
 
 

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from lessons_core.config import Config
-from lessons_core.layout import Layout
-from lessons_core.project import init_project
-from lessons_core.telemetry import (
+from lessons_core.store.config import Config
+from lessons_core.store.layout import Layout
+from lessons_core.store.project import init_project
+from lessons_core.telemetry.log import (
     PROMPT_KEY,
     log_path,
     read_log,
@@ -136,8 +136,9 @@ def test_concurrent_writers_never_interleave_lines(tmp_path: Path) -> None:
     layout, _ = init_project(tmp_path)
     script = (
         "import sys; from pathlib import Path\n"
-        "from lessons_core.config import Config; from lessons_core.layout import Layout\n"
-        "from lessons_core.telemetry import record_recall\n"
+        "from lessons_core.store.config import Config\n"
+        "from lessons_core.store.layout import Layout\n"
+        "from lessons_core.telemetry.log import record_recall\n"
         "layout = Layout(Path(sys.argv[1]))\n"
         "for n in range(100):\n"
         "    record_recall(layout, Config(telemetry=True), event='PreToolUse',\n"
@@ -217,7 +218,7 @@ def test_a_write_that_cannot_happen_returns_false(tmp_path: Path) -> None:
 def test_importing_telemetry_stays_light() -> None:
     """The hook's telemetry import pulls in no CLI, BM25, numpy, pathspec or detector."""
     code = (
-        "import sys, lessons_core.telemetry\n"
+        "import sys, lessons_core.telemetry.log\n"
         "heavy = {'click', 'rank_bm25', 'numpy', 'pathspec', 'detect_secrets', 're2'}\n"
         "print(sorted(heavy & set(sys.modules)))\n"
     )

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from lessons_core.transcripts import TranscriptError, read_transcript
+from lessons_core.eval.transcripts import TranscriptError, read_transcript
 from tests.transcript_records import SESSION, record, tool_result, tool_use, write
 
 

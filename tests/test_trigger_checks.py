@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from lessons_core.commands import compile_command
-from lessons_core.file_index import FileIndex
-from lessons_core.globs import compile_glob
-from lessons_core.probes import PROBE_COMMANDS, probe_hits, probe_hits_many
-from lessons_core.thresholds import BROAD_GLOB_SHARE, REFUSED_GLOB_SHARE
-from lessons_core.trigger_checks import GLOB_BROAD, glob_problem
+from lessons_core.matching.commands import compile_command
+from lessons_core.matching.file_index import FileIndex
+from lessons_core.matching.globs import compile_glob
+from lessons_core.matching.probes import PROBE_COMMANDS, probe_hits, probe_hits_many
+from lessons_core.matching.thresholds import BROAD_GLOB_SHARE, REFUSED_GLOB_SHARE
+from lessons_core.matching.trigger_checks import GLOB_BROAD, glob_problem
 from tests.conftest import run
 from tests.lesson_graphs import DEFAULT_FILES, make_project
 

@@ -9,13 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from lessons_core.commands import CommandPattern
 from lessons_core.errors import quoted
-from lessons_core.globs import CompiledGlob
-from lessons_core.layout import Layout
-from lessons_core.model import Lesson, Triggers
-from lessons_core.recall_index import digest
-from lessons_core.trigger_checks import (
+from lessons_core.index.build import digest
+from lessons_core.matching.commands import CommandPattern
+from lessons_core.matching.globs import CompiledGlob
+from lessons_core.matching.trigger_checks import (
     COMMAND_INVALID,
     GLOB_ABSOLUTE,
     GLOB_INVALID,
@@ -27,6 +25,8 @@ from lessons_core.trigger_checks import (
     judge_keyword,
     repo_glob,
 )
+from lessons_core.store.layout import Layout
+from lessons_core.store.model import Lesson, Triggers
 from tests.conftest import run
 from tests.lesson_graphs import make_project, write_lesson
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import click
 
 from lessons_cli.output import echo_json
-from lessons_core.capture import add_lesson
-from lessons_core.guards import CaptureDraft
-from lessons_core.layout import find_layout
-from lessons_core.model import Triggers
+from lessons_core.authoring.capture import add_lesson
+from lessons_core.authoring.guards import CaptureDraft
+from lessons_core.store.layout import find_layout
+from lessons_core.store.model import Triggers
 
 
 @click.command("add")

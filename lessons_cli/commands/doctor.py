@@ -9,7 +9,7 @@ import click
 from lessons_cli.checks import OK
 from lessons_cli.doctor import diagnose, exit_code
 from lessons_cli.output import echo_json
-from lessons_core.layout import find_layout
+from lessons_core.store.layout import find_layout
 
 
 @click.command("doctor")

@@ -8,11 +8,11 @@ import click
 
 from lessons_cli.log_replay import replay_log
 from lessons_cli.output import counted, echo_json
-from lessons_core.config import load_config
-from lessons_core.eval_metrics import read_cases
-from lessons_core.evaluation import DEFAULT_K, EvalReport, evaluate
-from lessons_core.layout import find_layout
-from lessons_core.replay_report import CallCost, LogReplay
+from lessons_core.eval.evaluation import DEFAULT_K, EvalReport, evaluate
+from lessons_core.eval.metrics import read_cases
+from lessons_core.eval.replay_report import CallCost, LogReplay
+from lessons_core.store.config import load_config
+from lessons_core.store.layout import find_layout
 
 
 def _ratio(value: float | None) -> str:

@@ -8,7 +8,7 @@ import click
 
 from lessons_core.export import agents_md
 from lessons_core.fsutil import atomic_write
-from lessons_core.layout import find_layout
+from lessons_core.store.layout import find_layout
 
 
 @click.command("export")

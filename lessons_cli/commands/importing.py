@@ -13,7 +13,7 @@ from lessons_core.importers.apply import apply_plan
 from lessons_core.importers.plan import ImportResult, Note, NoteKind
 from lessons_core.importers.rule_files import FORMATS
 from lessons_core.importers.rule_import import plan_rule_files
-from lessons_core.layout import find_layout
+from lessons_core.store.layout import find_layout
 
 EXAMPLES_PER_CODE = 3
 

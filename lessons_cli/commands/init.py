@@ -13,7 +13,7 @@ import click
 from lessons_cli.harnesses import HARNESSES, harness, wiring, wirings
 from lessons_core import agent_docs, launcher
 from lessons_core.errors import LessonsError
-from lessons_core.project import init_project
+from lessons_core.store.project import init_project
 
 
 def git_top(start: Path) -> Path | None:

@@ -7,9 +7,9 @@ from collections import Counter
 import click
 
 from lessons_cli.output import describe, echo_json, lesson_line
-from lessons_core.layout import find_layout
-from lessons_core.model import Status
-from lessons_core.store import get_lesson, load_graph
+from lessons_core.store.files import get_lesson, load_graph
+from lessons_core.store.layout import find_layout
+from lessons_core.store.model import Status
 
 STATUS_CHOICE = click.Choice([s.value for s in Status])
 

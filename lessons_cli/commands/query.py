@@ -7,11 +7,11 @@ from pathlib import Path
 import click
 
 from lessons_cli.output import echo_json
-from lessons_core.config import read_config
-from lessons_core.index_cache import load_index
-from lessons_core.layout import layout_for_files
-from lessons_core.recall import recall
-from lessons_core.recall_types import RecallRequest
+from lessons_core.index.cache import load_index
+from lessons_core.recall.rank import recall
+from lessons_core.recall.types import RecallRequest
+from lessons_core.store.config import read_config
+from lessons_core.store.layout import layout_for_files
 
 
 @click.command("query")
@@ -70,10 +70,10 @@ def query_command(
     for _key, problem, _kind in problems:  # recall runs with the defaults meanwhile
         click.echo(f"warning: {layout.config_path}: {problem}", err=True)
     if explain:
-        from lessons_core.delivery import allowance
-        from lessons_core.explain import explain as explain_request
-        from lessons_core.explain_text import render_text
-        from lessons_core.sessions import session_key
+        from lessons_core.delivery.deliver import allowance
+        from lessons_core.delivery.sessions import session_key
+        from lessons_core.recall.explain import explain as explain_request
+        from lessons_core.recall.explain_text import render_text
 
         # Explaining reads the session's state but records nothing.
         seen, broad_left, tokens_left = (
@@ -99,8 +99,8 @@ def query_command(
     for err in broken:
         click.echo(f"warning: skipped {err}", err=True)
     if session:
-        from lessons_core.session_recall import recall_once
-        from lessons_core.sessions import session_key
+        from lessons_core.delivery.session_recall import recall_once
+        from lessons_core.delivery.sessions import session_key
 
         found = recall_once(
             layout, request, session_key(session), config=config, limit=limit, index=index
@@ -110,7 +110,7 @@ def query_command(
     if as_json:
         echo_json({"lessons": [hit.to_dict() for hit in found.hits], "more": found.more})
         return
-    from lessons_core.render import render_block
+    from lessons_core.recall.render import render_block
 
     block = render_block(found)
     if block:

@@ -8,10 +8,10 @@ import click
 
 from lessons_cli.output import counted, echo_json
 from lessons_cli.replay import replay
-from lessons_core.config import load_config
-from lessons_core.layout import find_layout
-from lessons_core.replay_report import FAILED, REFUSED, Replay
-from lessons_core.transcripts import read_transcript
+from lessons_core.eval.replay_report import FAILED, REFUSED, Replay
+from lessons_core.eval.transcripts import read_transcript
+from lessons_core.store.config import load_config
+from lessons_core.store.layout import find_layout
 
 NEVER_FIRED_LISTED = 10
 OUTCOMES = {FAILED: "failed", REFUSED: "refused when recorded"}

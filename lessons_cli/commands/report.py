@@ -7,8 +7,8 @@ from pathlib import Path
 import click
 
 from lessons_core.fsutil import atomic_write
-from lessons_core.layout import find_layout
 from lessons_core.report import gather, render_page
+from lessons_core.store.layout import find_layout
 
 
 @click.command("report")

@@ -5,9 +5,9 @@ from __future__ import annotations
 import click
 
 from lessons_cli.output import echo_json
-from lessons_core.layout import find_layout
-from lessons_core.review import review
-from lessons_core.review_markdown import render
+from lessons_core.review.changes import review
+from lessons_core.review.markdown import render
+from lessons_core.store.layout import find_layout
 
 
 @click.command("review")

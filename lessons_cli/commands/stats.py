@@ -5,11 +5,11 @@ from __future__ import annotations
 import click
 
 from lessons_cli.output import echo_json
-from lessons_core.config import load_config
-from lessons_core.layout import find_layout
-from lessons_core.stats import LessonCount, Stats, compute, preload_cost
-from lessons_core.store import load_graph
-from lessons_core.telemetry import log_path, read_log, rotated_path
+from lessons_core.store.config import load_config
+from lessons_core.store.files import load_graph
+from lessons_core.store.layout import find_layout
+from lessons_core.telemetry.log import log_path, read_log, rotated_path
+from lessons_core.telemetry.stats import LessonCount, Stats, compute, preload_cost
 
 ENABLE = 'set "telemetry": true in .lessons/config.json'
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import click
 
-from lessons_core.layout import find_layout
-from lessons_core.model import Status
-from lessons_core.project import remove_lesson, set_status
+from lessons_core.store.layout import find_layout
+from lessons_core.store.model import Status
+from lessons_core.store.project import remove_lesson, set_status
 
 
 @click.command("deprecate")

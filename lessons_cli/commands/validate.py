@@ -6,7 +6,7 @@ import click
 
 from lessons_cli.output import echo_json
 from lessons_core.git import prefix
-from lessons_core.layout import find_layout
+from lessons_core.store.layout import find_layout
 from lessons_core.validate import validate
 from lessons_core.validate.render import FORMATS, as_github, as_json, as_text
 

@@ -27,9 +27,9 @@ if TYPE_CHECKING:
     from typing import Any, Protocol
 
     from lessons_cli.harnesses.spec import Wiring
-    from lessons_core.config import Config
-    from lessons_core.delivery import ToolAction
-    from lessons_core.layout import Layout
+    from lessons_core.delivery.deliver import ToolAction
+    from lessons_core.store.config import Config
+    from lessons_core.store.layout import Layout
 
     class Harness(Protocol):
         EVENTS: frozenset[str]

@@ -11,17 +11,18 @@ from __future__ import annotations
 import os
 
 from lessons_cli.harnesses.spec import HookEvent, Wiring, any_of
-from lessons_core import delivery, sessions
-from lessons_core.delivery import Notice, ToolAction
-from lessons_core.glob_match import MAX_NAME_CHARS, MAX_PATH_CHARS
-from lessons_core.layout import repo_relative
+from lessons_core.delivery import deliver as delivery
+from lessons_core.delivery import sessions
+from lessons_core.delivery.deliver import Notice, ToolAction
+from lessons_core.matching.glob_match import MAX_NAME_CHARS, MAX_PATH_CHARS
+from lessons_core.store.layout import repo_relative
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
     from typing import Any
 
-    from lessons_core.config import Config
-    from lessons_core.layout import Layout
+    from lessons_core.store.config import Config
+    from lessons_core.store.layout import Layout
 
 FILE_TOOLS = ("Edit", "Write", "MultiEdit", "NotebookEdit")
 SHELL_TOOL = "Bash"
@@ -163,7 +164,7 @@ def failure_output(
     """The capture nudge after ``action`` failed; nothing when the user interrupted it."""
     if payload.get("is_interrupt"):
         return None
-    from lessons_core import nudges  # failures only: keeps every other call lighter
+    from lessons_core.delivery import nudges  # failures only: keeps every other call lighter
 
     key = session_of(payload)
     delivery.record_failure(layout, key, action, config)

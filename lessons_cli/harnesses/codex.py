@@ -13,15 +13,16 @@ from __future__ import annotations
 
 from lessons_cli.harnesses import claude_code
 from lessons_cli.harnesses.spec import HookEvent, Wiring, any_of
-from lessons_core import delivery, patches
-from lessons_core.delivery import ToolAction
+from lessons_core import patches
+from lessons_core.delivery import deliver as delivery
+from lessons_core.delivery.deliver import ToolAction
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
     from typing import Any
 
-    from lessons_core.config import Config
-    from lessons_core.layout import Layout
+    from lessons_core.store.config import Config
+    from lessons_core.store.layout import Layout
 
 project_dir = claude_code.project_dir
 

@@ -14,15 +14,16 @@ from __future__ import annotations
 
 from lessons_cli.harnesses import claude_code
 from lessons_cli.harnesses.spec import HookEvent, Wiring, any_of
-from lessons_core import delivery, hookjson
-from lessons_core.delivery import Notice, ToolAction
+from lessons_core import hookjson
+from lessons_core.delivery import deliver as delivery
+from lessons_core.delivery.deliver import Notice, ToolAction
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
     from typing import Any
 
-    from lessons_core.config import Config
-    from lessons_core.layout import Layout
+    from lessons_core.store.config import Config
+    from lessons_core.store.layout import Layout
 
 project_dir = claude_code.project_dir
 
@@ -130,7 +131,7 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
             return None
         return context_output(delivery.on_prompt(layout, key, prompt, config, event))
     if event == "postToolUseFailure":
-        from lessons_core import nudges  # failures only: keeps every other call lighter
+        from lessons_core.delivery import nudges  # failures only: keeps every other call lighter
 
         action = action_of(layout, payload)
         delivery.record_failure(layout, key, action, config, event)

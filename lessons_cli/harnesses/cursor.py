@@ -12,15 +12,15 @@ from __future__ import annotations
 
 from lessons_cli.harnesses import claude_code
 from lessons_cli.harnesses.spec import HookEvent, Wiring, any_of
-from lessons_core import delivery
-from lessons_core.delivery import CONTEXT, GATE, Notice, ToolAction
+from lessons_core.delivery import deliver as delivery
+from lessons_core.delivery.deliver import CONTEXT, GATE, Notice, ToolAction
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
     from typing import Any
 
-    from lessons_core.config import Config
-    from lessons_core.layout import Layout
+    from lessons_core.store.config import Config
+    from lessons_core.store.layout import Layout
 
 FILE_TOOLS = ("Write", "Edit", "MultiEdit", "StrReplace", "Delete", "NotebookEdit")
 SHELL_TOOL = "Shell"

@@ -34,15 +34,16 @@ import os
 
 from lessons_cli.harnesses import claude_code
 from lessons_cli.harnesses.spec import HookEvent, Wiring, anchored
-from lessons_core import delivery, sessions
-from lessons_core.delivery import CONTEXT, GATE, ToolAction
+from lessons_core.delivery import deliver as delivery
+from lessons_core.delivery import sessions
+from lessons_core.delivery.deliver import CONTEXT, GATE, ToolAction
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
     from typing import Any
 
-    from lessons_core.config import Config
-    from lessons_core.layout import Layout
+    from lessons_core.store.config import Config
+    from lessons_core.store.layout import Layout
 
 project_dir = claude_code.project_dir
 
@@ -137,7 +138,7 @@ def _context(event: str, text: str | None) -> dict[str, Any] | None:
 
 def _fenced(text: str) -> str:
     # Rendering is imported only when something is shown (docs/performance.md).
-    from lessons_core.render import bracket_fence
+    from lessons_core.recall.render import bracket_fence
 
     return bracket_fence(text)
 

@@ -15,16 +15,16 @@ from __future__ import annotations
 
 from lessons_cli.harnesses import claude_code
 from lessons_cli.harnesses.spec import HookEvent, Wiring, anchored
-from lessons_core import delivery
-from lessons_core.delivery import CONTEXT, GATE
+from lessons_core.delivery import deliver as delivery
+from lessons_core.delivery.deliver import CONTEXT, GATE
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
     from typing import Any
 
-    from lessons_core.config import Config
-    from lessons_core.delivery import ToolAction
-    from lessons_core.layout import Layout
+    from lessons_core.delivery.deliver import ToolAction
+    from lessons_core.store.config import Config
+    from lessons_core.store.layout import Layout
 
 project_dir = claude_code.project_dir
 
@@ -83,6 +83,6 @@ def _fenced(text: str) -> str:
     """Qwen HTML-escapes ``<`` and ``>`` in hook context (not in a deny reason), so context
     blocks are fenced with square brackets. Rendering is imported only when something is
     shown (docs/performance.md)."""
-    from lessons_core.render import bracket_fence
+    from lessons_core.recall.render import bracket_fence
 
     return bracket_fence(text)

@@ -13,16 +13,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from lessons_core.commands import bounded_regex
 from lessons_core.errors import InvalidLessonFile, quoted
-from lessons_core.ids import slug
 from lessons_core.importers.globs import translate_glob
 from lessons_core.importers.jsregex import UntranslatableRegex, translate_js_regex
 from lessons_core.importers.plan import ImportPlan, Note, NoteKind
 from lessons_core.jsonio import load_object
-from lessons_core.model import DATE_PATTERN, ID_PATTERN, Lesson, Status, Triggers
-from lessons_core.topics import Topic
-from lessons_core.trigger_checks import TriggerProblem, judge_command, judge_keyword
+from lessons_core.matching.commands import bounded_regex
+from lessons_core.matching.trigger_checks import TriggerProblem, judge_command, judge_keyword
+from lessons_core.store.ids import slug
+from lessons_core.store.model import DATE_PATTERN, ID_PATTERN, Lesson, Status, Triggers
+from lessons_core.store.topics import Topic
 
 FORMAT = "agentsmesh"
 VERSIONS = (1, 2)

@@ -15,10 +15,10 @@ from lessons_core.fsutil import atomic_write, locked
 from lessons_core.importers.checks import guard_notes
 from lessons_core.importers.plan import ImportPlan, ImportResult, Note, NoteKind, Outcome
 from lessons_core.jsonio import dumps
-from lessons_core.layout import Layout
-from lessons_core.model import Lesson
-from lessons_core.store import load_graph, read_lesson
-from lessons_core.topics import read_topic, topic_path
+from lessons_core.store.files import load_graph, read_lesson
+from lessons_core.store.layout import Layout
+from lessons_core.store.model import Lesson
+from lessons_core.store.topics import read_topic, topic_path
 
 
 def apply_plan(layout: Layout, plan: ImportPlan, dry_run: bool = False) -> ImportResult:

@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from lessons_core.glob_match import normalise_glob
-from lessons_core.trigger_checks import TriggerProblem, judge_glob, repo_glob
+from lessons_core.matching.glob_match import normalise_glob
+from lessons_core.matching.trigger_checks import TriggerProblem, judge_glob, repo_glob
 
 MAX_EXPANSIONS = 64
 _GROUP_CHARS = re.compile(r"[()|]")

@@ -11,8 +11,8 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any
 
-from lessons_core.model import Lesson
-from lessons_core.topics import Topic
+from lessons_core.store.model import Lesson
+from lessons_core.store.topics import Topic
 
 
 class NoteKind(str, enum.Enum):

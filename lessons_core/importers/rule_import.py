@@ -10,17 +10,17 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from lessons_core import guards
+from lessons_core.authoring import guards
 from lessons_core.errors import quoted
-from lessons_core.ids import candidate_ids, slug
 from lessons_core.importers.globs import translate_glob
 from lessons_core.importers.markdown_rules import Body, parse_body
 from lessons_core.importers.plan import ImportPlan, Note, NoteKind
 from lessons_core.importers.rule_files import FORMATS, RuleFile, find_rule_files, read_rule_file
-from lessons_core.layout import Layout
-from lessons_core.model import Lesson, Triggers, today
-from lessons_core.store import load_graph
-from lessons_core.topics import Topic
+from lessons_core.store.files import load_graph
+from lessons_core.store.ids import candidate_ids, slug
+from lessons_core.store.layout import Layout
+from lessons_core.store.model import Lesson, Triggers, today
+from lessons_core.store.topics import Topic
 
 _EVERYTHING = frozenset({"**", "**/*", "*", "**/**"})
 EXCERPT_CHARS = 80

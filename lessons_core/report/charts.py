@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
-from lessons_core.stats import DayCount
+from lessons_core.telemetry.stats import DayCount
 
 BAR_COLOUR = "#3b6ea8"
 SOFT_COLOUR = "#b9cde4"

@@ -6,10 +6,10 @@ import datetime as dt
 from collections import Counter
 from dataclasses import dataclass
 
-from lessons_core.layout import Layout
-from lessons_core.model import Status
-from lessons_core.stats import Stats, compute
-from lessons_core.trigger_checks import TriggerProblem, judge_glob
+from lessons_core.matching.trigger_checks import TriggerProblem, judge_glob
+from lessons_core.store.layout import Layout
+from lessons_core.store.model import Status
+from lessons_core.telemetry.stats import Stats, compute
 from lessons_core.validate import ValidationReport, load_context, validate
 
 COVERAGE_DEPTH = 2

@@ -6,7 +6,7 @@ from html import escape
 
 from lessons_core.report.charts import WARN_COLOUR, day_chart, hbar_chart, share_bar
 from lessons_core.report.data import ReportData
-from lessons_core.stats import Stats
+from lessons_core.telemetry.stats import Stats
 from lessons_core.validate import Severity
 
 MAX_FINDINGS = 300

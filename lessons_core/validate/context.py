@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from lessons_core.config import Config
 from lessons_core.errors import InvalidLessonFile
-from lessons_core.file_index import FileIndex
-from lessons_core.layout import Layout
-from lessons_core.store import Graph
-from lessons_core.telemetry import TelemetryLog
+from lessons_core.matching.file_index import FileIndex
+from lessons_core.store.config import Config
+from lessons_core.store.files import Graph
+from lessons_core.store.layout import Layout
+from lessons_core.telemetry.log import TelemetryLog
 
 
 @dataclass(frozen=True)

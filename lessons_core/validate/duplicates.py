@@ -12,12 +12,12 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 
-from lessons_core.guards import normalised_rule, rule_terms, term_similarity
-from lessons_core.model import Lesson
-from lessons_core.thresholds import CROWDED_TRIGGER_SET, NEAR_DUPLICATE_SIMILARITY
+from lessons_core.authoring.guards import normalised_rule, rule_terms, term_similarity
+from lessons_core.matching.thresholds import CROWDED_TRIGGER_SET, NEAR_DUPLICATE_SIMILARITY
+from lessons_core.matching.words import fold, tokens
+from lessons_core.store.model import Lesson
 from lessons_core.validate.context import Context
 from lessons_core.validate.findings import Finding
-from lessons_core.words import fold, tokens
 
 
 def check(ctx: Context) -> Iterator[Finding]:
@@ -108,7 +108,7 @@ def _crowded(ctx: Context, active: list[Lesson]) -> Iterator[Finding]:
 
 
 def _trigger_key(lesson: Lesson) -> tuple[tuple[str, ...], ...]:
-    from lessons_core.glob_match import normalise_glob
+    from lessons_core.matching.glob_match import normalise_glob
 
     triggers = lesson.triggers
     return (

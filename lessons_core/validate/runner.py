@@ -6,13 +6,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from lessons_core.config import read_config
+from lessons_core.authoring.repo_files import tracked_files
 from lessons_core.errors import InvalidLessonFile
-from lessons_core.file_index import FileIndex
-from lessons_core.layout import Layout
-from lessons_core.repo_files import tracked_files
-from lessons_core.store import Graph, load_graph
-from lessons_core.telemetry import read_log
+from lessons_core.matching.file_index import FileIndex
+from lessons_core.store.config import read_config
+from lessons_core.store.files import Graph, load_graph
+from lessons_core.store.layout import Layout
+from lessons_core.telemetry.log import read_log
 from lessons_core.validate import duplicates, schema, triggers, usage
 from lessons_core.validate.context import Context
 from lessons_core.validate.findings import Finding, Severity

@@ -6,8 +6,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from lessons_core.errors import InvalidLessonFile
-from lessons_core.model import Lesson
-from lessons_core.trigger_checks import TriggerProblem, judge_command, judge_glob, judge_keyword
+from lessons_core.matching.trigger_checks import (
+    TriggerProblem,
+    judge_command,
+    judge_glob,
+    judge_keyword,
+)
+from lessons_core.store.model import Lesson
 from lessons_core.validate.context import Context
 from lessons_core.validate.findings import Finding
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from lessons_core import trigger_checks as tc
-from lessons_core.model import Lesson
-from lessons_core.probes import probe_hits_many
-from lessons_core.thresholds import BROAD_GLOB_SHARE
+from lessons_core.matching import trigger_checks as tc
+from lessons_core.matching.probes import probe_hits_many
+from lessons_core.matching.thresholds import BROAD_GLOB_SHARE
+from lessons_core.store.model import Lesson
 from lessons_core.validate.context import Context
 from lessons_core.validate.findings import Finding
 

@@ -13,7 +13,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from lessons_core.delivery import GATE_PREFIX
+from lessons_core.delivery.deliver import GATE_PREFIX
 from tests.e2e.fake_server import EMPTY, SCENARIO, Recorder, Reply, sse, texts
 
 # Claude Code's compaction request tells the model to answer in text only.

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from lessons_core.delivery import GATE_PREFIX
+from lessons_core.delivery.deliver import GATE_PREFIX
 from tests.e2e.fake_server import EMPTY, SCENARIO, Recorder, Reply, ToolCall, texts
 
 CALL_PREFIX = "call_"

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from lessons_core.delivery import GATE_PREFIX
+from lessons_core.delivery.deliver import GATE_PREFIX
 from tests.e2e.fake_server import EMPTY, SCENARIO, Recorder, Reply
 
 PROMPT_TOKENS = 10

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from lessons_core.delivery import GATE_PREFIX
+from lessons_core.delivery.deliver import GATE_PREFIX
 from tests.e2e.fake_server import EMPTY, SCENARIO, Recorder, Reply, sse, texts
 
 # The opening of the prompt Codex sends to have the model summarise (compact) a session.

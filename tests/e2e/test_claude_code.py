@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from lessons_core.delivery import GATE_PREFIX
+from lessons_core.delivery.deliver import GATE_PREFIX
 from tests.e2e.claude_project import (
     TOOLS,
     Project,

@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 
 from lessons_core.codex_trust import hook_hashes
-from lessons_core.delivery import GATE_PREFIX, session_note
-from lessons_core.layout import Layout
-from lessons_core.render import OPEN
+from lessons_core.delivery.deliver import GATE_PREFIX, session_note
+from lessons_core.recall.render import OPEN
+from lessons_core.store.layout import Layout
 from tests.e2e.codex_project import CODEX, Project, patch_call, shell_call, update_patch
 from tests.e2e.codex_trust import hooks_list, project_trust, toml_string
 from tests.e2e.codex_tui import trust_steps

@@ -17,8 +17,8 @@ from collections.abc import Iterator
 import pytest
 
 from lessons_cli.harnesses import wirings
-from lessons_core.delivery import GATE_PREFIX, session_note
-from lessons_core.layout import Layout
+from lessons_core.delivery.deliver import GATE_PREFIX, session_note
+from lessons_core.store.layout import Layout
 from tests.e2e.copilot_project import (
     CopilotProject,
     bash_call,

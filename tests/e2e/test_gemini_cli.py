@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from lessons_core.delivery import GATE_PREFIX, session_note
-from lessons_core.layout import Layout
-from lessons_core.render import BRACKET_CLOSE, BRACKET_OPEN
+from lessons_core.delivery.deliver import GATE_PREFIX, session_note
+from lessons_core.recall.render import BRACKET_CLOSE, BRACKET_OPEN
+from lessons_core.store.layout import Layout
 from tests.e2e.fake_gemini import function_responses, response_text
 from tests.e2e.gemini_project import (
     UNTRUSTED_EXIT,

@@ -16,8 +16,8 @@ from collections.abc import Iterator
 import pytest
 
 from lessons_cli.harnesses import wirings
-from lessons_core.delivery import GATE_PREFIX, session_note
-from lessons_core.layout import Layout
+from lessons_core.delivery.deliver import GATE_PREFIX, session_note
+from lessons_core.store.layout import Layout
 from tests.e2e.fake_chat_completions import (
     first_with,
     is_compaction,

@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from lessons_core import sessions
-from lessons_core.layout import Layout
-from lessons_core.render import estimate_tokens
+from lessons_core.delivery import sessions
+from lessons_core.recall.render import estimate_tokens
+from lessons_core.store.layout import Layout
 from tests.e2e.claude_project import TOOLS, Project, bash_call, edit_call, write_call
 from tests.e2e.fake_server import ToolCall
 

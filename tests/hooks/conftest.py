@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from lessons_cli.hook_runner import run_hook
-from lessons_core.layout import Layout
-from lessons_core.model import Lesson
-from lessons_core.project import init_project
+from lessons_core.store.layout import Layout
+from lessons_core.store.model import Lesson
+from lessons_core.store.project import init_project
 from tests.conftest import make_repo, save_lesson
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"

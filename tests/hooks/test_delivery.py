@@ -7,12 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from lessons_core import delivery, sessions
-from lessons_core.config import Config
-from lessons_core.delivery import BOTH_MODES, CONTEXT, GATE, ToolAction
-from lessons_core.layout import Layout
-from lessons_core.project import init_project
-from lessons_core.render import estimate_tokens
+from lessons_core.delivery import deliver as delivery
+from lessons_core.delivery import sessions
+from lessons_core.delivery.deliver import BOTH_MODES, CONTEXT, GATE, ToolAction
+from lessons_core.recall.render import estimate_tokens
+from lessons_core.store.config import Config
+from lessons_core.store.layout import Layout
+from lessons_core.store.project import init_project
 from tests.conftest import harness_env, make_repo
 from tests.hooks.conftest import write_lesson
 

@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
-from lessons_core import sessions
+from lessons_core.delivery import sessions
 from lessons_core.jsonio import dumps
-from lessons_core.layout import Layout
-from lessons_core.model import Status
-from lessons_core.store import get_lesson, update_lesson
-from lessons_core.telemetry import log_path, read_log
+from lessons_core.store.files import get_lesson, update_lesson
+from lessons_core.store.layout import Layout
+from lessons_core.store.model import Status
+from lessons_core.telemetry.log import log_path, read_log
 from tests.conftest import run
 from tests.hooks.conftest import call_hook, payload, write_lesson
 

@@ -7,9 +7,9 @@ import json
 import pytest
 
 from lessons_cli.harnesses import copilot
-from lessons_core.delivery import GATE_PREFIX, session_note
-from lessons_core.hooklog import log_path
-from lessons_core.layout import Layout
+from lessons_core.delivery.deliver import GATE_PREFIX, session_note
+from lessons_core.delivery.hooklog import log_path
+from lessons_core.store.layout import Layout
 from tests.hooks.conftest import (
     APP_RULE,
     RELEASE_RULE,

@@ -12,8 +12,8 @@ from click.testing import CliRunner
 
 import lessons_cli
 from lessons_cli.app import cli
-from lessons_core.index_cache import load_index
-from lessons_core.layout import Layout
+from lessons_core.index.cache import load_index
+from lessons_core.store.layout import Layout
 from tests.hooks.conftest import payload, write_lesson
 
 PROBE = """
@@ -81,8 +81,8 @@ LEAN_PROBE = """
 import atexit, sys
 sys.path.insert(0, {root!r})
 unwanted = (
-    "re", "unicodedata", "typing", "functools", "lessons_core.globs", "lessons_core.glob_regex",
-    "re2", "pathlib",
+    "re", "unicodedata", "typing", "functools", "lessons_core.matching.globs",
+    "lessons_core.matching.glob_regex", "re2", "pathlib",
     "json", "contextlib", "collections", "dataclasses", "enum", "importlib.util",
     "tempfile", "hashlib", "array",
 )

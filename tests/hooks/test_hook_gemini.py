@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from lessons_cli.harnesses import gemini
-from lessons_core.delivery import GATE_PREFIX, session_note
-from lessons_core.layout import Layout
-from lessons_core.render import BRACKET_CLOSE, BRACKET_OPEN
+from lessons_core.delivery.deliver import GATE_PREFIX, session_note
+from lessons_core.recall.render import BRACKET_CLOSE, BRACKET_OPEN
+from lessons_core.store.layout import Layout
 from tests.hooks.conftest import answer, call_hook, payload, write_lesson
 
 RELEASE = "Bump VERSION before running scripts/release.sh."

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from lessons_core.delivery import GATE_PREFIX, session_note
-from lessons_core.layout import Layout
+from lessons_core.delivery.deliver import GATE_PREFIX, session_note
+from lessons_core.store.layout import Layout
 from tests.hooks.conftest import answer, call_hook, payload, write_lesson
 
 

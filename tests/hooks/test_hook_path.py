@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 import lessons_cli
-from lessons_core.index_cache import load_index
-from lessons_core.layout import Layout
+from lessons_core.index.cache import load_index
+from lessons_core.store.layout import Layout
 from tests.hooks.conftest import FIXTURES, payload, write_lesson
 
 # Loaded by a bare interpreter before any of our code, or built in: free to import.
@@ -44,38 +44,46 @@ HOOK_PATH: dict[str, frozenset[str]] = {
     "lessons_cli.harnesses.gemini": frozenset(),
     "lessons_cli.harnesses.qwen": frozenset(),
     "lessons_core": frozenset(),
-    "lessons_core.bm25": frozenset(),
-    "lessons_core.config": frozenset(),
-    "lessons_core.delivery": frozenset(),
-    "lessons_core.errors": frozenset(),
-    "lessons_core.file_scan": frozenset(),
-    "lessons_core.fsutil": frozenset(),
-    "lessons_core.glob_match": frozenset(),
-    "lessons_core.hookjson": frozenset(),
-    "lessons_core.index_cache": frozenset(),
-    "lessons_core.index_file": frozenset({"collections.abc"}),  # a fallback only
-    "lessons_core.layout": frozenset(),
+    "lessons_core.store": frozenset(),
+    "lessons_core.matching": frozenset(),
+    "lessons_core.index": frozenset(),
     "lessons_core.recall": frozenset(),
-    "lessons_core.recall_index": frozenset(),
-    "lessons_core.recall_types": frozenset(),
+    "lessons_core.delivery": frozenset(),
+    "lessons_core.authoring": frozenset(),  # on a failure: secrets
+    "lessons_core.matching.bm25": frozenset(),
+    "lessons_core.store.config": frozenset(),
+    "lessons_core.delivery.deliver": frozenset(),
+    "lessons_core.errors": frozenset(),
+    "lessons_core.index.file_scan": frozenset(),
+    "lessons_core.fsutil": frozenset(),
+    "lessons_core.matching.glob_match": frozenset(),
+    "lessons_core.hookjson": frozenset(),
+    "lessons_core.index.cache": frozenset(),
+    "lessons_core.index.file_format": frozenset({"collections.abc"}),  # a fallback only
+    "lessons_core.store.layout": frozenset(),
+    "lessons_core.recall.rank": frozenset(),
+    "lessons_core.index.build": frozenset(),
+    "lessons_core.recall.types": frozenset(),
     "lessons_core.records": frozenset({"operator"}),  # itemgetter, for the records' fields
-    "lessons_core.render": frozenset(),
-    "lessons_core.sessions": frozenset({"hashlib"}),  # a fallback: _sha2 is built in
-    "lessons_core.specificity": frozenset(),
-    "lessons_core.watch": frozenset(),
-    "lessons_core.words": frozenset(),
+    "lessons_core.recall.render": frozenset(),
+    "lessons_core.delivery.sessions": frozenset({"hashlib"}),  # a fallback: _sha2 is built in
+    "lessons_core.matching.specificity": frozenset(),
+    "lessons_core.index.watch": frozenset(),
+    "lessons_core.matching.words": frozenset(),
 
     # A command (not a file) to match: command triggers, pure reads, Codex's patches.
-    "lessons_core.commands": frozenset({"re", "functools"}),
-    "lessons_core.pure_reads": frozenset({"re"}),
+    "lessons_core.matching.commands": frozenset({"re", "functools"}),
+    "lessons_core.matching.pure_reads": frozenset({"re"}),
     "lessons_core.patches": frozenset({"re"}),
     # A failed tool call: the capture nudge, which masks secrets.
-    "lessons_core.nudges": frozenset({"shlex"}),
-    "lessons_core.secrets": frozenset({"re", "typing"}),
+    "lessons_core.delivery.nudges": frozenset({"shlex"}),
+    "lessons_core.authoring.secrets": frozenset({"re", "typing"}),
     # Rule text that is not plain, a glob without a plan, a hook that fails.
-    "lessons_core.inert": frozenset({"re", "unicodedata"}),
-    "lessons_core.glob_regex": frozenset({"re", "warnings", "functools", "collections.abc"}),
-    "lessons_core.hooklog": frozenset({"contextlib", "pathlib"}),
+    "lessons_core.recall.inert": frozenset({"re", "unicodedata"}),
+    "lessons_core.matching.glob_regex": frozenset(
+        {"re", "warnings", "functools", "collections.abc"}
+    ),
+    "lessons_core.delivery.hooklog": frozenset({"contextlib", "pathlib"}),
 }  # fmt: skip
 
 
@@ -151,7 +159,11 @@ def test_real_hook_calls_load_only_hook_path_modules(project: Layout) -> None:
             assert done.returncode == 0
             loaded |= set(done.stderr.split())
     assert loaded - set(HOOK_PATH) == set()
-    assert {"lessons_core.commands", "lessons_core.nudges", "lessons_cli.harnesses.qwen"} <= loaded
+    assert {
+        "lessons_core.matching.commands",
+        "lessons_core.delivery.nudges",
+        "lessons_cli.harnesses.qwen",
+    } <= loaded
 
 
 _HARNESS_OF = {

@@ -7,8 +7,8 @@ import re
 import pytest
 
 from lessons_cli.harnesses import qwen
-from lessons_core.delivery import GATE_PREFIX, session_note
-from lessons_core.layout import Layout
+from lessons_core.delivery.deliver import GATE_PREFIX, session_note
+from lessons_core.store.layout import Layout
 from tests.hooks.conftest import (
     APP_RULE,
     RELEASE_RULE,

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from lessons_core.index_cache import load_index
+from lessons_core.index.cache import load_index
 from lessons_core.jsonio import dumps
-from lessons_core.layout import Layout
-from lessons_core.telemetry import log_path, read_log, session_tag
+from lessons_core.store.layout import Layout
+from lessons_core.telemetry.log import log_path, read_log, session_tag
 from tests.hooks.conftest import answer, payload, write_lesson
 from tests.hooks.test_hook_entry import PROBE, _run
 

@@ -1,4 +1,4 @@
-"""Every file under ``.lessons/local/`` is named once, in ``lessons_core.layout``."""
+"""Every file under ``.lessons/local/`` is named once, in ``lessons_core.store.layout``."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from click.testing import CliRunner
 
 import lessons_cli
 from lessons_cli.app import cli
-from lessons_core import layout as layout_module
-from lessons_core.index_cache import load_index
+from lessons_core.index.cache import load_index
 from lessons_core.jsonio import dumps
-from lessons_core.layout import LAUNCH, LOCAL, LOCAL_FILES, Layout
+from lessons_core.store import layout as layout_module
+from lessons_core.store.layout import LAUNCH, LOCAL, LOCAL_FILES, Layout
 from tests.hooks.conftest import call_hook, payload, write_lesson
 
 SOURCES = Path(lessons_cli.__file__).parents[1]
@@ -30,7 +30,7 @@ def _string_constants(path: Path) -> set[str]:
 
 def test_no_module_but_layout_spells_a_local_file() -> None:
     """The names of local/ and of the files in it (``hook.log``, ``recall-index.bin``...)
-    appear as strings in no production module but lessons_core.layout; the launcher, a
+    appear as strings in no production module but lessons_core.store.layout; the launcher, a
     shell script, spells the one it writes the same way."""
     names = {LOCAL} | {name for name in LOCAL_FILES if "." in name or "-" in name}
     spelled = {

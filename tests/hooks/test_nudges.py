@@ -6,11 +6,11 @@ import shlex
 
 import pytest
 
-from lessons_core.commands import compile_command
-from lessons_core.delivery import ToolAction
-from lessons_core.guards import PROBE_COMMANDS, probe_hits
-from lessons_core.layout import Layout
-from lessons_core.nudges import command_pattern, failure_nudge
+from lessons_core.authoring.guards import PROBE_COMMANDS, probe_hits
+from lessons_core.delivery.deliver import ToolAction
+from lessons_core.delivery.nudges import command_pattern, failure_nudge
+from lessons_core.matching.commands import compile_command
+from lessons_core.store.layout import Layout
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lessons_core.pure_reads import is_pure_read_command, is_pure_read_tool
+from lessons_core.matching.pure_reads import is_pure_read_command, is_pure_read_tool
 
 
 @pytest.mark.parametrize(

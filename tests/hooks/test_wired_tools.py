@@ -12,8 +12,8 @@ import pytest
 
 from lessons_cli.harnesses import HARNESSES, codex, harness
 from lessons_cli.harnesses.spec import Wiring
-from lessons_core.delivery import ToolAction
-from lessons_core.layout import Layout
+from lessons_core.delivery.deliver import ToolAction
+from lessons_core.store.layout import Layout
 from tests.hooks.conftest import FIXTURES, payload
 
 if TYPE_CHECKING:

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from lessons_core.config import Config
-from lessons_core.layout import Layout
-from lessons_core.model import Lesson, Status, Triggers
-from lessons_core.project import init_project
-from lessons_core.store import create_lesson
+from lessons_core.store.config import Config
+from lessons_core.store.files import create_lesson
+from lessons_core.store.layout import Layout
+from lessons_core.store.model import Lesson, Status, Triggers
+from lessons_core.store.project import init_project
 from tests.conftest import corpus_dir, save_lesson
 
 WriteLesson = Callable[..., Lesson]

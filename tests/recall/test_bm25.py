@@ -7,11 +7,11 @@ from typing import Any
 import pytest
 from rank_bm25 import BM25Okapi
 
-from lessons_core.bm25 import scores, term_stats
-from lessons_core.layout import Layout
-from lessons_core.recall_index import bm25_terms, build_index
-from lessons_core.store import load_graph
-from lessons_core.words import meaningful, tokens
+from lessons_core.index.build import bm25_terms, build_index
+from lessons_core.matching.bm25 import scores, term_stats
+from lessons_core.matching.words import meaningful, tokens
+from lessons_core.store.files import load_graph
+from lessons_core.store.layout import Layout
 
 PROMPTS = [
     "fix the regex safety check in lessons recall before capture",

@@ -5,17 +5,17 @@ from __future__ import annotations
 
 import pytest
 
-from lessons_core import thresholds
-from lessons_core.breadth import crowded, routine_command, sweeping_glob
-from lessons_core.commands import compile_command
-from lessons_core.config import Config
-from lessons_core.explain import HELD, SHOWN, explain
-from lessons_core.index_cache import load_index
-from lessons_core.layout import Layout
-from lessons_core.recall import recall
-from lessons_core.recall_types import RecallRequest
-from lessons_core.regex_literals import required_run
-from lessons_core.session_recall import recall_once
+from lessons_core.delivery.session_recall import recall_once
+from lessons_core.index.cache import load_index
+from lessons_core.matching import thresholds
+from lessons_core.matching.breadth import crowded, routine_command, sweeping_glob
+from lessons_core.matching.commands import compile_command
+from lessons_core.matching.regex_literals import required_run
+from lessons_core.recall.explain import HELD, SHOWN, explain
+from lessons_core.recall.rank import recall
+from lessons_core.recall.types import RecallRequest
+from lessons_core.store.config import Config
+from lessons_core.store.layout import Layout
 from tests.recall.conftest import WriteLesson
 
 PATH = "src/api/client.ts"

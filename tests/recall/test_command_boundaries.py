@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lessons_core.commands import compile_command
+from lessons_core.matching.commands import compile_command
 
 
 @pytest.mark.parametrize(

@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from lessons_cli.app import cli
-from lessons_core.layout import Layout
-from lessons_core.model import Status
+from lessons_core.store.layout import Layout
+from lessons_core.store.model import Status
 from tests.recall.conftest import WriteLesson
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "recall.md"

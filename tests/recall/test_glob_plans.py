@@ -8,8 +8,8 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from lessons_core.glob_match import GLOBSTAR, glob_matches, plan_matches
-from lessons_core.globs import GlobError, compile_glob, matching_plan
+from lessons_core.matching.glob_match import GLOBSTAR, glob_matches, plan_matches
+from lessons_core.matching.globs import GlobError, compile_glob, matching_plan
 from tests.security.conftest import fuzz_settings
 
 # Literal text of glob segments: dots, dotfiles, spaces, non-ASCII letters and characters

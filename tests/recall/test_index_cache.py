@@ -13,12 +13,14 @@ from typing import Any
 
 import pytest
 
-from lessons_core import file_scan, index_cache, index_file
-from lessons_core.config import Config
-from lessons_core.index_cache import cached_index
-from lessons_core.layout import INDEX_CACHE, Layout
-from lessons_core.recall import recall
-from lessons_core.recall_types import RecallRequest
+from lessons_core.index import cache as index_cache
+from lessons_core.index import file_format as index_file
+from lessons_core.index import file_scan
+from lessons_core.index.cache import cached_index
+from lessons_core.recall.rank import recall
+from lessons_core.recall.types import RecallRequest
+from lessons_core.store.config import Config
+from lessons_core.store.layout import INDEX_CACHE, Layout
 from tests.recall.conftest import UNLIMITED, WriteLesson
 
 REQUEST = RecallRequest(files=("src/api/client.ts",))
@@ -324,8 +326,8 @@ def test_a_store_whose_local_folder_cannot_be_written_still_recalls(
 CONCURRENT = """
 import sys
 from pathlib import Path
-from lessons_core.layout import Layout
-from lessons_core.recall import RecallRequest, recall
+from lessons_core.store.layout import Layout
+from lessons_core.recall.rank import RecallRequest, recall
 from tests.recall.conftest import UNLIMITED
 found = recall(Layout(Path(sys.argv[1])), RecallRequest(files=("src/api/client.ts",)),
                config=UNLIMITED)
@@ -365,7 +367,7 @@ def test_concurrent_recalls_after_a_change_all_see_it(
 
 PARALLEL = """
 import os, sys
-from lessons_core.file_scan import pack, stat_all, stat_numbers
+from lessons_core.index.file_scan import pack, stat_all, stat_numbers
 fd = os.open(sys.argv[1], os.O_RDONLY)
 names = sorted(os.listdir(fd)) + ["missing.json"]
 serial = stat_numbers(fd, names)

@@ -12,11 +12,11 @@ import pytest
 from click.testing import CliRunner
 
 from lessons_cli.app import cli
-from lessons_core.layout import Layout
-from lessons_core.project import init_project
-from lessons_core.recall import recall
-from lessons_core.recall_types import RecallRequest
-from lessons_core.render import render_block
+from lessons_core.recall.rank import recall
+from lessons_core.recall.render import render_block
+from lessons_core.recall.types import RecallRequest
+from lessons_core.store.layout import Layout
+from lessons_core.store.project import init_project
 from tests.recall.conftest import WriteLesson
 
 

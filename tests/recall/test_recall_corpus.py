@@ -7,15 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from lessons_core.glob_match import plan_matches
-from lessons_core.globs import compile_glob, has_glob_chars, matching_plan
-from lessons_core.index_cache import load_index
-from lessons_core.index_file import Reader, Writer, add_index, materialise, read_index
-from lessons_core.layout import Layout
-from lessons_core.recall import rank
-from lessons_core.recall_index import RecallIndex, build_index
-from lessons_core.recall_types import RecallRequest
-from lessons_core.store import load_graph
+from lessons_core.index.build import RecallIndex, build_index
+from lessons_core.index.cache import load_index
+from lessons_core.index.file_format import Reader, Writer, add_index, materialise, read_index
+from lessons_core.matching.glob_match import plan_matches
+from lessons_core.matching.globs import compile_glob, has_glob_chars, matching_plan
+from lessons_core.recall.rank import rank
+from lessons_core.recall.types import RecallRequest
+from lessons_core.store.files import load_graph
+from lessons_core.store.layout import Layout
 
 
 @pytest.fixture(scope="module")

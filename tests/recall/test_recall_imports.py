@@ -6,9 +6,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from lessons_core import glob_match
-from lessons_core.index_cache import load_index
-from lessons_core.layout import INDEX_CACHE, Layout
+from lessons_core.index.cache import load_index
+from lessons_core.matching import glob_match
+from lessons_core.store.layout import INDEX_CACHE, Layout
 from tests.recall.conftest import WriteLesson
 
 HEAVY = ("click", "numpy", "rank_bm25", "detect_secrets")
@@ -32,10 +32,10 @@ def recall_code(session: str) -> str:
     """A fresh interpreter's full recall (and rendering) in session ``session``."""
     return (
         "from pathlib import Path\n"
-        "from lessons_core.layout import Layout\n"
-        "from lessons_core.recall import RecallRequest\n"
-        "from lessons_core.render import render_block\n"
-        "from lessons_core.session_recall import recall_once\n"
+        "from lessons_core.store.layout import Layout\n"
+        "from lessons_core.recall.rank import RecallRequest\n"
+        "from lessons_core.recall.render import render_block\n"
+        "from lessons_core.delivery.session_recall import recall_once\n"
         "request = RecallRequest(files=('src/a.py',), command='git push', "
         "prompt='alembic migrations please')\n"
         f"block = render_block(recall_once(Layout(Path.cwd()), request, {session!r}))\n"
@@ -51,7 +51,7 @@ def test_recall_from_a_fresh_cache_never_imports_heavy_modules(
     seed(write_lesson)
     load_index(layout)  # builds the cache
     loaded = loaded_after(recall_code("s"), layout.root)
-    assert not loaded & {*HEAVY, "pathspec", "lessons_core.store", "lessons_core.model"}
+    assert not loaded & {*HEAVY, "pathspec", "lessons_core.store.files", "lessons_core.store.model"}
 
 
 def test_only_a_rebuild_imports_rank_bm25(layout: Layout, write_lesson: WriteLesson) -> None:
@@ -71,20 +71,33 @@ def test_querying_the_cached_index_needs_no_parser(
     seed(write_lesson)
     load_index(layout)
     code = (
-        "from lessons_core.index_file import Reader, read_index\n"
-        "from lessons_core.recall import RecallRequest, rank\n"
+        "from lessons_core.index.file_format import Reader, read_index\n"
+        "from lessons_core.recall.rank import RecallRequest, rank\n"
         f"index = read_index(Reader({str(layout.local_dir / INDEX_CACHE)!r}))\n"
         "assert [c.hit.lesson_id for c in rank(index, RecallRequest(files=('src/a.py',)))] "
         "== ['api']\n"
     )
     loaded = loaded_after(code, layout.root)
-    assert not loaded & {*HEAVY, "pathspec", "lessons_core.store", "lessons_core.model", "re2"}
+    assert not loaded & {
+        *HEAVY,
+        "pathspec",
+        "lessons_core.store.files",
+        "lessons_core.store.model",
+        "re2",
+    }
 
 
 # What matching a file edit and tokenising its path must not load (~5 ms each for re and
 # typing, more for the rest), and the module that holds the regex engines.
 MATCHING_FREE_OF = ("re", "unicodedata", "functools", "typing", "collections")
-BLOCKED = ("re", "unicodedata", "re2", "pathspec", "lessons_core.globs", "lessons_core.glob_regex")
+BLOCKED = (
+    "re",
+    "unicodedata",
+    "re2",
+    "pathspec",
+    "lessons_core.matching.globs",
+    "lessons_core.matching.glob_regex",
+)
 
 
 def recall_edit_blocked(cwd: Path, path: str) -> subprocess.CompletedProcess[str]:
@@ -94,8 +107,8 @@ def recall_edit_blocked(cwd: Path, path: str) -> subprocess.CompletedProcess[str
     code = (
         "import sys\n"
         "from pathlib import Path\n"
-        "from lessons_core.layout import Layout\n"
-        "from lessons_core.recall import RecallRequest, recall\n"
+        "from lessons_core.store.layout import Layout\n"
+        "from lessons_core.recall.rank import RecallRequest, recall\n"
         f"for name in {BLOCKED!r}:\n"
         "    sys.modules[name] = None\n"
         f"found = recall(Layout(Path.cwd()), RecallRequest(files=({path!r},)))\n"
@@ -112,8 +125,8 @@ def test_glob_matching_and_path_words_load_only_builtins() -> None:
     root = Path(glob_match.__file__).parents[1]
     code = (
         f"import sys; sys.path.insert(0, {str(root)!r}); before = set(sys.modules)\n"
-        "from lessons_core.glob_match import glob_matches, normalise_glob\n"
-        "from lessons_core.words import fold, tokens\n"
+        "from lessons_core.matching.glob_match import glob_matches, normalise_glob\n"
+        "from lessons_core.matching.words import fold, tokens\n"
         "assert glob_matches(('src', '**', '*.py'), normalise_glob('./src/db/env.py'))\n"
         "assert tokens('src/db/alembicEnv_v2.py') == ['src', 'db', 'alembic', 'env', 'v', "
         "'2', 'py']\n"
@@ -124,7 +137,13 @@ def test_glob_matching_and_path_words_load_only_builtins() -> None:
         [sys.executable, "-S", "-c", code], capture_output=True, text=True, check=True
     )
     loaded = set(out.stdout.split())
-    assert loaded <= {"__future__", "lessons_core", "lessons_core.glob_match", "lessons_core.words"}
+    assert loaded <= {
+        "__future__",
+        "lessons_core",
+        "lessons_core.matching",
+        "lessons_core.matching.glob_match",
+        "lessons_core.matching.words",
+    }
     assert not loaded & set(MATCHING_FREE_OF)
 
 
@@ -158,4 +177,4 @@ def test_a_glob_with_a_class_still_loads_its_regex(
     load_index(layout)
     done = recall_edit_blocked(layout.root, "src/alembic/env.py")
     assert done.returncode != 0
-    assert "import of lessons_core.glob_regex halted" in done.stderr
+    assert "import of lessons_core.matching.glob_regex halted" in done.stderr

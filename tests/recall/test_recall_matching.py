@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from lessons_core.layout import Layout
-from lessons_core.recall import recall
-from lessons_core.recall_types import RecallRequest
+from lessons_core.recall.rank import recall
+from lessons_core.recall.types import RecallRequest
+from lessons_core.store.layout import Layout
 from tests.recall.conftest import WriteLesson
 
 

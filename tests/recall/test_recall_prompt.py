@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from lessons_core.config import Config
-from lessons_core.layout import Layout
-from lessons_core.recall import recall
-from lessons_core.recall_types import RecallRequest
+from lessons_core.recall.rank import recall
+from lessons_core.recall.types import RecallRequest
+from lessons_core.store.config import Config
+from lessons_core.store.layout import Layout
 from tests.recall.conftest import WriteLesson
 
 

@@ -6,12 +6,12 @@ less the broad matches it holds back (``tests/recall/test_broad_triggers.py``).
 
 from __future__ import annotations
 
-from lessons_core.config import Config
-from lessons_core.index_cache import load_index
-from lessons_core.layout import Layout
-from lessons_core.model import Status
-from lessons_core.recall import rank, recall
-from lessons_core.recall_types import Hit, RecallRequest
+from lessons_core.index.cache import load_index
+from lessons_core.recall.rank import rank, recall
+from lessons_core.recall.types import Hit, RecallRequest
+from lessons_core.store.config import Config
+from lessons_core.store.layout import Layout
+from lessons_core.store.model import Status
 from tests.recall.conftest import UNLIMITED, WriteLesson
 
 PATH = "src/api/client.ts"

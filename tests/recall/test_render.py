@@ -9,8 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lessons_core.recall_types import Hit, Recall
-from lessons_core.render import (
+from lessons_core.recall.render import (
     CLOSE,
     FRAME_TOKENS,
     HEADER,
@@ -22,6 +21,7 @@ from lessons_core.render import (
     neutralise,
     render_block,
 )
+from lessons_core.recall.types import Hit, Recall
 
 
 def hit(rule: str, via: str = "file", trigger: str = "src/**", terms: tuple[str, ...] = ()) -> Hit:
@@ -162,7 +162,7 @@ _MARKUP_BITS = st.sampled_from(
 @given(st.lists(st.text(max_size=12) | _MARKUP_BITS, max_size=12), st.integers(5, 60))
 def test_the_quick_path_changes_nothing_the_full_one_would(parts: list[str], limit: int) -> None:
     """neutralise skips the regular expressions only for text they would leave alone."""
-    from lessons_core import inert
+    from lessons_core.recall import inert
 
     text = "".join(parts)
     assert neutralise(text, limit) == inert.neutralise(text, limit)
@@ -178,7 +178,7 @@ def test_the_quick_path_changes_nothing_the_full_one_would(parts: list[str], lim
 )  # fmt: skip
 def test_the_quick_path_on_near_misses(text: str) -> None:
     """Texts on either side of the quick path's character checks neutralise alike."""
-    from lessons_core import inert
+    from lessons_core.recall import inert
 
     assert neutralise(text) == inert.neutralise(text, MAX_RULE_CHARS)
 
@@ -187,12 +187,13 @@ def test_a_plain_rule_renders_without_regular_expressions() -> None:
     """Rendering an ordinary block imports neither re nor unicodedata (the recall module's
     own imports are checked in test_recall_imports)."""
     code = (
-        "import sys\nfrom lessons_core.recall import Hit, Recall\n"
-        "before = set(sys.modules)\nfrom lessons_core.render import render_block\n"
+        "import sys\nfrom lessons_core.recall.rank import Hit, Recall\n"
+        "before = set(sys.modules)\nfrom lessons_core.recall.render import render_block\n"
         "hit = Hit('a-1', 'Never split a path on slashes: use basename().', 'file', "
         "'src/**/*.py', (), False)\n"
         "assert 'basename' in render_block(Recall(hits=(hit,), more=0))\n"
-        "print(sorted({'re', 'unicodedata', 'lessons_core.inert'} & (set(sys.modules) - before)))"
+        "new = set(sys.modules) - before\n"
+        "print(sorted({'re', 'unicodedata', 'lessons_core.recall.inert'} & new))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-from lessons_core import sessions
-from lessons_core.config import Config
-from lessons_core.layout import Layout
-from lessons_core.recall_types import RecallRequest
-from lessons_core.session_recall import recall_once
+from lessons_core.delivery import sessions
+from lessons_core.delivery.session_recall import recall_once
+from lessons_core.recall.types import RecallRequest
+from lessons_core.store.config import Config
+from lessons_core.store.layout import Layout
 from tests.recall.conftest import WriteLesson
 
 REQUEST = RecallRequest(files=("src/api/client.ts",))

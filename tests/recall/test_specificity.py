@@ -6,8 +6,8 @@ import itertools
 
 import pytest
 
-from lessons_core.regex_literals import pinned_chars, required_run
-from lessons_core.specificity import (
+from lessons_core.matching.regex_literals import pinned_chars, required_run
+from lessons_core.matching.specificity import (
     command_specificity,
     glob_specificity,
     glob_suffix,

@@ -1,5 +1,5 @@
 """The watcher of large stores: it spares hooks the per-file check and never lets a change
-through unseen (lessons_core.watch, lessons_core.watcher). Real watcher processes, real
+through unseen (lessons_core.index.watch, lessons_core.index.watcher). Real watcher processes, real
 inotify, real files; each test removes its lessons folder at the end, which ends its
 watcher."""
 
@@ -20,12 +20,12 @@ from pathlib import Path
 
 import pytest
 
-from lessons_core import file_scan, watch, watcher
-from lessons_core.config import Config
-from lessons_core.layout import Layout
-from lessons_core.project import init_project
-from lessons_core.recall import recall
-from lessons_core.recall_types import RecallRequest
+from lessons_core.index import file_scan, watch, watcher
+from lessons_core.recall.rank import recall
+from lessons_core.recall.types import RecallRequest
+from lessons_core.store.config import Config
+from lessons_core.store.layout import Layout
+from lessons_core.store.project import init_project
 from tests.conftest import save_lesson
 from tests.recall.conftest import UNLIMITED, WriteLesson
 
@@ -258,7 +258,7 @@ def test_a_watcher_of_another_folder_is_not_trusted(watched: Layout) -> None:
 
 def watcher_process(layout: Layout) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
-        [sys.executable, "-m", "lessons_core.watcher", str(layout.lessons_dir)], cwd=REPO
+        [sys.executable, "-m", "lessons_core.index.watcher", str(layout.lessons_dir)], cwd=REPO
     )
 
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lessons_core.words import contains_phrase, fold, split_identifier, tokens
+from lessons_core.matching.words import contains_phrase, fold, split_identifier, tokens
 from tests.security.conftest import fuzz_settings
 
 # ASCII text rich in what splits words: case changes, digits, underscores, punctuation.

@@ -26,15 +26,20 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lessons_core.config import Config
+from lessons_core.delivery.hooklog import log_path
 from lessons_core.errors import quoted
-from lessons_core.glob_match import normalise_glob
-from lessons_core.globs import has_glob_chars
-from lessons_core.hooklog import log_path
-from lessons_core.layout import Layout
-from lessons_core.model import Lesson
-from lessons_core.store import lesson_files, read_lesson
-from lessons_core.trigger_checks import TriggerProblem, judge_command, judge_glob, judge_keyword
+from lessons_core.matching.glob_match import normalise_glob
+from lessons_core.matching.globs import has_glob_chars
+from lessons_core.matching.trigger_checks import (
+    TriggerProblem,
+    judge_command,
+    judge_glob,
+    judge_keyword,
+)
+from lessons_core.store.config import Config
+from lessons_core.store.files import lesson_files, read_lesson
+from lessons_core.store.layout import Layout
+from lessons_core.store.model import Lesson
 from tests.conftest import run
 from tests.hooks.conftest import call_hook, payload
 from tests.security.conftest import ANSWERS, checked_answer, event_of, fuzz_settings
@@ -358,7 +363,7 @@ def rule_of(lesson_id: str) -> str:
 @pytest.fixture
 def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Layout:
     """A git repo with src/a.py, .lessons/ with roomy budgets, as the working directory."""
-    from lessons_core.project import init_project
+    from lessons_core.store.project import init_project
     from tests.conftest import make_repo
 
     layout, _ = init_project(make_repo(tmp_path / "repo", {"src/a.py": "x = 1\n"}))

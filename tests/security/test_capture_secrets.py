@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from lessons_core.layout import Layout
+from lessons_core.store.layout import Layout
 from tests.conftest import lesson_count, run
 from tests.security.test_secret_masking import SECRETS
 

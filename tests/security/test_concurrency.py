@@ -8,10 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from lessons_core import sessions
-from lessons_core.hooklog import log_path
-from lessons_core.layout import Layout
-from lessons_core.store import load_graph
+from lessons_core.delivery import sessions
+from lessons_core.delivery.hooklog import log_path
+from lessons_core.store.files import load_graph
+from lessons_core.store.layout import Layout
 from tests.conftest import save_lesson
 from tests.security.conftest import checked_answer
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from lessons_core.jsonio import dumps
-from lessons_core.layout import Layout
+from lessons_core.store.layout import Layout
 from tests.conftest import run, save_lesson
 from tests.hooks.conftest import call_hook
 from tests.security.conftest import checked_answer

@@ -15,11 +15,12 @@ from typing import Any
 
 import orjson
 
-from lessons_core import sessions, telemetry
 from lessons_core.agent_docs import END, START
-from lessons_core.hooklog import log_path
-from lessons_core.layout import Layout
-from lessons_core.store import load_graph
+from lessons_core.delivery import sessions
+from lessons_core.delivery.hooklog import log_path
+from lessons_core.store.files import load_graph
+from lessons_core.store.layout import Layout
+from lessons_core.telemetry import log as telemetry
 from tests.conftest import save_lesson
 
 # Every write the CLI and the hook make outside lesson creation, in a loop, forever.
@@ -28,11 +29,13 @@ import itertools, sys
 from dataclasses import replace
 from pathlib import Path
 from lessons_cli.harnesses import wiring, wirings
-from lessons_core import agent_docs, sessions, telemetry
-from lessons_core.config import Config
-from lessons_core.hooklog import log_failure
-from lessons_core.layout import Layout
-from lessons_core.store import get_lesson, update_lesson
+from lessons_core import agent_docs
+from lessons_core.delivery import sessions
+from lessons_core.telemetry import log as telemetry
+from lessons_core.store.config import Config
+from lessons_core.delivery.hooklog import log_failure
+from lessons_core.store.layout import Layout
+from lessons_core.store.files import get_lesson, update_lesson
 
 root = Path(sys.argv[1])
 layout = Layout(root)

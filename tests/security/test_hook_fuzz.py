@@ -21,11 +21,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lessons_core import telemetry
-from lessons_core.config import Config
-from lessons_core.hooklog import MAX_LINE_CHARS, log_path
+from lessons_core.delivery.hooklog import MAX_LINE_CHARS, log_path
 from lessons_core.jsonio import dumps
-from lessons_core.layout import Layout
+from lessons_core.store.config import Config
+from lessons_core.store.layout import Layout
+from lessons_core.telemetry import log as telemetry
 from tests.hooks.conftest import call_hook, write_lesson
 from tests.security.conftest import ANSWERS, checked_answer, event_of, fuzz_settings, within
 

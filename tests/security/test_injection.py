@@ -10,8 +10,8 @@ import re
 import pytest
 
 from lessons_core.jsonio import dumps
-from lessons_core.layout import Layout
-from lessons_core.render import BRACKET_CLOSE, BRACKET_OPEN, CLOSE, HEADER, OPEN
+from lessons_core.recall.render import BRACKET_CLOSE, BRACKET_OPEN, CLOSE, HEADER, OPEN
+from lessons_core.store.layout import Layout
 from tests.conftest import save_lesson
 from tests.hooks.conftest import call_hook
 from tests.security.conftest import checked_answer

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from lessons_cli.commands.init import hook_command
-from lessons_core import telemetry
-from lessons_core.config import Config
-from lessons_core.hooklog import log_path
+from lessons_core.delivery.hooklog import log_path
 from lessons_core.jsonio import dumps
-from lessons_core.layout import Layout
+from lessons_core.store.config import Config
+from lessons_core.store.layout import Layout
+from lessons_core.telemetry import log as telemetry
 from tests.conftest import run, run_wired, save_lesson
 from tests.hooks.conftest import call_hook
 from tests.security.conftest import checked_answer

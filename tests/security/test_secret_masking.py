@@ -7,12 +7,12 @@ import json
 
 import pytest
 
-from lessons_core import telemetry
-from lessons_core.config import Config
-from lessons_core.hooklog import MAX_LINE_CHARS, log_path
+from lessons_core.authoring.secrets import mask_secrets
+from lessons_core.delivery.hooklog import MAX_LINE_CHARS, log_path
 from lessons_core.jsonio import dumps
-from lessons_core.layout import Layout
-from lessons_core.secrets import mask_secrets
+from lessons_core.store.config import Config
+from lessons_core.store.layout import Layout
+from lessons_core.telemetry import log as telemetry
 from tests.conftest import save_lesson
 from tests.hooks.conftest import call_hook
 from tests.security.conftest import checked_answer, within

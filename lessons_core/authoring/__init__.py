@@ -1,0 +1,1 @@
+"""Authoring: capturing a lesson, and the guards it must pass."""

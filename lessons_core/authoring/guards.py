@@ -1,0 +1,211 @@
+"""Capture guards: each refuses a lesson that would be useless, noisy or unsafe.
+
+Every refusal is a ``CaptureRefused`` carrying a stable code, the problem and the fix.
+Warnings (a glob that matches no file yet) are returned, not raised.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from lessons_core.errors import CaptureRefused
+from lessons_core.matching.file_index import FileIndex
+from lessons_core.matching.probes import PROBE_COMMANDS, probe_hits
+from lessons_core.matching.thresholds import (
+    MAX_RATIONALE_CHARS,
+    NEAR_DUPLICATE_SIMILARITY,
+    REFUSED_GLOB_SHARE,
+)
+from lessons_core.matching.trigger_checks import (
+    GLOB_DEAD,
+    TriggerProblem,
+    command_problem,
+    glob_problem,
+    keyword_problem,
+    repo_glob,
+)
+from lessons_core.matching.words import fold, meaningful, tokens
+from lessons_core.store.model import MAX_RULE_CHARS, Lesson, Triggers
+
+# Re-exported: callers probe commands and read the limits through this module too.
+__all__ = [
+    "MAX_RATIONALE_CHARS",
+    "NEAR_DUPLICATE_SIMILARITY",
+    "PROBE_COMMANDS",
+    "CaptureDraft",
+    "check_secrets",
+    "check_text",
+    "check_triggers",
+    "find_identical",
+    "find_near_duplicate",
+    "normalised_rule",
+    "probe_hits",
+    "repo_triggers",
+    "rule_terms",
+    "similarity",
+    "term_similarity",
+]
+
+
+@dataclass(frozen=True)
+class CaptureDraft:
+    """What ``lessons add`` was given, before it becomes a ``Lesson``."""
+
+    rule: str
+    topics: tuple[str, ...]
+    triggers: Triggers
+    rationale: str | None = None
+    evidence: tuple[str, ...] = ()
+    gate: bool = False
+
+
+def check_text(draft: CaptureDraft) -> None:
+    for what, texts in (
+        ("rule", (draft.rule,)),
+        ("rationale", (draft.rationale or "",)),
+        ("topic", draft.topics),
+        ("evidence", draft.evidence),
+    ):
+        if not all(_is_utf8(text) for text in texts):
+            raise CaptureRefused(
+                f"the {what} is not valid UTF-8 text, so it cannot be saved",
+                "retype it as plain text",
+                "not-utf8",
+            )
+    rule = draft.rule.strip()
+    if not rule:
+        raise CaptureRefused("the rule is empty", "write one imperative sentence", "rule-empty")
+    if len(rule) > MAX_RULE_CHARS:
+        raise CaptureRefused(
+            f"the rule is {len(rule)} characters; the limit is {MAX_RULE_CHARS}",
+            "keep the rule to one sentence and move the explanation to --rationale",
+            "rule-too-long",
+        )
+    if "\n" in rule or "\r" in rule:
+        raise CaptureRefused(
+            "the rule spans several lines", "write it as one sentence", "rule-multiline"
+        )
+    if draft.rationale is not None and len(draft.rationale) > MAX_RATIONALE_CHARS:
+        raise CaptureRefused(
+            f"the rationale is over {MAX_RATIONALE_CHARS} characters",
+            "shorten it, or link to the details with --evidence",
+            "rationale-too-long",
+        )
+    if not draft.topics or not any(t.strip() for t in draft.topics):
+        raise CaptureRefused(
+            "no topic given", "pass --topic NAME, e.g. --topic build", "topic-missing"
+        )
+
+
+def _is_utf8(text: str) -> bool:
+    """False for text holding a lone surrogate: what bytes that were not UTF-8 become on a
+    command line."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def repo_triggers(triggers: Triggers, root: Path) -> Triggers:
+    """``triggers`` without blanks and repeats, file triggers repo-relative: an absolute
+    path inside the repo is made relative to its root, one outside is refused."""
+    files: list[str] = []
+    for glob in triggers.files:
+        if not glob.strip():
+            continue
+        placed = repo_glob(glob, root)
+        if isinstance(placed, TriggerProblem):
+            raise CaptureRefused(placed.problem, placed.fix, placed.kind)
+        files.append(placed)
+    return Triggers(
+        files=tuple(dict.fromkeys(files)),
+        commands=tuple(dict.fromkeys(c for c in triggers.commands if c.strip())),
+        keywords=tuple(dict.fromkeys(k.strip() for k in triggers.keywords if k.strip())),
+    )
+
+
+def check_secrets(draft: CaptureDraft) -> None:
+    from lessons_core.authoring.secrets import find_secrets
+
+    fields = {"rule": draft.rule}
+    if draft.rationale:
+        fields["rationale"] = draft.rationale
+    for number, ref in enumerate(draft.evidence, 1):
+        fields[f"evidence #{number}"] = ref
+    findings = find_secrets(fields)
+    if findings:
+        what = "; ".join(f"{f.field}: {f.kind}" for f in findings)
+        raise CaptureRefused(
+            f"what looks like a secret would be committed ({what})",
+            "remove the credential and describe it instead (e.g. 'the staging API key')",
+            "secret",
+        )
+
+
+def check_triggers(triggers: Triggers, root: Path, tracked: Sequence[str] | FileIndex) -> list[str]:
+    """Refuse triggers that can never fire or fire everywhere; return warnings.
+
+    ``tracked`` may be a prebuilt ``FileIndex`` when checking many lessons at once.
+    """
+    if triggers.is_empty():
+        raise CaptureRefused(
+            "the lesson has no trigger, so it could never be recalled",
+            "add --trigger-file GLOB, --trigger-cmd PATTERN or --trigger-keyword PHRASE",
+            "no-trigger",
+        )
+    files = tracked if isinstance(tracked, FileIndex) else FileIndex(tracked)
+    problems = [glob_problem(g, root, files, REFUSED_GLOB_SHARE) for g in triggers.files]
+    problems += [command_problem(pattern) for pattern in triggers.commands]
+    problems += [keyword_problem(keyword) for keyword in triggers.keywords]
+    warnings: list[str] = []
+    for problem in problems:
+        if problem is None:
+            continue
+        if problem.kind == GLOB_DEAD:
+            warnings.append(
+                f"file trigger '{problem.trigger}' matches no file yet "
+                "(fine if you are about to create it)"
+            )
+        else:
+            raise CaptureRefused(problem.problem, problem.fix, problem.kind)
+    return warnings
+
+
+def normalised_rule(rule: str) -> str:
+    return " ".join(fold(rule).split()).rstrip(".!;: ")
+
+
+def find_identical(rule: str, lessons: Iterable[Lesson]) -> Lesson | None:
+    key = normalised_rule(rule)
+    return next((x for x in lessons if x.is_active and normalised_rule(x.rule) == key), None)
+
+
+def similarity(first: str, second: str) -> float:
+    """Jaccard similarity of the meaningful words of two rules."""
+    return term_similarity(rule_terms(first), rule_terms(second))
+
+
+def rule_terms(rule: str) -> frozenset[str]:
+    """The meaningful words of a rule, the unit ``similarity`` compares."""
+    return frozenset(meaningful(tokens(rule)))
+
+
+def term_similarity(a: frozenset[str], b: frozenset[str]) -> float:
+    """Jaccard similarity of two ``rule_terms`` sets (precomputed when comparing many)."""
+    if not a or not b:
+        return 0.0
+    return len(a & b) / len(a | b)
+
+
+def find_near_duplicate(rule: str, lessons: Iterable[Lesson]) -> tuple[Lesson, float] | None:
+    best: tuple[Lesson, float] | None = None
+    for lesson in lessons:
+        if not lesson.is_active:
+            continue
+        score = similarity(rule, lesson.rule)
+        if score >= NEAR_DUPLICATE_SIMILARITY and (best is None or score > best[1]):
+            best = (lesson, score)
+    return best

@@ -1,0 +1,1 @@
+"""Delivery: what a hook says, in which mode, once per session."""

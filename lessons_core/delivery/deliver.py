@@ -1,0 +1,300 @@
+"""What a hook says, whatever the harness: which rules, in which mode, once per session.
+
+Adapters translate a harness's JSON into one of the calls here and translate the answer
+back. Everything that must behave the same in every harness lives here: gate or context,
+session suppression (``sessions.claim``, so parallel hooks never show a rule twice), resets
+at compaction, pure-read exemption, the session note and silence when nothing is new.
+
+Two modes reach the agent differently:
+
+- ``gate``: the harness refuses the call and hands the rules to the model as the reason.
+  The model reads them before anything ran and retries; the retry passes because the rules
+  are now marked shown. Only this mode truly delivers a rule *before* the action.
+- ``context``: the rules travel beside the call (in Claude Code, next to the tool result).
+"""
+
+from __future__ import annotations
+
+from lessons_core.delivery import sessions
+from lessons_core.recall.rank import recall
+from lessons_core.recall.types import RecallRequest
+from lessons_core.records import NamedTuple
+from lessons_core.store.layout import lessons_command
+
+TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from lessons_core.index.build import RecallIndex
+    from lessons_core.recall.types import Hit, Recall
+    from lessons_core.store.config import Config
+    from lessons_core.store.layout import Layout
+
+GATE = "gate"
+CONTEXT = "context"
+BOTH_MODES = frozenset({GATE, CONTEXT})
+
+# Sources after which the session's shown rules are forgotten: a fresh session, `/clear`,
+# and compaction (the model no longer holds what it was shown).
+RESET_SOURCES = frozenset({"startup", "clear", "compact"})
+NOTE_SOURCES = RESET_SOURCES
+
+# Said before every gated block, so kept short (about 25 tokens).
+GATE_PREFIX = (
+    "Not run yet: adjust the call to these project lessons if they apply, "
+    "then make it again; it will run."
+)
+
+# About 60 tokens plus the repo's path; told once per context window so the agent knows
+# where the fenced blocks come from and how to add to them. {lessons}: lessons_command.
+SESSION_NOTE = (
+    "Project lessons (one-line rules from past mistakes) appear by themselves before the "
+    "edits and commands they cover. To keep what a failure or correction taught, "
+    'run: {lessons} add "RULE" --topic T --trigger-file GLOB'
+)
+
+
+def session_note(layout: Layout) -> str:
+    """The note, with a command that runs lessons from the agent's own shell."""
+    return SESSION_NOTE.format(lessons=lessons_command(layout))
+
+
+class ToolAction(NamedTuple):
+    """What a tool call is about to touch: repo-relative files, or a shell command."""
+
+    files: tuple[str, ...] = ()
+    command: str | None = None
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.files and not self.command
+
+
+class Notice(NamedTuple):
+    """Text for the agent; ``gate`` says the harness should refuse the call with it."""
+
+    text: str
+    gate: bool = False
+
+
+def mode_of(hit: Hit, action: ToolAction, config: Config) -> str:
+    """``gate: true`` always gates; otherwise the config's mode for the trigger's kind."""
+    if hit.gate:
+        return GATE
+    if hit.via == "file":
+        return config.delivery_file
+    if hit.via == "command":
+        return config.delivery_command
+    return config.delivery_command if action.command else config.delivery_file
+
+
+def before_action(
+    layout: Layout,
+    key: str,
+    action: ToolAction,
+    config: Config,
+    modes: frozenset[str] = BOTH_MODES,
+    event: str = "PreToolUse",
+) -> Notice | None:
+    """Rules new to this session that apply to ``action``, in the mode they call for.
+
+    ``modes`` is what the harness can do at this point: a pre-tool hook that cannot add
+    context passes ``{GATE}`` and leaves context rules for its post-tool hook, which
+    passes ``{CONTEXT}``. ``event`` names the hook in the telemetry log.
+
+    A call refused by a gate and made again runs, whatever reset happened in between
+    (``sessions.reset`` keeps the refusals).
+    """
+    if action.is_empty:
+        return None
+    pure = action.command is not None and _pure_read(action.command)
+    request = RecallRequest(files=() if pure else action.files, command=action.command, prompt=None)
+    found = recall_unseen(layout, request, key, config=config)
+    # A pure read stays silent unless a command trigger names it.
+    hits = [hit for hit in found.hits if not pure or hit.via == "command"]
+    mark = sessions.gate_mark(action_key(action)) if GATE in modes else ""
+    if mark and sessions.was_refused(layout, key, mark):
+        # The call made again after its refusal runs, as the refusal said, whatever came
+        # between: more rules due (the budget held some back) or a reset (compaction,
+        # /clear) that made the refusing rules new again; those come as context where the
+        # event allows it. The promise is kept once: made again later, after another
+        # reset, the call is gated like any other.
+        sessions.forget_refusal(layout, key, mark)
+        mark = ""
+    gating = bool(mark) and any(mode_of(hit, action, config) == GATE for hit in hits)
+    if not gating:
+        mark = ""
+    notice: Notice | None = None
+    shown: tuple[str, ...] = ()
+    if hits and (gating or CONTEXT in modes):
+        text, shown = claim_and_render(layout, key, found, hits, gate=mark)
+        if text:
+            notice = Notice(f"{GATE_PREFIX}\n{text}" if gating else text, gate=gating)
+    _log_recall(layout, config, event, key, action, found, shown, notice)
+    return notice
+
+
+def _pure_read(command: str) -> bool:
+    """``is_pure_read_command``, imported by shell calls only: each module costs a hook
+    about a millisecond, and most calls are edits (rendering is imported late too)."""
+    from lessons_core.matching.pure_reads import is_pure_read_command
+
+    return is_pure_read_command(command)
+
+
+def on_prompt(
+    layout: Layout, key: str, prompt: str, config: Config, event: str = "UserPromptSubmit"
+) -> str | None:
+    """Keyword and prompt matches for a prompt the user just sent."""
+    if not prompt.strip():
+        return None
+    request = RecallRequest(files=(), command=None, prompt=prompt)
+    found = recall_unseen(layout, request, key, config=config)
+    text, shown = claim_and_render(layout, key, found, found.hits)
+    notice = Notice(text) if text else None
+    _log_recall(layout, config, event, key, None, found, shown, notice)
+    return text or None
+
+
+def recall_unseen(
+    layout: Layout,
+    request: RecallRequest,
+    session_key: str,
+    *,
+    config: Config,
+    limit: int | None = None,
+    index: RecallIndex | None = None,
+) -> Recall:
+    """Recall without the lessons this session has seen, within what it has left of
+    ``max_broad_per_session`` and ``max_session_tokens``.
+
+    Lessons already shown are excluded before the budget, so the next ones move up.
+    Nothing is recorded: ``claim`` does that for what is shown in the end.
+    """
+    seen, broad_left, tokens_left = allowance(layout, session_key, config)
+    return recall(
+        layout,
+        request,
+        config=config,
+        exclude=seen,
+        limit=limit,
+        index=index,
+        broad_left=broad_left,
+        tokens_left=tokens_left,
+    )
+
+
+def allowance(layout: Layout, session_key: str, config: Config) -> tuple[frozenset[str], int, int]:
+    """What the session was shown, and how many broad rules and tokens it has left."""
+    seen, broad, spent = sessions.state(layout, session_key)
+    return seen, config.max_broad_per_session - broad, config.max_session_tokens - spent
+
+
+def claim(
+    layout: Layout, session_key: str, hits: Sequence[Hit], tokens: int = 0, gate: str = ""
+) -> set[str]:
+    """Record ``hits`` as shown (those a broad trigger brought counted as such) at a cost
+    of ``tokens``, refusing the call marked ``gate`` if any; the ids no parallel hook of
+    the same session claimed first."""
+    ids = [hit.lesson_id for hit in hits]
+    broad = frozenset(hit.lesson_id for hit in hits if hit.broad)
+    return set(sessions.claim(layout, session_key, ids, broad, tokens, gate))
+
+
+def claim_and_render(
+    layout: Layout, key: str, found: Recall, hits: Sequence[Hit], gate: str = ""
+) -> tuple[str, tuple[str, ...]]:
+    """Mark ``hits`` shown; render those no parallel hook showed first ('' if none).
+    ``gate`` marks the call they refuse (``sessions.gate_mark``), if they do.
+
+    Returns the block and the ids it shows.
+    """
+    if not hits:
+        return "", ()
+    from lessons_core.recall.render import estimate_tokens, render_block
+
+    block = render_block(found._replace(hits=tuple(hits)))
+    fresh = claim(layout, key, hits, estimate_tokens(block), gate)
+    kept = tuple(hit for hit in hits if hit.lesson_id in fresh)
+    if not kept:
+        return "", ()
+    if len(kept) < len(hits):  # a parallel hook showed some first
+        block = render_block(found._replace(hits=kept))
+    return block, tuple(hit.lesson_id for hit in kept)
+
+
+def action_key(action: ToolAction) -> str:
+    """What telemetry calls a tool call: its files, else its command.
+
+    A failure hook builds the same ``ToolAction`` from its payload, so a failure and the
+    recall before it share this key.
+    """
+    return " ".join(action.files) if action.files else action.command or ""
+
+
+def record_failure(
+    layout: Layout,
+    key: str,
+    action: ToolAction,
+    config: Config,
+    event: str = "PostToolUseFailure",
+) -> None:
+    """Log a failed call after lessons were delivered for it (telemetry only)."""
+    if config.telemetry and not action.is_empty:
+        from lessons_core.telemetry import log as telemetry
+
+        telemetry.record_failure(layout, config, event=event, key=action_key(action), session=key)
+
+
+def _log_recall(
+    layout: Layout,
+    config: Config,
+    event: str,
+    session: str,
+    action: ToolAction | None,
+    found: Recall,
+    shown: tuple[str, ...],
+    notice: Notice | None,
+) -> None:
+    """One telemetry record of a recall; ``action`` None is a prompt (never logged itself)."""
+    # Imported only when on: a hook with telemetry off pays nothing for it.
+    if not config.telemetry:
+        return
+    from lessons_core.recall.render import estimate_tokens
+    from lessons_core.telemetry import log as telemetry
+
+    if action is None:
+        key, about = telemetry.PROMPT_KEY, telemetry.ABOUT_PROMPT
+    else:
+        about = telemetry.ABOUT_FILES if action.files else telemetry.ABOUT_COMMAND
+        key = action_key(action)
+    telemetry.record_recall(
+        layout,
+        config,
+        event=event,
+        key=key,
+        candidates=found.matched,
+        delivered=shown if notice else (),
+        tokens=estimate_tokens(notice.text) if notice else 0,
+        session=session,
+        about=about,
+    )
+
+
+def session_start(layout: Layout, key: str, source: str, config: Config) -> str | None:
+    """Forget shown rules where the model forgot them; the note where it is new to it.
+
+    ``resume`` keeps the set: the resumed conversation still holds what was shown.
+    """
+    if source in RESET_SOURCES:
+        sessions.reset(layout, key)
+    if source == "startup":
+        sessions.prune_stale(layout)
+    if config.session_note and source in NOTE_SOURCES:
+        return session_note(layout)
+    return None
+
+
+def before_compaction(layout: Layout, key: str) -> None:
+    """Compaction drops what was shown, so every rule becomes eligible again."""
+    sessions.reset(layout, key)

@@ -1,0 +1,1 @@
+"""Measuring recall: ``lessons eval`` and ``lessons replay``."""

@@ -1,0 +1,291 @@
+"""The recall index cached under ``.lessons/local/``: checked on every use, never stale.
+
+Every recall first compares the lesson files with what the cache was built from: the list
+of ``*.json`` names and, per file, ``(mtime_ns, ctime_ns, size, inode, links)``. Any difference
+(a file added, deleted, renamed, rewritten, touched, edited in place) means a rebuild.
+
+Stat data alone can miss one edit: a file rewritten in place with the same size within
+one tick of the file system's clock after it was read keeps all four values (a tick is a
+jiffy on Linux, a second or two on some file systems). As git does with its index ("racy
+git"), the build first reads the file system's own clock (by touching its lock file) and
+reads every lesson file after that; a file whose ctime is not older than that clock could
+still change unseen, so its bytes are kept in the cache and compared on every check. Any
+later edit of any other file gets a ctime after the clock, so its stat data differs.
+ctime, unlike mtime, cannot be set back by a program.
+
+The folder is listed again only when its own stat data changed: adding, removing or
+renaming a file changes it, rewriting one does not, and every file is stat-ed anyway. A
+folder changed at or after the clock is listed on every check, as a racy file is read.
+
+A rebuild re-reads only files whose stat data changed: each file's compiled triggers are
+kept in the cache too (``lessons_core.index.build.Digest``), so adding one lesson to
+50,000 costs one parse plus the assembly, not 50,000 parses and glob compilations.
+
+Writes are atomic (temp file, then rename), so a reader sees the old file or the new one.
+Rebuilds take a lock, and a process that waited for it re-checks before building again.
+A missing, damaged or foreign-version cache is rebuilt, never trusted; a store whose
+``local/`` cannot be written is indexed in memory on every call.
+"""
+
+from __future__ import annotations
+
+import os
+
+from lessons_core.index.build import Digest, RecallIndex, assemble
+from lessons_core.index.file_format import CorruptIndex, Reader, Writer, add_index, read_index
+from lessons_core.index.file_scan import NUMBERS, UNREADABLE, Listing, Scan, pack, unpack
+from lessons_core.index.file_scan import signature as signature_of
+from lessons_core.store.layout import INDEX_CACHE, INDEX_LOCK, WATCH_STARTED, WATCH_VERIFIED
+
+TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
+if TYPE_CHECKING:
+    from typing import Any, TypeAlias
+
+    from lessons_core.errors import InvalidLessonFile
+    from lessons_core.store.layout import Layout
+
+    # A file's record in the cache: ("ok", digest fields) or ("broken", problem, key).
+    FileRecord: TypeAlias = tuple[Any, ...]
+    # An index and the lesson files that failed to parse.
+    Found: TypeAlias = tuple[RecallIndex, list[InvalidLessonFile]]
+
+
+class Meta:
+    """What the cache was built from, as stored in the index file's header."""
+
+    __slots__ = ("broken", "folder_stat", "names", "racy", "stats")
+
+    def __init__(self, data: Any) -> None:
+        try:
+            self.names, self.stats, self.racy, self.broken, self.folder_stat = data
+        except (TypeError, ValueError):
+            raise CorruptIndex("index metadata malformed") from None
+
+    def listing(self) -> Listing | None:
+        """The folder listing the cache was built from; None when it may not be reused."""
+        if tuple(self.folder_stat) == UNREADABLE:
+            return None
+        return Listing(tuple(self.folder_stat), self.names.split("\0") if self.names else [])
+
+    def scan(self, folder: str) -> Scan:
+        """The folder now, listed again only if its own stat data changed."""
+        return Scan(folder, self.listing())
+
+    def is_fresh(self, scan: Scan, folder: str) -> bool:
+        """Whether the files are exactly those indexed (racy ones compared byte by byte)."""
+        if self.stats != scan.stats:
+            return False
+        if scan.listed and self.names != "\0".join(scan.names):
+            return False
+        for name, raw in self.racy:
+            try:
+                with open(os.path.join(folder, name), "rb") as handle:
+                    if handle.read() != raw:
+                        return False
+            except OSError:
+                return False
+        return True
+
+
+def cached_index(
+    layout: Layout, *, watch_from: int = 0
+) -> tuple[RecallIndex, list[InvalidLessonFile]]:
+    """The index of ``layout``'s lesson files, from the cache when it is fresh, and the
+    files that failed to parse.
+
+    From ``watch_from`` lesson files on (0: never), a watcher may vouch that nothing
+    changed since the last full check (``lessons_core.index.watch``); it is asked before the
+    cache is opened, so a change after the question always shows in its count.
+    """
+    folder = layout.under("lessons")
+    seen = None
+    if watch_from and _watched(layout):
+        from lessons_core.index import watch
+
+        seen = watch.state(folder)
+    opened = _open(layout)
+    if opened is not None:
+        reader, meta = opened
+        files = len(meta.stats) // (NUMBERS * 8)
+        # The record names the cache file it vouches for: another file (a rebuild that
+        # finished late, say) is checked in full.
+        if (
+            seen is not None
+            and files >= watch_from
+            and watch.verified(layout) == f"{seen} {reader.identity()}"
+        ):
+            return read_index(reader), _broken(layout, meta)
+        scan = meta.scan(folder)
+        if meta.is_fresh(scan, folder):
+            if watch_from and files >= watch_from:
+                _vouch(layout, seen, reader)
+            return read_index(reader), _broken(layout, meta)
+    return _rebuild(layout, trust=True)
+
+
+def cache_state(layout: Layout) -> str:
+    """``fresh``, ``stale`` (a lesson file changed since the build) or ``missing``."""
+    opened = _open(layout)
+    if opened is None:
+        return "missing"
+    _reader, meta = opened
+    folder = layout.under("lessons")
+    return "fresh" if meta.is_fresh(meta.scan(folder), folder) else "stale"
+
+
+def _watched(layout: Layout) -> bool:
+    """Whether a watcher was ever started for this store (small stores never ask one)."""
+
+    return any(os.path.exists(layout.local(name)) for name in (WATCH_STARTED, WATCH_VERIFIED))
+
+
+def _vouch(layout: Layout, seen: str | None, reader: Reader) -> None:
+    """After the cache ``reader`` holds passed the full check: record that the watcher
+    said ``seen`` before it, or start a watcher if none answered."""
+    from lessons_core.index import watch
+
+    if seen is None:
+        watch.start(layout, layout.under("lessons"))
+    else:
+        watch.record(layout, f"{seen} {reader.identity()}")
+
+
+def rebuilt_index(layout: Layout) -> tuple[RecallIndex, list[InvalidLessonFile]]:
+    """Rebuild from the lesson files alone, whatever the cache holds (it was damaged)."""
+    return _rebuild(layout, trust=False)
+
+
+def _open(layout: Layout) -> tuple[Reader, Meta] | None:
+    try:
+        reader = Reader(layout.local(INDEX_CACHE))
+        return reader, Meta(reader.meta)
+    except (OSError, CorruptIndex):
+        return None
+
+
+def _rebuild(layout: Layout, *, trust: bool) -> Found:
+    from lessons_core.fsutil import locked
+
+    folder = layout.under("lessons")
+    lock = layout.local(INDEX_LOCK)
+    try:
+        with locked(lock):
+            return _rebuild_locked(layout, lock, trust)
+    except OSError:
+        # local/ is not writable (a read-only checkout): index in memory, keep nothing.
+        index, _records, meta = _build(folder, Scan(folder), None, None)
+        return index, _broken(layout, Meta(meta))
+
+
+def _rebuild_locked(layout: Layout, lock: str, trust: bool) -> Found:
+    from lessons_core.fsutil import atomic_write
+
+    folder = layout.under("lessons")
+    # Another process may have rebuilt while this one waited for the lock.
+    opened = _open(layout) if trust else None
+    clock = _fs_clock(lock)
+    scan = Scan(folder)  # after the clock: see the module docstring
+    if opened is not None and opened[1].is_fresh(scan, folder):
+        return read_index(opened[0]), _broken(layout, opened[1])
+    index, records, meta = _build(folder, scan, opened, clock)
+    writer = Writer()
+    add_index(writer, index)
+    writer.add_map("files", records)
+    # Not durable: a cache lost to a power cut fails its checks and is rebuilt.
+    atomic_write(layout.local(INDEX_CACHE), writer.finish(meta), durable=False)
+    return index, _broken(layout, Meta(meta))
+
+
+def _fs_clock(lock: str) -> int:
+    """The file system's current time, as it would stamp a file changed now."""
+    os.utime(lock)
+    return os.stat(lock).st_ctime_ns
+
+
+def _build(
+    folder: str, scan: Scan, previous: tuple[Reader, Meta] | None, clock: int | None
+) -> tuple[RecallIndex, dict[str, FileRecord], tuple[Any, ...]]:
+    """Index ``scan``'s files, reusing ``previous`` records whose stat data is unchanged."""
+    old_records: dict[str, FileRecord] = {}
+    old_signatures: dict[str, tuple[int, ...]] = {}
+    if previous is not None:
+        reader, meta = previous
+        try:
+            old_scan = unpack(meta.stats)
+            racy = {name for name, _raw in meta.racy}
+            for number, name in enumerate(meta.names.split("\0") if meta.names else ()):
+                if name not in racy:
+                    where = number * NUMBERS
+                    old_signatures[name] = tuple(old_scan[where : where + NUMBERS])
+            old_records = dict(reader.map("files"))
+        except (CorruptIndex, TypeError, ValueError):  # unusable: read every file again
+            old_records, old_signatures = {}, {}
+    records: dict[str, FileRecord] = {}
+    stats: list[int] = []
+    racy_files: list[tuple[str, bytes]] = []
+    for number, name in enumerate(scan.names):
+        signature = scan.signature(number)
+        record = old_records.get(name)
+        if record is None or old_signatures.get(name) != signature:
+            record, signature, raw = _read(folder, name, signature)
+            if clock is not None and signature[1] >= clock:
+                racy_files.append((name, raw))
+        records[name] = record
+        stats.extend(signature)
+    index = assemble(Digest._make(r[1]) for r in records.values() if r[0] == "ok")
+    broken = tuple(sorted((name, r[1], r[2]) for name, r in records.items() if r[0] == "broken"))
+    # The folder's listing may be reused (file_scan.Scan) only if any later change to it
+    # must show in its stat data: it was last changed before the clock read above.
+    folder_stat = scan.folder_stat
+    if clock is None or folder_stat[1] >= clock:
+        folder_stat = UNREADABLE
+    names = "\0".join(scan.names)
+    return index, records, (names, pack(stats), tuple(racy_files), broken, folder_stat)
+
+
+def _read(
+    folder: str, name: str, signature: tuple[int, ...]
+) -> tuple[FileRecord, tuple[int, ...], bytes]:
+    """Parse one lesson file: its record, the stat data of what was read, and its bytes.
+
+    The stat data comes from the open file before it is read, so it never describes a
+    newer version than the bytes parsed.
+    """
+    from pathlib import Path
+
+    from lessons_core.errors import InvalidLessonFile
+    from lessons_core.fsutil import open_regular
+    from lessons_core.index.build import digest
+    from lessons_core.store.files import read_lesson
+
+    path = Path(folder, name)
+    try:
+        # Never through a link (it could lead out of the repo) nor into a FIFO (it would
+        # block the hook): either is reported as a broken file.
+        with open_regular(path) as handle:
+            signature = signature_of(os.fstat(handle.fileno()))
+            raw = handle.read()
+    except OSError as err:
+        return ("broken", f"cannot be read ({err.strerror})", None), signature, b""
+    try:
+        lesson = read_lesson(path, raw)
+    except InvalidLessonFile as err:
+        return ("broken", err.problem, err.key), signature, raw
+    return ("ok", tuple(digest(lesson))), signature, raw
+
+
+def _broken(layout: Layout, meta: Meta) -> list[InvalidLessonFile]:
+    if not meta.broken:
+        return []
+    from lessons_core.errors import InvalidLessonFile
+
+    return [
+        InvalidLessonFile(layout.under("lessons", name), problem, key)
+        for name, problem, key in meta.broken
+    ]
+
+
+def load_index(layout: Layout) -> tuple[RecallIndex, list[InvalidLessonFile]]:
+    """The index of ``layout``'s graph (from the cache when it is fresh, see the module
+    docstring), and the lesson files that failed to parse."""
+    return cached_index(layout)

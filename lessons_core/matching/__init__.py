@@ -1,0 +1,1 @@
+"""Matching one trigger against a path, a command or text, and judging triggers."""

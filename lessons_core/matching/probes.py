@@ -1,0 +1,114 @@
+"""Probing command triggers against commands an agent runs all day.
+
+A pattern that fires on most probes would gate nearly every call. Validate probes every
+pattern of the graph at once through an RE2 set (one scan of each probe for all patterns),
+which is what keeps it fast on a thousand lessons.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+import re2
+
+from lessons_core.matching.commands import bounded_regex, command_parts, compile_command
+
+# Ordinary commands an agent runs all day. A command trigger that fires on most of them
+# would gate every call, so capture refuses it and validate reports it.
+PROBE_COMMANDS: tuple[str, ...] = (
+    "ls",
+    "ls -la",
+    "cd src",
+    "pwd",
+    "cat README.md",
+    "echo hello",
+    "mkdir -p build",
+    "cp a.txt b.txt",
+    "mv old.txt new.txt",
+    "rm notes.txt",
+    "touch file.txt",
+    "git status",
+    "git diff",
+    "git log --oneline",
+    "git add -A",
+    "git commit -m 'wip'",
+    "git push origin main",
+    "git pull",
+    "git checkout -b feature",
+    "git rebase main",
+    "npm install",
+    "npm test",
+    "npm run build",
+    "pnpm install",
+    "pnpm test",
+    "yarn build",
+    "npx tsc --noEmit",
+    "node index.js",
+    "python3 script.py",
+    "python -m pytest",
+    "pytest -q",
+    "pip install -r requirements.txt",
+    "uv sync",
+    "ruff check .",
+    "mypy .",
+    "make",
+    "make test",
+    "cargo build",
+    "cargo test",
+    "go test ./...",
+    "go build ./...",
+    "docker build -t app .",
+    "docker compose up",
+    "curl -s http://localhost:8080/health",
+    "grep -rn TODO src",
+    "rg foo",
+    "find . -name '*.py'",
+    "sed -n '1,20p' main.py",
+    "head -n 50 log.txt",
+    "tail -f app.log",
+    "wc -l file.txt",
+    "chmod +x run.sh",
+    "bash scripts/setup.sh",
+    "./gradlew build",
+    "mvn package",
+    "jq . data.json",
+    "tar -xzf archive.tar.gz",
+    "ssh host uptime",
+    "kubectl get pods",
+    "terraform plan",
+)
+
+# Each probe split once into the parts a command pattern is matched against.
+_PROBE_PARTS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
+    (command, tuple(command_parts(command))) for command in PROBE_COMMANDS
+)
+
+
+def probe_hits(matches: Callable[[str], bool]) -> list[str]:
+    """The probe commands a matcher fires on."""
+    return [command for command in PROBE_COMMANDS if matches(command)]
+
+
+def probe_hits_many(patterns: Iterable[str]) -> dict[str, list[str]]:
+    """For each pattern (each must compile), the probe commands it fires on, via one RE2 set."""
+    unique = list(dict.fromkeys(patterns))
+    hits: dict[str, list[str]] = {pattern: [] for pattern in unique}
+    if not unique:
+        return hits
+    options = re2.Options()
+    options.log_errors = False
+    options.max_mem = 64 << 20  # a set of a thousand patterns outgrows RE2's 8 MiB default
+    matcher = re2.Set.SearchSet(options)
+    try:
+        for pattern in unique:
+            matcher.Add(bounded_regex(pattern))
+        matcher.Compile()
+    except re2.error:  # too big for one set: probe pattern by pattern instead
+        return {p: probe_hits(compile_command(p).matches) for p in unique}
+    for command, parts in _PROBE_PARTS:
+        fired: set[int] = set()
+        for part in parts:
+            fired.update(matcher.Match(part) or ())
+        for index in sorted(fired):
+            hits[unique[index]].append(command)
+    return hits

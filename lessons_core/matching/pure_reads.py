@@ -1,0 +1,100 @@
+"""Pure reads: tool calls and shell commands that look at the project without changing it.
+
+They recall nothing unless a command trigger names them: an agent reads all day, and a
+rule shown on every ``cat`` would teach it to skip the block. Anything that could write is
+not a pure read: a redirect, ``tee``, ``sed -i``, ``find -delete``, ``&& rm``, an unknown
+program. When in doubt a command counts as state-changing, which only means recall runs.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lessons_core.matching.commands import MAX_PARSED_CHARS, command_parts, shell_words
+
+# Tools that only read, by the names the supported harnesses give them (compared lowercased).
+PURE_READ_TOOLS: frozenset[str] = frozenset(
+    {
+        # Claude Code, Cursor
+        "read",
+        "grep",
+        "glob",
+        "ls",
+        "notebookread",
+        "webfetch",
+        "websearch",
+        # Gemini CLI
+        "read_file",
+        "read_many_files",
+        "list_directory",
+        "search_file_content",
+        "google_web_search",
+        "web_fetch",
+    }
+)
+
+_READ_PROGRAMS: frozenset[str] = frozenset(
+    """
+    cat ls ll rg grep egrep fgrep ag ack head tail wc file stat pwd tree less more which
+    type command du df diff cmp jq yq uniq cut nl od hexdump xxd strings basename dirname
+    realpath readlink date whoami id uname hostname printenv echo printf true false test [
+    sha1sum sha256sum md5sum shasum column fd cd pushd popd sleep
+    """.split()
+)
+_GIT_READS: frozenset[str] = frozenset(
+    """
+    status log diff show blame rev-parse ls-files ls-tree grep describe shortlog cat-file
+    rev-list whatchanged
+    """.split()
+)
+# Reading a command's every word costs ~10 µs a word; a read-only command is a line or
+# two, so a longer one is classed as state-changing without reading it (recall then runs).
+MAX_PURE_READ_CHARS = 16_384
+_FIND_WRITES = frozenset({"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fls"})
+# Redirections that write nothing: duplicating a descriptor, or discarding output. The
+# descriptor number is read from its first digit only, so a long run of digits is scanned
+# once, not once from each of its digits.
+_HARMLESS_REDIRECT = re.compile(r"(?<!\d)\d*>&\d+|&?(?<!\d)\d*>\s*/dev/null")
+
+
+def is_pure_read_tool(tool_name: str) -> bool:
+    return tool_name.lower() in PURE_READ_TOOLS
+
+
+def is_pure_read_command(command: str) -> bool:
+    """True when every simple command in ``command`` only reads and nothing is redirected."""
+    if len(command) > MAX_PURE_READ_CHARS:
+        return False  # a heredoc or a generated script: in doubt, not a pure read
+    cleaned = _HARMLESS_REDIRECT.sub(" ", command)
+    if ">" in cleaned:
+        return False
+    parts = command_parts(cleaned)
+    simple = parts[1:] or parts[:1]
+    return bool(simple) and all(_reads(part) for part in simple)
+
+
+def _reads(part: str) -> bool:
+    if len(part) > MAX_PARSED_CHARS:
+        return False  # a heredoc or an inline script: in doubt, not a pure read
+    words = shell_words(part)
+    if not words:
+        return True
+    program = words[0].rsplit("/", 1)[-1]
+    args = words[1:]
+    if program == "git":
+        return _git_reads(args)
+    if program == "sed":
+        return not any(a.startswith("-i") or a == "--in-place" for a in args)
+    if program == "find":
+        return not any(a in _FIND_WRITES for a in args)
+    if program == "sort":
+        return not any(a.startswith(("-o", "--output")) for a in args)
+    return program in _READ_PROGRAMS
+
+
+def _git_reads(args: list[str]) -> bool:
+    """``git [-C dir] [--no-pager] SUBCOMMAND``: only the listed subcommands read."""
+    index = 0
+    while index < len(args) and args[index].startswith("-"):
+        index += 2 if args[index] in {"-C", "-c"} else 1
+    return index < len(args) and args[index] in _GIT_READS

@@ -1,0 +1,55 @@
+"""Every limit that capture and ``lessons validate`` judge lessons by, in one place.
+
+Capture refuses outright, so its limits are the clear-cut cases; validate reports to a
+person who can weigh the case, so it speaks up earlier (a glob over half the repo is worth
+a look, one over nine tenths is refused at capture).
+"""
+
+from __future__ import annotations
+
+# A rationale longer than this belongs in the evidence it links to.
+MAX_RATIONALE_CHARS = 2000
+
+# A trigger longer than this is text pasted by mistake, not a glob, a command or a phrase:
+# refused, so that no trigger costs every index build or validate run much. A glob this
+# long could only match a path longer than any file system accepts
+# (lessons_core.matching.glob_match.MAX_PATH_CHARS), which the hook ignores.
+MAX_TRIGGER_CHARS = 4096
+
+# Globs: below this many files in the repo, shares say nothing.
+BROAD_GLOB_MIN_FILES = 10
+# Capture refuses a glob matching more than this share of the repo's files.
+REFUSED_GLOB_SHARE = 0.9
+# Validate warns about a glob matching more than this share.
+BROAD_GLOB_SHARE = 0.5
+
+# A command pattern firing on more than this share of the probe commands gates most calls
+# (both capture and validate).
+BROAD_COMMAND_SHARE = 0.5
+
+# Jaccard similarity of meaningful words from which two active rules say the same thing.
+NEAR_DUPLICATE_SIMILARITY = 0.75
+
+# This many active lessons with one identical trigger set tie on every recall and crowd
+# each other out of the budget.
+CROWDED_TRIGGER_SET = 3
+
+# Telemetry: a lesson never delivered across this many logged recalls (since it was
+# created) is reported, as a notice: quiet is not wrong.
+NEVER_RECALLED_MIN_RECALLS = 100
+# A lesson delivered before the same failure on the same file or command this many times
+# is not working.
+REPEATED_FAILURE_MIN = 3
+
+# How many example paths review and report show for a glob.
+GLOB_EXAMPLES = 3
+
+# Recall demotes broad triggers (docs/recall.md, "Broad triggers"): their rules speak only
+# when nothing more specific matches a call, and a few per session. A command pattern is
+# broad when it fires on at least this many probe commands (it is about a family of
+# commands, not one)...
+BROAD_RECALL_PROBES = 2
+# ...and any trigger but an exact path is broad when this many active lessons carry it:
+# twice what one recall shows by default, so the trigger says nothing about which of them
+# applies (an imported group's triggers copied onto each of its rules look like this).
+CROWDED_TRIGGER_LESSONS = 6

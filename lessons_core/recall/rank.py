@@ -1,0 +1,348 @@
+"""Recall: which lessons apply to the file about to be edited, the command about to run and
+the prompt, in rank order, within the budget.
+
+Ranking, best first (``docs/recall.md`` has the why of each step):
+
+1. tier: file trigger, then command trigger, then keyword, then prompt-only (BM25);
+2. within a tier, specificity: how much of the path or command the trigger pins down
+   (``lessons_core.matching.specificity``), so a more specific trigger wins whatever else is true;
+3. relevance of the lesson's wording to the prompt: its BM25 score, then how many distinct
+   meaningful prompt terms it contains (0 and none without a prompt);
+4. fewer active lessons sharing the matched trigger;
+5. newer ``created``;
+6. id.
+
+A lesson that matches several ways is ranked by its best match, a specific trigger's
+before a broad one's (``lessons_core.matching.breadth``). A prompt-only match needs at least two
+distinct meaningful words shared with the prompt (common English never counts). The
+budget takes the top specific trigger matches up to their cap (broad ones only when no
+specific one is left, fewer, and a few per session) and the prompt matches up to theirs,
+then the token cap; the top rule the caps allow is always shown.
+
+Only the standard library and the small core modules are imported here; RE2 is imported
+only when a command is matched, and nothing here touches numpy, click or pathspec unless
+the cached index must be rebuilt.
+"""
+
+from __future__ import annotations
+
+from lessons_core.matching.bm25 import scores
+from lessons_core.matching.glob_match import glob_matches, normalise_glob
+from lessons_core.matching.words import meaningful, tokens
+from lessons_core.recall.types import Hit, Recall, RecallRequest
+from lessons_core.records import NamedTuple
+from lessons_core.store.config import load_config
+
+TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import TypeAlias
+
+    from lessons_core.index.build import GlobEntry, LessonRow, RecallIndex
+    from lessons_core.store.config import Config
+    from lessons_core.store.layout import Layout
+
+    # (tier, negated specificity, negated BM25 score, negated count of shared prompt
+    #  terms, lessons sharing the trigger, negated created date, id): ascending is rank.
+    RankKey: TypeAlias = tuple[int, tuple[int, ...], float, int, int, int, str]
+
+VIA_FILE, VIA_COMMAND, VIA_KEYWORD, VIA_PROMPT = "file", "command", "keyword", "prompt"
+TIERS = {VIA_FILE: 0, VIA_COMMAND: 1, VIA_KEYWORD: 2, VIA_PROMPT: 3}
+MIN_SHARED_TERMS = 2
+
+
+class Candidate(NamedTuple):
+    """One matching lesson, at its best match, with everything its rank key is made of."""
+
+    hit: Hit
+    key: RankKey
+    specificity: tuple[int, ...]
+    relevance: float  # BM25 score of the lesson's wording against the prompt
+    shared: tuple[str, ...]  # distinct meaningful prompt terms in the lesson's wording
+    share: int  # active lessons carrying the matched trigger
+
+
+class Selection(NamedTuple):
+    shown: tuple[Candidate, ...]
+    cut: tuple[Candidate, ...]  # by the caps or the token cap
+    excluded: tuple[Candidate, ...]
+    held: tuple[Candidate, ...] = ()  # broad matches held back (see ``select``)
+    spent: tuple[Candidate, ...] = ()  # held back because the session's tokens are spent
+
+    @property
+    def more(self) -> int:
+        """Matches left out, whatever left them out: what the notice counts."""
+        return len(self.cut) + len(self.held) + len(self.spent)
+
+
+def recall(
+    layout: Layout,
+    request: RecallRequest,
+    *,
+    config: Config | None = None,
+    exclude: frozenset[str] = frozenset(),
+    limit: int | None = None,
+    index: RecallIndex | None = None,
+    broad_left: int | None = None,
+    tokens_left: int | None = None,
+) -> Recall:
+    """The lessons to show for ``request``; lesson files that fail to parse are skipped.
+
+    ``index`` saves loading it when the caller already has one (to report broken files,
+    say); by default it comes from the cache (``lessons_core.index.cache``), which is
+    rebuilt first when any lesson file changed. ``broad_left`` and ``tokens_left`` are
+    what the session has left of its allowances (``select``).
+    """
+    config = config or load_config(layout.under("config.json"))
+    if index is None:
+        from lessons_core.index.cache import cached_index, rebuilt_index
+        from lessons_core.index.file_format import CorruptIndex
+
+        try:
+            ranked = rank(cached_index(layout, watch_from=config.watch_from)[0], request)
+        except CorruptIndex:  # a damaged part surfaced on first use: never trust it
+            ranked = rank(rebuilt_index(layout)[0], request)
+    else:
+        ranked = rank(index, request)
+    selection = select(
+        ranked,
+        config,
+        exclude=exclude,
+        limit=limit,
+        broad_left=broad_left,
+        tokens_left=tokens_left,
+    )
+    return Recall(
+        hits=tuple(c.hit for c in selection.shown),
+        more=selection.more,
+        matched=tuple(c.hit.lesson_id for c in ranked),
+    )
+
+
+def rank(index: RecallIndex, request: RecallRequest) -> list[Candidate]:
+    """Every lesson matching ``request``, once each at its best match, in rank order."""
+    files = request_files(request)
+    prompt_terms = meaningful(tokens(request.prompt)) if request.prompt else []
+    relevance = scores(index.bm25, prompt_terms)
+    shared = shared_terms(index, prompt_terms)
+    # (lesson, via, trigger, specificity, share, matched, broad) for every trigger that
+    # matched
+    matches: list[tuple[int, str, str, tuple[int, ...], int, str, bool]] = []
+    for path in files:
+        for lesson, glob, matcher, _suffix, spec, share, broad in glob_candidates(index, path):
+            if glob_matches(matcher, path):
+                matches.append((lesson, VIA_FILE, glob, spec, share, path, broad))
+    if request.command and request.command.strip():
+        for lesson, pattern, spec, share, part, broad in command_matches(index, request.command):
+            matches.append((lesson, VIA_COMMAND, pattern, spec, share, part, broad))
+    for source, words in keyword_sources(request, files):
+        for lesson, keyword, spec, share, broad in keyword_matches(index, words):
+            matches.append((lesson, VIA_KEYWORD, keyword, spec, share, source, broad))
+    # Prompt-only matches: at least two distinct meaningful terms shared with the prompt.
+    # The BM25 score orders them but does not gate them: in a store of two or three
+    # lessons BM25Okapi's idf is zero or negative for most words (see docs/recall.md).
+    triggered = {match[0] for match in matches}
+    prompt_only = [
+        lesson
+        for lesson, terms in shared.items()
+        if lesson not in triggered and len(terms) >= MIN_SHARED_TERMS
+    ]
+    # Each lesson's id, rule, date and gate, fetched once for all (a prompt can match
+    # thousands of lessons in a large store).
+    rows = index.rows(triggered.union(prompt_only))
+    found = (relevance, shared)
+    best: dict[int, Candidate] = {}
+    for lesson, via, trigger, spec, share, matched, broad in matches:
+        candidate = _candidate(
+            rows[lesson], lesson, via, trigger, spec, share, matched, found, broad
+        )
+        # A lesson is listed at its best specific match, at its best broad one only when
+        # no specific trigger matched.
+        old = best.get(lesson)
+        if old is None or (broad, candidate.key) < (old.hit.broad, old.key):
+            best[lesson] = candidate
+    for lesson in prompt_only:
+        best[lesson] = _candidate(rows[lesson], lesson, VIA_PROMPT, "", (), 0, "prompt", found)
+    return sorted(best.values(), key=lambda c: c.key)
+
+
+def glob_candidates(index: RecallIndex, path: str) -> list[GlobEntry]:
+    """Globs that could match ``path``: its exact entry, then those under an ancestor prefix
+    whose literal ending the path has. Only these are evaluated."""
+    found = list(index.exact.get(path, ()))
+    parts = path.split("/")
+    for depth in range(len(parts)):
+        found.extend(
+            entry
+            for entry in index.by_prefix.get("/".join(parts[:depth]), ())
+            if path.endswith(entry[3])
+        )
+    return found
+
+
+def command_matches(
+    index: RecallIndex, command: str
+) -> Iterable[tuple[int, str, tuple[int, ...], int, str, bool]]:
+    """(lesson, pattern, specificity, share, matched part, broad) for each pattern that
+    matches."""
+    if not index.commands:
+        return
+    from lessons_core.matching.commands import command_parts, matches_parts
+
+    whole, *pieces = command_parts(command)
+    for lesson, pattern, regex, required, spec, share, broad in index.commands:
+        if required not in command:
+            continue  # the literal every match contains is absent: skip compiling it
+        part = next((p for p in (*pieces, whole) if matches_parts(regex, [p])), None)
+        if part is not None:
+            yield lesson, pattern, spec, share, part, broad
+
+
+def keyword_matches(
+    index: RecallIndex, words: list[str]
+) -> Iterable[tuple[int, str, tuple[int, ...], int, bool]]:
+    """Keywords whose words occur in ``words`` consecutively (whole words only)."""
+    for start, word in enumerate(words):
+        for lesson, keyword, phrase, spec, share, broad in index.keywords.get(word, ()):
+            if tuple(words[start : start + len(phrase)]) == phrase:
+                yield lesson, keyword, spec, share, broad
+
+
+def shared_terms(index: RecallIndex, prompt_terms: list[str]) -> dict[int, tuple[str, ...]]:
+    """Per lesson, the distinct prompt terms its wording contains, in prompt order."""
+    shared: dict[int, list[str]] = {}
+    for term in dict.fromkeys(prompt_terms):
+        for doc, _freq, _length in index.bm25.postings.get(term, ()):
+            shared.setdefault(doc, []).append(term)
+    return {doc: tuple(terms) for doc, terms in shared.items()}
+
+
+def select(
+    ranked: list[Candidate],
+    config: Config,
+    *,
+    exclude: frozenset[str] = frozenset(),
+    limit: int | None = None,
+    broad_left: int | None = None,
+    tokens_left: int | None = None,
+) -> Selection:
+    """Apply session exclusion, then the caps and the token budget, keeping rank order.
+
+    When the session has no tokens left (``tokens_left``, what it has left of
+    ``max_session_tokens``; None outside a session), only ``pinned`` matches remain. Then
+    per-tier caps: ``max_trigger_matches`` specific trigger matches; broad ones
+    (``Hit.broad``) only when no specific one is left, at most ``max_broad_matches`` and
+    at most ``broad_left`` (what the session has left of ``max_broad_per_session``);
+    ``max_prompt_matches`` prompt matches. Then ``limit`` on the total, then
+    ``max_tokens``: rules are taken in order while their estimated tokens fit, and the
+    first rule that does not fit ends the list. The top rule the caps allow is shown
+    whatever the tier caps, the limit and the token cap say.
+    """
+    excluded = tuple(c for c in ranked if c.hit.lesson_id in exclude)
+    eligible = [c for c in ranked if c.hit.lesson_id not in exclude]
+    if not eligible:  # the silent call: nothing to render, nothing to count
+        return Selection(shown=(), cut=(), excluded=excluded)
+    from lessons_core.recall.render import FRAME_TOKENS, estimate_tokens, hit_line
+
+    if tokens_left is not None and tokens_left <= 0:
+        # The session's budget is spent: only rules about the very file or command touched
+        # (and gated ones) still speak.
+        speaking = [c for c in eligible if pinned(c)]
+        spent = tuple(c for c in eligible if not pinned(c))
+    else:
+        speaking, spent = eligible, ()
+    specific = [c for c in speaking if c.hit.via != VIA_PROMPT and not _demoted(c)]
+    broad = [c for c in speaking if _demoted(c)]
+    prompts = [c for c in speaking if c.hit.via == VIA_PROMPT]
+    room = config.max_broad_matches
+    if broad_left is not None:
+        room = max(min(room, broad_left), 0)
+    if specific:
+        allowed, held = specific, tuple(broad)
+    else:
+        allowed, held = broad[:room], tuple(broad[room:])
+    picked = allowed[: config.max_trigger_matches] + prompts[: config.max_prompt_matches]
+    if limit is not None:
+        picked = picked[: max(limit, 0)]
+    top = next(iter(allowed or prompts), None)
+    if top is not None and (not picked or picked[0] is not top):
+        picked = [top, *(c for c in picked if c is not top)]
+    shown: list[Candidate] = []
+    used = FRAME_TOKENS
+    for candidate in picked:
+        cost = estimate_tokens(hit_line(candidate.hit))
+        if shown and used + cost > config.max_tokens:
+            break
+        shown.append(candidate)
+        used += cost
+    kept = {id(c) for c in (*shown, *held, *spent)}
+    cut = tuple(c for c in eligible if id(c) not in kept)
+    return Selection(shown=tuple(shown), cut=cut, excluded=excluded, held=held, spent=spent)
+
+
+def pinned(candidate: Candidate) -> bool:
+    """Whether a match is about the very file or command touched, or gated: no session
+    budget holds it back. An exact path, or a command pattern that is not broad."""
+    hit = candidate.hit
+    if hit.gate:
+        return True
+    if hit.via == VIA_FILE:
+        return candidate.specificity[0] == 1
+    return hit.via == VIA_COMMAND and not hit.broad
+
+
+def _demoted(candidate: Candidate) -> bool:
+    """A broad match, unless its lesson gates: a gated rule is never held back."""
+    return candidate.hit.broad and not candidate.hit.gate
+
+
+def _candidate(
+    row: LessonRow,
+    lesson: int,
+    via: str,
+    trigger: str,
+    spec: tuple[int, ...],
+    share: int,
+    matched: str,
+    prompt: tuple[dict[int, float], dict[int, tuple[str, ...]]],
+    broad: bool = False,
+) -> Candidate:
+    lesson_id, rule, created, gate = row
+    relevance, shared = prompt
+    score, terms = relevance.get(lesson, 0.0), shared.get(lesson, ())
+    hit = Hit(
+        lesson_id=lesson_id,
+        rule=rule,
+        via=via,
+        trigger=trigger,
+        terms=terms if via == VIA_PROMPT else (),
+        gate=gate,
+        matched=matched,
+        broad=broad,
+    )
+    key = (
+        TIERS[via],
+        tuple(-value for value in spec),
+        -score,
+        -len(terms),
+        share,
+        -created,
+        lesson_id,
+    )
+    return Candidate(hit, key, spec, relevance=score, shared=terms, share=share)
+
+
+def request_files(request: RecallRequest) -> tuple[str, ...]:
+    """The request's paths, distinct; callers normalise, but ``./x`` and ``a\\b`` still work."""
+    return tuple(dict.fromkeys(normalise_glob(path) for path in request.files if path.strip()))
+
+
+def keyword_sources(request: RecallRequest, files: tuple[str, ...]) -> list[tuple[str, list[str]]]:
+    """Where keywords are looked for: the prompt, the words of each path and the command."""
+    sources: list[tuple[str, list[str]]] = []
+    if request.prompt:
+        sources.append(("prompt", tokens(request.prompt)))
+    sources.extend((f"path {path}", tokens(path)) for path in files)
+    if request.command:
+        sources.append(("command", tokens(request.command)))
+    return sources

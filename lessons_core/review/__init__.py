@@ -1,0 +1,1 @@
+"""``lessons review``: lesson changes since a base commit."""

@@ -1,0 +1,169 @@
+"""``lessons review``: the lesson changes between a base commit and the working tree.
+
+Each lesson file present at the base or now is compared by its bytes; a changed one is
+classified by what changed (its status first). The validate findings shown are those on
+the changed files, from one validation of the whole graph, so cross-lesson checks such as
+duplicates still see every lesson.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from lessons_core import git
+from lessons_core.authoring.repo_files import tracked_files
+from lessons_core.errors import InvalidLessonFile
+from lessons_core.matching.file_index import FileIndex
+from lessons_core.matching.thresholds import GLOB_EXAMPLES
+from lessons_core.matching.trigger_checks import TriggerProblem, judge_glob
+from lessons_core.store.files import lesson_files, read_lesson
+from lessons_core.store.layout import Layout
+from lessons_core.store.model import Lesson
+from lessons_core.validate import Finding, load_context, validate
+
+KINDS = ("added", "changed", "deprecated", "superseded", "removed")
+
+
+@dataclass(frozen=True)
+class GlobMatches:
+    """How many tracked files a glob matches now (None: the glob is invalid)."""
+
+    glob: str
+    count: int | None
+    examples: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class LessonChange:
+    kind: str
+    lesson_id: str
+    file: str
+    before: Lesson | None
+    # None for a removed lesson, or one whose file no longer parses (see findings).
+    after: Lesson | None
+    fields: tuple[str, ...]
+    globs: tuple[GlobMatches, ...]
+    findings: tuple[Finding, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "change": self.kind,
+            "id": self.lesson_id,
+            "file": self.file,
+            "fields": list(self.fields),
+            "before": self.before.to_dict() if self.before else None,
+            "after": self.after.to_dict() if self.after else None,
+            "globs": [
+                {"glob": g.glob, "count": g.count, "examples": list(g.examples)} for g in self.globs
+            ],
+            "findings": [finding.to_dict() for finding in self.findings],
+        }
+
+
+@dataclass(frozen=True)
+class Review:
+    base: str
+    base_ref: str
+    changes: tuple[LessonChange, ...]
+
+    def of_kind(self, kind: str) -> list[LessonChange]:
+        return [change for change in self.changes if change.kind == kind]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "base": self.base,
+            "base_ref": self.base_ref,
+            "summary": {kind: len(self.of_kind(kind)) for kind in KINDS},
+            "changes": [change.to_dict() for change in self.changes],
+        }
+
+
+def review(layout: Layout, base_ref: str | None = None) -> Review:
+    """Changes since ``base_ref``, by default the merge base with the default branch."""
+    root = layout.root
+    ref = base_ref or git.default_branch(root)
+    base = git.resolve(root, base_ref) if base_ref else git.merge_base(root, ref)
+    folder = layout.lessons_dir.relative_to(root).as_posix()
+    then = {Path(name).name: data for name, data in git.files_at(root, base, folder).items()}
+    now = {path.name: path.read_bytes() for path in lesson_files(layout)}
+    names = sorted(n for n in set(then) | set(now) if then.get(n) != now.get(n))
+    files = FileIndex(tracked_files(root))
+    report = validate(layout, load_context(layout, files=files))
+    changes = [
+        _change(layout, name, then.get(name), now.get(name), files, report.findings)
+        for name in names
+        if name.endswith(".json") and not name.startswith(".")
+    ]
+    changes.sort(key=lambda c: (KINDS.index(c.kind), c.lesson_id))
+    return Review(base=base, base_ref=ref, changes=tuple(changes))
+
+
+def _change(
+    layout: Layout,
+    name: str,
+    old: bytes | None,
+    new: bytes | None,
+    files: FileIndex,
+    findings: tuple[Finding, ...],
+) -> LessonChange:
+    path = layout.lessons_dir / name
+    before = _parse(old, path)
+    after = read_lesson_or_none(path) if new is not None else None
+    file = path.relative_to(layout.root).as_posix()
+    if new is None:
+        kind = "removed"
+    elif old is None or before is None:
+        kind = "added"
+    elif after is not None and after.status is not before.status and not after.is_active:
+        kind = after.status.value
+    else:
+        kind = "changed"
+    shown = after or before
+    return LessonChange(
+        kind=kind,
+        lesson_id=path.stem,
+        file=file,
+        before=before,
+        after=after,
+        fields=_changed_fields(before, after) if kind != "added" else (),
+        globs=tuple(glob_matches(g, files) for g in shown.triggers.files)
+        if shown and kind != "removed"
+        else (),
+        findings=tuple(f for f in findings if f.file == file),
+    )
+
+
+def glob_matches(glob: str, files: FileIndex) -> GlobMatches:
+    compiled = judge_glob(glob)
+    if isinstance(compiled, TriggerProblem):
+        return GlobMatches(glob, None, ())
+    found = files.matching(compiled)
+    return GlobMatches(glob, len(found), found[:GLOB_EXAMPLES])
+
+
+def read_lesson_or_none(path: Path) -> Lesson | None:
+    try:
+        return read_lesson(path)
+    except (InvalidLessonFile, OSError):
+        return None
+
+
+def _parse(data: bytes | None, path: Path) -> Lesson | None:
+    if data is None:
+        return None
+    try:
+        raw = orjson.loads(data)
+        return Lesson.from_dict(raw, path) if isinstance(raw, dict) else None
+    except (orjson.JSONDecodeError, InvalidLessonFile):
+        return None
+
+
+def _changed_fields(before: Lesson | None, after: Lesson | None) -> tuple[str, ...]:
+    if before is None or after is None:
+        return ()
+    old, new = before.to_dict(), after.to_dict()
+    return tuple(sorted(key for key in set(old) | set(new) if old.get(key) != new.get(key)))

@@ -1,0 +1,119 @@
+"""Project settings from ``.lessons/config.json``; every key has a default."""
+
+from __future__ import annotations
+
+from lessons_core import hookjson
+from lessons_core.errors import InvalidLessonFile, quoted
+from lessons_core.fsutil import read_store_file
+from lessons_core.records import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, TypeAlias
+
+    from lessons_core.errors import StrPath
+
+    # A setting's problem: (its key, None for the whole file; what is wrong; the kind of
+    # InvalidLessonFile it is reported as).
+    Problem: TypeAlias = tuple[str | None, str, str]
+
+DELIVERY_MODES = ("gate", "context")
+
+
+class Config(NamedTuple):
+    """Budgets, delivery and telemetry. Unknown keys are an error, so typos surface
+    (``lessons validate`` reports them; recall runs with the defaults meanwhile).
+
+    A named tuple rather than a dataclass, like every record the hook reads: importing
+    ``dataclasses`` (it pulls in ``inspect``) costs about as much as starting Python (and
+    ``typing`` nearly as much: see lessons_core.records).
+    """
+
+    max_trigger_matches: int = 3
+    max_prompt_matches: int = 3
+    max_tokens: int = 600
+    # Broad triggers (docs/recall.md): shown only when no specific one matches a call,
+    # at most this many a call and this many a session (until compaction).
+    max_broad_matches: int = 1
+    max_broad_per_session: int = 3
+    # Tokens a session (until compaction) is shown before only the rules about the very
+    # file or command touched, and gated ones, still speak.
+    max_session_tokens: int = 1000
+    delivery_file: str = "context"
+    delivery_command: str = "gate"
+    session_note: bool = True
+    telemetry: bool = False
+    telemetry_max_bytes: int = 5_000_000
+    # From this many lesson files a background watcher (Linux) replaces the per-file
+    # freshness check of every hook (lessons_core.index.watch); 0 turns it off.
+    watch_from: int = 5000
+
+    def to_dict(self) -> dict[str, Any]:
+        return self._asdict()
+
+
+def parse_settings(data: object) -> tuple[Config, list[Problem]]:
+    """The settings in ``data`` (a parsed config.json), each bad one at its default, and
+    what is wrong with each: an unknown key, a value of the wrong type or out of range.
+
+    Nothing here raises: one bad setting never takes the others, nor recall, with it.
+    """
+    if not isinstance(data, dict):
+        return Config(), [(None, "must hold a JSON object", "invalid-value")]
+    known = Config._field_defaults
+    values: dict[str, Any] = {}
+    problems: list[Problem] = []
+    for key, value in data.items():
+        if key not in known:
+            names = ", ".join(sorted(known))
+            unknown = f"setting {quoted(key)} is unknown; known: {names}"
+            problems.append((key, unknown, "unknown-field"))
+            continue
+        wrong = _value_problem(key, value, known[key])
+        if wrong is None:
+            values[key] = value
+        else:
+            default = hookjson.dumps(known[key])
+            wrong = f"setting {quoted(key)} {wrong}; the default {default} is used"
+            problems.append((key, wrong, "invalid-value"))
+    return Config(**values), problems
+
+
+def _value_problem(key: str, value: Any, default: Any) -> str | None:
+    if type(value) is not type(default):  # bool is not an int here, nor 3.0 an int
+        return f"must be {_TYPE_NAMES[type(default)]}"
+    if key.startswith("delivery_") and value not in DELIVERY_MODES:
+        return "must be 'gate' or 'context'"
+    if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+        return "must not be negative"
+    return None
+
+
+_TYPE_NAMES = {int: "a whole number", str: "a string", bool: "true or false"}
+
+
+def read_config(path: StrPath) -> tuple[Config, list[Problem]]:
+    """The settings in the config file and every problem found (see ``parse_settings``);
+    a missing file means all defaults, one that cannot be read or parsed too."""
+    try:
+        raw = read_store_file(path)  # never through a link, nor into a FIFO
+    except FileNotFoundError:
+        return Config(), []
+    except InvalidLessonFile as err:
+        return Config(), [(None, err.problem, err.kind)]
+    except OSError as err:
+        return Config(), [(None, f"cannot be read ({err.strerror})", "unparsable")]
+    try:
+        data = hookjson.loads(raw)
+    except (ValueError, RecursionError) as err:  # also bytes that are not UTF-8
+        return Config(), [(None, f"not valid JSON ({err}); fix or remove the file", "unparsable")]
+    return parse_settings(data)
+
+
+def load_config(path: StrPath) -> Config:
+    """The settings recall runs with: a bad setting (or file) falls back to its default,
+    so a typo in config.json never silences the hook; ``lessons validate`` reports it.
+
+    Parsed with ``hookjson``: the hook reads this file on every call.
+    """
+    return read_config(path)[0]

@@ -1,0 +1,105 @@
+"""The lesson graph on disk: one JSON file per lesson under ``.lessons/lessons/``.
+
+There is no index file that every capture edits, so branches that add lessons merge
+without conflicts. Every write is atomic; a file that fails to parse is reported and
+never overwritten.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lessons_core.errors import InvalidLessonFile, LessonNotFound
+from lessons_core.fsutil import atomic_write, create_exclusive
+from lessons_core.jsonio import dumps, load_object
+from lessons_core.store.layout import Layout
+from lessons_core.store.model import ID_PATTERN, Lesson
+
+
+@dataclass
+class Graph:
+    """Every lesson that parsed, plus every file that did not (recall skips those)."""
+
+    lessons: dict[str, Lesson] = field(default_factory=dict)
+    broken: list[InvalidLessonFile] = field(default_factory=list)
+
+    def active(self) -> list[Lesson]:
+        return [lesson for lesson in self.lessons.values() if lesson.is_active]
+
+
+def lesson_files(layout: Layout) -> list[Path]:
+    """Lesson files, sorted; temp files of in-flight writes (dot-prefixed) are not lessons."""
+    try:
+        names = os.listdir(layout.lessons_dir)
+    except FileNotFoundError:
+        return []
+    return sorted(
+        layout.lessons_dir / name
+        for name in names
+        if name.endswith(".json") and not name.startswith(".")
+    )
+
+
+def read_lesson(path: Path, raw: bytes | None = None) -> Lesson:
+    """Parse one lesson file (``raw``: its bytes, if already read); its id must equal its
+    file name."""
+    lesson = Lesson.from_dict(load_object(path, raw), path)
+    if lesson.id != path.stem:
+        raise InvalidLessonFile(
+            path,
+            f"id '{lesson.id}' does not match the file name; rename one of them",
+            "id",
+            kind="id-mismatch",
+        )
+    return lesson
+
+
+def load_graph(layout: Layout) -> Graph:
+    graph = Graph()
+    for path in lesson_files(layout):
+        try:
+            lesson = read_lesson(path)
+        except InvalidLessonFile as err:
+            graph.broken.append(err)
+        except OSError as err:
+            graph.broken.append(
+                InvalidLessonFile(path, f"cannot be read ({err.strerror})", kind="unparsable")
+            )
+        else:
+            graph.lessons[lesson.id] = lesson
+    return graph
+
+
+def get_lesson(layout: Layout, lesson_id: str) -> Lesson:
+    path = lesson_path(layout, lesson_id)
+    if not path.exists():
+        raise LessonNotFound(lesson_id)
+    return read_lesson(path)
+
+
+def lesson_path(layout: Layout, lesson_id: str) -> Path:
+    """The file of ``lesson_id``; an id that is not a plain slug names no file at all."""
+    if not ID_PATTERN.match(lesson_id):
+        raise LessonNotFound(lesson_id)
+    return layout.lesson_path(lesson_id)
+
+
+def create_lesson(layout: Layout, lesson: Lesson) -> bool:
+    """Write a new lesson file; False when a file with that id already exists."""
+    return create_exclusive(lesson_path(layout, lesson.id), dumps(lesson.to_dict()))
+
+
+def update_lesson(layout: Layout, lesson: Lesson) -> None:
+    """Replace an existing lesson, which must parse first (never clobber what we can't read)."""
+    read_lesson(lesson_path(layout, lesson.id))
+    atomic_write(lesson_path(layout, lesson.id), dumps(lesson.to_dict()))
+
+
+def delete_lesson(layout: Layout, lesson_id: str) -> None:
+    path = lesson_path(layout, lesson_id)
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        raise LessonNotFound(lesson_id) from None

@@ -1,0 +1,1 @@
+"""Opt-in local telemetry and ``lessons stats``."""
