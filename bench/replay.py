@@ -4,7 +4,7 @@ token that reaches the model.
 The session works on the corpus repository's real files: it starts, gets a prompt, reads,
 searches, edits files of a few areas (with the odd jump elsewhere) and runs the commands
 such work runs (tests, lint, type checks, git, search), gets two more prompts, and is
-compacted once. Each event goes through ``lessons_cli.hooks.runner.run_hook`` exactly as
+compacted once. Each event goes through ``lessons_cli.hook_runner.run_hook`` exactly as
 ``lessons hook claude-code`` runs it. A call the hook refuses (a gate) is made again, as
 the agent would, and counts as a call too.
 
@@ -124,7 +124,7 @@ def _tool(name: str, **tool_input: str) -> dict[str, Any]:
 
 def replay(graph: Graph, calls: int = CALLS) -> Replay:
     """Run the session against ``graph`` through the hook and count what it delivered."""
-    from lessons_cli.hooks.runner import run_hook
+    from lessons_cli.hook_runner import run_hook
 
     root = str(graph.root)
     delivered: Counter[str] = Counter()

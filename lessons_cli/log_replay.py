@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import uuid
 
-from lessons_cli.hooks import cursor, gemini
+from lessons_cli.harnesses import cursor, gemini
 from lessons_core import delivery, sessions
 from lessons_core.config import Config
 from lessons_core.delivery import BOTH_MODES, ToolAction

@@ -19,7 +19,8 @@ def main(argv: list[str] | None = None) -> None:
         print(os.path.join(os.path.dirname(os.path.abspath(__file__)), "__main__.py"))
         return
     if len(args) == 2 and args[0] == "hook":
-        from lessons_cli.hooks.runner import HARNESSES, run_hook
+        from lessons_cli.harnesses import HARNESSES
+        from lessons_cli.hook_runner import run_hook
 
         if args[1] in HARNESSES:
             raise SystemExit(run_hook(args[1]))

@@ -1,7 +1,7 @@
 """Replaying a Claude Code session through the Claude Code hook, call by call.
 
 Each prompt and tool call of a transcript becomes the payload Claude Code would have sent
-and goes through ``hooks.claude_code.handle``, the function ``lessons hook claude-code``
+and goes through ``harnesses.claude_code.handle``, the function ``lessons hook claude-code``
 runs, so session suppression, pure-read silence, gate or context, budgets and compaction
 resets are the hook's own. Only the events and tools ``lessons init --claude-code`` wires
 reach it (Read or Grep never do). Three things differ from a live hook, each so that the
@@ -26,7 +26,7 @@ import uuid
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from lessons_cli.hooks import claude_code
+from lessons_cli.harnesses import claude_code
 from lessons_core import nudges, sessions
 from lessons_core.config import Config
 from lessons_core.delivery import CONTEXT, GATE, GATE_PREFIX, ToolAction
@@ -43,9 +43,8 @@ from lessons_core.replay_report import (
 )
 from lessons_core.store import load_graph
 from lessons_core.transcripts import Step, ToolCall, Transcript
-from lessons_core.wiring import WIRINGS
 
-WIRED = WIRINGS["claude-code"]
+WIRED = claude_code.WIRING
 LABEL_CHARS = 60
 
 

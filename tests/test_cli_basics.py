@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from lessons_cli.app import cli
-from lessons_cli.hooks.runner import run_hook
+from lessons_cli.hook_runner import run_hook
 from lessons_core import __version__, sessions
 from lessons_core.layout import Layout
 from tests.conftest import lesson_count, make_repo, run

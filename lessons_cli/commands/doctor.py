@@ -6,8 +6,8 @@ import os
 
 import click
 
+from lessons_cli.doctor import OK, diagnose, exit_code
 from lessons_cli.output import echo_json
-from lessons_core.doctor import OK, diagnose, exit_code
 from lessons_core.layout import find_layout
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from lessons_cli.hooks.runner import HARNESSES, run_hook
+from lessons_cli.harnesses import HARNESSES
+from lessons_cli.hook_runner import run_hook
 
 
 @click.command("hook")

@@ -4,41 +4,16 @@ from __future__ import annotations
 
 import os
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 
-from lessons_core import agent_docs, launcher, wiring
+from lessons_cli.harnesses import HARNESSES, harness, wiring, wirings
+from lessons_core import agent_docs, launcher
 from lessons_core.errors import LessonsError
 from lessons_core.project import init_project
-
-# Codex (0.171.0, tests/e2e/test_codex.py) has hooks on by default, but skips a repo's
-# .codex/hooks.json in an untrusted folder and each hook until it is trusted, silently.
-HARNESS_NOTES = {
-    "codex": (
-        "Codex runs these hooks only once you trust the folder and the hooks: start `codex` "
-        'here, choose "Trust and continue", then "Trust all and continue" when it says '
-        "hooks need review (or trust them under /hooks). Trust them again whenever "
-        "`lessons init` changes them. No feature flag is needed: `[features] hooks` is on "
-        "by default (`codex_hooks` is its deprecated name)."
-    ),
-    # Gemini CLI (0.61.0, tests/e2e/test_gemini_cli.py) reads .gemini/settings.json only
-    # in a trusted folder; headless, an untrusted folder is an exit, not a silent skip.
-    "gemini": (
-        "Gemini CLI runs a project's hooks only in a trusted folder. Trust {root} once: "
-        'add "{root}": "TRUST_FOLDER" to ~/.gemini/trustedFolders.json, or answer its '
-        "trust prompt in an interactive session (/permissions trust). A headless run "
-        "(gemini -p) in an untrusted folder exits with code 55 unless "
-        "GEMINI_CLI_TRUST_WORKSPACE=true is set"
-    ),
-    # Copilot CLI (1.0.102, tests/e2e/test_copilot.py) skips a repo's hooks silently unless
-    # the folder is trusted.
-    "copilot": (
-        "Copilot CLI runs a repo's hooks only in a folder it trusts: start `copilot` here "
-        'and answer "Yes, and remember this folder for future sessions" (a single '
-        "`copilot -p` run can pass --trust-folder instead)"
-    ),
-}
 
 
 def git_top(start: Path) -> Path | None:
@@ -86,19 +61,30 @@ def store_root(path: Path | None, here: bool, cwd: Path) -> Path:
     return root
 
 
-def hook_command(harness: str, root: Path) -> str:
+def hook_command(name: str, root: Path) -> str:
     """The command a harness runs: the committed launcher, found from the project folder.
 
     The same on every machine (``lessons_core/launcher.py``); the launcher finds the
     installed lessons and runs it isolated, so a teammate's clone works as committed.
     """
-    spec = wiring.WIRINGS[harness]
+    spec = harness(name).WIRING
     store = ""
     if spec.project_dir_var is None:
         top = git_top(root)
         if top is not None and root.is_relative_to(top.resolve()) and root != top.resolve():
             store = root.relative_to(top.resolve()).as_posix()
-    return launcher.hook_command(harness, spec.project_dir_var, store)
+    return launcher.hook_command(name, spec.project_dir_var, store)
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def harness_flags(command: F) -> F:
+    """One flag per registered harness (``--claude-code``, ...), in registry order."""
+    for name, spec in reversed(wirings().items()):
+        flag = click.option(f"--{name}", is_flag=True, help=f"Add the hooks to {spec.settings}.")
+        command = flag(command)
+    return command
 
 
 @click.command("init")
@@ -113,12 +99,7 @@ def hook_command(harness: str, root: Path) -> str:
     is_flag=True,
     help="Create .lessons/ in the current folder, even outside a git work tree.",
 )
-@click.option("--claude-code", is_flag=True, help="Add the hooks to .claude/settings.json.")
-@click.option("--codex", is_flag=True, help="Add the hooks to .codex/hooks.json.")
-@click.option("--gemini", is_flag=True, help="Add the hooks to .gemini/settings.json.")
-@click.option("--cursor", is_flag=True, help="Add the hooks to .cursor/hooks.json.")
-@click.option("--copilot", is_flag=True, help="Add the hooks to .github/hooks/lessons.json.")
-@click.option("--qwen", is_flag=True, help="Add the hooks to .qwen/settings.json.")
+@harness_flags
 @click.option(
     "--agents-md",
     is_flag=True,
@@ -133,15 +114,10 @@ def hook_command(harness: str, root: Path) -> str:
 def init_command(
     path: Path | None,
     here: bool,
-    claude_code: bool,
-    codex: bool,
-    gemini: bool,
-    cursor: bool,
-    copilot: bool,
-    qwen: bool,
     agents_md: bool,
     claude_md: bool,
     remove_hooks: bool,
+    **harness_flags: bool,
 ) -> None:
     """Create .lessons/ (config, lessons/, a .gitignore for local state) and wire harnesses.
 
@@ -157,18 +133,7 @@ def init_command(
     if path is not None and here:
         raise click.UsageError("--path and --here both say where .lessons/ goes; pass one")
     root = store_root(path, here, Path.cwd())
-    chosen = [
-        name
-        for name, flag in (
-            ("claude-code", claude_code),
-            ("codex", codex),
-            ("gemini", gemini),
-            ("cursor", cursor),
-            ("copilot", copilot),
-            ("qwen", qwen),
-        )
-        if flag
-    ]
+    chosen = [name for name in HARNESSES if harness_flags[name.replace("-", "_")]]
     docs = [name for name, flag in (("AGENTS.md", agents_md), ("CLAUDE.md", claude_md)) if flag]
     if remove_hooks:
         if chosen or docs:
@@ -180,20 +145,20 @@ def init_command(
         click.echo(f"created {item.relative_to(root)}")
     if not created and not chosen and not docs:
         click.echo(f"{layout.base} is already set up")
-    for harness in chosen:
-        spec = wiring.WIRINGS[harness]
-        changed = wiring.install(root, spec, hook_command(harness, root))
-        click.echo(f"{'wired' if changed else 'already wired'} {harness}: {spec.settings}")
-        if harness in HARNESS_NOTES:
-            click.echo(f"note: {HARNESS_NOTES[harness].format(root=root)}", err=True)
-    for name in docs:
-        changed = agent_docs.add_snippet(root / name)
-        click.echo(f"{'added' if changed else 'already has'} the lessons section: {name}")
+    for name in chosen:
+        spec = harness(name).WIRING
+        changed = wiring.install(root, spec, hook_command(name, root))
+        click.echo(f"{'wired' if changed else 'already wired'} {name}: {spec.settings}")
+        if spec.note:
+            click.echo(f"note: {spec.note.format(root=root)}", err=True)
+    for doc in docs:
+        changed = agent_docs.add_snippet(root / doc)
+        click.echo(f"{'added' if changed else 'already has'} the lessons section: {doc}")
 
 
 def _remove(root: Path) -> None:
     removed = False
-    for spec in wiring.WIRINGS.values():
+    for spec in wirings().values():
         if wiring.uninstall(root, spec):
             click.echo(f"removed {spec.harness} hooks: {spec.settings}")
             removed = True

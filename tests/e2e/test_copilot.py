@@ -16,7 +16,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from lessons_core import wiring
+from lessons_cli.harnesses import wirings
 from lessons_core.delivery import GATE_PREFIX, session_note
 from lessons_core.layout import Layout
 from tests.e2e.copilot_project import (
@@ -62,7 +62,7 @@ def test_the_file_init_writes_is_what_copilot_loads(project: CopilotProject) -> 
     prompt."""
     written = json.loads((project.root / ".github" / "hooks" / "lessons.json").read_text())
     assert written["version"] == 1
-    spec = wiring.WIRINGS["copilot"]
+    spec = wirings()["copilot"]
     assert set(written["hooks"]) == {event.name for event in spec.events}
     for entries in written["hooks"].values():
         (entry,) = entries

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from lessons_core import wiring
+from lessons_cli.harnesses import wirings
 from lessons_core.delivery import GATE_PREFIX, session_note
 from lessons_core.layout import Layout
 from tests.e2e.fake_chat_completions import (
@@ -45,7 +45,7 @@ def test_the_settings_init_writes_are_what_qwen_loads(project: QwenProject) -> N
     client ran SessionStart and UserPromptSubmit: the note and a keyword rule reach the
     model with the prompt."""
     written = json.loads((project.root / ".qwen" / "settings.json").read_text())
-    assert set(written["hooks"]) == {event.name for event in wiring.WIRINGS["qwen"].events}
+    assert set(written["hooks"]) == {event.name for event in wirings()["qwen"].events}
     command = 'sh "$QWEN_PROJECT_DIR/.lessons/run" hook qwen || true'
     for entries in written["hooks"].values():
         (entry,) = entries

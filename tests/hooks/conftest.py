@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from lessons_cli.hooks.runner import run_hook
+from lessons_cli.hook_runner import run_hook
 from lessons_core.layout import Layout
 from lessons_core.model import Lesson
 from lessons_core.project import init_project

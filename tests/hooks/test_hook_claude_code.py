@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from lessons_cli.hooks import claude_code
+from lessons_cli.harnesses import claude_code
 from lessons_core import sessions
 from lessons_core.delivery import GATE_PREFIX, session_note
 from lessons_core.hooklog import log_path

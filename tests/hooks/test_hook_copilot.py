@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 
-from lessons_cli.hooks import copilot
-from lessons_core import wiring
+from lessons_cli.harnesses import copilot
 from lessons_core.delivery import GATE_PREFIX, session_note
 from lessons_core.hooklog import log_path
 from lessons_core.layout import Layout
 from tests.hooks.conftest import (
     APP_RULE,
-    FIXTURES,
     RELEASE_RULE,
     answer,
     call_hook,
@@ -42,15 +39,6 @@ H = "copilot"
 def test_the_event_is_read_from_the_payload_fields(project: Layout, name: str, event: str) -> None:
     """Copilot names no event on stdin; each recorded payload is told apart by its fields."""
     assert copilot.event_of(payload(H, name, project.root)) == event
-
-
-def test_every_recorded_payload_is_one_the_wiring_sends() -> None:
-    """The fixtures cover each wired event, and only wired events."""
-    events = {
-        copilot.event_of(json.loads(path.read_text()))
-        for path in (FIXTURES / "copilot").glob("*.json")
-    }
-    assert events == {event.name for event in wiring.WIRINGS[H].events}
 
 
 def test_a_covered_command_is_refused_with_the_rule_then_runs(two_lessons: Layout) -> None:
@@ -152,19 +140,3 @@ def test_a_payload_without_a_session_fails_open(two_lessons: Layout) -> None:
     del data["sessionId"]
     assert call_hook(H, data) == b""
     assert " copilot preToolUse KeyError" in log_path(two_lessons.root).read_text()
-
-
-def test_the_wiring_matches_what_the_adapter_handles() -> None:
-    """init wires exactly the events the adapter answers, and its matcher names exactly
-    the tools it reads, as Copilot matches them (the whole tool name)."""
-    spec = wiring.WIRINGS[H]
-    assert {event.name for event in spec.events} == copilot.EVENTS
-    for event in spec.events:
-        if event.matcher is not None:
-            assert set(event.matcher.split("|")) == copilot.TOOLS
-    for tool in copilot.TOOLS:
-        assert spec.covers("preToolUse", tool)
-        assert spec.covers("postToolUseFailure", tool)
-    for tool in ("view", "grep", "glob", "read_bash", "list_bash", "task", "bashx"):
-        assert not spec.covers("preToolUse", tool)
-    assert all(re.fullmatch(r"[a-z_|]+", e.matcher or "x") for e in spec.events)

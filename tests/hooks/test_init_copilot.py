@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from lessons_cli.app import cli
-from lessons_core import wiring
+from lessons_cli.harnesses import wiring, wirings
 from tests.conftest import make_repo
 
 HOOKS = Path(".github") / "hooks"
@@ -49,7 +49,7 @@ def test_init_writes_copilots_native_format(repo: Path) -> None:
         ],
         "preCompact": [{"type": "command", "timeoutSec": 10, "bash": command}],
     }
-    assert wiring.installed(repo, wiring.WIRINGS["copilot"])
+    assert wiring.installed(repo, wirings()["copilot"])
 
 
 def test_rerunning_changes_nothing_and_keeps_other_entries(repo: Path) -> None:

@@ -11,7 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from lessons_cli.app import cli
-from lessons_core import agent_docs, wiring
+from lessons_cli.harnesses import wiring, wirings
+from lessons_core import agent_docs
 from tests.conftest import make_repo
 
 OTHER_HOOK = {"matcher": "Bash", "hooks": [{"type": "command", "command": "./audit.sh"}]}
@@ -172,7 +173,7 @@ def test_other_harnesses_get_their_own_file(
     data = json.loads((plain_repo / path).read_text())
     assert set(data["hooks"]) == events
     harness = flag.lstrip("-")
-    assert wiring.installed(plain_repo, wiring.WIRINGS[harness])
+    assert wiring.installed(plain_repo, wirings()[harness])
     text = (plain_repo / path).read_text()
     assert f"hook {harness}" in text
 
@@ -221,7 +222,7 @@ def test_agents_md_section_is_added_once_and_kept_in_place(
 
 def test_wiring_says_which_tools_reach_the_hook() -> None:
     """Claude Code's entries cover edits and Bash, not Read; events without a matcher all."""
-    claude = wiring.WIRINGS["claude-code"]
+    claude = wirings()["claude-code"]
     assert claude.covers("PreToolUse", "Edit")
     assert claude.covers("PreToolUse", "Bash")
     assert not claude.covers("PreToolUse", "Read")

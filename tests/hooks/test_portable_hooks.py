@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from bench.installs import Install, regular
-from lessons_core import wiring
+from lessons_cli.harnesses import wirings
 from tests.conftest import harness_env, make_repo, run_wired
 
 RULE = "Run the release checklist in docs/release.md before 'git push'."
@@ -74,7 +74,7 @@ def _git(root: Path, *args: str) -> str:
 
 def _hook(harness: str, root: Path, bin_dirs: tuple[Path, ...]) -> str:
     """Run the command the committed settings name for the pre-tool event; its stdout."""
-    spec = wiring.WIRINGS[harness]
+    spec = wirings()[harness]
     settings = json.loads((root / spec.settings).read_text())
     event = "beforeShellExecution" if harness == "cursor" else spec.events[2].name
     entry = settings["hooks"][event][0]

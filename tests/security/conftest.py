@@ -100,7 +100,7 @@ def event_of(harness: str, data: Any) -> object:
     if not isinstance(data, dict):
         return None
     if harness == "copilot":
-        from lessons_cli.hooks import copilot
+        from lessons_cli.harnesses import copilot
 
         return copilot.event_of(data)
     return data.get("hook_event_name")

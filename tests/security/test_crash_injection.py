@@ -27,7 +27,8 @@ WRITER = """
 import itertools, sys
 from dataclasses import replace
 from pathlib import Path
-from lessons_core import agent_docs, sessions, telemetry, wiring
+from lessons_cli.harnesses import wiring, wirings
+from lessons_core import agent_docs, sessions, telemetry
 from lessons_core.config import Config
 from lessons_core.hooklog import log_failure
 from lessons_core.layout import Layout
@@ -35,7 +36,7 @@ from lessons_core.store import get_lesson, update_lesson
 
 root = Path(sys.argv[1])
 layout = Layout(root)
-spec = wiring.WIRINGS["claude-code"]
+spec = wirings()["claude-code"]
 config = Config(telemetry=True, telemetry_max_bytes=4000)  # rotates every ~15 records
 for n in itertools.count():
     wiring.install(root, spec, f"/venv{n % 7}/bin/python -m lessons_cli hook claude-code")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import sys
 
+from lessons_cli.harnesses import harness as harness_module
 from lessons_core import hookjson
 from lessons_core.config import load_config
 from lessons_core.layout import Layout, escaping_link, find_root
@@ -19,27 +20,7 @@ from lessons_core.layout import Layout, escaping_link, find_root
 # importlib are left out (about 8, 8, 6, 1 and 1 ms on a 2-core VM; lessons_core.records).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, BinaryIO, Protocol
-
-    from lessons_core.config import Config
-
-    class Adapter(Protocol):
-        def project_dir(self, payload: dict[str, Any]) -> str | None: ...
-
-        def handle(
-            self, layout: Layout, payload: dict[str, Any], config: Config
-        ) -> dict[str, Any] | None: ...
-
-
-# Harness name on the command line -> adapter module under lessons_cli.hooks.
-HARNESSES: dict[str, str] = {
-    "claude-code": "claude_code",
-    "codex": "codex",
-    "gemini": "gemini",
-    "cursor": "cursor",
-    "copilot": "copilot",
-    "qwen": "qwen",
-}
+    from typing import BinaryIO
 
 
 def run_hook(harness: str, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> int:
@@ -50,7 +31,7 @@ def run_hook(harness: str, stdin: BinaryIO | None = None, stdout: BinaryIO | Non
     root: str | None = None
     try:
         raw = (stdin or sys.stdin.buffer).read()
-        adapter: Adapter = _adapter(harness)
+        adapter = harness_module(harness)
         payload = hookjson.loads(raw)
         if not isinstance(payload, dict):
             raise ValueError("hook input is not a JSON object")
@@ -83,11 +64,3 @@ def run_hook(harness: str, stdin: BinaryIO | None = None, stdout: BinaryIO | Non
         except OSError:
             pass
     return 0
-
-
-def _adapter(harness: str) -> Adapter:
-    """The adapter module for ``harness`` (imported here: each harness pays for its own)."""
-    name = f"lessons_cli.hooks.{HARNESSES[harness]}"
-    __import__(name)
-    module: Adapter = sys.modules[name]
-    return module

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from lessons_core.doctor import Check
+    from lessons_cli.doctor import Check
 
 Switches = Callable[[Path, Mapping[str, str]], "list[Check]"]
 
@@ -60,7 +60,7 @@ def _strip_comments(text: str) -> str:
 
 def claude_code(root: Path, env: Mapping[str, str]) -> list[Check]:
     """``disableAllHooks: true`` in any settings file Claude Code reads turns every hook off."""
-    from lessons_core.doctor import FAIL, OK, Check
+    from lessons_cli.doctor import FAIL, OK, Check
 
     config_dir = Path(env["CLAUDE_CONFIG_DIR"]) if env.get("CLAUDE_CONFIG_DIR") else None
     user = (config_dir or _home(env) / ".claude") / "settings.json"
@@ -78,7 +78,7 @@ def claude_code(root: Path, env: Mapping[str, str]) -> list[Check]:
 def gemini(root: Path, env: Mapping[str, str]) -> list[Check]:
     """Gemini CLI loads a project's hooks only in a trusted folder, and only with the hook
     system on (``hooksConfig.enabled``) and ours not listed in ``hooksConfig.disabled``."""
-    from lessons_core.doctor import FAIL, OK, Check
+    from lessons_cli.doctor import FAIL, OK, Check
 
     gemini_home = Path(env.get("GEMINI_CLI_HOME") or _home(env)) / ".gemini"
     user_settings, problem = _json_object(gemini_home / "settings.json")
@@ -144,7 +144,7 @@ def codex(root: Path, env: Mapping[str, str]) -> list[Check]:
     """Codex reads a repo's hooks only in a trusted project, runs each only while its hash
     is the one trusted for it, and runs none with ``[features] hooks = false``; all three
     live in ``$CODEX_HOME/config.toml``."""
-    from lessons_core.doctor import FAIL, OK, Check
+    from lessons_cli.doctor import FAIL, OK, Check
 
     path = Path(env.get("CODEX_HOME") or _home(env) / ".codex") / "config.toml"
     config, problem = _toml(path)
@@ -173,12 +173,12 @@ def codex(root: Path, env: Mapping[str, str]) -> list[Check]:
         )
         detail = f"the project is not trusted in {path}: Codex ignores .codex/hooks.json"
         checks.append(Check("codex", FAIL, detail, fix))
-    from lessons_core import wiring
+    from lessons_cli.harnesses import codex, wiring
     from lessons_core.codex_trust import hook_hashes
 
     hooks_file = root / ".codex" / "hooks.json"
     settings = wiring.read_settings(hooks_file)
-    ours = set(wiring.our_commands(settings, wiring.WIRINGS["codex"]))
+    ours = set(wiring.our_commands(settings, codex.WIRING))
     hooks = config.get("hooks")
     state = hooks.get("state") if isinstance(hooks, dict) else None
     state = state if isinstance(state, dict) else {}
@@ -255,7 +255,7 @@ def copilot(root: Path, env: Mapping[str, str]) -> list[Check]:
     """Copilot CLI loads a repo's hooks only in a folder listed, or under one listed, in
     ``trustedFolders`` of ``$COPILOT_HOME/config.json``; ``disableAllHooks: true`` in the
     repo's ``.github/copilot/settings.json`` turns them off (measured with 1.0.102)."""
-    from lessons_core.doctor import FAIL, OK, Check
+    from lessons_cli.doctor import FAIL, OK, Check
 
     checks = []
     for name in ("settings.json", "settings.local.json"):

@@ -1,4 +1,5 @@
-"""Adding and removing the ``lessons hook`` entries in each harness's settings file.
+"""Adding and removing the ``lessons hook`` entries in each harness's settings file
+(what to write is each harness module's ``WIRING``).
 
 Every harness keeps hooks in a JSON file that other tools and people edit too, so the
 merge touches nothing but our own entries: they are recognised by their command (it runs
@@ -10,162 +11,18 @@ rewritten.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import orjson
 
+from lessons_cli.harnesses.spec import HookEvent, Wiring
 from lessons_core.errors import LessonsError
 from lessons_core.fsutil import atomic_write, write_target
 
 # `sh "$X/.lessons/run" hook H || true` (the launcher), or the older `PY -I -m lessons_cli
 # hook H` and `lessons hook H`: entries of ours in any form, so re-runs replace them.
 _OURS = re.compile(r"\blessons(?:_cli)?\b.*\shook\s+[a-z-]+(?:\s*\|\|\s*true)?\s*$")
-
-
-@dataclass(frozen=True)
-class HookEvent:
-    name: str
-    matcher: str | None = None
-
-
-@dataclass(frozen=True)
-class Wiring:
-    """Where one harness reads hooks from and which events ``lessons`` listens to.
-
-    ``nested``: entries are groups ``{"matcher", "hooks": [{"type", "command"}]}`` (Claude
-    Code, Codex, Gemini CLI, Qwen Code); otherwise flat ``{"command", "matcher"}`` entries
-    (Cursor, Copilot CLI), with ``handler_extra`` beside the command.
-    ``command_key``: the key that holds the command (Copilot CLI's is ``bash``).
-    ``own_file``: the settings file is lessons' alone (Copilot CLI reads every
-    ``.github/hooks/*.json``), so removing our entries removes the file when nothing else
-    is left in it.
-    ``project_dir_var``: the variable the harness sets to the project folder when it runs
-    a hook, if it sets one (the hook command finds ``.lessons/run`` through it).
-    """
-
-    harness: str
-    settings: str
-    events: tuple[HookEvent, ...]
-    project_dir_var: str | None = None
-    nested: bool = True
-    handler_extra: dict[str, Any] = field(default_factory=dict)
-    top_level: dict[str, Any] = field(default_factory=dict)
-    command_key: str = "command"
-    own_file: bool = False
-
-    def covers(self, event: str, tool: str | None = None) -> bool:
-        """Whether the harness runs our hook on ``event`` (for ``tool``) with these entries.
-
-        Matchers are regular expressions over the whole tool name, as the harnesses read
-        them (``Edit|Write``); an event without one fires for every tool.
-        """
-        for hook in self.events:
-            if hook.name == event:
-                return hook.matcher is None or (
-                    tool is not None and re.fullmatch(hook.matcher, tool) is not None
-                )
-        return False
-
-
-CLAUDE_TOOLS = "Edit|Write|MultiEdit|NotebookEdit|Bash"
-# The names Codex CLI gives its shell and edit tools in PreToolUse (what its adapter reads).
-CODEX_TOOLS = "Bash|apply_patch"
-# Gemini CLI tests a matcher as an unanchored regular expression (``RegExp.test``), so
-# the anchors keep our hook off every other tool whose name merely contains one of these
-# (an MCP tool called ``search_replace``, say).
-GEMINI_TOOLS = "^(write_file|replace|run_shell_command)$"
-CURSOR_FILE_TOOLS = "Write|Edit|MultiEdit|StrReplace|Delete|NotebookEdit"
-# Copilot CLI matches the whole tool name; its pure reads (view, grep, glob) are left out.
-COPILOT_TOOLS = "bash|create|edit"
-# Qwen Code searches the tool name for its matcher, so the names are anchored; read_file,
-# grep_search and glob only read.
-QWEN_TOOLS = "^(run_shell_command|write_file|edit)$"
-
-WIRINGS: dict[str, Wiring] = {
-    "claude-code": Wiring(
-        "claude-code",
-        ".claude/settings.json",
-        (
-            HookEvent("SessionStart"),
-            HookEvent("UserPromptSubmit"),
-            HookEvent("PreToolUse", CLAUDE_TOOLS),
-            HookEvent("PreCompact"),
-            HookEvent("PostToolUseFailure", CLAUDE_TOOLS),
-        ),
-        project_dir_var="CLAUDE_PROJECT_DIR",
-        handler_extra={"timeout": 10},
-    ),
-    "codex": Wiring(
-        "codex",
-        ".codex/hooks.json",
-        (
-            HookEvent("SessionStart"),
-            HookEvent("UserPromptSubmit"),
-            HookEvent("PreToolUse", CODEX_TOOLS),
-            HookEvent("PreCompact"),
-        ),
-        handler_extra={"timeout": 10},
-    ),
-    "gemini": Wiring(
-        "gemini",
-        ".gemini/settings.json",
-        (
-            HookEvent("SessionStart"),
-            HookEvent("BeforeAgent"),
-            HookEvent("BeforeTool", GEMINI_TOOLS),
-            HookEvent("AfterTool", GEMINI_TOOLS),
-            HookEvent("PreCompress"),
-        ),
-        project_dir_var="GEMINI_PROJECT_DIR",
-        handler_extra={"name": "lessons", "timeout": 10000},
-    ),
-    "cursor": Wiring(
-        "cursor",
-        ".cursor/hooks.json",
-        (
-            HookEvent("sessionStart"),
-            HookEvent("beforeShellExecution"),
-            HookEvent("preToolUse", CURSOR_FILE_TOOLS),
-            HookEvent("postToolUse", f"Shell|{CURSOR_FILE_TOOLS}"),
-            HookEvent("preCompact"),
-        ),
-        nested=False,
-        top_level={"version": 1},
-    ),
-    "copilot": Wiring(
-        "copilot",
-        ".github/hooks/lessons.json",
-        (
-            HookEvent("sessionStart"),
-            HookEvent("userPromptSubmitted"),
-            HookEvent("preToolUse", COPILOT_TOOLS),
-            HookEvent("postToolUseFailure", COPILOT_TOOLS),
-            HookEvent("preCompact"),
-        ),
-        project_dir_var="COPILOT_PROJECT_DIR",
-        nested=False,
-        handler_extra={"type": "command", "timeoutSec": 10},
-        top_level={"version": 1},
-        command_key="bash",
-        own_file=True,
-    ),
-    "qwen": Wiring(
-        "qwen",
-        ".qwen/settings.json",
-        (
-            HookEvent("SessionStart"),
-            HookEvent("UserPromptSubmit"),
-            HookEvent("PreToolUse", QWEN_TOOLS),
-            HookEvent("PostToolUse", QWEN_TOOLS),
-            HookEvent("PostToolUseFailure", QWEN_TOOLS),
-            HookEvent("PreCompact"),
-        ),
-        project_dir_var="QWEN_PROJECT_DIR",
-        handler_extra={"timeout": 10000},
-    ),
-}
 
 
 def is_ours(entry: Any, key: str = "command") -> bool:
@@ -183,7 +40,7 @@ def install(root: Path, wiring: Wiring, command: str) -> bool:
     path = write_target(root / wiring.settings, root)
     settings = read_settings(path)
     before = orjson.dumps(settings)
-    for key, value in wiring.top_level.items():
+    for key, value in (wiring.top_level or {}).items():
         settings.setdefault(key, value)
     hooks = _hooks_object(settings, path)
     wanted = {event.name: _entry(wiring, event, command) for event in wiring.events}
@@ -248,7 +105,7 @@ def _ours(settings: dict[str, Any], wiring: Wiring) -> list[tuple[str, dict[str,
 
 def _only_defaults(settings: dict[str, Any], wiring: Wiring) -> bool:
     """Nothing in ``settings`` but what ``install`` put at the top level."""
-    defaults = wiring.top_level
+    defaults = wiring.top_level or {}
     return all(key in defaults and defaults[key] == value for key, value in settings.items())
 
 
@@ -272,14 +129,14 @@ def read_settings(path: Path) -> dict[str, Any]:
 
 def _entry(wiring: Wiring, event: HookEvent, command: str) -> dict[str, Any]:
     if not wiring.nested:
-        flat: dict[str, Any] = {**wiring.handler_extra, wiring.command_key: command}
+        flat: dict[str, Any] = {**(wiring.handler_extra or {}), wiring.command_key: command}
         if event.matcher:
             flat["matcher"] = event.matcher
         return flat
     group: dict[str, Any] = {}
     if event.matcher:
         group["matcher"] = event.matcher
-    group["hooks"] = [{"type": "command", "command": command, **wiring.handler_extra}]
+    group["hooks"] = [{"type": "command", "command": command, **(wiring.handler_extra or {})}]
     return group
 
 

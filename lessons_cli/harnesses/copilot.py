@@ -12,7 +12,8 @@ the real client are kept in tests/fixtures/copilot/.
 
 from __future__ import annotations
 
-from lessons_cli.hooks import claude_code
+from lessons_cli.harnesses import claude_code
+from lessons_cli.harnesses.spec import HookEvent, Wiring, any_of
 from lessons_core import delivery, hookjson
 from lessons_core.delivery import Notice, ToolAction
 
@@ -25,12 +26,38 @@ if TYPE_CHECKING:
 
 project_dir = claude_code.project_dir
 
-FILE_TOOLS = frozenset({"create", "edit"})
+FILE_TOOLS = ("create", "edit")
 SHELL_TOOL = "bash"
-TOOLS = FILE_TOOLS | {SHELL_TOOL}
-# The events this adapter answers; ``lessons init --copilot`` wires exactly these.
+TOOLS = (SHELL_TOOL, *FILE_TOOLS)
 EVENTS = frozenset(
     {"sessionStart", "userPromptSubmitted", "preToolUse", "postToolUseFailure", "preCompact"}
+)
+# Copilot CLI matches the whole tool name. It reads every .github/hooks/*.json, so the
+# file is ours alone.
+# Copilot CLI (1.0.102, tests/e2e/test_copilot.py) skips a repo's hooks silently unless
+# the folder is trusted.
+INIT_NOTE = (
+    "Copilot CLI runs a repo's hooks only in a folder it trusts: start `copilot` here "
+    'and answer "Yes, and remember this folder for future sessions" (a single '
+    "`copilot -p` run can pass --trust-folder instead)"
+)
+WIRING = Wiring(
+    "copilot",
+    ".github/hooks/lessons.json",
+    (
+        HookEvent("sessionStart"),
+        HookEvent("userPromptSubmitted"),
+        HookEvent("preToolUse", any_of(TOOLS)),
+        HookEvent("postToolUseFailure", any_of(TOOLS)),
+        HookEvent("preCompact"),
+    ),
+    project_dir_var="COPILOT_PROJECT_DIR",
+    nested=False,
+    handler_extra={"type": "command", "timeoutSec": 10},
+    top_level={"version": 1},
+    command_key="bash",
+    own_file=True,
+    note=INIT_NOTE,
 )
 # Copilot starts a fresh session with source "new". It rebuilds a resumed conversation
 # without the context hooks added to it, so a resume forgets shown rules and brings the

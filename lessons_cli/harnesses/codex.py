@@ -6,12 +6,13 @@ Codex speaks Claude Code's hook protocol (``hookSpecificOutput`` with
 tools: its shell tool (``exec_command`` to the model) arrives as ``Bash`` with the script
 in ``tool_input.command``, and an edit as ``apply_patch`` with the patch text there. The
 files an edit touches come from the patch headers, also when the patch is piped through
-the shell (``apply_patch <<'EOF'``). ``TOOLS`` is exactly what the wiring's matcher names.
+the shell (``apply_patch <<'EOF'``).
 """
 
 from __future__ import annotations
 
-from lessons_cli.hooks import claude_code
+from lessons_cli.harnesses import claude_code
+from lessons_cli.harnesses.spec import HookEvent, Wiring, any_of
 from lessons_core import delivery, patches
 from lessons_core.delivery import ToolAction
 
@@ -26,7 +27,29 @@ project_dir = claude_code.project_dir
 
 SHELL_TOOL = "Bash"
 PATCH_TOOL = "apply_patch"
-TOOLS = frozenset({SHELL_TOOL, PATCH_TOOL})
+TOOLS = (SHELL_TOOL, PATCH_TOOL)
+EVENTS = frozenset({"SessionStart", "UserPromptSubmit", "PreToolUse", "PreCompact"})
+# Codex (0.171.0, tests/e2e/test_codex.py) has hooks on by default, but skips a repo's
+# .codex/hooks.json in an untrusted folder and each hook until it is trusted, silently.
+INIT_NOTE = (
+    "Codex runs these hooks only once you trust the folder and the hooks: start `codex` "
+    'here, choose "Trust and continue", then "Trust all and continue" when it says '
+    "hooks need review (or trust them under /hooks). Trust them again whenever "
+    "`lessons init` changes them. No feature flag is needed: `[features] hooks` is on "
+    "by default (`codex_hooks` is its deprecated name)."
+)
+WIRING = Wiring(
+    "codex",
+    ".codex/hooks.json",
+    (
+        HookEvent("SessionStart"),
+        HookEvent("UserPromptSubmit"),
+        HookEvent("PreToolUse", any_of(TOOLS)),
+        HookEvent("PreCompact"),
+    ),
+    handler_extra={"timeout": 10},
+    note=INIT_NOTE,
+)
 
 
 def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:

@@ -13,7 +13,8 @@ from the real client are kept in tests/fixtures/qwen/.
 
 from __future__ import annotations
 
-from lessons_cli.hooks import claude_code
+from lessons_cli.harnesses import claude_code
+from lessons_cli.harnesses.spec import HookEvent, Wiring, anchored
 from lessons_core import delivery
 from lessons_core.delivery import CONTEXT, GATE
 
@@ -27,14 +28,29 @@ if TYPE_CHECKING:
 
 project_dir = claude_code.project_dir
 
-FILE_TOOLS = frozenset({"write_file", "edit"})
+FILE_TOOLS = ("write_file", "edit")
 SHELL_TOOL = "run_shell_command"
-TOOLS = FILE_TOOLS | {SHELL_TOOL}
+TOOLS = (SHELL_TOOL, *FILE_TOOLS)
 # What each tool event can deliver (see the module docstring).
 EVENT_MODES = {"PreToolUse": frozenset({GATE}), "PostToolUse": frozenset({CONTEXT})}
-# The events this adapter answers; ``lessons init --qwen`` wires exactly these.
 EVENTS = frozenset(
     {"SessionStart", "UserPromptSubmit", "PreCompact", "PostToolUseFailure", *EVENT_MODES}
+)
+# Qwen Code searches the tool name for its matcher, so the names are anchored; read_file,
+# grep_search and glob only read.
+WIRING = Wiring(
+    "qwen",
+    ".qwen/settings.json",
+    (
+        HookEvent("SessionStart"),
+        HookEvent("UserPromptSubmit"),
+        HookEvent("PreToolUse", anchored(TOOLS)),
+        HookEvent("PostToolUse", anchored(TOOLS)),
+        HookEvent("PostToolUseFailure", anchored(TOOLS)),
+        HookEvent("PreCompact"),
+    ),
+    project_dir_var="QWEN_PROJECT_DIR",
+    handler_extra={"timeout": 10000},
 )
 
 

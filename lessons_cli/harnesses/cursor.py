@@ -10,7 +10,8 @@ Payloads are kept in tests/fixtures/cursor/.
 
 from __future__ import annotations
 
-from lessons_cli.hooks import claude_code
+from lessons_cli.harnesses import claude_code
+from lessons_cli.harnesses.spec import HookEvent, Wiring, any_of
 from lessons_core import delivery
 from lessons_core.delivery import CONTEXT, GATE, Notice, ToolAction
 
@@ -21,13 +22,30 @@ if TYPE_CHECKING:
     from lessons_core.config import Config
     from lessons_core.layout import Layout
 
-SHELL_TOOLS = frozenset({"Shell", "Bash", "run_terminal_cmd"})
+FILE_TOOLS = ("Write", "Edit", "MultiEdit", "StrReplace", "Delete", "NotebookEdit")
+SHELL_TOOL = "Shell"
+TOOLS = (SHELL_TOOL, *FILE_TOOLS)
 # What each tool event can deliver (see the module docstring).
 EVENT_MODES = {
     "beforeShellExecution": frozenset({GATE}),
     "preToolUse": frozenset({GATE}),
     "postToolUse": frozenset({CONTEXT}),
 }
+EVENTS = frozenset({"sessionStart", "preCompact", *EVENT_MODES})
+# A command is gated at beforeShellExecution, so preToolUse is wired for edits only.
+WIRING = Wiring(
+    "cursor",
+    ".cursor/hooks.json",
+    (
+        HookEvent("sessionStart"),
+        HookEvent("beforeShellExecution"),
+        HookEvent("preToolUse", any_of(FILE_TOOLS)),
+        HookEvent("postToolUse", any_of(TOOLS)),
+        HookEvent("preCompact"),
+    ),
+    nested=False,
+    top_level={"version": 1},
+)
 USER_MESSAGE = "lessons: showed the agent project rules for this call; it will retry."
 
 
@@ -47,8 +65,11 @@ def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
         return claude_code.command_action(payload.get("command"))
     given = payload.get("tool_input")
     tool_input = given if isinstance(given, dict) else {}
-    if payload.get("tool_name") in SHELL_TOOLS:
+    tool = payload.get("tool_name")
+    if tool == SHELL_TOOL:
         return claude_code.command_action(tool_input.get("command"))
+    if tool not in FILE_TOOLS:
+        return ToolAction()
     paths = (tool_input.get(k) for k in ("file_path", "path", "target_file"))
     return claude_code.file_action(layout, payload, *paths)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 
+from lessons_cli.harnesses.spec import HookEvent, Wiring, any_of
 from lessons_core import delivery, sessions
 from lessons_core.delivery import Notice, ToolAction
 from lessons_core.glob_match import MAX_NAME_CHARS, MAX_PATH_CHARS
@@ -22,8 +23,25 @@ if TYPE_CHECKING:
     from lessons_core.config import Config
     from lessons_core.layout import Layout
 
-FILE_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
+FILE_TOOLS = ("Edit", "Write", "MultiEdit", "NotebookEdit")
 SHELL_TOOL = "Bash"
+TOOLS = (*FILE_TOOLS, SHELL_TOOL)
+EVENTS = frozenset(
+    {"SessionStart", "UserPromptSubmit", "PreToolUse", "PreCompact", "PostToolUseFailure"}
+)
+WIRING = Wiring(
+    "claude-code",
+    ".claude/settings.json",
+    (
+        HookEvent("SessionStart"),
+        HookEvent("UserPromptSubmit"),
+        HookEvent("PreToolUse", any_of(TOOLS)),
+        HookEvent("PreCompact"),
+        HookEvent("PostToolUseFailure", any_of(TOOLS)),
+    ),
+    project_dir_var="CLAUDE_PROJECT_DIR",
+    handler_extra={"timeout": 10},
+)
 
 
 def project_dir(payload: dict[str, Any]) -> str | None:
@@ -53,7 +71,7 @@ def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
 
 
 def input_action(
-    layout: Layout, payload: dict[str, Any], file_tools: frozenset[str], shell_tool: str
+    layout: Layout, payload: dict[str, Any], file_tools: tuple[str, ...], shell_tool: str
 ) -> ToolAction:
     """A call of one of ``file_tools`` is about ``tool_input.file_path``, one of
     ``shell_tool`` runs ``tool_input.command`` (Gemini CLI's tools, and Qwen Code's)."""

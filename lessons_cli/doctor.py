@@ -4,7 +4,7 @@ A hook that does not run says nothing: a harness that skips an untrusted project
 a settings file it cannot parse, an install the launcher cannot find, all look the same
 to a user as "no lesson applied". Each check here names what it looked at and, when it
 fails, the exact fix. Harness switches (trust, hooks turned off) are in
-``lessons_core.harness_switches``.
+``lessons_cli.harnesses.switches``.
 """
 
 from __future__ import annotations
@@ -16,9 +16,11 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from lessons_core import launcher, wiring
+from lessons_cli.harnesses import wiring, wirings
+from lessons_cli.harnesses.spec import Wiring
+from lessons_cli.harnesses.switches import SWITCHES
+from lessons_core import launcher
 from lessons_core.errors import LessonsError
-from lessons_core.harness_switches import SWITCHES
 from lessons_core.index_cache import cache_state
 from lessons_core.layout import Layout, lessons_command
 from lessons_core.recall_index import load_index
@@ -47,9 +49,10 @@ class Check:
 def diagnose(layout: Layout, env: Mapping[str, str]) -> list[Check]:
     """Every check for the store at ``layout``, as seen from a process with ``env``."""
     checks = [_store(layout), _index(layout), *_launcher(layout, env)]
-    for spec in wiring.WIRINGS.values():
+    specs = wirings()
+    for spec in specs.values():
         checks += _harness(layout, spec, env)
-    if not any(check.subject in wiring.WIRINGS for check in checks):
+    if not any(check.subject in specs for check in checks):
         checks.append(
             Check(
                 "harnesses",
@@ -132,7 +135,7 @@ def _launched_from(layout: Layout) -> str | None:
     return lines[0] if lines else None
 
 
-def _harness(layout: Layout, spec: wiring.Wiring, env: Mapping[str, str]) -> list[Check]:
+def _harness(layout: Layout, spec: Wiring, env: Mapping[str, str]) -> list[Check]:
     path = layout.root / spec.settings
     if not path.exists():
         return []
@@ -149,9 +152,7 @@ def _harness(layout: Layout, spec: wiring.Wiring, env: Mapping[str, str]) -> lis
     return checks
 
 
-def _entries(
-    layout: Layout, spec: wiring.Wiring, settings: dict[str, Any], commands: list[str]
-) -> Check:
+def _entries(layout: Layout, spec: Wiring, settings: dict[str, Any], commands: list[str]) -> Check:
     """Our entries are the ones this version writes: every event, through a launcher that
     is there when the harness runs the command from the project folder."""
     flag = f"lessons init --{spec.harness}"

@@ -4,8 +4,8 @@
 which the model receives as the tool's error) but cannot add context, so it delivers the
 gate rules only; context rules follow in ``AfterTool`` as ``additionalContext``, which the
 client appends to the tool's result. Tool names are Gemini's own: ``write_file`` and
-``replace`` edit files, ``run_shell_command`` runs a command; ``lessons_core.wiring``
-matches exactly these (a test holds the two together).
+``replace`` edit files, ``run_shell_command`` runs a command; ``WIRING`` matches exactly
+these (tests/hooks/test_wired_tools.py holds the two together).
 
 Two traps of the client (Gemini CLI 0.61.0, read in its source and seen in
 tests/e2e/test_gemini_cli.py):
@@ -32,7 +32,8 @@ from __future__ import annotations
 
 import os
 
-from lessons_cli.hooks import claude_code
+from lessons_cli.harnesses import claude_code
+from lessons_cli.harnesses.spec import HookEvent, Wiring, anchored
 from lessons_core import delivery, sessions
 from lessons_core.delivery import CONTEXT, GATE, ToolAction
 
@@ -45,11 +46,36 @@ if TYPE_CHECKING:
 
 project_dir = claude_code.project_dir
 
-FILE_TOOLS = frozenset({"write_file", "replace"})
+FILE_TOOLS = ("write_file", "replace")
 SHELL_TOOL = "run_shell_command"
-TOOLS = FILE_TOOLS | {SHELL_TOOL}
+TOOLS = (*FILE_TOOLS, SHELL_TOOL)
 # What each tool event can deliver (see the module docstring).
 EVENT_MODES = {"BeforeTool": frozenset({GATE}), "AfterTool": frozenset({CONTEXT})}
+EVENTS = frozenset({"SessionStart", "BeforeAgent", "PreCompress", *EVENT_MODES})
+# Gemini CLI tests a matcher as an unanchored regular expression (``RegExp.test``).
+# Gemini CLI (0.61.0, tests/e2e/test_gemini_cli.py) reads .gemini/settings.json only
+# in a trusted folder; headless, an untrusted folder is an exit, not a silent skip.
+INIT_NOTE = (
+    "Gemini CLI runs a project's hooks only in a trusted folder. Trust {root} once: "
+    'add "{root}": "TRUST_FOLDER" to ~/.gemini/trustedFolders.json, or answer its '
+    "trust prompt in an interactive session (/permissions trust). A headless run "
+    "(gemini -p) in an untrusted folder exits with code 55 unless "
+    "GEMINI_CLI_TRUST_WORKSPACE=true is set"
+)
+WIRING = Wiring(
+    "gemini",
+    ".gemini/settings.json",
+    (
+        HookEvent("SessionStart"),
+        HookEvent("BeforeAgent"),
+        HookEvent("BeforeTool", anchored(TOOLS)),
+        HookEvent("AfterTool", anchored(TOOLS)),
+        HookEvent("PreCompress"),
+    ),
+    project_dir_var="GEMINI_PROJECT_DIR",
+    handler_extra={"name": "lessons", "timeout": 10000},
+    note=INIT_NOTE,
+)
 
 # The transcript record that replaces the conversation (``updateMessagesFromHistory`` in
 # the client's chat recording): ``{"$set":{"messages":[...],"lastUpdated":...}}``.

@@ -1,0 +1,70 @@
+"""The harnesses lessons wires, one module each: ``claude_code``, ``codex``, ``gemini``,
+``cursor``, ``copilot``, ``qwen``.
+
+Each harness module owns everything about its harness: the events it answers
+(``EVENTS``), the tools whose calls it reads (``TOOLS``), the wiring ``lessons init``
+writes (``WIRING``: settings file, events, matchers built from those tools, the note
+``init`` prints), and how a payload is read and answered (``project_dir``,
+``action_of``, ``handle``). What keeps a harness from running hooks outside the repo's
+own settings (trust, hooks turned off) is in ``switches``, which ``lessons doctor``
+reads; writing settings files is ``wiring``, the records ``spec``.
+
+``HARNESSES`` below is the one list of them: the hook runner, ``lessons hook``'s choices,
+``lessons init``'s flags and ``--remove-hooks``, ``lessons doctor`` and the replays all
+derive from it; tests/hooks/test_wired_tools.py holds every module's wiring to what its
+adapter handles.
+
+A hook imports this package, ``spec`` and one harness module on every tool call, so none
+of them imports click, typing, re or pathlib at module level (docs/performance.md).
+"""
+
+from __future__ import annotations
+
+import sys
+
+TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
+if TYPE_CHECKING:
+    from typing import Any, Protocol
+
+    from lessons_cli.harnesses.spec import Wiring
+    from lessons_core.config import Config
+    from lessons_core.delivery import ToolAction
+    from lessons_core.layout import Layout
+
+    class Harness(Protocol):
+        EVENTS: frozenset[str]
+        TOOLS: tuple[str, ...]
+        WIRING: Wiring
+
+        def project_dir(self, payload: dict[str, Any]) -> str | None: ...
+
+        def action_of(self, layout: Layout, payload: dict[str, Any]) -> ToolAction: ...
+
+        def handle(
+            self, layout: Layout, payload: dict[str, Any], config: Config
+        ) -> dict[str, Any] | None: ...
+
+
+# Harness name on the command line -> its module in this package, in the order
+# `lessons init --help` lists them.
+HARNESSES: dict[str, str] = {
+    "claude-code": "claude_code",
+    "codex": "codex",
+    "gemini": "gemini",
+    "cursor": "cursor",
+    "copilot": "copilot",
+    "qwen": "qwen",
+}
+
+
+def harness(name: str) -> Harness:
+    """The module of harness ``name`` (imported here: each hook pays for its own only)."""
+    module = f"{__name__}.{HARNESSES[name]}"
+    __import__(module)
+    found: Harness = sys.modules[module]
+    return found
+
+
+def wirings() -> dict[str, Wiring]:
+    """Every harness's wiring, in registry order (imports every harness module)."""
+    return {name: harness(name).WIRING for name in HARNESSES}
