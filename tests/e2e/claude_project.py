@@ -23,10 +23,6 @@ TOOLS = "Bash,Write,Edit,Read"
 
 @dataclass
 class Project(ClientProject[FakeModel]):
-    # False: lessons is not on the client's PATH, only in ~/.local/bin (a pipx install
-    # seen from a harness started without that folder on its PATH).
-    on_path: bool = True
-
     def claude(self, *args: str) -> dict[str, Any]:
         """Run `claude -p ...`; return its JSON result."""
         env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "CLAUDE"))}

@@ -15,7 +15,6 @@ import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.conftest import INSTALL_BIN
 from tests.e2e.codex_trust import hook_trust, project_trust
 from tests.e2e.fake_responses import FULL_CONTEXT_TOKENS, FakeResponses
 from tests.e2e.fake_server import ToolCall
@@ -50,9 +49,8 @@ class Project(ClientProject[FakeResponses]):
         host, and `lessons` on PATH as after `pipx install` (the launcher finds it there)."""
         skipped = ("OPENAI_", "CODEX_", "LESSONS_")
         env = {k: v for k, v in os.environ.items() if not k.startswith(skipped)}
-        system = [d for d in env.get("PATH", "/usr/bin:/bin").split(os.pathsep) if d]
-        path = [str(INSTALL_BIN), *(d for d in system if Path(d) != INSTALL_BIN)]
-        env.update(HOME=str(self.home), CODEX_HOME=str(self.codex_home), PATH=os.pathsep.join(path))
+        path = self.hook_path(env.get("PATH", "/usr/bin:/bin"), self.on_path)
+        env.update(HOME=str(self.home), CODEX_HOME=str(self.codex_home), PATH=path)
         return env
 
     def trust(self) -> None:

@@ -29,9 +29,6 @@ RUN = ("--allow-all-tools", "--no-auto-update", "--output-format", "json")
 
 @dataclass
 class CopilotProject(ClientProject[FakeModel]):
-    # False: lessons is not on the client's PATH, only in ~/.local/bin (as pipx leaves it).
-    on_path: bool = True
-
     def env(self) -> dict[str, str]:
         """The client's environment: offline, temp home, the unpacked app from the cache,
         and this interpreter's install findable by the hook."""

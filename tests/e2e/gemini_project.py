@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tests.conftest import INSTALL_BIN
 from tests.e2e.fake_gemini import FakeGemini
 from tests.e2e.fake_server import ToolCall
 from tests.e2e.sample_repo import ClientProject, serve_wired_repo
@@ -79,9 +78,8 @@ class Project(ClientProject[FakeGemini]):
         the host, and `lessons` on PATH as after `pipx install` (the launcher finds it)."""
         skipped = ("GEMINI", "GOOGLE", "LESSONS_")
         env = {k: v for k, v in os.environ.items() if not k.startswith(skipped)}
-        system = [d for d in env.get("PATH", "/usr/bin:/bin").split(os.pathsep) if d]
-        path = [str(INSTALL_BIN), *(d for d in system if Path(d) != INSTALL_BIN)]
-        env.update(HOME=str(self.home), PATH=os.pathsep.join(path))
+        path = self.hook_path(env.get("PATH", "/usr/bin:/bin"), self.on_path)
+        env.update(HOME=str(self.home), PATH=path)
         return env
 
     def gemini(self, *args: str, trust_env: bool = True, exit_code: int = 0) -> str:

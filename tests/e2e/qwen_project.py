@@ -24,9 +24,6 @@ FULL_PROMPT_TOKENS = 900_000
 
 @dataclass
 class QwenProject(ClientProject[FakeModel]):
-    # False: lessons is not on the client's PATH, only in ~/.local/bin (as pipx leaves it).
-    on_path: bool = True
-
     def env(self) -> dict[str, str]:
         """The client's environment: temp home, the fake model, this install findable."""
         return self.client_env(

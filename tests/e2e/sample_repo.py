@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 from collections.abc import Callable
@@ -73,6 +74,9 @@ class ClientProject(Generic[ApiT]):
     root: Path
     home: Path
     server: FakeServer[ApiT]
+    # False: lessons is not on the client's PATH, only in ~/.local/bin (as pipx leaves it
+    # for a harness started without that folder on its PATH).
+    on_path: bool = True
 
     @property
     def fake(self) -> ApiT:
@@ -176,6 +180,15 @@ def nudge_line(nudge: str, rule: str, topic: str, escaped: bool = False) -> str:
     if escaped:
         slots = [slot.replace("<", "&lt;").replace(">", "&gt;") for slot in slots]
     return line.replace(slots[0], rule).replace(slots[1], topic)
+
+
+def note_line(note: str, rule: str, topic: str, glob: str) -> str:
+    """The capture line of the session note with its placeholders filled in, as a model
+    would run it (harnesses without a failure nudge carry the line there)."""
+    # The line ends at its last placeholder (a client may wrap the note in markup).
+    line = note.split("run: ", 1)[1].split("--trigger-file GLOB", 1)[0] + "--trigger-file GLOB"
+    filled = line.replace('"RULE"', shlex.quote(rule)).replace("--topic T", f"--topic {topic}")
+    return filled.replace("--trigger-file GLOB", f"--trigger-file {shlex.quote(glob)}")
 
 
 def saved_lesson(root: Path, rule: str) -> dict[str, Any]:

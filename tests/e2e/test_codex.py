@@ -25,7 +25,7 @@ from tests.e2e.codex_trust import hooks_list, project_trust, toml_string
 from tests.e2e.codex_tui import trust_steps
 from tests.e2e.fake_responses import COMPACT_MARK, output_text
 from tests.e2e.fake_server import texts
-from tests.e2e.sample_repo import APP_RULE, RELEASE_RULE
+from tests.e2e.sample_repo import APP_RULE, RELEASE_RULE, note_line, saved_lesson
 
 pytestmark = pytest.mark.e2e
 
@@ -272,3 +272,19 @@ def test_the_fixtures_are_what_the_client_sends(codex: Project, tmp_path: Path) 
         assert _shape(fixture) == _shape(payload), kind
         assert fixture.get("tool_input") == payload.get("tool_input"), kind
         assert fixture["cwd"] == payload["cwd"], kind
+
+
+def test_the_agent_captures_a_lesson_with_the_line_the_session_note_gave(codex: Project) -> None:
+    """lessons is not on Codex's PATH (only in ~/.local/bin, as pipx leaves it). Codex has
+    no failure hook, so the capture line comes in the session note; the model runs it
+    through the shell tool with its placeholders filled, and the lesson file appears."""
+    codex.on_path = False
+    fake = codex.fake
+    codex.codex("say hello")
+    notes = [t for r in fake.requests for t in _developer_texts(r) if "/.lessons/run add" in t]
+    rule = "Keep VALUE in src/app.py an int; the config loader casts nothing."
+    command = note_line(notes[0], rule, "code", "src/app.py")
+    assert command.startswith(f"sh {codex.root}/.lessons/run add ")
+    fake.scenarios["capture"] = [shell_call(command)]
+    codex.codex("SCENARIO:capture keep it")
+    assert saved_lesson(codex.root, rule)["triggers"]["files"] == ["src/app.py"]

@@ -30,7 +30,7 @@ from tests.e2e.gemini_project import (
     shell_call,
     write_call,
 )
-from tests.e2e.sample_repo import APP_RULE, RELEASE_RULE
+from tests.e2e.sample_repo import APP_RULE, RELEASE_RULE, note_line, saved_lesson
 
 pytestmark = pytest.mark.e2e
 
@@ -245,3 +245,28 @@ def test_the_fixtures_are_what_the_client_sends(gemini: Project, tmp_path: Path)
         (out / f"{name}.json").write_text(json.dumps(data, indent=2) + "\n")
     stored = {path.stem: json.loads(path.read_text()) for path in FIXTURES.glob("*.json")}
     assert stored == recorded, f"re-record: copy {out}/*.json to {FIXTURES}/"
+
+
+def test_the_agent_captures_a_lesson_with_the_line_the_session_note_gave(gemini: Project) -> None:
+    """lessons is not on Gemini CLI's PATH (only in ~/.local/bin, as pipx leaves it): the
+    model runs the session note's capture line through run_shell_command, with its
+    placeholders filled, and the lesson file appears."""
+    gemini.on_path = False
+    fake = gemini.fake
+    gemini.gemini("-p", "say hello")
+    marker = "/.lessons/run add "
+    notes = [t for r in fake.requests for t in _strings(r) if marker in t]
+    rule = "Keep VALUE in src/app.py an int; the config loader casts nothing."
+    command = note_line(notes[0], rule, "code", "src/app.py")
+    assert command.startswith(f"sh {gemini.root}/.lessons/run add ")
+    fake.scenarios["capture"] = [shell_call(command)]
+    gemini.gemini("-p", "SCENARIO:capture keep it")
+    assert saved_lesson(gemini.root, rule)["triggers"]["files"] == ["src/app.py"]
+
+
+def _strings(value: Any) -> list[str]:
+    """Every string inside a request body, however deeply nested."""
+    if isinstance(value, str):
+        return [value]
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else []
+    return [text for item in items for text in _strings(item)]
