@@ -14,7 +14,7 @@ import pytest
 from lessons_core.delivery import sessions
 from lessons_core.delivery.deliver import GATE_PREFIX
 from lessons_core.jsonio import dumps
-from lessons_core.store.layout import Layout
+from lessons_core.store.layout import SESSIONS, Layout
 from lessons_core.store.project import init_project
 from lessons_core.telemetry.log import log_path
 from tests.conftest import make_repo, run, save_lesson
@@ -133,7 +133,7 @@ def test_replay_leaves_no_trace(shop: Layout) -> None:
     shop.config_path.write_bytes(dumps({"telemetry": True}))
     sessions.claim(shop, "live-session", [APP])
     sessions.claim(shop, "old-session", [RELEASE])
-    folder = sessions.sessions_dir(shop)
+    folder = shop.local_dir / SESSIONS
     old = folder / next(p for p in os.listdir(folder) if p.endswith(".json"))
     os.utime(old, (1, 1))  # older than the two weeks after which a startup prunes it
     before = {p.name: p.read_bytes() for p in folder.iterdir()}

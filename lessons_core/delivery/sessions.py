@@ -25,8 +25,6 @@ from lessons_core.store.layout import SESSIONS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from lessons_core.store.layout import Layout
 
 # hashlib's own C SHA-256, without loading OpenSSL's bindings (~5 ms on every hook call).
@@ -44,10 +42,6 @@ STALE_AFTER_SECONDS = 14 * 24 * 3600
 def session_key(session_id: str, agent_id: str | None = None) -> str:
     """A subagent keeps its own set, apart from its parent's."""
     return f"{session_id}\x1f{agent_id}" if agent_id else session_id
-
-
-def sessions_dir(layout: Layout) -> Path:
-    return layout.local_dir / SESSIONS
 
 
 def _folder(layout: Layout) -> str:

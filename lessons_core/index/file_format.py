@@ -47,8 +47,9 @@ else:
 
 MAGIC = b"LSNINDEX"
 # 5: a glob entry holds its matching plan in place of the regex; 6: trigger entries and
-# digests carry breadth flags; 8: digests hold only triggers the one judgement accepts
-# (lessons_core.matching.trigger_checks), keywords included
+# digests carry breadth flags; 7: stat data carries each file's link count; 8: digests
+# hold only triggers the one judgement accepts (lessons_core.matching.trigger_checks),
+# keywords included
 FORMAT_VERSION = 8
 KEYS_PER_SHARD = 32
 ITEMS_PER_CHUNK = 64
@@ -323,26 +324,4 @@ def read_index(reader: Reader) -> RecallIndex:
             avgdl=float(reader.seq("avgdl")[0]),
         ),
         skipped=reader.seq("skipped"),
-    )
-
-
-def materialise(index: RecallIndex) -> RecallIndex:
-    """The same index with every part loaded into dicts and tuples (for comparisons)."""
-    stats = index.bm25
-    return RecallIndex(
-        ids=tuple(index.ids),
-        rules=tuple(index.rules),
-        created=tuple(index.created),
-        gates=tuple(index.gates),
-        exact=dict(index.exact),
-        by_prefix=dict(index.by_prefix),
-        commands=tuple(index.commands),
-        keywords=dict(index.keywords),
-        bm25=TermStats(
-            idf=dict(stats.idf),
-            postings=dict(stats.postings),
-            doc_len=tuple(stats.doc_len),
-            avgdl=stats.avgdl,
-        ),
-        skipped=tuple(index.skipped),
     )

@@ -152,11 +152,6 @@ def matches_parts(regex: str, parts: Sequence[str]) -> bool:
     return any(compiled.search(part) is not None for part in parts)
 
 
-def command_words(command: str) -> list[str]:
-    """Program names and arguments, for keyword matching and probing."""
-    return [word for part in command_parts(command)[1:] or [command] for word in part.split()]
-
-
 @lru_cache(maxsize=4096)
 def _compiled(regex: str) -> Any:
     re2 = _re2()

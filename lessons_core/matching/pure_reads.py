@@ -1,4 +1,6 @@
-"""Pure reads: tool calls and shell commands that look at the project without changing it.
+"""Pure reads: shell commands that look at the project without changing it. (Tools that
+only read never reach a hook: each harness's wiring leaves them out, see
+``lessons_cli.harnesses``.)
 
 They recall nothing unless a command trigger names them: an agent reads all day, and a
 rule shown on every ``cat`` would teach it to skip the block. Anything that could write is
@@ -11,27 +13,6 @@ from __future__ import annotations
 import re
 
 from lessons_core.matching.commands import MAX_PARSED_CHARS, command_parts, shell_words
-
-# Tools that only read, by the names the supported harnesses give them (compared lowercased).
-PURE_READ_TOOLS: frozenset[str] = frozenset(
-    {
-        # Claude Code, Cursor
-        "read",
-        "grep",
-        "glob",
-        "ls",
-        "notebookread",
-        "webfetch",
-        "websearch",
-        # Gemini CLI
-        "read_file",
-        "read_many_files",
-        "list_directory",
-        "search_file_content",
-        "google_web_search",
-        "web_fetch",
-    }
-)
 
 _READ_PROGRAMS: frozenset[str] = frozenset(
     """
@@ -55,10 +36,6 @@ _FIND_WRITES = frozenset({"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fpr
 # descriptor number is read from its first digit only, so a long run of digits is scanned
 # once, not once from each of its digits.
 _HARMLESS_REDIRECT = re.compile(r"(?<!\d)\d*>&\d+|&?(?<!\d)\d*>\s*/dev/null")
-
-
-def is_pure_read_tool(tool_name: str) -> bool:
-    return tool_name.lower() in PURE_READ_TOOLS
 
 
 def is_pure_read_command(command: str) -> bool:

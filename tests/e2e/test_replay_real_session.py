@@ -17,9 +17,8 @@ from typing import Any
 
 import pytest
 
-from lessons_core.delivery import sessions
 from lessons_core.recall.render import estimate_tokens
-from lessons_core.store.layout import Layout
+from lessons_core.store.layout import SESSIONS, Layout
 from tests.e2e.claude_project import TOOLS, Project, bash_call, edit_call, write_call
 from tests.e2e.fake_server import ToolCall
 
@@ -106,7 +105,7 @@ def test_replay_matches_what_the_live_hook_delivered(project: Project) -> None:
     """Same mode and text at every call, same notes and nudges, and the live state untouched."""
     transcript, docs = run_session(project)
     live = read_live(transcript)
-    folder = sessions.sessions_dir(Layout(project.root))
+    folder = Layout(project.root).local_dir / SESSIONS
     state = {path.name: path.read_bytes() for path in folder.iterdir()}
 
     data = json.loads(project.lessons("replay", str(transcript), "--json"))

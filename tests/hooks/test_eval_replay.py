@@ -10,10 +10,9 @@ from typing import Any
 
 import pytest
 
-from lessons_core.delivery import sessions
 from lessons_core.jsonio import dumps
 from lessons_core.store.files import get_lesson, update_lesson
-from lessons_core.store.layout import Layout
+from lessons_core.store.layout import SESSIONS, Layout
 from lessons_core.store.model import Status
 from lessons_core.telemetry.log import log_path, read_log
 from tests.conftest import run
@@ -89,7 +88,7 @@ def test_a_changed_graph_changes_the_replay_only(logged: Layout) -> None:
 def test_the_replay_leaves_log_and_sessions_alone(logged: Layout) -> None:
     """Telemetry is on, yet the log gains no line; no session file is added or changed."""
     log = log_path(logged).read_bytes()
-    folder = sessions.sessions_dir(logged)
+    folder = logged.local_dir / SESSIONS
     state = {p.name: p.read_bytes() for p in folder.iterdir()}
     replay()
     assert log_path(logged).read_bytes() == log

@@ -8,7 +8,7 @@ from lessons_core.delivery import sessions
 from lessons_core.delivery.session_recall import recall_once
 from lessons_core.recall.types import RecallRequest
 from lessons_core.store.config import Config
-from lessons_core.store.layout import Layout
+from lessons_core.store.layout import SESSIONS, Layout
 from tests.recall.conftest import WriteLesson
 
 REQUEST = RecallRequest(files=("src/api/client.ts",))
@@ -64,10 +64,10 @@ def test_discard_removes_only_that_session(layout: Layout, write_lesson: WriteLe
     write_lesson("api", "Keep request timeouts explicit.", files=("src/**",))
     recall_once(layout, REQUEST, "s1")
     recall_once(layout, REQUEST, "s2")
-    before = set(sessions.sessions_dir(layout).iterdir())
+    before = set((layout.local_dir / SESSIONS).iterdir())
     sessions.discard(layout, "s1")
     sessions.discard(layout, "s1")
-    after = set(sessions.sessions_dir(layout).iterdir())
+    after = set((layout.local_dir / SESSIONS).iterdir())
     assert {p.suffix for p in before - after} == {".json", ".lock"}
     assert len(before - after) == 2
     assert sessions.shown(layout, "s1") == frozenset()
