@@ -39,6 +39,26 @@ def prefix(root: Path) -> str:
         return ""
 
 
+def top_level(root: Path) -> Path | None:
+    """The top of the git work tree holding ``root``, or None outside git."""
+    try:
+        out = git(root, "rev-parse", "--show-toplevel").decode().strip()
+    except GitError:
+        return None
+    return Path(out) if out else None
+
+
+def main_checkout(root: Path) -> Path | None:
+    """The checkout holding the common git directory of ``root``'s work tree (for a linked
+    worktree, its main checkout; else the work tree itself), or None outside git."""
+    try:
+        out = git(root, "rev-parse", "--path-format=absolute", "--git-common-dir")
+    except GitError:
+        return None
+    common = Path(out.decode().strip())
+    return common.parent.resolve() if common.name == ".git" else None
+
+
 def default_branch(root: Path) -> str:
     """origin/HEAD's branch if the clone knows it, else ``main`` or ``master``."""
     try:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -13,23 +12,8 @@ import click
 from lessons_cli.harnesses import HARNESSES, harness, wiring, wirings
 from lessons_core import agent_docs, launcher
 from lessons_core.errors import LessonsError
+from lessons_core.git import top_level
 from lessons_core.store.project import init_project
-
-
-def git_top(start: Path) -> Path | None:
-    """The top of the git work tree holding ``start``, or None outside git."""
-    try:
-        out = subprocess.run(
-            ["git", "rev-parse", "--show-toplevel"],
-            cwd=start,
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=30,
-        ).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return Path(out) if out else None
 
 
 def store_root(path: Path | None, here: bool, cwd: Path) -> Path:
@@ -44,7 +28,7 @@ def store_root(path: Path | None, here: bool, cwd: Path) -> Path:
     elif here:
         root = cwd.resolve()
     else:
-        top = git_top(cwd)
+        top = top_level(cwd)
         if top is None:
             raise LessonsError(
                 f"{cwd} is not inside a git work tree: run 'lessons init' in your project's "
@@ -70,7 +54,7 @@ def hook_command(name: str, root: Path) -> str:
     spec = harness(name).WIRING
     store = ""
     if spec.project_dir_var is None:
-        top = git_top(root)
+        top = top_level(root)
         if top is not None and root.is_relative_to(top.resolve()) and root != top.resolve():
             store = root.relative_to(top.resolve()).as_posix()
     return launcher.hook_command(name, spec.project_dir_var, store)

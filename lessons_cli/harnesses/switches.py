@@ -196,23 +196,11 @@ def codex(root: Path, env: Mapping[str, str]) -> list[Check]:
 def _codex_project(root: Path) -> Path:
     """The folder Codex takes as the project of ``root``: in a linked git worktree, the
     main checkout (the folder holding the common git directory); else ``root`` itself."""
-    import subprocess
+    from lessons_core.git import main_checkout
 
-    try:
-        done = subprocess.run(
-            ["git", "rev-parse", "--path-format=absolute", "--git-common-dir"],
-            cwd=root,
-            capture_output=True,
-            text=True,
-            timeout=30,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
+    main = main_checkout(root)
+    if main is None:
         return root
-    common = Path(done.stdout.strip())
-    if done.returncode != 0 or common.name != ".git":
-        return root
-    main = common.parent.resolve()
     return root if main == root.resolve() else main
 
 

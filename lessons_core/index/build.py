@@ -45,11 +45,15 @@ from lessons_core.records import NamedTuple
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:  # the model module is not needed to query an index, only to build one
     from collections import Counter
-    from collections.abc import Iterable, Mapping, Sequence
+    from collections.abc import Callable, Iterable, Mapping, Sequence
+    from typing import TypeVar
 
     from lessons_core.matching.commands import CommandPattern
     from lessons_core.matching.globs import CompiledGlob
+    from lessons_core.matching.trigger_checks import TriggerProblem
     from lessons_core.store.model import Lesson
+
+    Judged = TypeVar("Judged")
 
 # (lesson number, glob, its plan or regex, literal suffix, specificity, lessons sharing it,
 #  broad)
@@ -135,37 +139,21 @@ def digest(lesson: Lesson) -> Digest:
     Each trigger goes through the one judgement (``lessons_core.matching.trigger_checks``): one it
     rejects is left out and listed in ``skipped``, and the lesson keeps its others.
     """
-    from lessons_core.matching.trigger_checks import (
-        TriggerProblem,
-        judge_command,
-        judge_glob,
-        judge_keyword,
-    )
+    from lessons_core.matching.trigger_checks import judge_command, judge_glob, judge_keyword
 
+    skipped: list[tuple[str, str]] = []
     globs: list[CompiledGlobEntry] = []
     commands: list[CompiledCommand] = []
     keywords: list[CompiledKeyword] = []
-    skipped: list[tuple[str, str]] = []
     if lesson.is_active:
-        for glob in dict.fromkeys(lesson.triggers.files):
-            compiled = judge_glob(glob)
-            if isinstance(compiled, TriggerProblem):
-                skipped.append((glob, compiled.problem))
-            else:
-                globs.append(_glob_entry(compiled))
-        for pattern in dict.fromkeys(lesson.triggers.commands):
-            command = judge_command(pattern)
-            if isinstance(command, TriggerProblem):
-                skipped.append((pattern, command.problem))
-            else:
-                commands.append(_command_entry(command))
-        for keyword in dict.fromkeys(lesson.triggers.keywords):
-            words = judge_keyword(keyword)
-            if isinstance(words, TriggerProblem):
-                skipped.append((keyword, words.problem))
-            else:
-                common = not meaningful(list(words))
-                keywords.append((keyword, words, keyword_specificity(keyword), common))
+        globs = [_glob_entry(c) for _, c in _judged(lesson.triggers.files, judge_glob, skipped)]
+        commands = [
+            _command_entry(c) for _, c in _judged(lesson.triggers.commands, judge_command, skipped)
+        ]
+        keywords = [
+            (keyword, words, keyword_specificity(keyword), not meaningful(list(words)))
+            for keyword, words in _judged(lesson.triggers.keywords, judge_keyword, skipped)
+        ]
     return Digest(
         id=lesson.id,
         rule=lesson.rule,
@@ -178,6 +166,25 @@ def digest(lesson: Lesson) -> Digest:
         terms=tuple(bm25_terms(lesson)) if lesson.is_active else (),
         skipped=tuple(skipped),
     )
+
+
+def _judged(
+    triggers: Iterable[str],
+    judge: Callable[[str], Judged | TriggerProblem],
+    skipped: list[tuple[str, str]],
+) -> list[tuple[str, Judged]]:
+    """Each distinct trigger with what ``judge`` made of it; a rejected one goes to
+    ``skipped`` with its reason instead."""
+    from lessons_core.matching.trigger_checks import TriggerProblem
+
+    kept = []
+    for trigger in dict.fromkeys(triggers):
+        verdict = judge(trigger)
+        if isinstance(verdict, TriggerProblem):
+            skipped.append((trigger, verdict.problem))
+        else:
+            kept.append((trigger, verdict))
+    return kept
 
 
 def _glob_entry(compiled: CompiledGlob) -> CompiledGlobEntry:
