@@ -38,14 +38,23 @@ def failure_nudge(layout: Layout, key: str, action: ToolAction) -> str | None:
     flag, value = trigger
     if not sessions.claim(layout, nudge_key(key), [f"{flag} {value}"]):
         return None
-    line = (
-        f'{lessons_command(layout)} add "<what to do instead, one imperative sentence>" '
-        "--topic <topic> "
-        f"{flag} {shlex.quote(value)}"
-    )
     return mask_secrets(
         "That call failed. If the cause is specific to this project (not a typo or a "
-        "one-off), capture it so the rule is shown before the next attempt:\n  " + line
+        "one-off), capture it so the rule is shown before the next attempt:\n  "
+        + add_line(lessons_command(layout), trigger)
+    )
+
+
+def add_line(program: str, trigger: tuple[str, str], *extra: str) -> str:
+    """A ``lessons add`` line with the rule and topic left for the agent to write, the
+    trigger filled in, and ``extra`` options (already quoted) after it."""
+    flag, value = trigger
+    return " ".join(
+        (
+            f'{program} add "<what to do instead, one imperative sentence>" --topic <topic>',
+            f"{flag} {shlex.quote(value)}",
+            *extra,
+        )
     )
 
 

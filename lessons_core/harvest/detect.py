@@ -1,0 +1,162 @@
+"""Capture candidates in one pass over a session's steps and tool results.
+
+Four kinds of evidence that a session taught something worth a lesson:
+
+- ``correction``: the first prompt after the agent acted reads as a correction
+  ("no, use ...", "don't ...", "never ..."); the candidate names the last action before it;
+- ``fail-fix``: an action (a file, or a command's program and sub-command) failed, and a
+  later call of the same action succeeded;
+- ``recurring``: the same action failed twice or more with the same error class;
+- ``gate-ignored``: a lessons gate refused a call and the agent sent the very same call
+  again, so the lesson shown did not change the action.
+
+Every item is looked at once, in order, and what is kept per session is bounded by the
+calls still waiting for their result and one entry per distinct action: the time is
+linear in the transcript's length. A result text is classified and dropped, never kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from typing import NamedTuple
+
+import orjson
+
+from lessons_core.authoring.secrets import mask_secrets
+from lessons_core.delivery.deliver import ToolAction
+from lessons_core.eval.replay_report import is_refusal
+from lessons_core.eval.transcripts import Result, Step, ToolCall
+
+CORRECTION, FAIL_FIX, RECURRING = "correction", "fail-fix", "recurring"
+GATE_IGNORED = "gate-ignored"
+KINDS = (CORRECTION, FAIL_FIX, RECURRING, GATE_IGNORED)
+RECURS_AT = 2
+QUOTE_CHARS = 200
+
+
+class Signals(NamedTuple):
+    """How a session is read: the action a call is about, the identity that makes two
+    calls the same action, the short class of a failure, and whether a prompt corrects."""
+
+    action_of: Callable[[ToolCall, str | None], ToolAction]
+    action_key: Callable[[ToolAction], str | None]
+    error_class: Callable[[str], str]
+    is_correction: Callable[[str], bool]
+
+
+@dataclass(frozen=True)
+class Found:
+    """One candidate as the transcript showed it, before triggers and coverage."""
+
+    kind: str
+    session: str
+    time: str
+    line: int
+    action: ToolAction
+    evidence: str  # the quoted correction, or the error class; masked
+    count: int = 1
+
+
+@dataclass
+class _Session:
+    pending: dict[str, tuple[Step, ToolAction, str | None]] = field(default_factory=dict)
+    last_action: tuple[Step, ToolAction] | None = None
+    failing: dict[str, str] = field(default_factory=dict)  # action key -> first error class
+    fixed: set[str] = field(default_factory=set)
+    failures: dict[tuple[str, str], int] = field(default_factory=dict)
+    recurring: dict[tuple[str, str], int] = field(default_factory=dict)  # -> index in found
+    refused: dict[str, bytes] = field(default_factory=dict)  # tool name -> refused input
+    ignored: set[bytes] = field(default_factory=set)
+
+
+class Detector:
+    """Feed it steps and results in file order; read ``found`` at the end."""
+
+    def __init__(self, signals: Signals) -> None:
+        self.signals = signals
+        self.found: list[Found] = []
+        self._sessions: dict[str, _Session] = {}
+        self._owner: dict[str, str] = {}  # call id -> session, for results
+
+    def feed_all(self, items: Iterable[Step | Result]) -> list[Found]:
+        for item in items:
+            self.feed(item)
+        return self.found
+
+    def feed(self, item: Step | Result) -> None:
+        if isinstance(item, Result):
+            self._result(item)
+        elif item.kind == "tool" and item.call is not None:
+            self._call(item, item.call)
+        elif item.kind == "prompt" and item.prompt:
+            self._prompt(item, item.prompt)
+
+    def _session(self, step: Step) -> _Session:
+        # A subagent's calls are its own thread of actions within the session.
+        key = f"{step.session_id}\x1f{step.agent_id or ''}"
+        return self._sessions.setdefault(key, _Session())
+
+    def _call(self, step: Step, call: ToolCall) -> None:
+        state = self._session(step)
+        action = self.signals.action_of(call, step.cwd)
+        signature = _signature(call)
+        refused = state.refused.pop(call.name, None)
+        if refused == signature and signature not in state.ignored:
+            state.ignored.add(signature)
+            self._add(GATE_IGNORED, step, action, "sent again unchanged after a lessons gate")
+        key = None if action.is_empty else self.signals.action_key(action)
+        state.pending[call.id] = (step, action, key)
+        self._owner[call.id] = f"{step.session_id}\x1f{step.agent_id or ''}"
+
+    def _result(self, result: Result) -> None:
+        owner = self._owner.pop(result.call_id, None)
+        state = self._sessions.get(owner) if owner is not None else None
+        if state is None or result.call_id not in state.pending:
+            return
+        step, action, key = state.pending.pop(result.call_id)
+        if result.failed and is_refusal(result.text):
+            if step.call is not None:
+                state.refused[step.call.name] = _signature(step.call)
+            return
+        if action.is_empty:
+            return
+        state.last_action = (step, action)
+        if key is None:
+            return
+        if result.failed:
+            error = self.signals.error_class(result.text)
+            state.failing.setdefault(key, error)
+            count = state.failures.get((key, error), 0) + 1
+            state.failures[(key, error)] = count
+            if count == RECURS_AT:
+                state.recurring[(key, error)] = len(self.found)
+                self._add(RECURRING, step, action, error, count)
+            elif count > RECURS_AT:
+                at = state.recurring[(key, error)]
+                self.found[at] = replace(self.found[at], count=count)
+        elif key in state.failing and key not in state.fixed:
+            state.fixed.add(key)
+            self._add(FAIL_FIX, step, action, state.failing.pop(key))
+
+    def _prompt(self, step: Step, prompt: str) -> None:
+        state = self._session(step)
+        acted, state.last_action = state.last_action, None
+        if acted is not None and self.signals.is_correction(prompt):
+            self._add(CORRECTION, step, acted[1], _quote(prompt))
+
+    def _add(
+        self, kind: str, step: Step, action: ToolAction, evidence: str, count: int = 1
+    ) -> None:
+        masked = mask_secrets(evidence)
+        self.found.append(Found(kind, step.session_id, step.time, step.line, action, masked, count))
+
+
+def _signature(call: ToolCall) -> bytes:
+    """The call's input, canonical: two calls with equal signatures are the same call."""
+    return orjson.dumps(call.input, option=orjson.OPT_SORT_KEYS)
+
+
+def _quote(prompt: str) -> str:
+    line = " ".join(prompt.split())
+    return line if len(line) <= QUOTE_CHARS else line[: QUOTE_CHARS - 1] + "…"
