@@ -1,0 +1,1 @@
+"""Feedback: what a session teaches, read from its failures and the corrections typed in it."""
