@@ -1,1 +1,2 @@
-"""Feedback: what failed in a session, and whether what was shown changed it."""
+"""Feedback: what a session teaches and whether what was shown changed it, read from its
+failures and the corrections typed in it."""
