@@ -16,14 +16,16 @@ Nothing here writes a lesson.
 from __future__ import annotations
 
 import shlex
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from lessons_core.authoring.guards import rule_terms
 from lessons_core.authoring.secrets import mask_secrets
 from lessons_core.delivery.nudges import add_line, precise_trigger
-from lessons_core.harvest.detect import CORRECTION, Found
+from lessons_core.eval.transcripts import Transcript, stream_transcript
+from lessons_core.harvest.detect import CORRECTION, ActionOf, Detector, Found
 from lessons_core.index.cache import load_index
 from lessons_core.recall.rank import rank
 from lessons_core.recall.types import RecallRequest
@@ -123,3 +125,35 @@ def _subject(item: Found) -> str:
     text = item.action.command or ", ".join(item.action.files)
     line = " ".join(mask_secrets(text).split())
     return line if len(line) <= SUBJECT_CHARS else line[: SUBJECT_CHARS - 1] + "…"
+
+
+@dataclass(frozen=True)
+class Harvest:
+    candidates: tuple[Candidate, ...]
+    transcripts: tuple[str, ...]  # the names of the files read
+    skipped_lines: int  # lines of them holding nothing a session step is made of
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "transcripts": list(self.transcripts),
+            "candidates": [c.to_dict() for c in self.candidates],
+            "uncovered": sum(1 for c in self.candidates if not c.covered),
+            "skipped_lines": self.skipped_lines,
+        }
+
+
+def harvest(
+    layout: Layout, transcripts: Iterable[Path], action_of: Callable[[Path], ActionOf]
+) -> Harvest:
+    """The capture candidates in ``transcripts``; ``action_of(path)`` reads that file's calls.
+
+    Each file is streamed once; only what the detector keeps stays in memory.
+    """
+    found: list[tuple[str, Found]] = []
+    names: list[str] = []
+    counts = Transcript()
+    for path in transcripts:
+        detector = Detector(action_of(path))
+        found += [(path.name, item) for item in detector.feed_all(stream_transcript(path, counts))]
+        names.append(path.name)
+    return Harvest(tuple(candidates(layout, found)), tuple(names), counts.skipped_lines)

@@ -3,10 +3,12 @@
 Four kinds of evidence that a session taught something worth a lesson:
 
 - ``correction``: the first prompt after the agent acted reads as a correction
-  ("no, use ...", "don't ...", "never ..."); the candidate names the last action before it;
+  ("no, use ...", "don't ...", "never ...": ``feedback.corrections``); the candidate names
+  the last action before it and quotes the sentence holding the cue;
 - ``fail-fix``: an action (a file, or a command's program and sub-command) failed, and a
   later call of the same action succeeded;
-- ``recurring``: the same action failed twice or more with the same error class;
+- ``recurring``: the same action failed twice or more with the same error class
+  (``feedback.failures``, which also says when two calls are the same action);
 - ``gate-ignored``: a lessons gate refused a call and the agent sent the very same call
   again, so the lesson shown did not change the action.
 
@@ -19,7 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from typing import NamedTuple
 
 import orjson
 
@@ -27,22 +28,18 @@ from lessons_core.authoring.secrets import mask_secrets
 from lessons_core.delivery.deliver import ToolAction
 from lessons_core.eval.replay_report import is_refusal
 from lessons_core.eval.transcripts import Result, Step, ToolCall
+from lessons_core.feedback.corrections import find_correction
+from lessons_core.feedback.failures import action_identity, error_class
 
 CORRECTION, FAIL_FIX, RECURRING = "correction", "fail-fix", "recurring"
 GATE_IGNORED = "gate-ignored"
 KINDS = (CORRECTION, FAIL_FIX, RECURRING, GATE_IGNORED)
 RECURS_AT = 2
-QUOTE_CHARS = 200
 
 
-class Signals(NamedTuple):
-    """How a session is read: the action a call is about, the identity that makes two
-    calls the same action, the short class of a failure, and whether a prompt corrects."""
-
-    action_of: Callable[[ToolCall, str | None], ToolAction]
-    action_key: Callable[[ToolAction], str | None]
-    error_class: Callable[[str], str]
-    is_correction: Callable[[str], bool]
+# What a tool call is about, from its name, input and the folder the session ran in: each
+# harness names its tools differently, so the caller says.
+ActionOf = Callable[[ToolCall, str | None], ToolAction]
 
 
 @dataclass(frozen=True)
@@ -73,8 +70,8 @@ class _Session:
 class Detector:
     """Feed it steps and results in file order; read ``found`` at the end."""
 
-    def __init__(self, signals: Signals) -> None:
-        self.signals = signals
+    def __init__(self, action_of: ActionOf) -> None:
+        self.action_of = action_of
         self.found: list[Found] = []
         self._sessions: dict[str, _Session] = {}
         self._owner: dict[str, str] = {}  # call id -> session, for results
@@ -99,13 +96,13 @@ class Detector:
 
     def _call(self, step: Step, call: ToolCall) -> None:
         state = self._session(step)
-        action = self.signals.action_of(call, step.cwd)
+        action = self.action_of(call, step.cwd)
         signature = _signature(call)
         refused = state.refused.pop(call.name, None)
         if refused == signature and signature not in state.ignored:
             state.ignored.add(signature)
             self._add(GATE_IGNORED, step, action, "sent again unchanged after a lessons gate")
-        key = None if action.is_empty else self.signals.action_key(action)
+        key = None if action.is_empty else action_identity(action)
         state.pending[call.id] = (step, action, key)
         self._owner[call.id] = f"{step.session_id}\x1f{step.agent_id or ''}"
 
@@ -125,7 +122,7 @@ class Detector:
         if key is None:
             return
         if result.failed:
-            error = self.signals.error_class(result.text)
+            error = error_class(result.text, edit=bool(action.files))
             state.failing.setdefault(key, error)
             count = state.failures.get((key, error), 0) + 1
             state.failures[(key, error)] = count
@@ -142,8 +139,9 @@ class Detector:
     def _prompt(self, step: Step, prompt: str) -> None:
         state = self._session(step)
         acted, state.last_action = state.last_action, None
-        if acted is not None and self.signals.is_correction(prompt):
-            self._add(CORRECTION, step, acted[1], _quote(prompt))
+        correction = find_correction(prompt) if acted is not None else None
+        if acted is not None and correction is not None:
+            self._add(CORRECTION, step, acted[1], correction.excerpt)
 
     def _add(
         self, kind: str, step: Step, action: ToolAction, evidence: str, count: int = 1
@@ -155,8 +153,3 @@ class Detector:
 def _signature(call: ToolCall) -> bytes:
     """The call's input, canonical: two calls with equal signatures are the same call."""
     return orjson.dumps(call.input, option=orjson.OPT_SORT_KEYS)
-
-
-def _quote(prompt: str) -> str:
-    line = " ".join(prompt.split())
-    return line if len(line) <= QUOTE_CHARS else line[: QUOTE_CHARS - 1] + "…"

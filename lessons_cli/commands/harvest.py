@@ -1,0 +1,110 @@
+"""``lessons harvest``: capture candidates from past session transcripts; writes nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from lessons_cli.harnesses import claude_code
+from lessons_cli.output import counted, echo_json
+from lessons_cli.relocation import Relocation
+from lessons_core.delivery.deliver import ToolAction
+from lessons_core.eval.transcripts import ToolCall
+from lessons_core.harvest.candidates import Candidate, Harvest, harvest
+from lessons_core.harvest.detect import ActionOf
+from lessons_core.harvest.sources import DEFAULT_RECENT, claude_projects_dir, recent_sessions
+from lessons_core.store.layout import Layout, find_layout
+
+KIND_LABELS = {
+    "correction": "correction",
+    "fail-fix": "failed, then fixed",
+    "recurring": "failed again",
+    "gate-ignored": "gate ignored",
+}
+
+
+@click.command("harvest")
+@click.argument(
+    "transcripts", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path)
+)
+@click.option(
+    "--recent",
+    default=DEFAULT_RECENT,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Without TRANSCRIPT: how many of this repo's newest Claude Code sessions to read.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the candidates as JSON.")
+def harvest_command(transcripts: tuple[Path, ...], recent: int, as_json: bool) -> None:
+    """List lessons worth capturing from past sessions; never writes one.
+
+    Reads Claude Code session transcripts (TRANSCRIPT files, or by default the newest
+    sessions Claude Code kept for this repo under ~/.claude/projects/) once each, and
+    lists four kinds of candidate: a correction typed right after an action, a call that
+    failed and later succeeded, a call that failed twice the same way, and a call sent
+    again unchanged after a lessons gate. Each comes with its evidence (masked), a
+    precise trigger, a ready 'lessons add' line and the lessons that already cover it.
+
+    \b
+    Example:
+      lessons harvest
+      lessons harvest ~/.claude/projects/-home-me-shop/3f2a9c1e.jsonl --json
+    """
+    layout = find_layout()
+    paths = list(transcripts) or recent_sessions(layout.root, recent)
+    if not paths:
+        click.echo(
+            f"no Claude Code sessions of this repo under {claude_projects_dir()}; "
+            "pass transcript files instead",
+            err=True,
+        )
+    result = harvest(layout, paths, lambda _path: _claude_code_action(layout))
+    if as_json:
+        echo_json(result.to_dict())
+        return
+    _print(result)
+
+
+def _claude_code_action(layout: Layout) -> ActionOf:
+    """Claude Code's tool calls as its hook reads them, with paths recorded in another
+    folder moved onto this repo (fixed by the first folder the session names)."""
+    moved: list[Relocation] = []
+
+    def action_of(call: ToolCall, cwd: str | None) -> ToolAction:
+        if not moved:
+            moved.append(Relocation.of(layout, cwd))
+        relocation = moved[0]
+        payload = {
+            "tool_name": call.name,
+            "tool_input": relocation.tool_input(call.input),
+            "cwd": relocation.path(cwd) if cwd else str(layout.root),
+        }
+        return claude_code.action_of(layout, payload)
+
+    return action_of
+
+
+def _print(result: Harvest) -> None:
+    for candidate in result.candidates:
+        _print_candidate(candidate)
+    uncovered = sum(1 for c in result.candidates if not c.covered)
+    click.echo(
+        f"{counted(len(result.candidates), 'candidate')} ({uncovered} not covered by a lesson) "
+        f"in {counted(len(result.transcripts), 'transcript')}"
+    )
+
+
+def _print_candidate(candidate: Candidate) -> None:
+    count = f" {candidate.count} times" if candidate.count > 1 else ""
+    click.echo(f"{KIND_LABELS[candidate.kind]}{count}: {candidate.subject}")
+    click.echo(f"  evidence: {candidate.evidence}")
+    click.echo(
+        f"  session {candidate.session} at {candidate.time or '?'} "
+        f"({candidate.transcript} line {candidate.line})"
+    )
+    if candidate.covered_by:
+        click.echo(f"  covered by: {', '.join(candidate.covered_by)}")
+    if candidate.add_line:
+        click.echo(f"  {candidate.add_line}")
+    click.echo("")
