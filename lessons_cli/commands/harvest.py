@@ -6,15 +6,11 @@ from pathlib import Path
 
 import click
 
-from lessons_cli.harnesses import claude_code
 from lessons_cli.output import counted, echo_json
-from lessons_cli.relocation import Relocation
-from lessons_core.delivery.deliver import ToolAction
-from lessons_core.eval.transcripts import ToolCall
+from lessons_cli.transcript_actions import per_transcript
 from lessons_core.harvest.candidates import Candidate, Harvest, harvest
-from lessons_core.harvest.detect import ActionOf
 from lessons_core.harvest.sources import DEFAULT_RECENT, claude_projects_dir, recent_sessions
-from lessons_core.store.layout import Layout, find_layout
+from lessons_core.store.layout import find_layout
 
 KIND_LABELS = {
     "correction": "correction",
@@ -59,30 +55,11 @@ def harvest_command(transcripts: tuple[Path, ...], recent: int, as_json: bool) -
             "pass transcript files instead",
             err=True,
         )
-    result = harvest(layout, paths, lambda _path: _claude_code_action(layout))
+    result = harvest(layout, paths, per_transcript(layout))
     if as_json:
         echo_json(result.to_dict())
         return
     _print(result)
-
-
-def _claude_code_action(layout: Layout) -> ActionOf:
-    """Claude Code's tool calls as its hook reads them, with paths recorded in another
-    folder moved onto this repo (fixed by the first folder the session names)."""
-    moved: list[Relocation] = []
-
-    def action_of(call: ToolCall, cwd: str | None) -> ToolAction:
-        if not moved:
-            moved.append(Relocation.of(layout, cwd))
-        relocation = moved[0]
-        payload = {
-            "tool_name": call.name,
-            "tool_input": relocation.tool_input(call.input),
-            "cwd": relocation.path(cwd) if cwd else str(layout.root),
-        }
-        return claude_code.action_of(layout, payload)
-
-    return action_of
 
 
 def _print(result: Harvest) -> None:

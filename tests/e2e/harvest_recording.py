@@ -7,9 +7,10 @@ each naming the scripted calls the model makes for it. What is planted, and so w
 ``lessons harvest`` should find, is the scenario's ``expect``; sessions without anything
 to find are there to catch false candidates.
 
-Re-record all of them (about a minute; the client must be installed by scripts/test):
+Re-record all of them, or the scenarios named (about a minute for all; the client must be
+installed by scripts/test), and update their labels in ``labels.json``:
 
-    .venv/bin/python -m tests.e2e.harvest_recording
+    .venv/bin/python -m tests.e2e.harvest_recording [SCENARIO ...]
 
 The files keep every record the client wrote except the copies of API requests and the
 system prompt snapshots (large, and the client's own text), with the temp folders replaced
@@ -179,6 +180,27 @@ def scenarios(root: Path) -> tuple[Scenario, ...]:
             (),
         ),
         Scenario(
+            "correction_before_any_action",
+            (
+                Prompt(
+                    "No, don't start with the tests; write the notes first. SCENARIO:first",
+                    (write_call(root, "notes.txt", "first\n"),),
+                ),
+            ),
+            (),  # nothing had been done yet that the words could correct
+        ),
+        Scenario(
+            "request_with_instead",
+            (
+                Prompt("SCENARIO:cache add the cache", (write_call(root, util, "CACHE = []\n"),)),
+                Prompt(
+                    "Good. Next, keep the entries in a dict instead of a list. SCENARIO:cache2",
+                    (write_call(root, "src/cache.py", "CACHE = {}\n"),),
+                ),
+            ),
+            (),  # a request, not a correction: a lexical cue cannot tell (a known miss)
+        ),
+        Scenario(
             "single_failure",
             (
                 Prompt(
@@ -223,7 +245,9 @@ def portable(text: str, project: Project) -> str:
     return text
 
 
-def record_all(target: Path, names: frozenset[str] | None = None) -> dict[str, list[dict[str, str]]]:
+def record_all(
+    target: Path, names: frozenset[str] | None = None
+) -> dict[str, list[dict[str, str]]]:
     """Record every scenario (or those in ``names``) into ``target``; the labels."""
     labels: dict[str, list[dict[str, str]]] = {}
     target.mkdir(parents=True, exist_ok=True)
@@ -244,11 +268,13 @@ def record_all(target: Path, names: frozenset[str] | None = None) -> dict[str, l
     return labels
 
 
-def main() -> None:
-    labels = record_all(FIXTURES)
-    (FIXTURES / LABELS).write_text(json.dumps(labels, indent=2, sort_keys=True) + "\n")
+def main(names: list[str]) -> None:
+    labels = record_all(FIXTURES, frozenset(names) if names else None)
+    path = FIXTURES / LABELS
+    kept = json.loads(path.read_text()) if names and path.exists() else {}
+    path.write_text(json.dumps({**kept, **labels}, indent=2, sort_keys=True) + "\n")
     print(f"recorded {len(labels)} sessions into {FIXTURES}", file=sys.stderr)
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])
