@@ -4,7 +4,8 @@ Builds the graphs in a temp folder (the real corpus imported with ``lessons impo
 agentsmesh``, synthetic 10k and 50k), then measures whole ``lessons hook claude-code``
 processes against ``python -c pass`` of the same install, interleaved, for both install
 kinds (``bench.installs``); a rebuild after one lesson changed; the token replay; and
-``lessons validate`` over a 1,000-lesson graph. Prints one table.
+``lessons validate`` over a 1,000-lesson graph. Prints one table, then what harvest finds
+in the recorded transcripts and how its time grows with a transcript's size.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import time
 from pathlib import Path
 
 from bench.graphs import CORPUS, Graph, corpus_graph, synthetic_graph
+from bench.harvest_run import harvest_run
 from bench.hook_runs import SHOWN_SESSION, Row, baseline, rows
 from bench.installs import REPO, Install, editable, regular
 from bench.replay import replay
@@ -42,6 +44,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--corpus", type=Path, default=CORPUS, help="agentsmesh corpus")
     parser.add_argument("--validate-lessons", type=int, default=1000, metavar="N")
     parser.add_argument("--replay-calls", type=int, default=220, metavar="N")
+    parser.add_argument(
+        "--harvest-mb", type=float, default=50.0, help="generated transcript size (default 50)"
+    )
     args = parser.parse_args(argv)
     runs = 3 if args.quick else args.runs
     # Bytecode first, as pip compiles it at install time: with PYTHONDONTWRITEBYTECODE set
@@ -65,7 +70,9 @@ def main(argv: list[str] | None = None) -> None:
         lines += [rebuild_line(dev, graph, max(3, runs // 5)) for graph in graphs]
         lines.append(validate_line(folder / "validate", args.validate_lessons, runs))
         replayed = replay(graphs[0], args.replay_calls)
+        harvested = harvest_run(folder / "harvest", args.harvest_mb)
     print_table(lines, replayed, installs)
+    print(harvested.summary())
 
 
 def hook_lines(install: Install, graphs: list[Graph], runs: int) -> list[Line]:

@@ -4,7 +4,7 @@ Four kinds of evidence that a session taught something worth a lesson:
 
 - ``correction``: the first prompt after the agent acted reads as a correction
   ("no, use ...", "don't ...", "never ...": ``feedback.corrections``); the candidate names
-  the last action before it and quotes the sentence holding the cue;
+  the last action before it and quotes the prompt;
 - ``fail-fix``: an action (a file, or a command's program and sub-command) failed, and a
   later call of the same action succeeded;
 - ``recurring``: the same action failed twice or more with the same error class
@@ -35,6 +35,7 @@ CORRECTION, FAIL_FIX, RECURRING = "correction", "fail-fix", "recurring"
 GATE_IGNORED = "gate-ignored"
 KINDS = (CORRECTION, FAIL_FIX, RECURRING, GATE_IGNORED)
 RECURS_AT = 2
+QUOTE_CHARS = 240
 
 
 # What a tool call is about, from its name, input and the folder the session ran in: each
@@ -57,7 +58,7 @@ class Found:
 
 @dataclass
 class _Session:
-    pending: dict[str, tuple[Step, ToolAction, str | None]] = field(default_factory=dict)
+    pending: dict[str, tuple[Step, ToolAction]] = field(default_factory=dict)
     last_action: tuple[Step, ToolAction] | None = None
     failing: dict[str, str] = field(default_factory=dict)  # action key -> first error class
     fixed: set[str] = field(default_factory=set)
@@ -102,8 +103,7 @@ class Detector:
         if refused == signature and signature not in state.ignored:
             state.ignored.add(signature)
             self._add(GATE_IGNORED, step, action, "sent again unchanged after a lessons gate")
-        key = None if action.is_empty else action_identity(action)
-        state.pending[call.id] = (step, action, key)
+        state.pending[call.id] = (step, action)
         self._owner[call.id] = f"{step.session_id}\x1f{step.agent_id or ''}"
 
     def _result(self, result: Result) -> None:
@@ -111,7 +111,7 @@ class Detector:
         state = self._sessions.get(owner) if owner is not None else None
         if state is None or result.call_id not in state.pending:
             return
-        step, action, key = state.pending.pop(result.call_id)
+        step, action = state.pending.pop(result.call_id)
         if result.failed and is_refusal(result.text):
             if step.call is not None:
                 state.refused[step.call.name] = _signature(step.call)
@@ -119,6 +119,10 @@ class Detector:
         if action.is_empty:
             return
         state.last_action = (step, action)
+        # Most calls succeed with nothing failing before them: their identity is not needed.
+        if not result.failed and not state.failing:
+            return
+        key = action_identity(action)
         if key is None:
             return
         if result.failed:
@@ -139,9 +143,8 @@ class Detector:
     def _prompt(self, step: Step, prompt: str) -> None:
         state = self._session(step)
         acted, state.last_action = state.last_action, None
-        correction = find_correction(prompt) if acted is not None else None
-        if acted is not None and correction is not None:
-            self._add(CORRECTION, step, acted[1], correction.excerpt)
+        if acted is not None and find_correction(prompt) is not None:
+            self._add(CORRECTION, step, acted[1], _quote(prompt))
 
     def _add(
         self, kind: str, step: Step, action: ToolAction, evidence: str, count: int = 1
@@ -153,3 +156,9 @@ class Detector:
 def _signature(call: ToolCall) -> bytes:
     """The call's input, canonical: two calls with equal signatures are the same call."""
     return orjson.dumps(call.input, option=orjson.OPT_SORT_KEYS)
+
+
+def _quote(prompt: str) -> str:
+    """The prompt on one line, cut to ``QUOTE_CHARS``: the whole of a usual correction."""
+    line = " ".join(prompt.split())
+    return line if len(line) <= QUOTE_CHARS else line[: QUOTE_CHARS - 1] + "…"
