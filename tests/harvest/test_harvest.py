@@ -187,11 +187,10 @@ def test_evidence_and_lines_are_masked(repo: Layout, tmp_path: Path) -> None:
     assert [c["kind"] for c in found] == ["fail-fix", "correction"]
 
 
-def test_candidates_name_the_lessons_that_already_cover_them(
-    repo: Layout, tmp_path: Path
-) -> None:
+def test_candidates_name_the_lessons_that_already_cover_them(repo: Layout, tmp_path: Path) -> None:
     """By trigger (a command lesson) and, for a correction, by a near-duplicate rule."""
-    save_lesson(repo, "deploy-check", "Run make check before make deploy.", commands=("make deploy",))
+    rule = "Run make check before make deploy."
+    save_lesson(repo, "deploy-check", rule, commands=("make deploy",))
     save_lesson(repo, "settings-config", "Never put settings in src/app.py; use config.toml.")
     found = harvested(
         tmp_path,
