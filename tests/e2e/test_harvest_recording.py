@@ -32,27 +32,20 @@ def harvest(project: Project, transcript: Path) -> list[tuple[str, str, str]]:
     return [(c["kind"], c["subject"], c["evidence"]) for c in data["candidates"]]
 
 
+def blocks(project: Project, role: str, kind: str) -> list[dict[str, Any]]:
+    """The ``kind`` blocks of ``role`` messages in the last request the fake model
+    received, which carries the whole session."""
+    return [
+        block
+        for message in project.fake.requests[-1]["messages"]
+        if message["role"] == role and isinstance(message["content"], list)
+        for block in message["content"]
+        if block.get("type") == kind
+    ]
+
+
 def results(project: Project) -> list[dict[str, Any]]:
-    """Every tool result in the last request the fake model received (the whole session)."""
-    messages = project.fake.requests[-1]["messages"]
-    return [
-        block
-        for message in messages
-        if message["role"] == "user" and isinstance(message["content"], list)
-        for block in message["content"]
-        if block.get("type") == "tool_result"
-    ]
-
-
-def tool_calls(project: Project) -> list[dict[str, Any]]:
-    messages = project.fake.requests[-1]["messages"]
-    return [
-        block
-        for message in messages
-        if message["role"] == "assistant" and isinstance(message["content"], list)
-        for block in message["content"]
-        if block.get("type") == "tool_use"
-    ]
+    return blocks(project, "user", "tool_result")
 
 
 def rerecord(project: Project, tmp_path: Path, name: str) -> list[tuple[str, str, str]]:
@@ -82,7 +75,7 @@ def test_a_gate_answered_by_the_same_call(project: Project, tmp_path: Path) -> N
     """The model got the gate's refusal as the result, then sent the identical call."""
     found = rerecord(project, tmp_path, "gate_ignored")
     assert [kind for kind, _s, _e in found] == ["gate-ignored"]
-    calls = tool_calls(project)
+    calls = blocks(project, "assistant", "tool_use")
     refused = [r for r in results(project) if GATE_PREFIX in result_text(r)]
     assert len(calls) == 2
     assert calls[0]["input"] == calls[1]["input"]
