@@ -9,7 +9,12 @@ import click
 from lessons_cli.output import counted, echo_json
 from lessons_cli.transcript_actions import per_transcript
 from lessons_core.harvest.candidates import Candidate, Harvest, harvest
-from lessons_core.harvest.sources import DEFAULT_RECENT, claude_projects_dir, recent_sessions
+from lessons_core.harvest.sources import (
+    DEFAULT_RECENT,
+    claude_projects_dir,
+    codex_sessions_dir,
+    recent_sessions,
+)
 from lessons_core.store.layout import find_layout
 
 KIND_LABELS = {
@@ -29,18 +34,19 @@ KIND_LABELS = {
     default=DEFAULT_RECENT,
     show_default=True,
     type=click.IntRange(min=1),
-    help="Without TRANSCRIPT: how many of this repo's newest Claude Code sessions to read.",
+    help="Without TRANSCRIPT: how many of this repo's newest sessions to read.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the candidates as JSON.")
 def harvest_command(transcripts: tuple[Path, ...], recent: int, as_json: bool) -> None:
     """List lessons worth capturing from past sessions; never writes one.
 
-    Reads Claude Code session transcripts (TRANSCRIPT files, or by default the newest
-    sessions Claude Code kept for this repo under ~/.claude/projects/) once each, and
-    lists four kinds of candidate: a correction typed right after an action, a call that
-    failed and later succeeded, a call that failed twice the same way, and a call sent
-    again unchanged after a lessons gate. Each comes with its evidence (masked), a
-    precise trigger, a ready 'lessons add' line and the lessons that already cover it.
+    Reads session transcripts of Claude Code and Codex CLI (TRANSCRIPT files, or by
+    default this repo's newest sessions under ~/.claude/projects/ and ~/.codex/sessions/)
+    once each, and lists four kinds of candidate: a correction typed right after an
+    action, a call that failed and later succeeded, a call that failed twice the same
+    way, and a call sent again unchanged after a lessons gate. Each comes with its
+    evidence (masked), a precise trigger, a ready 'lessons add' line and the lessons
+    that already cover it.
 
     \b
     Example:
@@ -51,8 +57,8 @@ def harvest_command(transcripts: tuple[Path, ...], recent: int, as_json: bool) -
     paths = list(transcripts) or recent_sessions(layout.root, recent)
     if not paths:
         click.echo(
-            f"no Claude Code sessions of this repo under {claude_projects_dir()}; "
-            "pass transcript files instead",
+            f"no sessions of this repo under {claude_projects_dir()} or "
+            f"{codex_sessions_dir()}; pass transcript files instead",
             err=True,
         )
     result = harvest(layout, paths, per_transcript(layout))

@@ -21,7 +21,7 @@ it keeps; ``read_transcript`` collects them and files each result under its call
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -77,7 +77,7 @@ class Transcript:
 
 class TranscriptError(LessonsError):
     def __init__(self, path: Path, problem: str) -> None:
-        super().__init__(f"{path}: {problem}; pass a Claude Code session file (*.jsonl)")
+        super().__init__(f"{path}: {problem}; pass a session transcript file (*.jsonl)")
 
 
 def read_transcript(path: Path) -> Transcript:
@@ -95,6 +95,16 @@ def read_transcript(path: Path) -> Transcript:
 def stream_transcript(path: Path, counts: Transcript) -> Iterator[Step | Result]:
     """Steps and results in file order, read a line at a time; lines holding neither are
     counted in ``counts.skipped_lines``. A file with nothing else is refused at its end."""
+    return stream_records(path, counts, _read_record)
+
+
+# What one JSON record of a session file holds: steps and results (possibly none), or
+# None for a record of no known type.
+RecordReader = Callable[[dict[str, Any], int], "list[Step | Result] | None"]
+
+
+def stream_records(path: Path, counts: Transcript, read: RecordReader) -> Iterator[Step | Result]:
+    """``read`` applied to each JSON object line of ``path``, once, in order."""
     found = False
     try:
         with path.open("rb") as lines:
@@ -105,7 +115,7 @@ def stream_transcript(path: Path, counts: Transcript) -> Iterator[Step | Result]
                     record = orjson.loads(line)
                 except orjson.JSONDecodeError:
                     record = None
-                items = _read_record(record, number) if isinstance(record, dict) else None
+                items = read(record, number) if isinstance(record, dict) else None
                 if items is None:
                     counts.skipped_lines += 1
                     continue
@@ -178,7 +188,7 @@ def _user_texts(content: Any, results: list[Step | Result], base: Step) -> list[
                 Result(
                     call_id=str(block.get("tool_use_id") or ""),
                     failed=bool(block.get("is_error")),
-                    text=_result_text(block.get("content")),
+                    text=result_text(block.get("content")),
                     line=base.line,
                     time=base.time,
                 )
@@ -186,7 +196,8 @@ def _user_texts(content: Any, results: list[Step | Result], base: Step) -> list[
     return texts
 
 
-def _result_text(content: Any) -> str:
+def result_text(content: Any) -> str:
+    """A tool result's text: a string, or the text of each part of a list."""
     if isinstance(content, str):
         return content
     if isinstance(content, list):

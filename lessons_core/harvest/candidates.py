@@ -25,6 +25,7 @@ from lessons_core.authoring.guards import rule_terms
 from lessons_core.authoring.secrets import mask_secrets
 from lessons_core.delivery.nudges import add_line, precise_trigger
 from lessons_core.eval.transcripts import Transcript, stream_transcript
+from lessons_core.harvest.codex_rollouts import is_rollout, stream_rollout
 from lessons_core.harvest.detect import CORRECTION, ActionOf, Detector, Found
 from lessons_core.index.cache import load_index
 from lessons_core.recall.rank import rank
@@ -154,6 +155,7 @@ def harvest(
     counts = Transcript()
     for path in transcripts:
         detector = Detector(action_of(path))
-        found += [(path.name, item) for item in detector.feed_all(stream_transcript(path, counts))]
+        read = stream_rollout if is_rollout(path) else stream_transcript
+        found += [(path.name, item) for item in detector.feed_all(read(path, counts))]
         names.append(path.name)
     return Harvest(tuple(candidates(layout, found)), tuple(names), counts.skipped_lines)

@@ -1,9 +1,11 @@
-"""Record the transcripts ``tests/fixtures/harvest/`` holds, with the real Claude Code CLI.
+"""Record the transcripts ``tests/fixtures/harvest/`` holds, with the real Claude Code and
+Codex CLIs.
 
 Each scenario is one session in a fresh copy of the sample repo (``sample_repo``: two
-lessons, the hook wired with ``lessons init --claude-code``), driven by the scripted fake
-model: its prompts go in turn (the first with ``claude -p``, the rest with ``--resume``),
-each naming the scripted calls the model makes for it. What is planted, and so what
+lessons, the hooks wired with ``lessons init --claude-code`` or ``--codex``, the Codex
+project and its hooks trusted), driven by the scripted fake model: its prompts go in turn
+(the first with ``claude -p`` or ``codex exec``, the rest with ``--resume`` or ``codex exec
+resume``), each naming the scripted calls the model makes for it. What is planted, and so what
 ``lessons harvest`` should find, is the scenario's ``expect``; sessions without anything
 to find are there to catch false candidates.
 
@@ -12,22 +14,28 @@ installed by scripts/test), and update their labels in ``labels.json``:
 
     .venv/bin/python -m tests.e2e.harvest_recording [SCENARIO ...]
 
-The files keep every record the client wrote except the copies of API requests and the
-system prompt snapshots (large, and the client's own text), with the temp folders replaced
-by ``/home/dev/shop`` (the repo) and ``/home/dev`` (the home), so no machine path stays.
+The files keep every record the client wrote except Claude Code's copies of API requests
+and system prompt snapshots (large, and the client's own text), with the temp folders
+replaced by ``/home/dev/shop`` (the repo) and ``/home/dev`` (the home), so no machine path
+stays.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from tests.e2e import codex_project
 from tests.e2e.claude_project import TOOLS, Project, bash_call, make_project, write_call
 from tests.e2e.fake_server import ToolCall
+from tests.e2e.sample_repo import ClientProject
 
+CLAUDE_CODE, CODEX = "claude-code", "codex"
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "harvest"
 LABELS = "labels.json"
 REPO_PLACEHOLDER = "/home/dev/shop"
@@ -49,6 +57,7 @@ class Scenario:
     name: str
     prompts: tuple[Prompt, ...]
     expect: tuple[tuple[str, str], ...]  # (kind, subject) of every planted candidate
+    client: str = CLAUDE_CODE
 
 
 def _read_edit(root: Path, rel: str, old: str, new: str) -> ToolCall:
@@ -217,11 +226,100 @@ def scenarios(root: Path) -> tuple[Scenario, ...]:
     )
 
 
+def codex_scenarios() -> tuple[Scenario, ...]:
+    """The same kinds of session run by Codex CLI, whose calls name repo-relative paths."""
+    util = "src/util.py"
+    return (
+        Scenario(
+            "codex_correction_after_patch",
+            (
+                Prompt("SCENARIO:settings add the timeout setting", (_add(util, "TIMEOUT = 5"),)),
+                Prompt(
+                    "No, never put settings in src/util.py; they belong in "
+                    "config/settings.toml. SCENARIO:settings2",
+                    (_add("config/settings.toml", "timeout = 5"),),
+                ),
+            ),
+            (("correction", util),),
+            CODEX,
+        ),
+        Scenario(
+            "codex_fail_fix_command",
+            (
+                Prompt(
+                    "SCENARIO:check run the checks",
+                    (
+                        codex_project.shell_call("make check"),
+                        _add("Makefile", "check:\n+\t@echo ok"),
+                        codex_project.shell_call("make check"),
+                    ),
+                ),
+            ),
+            (("fail-fix", "make check"),),
+            CODEX,
+        ),
+        Scenario(
+            "codex_fail_fix_patch",
+            (
+                Prompt(
+                    "SCENARIO:limit raise the limit",
+                    (
+                        _add(util, "LIMIT = 1"),
+                        codex_project.patch_call(
+                            codex_project.update_patch(util, "LIMIT = 9", "LIMIT = 2")
+                        ),
+                        codex_project.patch_call(
+                            codex_project.update_patch(util, "LIMIT = 1", "LIMIT = 2")
+                        ),
+                    ),
+                ),
+            ),
+            (("fail-fix", util),),
+            CODEX,
+        ),
+        Scenario(
+            "codex_gate_and_recurring",
+            (
+                Prompt(
+                    "SCENARIO:ship release and deploy",
+                    (
+                        codex_project.shell_call("bash scripts/release.sh"),
+                        codex_project.shell_call("make deploy"),
+                        codex_project.shell_call("make deploy"),
+                    ),
+                ),
+            ),
+            (("gate-ignored", "bash scripts/release.sh"), ("recurring", "make deploy")),
+            CODEX,
+        ),
+        Scenario(
+            "codex_clean_session",
+            (
+                Prompt(
+                    "SCENARIO:notes write the notes",
+                    (_add("notes.txt", "notes"), codex_project.shell_call("ls src")),
+                ),
+                Prompt(
+                    "No rush, that looks good. Now add a changelog too. SCENARIO:changelog",
+                    (_add("CHANGELOG.md", "# Changes"),),
+                ),
+            ),
+            (),
+            CODEX,
+        ),
+    )
+
+
+def _add(path: str, line: str) -> ToolCall:
+    """Codex's patch adding ``path`` with ``line`` (more lines joined by "\\n+")."""
+    return codex_project.patch_call(
+        f"*** Begin Patch\n*** Add File: {path}\n+{line}\n*** End Patch\n"
+    )
+
+
 def record(project: Project, scenario: Scenario) -> str:
-    """Run ``scenario``'s prompts in one session; the transcript's text, made portable."""
-    for prompt in scenario.prompts:
-        name = prompt.text.split("SCENARIO:", 1)[1].split()[0]
-        project.fake.scenarios[name] = list(prompt.calls)
+    """Run ``scenario``'s prompts in one Claude Code session; the transcript, portable."""
+    _script(project.fake.scenarios, scenario)
     first, *rest = scenario.prompts
     session = str(project.claude(first.text, "--allowedTools", TOOLS)["session_id"])
     for prompt in rest:
@@ -229,7 +327,27 @@ def record(project: Project, scenario: Scenario) -> str:
     return portable(project.transcript(session).read_text(), project)
 
 
-def portable(text: str, project: Project) -> str:
+def record_codex(project: codex_project.Project, scenario: Scenario) -> str:
+    """Run ``scenario``'s prompts in one Codex session (``codex exec``, then ``codex exec
+    resume``) in the trusted repo; the session file, portable."""
+    _script(project.fake.scenarios, scenario)
+    first, *rest = scenario.prompts
+    started = project.codex(first.text)
+    session = re.search(r"^session id: (\S+)$", started.stderr, re.M)
+    assert session is not None, started.stderr
+    for prompt in rest:
+        project.codex(prompt.text, "resume", session.group(1))
+    (rollout,) = (project.codex_home / "sessions").glob(f"*/*/*/rollout-*{session.group(1)}.jsonl")
+    return portable(rollout.read_text(), project)
+
+
+def _script(scripted: dict[str, list[ToolCall]], scenario: Scenario) -> None:
+    for prompt in scenario.prompts:
+        name = prompt.text.split("SCENARIO:", 1)[1].split()[0]
+        scripted[name] = list(prompt.calls)
+
+
+def portable(text: str, project: ClientProject[Any]) -> str:
     """The transcript without API request copies and with the temp folders replaced."""
     kept = []
     for line in text.splitlines():
@@ -252,20 +370,38 @@ def record_all(
     labels: dict[str, list[dict[str, str]]] = {}
     target.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="lessons-harvest-") as tmp:
-        for number, scenario in enumerate(scenarios(Path("/"))):
-            if names is not None and scenario.name not in names:
+        for number, name in enumerate(s.name for s in (*scenarios(Path("/")), *codex_scenarios())):
+            if names is not None and name not in names:
                 continue
             folder = Path(tmp) / str(number)
             folder.mkdir()
-            project = make_project(folder)
-            try:
-                planned = next(s for s in scenarios(project.root) if s.name == scenario.name)
-                file = f"{scenario.name}.jsonl"
-                (target / file).write_text(record(project, planned))
-            finally:
-                project.server.close()
-            labels[file] = [{"kind": kind, "subject": subject} for kind, subject in scenario.expect]
+            file = f"{name}.jsonl"
+            (target / file).write_text(record_in(folder, name))
+            labels[file] = [
+                {"kind": kind, "subject": subject}
+                for kind, subject in scenario_named(Path("/"), name).expect
+            ]
     return labels
+
+
+def record_in(folder: Path, name: str) -> str:
+    """Record the scenario ``name`` in a fresh wired repo under ``folder``."""
+    if scenario_named(Path("/"), name).client == CODEX:
+        codex = codex_project.make_project(folder)
+        try:
+            codex.trust()
+            return record_codex(codex, scenario_named(codex.root, name))
+        finally:
+            codex.server.close()
+    project = make_project(folder)
+    try:
+        return record(project, scenario_named(project.root, name))
+    finally:
+        project.server.close()
+
+
+def scenario_named(root: Path, name: str) -> Scenario:
+    return next(s for s in (*scenarios(root), *codex_scenarios()) if s.name == name)
 
 
 def main(names: list[str]) -> None:

@@ -16,18 +16,17 @@ from typing import Any
 import pytest
 
 from lessons_core.delivery.deliver import GATE_PREFIX
+from tests.e2e import codex_project
 from tests.e2e.claude_project import Project
 from tests.e2e.fake_anthropic import result_text
-from tests.e2e.harvest_recording import FIXTURES, LABELS, Scenario, record, scenarios
+from tests.e2e.fake_responses import output_text
+from tests.e2e.harvest_recording import FIXTURES, LABELS, record, record_codex, scenario_named
+from tests.e2e.sample_repo import ClientProject
 
 pytestmark = pytest.mark.e2e
 
 
-def scenario(project: Project, name: str) -> Scenario:
-    return next(s for s in scenarios(project.root) if s.name == name)
-
-
-def harvest(project: Project, transcript: Path) -> list[tuple[str, str, str]]:
+def harvest(project: ClientProject[Any], transcript: Path) -> list[tuple[str, str, str]]:
     data = json.loads(project.lessons("harvest", str(transcript), "--json"))
     return [(c["kind"], c["subject"], c["evidence"]) for c in data["candidates"]]
 
@@ -49,9 +48,15 @@ def results(project: Project) -> list[dict[str, Any]]:
 
 
 def rerecord(project: Project, tmp_path: Path, name: str) -> list[tuple[str, str, str]]:
-    """Record ``name`` again; its candidates, after checking them against the fixture."""
-    planned = scenario(project, name)
-    text = record(project, planned)
+    """Record the Claude Code scenario ``name`` again; its candidates (``compare``d)."""
+    return compare(project, tmp_path, name, record(project, scenario_named(project.root, name)))
+
+
+def compare(
+    project: ClientProject[Any], tmp_path: Path, name: str, text: str
+) -> list[tuple[str, str, str]]:
+    """The candidates of a fresh recording, once they are the label's and the committed
+    fixture's, and no temp path is left in it."""
     assert str(project.root) not in text
     assert str(project.home) not in text
     fresh = tmp_path / f"{name}.jsonl"
@@ -86,3 +91,30 @@ def test_a_session_with_nothing_to_find(project: Project, tmp_path: Path) -> Non
     """Two prompts ("No rush, ..." is no correction), no failed result: no candidate."""
     assert rerecord(project, tmp_path, "clean_session") == []
     assert not any(r.get("is_error") for r in results(project))
+
+
+def test_codex_a_gate_answered_by_the_same_call_and_a_failure_twice(
+    codex: codex_project.Project, tmp_path: Path
+) -> None:
+    """Codex's session file: the gate's refusal reached the model as the call's output and
+    the same command came back; make deploy failed twice the same way."""
+    name = "codex_gate_and_recurring"
+    text = record_codex(codex, scenario_named(codex.root, name))
+    found = compare(codex, tmp_path, name, text)
+    assert [kind for kind, _s, _e in found] == ["gate-ignored", "recurring"]
+    items = codex.fake.requests[-1]["input"]
+    calls = [i for i in items if i.get("type") == "function_call"]
+    outputs = {
+        i["call_id"]: output_text(i) for i in items if i.get("type") == "function_call_output"
+    }
+    assert [c["arguments"] for c in calls[:2]] == ['{"cmd": "bash scripts/release.sh"}'] * 2
+    assert "Command blocked by PreToolUse hook" in outputs[calls[0]["call_id"]]
+    assert "Process exited with code 0" in outputs[calls[1]["call_id"]]
+    assert ["Process exited with code 2" in outputs[c["call_id"]] for c in calls[2:]] == [True] * 2
+
+
+def test_codex_a_session_with_nothing_to_find(codex: codex_project.Project, tmp_path: Path) -> None:
+    name = "codex_clean_session"
+    assert (
+        compare(codex, tmp_path, name, record_codex(codex, scenario_named(codex.root, name))) == []
+    )

@@ -254,7 +254,61 @@ def test_no_sessions_found_is_said_on_stderr(
     repo: Layout, tmp_path: Path, monkeypatch: Any
 ) -> None:
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "none"))
+    monkeypatch.setenv("CODEX_HOME", str(tmp_path / "none"))
     out = run("harvest")
     assert out.exit_code == 0
-    assert "no Claude Code sessions of this repo" in out.stderr
+    assert "no sessions of this repo under" in out.stderr
     assert "0 candidates" in out.stdout
+
+
+def codex_rollout(
+    folder: Path, cwd: str, name: str = "rollout-2026-11-30T10-00-00-x.jsonl"
+) -> Path:
+    """A Codex session file in the shapes Codex CLI 0.171.0 writes: make deploy fails twice."""
+    day = folder / "2026" / "11" / "30"
+    day.mkdir(parents=True, exist_ok=True)
+    meta = {"type": "session_meta", "payload": {"id": "codex-1", "cwd": cwd}}
+    lines = [meta]
+    for n in range(2):
+        call = {
+            "type": "function_call",
+            "name": "exec_command",
+            "call_id": f"c{n}",
+            "arguments": json.dumps({"cmd": "make deploy"}),
+        }
+        output = {
+            "type": "function_call_output",
+            "call_id": f"c{n}",
+            "output": "Chunk ID: 1a2b\nWall time: 0.0 seconds\nProcess exited with code 2\n"
+            "Original token count: 9\nOutput:\nmake: *** No rule to make target "
+            "'deploy'.  Stop.\n",
+        }
+        lines += [{"type": "response_item", "payload": call},
+                  {"type": "response_item", "payload": output}]  # fmt: skip
+    path = day / name
+    path.write_text("".join(json.dumps(r) + "\n" for r in lines))
+    return path
+
+
+def test_codex_session_files_are_read_the_same_way(repo: Layout, tmp_path: Path) -> None:
+    """A rollout file, told apart by its first record: the same candidate and error class
+    as Claude Code gives for the same failures."""
+    path = codex_rollout(tmp_path / "sessions", str(repo.root))
+    found = json.loads(run("harvest", str(path), "--json").stdout)["candidates"]
+    assert [(c["kind"], c["subject"], c["count"], c["session"]) for c in found] == [
+        ("recurring", "make deploy", 2, "codex-1")
+    ]
+    assert found[0]["evidence"] == "exit 2: make: *** No rule to make target <q>. Stop."
+
+
+def test_without_files_it_reads_this_repos_codex_sessions_too(
+    repo: Layout, tmp_path: Path, monkeypatch: Any
+) -> None:
+    """Under CODEX_HOME/sessions, only the files whose session ran in this repo."""
+    home = tmp_path / "codex"
+    codex_rollout(home / "sessions", str(repo.root / "src"), "rollout-mine.jsonl")
+    codex_rollout(home / "sessions", "/elsewhere", "rollout-other.jsonl")
+    monkeypatch.setenv("CODEX_HOME", str(home))
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "none"))
+    data = json.loads(run("harvest", "--json").stdout)
+    assert data["transcripts"] == ["rollout-mine.jsonl"]

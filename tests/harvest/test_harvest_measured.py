@@ -1,5 +1,6 @@
-"""Harvest measured: recall and precision on transcripts the real Claude Code CLI recorded
-(tests/fixtures/harvest, re-recorded by tests/e2e/harvest_recording.py), and linear time."""
+"""Harvest measured: recall and precision on transcripts the real Claude Code and Codex CLIs
+recorded (tests/fixtures/harvest, re-recorded by tests/e2e/harvest_recording.py), and
+linear time."""
 
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ def test_recall_and_precision_on_recorded_sessions_hold_their_floor(repo: Layout
 def test_the_eval_report_reads_like_lessons_eval(repo: Layout) -> None:
     """One summary line with recall and precision, a line per kind, then each failure."""
     lines = run("eval", "--harvest", str(LABELS)).stdout.splitlines()
-    assert lines[0].startswith("11/12 transcripts passed; recall 1.000, precision 0.889")
+    assert lines[0].startswith("16/17 transcripts passed; recall 1.000, precision 0.929")
     assert "FAIL request_with_instead.jsonl" in lines
     assert "  not expected: correction src/util.py" in lines
 
@@ -48,9 +49,11 @@ def test_recorded_candidates_name_the_lesson_that_covers_them(repo: Layout) -> N
     save_lesson(repo, "release-bump", "Bump VERSION first.", commands=(r"scripts/release\.sh",))
     out = run("harvest", *sorted(str(p) for p in LABELS.parent.glob("*.jsonl")), "--json")
     found = json.loads(out.stdout)["candidates"]
-    covered = {(c["kind"], c["subject"]): c["covered_by"] for c in found}
-    assert covered[("gate-ignored", "bash scripts/release.sh")] == ["release-bump"]
-    assert sum(1 for ids in covered.values() if ids) == 1
+    gates = [c for c in found if c["kind"] == "gate-ignored"]
+    assert [(c["subject"], c["covered_by"]) for c in gates] == [
+        ("bash scripts/release.sh", ["release-bump"])
+    ] * 2  # Claude Code's session and Codex's
+    assert all(not c["covered_by"] for c in found if c["kind"] != "gate-ignored")
     assert "hunter2" not in out.stdout
     assert "password=[secret]" in out.stdout
 
