@@ -154,8 +154,13 @@ def _recurrence_gate(
         return None  # the retry of a refused call runs, as its refusal said
     from lessons_core.feedback.recurrence import recurrence_gate
 
+    from lessons_core.recall.render import render_block
+
     found = recurrence_gate(layout, key, action.files, action.command, config, gate=mark)
-    return None if found is None else (Notice(found[0], gate=True), found[1])
+    if found is None:
+        return None
+    head, again = found
+    return Notice(f"{head}\n{GATE_PREFIX}\n{render_block(again)}", gate=True), again
 
 
 def _pure_read(command: str) -> bool:

@@ -42,10 +42,10 @@ FIRST = "first"
 COVERED = "covered"
 UNCOVERED = "uncovered"
 
-RECURRENCE_GATE = (
-    "Not run yet: this call failed {times} times in this session ({error_class}). "
-    "The project lessons about it, shown again: adjust the call to them, then make it "
-    "again; it will run."
+# Said before the gate's usual words and the lessons it shows again.
+RECURRENCE_HEAD = (
+    "This call failed {times} times in this session ({error_class}); the project "
+    "lessons about it, shown again:"
 )
 
 
@@ -99,11 +99,9 @@ def recurrence_gate(
     config: Config,
     gate: str,
 ) -> tuple[str, Recall] | None:
-    """Before the next attempt of an action whose recurrence is due: the text refusing
-    the call ``gate`` names once, and the lessons it shows again; None when nothing is
-    due for this action (or a parallel hook answered it first)."""
-    from lessons_core.recall.render import render_block
-
+    """Before the next attempt of an action whose recurrence is due: the line saying so
+    and the lessons to show again, refusing the call ``gate`` names once; None when
+    nothing is due for this action (or a parallel hook answered it first)."""
     identity = action_identity(files, command)
     if identity is None:
         return None
@@ -118,5 +116,4 @@ def recurrence_gate(
     if not sessions.answer_recurrence(layout, key, mark, ids, gate):
         return None
     found_class, times = due
-    head = RECURRENCE_GATE.format(times=times, error_class=found_class)
-    return mask_secrets(head) + "\n" + render_block(found), found
+    return mask_secrets(RECURRENCE_HEAD.format(times=times, error_class=found_class)), found

@@ -94,7 +94,7 @@ def test_a_covered_recurrence_brings_its_lesson_back_before_the_next_attempt(
     assert rule not in _context(answer(case.harness, failed))  # covered: no capture nudge
     reason = _refusal(case.harness, answer(case.harness, before))
     assert reason is not None
-    assert "this call failed 2 times in this session" in reason
+    assert "This call failed 2 times in this session" in reason
     assert rule in reason
     assert _refusal(case.harness, answer(case.harness, before)) is None  # the retry runs
     answer(case.harness, failed)
