@@ -153,7 +153,6 @@ def _recurrence_gate(
     if sessions.was_refused(layout, key, mark):
         return None  # the retry of a refused call runs, as its refusal said
     from lessons_core.feedback.recurrence import recurrence_gate
-
     from lessons_core.recall.render import render_block
 
     found = recurrence_gate(layout, key, action.files, action.command, config, gate=mark)
