@@ -125,9 +125,9 @@ def test_huge_output_is_read_only_at_its_start() -> None:
 )
 def test_action_identity_is_the_nudges_trigger(action: ToolAction, identity: str | None) -> None:
     """The file, or the command's program and sub-commands, as the capture nudge has it."""
-    assert action_identity(action) == identity
+    assert action_identity(action.files, action.command) == identity
 
 
 def test_an_action_naming_a_secret_has_no_identity() -> None:
     """A command whose words hold a credential is never stored, even as an identity."""
-    assert action_identity(ToolAction(command="deploy ghp_abcdefghijklmnopqrstuvwxyz0123")) is None
+    assert action_identity((), "deploy ghp_abcdefghijklmnopqrstuvwxyz0123") is None

@@ -161,11 +161,14 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
 def failure_output(
     layout: Layout, payload: dict[str, Any], action: ToolAction, config: Config
 ) -> dict[str, Any] | None:
-    """The capture nudge after ``action`` failed; nothing when the user interrupted it."""
+    """The capture nudge after ``action`` failed, or the recurrence nudge when it failed
+    again (``feedback.recurrence``); nothing when the user interrupted it."""
     if payload.get("is_interrupt"):
         return None
-    from lessons_core.delivery import nudges  # failures only: keeps every other call lighter
+    # Failures only: keeps every other call lighter.
+    from lessons_core.delivery.nudges import after_failure
 
+    error = payload.get("error")
     key = session_of(payload)
-    delivery.record_failure(layout, key, action, config)
-    return context_output("PostToolUseFailure", nudges.failure_nudge(layout, key, action))
+    text = after_failure(layout, key, action, error if isinstance(error, str) else "", config)
+    return context_output("PostToolUseFailure", text)

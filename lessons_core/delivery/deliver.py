@@ -16,6 +16,7 @@ Two modes reach the agent differently:
 from __future__ import annotations
 
 from lessons_core.delivery import sessions
+from lessons_core.feedback import history
 from lessons_core.recall.rank import recall
 from lessons_core.recall.types import RecallRequest
 from lessons_core.records import NamedTuple
@@ -107,6 +108,13 @@ def before_action(
     """
     if action.is_empty:
         return None
+    if GATE in modes:
+        recurring = _recurrence_gate(layout, key, action, config)
+        if recurring is not None:
+            gated, shown_again = recurring
+            ids = tuple(hit.lesson_id for hit in shown_again.hits)
+            _log_recall(layout, config, event, key, action, shown_again, ids, gated)
+            return gated
     pure = action.command is not None and _pure_read(action.command)
     request = RecallRequest(files=() if pure else action.files, command=action.command, prompt=None)
     found = recall_unseen(layout, request, key, config=config)
@@ -132,6 +140,26 @@ def before_action(
             notice = Notice(f"{GATE_PREFIX}\n{text}" if gating else text, gate=gating)
     _log_recall(layout, config, event, key, action, found, shown, notice)
     return notice
+
+
+def _recurrence_gate(
+    layout: Layout, key: str, action: ToolAction, config: Config
+) -> tuple[Notice, Recall] | None:
+    """The recurrence gate due for ``action`` (``feedback.recurrence``), if any. Only a
+    session whose failure history holds a due recurrence imports more to find out."""
+    if not history.due(sessions.failures(layout, key)):
+        return None
+    mark = sessions.gate_mark(action_key(action))
+    if sessions.was_refused(layout, key, mark):
+        return None  # the retry of a refused call runs, as its refusal said
+    from lessons_core.feedback.recurrence import recurrence_gate
+    from lessons_core.recall.render import render_block
+
+    found = recurrence_gate(layout, key, action.files, action.command, config, gate=mark)
+    if found is None:
+        return None
+    head, again = found
+    return Notice(f"{head}\n{GATE_PREFIX}\n{render_block(again)}", gate=True), again
 
 
 def _pure_read(command: str) -> bool:

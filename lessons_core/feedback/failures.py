@@ -7,8 +7,10 @@ old_string not found``. Quoted values, paths, numbers and anything that looks li
 secret are replaced by placeholders, so ``No module named 'a'`` and ``No module named 'b'``
 are one class and no value of the run survives into a session file or the telemetry log.
 
-The identity is the trigger a capture nudge would suggest (``nudges.precise_trigger``):
-the repo-relative file, or the command's program and sub-commands (``^git checkout``).
+The identity is the trigger a capture nudge suggests (``precise_trigger``): the
+repo-relative file, or a pattern anchored to the start of the command that failed, its
+program and sub-commands (``^pnpm test:e2e``), never a glob or pattern that would fire
+everywhere.
 
 Only failure hooks import this module (it needs ``re``); the pre-tool hook compares the
 identities it stored (``feedback.history``) without it.
@@ -19,12 +21,17 @@ from __future__ import annotations
 import re
 
 from lessons_core.authoring.secrets import mask_secrets
-from lessons_core.delivery.nudges import precise_trigger
+from lessons_core.matching.commands import command_parts, shell_words
+from lessons_core.matching.pure_reads import is_pure_read_command
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from lessons_core.delivery.deliver import ToolAction
-
+# The trigger a capture nudge suggests, and so an action's identity: the program and at
+# most this many sub-commands after it.
+MAX_PATTERN_WORDS = 3
+# A longer word is data (a heredoc, an inline script), not a program or sub-command name.
+MAX_WORD_CHARS = 64
+_REGEX_SPECIALS = frozenset("\\.^$*+?()[]{}|")
+# Interpreters whose module flag names what ran: `python -m pytest` is about pytest.
+_MODULE_FLAGS = {"python": "-m", "python3": "-m"}
 # A tool's error text can be megabytes of output: only its start is read.
 MAX_ERROR_CHARS = 16 * 1024
 MAX_LINES = 200
@@ -38,7 +45,7 @@ _EXIT = re.compile(r"\bexit(?:ed with)?(?: exit)? code:? ?(-?\d{1,5})\b", re.I)
 # Lines a client adds around a shell result, which say nothing about the error.
 _FRAME = re.compile(
     r"^(?:exit code|command|directory|signal|process group pgid|background pids|"
-    r"traceback \(most recent call last\)|file \"|at )",
+    r"traceback \(most recent call last\)|file \"|at |</?untrusted_context>)",
     re.I,
 )
 _NOTHING = frozenset({"(empty)", "(none)"})
@@ -133,11 +140,67 @@ def error_shape(line: str) -> str:
     return shape
 
 
-def action_identity(action: ToolAction) -> str | None:
-    """The file or command pattern an action is about (``file src/a.py``, ``cmd
+def action_identity(files: tuple[str, ...], command: str | None) -> str | None:
+    """The file or command pattern a call is about (``file src/a.py``, ``cmd
     ^git checkout``), or None when nothing precise names it (a secret, no program)."""
-    trigger = precise_trigger(action)
+    trigger = precise_trigger(files, command)
     if trigger is None:
         return None
     flag, value = trigger
     return f"{'file' if flag == '--trigger-file' else 'cmd'} {value}"
+
+
+def precise_trigger(files: tuple[str, ...], command: str | None) -> tuple[str, str] | None:
+    """``--trigger-file PATH`` or ``--trigger-cmd PATTERN`` for a call about ``files``
+    or running ``command``, or None."""
+    if files:
+        path = files[0]
+        return None if _quotes_a_secret(path) else ("--trigger-file", path)
+    if command:
+        pattern = command_pattern(command)
+        if pattern:
+            return "--trigger-cmd", pattern
+    return None
+
+
+def command_pattern(command: str) -> str | None:
+    """A pattern anchored to the last state-changing simple command of ``command``.
+
+    The program and the sub-commands after it, up to the first option, path or value:
+    ``cd web && pnpm test:e2e --filter x`` gives ``^pnpm test:e2e``.
+    """
+    parts = command_parts(command)
+    candidates = [part for part in (parts[1:] or parts) if not is_pure_read_command(part)]
+    if not candidates:
+        return None
+    words = shell_words(candidates[-1])
+    if not words or len(words[0]) > MAX_WORD_CHARS:
+        return None
+    kept = [words[0]]
+    for word in words[1:]:
+        if len(kept) >= MAX_PATTERN_WORDS:
+            break
+        if _MODULE_FLAGS.get(kept[0]) == word and len(kept) == 1:
+            kept.append(word)
+            continue
+        if (
+            word.startswith("-")
+            or any(c in word for c in "/=.")
+            or not word.isprintable()
+            or len(word) > MAX_WORD_CHARS
+        ):
+            break
+        kept.append(word)
+    if _quotes_a_secret(" ".join(kept)):
+        return None
+    return "^" + " ".join(_escape(word) for word in kept)
+
+
+def _quotes_a_secret(text: str) -> bool:
+    """Whether ``text`` holds a credential. Checked before escaping: ``\\.`` inside a token
+    would hide it from the masks, and a trigger naming a secret could never be captured."""
+    return mask_secrets(text) != text
+
+
+def _escape(word: str) -> str:
+    return "".join(f"\\{char}" if char in _REGEX_SPECIALS else char for char in word)

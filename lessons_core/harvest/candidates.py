@@ -23,15 +23,16 @@ from typing import Any
 
 from lessons_core.authoring.guards import rule_terms
 from lessons_core.authoring.secrets import mask_secrets
-from lessons_core.delivery.nudges import add_line, precise_trigger
+from lessons_core.delivery.nudges import capture_line
 from lessons_core.eval.transcripts import Transcript, stream_transcript
+from lessons_core.feedback.failures import precise_trigger
 from lessons_core.harvest.codex_rollouts import is_rollout, stream_rollout
 from lessons_core.harvest.detect import CORRECTION, ActionOf, Detector, Found
 from lessons_core.index.cache import load_index
 from lessons_core.recall.rank import rank
 from lessons_core.recall.types import RecallRequest
 from lessons_core.store.files import load_graph
-from lessons_core.store.layout import Layout, lessons_command
+from lessons_core.store.layout import Layout
 from lessons_core.validate.duplicates import similar_sets
 
 SUBJECT_CHARS = 120
@@ -76,16 +77,16 @@ def candidates(layout: Layout, found: Iterable[tuple[str, Found]]) -> list[Candi
     """Each (transcript name, found) as a candidate, with its trigger and coverage."""
     found = list(found)
     index, _broken = load_index(layout)
-    program = lessons_command(layout)
     by_wording = _near_rules(layout, [item for _name, item in found])
     made = []
     for number, (name, item) in enumerate(found):
         request = RecallRequest(files=item.action.files, command=item.action.command)
         by_trigger = [c.hit.lesson_id for c in rank(index, request)]
-        trigger = precise_trigger(item.action)
+        trigger = precise_trigger(item.action.files, item.action.command)
         line = None
         if trigger is not None:
-            line = mask_secrets(add_line(program, trigger, _evidence_option(item.session)))
+            evidence = _evidence_option(item.session)
+            line = mask_secrets(f"{capture_line(layout, *trigger)} {evidence}")
         made.append(
             Candidate(
                 kind=item.kind,

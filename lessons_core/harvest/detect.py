@@ -122,7 +122,7 @@ class Detector:
         # Most calls succeed with nothing failing before them: their identity is not needed.
         if not result.failed and not state.failing:
             return
-        key = action_identity(action)
+        key = action_identity(action.files, action.command)
         if key is None:
             return
         if result.failed:

@@ -70,6 +70,8 @@ HOOK_PATH: dict[str, frozenset[str]] = {
     "lessons_core.matching.specificity": frozenset(),
     "lessons_core.index.watch": frozenset(),
     "lessons_core.matching.words": frozenset(),
+    "lessons_core.feedback": frozenset(),
+    "lessons_core.feedback.history": frozenset(),  # the session's failure history
 
     # A command (not a file) to match: command triggers, pure reads, Codex's patches.
     "lessons_core.matching.commands": frozenset({"re", "functools"}),
@@ -78,6 +80,9 @@ HOOK_PATH: dict[str, frozenset[str]] = {
     # A failed tool call: the capture nudge, which masks secrets.
     "lessons_core.delivery.nudges": frozenset({"shlex"}),
     "lessons_core.authoring.secrets": frozenset({"re", "typing"}),
+    # A failed call, or a recurrence due: error classes, the recurrence gate and nudge.
+    "lessons_core.feedback.failures": frozenset({"re"}),
+    "lessons_core.feedback.recurrence": frozenset({"shlex"}),
     # Rule text that is not plain, a glob without a plan, a hook that fails.
     "lessons_core.recall.inert": frozenset({"re", "unicodedata"}),
     "lessons_core.matching.glob_regex": frozenset(
