@@ -31,7 +31,13 @@ import orjson
 from lessons_core.errors import LessonsError
 
 # Text Claude Code puts in a user message that the user did not type as a prompt.
-_CLIENT_MARKERS = ("<command-name>", "<local-command-", "<command-message>", "Caveat:")
+_CLIENT_MARKERS = (
+    "<command-name>",
+    "<local-command-",
+    "<command-message>",
+    "Caveat:",
+    "Stop hook feedback:",  # a Stop hook's reason, handed on as the next user message
+)
 _COMPACT_SUMMARY = "This session is being continued from a previous conversation"
 
 

@@ -312,3 +312,16 @@ def test_without_files_it_reads_this_repos_codex_sessions_too(
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "none"))
     data = json.loads(run("harvest", "--json").stdout)
     assert data["transcripts"] == ["rollout-mine.jsonl"]
+
+
+def test_a_stop_hooks_feedback_is_not_a_prompt(repo: Layout, tmp_path: Path) -> None:
+    """Claude Code hands a Stop hook's reason on as a user message; nobody typed it."""
+    found = harvested(
+        tmp_path,
+        [
+            edit("t1", "src/app.py"),
+            result("t1", "ok"),
+            prompt("Stop hook feedback:\nNo lesson yet: write what to do instead, then stop."),
+        ],
+    )
+    assert found == []
