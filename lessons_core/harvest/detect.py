@@ -19,6 +19,7 @@ linear in the transcript's length. A result text is classified and dropped, neve
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
@@ -36,6 +37,9 @@ GATE_IGNORED = "gate-ignored"
 KINDS = (CORRECTION, FAIL_FIX, RECURRING, GATE_IGNORED)
 RECURS_AT = 2
 QUOTE_CHARS = 240
+# A rule's line in a lessons block names its lesson: "- ID: rule (why)", or "- rule [ID]"
+# in sessions recorded before the id moved to the front.
+_SHOWN_ID = re.compile(r"^- ([a-z0-9][a-z0-9._-]*): |^- .* \[([a-z0-9][a-z0-9._-]*)\]$", re.M)
 
 
 # What a tool call is about, from its name, input and the folder the session ran in: each
@@ -64,7 +68,8 @@ class _Session:
     fixed: set[str] = field(default_factory=set)
     failures: dict[tuple[str, str], int] = field(default_factory=dict)
     recurring: dict[tuple[str, str], int] = field(default_factory=dict)  # -> index in found
-    refused: dict[str, bytes] = field(default_factory=dict)  # tool name -> refused input
+    # tool name -> the input a gate refused, and the lessons it showed
+    refused: dict[str, tuple[bytes, tuple[str, ...]]] = field(default_factory=dict)
     ignored: set[bytes] = field(default_factory=set)
 
 
@@ -99,10 +104,13 @@ class Detector:
         state = self._session(step)
         action = self.action_of(call, step.cwd)
         signature = _signature(call)
-        refused = state.refused.pop(call.name, None)
+        refused, shown = state.refused.pop(call.name, (None, ()))
         if refused == signature and signature not in state.ignored:
             state.ignored.add(signature)
-            self._add(GATE_IGNORED, step, action, "sent again unchanged after a lessons gate")
+            about = f" showed {', '.join(shown)}" if shown else ""
+            self._add(
+                GATE_IGNORED, step, action, f"sent again unchanged after a lessons gate{about}"
+            )
         state.pending[call.id] = (step, action)
         self._owner[call.id] = f"{step.session_id}\x1f{step.agent_id or ''}"
 
@@ -114,7 +122,9 @@ class Detector:
         step, action = state.pending.pop(result.call_id)
         if result.failed and is_refusal(result.text):
             if step.call is not None:
-                state.refused[step.call.name] = _signature(step.call)
+                ids = (m.group(1) or m.group(2) for m in _SHOWN_ID.finditer(result.text))
+                shown = tuple(dict.fromkeys(ids))
+                state.refused[step.call.name] = (_signature(step.call), shown)
             return
         if action.is_empty:
             return

@@ -164,6 +164,7 @@ def test_a_call_sent_again_unchanged_after_a_gate_is_a_gate_ignored(
         ],
     )
     assert kinds(found) == [("gate-ignored", "make deploy")]
+    assert found[0]["evidence"] == "sent again unchanged after a lessons gate showed x"
 
 
 def test_evidence_and_lines_are_masked(repo: Layout, tmp_path: Path) -> None:
