@@ -16,6 +16,7 @@ Two modes reach the agent differently:
 from __future__ import annotations
 
 from lessons_core.delivery import sessions
+from lessons_core.feedback import session_evidence
 from lessons_core.recall.rank import recall
 from lessons_core.recall.types import RecallRequest
 from lessons_core.records import NamedTuple
@@ -107,6 +108,8 @@ def before_action(
     """
     if action.is_empty:
         return None
+    if config.stop_capture:
+        session_evidence.note_action(layout, key, action.files, action.command)
     pure = action.command is not None and _pure_read(action.command)
     request = RecallRequest(files=() if pure else action.files, command=action.command, prompt=None)
     found = recall_unseen(layout, request, key, config=config)
@@ -145,7 +148,10 @@ def _pure_read(command: str) -> bool:
 def on_prompt(
     layout: Layout, key: str, prompt: str, config: Config, event: str = "UserPromptSubmit"
 ) -> str | None:
-    """Keyword and prompt matches for a prompt the user just sent."""
+    """Keyword and prompt matches for a prompt the user just sent (and, when it corrects
+    the action before it, that correction kept as the session's evidence)."""
+    if config.stop_capture:
+        session_evidence.note_prompt(layout, key, prompt)
     if not prompt.strip():
         return None
     request = RecallRequest(files=(), command=None, prompt=prompt)

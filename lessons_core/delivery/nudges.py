@@ -4,25 +4,20 @@ The nudge carries a ready ``lessons add`` line whose trigger is as precise as th
 allows: the repo-relative path of the file, or a pattern anchored to the start of the
 command that failed (``^pnpm test:e2e``), never a glob or pattern that would fire
 everywhere. Anything that looks like a secret is masked before it reaches the agent.
+
+Secret masks and shlex are imported where a nudge or line is written, not with the module:
+``lessons_core.feedback.stop_capture`` imports it on every stop.
 """
 
 from __future__ import annotations
 
-import shlex
-
-from lessons_core.authoring.secrets import mask_secrets
 from lessons_core.delivery import sessions
 from lessons_core.delivery.deliver import ToolAction
-from lessons_core.matching.commands import command_parts, shell_words
-from lessons_core.matching.pure_reads import is_pure_read_command
+from lessons_core.matching.command_words import command_words
 from lessons_core.store.layout import Layout, lessons_command
 
-MAX_PATTERN_WORDS = 3
-# A longer word is data (a heredoc, an inline script), not a program or sub-command name.
-MAX_WORD_CHARS = 64
+RULE_PLACEHOLDER = "<what to do instead, one imperative sentence>"
 _REGEX_SPECIALS = frozenset("\\.^$*+?()[]{}|")
-# Interpreters whose module flag names what ran: `python -m pytest` is about pytest.
-_MODULE_FLAGS = {"python": "-m", "python3": "-m"}
 
 
 def nudge_key(key: str) -> str:
@@ -38,14 +33,25 @@ def failure_nudge(layout: Layout, key: str, action: ToolAction) -> str | None:
     flag, value = trigger
     if not sessions.claim(layout, nudge_key(key), [f"{flag} {value}"]):
         return None
-    line = (
-        f'{lessons_command(layout)} add "<what to do instead, one imperative sentence>" '
-        "--topic <topic> "
-        f"{flag} {shlex.quote(value)}"
-    )
+    from lessons_core.authoring.secrets import mask_secrets
+
     return mask_secrets(
         "That call failed. If the cause is specific to this project (not a typo or a "
-        "one-off), capture it so the rule is shown before the next attempt:\n  " + line
+        "one-off), capture it so the rule is shown before the next attempt:\n  "
+        + add_line(layout, trigger)
+    )
+
+
+def add_line(layout: Layout, trigger: tuple[str, str], evidence: tuple[str, ...] = ()) -> str:
+    """A ready ``lessons add`` line with ``trigger`` and ``evidence`` filled in and the rule
+    and topic left for the agent (callers mask secrets in the text they hand over)."""
+    import shlex
+
+    flag, value = trigger
+    refs = "".join(f" --evidence {shlex.quote(ref)}" for ref in evidence)
+    return (
+        f'{lessons_command(layout)} add "{RULE_PLACEHOLDER}" --topic <topic> '
+        f"{flag} {shlex.quote(value)}{refs}"
     )
 
 
@@ -67,29 +73,8 @@ def command_pattern(command: str) -> str | None:
     The program and the sub-commands after it, up to the first option, path or value:
     ``cd web && pnpm test:e2e --filter x`` gives ``^pnpm test:e2e``.
     """
-    parts = command_parts(command)
-    candidates = [part for part in (parts[1:] or parts) if not is_pure_read_command(part)]
-    if not candidates:
-        return None
-    words = shell_words(candidates[-1])
-    if not words or len(words[0]) > MAX_WORD_CHARS:
-        return None
-    kept = [words[0]]
-    for word in words[1:]:
-        if len(kept) >= MAX_PATTERN_WORDS:
-            break
-        if _MODULE_FLAGS.get(kept[0]) == word and len(kept) == 1:
-            kept.append(word)
-            continue
-        if (
-            word.startswith("-")
-            or any(c in word for c in "/=.")
-            or not word.isprintable()
-            or len(word) > MAX_WORD_CHARS
-        ):
-            break
-        kept.append(word)
-    if _quotes_a_secret(" ".join(kept)):
+    kept = command_words(command)
+    if not kept or _quotes_a_secret(" ".join(kept)):
         return None
     return "^" + " ".join(_escape(word) for word in kept)
 
@@ -97,6 +82,8 @@ def command_pattern(command: str) -> str | None:
 def _quotes_a_secret(text: str) -> bool:
     """Whether ``text`` holds a credential. Checked before escaping: ``\\.`` inside a token
     would hide it from the masks, and a trigger naming a secret could never be captured."""
+    from lessons_core.authoring.secrets import mask_secrets
+
     return mask_secrets(text) != text
 
 

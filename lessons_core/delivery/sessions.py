@@ -48,6 +48,12 @@ def _folder(layout: Layout) -> str:
     return layout.local(SESSIONS)
 
 
+def file_of(layout: Layout, key: str) -> str:
+    """The file kept for ``key``; a record apart from the shown set (a session's evidence,
+    ``lessons_core.feedback.session_evidence``) keys its own file with a suffix."""
+    return _path(layout, key)
+
+
 def _path(layout: Layout, key: str) -> str:
     digest = sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:24]
     return os.path.join(_folder(layout), f"{digest}.json")

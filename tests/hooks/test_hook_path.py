@@ -70,14 +70,20 @@ HOOK_PATH: dict[str, frozenset[str]] = {
     "lessons_core.matching.specificity": frozenset(),
     "lessons_core.index.watch": frozenset(),
     "lessons_core.matching.words": frozenset(),
+    "lessons_core.feedback": frozenset(),
+    "lessons_core.feedback.session_evidence": frozenset(),
 
     # A command (not a file) to match: command triggers, pure reads, Codex's patches.
     "lessons_core.matching.commands": frozenset({"re", "functools"}),
     "lessons_core.matching.pure_reads": frozenset({"re"}),
     "lessons_core.patches": frozenset({"re"}),
+    "lessons_core.matching.command_words": frozenset(),
     # A failed tool call: the capture nudge, which masks secrets.
-    "lessons_core.delivery.nudges": frozenset({"shlex"}),
+    "lessons_core.delivery.nudges": frozenset(),
     "lessons_core.authoring.secrets": frozenset({"re", "typing"}),
+    # A prompt right after an action: is it a correction? A stop: the capture request.
+    "lessons_core.feedback.corrections": frozenset({"re"}),
+    "lessons_core.feedback.stop_capture": frozenset(),
     # Rule text that is not plain, a glob without a plan, a hook that fails.
     "lessons_core.recall.inert": frozenset({"re", "unicodedata"}),
     "lessons_core.matching.glob_regex": frozenset(
