@@ -36,9 +36,9 @@ class FakeModel(Recorder):
         messages = body.get("messages", [])
         feedback = _stop_feedback(messages)
         if feedback is not None and self.answer_stop is not None and body.get("tools"):
-            call = self.answer_stop(feedback)
+            answer = self.answer_stop(feedback)
             tool_id = f"toolu_stop_{len(self.requests):04d}"
-            return [{"type": "tool_use", "id": tool_id, "name": call.name, "input": call.input}]
+            return [{"type": "tool_use", "id": tool_id, "name": answer.name, "input": answer.input}]
         scenario = _newest_scenario(messages)
         if not self.scenarios.get(scenario or "") or not body.get("tools"):
             return [{"type": "text", "text": "Summary: the session ran the scripted steps."}]
