@@ -90,7 +90,9 @@ def file_action(layout: Layout, payload: dict[str, Any], *paths: Any) -> ToolAct
     """The repo-relative files among ``paths``; anything outside the repo is dropped."""
     cwd = project_dir(payload) or os.getcwd()
     found = (repo_relative(p, layout.top, cwd) for p in paths if could_name_a_file(p))
-    return ToolAction(files=tuple(dict.fromkeys(f for f in found if f)))
+    files = tuple(dict.fromkeys(f for f in found if f))
+    content = payload.get("tool_input", payload.get("toolArgs"))
+    return ToolAction(files=files, content=content) if files else ToolAction()
 
 
 def could_name_a_file(path: Any) -> bool:

@@ -45,7 +45,8 @@ def after_failure(
     for the agent: the capture nudge, the stronger one for an uncovered recurrence, or
     nothing (a covered recurrence waits for the recurrence gate)."""
     counted = recurrence.count_failure(layout, key, action.files, action.command, error, config)
-    record_failure(layout, key, action, config, event)
+    found_class, identity = (counted.error_class, counted.identity) if counted else ("", "")
+    record_failure(layout, key, action, config, event, found_class, identity)
     if counted is None or counted.verdict == recurrence.COVERED:
         return None
     if counted.verdict == recurrence.UNCOVERED:
