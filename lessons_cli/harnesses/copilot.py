@@ -35,6 +35,7 @@ EVENTS = frozenset(
         "sessionStart",
         "userPromptSubmitted",
         "preToolUse",
+        "postToolUse",
         "postToolUseFailure",
         "preCompact",
         "agentStop",
@@ -56,6 +57,9 @@ WIRING = Wiring(
         HookEvent("sessionStart"),
         HookEvent("userPromptSubmitted"),
         HookEvent("preToolUse", any_of(TOOLS)),
+        # A command that exits non-zero is a successful call to Copilot (1.0.102): only
+        # its result's last line tells, so shell calls are read after they ran.
+        HookEvent("postToolUse", SHELL_TOOL),
         HookEvent("postToolUseFailure", any_of(TOOLS)),
         HookEvent("preCompact"),
         HookEvent("agentStop"),
@@ -141,11 +145,13 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
             return None
         return context_output(delivery.on_prompt(layout, key, prompt, config, event))
     if event == "postToolUseFailure":
-        from lessons_core.delivery import nudges  # failures only: keeps every other call lighter
-
-        action = action_of(layout, payload)
-        delivery.record_failure(layout, key, action, config, event)
-        return context_output(nudges.failure_nudge(layout, key, action))
+        error = payload.get("error")
+        return _failed(layout, key, payload, error if isinstance(error, str) else "", config, event)
+    if event == "postToolUse":
+        result = payload.get("toolResult")
+        text = result.get("textResultForLlm") if isinstance(result, dict) else None
+        if isinstance(text, str) and shell_exit_code(text) not in (None, 0):
+            return _failed(layout, key, payload, text, config, event)
     if event == "preCompact":
         delivery.before_compaction(layout, key)
     if event == "agentStop":
@@ -153,3 +159,27 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
         active = True in (payload.get("stop_hook_active"), payload.get("stopHookActive"))
         return claude_code.stop_output(layout, key, config, active=active)
     return None
+
+
+def _failed(
+    layout: Layout, key: str, payload: dict[str, Any], error: str, config: Config, event: str
+) -> dict[str, Any] | None:
+    """The nudge after a failed call (``feedback.recurrence``, imported by failures only)."""
+    from lessons_core.delivery.nudges import after_failure
+
+    action = action_of(layout, payload)
+    return context_output(after_failure(layout, key, action, error, config, event))
+
+
+# Copilot ends a shell result with "<shellId: 0 completed with exit code 1>".
+EXIT_MARK = " completed with exit code "
+
+
+def shell_exit_code(text: str) -> int | None:
+    """The exit code at the end of a shell tool's result, or None if it names none."""
+    tail = text[-200:]
+    at = tail.rfind(EXIT_MARK)
+    if at < 0:
+        return None
+    digits = tail[at + len(EXIT_MARK) :].split(">", 1)[0].strip()
+    return int(digits) if digits.isdigit() else None

@@ -20,11 +20,15 @@ import os
 import time
 
 from lessons_core import hookjson
+from lessons_core.feedback import history
 from lessons_core.fsutil import atomic_write, locked, unlink_if_there
+from lessons_core.records import NamedTuple
 from lessons_core.store.layout import SESSIONS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from lessons_core.store.layout import Layout
 
 # hashlib's own C SHA-256, without loading OpenSSL's bindings (~5 ms on every hook call).
@@ -104,7 +108,7 @@ def forget_refusal(layout: Layout, key: str, mark: str) -> None:
         if mark in gates:
             ids, broad, tokens = _state(data)
             kept = [g for g in gates if g != mark]
-            _write(path, sorted(ids), broad, tokens, kept, _mark(data))
+            _write(path, sorted(ids), broad, tokens, kept, _mark(data), keep=data)
 
 
 def gate_mark(action: str) -> str:
@@ -153,8 +157,83 @@ def claim(
             if gate and gate not in gates:
                 gates = [*gates, gate][-GATES_KEPT:]
             shown = sorted(before.union(fresh))
-            _write(path, shown, count, spent + max(tokens, 0), gates, _mark(data))
+            _write(path, shown, count, spent + max(tokens, 0), gates, _mark(data), keep=data)
     return fresh
+
+
+FAILURES = "failures"
+
+
+class Tally(NamedTuple):
+    """A failure as the session's failure history counted it."""
+
+    error_class: str
+    times: int
+    # It just reached the count of a recurrence, which was not answered before.
+    new_recurrence: bool
+
+
+def failures(layout: Layout, key: str) -> history.History:
+    """The session's failure history (``feedback.history``)."""
+    return history.parse(_load(_path(layout, key)).get(FAILURES))
+
+
+def _change_failures(
+    layout: Layout, key: str, change: Callable[[history.History], object]
+) -> object:
+    """Apply ``change`` to the session's failure history under its lock, and write it."""
+    path = _path(layout, key)
+    with locked(_lock(path)):
+        data = _load(path)
+        found = history.parse(data.get(FAILURES))
+        result = change(found)
+        data[FAILURES] = found
+        ids, broad, tokens = _state(data)
+        _write(path, sorted(ids), broad, tokens, _gates(data), _mark(data), keep=data)
+    return result
+
+
+def count_failure(layout: Layout, key: str, mark: str, error_class: str) -> Tally:
+    """Count a failure of the action ``mark`` names with ``error_class``."""
+
+    def change(found: history.History) -> Tally:
+        was = found.get(mark, {}).get("recurrence")
+        cls, count = history.record_failure(found, mark, error_class)
+        new = was is None and history.recurring(found[mark]) is not None
+        return Tally(cls, count, new)
+
+    counted: Tally = _change_failures(layout, key, change)  # type: ignore[assignment]
+    return counted
+
+
+def record_retry(layout: Layout, key: str, mark: str) -> None:
+    """The action ``mark`` names, which failed, is made again: its last attempt counts as
+    not failed (``history.record_success``) until a failure hook counts this one."""
+    _change_failures(layout, key, lambda found: history.record_success(found, mark))
+
+
+def set_recurrence(layout: Layout, key: str, mark: str, state: str) -> None:
+    """Record what became of the recurrence of ``mark`` (``history.DUE``, ...)."""
+    _change_failures(layout, key, lambda found: history.set_recurrence(found, mark, state))
+
+
+def answer_recurrence(layout: Layout, key: str, mark: str, ids: list[str], gate: str) -> bool:
+    """Show ``ids`` again for the due recurrence of ``mark``, refusing the call ``gate``
+    names; False when a parallel hook answered it first."""
+    path = _path(layout, key)
+    with locked(_lock(path)):
+        data = _load(path)
+        found = history.parse(data.get(FAILURES))
+        if history.due_entry(found, mark) is None:
+            return False
+        history.set_recurrence(found, mark, history.GATED)
+        data[FAILURES] = found
+        shown, broad, tokens = _state(data)
+        gates = _gates(data)
+        if gate and gate not in gates:
+            gates = [*gates, gate][-GATES_KEPT:]
+        _write(path, sorted(shown.union(ids)), broad, tokens, gates, _mark(data), keep=data)
+    return True
 
 
 def reset(layout: Layout, key: str) -> None:
@@ -166,7 +245,7 @@ def reset(layout: Layout, key: str) -> None:
     path = _path(layout, key)
     with locked(_lock(path)):
         data = _load(path)
-        _write(path, [], gates=_gates(data), mark=_mark(data))
+        _write(path, [], gates=_gates(data), mark=_mark(data), keep=data)
 
 
 def mark(layout: Layout, key: str) -> int | None:
@@ -185,10 +264,10 @@ def move_mark(
         if _mark(data) != seen:
             return False
         if forget:
-            _write(path, [], gates=_gates(data), mark=to)
+            _write(path, [], gates=_gates(data), mark=to, keep=data)
         else:
             ids, broad, tokens = _state(data)
-            _write(path, sorted(ids), broad, tokens, _gates(data), to)
+            _write(path, sorted(ids), broad, tokens, _gates(data), to, keep=data)
     return True
 
 
@@ -211,7 +290,7 @@ def forget_lesson(layout: Layout, lesson_id: str) -> None:
             if isinstance(ids, list) and lesson_id in ids:
                 broad, tokens = _count(data.get("broad")), _count(data.get("tokens"))
                 kept = [i for i in ids if i != lesson_id]
-                _write(entry, kept, broad, tokens, _gates(data), _mark(data))
+                _write(entry, kept, broad, tokens, _gates(data), _mark(data), keep=data)
 
 
 def prune_stale(layout: Layout, now: float | None = None) -> int:
@@ -262,12 +341,17 @@ def _write(
     tokens: int = 0,
     gates: list[str] | None = None,
     mark: int | None = None,
+    keep: dict[str, object] | None = None,
 ) -> None:
+    """Write a session file; ``keep`` is the data read before, whose failure history
+    (``FAILURES``) no write forgets, a reset included."""
     data: dict[str, object] = {"shown": ids, "broad": broad, "tokens": tokens}
     if gates:
         data["gates"] = gates
     if mark is not None:
         data["mark"] = mark
+    if keep and keep.get(FAILURES):
+        data[FAILURES] = keep[FAILURES]
     data["updated"] = int(time.time())
     # Not durable: a session file lost to a power cut reads as empty (every rule may be
     # shown once more), and the fsync would cost every delivering hook ~5 ms.

@@ -2,8 +2,9 @@
 
 ``cd web && pnpm test:e2e --filter x`` runs ``pnpm test:e2e``: the last simple command
 that is not a pure read, from its program up to the first option, path or value. A
-failure nudge anchors its pattern to them (``^pnpm test:e2e``); a session's evidence
-keeps them as the action a correction followed. Nothing here looks for secrets: callers
+failed action's identity and a capture line's pattern are anchored to them
+(``feedback.failures.command_pattern``: ``^pnpm test:e2e``); a session's evidence keeps
+them as the action a correction followed. Nothing here looks for secrets: callers
 that show or store the words check them.
 """
 

@@ -72,6 +72,7 @@ HOOK_PATH: dict[str, frozenset[str]] = {
     "lessons_core.matching.words": frozenset(),
     "lessons_core.feedback": frozenset(),
     "lessons_core.feedback.session_evidence": frozenset(),
+    "lessons_core.feedback.history": frozenset(),  # the session's failure history
 
     # A command (not a file) to match: command triggers, pure reads, Codex's patches.
     "lessons_core.matching.commands": frozenset({"re", "functools"}),
@@ -79,11 +80,14 @@ HOOK_PATH: dict[str, frozenset[str]] = {
     "lessons_core.patches": frozenset({"re"}),
     "lessons_core.matching.command_words": frozenset(),
     # A failed tool call: the capture nudge, which masks secrets.
-    "lessons_core.delivery.nudges": frozenset(),
+    "lessons_core.delivery.nudges": frozenset({"shlex"}),
     "lessons_core.authoring.secrets": frozenset({"re", "typing"}),
     # A prompt right after an action: is it a correction? A stop: the capture request.
     "lessons_core.feedback.corrections": frozenset({"re"}),
     "lessons_core.feedback.stop_capture": frozenset(),
+    # A failed call, or a recurrence due: error classes, the recurrence gate and nudge.
+    "lessons_core.feedback.failures": frozenset({"re"}),
+    "lessons_core.feedback.recurrence": frozenset({"shlex"}),
     # Rule text that is not plain, a glob without a plan, a hook that fails.
     "lessons_core.recall.inert": frozenset({"re", "unicodedata"}),
     "lessons_core.matching.glob_regex": frozenset(
