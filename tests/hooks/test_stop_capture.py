@@ -222,3 +222,79 @@ def test_a_broken_evidence_file_fails_open(project: Layout) -> None:
     path.write_text("{not json")
     harness.say(project.root, CORRECTION)
     assert harness.finish(project.root) is None
+
+
+def _claude_call(root: Path, command: str, *, failed: bool) -> None:
+    """A Claude Code Bash call of ``command`` in session s-1: its PreToolUse, and when
+    ``failed`` its PostToolUseFailure (exit 1)."""
+    tool_input = {"command": command, "description": "run it"}
+    pre = payload("claude-code", "pre_tool_use_bash_failing", root, session_id="s-1")
+    answer("claude-code", {**pre, "tool_input": tool_input})
+    if failed:
+        fail = payload("claude-code", "post_tool_use_failure_bash", root, session_id="s-1")
+        answer("claude-code", {**fail, "tool_input": tool_input})
+
+
+def test_a_failure_then_a_retry_that_passes_is_evidence(project: Layout) -> None:
+    """make gen-docs fails, is made again and does not fail: the request names it with
+    the command's anchored pattern and the error class as evidence."""
+    _claude_call(project.root, "make gen-docs", failed=True)
+    _claude_call(project.root, "make gen-docs", failed=False)
+    reason = _reason(HARNESSES["claude-code"].finish(project.root))
+    assert "the command 'make gen-docs' failed (exit 1), then was made again" in reason
+    assert "--trigger-cmd '^make gen-docs'" in reason
+    assert "--evidence 'failed, then fixed: exit 1'" in reason
+
+
+def test_a_retry_that_fails_too_is_a_recurrence_not_a_fix(project: Layout) -> None:
+    """Failing twice with one error class and no lesson about it: an uncovered recurrence,
+    named with how often it failed."""
+    _claude_call(project.root, "make gen-docs", failed=True)
+    _claude_call(project.root, "make gen-docs", failed=True)
+    reason = _reason(HARNESSES["claude-code"].finish(project.root))
+    assert "failed 2 times (exit 1); no lesson covers it" in reason
+    assert "then was made again" not in reason
+
+
+def test_failures_a_lesson_covers_are_no_evidence(project: Layout) -> None:
+    """A lesson about the command exists: neither its fail-then-fix nor its recurrence
+    asks for another."""
+    write_lesson(project, "docs-gen", "Run make deps before make gen-docs.", commands=("make",))
+    _claude_call(project.root, "make gen-docs", failed=True)
+    _claude_call(project.root, "make gen-docs", failed=False)
+    _claude_call(project.root, "make lint", failed=True)
+    _claude_call(project.root, "make lint", failed=True)
+    assert HARNESSES["claude-code"].finish(project.root) is None
+
+
+def test_a_failure_never_made_again_is_no_evidence(project: Layout) -> None:
+    """One failure, then other work: nothing was fixed, nothing recurred."""
+    _claude_call(project.root, "make gen-docs", failed=True)
+    _claude_call(project.root, "make build", failed=False)
+    assert HARNESSES["claude-code"].finish(project.root) is None
+
+
+def test_gemini_fail_then_fix_from_its_after_tool_payloads(project: Layout) -> None:
+    """Gemini CLI's failing AfterTool (Exit Code: 1), the same command again with a clean
+    AfterTool: AfterAgent asks, naming the command."""
+    gemini = HARNESSES["gemini"]
+    for before, after in (
+        ("before_tool_shell", "after_tool_shell_failing"),
+        ("before_tool_shell", "after_tool_shell"),
+    ):
+        changes = {"session_id": "s-1", "tool_input": {"command": "python3 -m gen_docs"}}
+        answer("gemini", payload("gemini", before, project.root, **changes))
+        answer("gemini", payload("gemini", after, project.root, **changes))
+    reason = _reason(gemini.finish(project.root))
+    assert "--trigger-cmd '^python3 -m gen_docs'" in reason
+    assert "then was made again without failing" in reason
+
+
+def test_copilot_fail_then_fix_from_its_post_tool_use_payloads(project: Layout) -> None:
+    """Copilot CLI's shell call that exits 1 (a postToolUse whose result ends with the
+    exit code), made again: agentStop asks."""
+    args = {"command": "python3 -m gen_docs", "description": "run it"}
+    for name in ("pre_tool_use_bash", "post_tool_use_bash_failing", "pre_tool_use_bash"):
+        answer("copilot", payload("copilot", name, project.root, sessionId="s-1", toolArgs=args))
+    reason = _reason(HARNESSES["copilot"].finish(project.root))
+    assert "--trigger-cmd '^python3 -m gen_docs'" in reason
