@@ -16,7 +16,7 @@ Two modes reach the agent differently:
 from __future__ import annotations
 
 from lessons_core.delivery import sessions
-from lessons_core.feedback import history
+from lessons_core.feedback import history, session_evidence
 from lessons_core.recall.rank import recall
 from lessons_core.recall.types import RecallRequest
 from lessons_core.records import NamedTuple
@@ -65,6 +65,8 @@ class ToolAction(NamedTuple):
 
     files: tuple[str, ...] = ()
     command: str | None = None
+    # The tool's input, read only to tell a changed retry from a repeated one.
+    content: object = None
 
     @property
     def is_empty(self) -> bool:
@@ -108,12 +110,14 @@ def before_action(
     """
     if action.is_empty:
         return None
+    if config.stop_capture:
+        session_evidence.note_action(layout, key, action.files, action.command)
     if GATE in modes:
         recurring = _recurrence_gate(layout, key, action, config)
         if recurring is not None:
             gated, shown_again = recurring
             ids = tuple(hit.lesson_id for hit in shown_again.hits)
-            _log_recall(layout, config, event, key, action, shown_again, ids, gated)
+            _log_recall(layout, config, event, key, action, shown_again, ids, gated, True)
             return gated
     pure = action.command is not None and _pure_read(action.command)
     request = RecallRequest(files=() if pure else action.files, command=action.command, prompt=None)
@@ -173,7 +177,10 @@ def _pure_read(command: str) -> bool:
 def on_prompt(
     layout: Layout, key: str, prompt: str, config: Config, event: str = "UserPromptSubmit"
 ) -> str | None:
-    """Keyword and prompt matches for a prompt the user just sent."""
+    """Keyword and prompt matches for a prompt the user just sent (and, when it corrects
+    the action before it, that correction kept as the session's evidence)."""
+    if config.stop_capture:
+        session_evidence.note_prompt(layout, key, prompt)
     if not prompt.strip():
         return None
     request = RecallRequest(files=(), command=None, prompt=prompt)
@@ -266,12 +273,23 @@ def record_failure(
     action: ToolAction,
     config: Config,
     event: str = "PostToolUseFailure",
+    error_class: str = "",
+    identity: str = "",
 ) -> None:
-    """Log a failed call after lessons were delivered for it (telemetry only)."""
+    """Log a failed call, with its error class and its action's identity (telemetry
+    only)."""
     if config.telemetry and not action.is_empty:
         from lessons_core.telemetry import log as telemetry
 
-        telemetry.record_failure(layout, config, event=event, key=action_key(action), session=key)
+        telemetry.record_failure(
+            layout,
+            config,
+            event=event,
+            key=action_key(action),
+            session=key,
+            error_class=error_class,
+            action=identity,
+        )
 
 
 def _log_recall(
@@ -283,19 +301,29 @@ def _log_recall(
     found: Recall,
     shown: tuple[str, ...],
     notice: Notice | None,
+    recurrence: bool = False,
 ) -> None:
-    """One telemetry record of a recall; ``action`` None is a prompt (never logged itself)."""
+    """One telemetry record of a recall; ``action`` None is a prompt (never logged itself).
+
+    A tool call's record names its action and a digest of the whole call, so what the
+    next call on the same action did can be told (``feedback.effect``).
+    """
     # Imported only when on: a hook with telemetry off pays nothing for it.
     if not config.telemetry:
         return
     from lessons_core.recall.render import estimate_tokens
     from lessons_core.telemetry import log as telemetry
 
+    identity = call = ""
     if action is None:
         key, about = telemetry.PROMPT_KEY, telemetry.ABOUT_PROMPT
     else:
+        from lessons_core.feedback.failures import action_identity
+
         about = telemetry.ABOUT_FILES if action.files else telemetry.ABOUT_COMMAND
         key = action_key(action)
+        identity = action_identity(action.files, action.command) or ""
+        call = call_digest(action)
     telemetry.record_recall(
         layout,
         config,
@@ -306,7 +334,21 @@ def _log_recall(
         tokens=estimate_tokens(notice.text) if notice else 0,
         session=session,
         about=about,
+        action=identity,
+        call=call,
+        gate=notice is not None and notice.gate,
+        recurrence=recurrence,
     )
+
+
+def call_digest(action: ToolAction) -> str:
+    """A digest of the whole call: its command, or its files and the tool's input (an
+    edit retried with other text is another call)."""
+    if action.command or action.content is None:
+        return sessions.gate_mark(action_key(action))
+    from lessons_core import hookjson
+
+    return sessions.gate_mark(action_key(action) + hookjson.dumps(action.content))
 
 
 def session_start(layout: Layout, key: str, source: str, config: Config) -> str | None:

@@ -52,6 +52,12 @@ def _folder(layout: Layout) -> str:
     return layout.local(SESSIONS)
 
 
+def file_of(layout: Layout, key: str) -> str:
+    """The file kept for ``key``; a record apart from the shown set (a session's evidence,
+    ``lessons_core.feedback.session_evidence``) keys its own file with a suffix."""
+    return _path(layout, key)
+
+
 def _path(layout: Layout, key: str) -> str:
     digest = sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:24]
     return os.path.join(_folder(layout), f"{digest}.json")
@@ -198,6 +204,12 @@ def count_failure(layout: Layout, key: str, mark: str, error_class: str) -> Tall
 
     counted: Tally = _change_failures(layout, key, change)  # type: ignore[assignment]
     return counted
+
+
+def record_retry(layout: Layout, key: str, mark: str) -> None:
+    """The action ``mark`` names, which failed, is made again: its last attempt counts as
+    not failed (``history.record_success``) until a failure hook counts this one."""
+    _change_failures(layout, key, lambda found: history.record_success(found, mark))
 
 
 def set_recurrence(layout: Layout, key: str, mark: str, state: str) -> None:

@@ -1,2 +1,2 @@
-"""Feedback: what a session teaches and whether what was shown changed it, read from its
-failures and the corrections typed in it."""
+"""Feedback: what a session teaches: what failed in it, the corrections typed in it, and
+whether what was shown changed what came after."""

@@ -144,7 +144,9 @@ _CUES: tuple[tuple[str, str], ...] = (
 )
 
 _COMPILED = tuple((cue, re.compile(pattern, re.I | re.M)) for cue, pattern in _CUES)
-_CLAUSE_END = re.compile(r"[.!?\n。！？]")
+# A sentence ends at . ! ? before a space or the end (not inside "src/app.py"), at a
+# line break, or at a full-width mark.
+_CLAUSE_END = re.compile(r"[.!?](?=\s|$)|[\n。！？]")
 
 
 class Correction(NamedTuple):

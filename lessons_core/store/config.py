@@ -42,6 +42,9 @@ class Config(NamedTuple):
     delivery_file: str = "context"
     delivery_command: str = "gate"
     session_note: bool = True
+    # Ask the agent once, at the end of a session that showed a lesson to keep and kept
+    # none, to capture it (lessons_core.feedback.stop_capture).
+    stop_capture: bool = True
     telemetry: bool = False
     telemetry_max_bytes: int = 5_000_000
     # From this many lesson files a background watcher (Linux) replaces the per-file

@@ -10,22 +10,35 @@ the turn with text.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from lessons_core.delivery.deliver import GATE_PREFIX
-from tests.e2e.fake_server import EMPTY, SCENARIO, Recorder, Reply, sse, texts
+from tests.e2e.fake_server import EMPTY, SCENARIO, Recorder, Reply, ToolCall, sse, texts
 
 # Claude Code's compaction request tells the model to answer in text only.
 COMPACT_MARK = "TEXT ONLY"
+# How Claude Code hands the model a stop hook's reason (DESIGN: Stop, verified).
+STOP_FEEDBACK = "Stop hook feedback:"
 
 
 class FakeModel(Recorder):
-    """The Messages API: ``/v1/messages`` (streaming or not) and ``count_tokens``."""
+    """The Messages API: ``/v1/messages`` (streaming or not) and ``count_tokens``.
+
+    ``answer_stop``, when set, is how the model acts on a stop hook's feedback: given the
+    feedback's text, the tool call it makes (once; then it ends the turn again).
+    """
+
+    answer_stop: Callable[[str], ToolCall] | None = None
 
     def reply(self, body: dict[str, Any]) -> list[dict[str, Any]]:
         """The content blocks of the next assistant message."""
         messages = body.get("messages", [])
+        feedback = _stop_feedback(messages)
+        if feedback is not None and self.answer_stop is not None and body.get("tools"):
+            answer = self.answer_stop(feedback)
+            tool_id = f"toolu_stop_{len(self.requests):04d}"
+            return [{"type": "tool_use", "id": tool_id, "name": answer.name, "input": answer.input}]
         scenario = _newest_scenario(messages)
         if not self.scenarios.get(scenario or "") or not body.get("tools"):
             return [{"type": "text", "text": "Summary: the session ran the scripted steps."}]
@@ -60,6 +73,22 @@ class FakeModel(Recorder):
         return Reply(json.dumps(message).encode())
 
 
+def _stop_feedback(messages: list[dict[str, Any]]) -> str | None:
+    """The text of a stop hook's feedback not acted on yet: Claude Code puts it in the
+    newest user message ("Stop hook feedback:\nREASON", inside a system reminder) and
+    may send a system note after it; the model's call answering it, once made, is the
+    last message's tool result instead."""
+    users = [m for m in messages if m.get("role") == "user"]
+    if not users or messages.index(users[-1]) < len(messages) - 2:
+        return None
+    content = users[-1].get("content")
+    blocks = content if isinstance(content, list) else []
+    if any(b.get("type") == "tool_result" for b in blocks if isinstance(b, dict)):
+        return None
+    found = [t for t in texts(content) if STOP_FEEDBACK in t]
+    return found[-1] if found else None
+
+
 def _newest_scenario(messages: list[dict[str, Any]]) -> str | None:
     """The name in the newest ``SCENARIO:`` prompt.
 
@@ -83,6 +112,17 @@ def _newest_scenario(messages: list[dict[str, Any]]) -> str | None:
 
 def result_text(block: dict[str, Any]) -> str:
     return "\n".join(texts(block.get("content")))
+
+
+def tool_results(request: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every tool result a recorded request carries, oldest first."""
+    return [
+        block
+        for message in request["messages"]
+        if isinstance(message.get("content"), list)
+        for block in message["content"]
+        if block.get("type") == "tool_result"
+    ]
 
 
 def _completed_steps(messages: list[dict[str, Any]], scenario: str) -> int:

@@ -182,6 +182,14 @@ def nudge_line(nudge: str, rule: str, topic: str, escaped: bool = False) -> str:
     return line.replace(slots[0], rule).replace(slots[1], topic)
 
 
+def request_line(request: str, rule: str, topic: str) -> str:
+    """The ``lessons add`` line of the stop-time capture request with its rule (which goes
+    between double quotes: no quote, ``$`` or backslash in it) and topic filled in, as a
+    model would run it."""
+    line = next(ln.strip() for ln in request.splitlines() if "/.lessons/run add " in ln)
+    return line.replace(RULE_SLOT, rule).replace("<topic>", topic)
+
+
 def note_line(note: str, rule: str, topic: str, glob: str) -> str:
     """The capture line of the session note with its placeholders filled in, as a model
     would run it (harnesses without a failure nudge carry the line there)."""

@@ -223,7 +223,12 @@ def _fixture_kind(payload: dict[str, Any]) -> str:
     if event == "SessionStart":
         return f"session_start_{payload['source']}"
     if event != "PreToolUse":
-        return {"UserPromptSubmit": "user_prompt_submit", "PreCompact": "pre_compact"}[event]
+        names = {
+            "UserPromptSubmit": "user_prompt_submit",
+            "PreCompact": "pre_compact",
+            "Stop": "stop",
+        }
+        return names[event]
     if payload["tool_name"] == "apply_patch":
         return "pre_tool_use_apply_patch"
     heredoc = "*** Begin Patch" in payload["tool_input"]["command"]

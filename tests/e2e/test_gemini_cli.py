@@ -34,7 +34,14 @@ from tests.e2e.sample_repo import APP_RULE, RELEASE_RULE, note_line, saved_lesso
 
 pytestmark = pytest.mark.e2e
 
-WIRED_EVENTS = {"SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "PreCompress"}
+WIRED_EVENTS = {
+    "SessionStart",
+    "BeforeAgent",
+    "BeforeTool",
+    "AfterTool",
+    "PreCompress",
+    "AfterAgent",
+}
 BLOCKED = "Tool execution blocked: "
 
 

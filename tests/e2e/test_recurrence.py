@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.claude_project import TOOLS, Project, bash_call
-from tests.e2e.fake_anthropic import result_text
+from tests.e2e.fake_anthropic import result_text, tool_results
 
 pytestmark = pytest.mark.e2e
 
@@ -29,18 +29,8 @@ def _attempts(root: Path) -> int:
     return len(path.read_text().splitlines()) if path.exists() else 0
 
 
-def _tool_results(request: dict[str, Any]) -> list[dict[str, Any]]:
-    return [
-        block
-        for message in request["messages"]
-        if isinstance(message.get("content"), list)
-        for block in message["content"]
-        if block.get("type") == "tool_result"
-    ]
-
-
 def _last_result(request: dict[str, Any]) -> dict[str, Any]:
-    return _tool_results(request)[-1]
+    return tool_results(request)[-1]
 
 
 def test_a_command_failing_twice_brings_its_lesson_back_before_the_third_attempt(

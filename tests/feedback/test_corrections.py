@@ -156,3 +156,10 @@ def test_the_excerpt_is_cut_to_a_bounded_length() -> None:
     assert found is not None
     assert len(found.excerpt) <= 160
     assert found.excerpt.endswith("…")
+
+
+def test_a_dot_inside_a_file_name_does_not_end_the_excerpt() -> None:
+    """ "src/app.py" stays whole in the quoted sentence."""
+    found = find_correction("No, don't edit src/app.py by hand; the generator writes it.")
+    assert found is not None
+    assert found.excerpt == "No, don't edit src/app.py by hand; the generator writes it."

@@ -12,7 +12,7 @@ from lessons_core.delivery import sessions
 from lessons_core.delivery.deliver import BOTH_MODES, CONTEXT, GATE, ToolAction
 from lessons_core.recall.render import estimate_tokens
 from lessons_core.store.config import Config
-from lessons_core.store.layout import SESSIONS, Layout
+from lessons_core.store.layout import Layout
 from lessons_core.store.project import init_project
 from tests.conftest import harness_env, make_repo
 from tests.hooks.conftest import write_lesson
@@ -91,12 +91,7 @@ def test_a_refused_call_made_again_is_never_refused_a_second_time(project: Layou
     assert again is not None
     assert not again.gate
     assert again.text.count("Push rule number") == 2
-    assert (
-        "git push"
-        not in (project.local_dir / SESSIONS)
-        .joinpath(next(p.name for p in (project.local_dir / SESSIONS).glob("*.json")))
-        .read_text()
-    )
+    assert "git push" not in Path(sessions.file_of(project, "s")).read_text()
     write_lesson(project, "deploy-rule", "Deploy only from main.", commands=("make deploy",))
     deploy = delivery.before_action(project, "s", ToolAction(command="make deploy"), config)
     assert deploy is not None
