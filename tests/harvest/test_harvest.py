@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -326,3 +327,25 @@ def test_a_stop_hooks_feedback_is_not_a_prompt(repo: Layout, tmp_path: Path) -> 
         ],
     )
     assert found == []
+
+
+def test_the_add_line_captures_the_lesson_once_its_rule_is_written(
+    repo: Layout, tmp_path: Path
+) -> None:
+    """The prefilled line, with the rule and topic filled in, is a working `lessons add`."""
+    (candidate,) = harvested(
+        tmp_path,
+        [
+            bash("t1", "make check"),
+            result("t1", NO_RULE, error=True),
+            bash("t2", "make check"),
+            result("t2", "ok"),
+        ],
+    )
+    line = candidate["add"].replace("<what to do instead, one imperative sentence>", "Run x.")
+    args = shlex.split(line.replace("<topic>", "build"))
+    out = run(*args[args.index("add") :])
+    assert out.exit_code == 0, out.stderr
+    (lesson,) = [json.loads(p.read_text()) for p in repo.lessons_dir.glob("*.json")]
+    assert lesson["triggers"]["commands"] == ["^make check"]
+    assert lesson["evidence"] == [f"session:{SESSION}"]
