@@ -122,6 +122,8 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
 
             nudge = after_failure(layout, key, action, error, config, event)
             texts += [nudge] if nudge else []
+        elif event == "AfterTool":
+            delivery.after_success(layout, key, action)
         return _context(event, "\n".join(texts)) if texts else None
     return None
 

@@ -65,6 +65,8 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
     if isinstance(event, str) and event in EVENT_MODES:
         action = action_of(layout, payload)
         notice = delivery.before_action(layout, key, action, config, EVENT_MODES[event], event)
+        if event == "PostToolUse":  # it ran: PostToolUseFailure follows a failure instead
+            delivery.after_success(layout, key, action)
         if notice is not None and not notice.gate:
             notice = notice._replace(text=_fenced(notice.text))
         return claude_code.pre_tool_output(notice, event)

@@ -262,6 +262,17 @@ def action_key(action: ToolAction) -> str:
     return " ".join(action.files) if action.files else action.command or ""
 
 
+def after_success(layout: Layout, key: str, action: ToolAction) -> None:
+    """The call ran fine: if the session's failure history holds its action, its last
+    outcome becomes a success (a failure then a fix). Only a session with failures
+    imports more to find out."""
+    if action.is_empty or not sessions.failures(layout, key):
+        return
+    from lessons_core.feedback.recurrence import record_success
+
+    record_success(layout, key, action.files, action.command)
+
+
 def record_failure(
     layout: Layout,
     key: str,

@@ -200,6 +200,12 @@ def count_failure(layout: Layout, key: str, mark: str, error_class: str) -> Tall
     return counted
 
 
+def record_success(layout: Layout, key: str, mark: str) -> None:
+    """The action ``mark`` names ran fine (``history.record_success``)."""
+    if mark in failures(layout, key):
+        _change_failures(layout, key, lambda found: history.record_success(found, mark))
+
+
 def set_recurrence(layout: Layout, key: str, mark: str, state: str) -> None:
     """Record what became of the recurrence of ``mark`` (``history.DUE``, ...)."""
     _change_failures(layout, key, lambda found: history.set_recurrence(found, mark, state))

@@ -81,6 +81,14 @@ def count_failure(
     return Counted(identity, counted.error_class, counted.times, verdict)
 
 
+def record_success(layout: Layout, key: str, files: tuple[str, ...], command: str | None) -> None:
+    """A call about ``files`` or running ``command`` succeeded: its action's last
+    outcome in the session's history, if it failed before."""
+    identity = action_identity(files, command)
+    if identity is not None:
+        sessions.record_success(layout, key, sessions.gate_mark(identity))
+
+
 def covering(
     layout: Layout, files: tuple[str, ...], command: str | None, config: Config
 ) -> Recall | None:
