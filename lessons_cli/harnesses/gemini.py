@@ -97,19 +97,19 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
     if event == "SessionStart":
         source = str(payload.get("source") or "startup")
         note = delivery.session_start(layout, key, source, config)
-        seen = sessions.mark(layout, key)
+        seen = sessions.load(layout, key).mark
         if seen is not None:
             sessions.move_mark(layout, key, seen, None)
         return _context(event, note)
     follow_transcript(layout, key, payload, advance=event == "PreCompress")
     if event == "BeforeAgent":
         prompt = payload.get("prompt")
-        text = (
+        said = (
             delivery.on_prompt(layout, key, users_words(prompt), config, event)
             if isinstance(prompt, str)
             else None
         )
-        return _context(event, text)
+        return _context(event, said.text if said else None)
     if isinstance(event, str) and event in EVENT_MODES:
         action = action_of(layout, payload)
         notice = delivery.before_action(layout, key, action, config, EVENT_MODES[event], event)
@@ -146,7 +146,7 @@ def _fenced(text: str) -> str:
 def follow_transcript(layout: Layout, key: str, payload: dict[str, Any], advance: bool) -> None:
     """Forget what was shown if the transcript rewrote the history since the mark;
     ``advance`` (at ``PreCompress``) moves the mark to the transcript's end either way."""
-    seen = sessions.mark(layout, key)
+    seen = sessions.load(layout, key).mark
     if seen is None and not advance:
         return
     path = payload.get("transcript_path")
