@@ -97,6 +97,7 @@ def before_action(
     config: Config,
     modes: frozenset[str] = BOTH_MODES,
     event: str = "PreToolUse",
+    opened: Session | None = None,
 ) -> Notice | None:
     """Rules new to this session that apply to ``action``, in the mode they call for.
 
@@ -107,13 +108,14 @@ def before_action(
     A call refused by a gate and made again runs, whatever reset happened in between
     (``sessions.reset`` keeps the refusals).
 
-    The session is read once, and changed at most once, under its lock.
+    The session is read once (``opened``, when the caller read it already), and changed
+    at most once, under its lock.
     """
     if action.is_empty:
         return None
     pure = action.command is not None and _pure_read(action.command)
     request = RecallRequest(files=() if pure else action.files, command=action.command, prompt=None)
-    with sessions.open_session(layout, key) as session:
+    with opened or sessions.open_session(layout, key) as session:
         found = recall(layout, request, config=config, allowance=allowance(session.state, config))
         # A pure read stays silent unless a command trigger names it.
         hits = [hit for hit in found.hits if not pure or hit.via == "command"]
@@ -148,13 +150,19 @@ def _pure_read(command: str) -> bool:
 
 
 def on_prompt(
-    layout: Layout, key: str, prompt: str, config: Config, event: str = "UserPromptSubmit"
+    layout: Layout,
+    key: str,
+    prompt: str,
+    config: Config,
+    event: str = "UserPromptSubmit",
+    opened: Session | None = None,
 ) -> Notice | None:
-    """Keyword and prompt matches for a prompt the user just sent."""
+    """Keyword and prompt matches for a prompt the user just sent (``opened`` as in
+    ``before_action``)."""
     if not prompt.strip():
         return None
     request = RecallRequest(files=(), command=None, prompt=prompt)
-    with sessions.open_session(layout, key) as session:
+    with opened or sessions.open_session(layout, key) as session:
         found = recall(layout, request, config=config, allowance=allowance(session.state, config))
         notice = claim_and_render(session, found, found.hits)
     _log_recall(layout, config, event, key, None, found, notice)

@@ -205,6 +205,23 @@ class Session:
         self.update(change)
         return fresh
 
+    def move_mark(self, seen: int | None, to: int | None, forget: bool = False) -> bool:
+        """Set the mark to ``to`` if it is still ``seen``, also forgetting what was shown
+        (``reset``) when ``forget``; False when a parallel hook moved it first."""
+        moved = False
+
+        def change(state: SessionState) -> bool:
+            nonlocal moved
+            if state.mark != seen:
+                return False
+            if forget:
+                state.forget_shown()
+            state.mark, moved = to, True
+            return True
+
+        self.update(change)
+        return moved
+
     def update(self, change: Callable[[SessionState], bool]) -> None:
         """Apply ``change`` to the session's current state under its lock, and write the
         file if ``change`` says it changed something."""
@@ -285,21 +302,9 @@ def reset(layout: Layout, key: str) -> None:
 def move_mark(
     layout: Layout, key: str, seen: int | None, to: int | None, forget: bool = False
 ) -> bool:
-    """Set the mark to ``to`` if it is still ``seen``, also forgetting what was shown
-    (``reset``) when ``forget``; False when a parallel hook moved it first."""
-    moved = False
-
-    def change(state: SessionState) -> bool:
-        nonlocal moved
-        if state.mark != seen:
-            return False
-        if forget:
-            state.forget_shown()
-        state.mark, moved = to, True
-        return True
-
-    _update(_path(layout, key), change)
-    return moved
+    """``Session.move_mark`` for a session not read yet."""
+    with open_session(layout, key) as session:
+        return session.move_mark(seen, to, forget)
 
 
 def forget_lesson(layout: Layout, lesson_id: str) -> None:

@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from lessons_core.delivery import sessions
 from lessons_core.store.layout import SESSIONS, Layout
@@ -29,15 +30,17 @@ sys.addaudithook(audit)
 for data in json.load(sys.stdin):
     opened.clear()
     out = io.BytesIO()
-    run_hook("claude-code", io.BytesIO(json.dumps(data).encode()), out)
+    run_hook(sys.argv[1], io.BytesIO(json.dumps(data).encode()), out)
     counts = {kind: sum(p.endswith("." + kind) for p in opened) for kind in ("json", "lock")}
     print(json.dumps({**counts, "out": out.getvalue().decode()}))
 """
 
 
-def _counted(project: Layout, calls: list[dict[str, object]]) -> list[dict[str, object]]:
+def _counted(
+    project: Layout, calls: list[dict[str, Any]], harness: str = "claude-code"
+) -> list[dict[str, object]]:
     done = subprocess.run(
-        [sys.executable, "-c", COUNTED_CALLS],
+        [sys.executable, "-c", COUNTED_CALLS, harness],
         input=json.dumps(calls),
         capture_output=True,
         text=True,
@@ -70,6 +73,27 @@ def test_each_hook_call_opens_the_session_file_once(project: Layout) -> None:
     assert state.gates == []  # the retry ran, and its refusal is forgotten
 
 
+def test_a_gemini_call_reads_the_session_once_for_the_transcript_and_the_rules(
+    project: Layout,
+) -> None:
+    """Gemini CLI's hook also checks the transcript against the session's mark: that check
+    and the delivery share one read of the session file."""
+    write_lesson(project, "app-safe", "Keep src/app.py import-safe.", files=("src/app.py",))
+    compress = payload("gemini", "pre_compress", project.root)
+    transcript = Path(compress["transcript_path"])
+    transcript.parent.mkdir(parents=True)
+    transcript.write_text('{"sessionId":"s","kind":"main"}\n')
+    _counted(project, [compress], "gemini")  # sets the mark
+    assert sessions.load(project, sessions.session_key(compress["session_id"])).mark
+    with transcript.open("a") as handle:
+        handle.write('{"id":"m1","type":"gemini","content":""}\n')
+    (edit,) = _counted(
+        project, [payload("gemini", "after_tool_write_file", project.root)], "gemini"
+    )
+    assert (edit["json"], edit["lock"]) == (1, 1)
+    assert "Keep src/app.py import-safe." in str(edit["out"])
+
+
 def test_a_write_between_the_read_and_the_claim_is_read_again(project: Layout) -> None:
     """A parallel hook claims after this call read the session: the claim under the lock
     sees it, so its rule is not shown twice and its record is kept."""
@@ -78,7 +102,7 @@ def test_a_write_between_the_read_and_the_claim_is_read_again(project: Layout) -
         assert sessions.claim(project, "s", ["a"], tokens=10) == ["a"]  # the parallel hook
         assert session.claim(["a", "b"], tokens=20) == ["b"]
     state = sessions.load(project, "s")
-    assert (state.shown, state.tokens) == ({"a", "b"}, 30)
+    assert (state.shown, state.tokens) == (frozenset({"a", "b"}), 30)
 
 
 def test_an_unchanged_session_is_claimed_from_what_was_read(project: Layout) -> None:
@@ -91,7 +115,7 @@ def test_an_unchanged_session_is_claimed_from_what_was_read(project: Layout) -> 
         assert not session.unchanged()  # the file is the one this claim wrote, not the one read
         assert session.claim(["b", "c"], tokens=5) == ["c"]
     state = sessions.load(project, "s")
-    assert (state.shown, state.tokens) == ({"a", "b", "c"}, 20)
+    assert (state.shown, state.tokens) == (frozenset({"a", "b", "c"}), 20)
 
 
 def test_fields_this_version_does_not_know_are_kept(project: Layout) -> None:
