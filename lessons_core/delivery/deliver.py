@@ -2,7 +2,7 @@
 
 Adapters translate a harness's JSON into one of the calls here and translate the answer
 back. Everything that must behave the same in every harness lives here: gate or context,
-session suppression (``sessions.claim``, so parallel hooks never show a rule twice), resets
+session suppression (``Session.claim``, so parallel hooks never show a rule twice), resets
 at compaction, pure-read exemption, the session note and silence when nothing is new.
 
 Two modes reach the agent differently:
