@@ -65,13 +65,15 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
     if isinstance(event, str) and event in EVENT_MODES:
         action = action_of(layout, payload)
         notice = delivery.before_action(layout, key, action, config, EVENT_MODES[event], event)
+        if event == "PostToolUse":  # it ran: PostToolUseFailure follows a failure instead
+            delivery.after_success(layout, key, action)
         if notice is not None and not notice.gate:
             notice = notice._replace(text=_fenced(notice.text))
         return claude_code.pre_tool_output(notice, event)
     if event == "UserPromptSubmit":
         prompt = payload.get("prompt")
-        text = delivery.on_prompt(layout, key, prompt, config) if isinstance(prompt, str) else None
-        return claude_code.context_output(event, _fenced(text) if text else None)
+        said = delivery.on_prompt(layout, key, prompt, config) if isinstance(prompt, str) else None
+        return claude_code.context_output(event, _fenced(said.text) if said else None)
     if event == "PostToolUseFailure":
         return claude_code.failure_output(layout, payload, action_of(layout, payload), config)
     if event in {"SessionStart", "PreCompact"}:

@@ -46,8 +46,9 @@ def after_failure(
     nothing (a covered recurrence waits for the recurrence gate)."""
     counted = recurrence.count_failure(layout, key, action.files, action.command, error, config)
     found_class, identity = (counted.error_class, counted.identity) if counted else ("", "")
-    if counted is not None and config.stop_capture:  # the stop-time request reads it
-        session_evidence.note_failure(layout, key, action.files, action.command, identity)
+    if counted is not None and counted.verdict == recurrence.UNCOVERED and config.stop_capture:
+        with sessions.open_session(layout, key) as session:  # for the stop-time request
+            session_evidence.note_recurrence(session, sessions.gate_mark(identity), identity)
     record_failure(layout, key, action, config, event, found_class, identity)
     if counted is None or counted.verdict == recurrence.COVERED:
         return None

@@ -167,3 +167,31 @@ def test_a_succeeding_shell_call_is_no_failure(project: Layout) -> None:
     gemini = payload("gemini", "after_tool_shell", project.root)
     assert answer("gemini", gemini) is None
     assert sessions.failures(project, str(copilot["sessionId"])) == {}
+
+
+@pytest.mark.parametrize(
+    ("harness", "failure", "success"),
+    [
+        ("gemini", "after_tool_shell_failing", "after_tool_shell"),
+        ("qwen", "post_tool_use_failure_shell_module", "post_tool_use_write_file"),
+        ("copilot", "post_tool_use_bash_failing", "post_tool_use_bash_failing"),
+    ],
+)
+def test_a_success_after_a_failure_is_the_last_outcome(
+    project: Layout, harness: str, failure: str, success: str
+) -> None:
+    """Where the client reports a call that ran fine, the history's last outcome of a
+    failed action becomes a success (a failure, then a fix)."""
+    case = Case(harness, failure, success, False)
+    answer(harness, _call(case, failure, project.root))
+    ran = _call(case, success, project.root)
+    if harness == "copilot":
+        ran["toolResult"] = {
+            "resultType": "success",
+            "textResultForLlm": "ok\n<shellId: 1 completed with exit code 0>",
+        }
+    if harness == "qwen":
+        ran = {**ran, "tool_name": "run_shell_command", "tool_input": {"command": COMMAND}}
+    answer(harness, ran)
+    ((entry),) = sessions.failures(project, SESSION).values()
+    assert entry["last"] == history.SUCCEEDED
