@@ -126,6 +126,7 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
         action = action_of(layout, payload)
         modes = EVENT_MODES[event]
         notice = delivery.before_action(layout, key, action, config, modes, event, session)
+        known = session.state
     if notice is not None and notice.gate:
         return {"decision": "deny", "reason": _fenced(notice.text)}
     texts = [notice.text] if notice is not None else []
@@ -136,7 +137,7 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
         nudge = after_failure(layout, key, action, error, config, event)
         texts += [nudge] if nudge else []
     elif event == "AfterTool":
-        delivery.after_success(layout, key, action)
+        delivery.after_success(layout, key, action, known)
     return _context(event, "\n".join(texts)) if texts else None
 
 

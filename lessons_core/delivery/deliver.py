@@ -248,11 +248,14 @@ def action_key(action: ToolAction) -> str:
     return " ".join(action.files) if action.files else action.command or ""
 
 
-def after_success(layout: Layout, key: str, action: ToolAction) -> None:
+def after_success(
+    layout: Layout, key: str, action: ToolAction, known: SessionState | None = None
+) -> None:
     """The call ran fine: if the session's failure history holds its action, its last
     outcome becomes a success (a failure then a fix). Only a session with failures
-    imports more to find out."""
-    if action.is_empty or not sessions.failures(layout, key):
+    imports more to find out; ``known`` is the session as the hook read it already."""
+    state = known if known is not None else sessions.load(layout, key)
+    if action.is_empty or not state.failures:
         return
     from lessons_core.feedback.recurrence import record_success
 

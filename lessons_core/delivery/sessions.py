@@ -4,7 +4,10 @@ how many of them came through a broad trigger and how many tokens the shown bloc
 
 The same file keeps digests of the calls a gate refused, which no reset forgets (a refusal
 promises the call runs when made again), and, for harnesses that announce compaction only
-through their transcript, a mark: how far that transcript was already looked at.
+through their transcript, a mark: how far that transcript was already looked at. It
+also keeps the session's failure history (``feedback.history``: per action, by a digest
+of its identity, the error classes seen and how often, the last outcome, what became of
+a recurrence), which no reset forgets either.
 
 One small file per session (and per subagent) under ``.lessons/local/sessions/``, held in
 a ``SessionState``. A hook call reads it once (``open_session``) and changes it at most

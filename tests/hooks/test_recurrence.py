@@ -10,6 +10,7 @@ from typing import Any, NamedTuple
 import pytest
 
 from lessons_core.delivery import sessions
+from lessons_core.delivery.deliver import GATE_PREFIX
 from lessons_core.feedback import history
 from lessons_core.feedback.recurrence import MAX_RECURRENCE_RULES
 from lessons_core.store.layout import Layout
@@ -195,3 +196,14 @@ def test_a_success_after_a_failure_is_the_last_outcome(
     answer(harness, ran)
     ((entry),) = sessions.failures(project, SESSION).values()
     assert entry["last"] == history.SUCCEEDED
+
+
+def test_a_refusal_by_the_gate_is_no_failure(project: Layout) -> None:
+    """A client that reports lessons' own refusal as a failed call counts nothing and
+    nudges nothing: refused twice is no recurrence."""
+    case = CASES[0]
+    failed = _call(case, case.failure, project.root)
+    refused = {**failed, "error": f"{GATE_PREFIX}\n[project-lessons]..."}
+    assert answer(case.harness, refused) is None
+    assert answer(case.harness, refused) is None
+    assert sessions.failures(project, SESSION) == {}
