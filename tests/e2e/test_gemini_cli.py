@@ -31,7 +31,7 @@ from tests.e2e.gemini_project import (
     shell_call,
     write_call,
 )
-from tests.e2e.sample_repo import APP_RULE, RELEASE_RULE, note_line, saved_lesson
+from tests.e2e.sample_repo import APP_RULE, RELEASE_RULE, note_line, request_line, saved_lesson
 
 pytestmark = pytest.mark.e2e
 
@@ -281,3 +281,36 @@ def _strings(value: Any) -> list[str]:
         return [value]
     items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else []
     return [text for item in items for text in _strings(item)]
+
+
+def test_a_failure_fixed_in_the_session_is_asked_for_at_its_stop(gemini: Project) -> None:
+    """`make check` fails, `make build` runs, `make check` passes: AfterAgent asks once,
+    the model runs the prefilled line through run_shell_command, the lesson appears, and
+    the AfterAgent after it lets the run end."""
+    (gemini.root / "Makefile").write_text(
+        "check:\n\ttest -f built.txt\nbuild:\n\ttouch built.txt\n"
+    )
+    fake = gemini.fake
+    fake.scenarios["fix"] = [
+        shell_call("make check"),
+        shell_call("make build"),
+        shell_call("make check"),
+    ]
+    rule = "Run make build before make check; check reads built.txt."
+    asked: list[str] = []
+
+    def capture(request: str) -> Any:
+        asked.append(request)
+        return shell_call(request_line(request, rule, "build"))
+
+    fake.answer_stop = capture
+    gemini.gemini("-p", "SCENARIO:fix check the build")
+    assert len(asked) == 1
+    assert "the command 'make check' failed (exit 2" in asked[0]
+    assert saved_lesson(gemini.root, rule)["triggers"]["commands"] == ["^make check"]
+    stops = [c for c in gemini.hook_calls() if c.event == "AfterAgent"]
+    # Gemini CLI 0.61.0 sets stop_hook_active only on the turn it continues with the
+    # reason; the model answered with a tool call, whose result starts a turn with the
+    # flag false again. The once-a-session mark is what lets this stop pass.
+    assert [c.input["stop_hook_active"] for c in stops] == [False, False]
+    assert [bool(c.answer) for c in stops] == [True, False]
