@@ -84,7 +84,8 @@ def test_project_hooks_need_a_trusted_folder(gemini: Project) -> None:
     code, gemini_checks = gemini.doctor()
     assert (code, set(gemini_checks)) == (0, {"ok"})
     gemini.gemini("-p", "hello", trust_env=False)
-    assert {c.event for c in gemini.hook_calls()} == {"SessionStart", "BeforeAgent", "PreCompress"}
+    hooks_run = {c.event for c in gemini.hook_calls()}
+    assert hooks_run == {"SessionStart", "BeforeAgent", "PreCompress", "AfterAgent"}
     note = json.dumps(f"<hook_context>{session_note(Layout(gemini.root))}</hook_context>")[1:-1]
     assert note in _blob(gemini.fake.requests[0])
 
