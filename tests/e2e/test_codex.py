@@ -31,7 +31,7 @@ pytestmark = pytest.mark.e2e
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "codex"
 BLOCKED = "Command blocked by PreToolUse hook: "
-EVENTS = {"SessionStart", "UserPromptSubmit", "PreToolUse", "PreCompact"}
+EVENTS = {"SessionStart", "UserPromptSubmit", "PreToolUse", "PreCompact", "Stop"}
 
 
 def _items(request: dict[str, Any]) -> list[dict[str, Any]]:
@@ -96,7 +96,7 @@ def test_hooks_run_only_after_the_documented_trust_steps(codex_repo: Project) ->
     assert {hook["trustStatus"] for hook in ours.values()} == {"untrusted"}
     assert run.hooks == []
     said = _doctor(project)
-    assert "fail: 4 of lessons' hooks are new or changed since trusted: Codex skips them" in said
+    assert "fail: 5 of lessons' hooks are new or changed since trusted: Codex skips them" in said
     assert not any("the project is not trusted" in line for line in said)
     assert released.exists()
 
