@@ -18,7 +18,7 @@ from lessons_core.feedback.stop_capture import REQUEST_MARK
 from tests.e2e.claude_project import TOOLS, Project, bash_call, write_call
 from tests.e2e.fake_anthropic import STOP_FEEDBACK, stop_feedback
 from tests.e2e.fake_server import texts
-from tests.e2e.sample_repo import request_line, saved_lesson
+from tests.e2e.sample_repo import CHECK_RULE, FIX_STEPS, request_line, saved_lesson, write_makefile
 
 pytestmark = pytest.mark.e2e
 
@@ -107,16 +107,10 @@ def test_a_session_without_evidence_stops_untouched(project: Project) -> None:
 def test_a_failure_fixed_in_the_session_is_asked_for_at_its_stop(project: Project) -> None:
     """`make check` fails, `make build` runs, `make check` passes: at the stop the model
     is asked about `make check` and captures it with the prefilled command pattern."""
-    (project.root / "Makefile").write_text(
-        "check:\n\ttest -f built.txt\nbuild:\n\ttouch built.txt\n"
-    )
+    write_makefile(project.root)
     fake = project.fake
-    fake.scenarios["fix"] = [
-        bash_call("make check"),
-        bash_call("make build"),
-        bash_call("make check"),
-    ]
-    rule = "Run make build before make check; check reads built.txt."
+    fake.scenarios["fix"] = [bash_call(command) for command in FIX_STEPS]
+    rule = CHECK_RULE
     fake.answer_stop = lambda feedback: bash_call(request_line(feedback, rule, "build"))
     result = project.claude("SCENARIO:fix check the build", "--allowedTools", TOOLS)
     asked = _asked(fake.requests)

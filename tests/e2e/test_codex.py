@@ -25,7 +25,7 @@ from tests.e2e.codex_trust import hooks_list, project_trust, toml_string
 from tests.e2e.codex_tui import trust_steps
 from tests.e2e.fake_responses import COMPACT_MARK, output_text
 from tests.e2e.fake_server import texts
-from tests.e2e.sample_repo import APP_RULE, RELEASE_RULE, note_line, saved_lesson
+from tests.e2e.sample_repo import APP_RULE, RELEASE_RULE, note_line, request_line, saved_lesson
 
 pytestmark = pytest.mark.e2e
 
@@ -293,3 +293,31 @@ def test_the_agent_captures_a_lesson_with_the_line_the_session_note_gave(codex: 
     fake.scenarios["capture"] = [shell_call(command)]
     codex.codex("SCENARIO:capture keep it")
     assert saved_lesson(codex.root, rule)["triggers"]["files"] == ["src/app.py"]
+
+
+def test_a_corrected_session_is_asked_once_at_its_stop(codex: Project) -> None:
+    """An edit of src/app.py, then (the session resumed) a prompt correcting it: Codex's
+    Stop hook asks once, the model runs the prefilled line through its shell tool, the
+    lesson appears, and the Stop after it lets the run end. Codex has no failure hook, so
+    a correction is its evidence."""
+    fake = codex.fake
+    fake.scenarios["edit"] = [patch_call(update_patch("src/app.py", "VALUE = 1", "VALUE = 2"))]
+    codex.codex("SCENARIO:edit change the app")
+    rule = "Regenerate src/app.py with make gen instead of editing it by hand."
+    asked: list[str] = []
+
+    def capture(request: str) -> Any:
+        asked.append(request)
+        # Codex hands the reason over HTML-escaped (&lt;topic&gt;), as Gemini CLI does
+        # additionalContext.
+        return shell_call(request_line(request, rule, "gen", escaped=True))
+
+    fake.answer_stop = capture
+    run = codex.codex(
+        "No, don't edit src/app.py by hand; the generator writes it.", "resume", "--last"
+    )
+    assert len(asked) == 1
+    assert 'after src/app.py the user said: "No, don' in asked[0]
+    lesson = saved_lesson(codex.root, rule)
+    assert lesson["triggers"]["files"] == ["src/app.py"]
+    assert [status for name, status in run.hooks if name == "Stop"] == ["Blocked", "Completed"]

@@ -31,7 +31,16 @@ from tests.e2e.gemini_project import (
     shell_call,
     write_call,
 )
-from tests.e2e.sample_repo import APP_RULE, RELEASE_RULE, note_line, request_line, saved_lesson
+from tests.e2e.sample_repo import (
+    APP_RULE,
+    CHECK_RULE,
+    FIX_STEPS,
+    RELEASE_RULE,
+    note_line,
+    request_line,
+    saved_lesson,
+    write_makefile,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -288,16 +297,10 @@ def test_a_failure_fixed_in_the_session_is_asked_for_at_its_stop(gemini: Project
     """`make check` fails, `make build` runs, `make check` passes: AfterAgent asks once,
     the model runs the prefilled line through run_shell_command, the lesson appears, and
     the AfterAgent after it lets the run end."""
-    (gemini.root / "Makefile").write_text(
-        "check:\n\ttest -f built.txt\nbuild:\n\ttouch built.txt\n"
-    )
+    write_makefile(gemini.root)
     fake = gemini.fake
-    fake.scenarios["fix"] = [
-        shell_call("make check"),
-        shell_call("make build"),
-        shell_call("make check"),
-    ]
-    rule = "Run make build before make check; check reads built.txt."
+    fake.scenarios["fix"] = [shell_call(command) for command in FIX_STEPS]
+    rule = CHECK_RULE
     asked: list[str] = []
 
     def capture(request: str) -> Any:
