@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from tests.conftest import INSTALL_BIN
-from tests.e2e.fake_server import ApiT, FakeServer
+from tests.e2e.fake_server import ApiT, FakeServer, ToolCall
 
 RELEASE_RULE = "Bump VERSION before running scripts/release.sh; it tags whatever is there."
 APP_RULE = "Keep src/app.py free of import-time side effects."
@@ -193,6 +193,19 @@ def request_line(request: str, rule: str, topic: str, escaped: bool = False) -> 
     ``nudge_line`` fills a nudge's."""
     line = next(ln.strip() for ln in request.splitlines() if "/.lessons/run add " in ln)
     return _filled(line, rule, topic, escaped)
+
+
+def capturing(
+    call: Callable[[str], ToolCall], rule: str, topic: str, asked: list[str], escaped: bool = False
+) -> Callable[[str], ToolCall]:
+    """A fake model's answer to a stop hook's request to capture: keep the request in
+    ``asked``, run its line (``request_line``) with the client's shell tool ``call``."""
+
+    def answer(request: str) -> ToolCall:
+        asked.append(request)
+        return call(request_line(request, rule, topic, escaped))
+
+    return answer
 
 
 def _filled(line: str, rule: str, topic: str, escaped: bool) -> str:

@@ -25,7 +25,7 @@ from tests.e2e.codex_trust import hooks_list, project_trust, toml_string
 from tests.e2e.codex_tui import trust_steps
 from tests.e2e.fake_responses import COMPACT_MARK, output_text
 from tests.e2e.fake_server import texts
-from tests.e2e.sample_repo import APP_RULE, RELEASE_RULE, note_line, request_line, saved_lesson
+from tests.e2e.sample_repo import APP_RULE, RELEASE_RULE, capturing, note_line, saved_lesson
 
 pytestmark = pytest.mark.e2e
 
@@ -306,13 +306,9 @@ def test_a_corrected_session_is_asked_once_at_its_stop(codex: Project) -> None:
     rule = "Regenerate src/app.py with make gen instead of editing it by hand."
     asked: list[str] = []
 
-    def capture(request: str) -> Any:
-        asked.append(request)
-        # Codex hands the reason over HTML-escaped (&lt;topic&gt;), as Gemini CLI does
-        # additionalContext.
-        return shell_call(request_line(request, rule, "gen", escaped=True))
-
-    fake.answer_stop = capture
+    # Codex hands the reason over HTML-escaped (&lt;topic&gt;), as Gemini CLI does
+    # additionalContext.
+    fake.answer_stop = capturing(shell_call, rule, "gen", asked, escaped=True)
     run = codex.codex(
         "No, don't edit src/app.py by hand; the generator writes it.", "resume", "--last"
     )

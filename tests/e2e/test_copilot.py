@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
@@ -41,8 +40,8 @@ from tests.e2e.sample_repo import (
     FIX_STEPS,
     NUDGE_MARK,
     RELEASE_RULE,
+    capturing,
     nudge_line,
-    request_line,
     saved_lesson,
     write_makefile,
 )
@@ -262,11 +261,7 @@ def test_a_failure_fixed_in_the_session_is_asked_for_at_its_stop(
     fake.scenarios["fix"] = [bash_call(command) for command in FIX_STEPS]
     asked: list[str] = []
 
-    def capture(request: str) -> Any:
-        asked.append(request)
-        return bash_call(request_line(request, CHECK_RULE, "build"))
-
-    fake.answer_stop = capture
+    fake.answer_stop = capturing(bash_call, CHECK_RULE, "build", asked)
     project.copilot("SCENARIO:fix check the build", "--trust-folder")
     assert len(asked) == 1
     assert "the command 'make check' failed (exit 2" in asked[0]

@@ -36,8 +36,8 @@ from tests.e2e.sample_repo import (
     CHECK_RULE,
     FIX_STEPS,
     RELEASE_RULE,
+    capturing,
     note_line,
-    request_line,
     saved_lesson,
     write_makefile,
 )
@@ -303,11 +303,7 @@ def test_a_failure_fixed_in_the_session_is_asked_for_at_its_stop(gemini: Project
     rule = CHECK_RULE
     asked: list[str] = []
 
-    def capture(request: str) -> Any:
-        asked.append(request)
-        return shell_call(request_line(request, rule, "build"))
-
-    fake.answer_stop = capture
+    fake.answer_stop = capturing(shell_call, rule, "build", asked)
     gemini.gemini("-p", "SCENARIO:fix check the build")
     assert len(asked) == 1
     assert "the command 'make check' failed (exit 2" in asked[0]
