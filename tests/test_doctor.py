@@ -169,7 +169,7 @@ def test_codex_trust_is_read_from_its_config(
 ) -> None:
     """Project trust, then each hook trusted at its current hash; a changed hook is
     untrusted again. (tests/e2e/test_codex.py checks the same against the real client.)"""
-    from lessons_core.codex_trust import hook_hashes
+    from lessons_cli.harnesses.codex_trust import hook_hashes
 
     root = make_repo(tmp_path / "repo", {"a.py": "x\n"})
     monkeypatch.chdir(root)

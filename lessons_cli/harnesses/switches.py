@@ -167,7 +167,7 @@ def codex(root: Path, env: Mapping[str, str]) -> list[Check]:
         detail = f"the project is not trusted in {path}: Codex ignores .codex/hooks.json"
         checks.append(Check("codex", FAIL, detail, fix))
     from lessons_cli.harnesses import codex, wiring
-    from lessons_core.codex_trust import hook_hashes
+    from lessons_cli.harnesses.codex_trust import hook_hashes
 
     hooks_file = root / ".codex" / "hooks.json"
     settings = wiring.read_settings(hooks_file)
@@ -206,7 +206,7 @@ def _codex_project(root: Path) -> Path:
 
 def _command_at(settings: dict[str, Any], key: str) -> str | None:
     """The command of the handler a Codex hook key names (…:event:group:handler)."""
-    from lessons_core.codex_trust import EVENT_LABELS
+    from lessons_cli.harnesses.codex_trust import EVENT_LABELS
 
     _file, label, group, handler = key.rsplit(":", 3)
     event = next((name for name, value in EVENT_LABELS.items() if value == label), None)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lessons_core.errors import CaptureRefused
-from lessons_core.matching.file_index import FileIndex
+from lessons_core.matching.glob_counts import FileIndex
 from lessons_core.matching.probes import PROBE_COMMANDS, probe_hits
 from lessons_core.matching.thresholds import (
     MAX_RATIONALE_CHARS,

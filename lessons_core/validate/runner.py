@@ -8,7 +8,7 @@ from pathlib import Path
 
 from lessons_core.authoring.repo_files import tracked_files
 from lessons_core.errors import InvalidLessonFile
-from lessons_core.matching.file_index import FileIndex
+from lessons_core.matching.glob_counts import FileIndex
 from lessons_core.store.config import read_config
 from lessons_core.store.files import Graph, load_graph
 from lessons_core.store.layout import Layout

@@ -68,13 +68,13 @@ HOOK_PATH: dict[str, frozenset[str]] = {
     "lessons_core.recall.render": frozenset(),
     "lessons_core.delivery.sessions": frozenset({"hashlib"}),  # a fallback: _sha2 is built in
     "lessons_core.matching.specificity": frozenset(),
-    "lessons_core.index.watch": frozenset(),
+    "lessons_core.index.watcher_client": frozenset(),
     "lessons_core.matching.words": frozenset(),
 
     # A command (not a file) to match: command triggers, pure reads, Codex's patches.
     "lessons_core.matching.commands": frozenset({"re", "functools"}),
     "lessons_core.matching.pure_reads": frozenset({"re"}),
-    "lessons_core.patches": frozenset({"re"}),
+    "lessons_cli.harnesses.codex_patches": frozenset({"re"}),
     # A failed tool call: the capture nudge, which masks secrets.
     "lessons_core.delivery.nudges": frozenset({"shlex"}),
     "lessons_core.authoring.secrets": frozenset({"re", "typing"}),
