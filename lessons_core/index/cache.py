@@ -232,7 +232,7 @@ def _build(
                 racy_files.append((name, raw))
         records[name] = record
         stats.extend(signature)
-    index = assemble(Digest._make(r[1]) for r in records.values() if r[0] == "ok")
+    index = assemble(Digest.from_plain(r[1]) for r in records.values() if r[0] == "ok")
     broken = tuple(sorted((name, r[1], r[2]) for name, r in records.items() if r[0] == "broken"))
     # The folder's listing may be reused (file_scan.Scan) only if any later change to it
     # must show in its stat data: it was last changed before the clock read above.
@@ -271,7 +271,7 @@ def _read(
         lesson = read_lesson(path, raw)
     except InvalidLessonFile as err:
         return ("broken", err.problem, err.key), signature, raw
-    return ("ok", tuple(digest(lesson))), signature, raw
+    return ("ok", digest(lesson).plain()), signature, raw
 
 
 def _broken(layout: Layout, meta: Meta) -> list[InvalidLessonFile]:
