@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
+
+import orjson
 
 from lessons_core.authoring.repo_files import tracked_files
 from lessons_core.errors import InvalidLessonFile
@@ -93,11 +96,7 @@ class _LineFinder:
 def _json_string(text: str) -> str:
     """``text`` as a JSON string, as it stands in a file lessons wrote: UTF-8 as is, and a
     lone surrogate (only a hand-written escape can put one in config.json) escaped."""
-    import orjson
-
     try:
         return orjson.dumps(text).decode()
     except TypeError:
-        import json
-
         return json.dumps(text)
