@@ -4,6 +4,7 @@ per trigger kind (a glob's files counted, a pattern tried on commands) and agree
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -62,6 +63,13 @@ REQUESTS = st.builds(
 )
 
 
+def every_request(test: Callable[[Path, RecallRequest], None]) -> Callable[[Path], None]:
+    """150 requests a test; the graph is made once, in the first example's tmp_path."""
+    run = given(request=REQUESTS)(test)
+    checks = [HealthCheck.function_scoped_fixture]
+    return settings(max_examples=150, deadline=None, suppress_health_check=checks)(run)
+
+
 def _layout(root: Path) -> Layout:
     """The graph of LESSONS in a repo at ``root``, made once: hypothesis runs every
     example with the same ``tmp_path``."""
@@ -73,10 +81,7 @@ def _layout(root: Path) -> Layout:
     return layout
 
 
-@settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
-@given(request=REQUESTS)
+@every_request
 def test_explain_matches_exactly_what_ranking_matches(
     tmp_path: Path, request: RecallRequest
 ) -> None:
@@ -97,10 +102,7 @@ def _triggers(kind: str) -> set[tuple[str, str]]:
     }
 
 
-@settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
-@given(request=REQUESTS)
+@every_request
 def test_every_use_of_a_matcher_fires_where_ranking_does(
     tmp_path: Path, request: RecallRequest
 ) -> None:
