@@ -25,6 +25,7 @@ from lessons_core.recall.rank import (
     request_files,
 )
 from lessons_core.recall.types import RecallRequest
+from lessons_core.store.config import Config
 from lessons_core.store.files import load_graph
 from lessons_core.store.layout import Layout
 from lessons_core.store.project import init_project
@@ -90,7 +91,7 @@ def test_explain_matches_exactly_what_ranking_matches(
     layout = _layout(tmp_path / "repo")
     index = build_index(load_graph(layout).lessons.values())
     ranked = {c.hit.lesson_id for c in rank(index, request)}
-    explained = explain(layout, request)
+    explained = explain(layout, request, config=Config())
     matched = {v.lesson_id for v in explained.verdicts if any(c.matched for c in v.checks)}
     assert matched == ranked
 
