@@ -48,13 +48,39 @@ def hook_command(harness: str, project_dir_var: str | None, store: str = "") -> 
     its top). ``|| true``: a launcher missing on some branch must not turn into a failed
     hook, which a harness may read as a refusal.
     """
-    below = f"{_sh_quoted(store.strip('/'))}/" if store.strip("/") else ""
+    below = _below(store)
     launcher = f".lessons/{NAME}"
     if project_dir_var:
         return f'sh "${project_dir_var}/{below}{launcher}" hook {harness} || true'
+    return f'{_find_top(below)}; sh "$r/{below}{launcher}" hook {harness} || true'
+
+
+def server_command(project_dir_var: str | None, store: str = "") -> str:
+    """The shell command a harness starts for ``lessons mcp``, the same way as the hooks.
+
+    The project folder is ``project_dir_var`` when the harness sets it for its servers,
+    else the folder the server starts in, else git's top level (other clients read the
+    same file: Copilot CLI reads ``.mcp.json`` too). It runs in the store's folder, so
+    the server finds the store and reads relative paths in a tool call from there.
+    ``exec``: the client's signals and its closing of stdin reach the server itself, not
+    a shell waiting on it.
+    """
+    below = _below(store)
+    start = f"${{{project_dir_var}:-.}}" if project_dir_var else "."
+    return f'{_find_top(below, start)}; cd "$r/{below}" && exec sh .lessons/{NAME} mcp'
+
+
+def _below(store: str) -> str:
+    return f"{_sh_quoted(store.strip('/'))}/" if store.strip("/") else ""
+
+
+def _find_top(below: str, start: str = ".") -> str:
+    """Sets ``r`` to the project folder: ``start`` when the launcher is there (no process
+    started), else git's top level."""
+    here = "" if start == "." else "$r/"
     return (
-        f'r=.; [ -f "{below}{launcher}" ] || r=$(git rev-parse --show-toplevel 2>/dev/null); '
-        f'sh "$r/{below}{launcher}" hook {harness} || true'
+        f'r={start}; [ -f "{here}{below}.lessons/{NAME}" ] '
+        "|| r=$(git rev-parse --show-toplevel 2>/dev/null)"
     )
 
 

@@ -1,0 +1,29 @@
+"""``lessons mcp``: the lessons as tools an agent calls, over the Model Context Protocol."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+
+@click.command("mcp")
+def mcp_command() -> None:
+    """Serve the lessons to an agent as MCP tools, over stdin and stdout.
+
+    Harnesses start this, not people: 'lessons init --claude-code --mcp' registers it in
+    .mcp.json. Tools: lessons_query (rules for a file, command or task, each once per
+    session, shared with the hooks), lessons_show, lessons_add (the same checks as
+    'lessons add', refusals as errors naming the problem and the fix), lessons_topics,
+    lessons_deprecate. It serves until the client closes stdin.
+
+    \b
+    Example:
+      lessons init --claude-code --mcp     # then: claude, and ask for the tools
+      printf '%s\\n' '{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params":
+        {"protocolVersion": "2025-06-18", "capabilities": {},
+         "clientInfo": {"name": "sh", "version": "1"}}}' | lessons mcp
+    """
+    from lessons_cli.mcp_server import serve  # the SDK loads only for this command
+
+    serve(Path.cwd())
