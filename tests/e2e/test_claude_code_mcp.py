@@ -69,7 +69,10 @@ def test_the_model_queries_and_adds_lessons_through_the_mcp_tools(project: Proje
     ]
     approve_project_servers(project)
     allowed = f"{TOOLS},{QUERY},{ADD}"
-    project.claude("SCENARIO:mcp look up and keep", "--allowedTools", allowed)
+    # The first request waits for the servers (by default it may go out before they are
+    # connected, and the tools join a later one).
+    prompt = "SCENARIO:mcp look up and keep"
+    project.claude(prompt, "--allowedTools", allowed, MCP_CONNECTION_NONBLOCKING="false")
     # Offered by name (this client loads an MCP tool's schema when the model asks for it).
     assert all(name in json.dumps(fake.requests[0]) for name in (QUERY, ADD))
     named = [(i, _calls(r), _results(r)) for i, r in enumerate(fake.requests)]
