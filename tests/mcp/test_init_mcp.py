@@ -6,11 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from lessons_cli.app import cli
 from lessons_cli.harnesses import servers
-from tests.conftest import make_repo
+from tests.conftest import init_in
 
 OTHER = {"command": "npx", "args": ["-y", "some-server"]}
 COMMAND = (
@@ -19,24 +17,13 @@ COMMAND = (
 )
 
 
-def _init(root: Path, *flags: str, monkeypatch: pytest.MonkeyPatch) -> tuple[int, str, str]:
-    monkeypatch.chdir(root)
-    result = CliRunner().invoke(cli, ["init", *flags])
-    return result.exit_code, result.stdout, result.stderr
-
-
-@pytest.fixture
-def plain_repo(tmp_path: Path) -> Path:
-    return make_repo(tmp_path / "repo", {"src/a.py": "x = 1\n"})
-
-
 def test_the_server_is_merged_into_an_existing_mcp_json(
     plain_repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Other servers and keys keep their place; ours runs the committed launcher."""
     path = plain_repo / ".mcp.json"
     path.write_text(json.dumps({"mcpServers": {"other": OTHER}, "note": "kept"}))
-    code, out, err = _init(plain_repo, "--claude-code", "--mcp", monkeypatch=monkeypatch)
+    code, out, err = init_in(plain_repo, "--claude-code", "--mcp", monkeypatch=monkeypatch)
     assert (code, err) == (0, "")
     assert "registered the lessons MCP server for claude-code: .mcp.json" in out
     data = json.loads(path.read_text())
@@ -51,13 +38,13 @@ def test_rerunning_changes_nothing_and_removal_takes_only_ours(
 ) -> None:
     path = plain_repo / ".mcp.json"
     path.write_text(json.dumps({"mcpServers": {"other": OTHER}}))
-    _init(plain_repo, "--claude-code", "--mcp", monkeypatch=monkeypatch)
+    init_in(plain_repo, "--claude-code", "--mcp", monkeypatch=monkeypatch)
     before = path.read_bytes()
-    code, out, _ = _init(plain_repo, "--claude-code", "--mcp", monkeypatch=monkeypatch)
+    code, out, _ = init_in(plain_repo, "--claude-code", "--mcp", monkeypatch=monkeypatch)
     assert code == 0
     assert "already registered the lessons MCP server" in out
     assert path.read_bytes() == before
-    code, out, _ = _init(plain_repo, "--remove-hooks", monkeypatch=monkeypatch)
+    code, out, _ = init_in(plain_repo, "--remove-hooks", monkeypatch=monkeypatch)
     assert "removed the lessons MCP server: .mcp.json" in out
     assert json.loads(path.read_text()) == {"mcpServers": {"other": OTHER}}
 
@@ -65,9 +52,9 @@ def test_rerunning_changes_nothing_and_removal_takes_only_ours(
 def test_a_file_left_empty_by_the_removal_is_deleted(
     plain_repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _init(plain_repo, "--claude-code", "--mcp", monkeypatch=monkeypatch)
+    init_in(plain_repo, "--claude-code", "--mcp", monkeypatch=monkeypatch)
     assert servers.installed(plain_repo, ".mcp.json")
-    _init(plain_repo, "--remove-hooks", monkeypatch=monkeypatch)
+    init_in(plain_repo, "--remove-hooks", monkeypatch=monkeypatch)
     assert not (plain_repo / ".mcp.json").exists()
 
 
@@ -77,11 +64,11 @@ def test_someone_elses_lessons_server_is_never_overwritten(
     path = plain_repo / ".mcp.json"
     text = json.dumps({"mcpServers": {"lessons": OTHER}})
     path.write_text(text)
-    code, _, err = _init(plain_repo, "--claude-code", "--mcp", monkeypatch=monkeypatch)
+    code, _, err = init_in(plain_repo, "--claude-code", "--mcp", monkeypatch=monkeypatch)
     assert code == 1
     assert "already has a server called 'lessons'" in err
     assert path.read_text() == text
-    _init(plain_repo, "--remove-hooks", monkeypatch=monkeypatch)
+    init_in(plain_repo, "--remove-hooks", monkeypatch=monkeypatch)
     assert path.read_text() == text
 
 
@@ -89,7 +76,7 @@ def test_an_unparsable_mcp_json_is_never_rewritten(
     plain_repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     (plain_repo / ".mcp.json").write_text("{broken")
-    code, _, err = _init(plain_repo, "--claude-code", "--mcp", monkeypatch=monkeypatch)
+    code, _, err = init_in(plain_repo, "--claude-code", "--mcp", monkeypatch=monkeypatch)
     assert code == 1
     assert "not valid JSON" in err
     assert (plain_repo / ".mcp.json").read_text() == "{broken"
@@ -100,10 +87,10 @@ def test_mcp_needs_a_harness_and_says_which_ones_take_it(
 ) -> None:
     """--mcp alone is a usage error; with a harness lessons registers no server for, a
     note says so and the hooks are still wired."""
-    code, _, err = _init(plain_repo, "--mcp", monkeypatch=monkeypatch)
+    code, _, err = init_in(plain_repo, "--mcp", monkeypatch=monkeypatch)
     assert code == 2
     assert "--claude-code" in err
-    code, out, err = _init(plain_repo, "--cursor", "--mcp", monkeypatch=monkeypatch)
+    code, out, err = init_in(plain_repo, "--cursor", "--mcp", monkeypatch=monkeypatch)
     assert code == 0
     assert "wired cursor" in out
     assert "registers no MCP server for cursor" in err
@@ -113,5 +100,5 @@ def test_mcp_needs_a_harness_and_says_which_ones_take_it(
 def test_without_mcp_no_server_is_registered(
     plain_repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _init(plain_repo, "--claude-code", monkeypatch=monkeypatch)
+    init_in(plain_repo, "--claude-code", monkeypatch=monkeypatch)
     assert not (plain_repo / ".mcp.json").exists()
