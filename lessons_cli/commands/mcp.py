@@ -19,10 +19,10 @@ def mcp_command() -> None:
 
     \b
     Example:
-      lessons init --claude-code --mcp     # then: claude, and ask for the tools
-      printf '%s\\n' '{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params":
-        {"protocolVersion": "2025-06-18", "capabilities": {},
-         "clientInfo": {"name": "sh", "version": "1"}}}' | lessons mcp
+      lessons init --claude-code --mcp     # register it in .mcp.json, then start claude
+      echo '{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion":
+      "2025-06-18", "capabilities": {}, "clientInfo": {"name": "sh", "version": "1"}}}' \\
+        | tr -d '\\n' | lessons mcp
     """
     from lessons_cli.mcp_server import serve  # the SDK loads only for this command
 
