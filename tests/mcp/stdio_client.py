@@ -10,16 +10,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 0,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "tests", "version": "1"},
-    },
-}
+from bench.mcp_tools import INITIALIZE
+
 INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 
 
