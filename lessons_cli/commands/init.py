@@ -53,19 +53,20 @@ def hook_command(name: str, root: Path) -> str:
     installed lessons and runs it isolated, so a teammate's clone works as committed.
     """
     spec = harness(name).WIRING
-    return launcher.hook_command(name, spec.project_dir_var, _store_below(root, spec))
+    var = spec.project_dir_var
+    return launcher.hook_command(name, var, _store_below(root, var))
 
 
 def server_command(name: str, root: Path) -> str:
     """The command a harness starts for ``lessons mcp``, through the same launcher."""
-    spec = harness(name).WIRING
-    return launcher.server_command(spec.project_dir_var, _store_below(root, spec))
+    var = harness(name).WIRING.mcp_project_dir_var
+    return launcher.server_command(var, _store_below(root, var))
 
 
-def _store_below(root: Path, spec: Wiring) -> str:
+def _store_below(root: Path, project_dir_var: str | None) -> str:
     """The store's folder relative to the git top level, where the harness runs its
     commands when it names no project folder ("" at the top)."""
-    if spec.project_dir_var is not None:
+    if project_dir_var is not None:
         return ""
     top = top_level(root)
     if top is not None and root.is_relative_to(top.resolve()) and root != top.resolve():
@@ -107,7 +108,7 @@ def harness_flags(command: F) -> F:
     "--mcp",
     is_flag=True,
     help="Also register the 'lessons mcp' server for the chosen harnesses that read MCP "
-    "servers from a project file (Claude Code: .mcp.json).",
+    "servers from a project file (Claude Code: .mcp.json; Gemini CLI: .gemini/settings.json).",
 )
 @click.option(
     "--remove-hooks",
@@ -141,7 +142,9 @@ def init_command(
     chosen = [name for name in HARNESSES if harness_flags[name.replace("-", "_")]]
     docs = [name for name, flag in (("AGENTS.md", agents_md), ("CLAUDE.md", claude_md)) if flag]
     if mcp and not chosen:
-        raise click.UsageError("--mcp registers the server for a harness: add --claude-code")
+        raise click.UsageError(
+            "--mcp registers the server for a harness: add --claude-code or --gemini"
+        )
     if remove_hooks:
         if chosen or docs or mcp:
             raise click.UsageError("--remove-hooks removes everything; pass it alone")

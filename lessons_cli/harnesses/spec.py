@@ -35,7 +35,8 @@ class Wiring(NamedTuple):
     ``note``: what ``lessons init`` tells the user after wiring it, when the harness needs
     a step of theirs before it runs the hooks (``{root}``: the store's folder).
     ``mcp_settings``: the project file where the harness reads MCP servers, if lessons
-    registers ``lessons mcp`` there (``lessons init --mcp``; docs/mcp.md).
+    registers ``lessons mcp`` there (``lessons init --mcp``; docs/mcp.md), and
+    ``mcp_project_dir_var`` the variable it sets to the project folder for its servers.
     """
 
     harness: str
@@ -49,6 +50,7 @@ class Wiring(NamedTuple):
     own_file: bool = False
     note: str | None = None
     mcp_settings: str | None = None
+    mcp_project_dir_var: str | None = None
 
     def covers(self, event: str, tool: str | None = None) -> bool:
         """Whether the harness runs our hook on ``event`` (for ``tool``) with these entries.

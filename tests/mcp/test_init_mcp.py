@@ -102,3 +102,22 @@ def test_without_mcp_no_server_is_registered(
 ) -> None:
     init_in(plain_repo, "--claude-code", monkeypatch=monkeypatch)
     assert not (plain_repo / ".mcp.json").exists()
+
+
+def test_gemini_gets_the_server_beside_its_hooks(
+    plain_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Gemini CLI reads both from .gemini/settings.json; it names no project folder for
+    its servers, so the command starts from the session's folder (or git's top level)."""
+    code, out, _ = init_in(plain_repo, "--gemini", "--mcp", monkeypatch=monkeypatch)
+    assert code == 0
+    assert "registered the lessons MCP server for gemini: .gemini/settings.json" in out
+    path = plain_repo / ".gemini" / "settings.json"
+    data = json.loads(path.read_text())
+    assert "BeforeTool" in data["hooks"]
+    assert data["mcpServers"]["lessons"]["args"][1] == (
+        'r=.; [ -f ".lessons/run" ] || r=$(git rev-parse --show-toplevel 2>/dev/null); '
+        'cd "$r/" && exec sh .lessons/run mcp'
+    )
+    init_in(plain_repo, "--remove-hooks", monkeypatch=monkeypatch)
+    assert not path.exists()  # nothing else was in it
