@@ -24,10 +24,11 @@ from typing import Any
 
 from lessons_core.errors import CaptureRefused, LessonsError
 
-# Where a client tells its MCP servers which session they serve. Claude Code sets
-# CLAUDE_CODE_SESSION_ID (and CLAUDE_PROJECT_DIR) for every stdio server it starts: the
-# same session_id its hooks receive, so the hook and the tool share "already shown".
-SESSION_VARIABLES = ("CLAUDE_CODE_SESSION_ID",)
+# Where a client tells its MCP servers which session they serve: the same id its hooks
+# receive, so the hook and the tool share "already shown". Claude Code sets
+# CLAUDE_CODE_SESSION_ID (its hooks' session_id) for every stdio server it starts,
+# Copilot CLI COPILOT_AGENT_SESSION_ID (its hooks' sessionId).
+SESSION_VARIABLES = ("CLAUDE_CODE_SESSION_ID", "COPILOT_AGENT_SESSION_ID")
 
 _TEXT = {"type": "string"}
 _TEXTS = {"type": "array", "items": {"type": "string"}}

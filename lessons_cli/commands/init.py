@@ -108,7 +108,8 @@ def harness_flags(command: F) -> F:
     "--mcp",
     is_flag=True,
     help="Also register the 'lessons mcp' server for the chosen harnesses that read MCP "
-    "servers from a project file (Claude Code: .mcp.json; Gemini CLI: .gemini/settings.json).",
+    "servers from a project file (Claude Code: .mcp.json; Gemini CLI: .gemini/settings.json; "
+    "Copilot CLI: .github/mcp.json).",
 )
 @click.option(
     "--remove-hooks",
@@ -143,7 +144,7 @@ def init_command(
     docs = [name for name, flag in (("AGENTS.md", agents_md), ("CLAUDE.md", claude_md)) if flag]
     if mcp and not chosen:
         raise click.UsageError(
-            "--mcp registers the server for a harness: add --claude-code or --gemini"
+            "--mcp registers the server for a harness: add --claude-code, --gemini or --copilot"
         )
     if remove_hooks:
         if chosen or docs or mcp:

@@ -121,3 +121,15 @@ def test_gemini_gets_the_server_beside_its_hooks(
     )
     init_in(plain_repo, "--remove-hooks", monkeypatch=monkeypatch)
     assert not path.exists()  # nothing else was in it
+
+
+def test_copilot_gets_the_server_in_github_mcp_json(
+    plain_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out, _ = init_in(plain_repo, "--copilot", "--mcp", monkeypatch=monkeypatch)
+    assert code == 0
+    assert "registered the lessons MCP server for copilot: .github/mcp.json" in out
+    path = plain_repo / ".github" / "mcp.json"
+    assert servers.installed(plain_repo, ".github/mcp.json")
+    init_in(plain_repo, "--remove-hooks", monkeypatch=monkeypatch)
+    assert not path.exists()

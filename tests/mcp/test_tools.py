@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from lessons_cli.mcp_tools import SPECS, call_tool, tool_list
+from lessons_cli.mcp_tools import SESSION_VARIABLES, SPECS, call_tool, tool_list
 from lessons_core.delivery import sessions
 from lessons_core.store.files import get_lesson
 from lessons_core.store.layout import Layout
@@ -19,7 +19,8 @@ APP_RULE = "Keep src/app.py free of import-time side effects."
 @pytest.fixture
 def store(repo: Layout, monkeypatch: pytest.MonkeyPatch) -> Layout:
     """The repo fixture with one file lesson, and no session announced by a client."""
-    monkeypatch.delenv("CLAUDE_CODE_SESSION_ID", raising=False)
+    for variable in SESSION_VARIABLES:
+        monkeypatch.delenv(variable, raising=False)
     save_lesson(repo, "code-app", APP_RULE, files=("src/app.py",), topics=("code",))
     return repo
 
@@ -45,12 +46,13 @@ def test_query_with_a_session_shows_each_rule_once_and_shares_it_with_the_hooks(
     assert sessions.shown(store, sessions.session_key("s1")) == {"code-app"}
 
 
+@pytest.mark.parametrize("variable", ["CLAUDE_CODE_SESSION_ID", "COPILOT_AGENT_SESSION_ID"])
 def test_query_takes_the_session_the_client_announced(
-    store: Layout, monkeypatch: pytest.MonkeyPatch
+    store: Layout, monkeypatch: pytest.MonkeyPatch, variable: str
 ) -> None:
-    """Without a session argument, CLAUDE_CODE_SESSION_ID (set by Claude Code for its
-    servers) names the session."""
-    monkeypatch.setenv("CLAUDE_CODE_SESSION_ID", "from-client")
+    """Without a session argument, the variable Claude Code or Copilot CLI sets for its
+    servers names the session (the id their hooks get)."""
+    monkeypatch.setenv(variable, "from-client")
     call_tool("lessons_query", {"file": "src/app.py"}, store.root)
     assert sessions.shown(store, "from-client") == {"code-app"}
 
