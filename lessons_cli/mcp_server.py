@@ -52,9 +52,9 @@ def build_server(cwd: Path) -> Server[Any]:
                 {"error": {"code": "bug", "problem": "internal error", "fix": "report it"}},
                 is_error=True,
             )
-        # Claude Code hands the model a result's structured content in place of its
-        # text: a success goes as text alone (the fenced block the hooks show, the
-        # lesson in words), an error with its code, problem and fix as JSON.
+        # Claude Code hands the model a successful result's structured content in place
+        # of its text: a success goes as text alone (the fenced block the hooks show, the
+        # lesson in words); an error also carries its code, problem and fix as JSON.
         return types.CallToolResult(
             content=[types.TextContent(text=reply.text)],
             structured_content=reply.data if reply.is_error else None,

@@ -94,3 +94,24 @@ def test_the_model_queries_and_adds_lessons_through_the_mcp_tools(project: Proje
     assert (project.root / "src" / "app.py").read_text() == "VALUE = 2\n"
     # Shown by the tool, so the PreToolUse hook of the Edit stays quiet about it.
     assert json.dumps(fake.requests[-1]["messages"]).count(APP_RULE) == 1
+
+
+def test_a_refused_add_reaches_the_model_as_an_error_with_the_fix(project: Project) -> None:
+    """A rule without a trigger: the model gets an error result naming the guard's code,
+    the problem and the fix, worded for the tool's arguments; no lesson file is written."""
+    project.lessons("init", "--claude-code", "--mcp")
+    before = sorted((project.root / ".lessons" / "lessons").iterdir())
+    project.fake.scenarios["refused"] = [ToolCall(ADD, {"rule": NEW_RULE, "topic": "release"})]
+    approve_project_servers(project)
+    allowed = f"{TOOLS},{ADD}"
+    project.claude(
+        "SCENARIO:refused keep", "--allowedTools", allowed, MCP_CONNECTION_NONBLOCKING="false"
+    )
+    (result,) = _results(project.fake.requests[-1]).values()
+    assert result["is_error"] is True
+    # The error's text (this client passes an error result's text, not its structure).
+    assert result_text(result).startswith(
+        "error (no-trigger): the lesson has no trigger, so it could never be recalled\n"
+        "fix: add 'files', 'commands' or 'keywords'\n"
+    )
+    assert sorted((project.root / ".lessons" / "lessons").iterdir()) == before
