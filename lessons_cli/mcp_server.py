@@ -45,6 +45,8 @@ def build_server(cwd: Path) -> Server[Any]:
     ) -> types.CallToolResult:
         try:
             reply = call_tool(params.name, params.arguments, cwd)
+            for problem in reply.data.get("skipped", ()):  # for the server's log, as the CLI
+                print(f"warning: skipped {problem}", file=sys.stderr)
         except Exception:  # a bug: reported to the model and logged, the server goes on
             traceback.print_exc(file=sys.stderr)
             reply = ToolReply(

@@ -181,7 +181,7 @@ def query(args: dict[str, Any], cwd: Path) -> ToolReply:
         raise BadArgument("give at least one of 'file', 'command' or 'prompt'")
     layout, relative = layout_for_files((file,) if file else (), cwd)
     request = RecallRequest(files=relative, command=command or None, prompt=prompt or None)
-    config, _problems = read_config(layout.config_path)  # defaults stand in for bad keys
+    config, problems = read_config(layout.config_path)  # defaults stand in for bad keys
     index, broken = load_index(layout)
     session = session_of(args)
     if session:
@@ -193,8 +193,10 @@ def query(args: dict[str, Any], cwd: Path) -> ToolReply:
         "more": found.more,
         "session": session,
     }
-    if broken:
-        data["skipped"] = [str(err) for err in broken]
+    skipped = [f"{layout.config_path}: {problem}" for _key, problem, _kind in problems]
+    skipped += [str(err) for err in broken]
+    if skipped:
+        data["skipped"] = skipped
     return ToolReply(render_block(found) or "No new lesson applies.", data)
 
 

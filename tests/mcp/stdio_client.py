@@ -29,6 +29,7 @@ class Server:
         )
         self.lines: queue.Queue[bytes] = queue.Queue()
         self.seen: list[bytes] = []
+        self.log: str | None = None
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
@@ -82,7 +83,10 @@ class Server:
         return code, rest
 
     def stop(self) -> str:
-        """End the process if it still runs, close its pipes; what it wrote to stderr."""
+        """End the process if it still runs, close its pipes; what it wrote to stderr
+        (the same again on a second call)."""
+        if self.log is not None:
+            return self.log
         if self.process.poll() is None:
             self.process.kill()
         self.process.wait()
@@ -91,4 +95,5 @@ class Server:
         for pipe in (self.process.stdin, self.process.stdout, self.process.stderr):
             if pipe is not None:
                 pipe.close()
+        self.log = said
         return said

@@ -32,7 +32,7 @@ def server(repo: Layout) -> Iterator[Server]:
 def test_stdout_carries_nothing_but_protocol_messages(repo: Layout, server: Server) -> None:
     """With a broken lesson file, a config setting of the wrong type and a capture that
     warns, every line the server wrote to stdout is a JSON-RPC 2.0 message answering a
-    request; the warnings go into replies or to stderr."""
+    request; the warnings go to stderr, the log clients keep of a server."""
     (repo.lessons_dir / "broken.json").write_text("{nope")
     repo.config_path.write_text('{"max_tokens": "many"}\n')
     listed = server.request(1, "tools/list")
@@ -51,6 +51,10 @@ def test_stdout_carries_nothing_but_protocol_messages(repo: Layout, server: Serv
         message = json.loads(line)
         assert message["jsonrpc"] == "2.0"
         assert message["id"] in {0, 1, 2, 3}
+    log = server.stop()  # the server's stderr, which clients keep as its log
+    assert "warning: skipped" in log
+    assert "broken.json" in log
+    assert "max_tokens" in log
 
 
 def test_malformed_requests_are_answered_or_dropped_and_the_server_goes_on(

@@ -63,12 +63,16 @@ def test_query_without_a_session_records_nothing(store: Layout) -> None:
         assert APP_RULE in call_tool("lessons_query", {"file": "src/app.py"}, store.root).text
 
 
-def test_query_skips_a_broken_lesson_file_and_says_so(store: Layout) -> None:
-    """One unparsable lesson file silences no other rule; the reply names it."""
+def test_query_skips_a_broken_lesson_file_and_a_bad_setting_and_says_so(store: Layout) -> None:
+    """One unparsable lesson file silences no other rule, a setting of the wrong type
+    falls back to its default; the reply's data names both (the server logs them)."""
     (store.lessons_dir / "broken.json").write_text("{nope")
+    store.config_path.write_text('{"max_tokens": "many"}\n')
     reply = call_tool("lessons_query", {"file": "src/app.py"}, store.root)
     assert APP_RULE in reply.text
-    assert "broken.json" in reply.data["skipped"][0]
+    config_problem, lesson_problem = reply.data["skipped"]
+    assert "max_tokens" in config_problem
+    assert "broken.json" in lesson_problem
 
 
 def test_query_needs_something_to_match(store: Layout) -> None:
