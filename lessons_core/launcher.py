@@ -95,12 +95,29 @@ def launcher_target(command: str, root: Path, project_dir_var: str | None) -> Pa
     """The launcher file a hook command of ours opens when the harness runs it in ``root``
     (None for a command that runs no launcher), found by the shell itself."""
     import re
-    import subprocess
 
     found = re.search(r'sh ("[^"]*/\.lessons/' + NAME + r'") hook ', command)
     if found is None:
         return None
     probe = command[: found.start()] + f"printf '%s' {found.group(1)}"
+    said = _shell_says(probe, root, project_dir_var)
+    return None if said is None else root / said
+
+
+def server_launcher(command: str, root: Path, project_dir_var: str | None) -> Path | None:
+    """The launcher file a ``server_command`` of ours runs when a harness starts it in
+    ``root`` (None for a command of another form), found by the shell itself."""
+    tail = f"exec sh .lessons/{NAME} mcp"
+    if not command.endswith(tail):
+        return None
+    folder = (_shell_says(command[: -len(tail)] + "pwd", root, project_dir_var) or "").strip()
+    return Path(folder) / ".lessons" / NAME if folder else None
+
+
+def _shell_says(probe: str, root: Path, project_dir_var: str | None) -> str | None:
+    """What ``sh -c PROBE`` prints in ``root``, with ``project_dir_var`` set to it."""
+    import subprocess
+
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
     if project_dir_var:
         env[project_dir_var] = str(root)
@@ -116,4 +133,4 @@ def launcher_target(command: str, root: Path, project_dir_var: str | None) -> Pa
         )
     except (OSError, subprocess.SubprocessError):
         return None
-    return root / done.stdout
+    return done.stdout

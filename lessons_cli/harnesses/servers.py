@@ -78,11 +78,22 @@ def uninstall(root: Path, settings_file: str) -> bool:
 
 
 def installed(root: Path, settings_file: str) -> bool:
+    return our_command(root, settings_file) is not None
+
+
+def our_command(root: Path, settings_file: str) -> str | None:
+    """The shell command our entry in ``settings_file`` starts (None: no entry of ours)."""
     path = root / settings_file
     if not path.exists():
-        return False
+        return None
     servers = read_settings(path).get("mcpServers")
-    return isinstance(servers, dict) and is_ours(servers.get(NAME))
+    entry = servers.get(NAME) if isinstance(servers, dict) else None
+    if not isinstance(entry, dict) or not is_ours(entry):
+        return None
+    args = entry.get("args")
+    if entry.get("command") == "sh" and isinstance(args, list) and args[:1] == ["-c"]:
+        return " ".join(map(str, args[1:]))
+    return " ".join(map(str, [entry.get("command"), *(args if isinstance(args, list) else [])]))
 
 
 def _servers(settings: dict[str, Any], path: Path) -> dict[str, Any]:
