@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 
 from lessons_cli.mcp_tools import SESSION_VARIABLES, SPECS, call_tool, tool_list
-from lessons_core.delivery import sessions
 from lessons_core.store.files import get_lesson
 from lessons_core.store.layout import Layout
 from lessons_core.store.model import Status
 from tests.conftest import lesson_count, save_lesson
+from tests.hooks.conftest import call_hook, payload
 
 APP_RULE = "Keep src/app.py free of import-time side effects."
 
@@ -34,16 +34,24 @@ def test_query_answers_with_the_block_the_hooks_show(store: Layout) -> None:
     assert reply.data["lessons"][0]["id"] == "code-app"
 
 
+def _edit_hook(layout: Layout, session: str) -> bytes:
+    """What the Claude Code hook of ``session`` says before an Edit of src/app.py."""
+    data = payload("claude-code", "pre_tool_use_edit", layout.root, session_id=session)
+    data["tool_input"]["file_path"] = str(layout.root / "src" / "app.py")
+    return call_hook("claude-code", data)
+
+
 def test_query_with_a_session_shows_each_rule_once_and_shares_it_with_the_hooks(
     store: Layout,
 ) -> None:
-    """The second query of the session finds nothing new; the session file the hooks read
-    holds the id, so a hook of that session stays quiet about it too."""
+    """The second query of the session finds nothing new, and the edit hook of that
+    session stays quiet about the rule; another session's hook still brings it."""
     first = call_tool("lessons_query", {"file": "src/app.py", "session": "s1"}, store.root)
     assert APP_RULE in first.text
     again = call_tool("lessons_query", {"file": "src/app.py", "session": "s1"}, store.root)
     assert again.text == "No new lesson applies."
-    assert sessions.shown(store, sessions.session_key("s1")) == {"code-app"}
+    assert _edit_hook(store, "s1") == b""
+    assert APP_RULE in _edit_hook(store, "s2").decode()
 
 
 @pytest.mark.parametrize("variable", ["CLAUDE_CODE_SESSION_ID", "COPILOT_AGENT_SESSION_ID"])
@@ -54,7 +62,7 @@ def test_query_takes_the_session_the_client_announced(
     servers names the session (the id their hooks get)."""
     monkeypatch.setenv(variable, "from-client")
     call_tool("lessons_query", {"file": "src/app.py"}, store.root)
-    assert sessions.shown(store, "from-client") == {"code-app"}
+    assert _edit_hook(store, "from-client") == b""
 
 
 def test_query_without_a_session_records_nothing(store: Layout) -> None:
