@@ -22,7 +22,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from lessons_cli.output import describe
+from lessons_core.authoring.capture import add_lesson
+from lessons_core.authoring.guards import CaptureDraft
+from lessons_core.delivery.session_recall import recall_once
+from lessons_core.delivery.sessions import session_key
 from lessons_core.errors import CaptureRefused, LessonsError
+from lessons_core.index.cache import load_index
+from lessons_core.recall.rank import recall
+from lessons_core.recall.render import render_block
+from lessons_core.recall.types import RecallRequest
+from lessons_core.store.config import read_config
+from lessons_core.store.files import get_lesson, load_graph
+from lessons_core.store.layout import find_layout, layout_for_files
+from lessons_core.store.model import Status, Triggers
+from lessons_core.store.project import set_status
+from lessons_core.store.topics import load_topics
 
 # Where a client tells its MCP servers which session they serve: the same id its hooks
 # receive, so the hook and the tool share "already shown". Claude Code sets
@@ -167,15 +182,6 @@ def session_of(args: dict[str, Any]) -> str | None:
 
 
 def query(args: dict[str, Any], cwd: Path) -> ToolReply:
-    from lessons_core.delivery.session_recall import recall_once
-    from lessons_core.delivery.sessions import session_key
-    from lessons_core.index.cache import load_index
-    from lessons_core.recall.rank import recall
-    from lessons_core.recall.render import render_block
-    from lessons_core.recall.types import RecallRequest
-    from lessons_core.store.config import read_config
-    from lessons_core.store.layout import layout_for_files
-
     file, command, prompt = (_text(args, key) for key in ("file", "command", "prompt"))
     if not (file or command or prompt):
         raise BadArgument("give at least one of 'file', 'command' or 'prompt'")
@@ -201,20 +207,11 @@ def query(args: dict[str, Any], cwd: Path) -> ToolReply:
 
 
 def show(args: dict[str, Any], cwd: Path) -> ToolReply:
-    from lessons_cli.output import describe
-    from lessons_core.store.files import get_lesson
-    from lessons_core.store.layout import find_layout
-
     lesson = get_lesson(find_layout(cwd), _text(args, "id", required=True) or "")
     return ToolReply(describe(lesson), lesson.to_dict())
 
 
 def add(args: dict[str, Any], cwd: Path) -> ToolReply:
-    from lessons_core.authoring.capture import add_lesson
-    from lessons_core.authoring.guards import CaptureDraft
-    from lessons_core.store.layout import find_layout
-    from lessons_core.store.model import Triggers
-
     draft = CaptureDraft(
         rule=_text(args, "rule", required=True) or "",
         topics=(_text(args, "topic", required=True) or "",),
@@ -236,10 +233,6 @@ def add(args: dict[str, Any], cwd: Path) -> ToolReply:
 
 
 def topics(args: dict[str, Any], cwd: Path) -> ToolReply:
-    from lessons_core.store.files import load_graph
-    from lessons_core.store.layout import find_layout
-    from lessons_core.store.topics import load_topics
-
     layout = find_layout(cwd)
     counts = load_graph(layout).topic_counts()
     summaries = {name: topic.summary for name, topic in load_topics(layout).items()}
@@ -251,10 +244,6 @@ def topics(args: dict[str, Any], cwd: Path) -> ToolReply:
 
 
 def deprecate(args: dict[str, Any], cwd: Path) -> ToolReply:
-    from lessons_core.store.layout import find_layout
-    from lessons_core.store.model import Status
-    from lessons_core.store.project import set_status
-
     lesson_id = _text(args, "id", required=True) or ""
     lesson = set_status(find_layout(cwd), lesson_id, Status.DEPRECATED)
     return ToolReply(f"deprecated {lesson.id}", {"id": lesson.id, "status": lesson.status.value})

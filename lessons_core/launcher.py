@@ -9,6 +9,8 @@ machine it runs on and runs it isolated, or stays silent where there is none.
 from __future__ import annotations
 
 import os
+import re
+import subprocess
 from pathlib import Path
 
 from lessons_core.fsutil import atomic_write
@@ -94,8 +96,6 @@ def _sh_quoted(text: str) -> str:
 def launcher_target(command: str, root: Path, project_dir_var: str | None) -> Path | None:
     """The launcher file a hook command of ours opens when the harness runs it in ``root``
     (None for a command that runs no launcher), found by the shell itself."""
-    import re
-
     found = re.search(r'sh ("[^"]*/\.lessons/' + NAME + r'") hook ', command)
     if found is None:
         return None
@@ -116,8 +116,6 @@ def server_launcher(command: str, root: Path, project_dir_var: str | None) -> Pa
 
 def _shell_says(probe: str, root: Path, project_dir_var: str | None) -> str | None:
     """What ``sh -c PROBE`` prints in ``root``, with ``project_dir_var`` set to it."""
-    import subprocess
-
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
     if project_dir_var:
         env[project_dir_var] = str(root)

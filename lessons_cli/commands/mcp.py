@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from importlib import import_module
 from pathlib import Path
 
 import click
@@ -24,6 +25,6 @@ def mcp_command() -> None:
       "2025-06-18", "capabilities": {}, "clientInfo": {"name": "sh", "version": "1"}}}' \\
         | tr -d '\\n' | lessons mcp
     """
-    from lessons_cli.mcp_server import serve  # the SDK loads only for this command
-
-    serve(Path.cwd())
+    # Imported by name here, not at the top: every command module loads with the CLI, and
+    # the SDK (pydantic, anyio, ...) costs about a second that only this command needs.
+    import_module("lessons_cli.mcp_server").serve(Path.cwd())

@@ -16,6 +16,7 @@ from __future__ import annotations
 from lessons_cli.harnesses import claude_code
 from lessons_cli.harnesses.spec import HookEvent, Wiring, anchored
 from lessons_core.delivery import deliver as delivery
+from lessons_core.delivery import sessions
 from lessons_core.delivery.deliver import CONTEXT, GATE
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
@@ -64,7 +65,12 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
     key = claude_code.session_of(payload)
     if isinstance(event, str) and event in EVENT_MODES:
         action = action_of(layout, payload)
-        notice = delivery.before_action(layout, key, action, config, EVENT_MODES[event], event)
+        modes = EVENT_MODES[event]
+        with sessions.open_session(layout, key) as session:  # read once for the whole call
+            notice = delivery.before_action(layout, key, action, config, modes, event, session)
+            known = session.state
+        if event == "PostToolUse":  # it ran: PostToolUseFailure follows a failure instead
+            delivery.after_success(layout, key, action, known)
         if notice is not None and not notice.gate:
             notice = notice._replace(text=_fenced(notice.text))
         return claude_code.pre_tool_output(notice, event)

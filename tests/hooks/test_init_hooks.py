@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from lessons_cli.harnesses import wiring, wirings
-from lessons_core import agent_docs
+from lessons_cli.harnesses import agent_docs, wiring, wirings
 from tests.conftest import init_in
 
 OTHER_HOOK = {"matcher": "Bash", "hooks": [{"type": "command", "command": "./audit.sh"}]}
