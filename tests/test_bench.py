@@ -48,6 +48,7 @@ def test_quick_benchmark_prints_every_row() -> None:
                 kind,
             )
     assert any(line.startswith("token replay (corpus): ") for line in lines)
+    assert any(line.startswith("lessons mcp (corpus): tools list 5 tools, ") for line in lines)
     assert any(
         line.startswith("launcher (.lessons/run) on the silent call, with a project variable")
         for line in lines
