@@ -3,9 +3,10 @@
 Builds the graphs in a temp folder (the real corpus imported with ``lessons import
 agentsmesh``, synthetic 10k and 50k), then measures whole ``lessons hook claude-code``
 processes against ``python -c pass`` of the same install, interleaved, for both install
-kinds (``bench.installs``); a rebuild after one lesson changed; the token replay; and
-``lessons validate`` over a 1,000-lesson graph. Prints one table, then what harvest finds
-in the recorded transcripts and how its time grows with a transcript's size.
+kinds (``bench.installs``); a rebuild after one lesson changed; the token replay;
+``lessons validate`` over a 1,000-lesson graph; what ``lessons mcp`` costs (tokens of its
+tools list, start and query time); and what harvest finds in the recorded transcripts and
+how its time grows with a transcript's size. Prints one table and its summary lines.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from bench.graphs import CORPUS, Graph, corpus_graph, synthetic_graph
 from bench.harvest_run import harvest_run
 from bench.hook_runs import SHOWN_SESSION, Row, baseline, rows
 from bench.installs import REPO, Install, editable, regular
+from bench.mcp_tools import mcp_cost, mcp_summary
 from bench.replay import replay
 from bench.report import Line, print_table
 from bench.timing import Measure, Probe, measure_interleaved, run_once
@@ -70,8 +72,10 @@ def main(argv: list[str] | None = None) -> None:
         lines += [rebuild_line(dev, graph, max(3, runs // 5)) for graph in graphs]
         lines.append(validate_line(folder / "validate", args.validate_lessons, runs))
         replayed = replay(graphs[0], args.replay_calls)
+        served = mcp_cost(dev, graphs[0], max(3, runs // 5))
         harvested = harvest_run(folder / "harvest", args.harvest_mb)
     print_table(lines, replayed, installs)
+    print(mcp_summary(served))
     print(harvested.summary())
 
 

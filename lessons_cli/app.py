@@ -37,6 +37,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("replay", "replay_command"),
     ("harvest", "harvest_command"),
     ("hook", "hook_command"),
+    ("mcp", "mcp_command"),
     ("validate", "validate_command"),
     ("doctor", "doctor_command"),
     ("stats", "stats_command"),

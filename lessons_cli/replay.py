@@ -29,7 +29,7 @@ from typing import Any
 from lessons_cli.harnesses import claude_code
 from lessons_cli.relocation import Relocation
 from lessons_core.delivery import nudges, sessions
-from lessons_core.delivery.deliver import CONTEXT, GATE, ToolAction
+from lessons_core.delivery.deliver import CONTEXT, GATE, ToolAction, call_digest
 from lessons_core.eval.replay_report import (
     FAILED,
     OK,
@@ -41,6 +41,7 @@ from lessons_core.eval.replay_report import (
     is_refusal,
 )
 from lessons_core.eval.transcripts import Step, ToolCall, Transcript
+from lessons_core.feedback.failures import action_identity
 from lessons_core.recall.render import estimate_tokens
 from lessons_core.store.config import Config
 from lessons_core.store.files import load_graph
@@ -128,6 +129,8 @@ class _Player:
             self._call(step, payload, _label(call.name, action)),
             tool_use_id=call.id,
             outcome=_outcome(call),
+            action=action_identity(action.files, action.command) or "",
+            call=call_digest(action),
         )
         about = self.shown_for.setdefault(claude_code.session_of(payload), {})
         shown = about.setdefault(action.command or ",".join(action.files), set())
@@ -140,14 +143,14 @@ class _Player:
         self.calls.append(replayed)
 
     def _call(self, step: Step, payload: dict[str, Any], label: str) -> ReplayedCall:
-        key = claude_code.session_of(payload)
-        before = sessions.shown(self.layout, key)
-        text, gated = claude_code.answer_text(self._send(payload))
-        fresh = tuple(sorted(sessions.shown(self.layout, key) - before)) if text else ()
+        event = str(payload["hook_event_name"])
+        notice = claude_code.notice_of(self.layout, payload, self.config)
+        text, gated = claude_code.answer_text(claude_code.notice_output(event, notice))
+        fresh = tuple(sorted(notice.shown)) if text and notice else ()
         mode = (GATE if gated else CONTEXT) if text else None
         return ReplayedCall(
             line=step.line,
-            event=str(payload["hook_event_name"]),
+            event=event,
             label=label,
             mode=mode,
             lessons=fresh,

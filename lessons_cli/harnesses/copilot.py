@@ -71,6 +71,8 @@ WIRING = Wiring(
     command_key="bash",
     own_file=True,
     note=INIT_NOTE,
+    # Read in a trusted folder, like the hooks; servers get no project folder variable.
+    mcp_settings=".github/mcp.json",
 )
 # Copilot starts a fresh session with source "new". It rebuilds a resumed conversation
 # without the context hooks added to it, so a resume forgets shown rules and brings the
@@ -143,15 +145,19 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
         prompt = payload.get("prompt")
         if not isinstance(prompt, str):
             return None
-        return context_output(delivery.on_prompt(layout, key, prompt, config, event))
+        said = delivery.on_prompt(layout, key, prompt, config, event)
+        return context_output(said.text if said else None)
     if event == "postToolUseFailure":
         error = payload.get("error")
         return _failed(layout, key, payload, error if isinstance(error, str) else "", config, event)
     if event == "postToolUse":
         result = payload.get("toolResult")
         text = result.get("textResultForLlm") if isinstance(result, dict) else None
-        if isinstance(text, str) and shell_exit_code(text) not in (None, 0):
+        code = shell_exit_code(text) if isinstance(text, str) else None
+        if isinstance(text, str) and code not in (None, 0):
             return _failed(layout, key, payload, text, config, event)
+        if code == 0:
+            delivery.after_success(layout, key, action_of(layout, payload))
     if event == "preCompact":
         delivery.before_compaction(layout, key)
     if event == "agentStop":

@@ -16,6 +16,7 @@ from __future__ import annotations
 from lessons_cli.harnesses import claude_code
 from lessons_cli.harnesses.spec import HookEvent, Wiring, anchored
 from lessons_core.delivery import deliver as delivery
+from lessons_core.delivery import sessions
 from lessons_core.delivery.deliver import CONTEXT, GATE
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
@@ -64,14 +65,19 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
     key = claude_code.session_of(payload)
     if isinstance(event, str) and event in EVENT_MODES:
         action = action_of(layout, payload)
-        notice = delivery.before_action(layout, key, action, config, EVENT_MODES[event], event)
+        modes = EVENT_MODES[event]
+        with sessions.open_session(layout, key) as session:  # read once for the whole call
+            notice = delivery.before_action(layout, key, action, config, modes, event, session)
+            known = session.state
+        if event == "PostToolUse":  # it ran: PostToolUseFailure follows a failure instead
+            delivery.after_success(layout, key, action, known)
         if notice is not None and not notice.gate:
             notice = notice._replace(text=_fenced(notice.text))
         return claude_code.pre_tool_output(notice, event)
     if event == "UserPromptSubmit":
         prompt = payload.get("prompt")
-        text = delivery.on_prompt(layout, key, prompt, config) if isinstance(prompt, str) else None
-        return claude_code.context_output(event, _fenced(text) if text else None)
+        said = delivery.on_prompt(layout, key, prompt, config) if isinstance(prompt, str) else None
+        return claude_code.context_output(event, _fenced(said.text) if said else None)
     if event == "PostToolUseFailure":
         return claude_code.failure_output(layout, payload, action_of(layout, payload), config)
     if event in {"SessionStart", "PreCompact"}:

@@ -13,7 +13,7 @@ import shlex
 
 from lessons_core.authoring.secrets import mask_secrets
 from lessons_core.delivery import sessions
-from lessons_core.delivery.deliver import ToolAction, record_failure
+from lessons_core.delivery.deliver import GATE_PREFIX, ToolAction, record_failure
 from lessons_core.feedback import recurrence, session_evidence
 from lessons_core.feedback.failures import command_pattern, precise_trigger
 from lessons_core.store.layout import Layout, lessons_command
@@ -43,11 +43,15 @@ def after_failure(
     """What a failure hook does in every harness: count the failure in the session's
     history (``feedback.recurrence``), log it when telemetry is on, and return the text
     for the agent: the capture nudge, the stronger one for an uncovered recurrence, or
-    nothing (a covered recurrence waits for the recurrence gate)."""
+    nothing (a covered recurrence waits for the recurrence gate). A call lessons' own
+    gate refused is no failure: some clients report the refusal as one."""
+    if GATE_PREFIX in error:
+        return None
     counted = recurrence.count_failure(layout, key, action.files, action.command, error, config)
     found_class, identity = (counted.error_class, counted.identity) if counted else ("", "")
-    if counted is not None and config.stop_capture:  # the stop-time request reads it
-        session_evidence.note_failure(layout, key, action.files, action.command, identity)
+    if counted is not None and counted.verdict == recurrence.UNCOVERED and config.stop_capture:
+        with sessions.open_session(layout, key) as session:  # for the stop-time request
+            session_evidence.note_recurrence(session, sessions.gate_mark(identity), identity)
     record_failure(layout, key, action, config, event, found_class, identity)
     if counted is None or counted.verdict == recurrence.COVERED:
         return None

@@ -21,9 +21,8 @@ from __future__ import annotations
 import re
 
 from lessons_core.authoring.secrets import mask_secrets
-from lessons_core.matching.command_words import command_words
+from lessons_core.matching.command_words import anchored, command_words
 
-_REGEX_SPECIALS = frozenset("\\.^$*+?()[]{}|")
 # A tool's error text can be megabytes of output: only its start is read.
 MAX_ERROR_CHARS = 16 * 1024
 MAX_LINES = 200
@@ -164,14 +163,10 @@ def command_pattern(command: str) -> str | None:
     kept = command_words(command)
     if not kept or _quotes_a_secret(" ".join(kept)):
         return None
-    return "^" + " ".join(_escape(word) for word in kept)
+    return anchored(kept)
 
 
 def _quotes_a_secret(text: str) -> bool:
     """Whether ``text`` holds a credential. Checked before escaping: ``\\.`` inside a token
     would hide it from the masks, and a trigger naming a secret could never be captured."""
     return mask_secrets(text) != text
-
-
-def _escape(word: str) -> str:
-    return "".join(f"\\{char}" if char in _REGEX_SPECIALS else char for char in word)

@@ -28,6 +28,7 @@ from lessons_core.records import NamedTuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from lessons_core.delivery.sessions import Session
     from lessons_core.recall.types import Recall
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
@@ -81,6 +82,14 @@ def count_failure(
     return Counted(identity, counted.error_class, counted.times, verdict)
 
 
+def record_success(layout: Layout, key: str, files: tuple[str, ...], command: str | None) -> None:
+    """A call about ``files`` or running ``command`` succeeded: its action's last
+    outcome in the session's history, if it failed before."""
+    identity = action_identity(files, command)
+    if identity is not None:
+        sessions.record_success(layout, key, sessions.gate_mark(identity))
+
+
 def covering(
     layout: Layout, files: tuple[str, ...], command: str | None, config: Config
 ) -> Recall | None:
@@ -93,27 +102,27 @@ def covering(
 
 def recurrence_gate(
     layout: Layout,
-    key: str,
+    session: Session,
     files: tuple[str, ...],
     command: str | None,
     config: Config,
     gate: str,
 ) -> tuple[str, Recall] | None:
     """Before the next attempt of an action whose recurrence is due: the line saying so
-    and the lessons to show again, refusing the call ``gate`` names once; None when
-    nothing is due for this action (or a parallel hook answered it first)."""
+    and the lessons to show again, refusing the call ``gate`` names once (one write to
+    ``session``); None when nothing is due for this action (or a parallel hook answered
+    it first)."""
     identity = action_identity(files, command)
     if identity is None:
         return None
     mark = sessions.gate_mark(identity)
-    due = history.due_entry(sessions.failures(layout, key), mark)
+    due = history.due_entry(session.state.failures, mark)
     if due is None:
         return None
     found = covering(layout, files, command, config)
     if found is None:
         return None
-    ids = [hit.lesson_id for hit in found.hits]
-    if not sessions.answer_recurrence(layout, key, mark, ids, gate):
+    if not session.answer_recurrence(mark, [hit.lesson_id for hit in found.hits], gate):
         return None
     found_class, times = due
     return mask_secrets(RECURRENCE_HEAD.format(times=times, error_class=found_class)), found

@@ -2,17 +2,19 @@
 
 The stop-time capture request (``lessons_core.feedback.stop_capture``) reads it: the
 corrections a person typed right after an action of the agent, each with the trigger of
-that action; the actions that failed, with the identity the failure history counts them
-under (``feedback.history`` keeps only its digest), so a fail-then-fix or a recurrence
-there can be named; when the session began; whether the request was already made. An
-action that failed and is made again is told to the failure history here, where the
-pre-tool hook of the retry sees it.
+that action; the actions made again after a failure, and those that failed again with
+no lesson about them, by the identity the failure history counts them under
+(``feedback.history`` keeps only its digest); when the session began; whether the
+request was already made. An action that failed and is made again is told to the failure
+history here, where the pre-tool hook of the retry sees it.
 
-Kept in its own small file per session beside the session's own (``sessions.file_of``),
-written only when something changes: a new action, a prompt after one, a failure, the
-request. It holds no command text beyond the words that name what ran (``pnpm
-test:e2e``: a program and its sub-commands, never arguments, paths or values), and a
-correction's sentence with secrets masked.
+Kept in the session's state (``SessionState.evidence``), read with the rest of it once
+per hook call; a change is staged on the call's ``Session`` and written with its one
+write. Actions are kept as text only as the words that name them: the latest action (a
+file's repo-relative path, or a command's program and sub-commands: ``pnpm test:e2e``,
+never arguments, paths or values, nor a word that looks like a token), and the triggers
+of the fixed and recurred ones, already checked for secrets by the failure hook. A
+correction's sentence is kept with secrets masked.
 
 Runs in the hook on every tool call, so it imports only what those already loaded.
 """
@@ -21,20 +23,18 @@ from __future__ import annotations
 
 import time
 
-from lessons_core import hookjson
-from lessons_core.delivery import sessions
-from lessons_core.fsutil import atomic_write, locked
-from lessons_core.records import NamedTuple
+from lessons_core.feedback import history
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from lessons_core.delivery.sessions import Session, SessionState
 
-    from lessons_core.store.layout import Layout
-
-# A session keeps this many corrections (the request quotes the newest) and failed actions.
+# A session keeps this many corrections (the request quotes the newest), and this many
+# actions of each kind: fixed after a failure, recurred with no lesson about them.
 MAX_CORRECTIONS = 3
 MAX_FAILED = 16
+FIXED = "fixed"
+RECURRED = "recurred"
 # An action as kept here: ``[FILE, path]`` or ``[COMMAND, words]``.
 FILE = "file"
 COMMAND = "command"
@@ -44,137 +44,115 @@ MAX_PLAIN_WORD = 40
 Record = dict[str, object]
 
 
-def evidence_key(key: str) -> str:
-    """The evidence keeps its own file, so resets of the shown set leave it alone."""
-    return f"{key}\x1fevidence"
-
-
-def read(layout: Layout, key: str) -> Record:
-    """The session's evidence record (empty when there is none or it cannot be read)."""
-    try:
-        with open(sessions.file_of(layout, evidence_key(key)), "rb") as handle:
-            data = hookjson.loads(handle.read())
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def note_action(layout: Layout, key: str, files: tuple[str, ...], command: str | None) -> None:
+def note_action(session: Session, files: tuple[str, ...], command: str | None) -> None:
     """Remember the action on ``files`` or running ``command`` as the session's latest (a
-    prompt after it may correct it); one that failed before is being made again."""
+    prompt after it may correct it). One whose last attempt failed is being made again:
+    the failure history counts it as not failed (a failure hook counts this attempt over
+    it if it fails too), and its trigger is kept as a fix's."""
     named = _named(files, command)
     if named is None:
         return
-    data = read(layout, key)
-    failed = _failed(data).get(" ".join(named))
-    if failed is not None:
-        sessions.record_retry(layout, key, failed["mark"])
-    if data.get("action") == named:
-        return  # the same file or command again: nothing to write
-    _update(layout, key, lambda record: record.__setitem__("action", named))
+    fixed = _retried(session.state.failures, named)
+    if session.state.evidence.get("action") == named and fixed is None:
+        return  # the same file or command again: nothing to record
+
+    def change(state: SessionState) -> bool:
+        if fixed is not None:
+            history.record_success(state.failures, fixed[0])
+            _keep(state.evidence, FIXED, *fixed)
+        _since(state.evidence)["action"] = named
+        return True
+
+    session.stage(change)
 
 
-def note_prompt(layout: Layout, key: str, prompt: str) -> None:
+def _retried(failures: history.History, named: list[str]) -> tuple[str, str] | None:
+    """The digest and identity of the action ``named`` if its last attempt failed."""
+    if not failures:
+        return None
+    from lessons_core.delivery.sessions import gate_mark
+    from lessons_core.matching.command_words import anchored
+
+    kind, value = named
+    identity = f"file {value}" if kind == FILE else f"cmd {anchored(value.split(' '))}"
+    mark = gate_mark(identity)
+    entry = failures.get(mark)
+    return (mark, identity) if entry and entry.get("last") == history.FAILED else None
+
+
+def note_prompt(session: Session, prompt: str) -> None:
     """A prompt ends the window of the action before it; one that corrects the agent is
     kept, with that action's trigger."""
-    action = read(layout, key).get("action")
+    action = session.state.evidence.get("action")
     if not isinstance(action, list):
         return  # no action since the last prompt: a correction of nothing, or a new task
     from lessons_core.feedback.corrections import find_correction
 
     found = find_correction(prompt)
-
-    def change(record: Record) -> None:
-        record.pop("action", None)
-        if found is None:
-            return
+    entry: Record | None = None
+    if found is not None:
         from lessons_core.authoring.secrets import mask_secrets
 
-        kept = record.get("corrections")
-        corrections = kept if isinstance(kept, list) else []
         entry = {"action": action, "quote": mask_secrets(found.excerpt), "cues": list(found.cues)}
-        record["corrections"] = [*corrections, entry][-MAX_CORRECTIONS:]
 
-    _update(layout, key, change)
+    def change(state: SessionState) -> bool:
+        record = state.evidence
+        record.pop("action", None)
+        if entry is not None:
+            kept = record.get("corrections")
+            corrections = kept if isinstance(kept, list) else []
+            record["corrections"] = [*corrections, entry][-MAX_CORRECTIONS:]
+        return True
 
-
-def note_failure(
-    layout: Layout, key: str, files: tuple[str, ...], command: str | None, identity: str
-) -> None:
-    """Remember that the action on ``files`` or running ``command`` failed, counted under
-    ``identity`` (``feedback.failures.action_identity``)."""
-    named = _named(files, command)
-    if named is None:
-        return
-    name = " ".join(named)
-    entry = {"mark": sessions.gate_mark(identity), "identity": identity}
-    if _failed(read(layout, key)).get(name) == entry:
-        return
-
-    def change(record: Record) -> None:
-        failed: dict[str, object] = {n: e for n, e in _failed(record).items() if n != name}
-        failed[name] = entry
-        record["failed"] = dict(list(failed.items())[-MAX_FAILED:])
-
-    _update(layout, key, change)
+    session.stage(change)
 
 
-class Failed(NamedTuple):
-    """An action that failed in the session: its files or command words, and the digest
-    and identity the failure history counts it under."""
+def note_recurrence(session: Session, mark: str, identity: str) -> None:
+    """Keep the trigger of an action that failed again with one kind of error and that no
+    lesson covers (``feedback.recurrence``: ``UNCOVERED``), counted under ``mark``."""
 
-    files: tuple[str, ...]
-    command: str | None
-    mark: str
-    identity: str
+    def change(state: SessionState) -> bool:
+        _keep(_since(state.evidence), RECURRED, mark, identity)
+        return True
 
-
-def failed_actions(record: Record) -> list[Failed]:
-    """Each action that failed in the session, oldest first."""
-    found = []
-    for name, entry in _failed(record).items():
-        kind, _, value = name.partition(" ")
-        files, command = ((value,), None) if kind == FILE else ((), value)
-        found.append(Failed(files, command, entry["mark"], entry["identity"]))
-    return found
+    session.update(change)
 
 
-def claim_request(layout: Layout, key: str) -> bool:
-    """Mark the stop-time request made; False when it was made before (never twice)."""
+def kept(record: Record, kind: str) -> dict[str, str]:
+    """The actions of ``kind`` (``FIXED`` or ``RECURRED``): digest -> identity."""
+    found = record.get(kind)
+    if not isinstance(found, dict):
+        return {}
+    return {m: i for m, i in found.items() if isinstance(m, str) and isinstance(i, str)}
+
+
+def _keep(record: Record, kind: str, mark: str, identity: str) -> None:
+    actions = {m: i for m, i in kept(record, kind).items() if m != mark}
+    actions[mark] = identity
+    record[kind] = dict(list(actions.items())[-MAX_FAILED:])
+
+
+def claim_request(session: Session) -> bool:
+    """Mark the stop-time request made; False when it was made before (never twice, also
+    when two stops race)."""
     made: list[bool] = []
 
-    def change(record: Record) -> None:
-        if not record.get("asked"):
-            record["asked"] = True
-            made.append(True)
+    def change(state: SessionState) -> bool:
+        if state.evidence.get("asked"):
+            return False
+        state.evidence["asked"] = True
+        made.append(True)
+        return True
 
-    _update(layout, key, change)
+    session.update(change)
     return bool(made)
 
 
-def _failed(record: Record) -> dict[str, dict[str, str]]:
-    found = record.get("failed")
-    if not isinstance(found, dict):
-        return {}
-    kept: dict[str, dict[str, str]] = {}
-    for name, entry in found.items():
-        if isinstance(entry, dict):
-            mark, identity = entry.get("mark"), entry.get("identity")
-            if isinstance(mark, str) and isinstance(identity, str):
-                kept[name] = {"mark": mark, "identity": identity}
-    return kept
-
-
-def _update(layout: Layout, key: str, change: Callable[[Record], None]) -> None:
-    """Apply ``change`` to the record under the session's lock and write it back."""
-    path = sessions.file_of(layout, evidence_key(key))
-    with locked(path[: -len(".json")] + ".lock"):
-        data = read(layout, key)
-        data.setdefault("since", time.time())  # a float: a lesson saved within the second counts
-        change(data)
-        data["updated"] = int(time.time())
-        # Not durable, like the shown set: a lost file only forgets evidence.
-        atomic_write(path, hookjson.dumps(data, ascii_only=True).encode(), durable=False)
+def _since(record: Record) -> Record:
+    """``record``, with the time its first evidence was kept (a lesson saved after it is
+    a capture in this session; a float, so one saved within the second counts)."""
+    record.setdefault("since", time.time())
+    return record
 
 
 def _named(files: tuple[str, ...], command: str | None) -> list[str] | None:

@@ -33,10 +33,12 @@ from lessons_core.feedback import history, session_evidence
 from lessons_core.feedback.failures import command_pattern
 from lessons_core.feedback.recurrence import covering
 from lessons_core.feedback.session_evidence import COMMAND, FILE
+from lessons_core.matching.command_words import unanchored
 from lessons_core.records import NamedTuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from lessons_core.delivery.sessions import SessionState
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
 
@@ -58,15 +60,16 @@ def stop_request(layout: Layout, key: str, config: Config, *, active: bool) -> s
     """The capture request for this stop, or None (see the module's conditions)."""
     if active or not config.stop_capture:
         return None
-    record = session_evidence.read(layout, key)
-    found = corrections(record) + failures(layout, key, record, config)
-    if not found:
-        return None
-    since = record.get("since")
-    if isinstance(since, (int, float)) and captured_since(layout, since):
-        return None
-    if not session_evidence.claim_request(layout, key):
-        return None
+    with sessions.open_session(layout, key) as session:
+        record = session.state.evidence
+        found = corrections(record) + failures(layout, session.state, config)
+        if not found:
+            return None
+        since = record.get("since")
+        if isinstance(since, (int, float)) and captured_since(layout, since):
+            return None
+        if not session_evidence.claim_request(session):
+            return None
     return _request(layout, found)
 
 
@@ -86,32 +89,40 @@ def corrections(record: dict[str, object]) -> list[Evidence]:
     return found
 
 
-def failures(layout: Layout, key: str, record: dict[str, object], config: Config) -> list[Evidence]:
-    """Recurrences no lesson covers, then fail-then-fix actions no lesson covers, each
-    kind newest first, from the session's failure history."""
-    failed_history = sessions.failures(layout, key)
-    recurred: list[Evidence] = []
-    fixed: list[Evidence] = []
-    for action in reversed(session_evidence.failed_actions(record)):
-        entry = failed_history.get(action.mark)
-        trigger = _identity_trigger(action.identity)
-        if entry is None or trigger is None:
+def failures(layout: Layout, state: SessionState, config: Config) -> list[Evidence]:
+    """Recurrences no lesson covers, then actions made again without failing after a
+    failure that no lesson covers, each kind newest first."""
+    found: list[Evidence] = []
+    recurred = session_evidence.kept(state.evidence, session_evidence.RECURRED)
+    for mark, identity in reversed(recurred.items()):
+        entry = state.failures.get(mark)
+        trigger = _identity_trigger(identity)
+        times = history.recurring(entry) if entry else None
+        if trigger is None or times is None:
             continue
-        label = _label(trigger)
-        recurring = history.recurring(entry)
-        if recurring is not None:
-            if entry.get("recurrence") != history.NUDGED:
-                continue  # lessons cover it: the recurrence gate showed them again
-            error_class, times = recurring
-            told = f"{label} failed {times} times ({error_class}); no lesson covers it"
-            recurred.append(Evidence(trigger, told, f"recurrence: {error_class}, {times} times"))
-        elif entry.get("last") == history.SUCCEEDED:
-            if covering(layout, action.files, action.command, config) is not None:
-                continue
-            error_class = max(history.classes(entry).items(), key=lambda item: item[1])[0]
-            told = f"{label} failed ({error_class}), then was made again without failing"
-            fixed.append(Evidence(trigger, told, f"failed, then fixed: {error_class}"))
-    return recurred + fixed
+        error_class, count = times
+        told = f"{_label(trigger)} failed {count} times ({error_class}); no lesson covers it"
+        found.append(Evidence(trigger, told, f"recurrence: {error_class}, {count} times"))
+    fixed = session_evidence.kept(state.evidence, session_evidence.FIXED)
+    for mark, identity in reversed(fixed.items()):
+        entry = state.failures.get(mark)
+        trigger = _identity_trigger(identity)
+        if mark in recurred or trigger is None or not entry:
+            continue
+        if entry.get("last") != history.SUCCEEDED or _covered(layout, trigger, config):
+            continue
+        error_class = max(history.classes(entry).items(), key=lambda item: item[1])[0]
+        told = f"{_label(trigger)} failed ({error_class}), then was made again without failing"
+        found.append(Evidence(trigger, told, f"failed, then fixed: {error_class}"))
+    return found
+
+
+def _covered(layout: Layout, trigger: tuple[str, str], config: Config) -> bool:
+    """Whether a lesson's file or command trigger already matches the action."""
+    flag, value = trigger
+    if flag == FILE_FLAG:
+        return covering(layout, (value,), None, config) is not None
+    return covering(layout, (), unanchored(value), config) is not None
 
 
 def captured_since(layout: Layout, since: float) -> bool:

@@ -18,6 +18,7 @@ MAX_PATTERN_WORDS = 3
 MAX_WORD_CHARS = 64
 # Interpreters whose module flag names what ran: `python -m pytest` is about pytest.
 _MODULE_FLAGS = {"python": "-m", "python3": "-m"}
+_REGEX_SPECIALS = frozenset("\\.^$*+?()[]{}|")
 
 
 def command_words(command: str) -> list[str]:
@@ -45,3 +46,26 @@ def command_words(command: str) -> list[str]:
             break
         kept.append(word)
     return kept
+
+
+def anchored(words: list[str]) -> str:
+    """The command pattern for ``words``: anchored at the start, each word literal
+    (``^c\\+\\+`` for ``c++``)."""
+    return "^" + " ".join(_escape(word) for word in words)
+
+
+def unanchored(pattern: str) -> str:
+    """The words ``anchored`` made ``pattern`` from, as one command."""
+    text = pattern[1:] if pattern.startswith("^") else pattern
+    out, escaped = [], False
+    for char in text:
+        if char == "\\" and not escaped:
+            escaped = True
+            continue
+        out.append(char)
+        escaped = False
+    return "".join(out)
+
+
+def _escape(word: str) -> str:
+    return "".join(f"\\{char}" if char in _REGEX_SPECIALS else char for char in word)

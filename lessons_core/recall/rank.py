@@ -28,17 +28,22 @@ from __future__ import annotations
 
 from lessons_core.matching.bm25 import scores
 from lessons_core.matching.glob_match import glob_matches, normalise_glob
-from lessons_core.matching.words import meaningful, tokens
-from lessons_core.recall.types import Hit, Recall, RecallRequest
+from lessons_core.matching.words import meaningful, phrase_at, tokens
+from lessons_core.recall.types import NO_LIMITS, Allowance, Hit, Recall, RecallRequest
 from lessons_core.records import NamedTuple
-from lessons_core.store.config import load_config
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
     from collections.abc import Iterable
     from typing import TypeAlias
 
-    from lessons_core.index.build import GlobEntry, LessonRow, RecallIndex
+    from lessons_core.index.build import (
+        CommandEntry,
+        GlobEntry,
+        KeywordEntry,
+        LessonRow,
+        RecallIndex,
+    )
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
 
@@ -68,6 +73,7 @@ class Selection(NamedTuple):
     excluded: tuple[Candidate, ...]
     held: tuple[Candidate, ...] = ()  # broad matches held back (see ``select``)
     spent: tuple[Candidate, ...] = ()  # held back because the session's tokens are spent
+    lines: tuple[str, ...] = ()  # each shown rule's line, as costed (``render.fitting``)
 
     @property
     def more(self) -> int:
@@ -79,21 +85,17 @@ def recall(
     layout: Layout,
     request: RecallRequest,
     *,
-    config: Config | None = None,
-    exclude: frozenset[str] = frozenset(),
-    limit: int | None = None,
+    config: Config,
+    allowance: Allowance = NO_LIMITS,
     index: RecallIndex | None = None,
-    broad_left: int | None = None,
-    tokens_left: int | None = None,
 ) -> Recall:
-    """The lessons to show for ``request``; lesson files that fail to parse are skipped.
+    """The lessons to show for ``request`` within ``allowance`` (``select``); lesson files
+    that fail to parse are skipped.
 
     ``index`` saves loading it when the caller already has one (to report broken files,
     say); by default it comes from the cache (``lessons_core.index.cache``), which is
-    rebuilt first when any lesson file changed. ``broad_left`` and ``tokens_left`` are
-    what the session has left of its allowances (``select``).
+    rebuilt first when any lesson file changed.
     """
-    config = config or load_config(layout.under("config.json"))
     if index is None:
         from lessons_core.index.cache import cached_index, rebuilt_index
         from lessons_core.index.file_format import CorruptIndex
@@ -104,18 +106,12 @@ def recall(
             ranked = rank(rebuilt_index(layout)[0], request)
     else:
         ranked = rank(index, request)
-    selection = select(
-        ranked,
-        config,
-        exclude=exclude,
-        limit=limit,
-        broad_left=broad_left,
-        tokens_left=tokens_left,
-    )
+    selection = select(ranked, config, allowance)
     return Recall(
         hits=tuple(c.hit for c in selection.shown),
         more=selection.more,
         matched=tuple(c.hit.lesson_id for c in ranked),
+        lines=selection.lines,
     )
 
 
@@ -125,23 +121,19 @@ def rank(index: RecallIndex, request: RecallRequest) -> list[Candidate]:
     prompt_terms = meaningful(tokens(request.prompt)) if request.prompt else []
     relevance = scores(index.bm25, prompt_terms)
     shared = shared_terms(index, prompt_terms)
-    # (lesson, via, trigger, specificity, share, matched, broad) for every trigger that
-    # matched
-    matches: list[tuple[int, str, str, tuple[int, ...], int, str, bool]] = []
+    # (via, the entry, its trigger, what it matched) for every trigger that matched
+    matches: list[tuple[str, GlobEntry | CommandEntry | KeywordEntry, str, str]] = []
     for path in files:
-        for lesson, glob, matcher, _suffix, spec, share, broad in glob_candidates(index, path):
-            if glob_matches(matcher, path):
-                matches.append((lesson, VIA_FILE, glob, spec, share, path, broad))
+        matches.extend((VIA_FILE, e, e.glob, path) for e in file_matches(index, path))
     if request.command and request.command.strip():
-        for lesson, pattern, spec, share, part, broad in command_matches(index, request.command):
-            matches.append((lesson, VIA_COMMAND, pattern, spec, share, part, broad))
+        fired = command_matches(index, request.command)
+        matches.extend((VIA_COMMAND, e, e.pattern, part) for e, part in fired)
     for source, words in keyword_sources(request, files):
-        for lesson, keyword, spec, share, broad in keyword_matches(index, words):
-            matches.append((lesson, VIA_KEYWORD, keyword, spec, share, source, broad))
+        matches.extend((VIA_KEYWORD, e, e.keyword, source) for e in keyword_matches(index, words))
     # Prompt-only matches: at least two distinct meaningful terms shared with the prompt.
     # The BM25 score orders them but does not gate them: in a store of two or three
     # lessons BM25Okapi's idf is zero or negative for most words (see docs/recall.md).
-    triggered = {match[0] for match in matches}
+    triggered = {entry.lesson for _via, entry, _trigger, _matched in matches}
     prompt_only = [
         lesson
         for lesson, terms in shared.items()
@@ -152,60 +144,68 @@ def rank(index: RecallIndex, request: RecallRequest) -> list[Candidate]:
     rows = index.rows(triggered.union(prompt_only))
     found = (relevance, shared)
     best: dict[int, Candidate] = {}
-    for lesson, via, trigger, spec, share, matched, broad in matches:
+    for via, entry, trigger, matched in matches:
+        lesson = entry.lesson
         candidate = _candidate(
-            rows[lesson], lesson, via, trigger, spec, share, matched, found, broad
+            rows[lesson],
+            lesson,
+            via,
+            trigger,
+            entry.specificity,
+            entry.share,
+            matched,
+            found,
+            entry.broad,
         )
         # A lesson is listed at its best specific match, at its best broad one only when
         # no specific trigger matched.
         old = best.get(lesson)
-        if old is None or (broad, candidate.key) < (old.hit.broad, old.key):
+        if old is None or (entry.broad, candidate.key) < (old.hit.broad, old.key):
             best[lesson] = candidate
     for lesson in prompt_only:
         best[lesson] = _candidate(rows[lesson], lesson, VIA_PROMPT, "", (), 0, "prompt", found)
     return sorted(best.values(), key=lambda c: c.key)
 
 
-def glob_candidates(index: RecallIndex, path: str) -> list[GlobEntry]:
-    """Globs that could match ``path``: its exact entry, then those under an ancestor prefix
-    whose literal ending the path has. Only these are evaluated."""
+def file_matches(index: RecallIndex, path: str) -> list[GlobEntry]:
+    """The file triggers that match ``path``, through the one file matcher
+    (``glob_match.glob_matches``). Only globs that could match are tried: the path's exact
+    entry, then those under an ancestor prefix whose literal ending the path has."""
     found = list(index.exact.get(path, ()))
     parts = path.split("/")
     for depth in range(len(parts)):
         found.extend(
             entry
             for entry in index.by_prefix.get("/".join(parts[:depth]), ())
-            if path.endswith(entry[3])
+            if path.endswith(entry.suffix)
         )
-    return found
+    return [entry for entry in found if glob_matches(entry.matcher, path)]
 
 
-def command_matches(
-    index: RecallIndex, command: str
-) -> Iterable[tuple[int, str, tuple[int, ...], int, str, bool]]:
-    """(lesson, pattern, specificity, share, matched part, broad) for each pattern that
-    matches."""
-    if not index.commands:
+def command_matches(index: RecallIndex, command: str) -> Iterable[tuple[CommandEntry, str]]:
+    """Each command trigger that matches, with the part of the command it matched, through
+    the one command matcher (``commands.fired_part``)."""
+    if not index.command_runs:
         return
-    from lessons_core.matching.commands import command_parts, matches_parts
+    from lessons_core.matching.commands import fired_part, request_parts
 
-    whole, *pieces = command_parts(command)
-    for lesson, pattern, regex, required, spec, share, broad in index.commands:
+    parts = request_parts(command)
+    for number, required in enumerate(index.command_runs):
         if required not in command:
             continue  # the literal every match contains is absent: skip compiling it
-        part = next((p for p in (*pieces, whole) if matches_parts(regex, [p])), None)
+        entry = index.commands[number]
+        part = fired_part(entry.regex, parts)
         if part is not None:
-            yield lesson, pattern, spec, share, part, broad
+            yield entry, part
 
 
-def keyword_matches(
-    index: RecallIndex, words: list[str]
-) -> Iterable[tuple[int, str, tuple[int, ...], int, bool]]:
-    """Keywords whose words occur in ``words`` consecutively (whole words only)."""
+def keyword_matches(index: RecallIndex, words: list[str]) -> Iterable[KeywordEntry]:
+    """Keywords whose words occur in ``words`` consecutively (whole words only), through
+    the one keyword matcher (``words.phrase_at``) at each start the index files them by."""
     for start, word in enumerate(words):
-        for lesson, keyword, phrase, spec, share, broad in index.keywords.get(word, ()):
-            if tuple(words[start : start + len(phrase)]) == phrase:
-                yield lesson, keyword, spec, share, broad
+        for entry in index.keywords.get(word, ()):
+            if phrase_at(words, start, entry.phrase):
+                yield entry
 
 
 def shared_terms(index: RecallIndex, prompt_terms: list[str]) -> dict[int, tuple[str, ...]]:
@@ -217,34 +217,29 @@ def shared_terms(index: RecallIndex, prompt_terms: list[str]) -> dict[int, tuple
     return {doc: tuple(terms) for doc, terms in shared.items()}
 
 
-def select(
-    ranked: list[Candidate],
-    config: Config,
-    *,
-    exclude: frozenset[str] = frozenset(),
-    limit: int | None = None,
-    broad_left: int | None = None,
-    tokens_left: int | None = None,
-) -> Selection:
-    """Apply session exclusion, then the caps and the token budget, keeping rank order.
+def select(ranked: list[Candidate], config: Config, allowance: Allowance = NO_LIMITS) -> Selection:
+    """Apply session exclusion (``allowance.exclude``), then the caps and the token budget,
+    keeping rank order.
 
-    When the session has no tokens left (``tokens_left``, what it has left of
+    When the session has no tokens left (``allowance.tokens_left``, what it has left of
     ``max_session_tokens``; None outside a session), only ``pinned`` matches remain. Then
     per-tier caps: ``max_trigger_matches`` specific trigger matches; broad ones
     (``Hit.broad``) only when no specific one is left, at most ``max_broad_matches`` and
-    at most ``broad_left`` (what the session has left of ``max_broad_per_session``);
-    ``max_prompt_matches`` prompt matches. Then ``limit`` on the total, then
-    ``max_tokens``: rules are taken in order while their estimated tokens fit, and the
-    first rule that does not fit ends the list. The top rule the caps allow is shown
-    whatever the tier caps, the limit and the token cap say.
+    at most ``allowance.broad_left`` (what the session has left of
+    ``max_broad_per_session``); ``max_prompt_matches`` prompt matches. Then
+    ``allowance.limit`` on the total, then ``max_tokens``: rules are taken in order while
+    their estimated tokens fit, and the first rule that does not fit ends the list. The
+    top rule the caps allow is shown whatever the tier caps, the limit and the token cap
+    say.
     """
+    exclude = allowance.exclude
     excluded = tuple(c for c in ranked if c.hit.lesson_id in exclude)
     eligible = [c for c in ranked if c.hit.lesson_id not in exclude]
     if not eligible:  # the silent call: nothing to render, nothing to count
         return Selection(shown=(), cut=(), excluded=excluded)
-    from lessons_core.recall.render import FRAME_TOKENS, estimate_tokens, hit_line
+    from lessons_core.recall.render import fitting
 
-    if tokens_left is not None and tokens_left <= 0:
+    if allowance.tokens_left is not None and allowance.tokens_left <= 0:
         # The session's budget is spent: only rules about the very file or command touched
         # (and gated ones) still speak.
         speaking = [c for c in eligible if pinned(c)]
@@ -255,29 +250,23 @@ def select(
     broad = [c for c in speaking if _demoted(c)]
     prompts = [c for c in speaking if c.hit.via == VIA_PROMPT]
     room = config.max_broad_matches
-    if broad_left is not None:
-        room = max(min(room, broad_left), 0)
+    if allowance.broad_left is not None:
+        room = max(min(room, allowance.broad_left), 0)
     if specific:
         allowed, held = specific, tuple(broad)
     else:
         allowed, held = broad[:room], tuple(broad[room:])
     picked = allowed[: config.max_trigger_matches] + prompts[: config.max_prompt_matches]
-    if limit is not None:
-        picked = picked[: max(limit, 0)]
+    if allowance.limit is not None:
+        picked = picked[: max(allowance.limit, 0)]
     top = next(iter(allowed or prompts), None)
     if top is not None and (not picked or picked[0] is not top):
         picked = [top, *(c for c in picked if c is not top)]
-    shown: list[Candidate] = []
-    used = FRAME_TOKENS
-    for candidate in picked:
-        cost = estimate_tokens(hit_line(candidate.hit))
-        if shown and used + cost > config.max_tokens:
-            break
-        shown.append(candidate)
-        used += cost
+    lines = fitting([c.hit for c in picked], config.max_tokens)
+    shown = tuple(picked[: len(lines)])
     kept = {id(c) for c in (*shown, *held, *spent)}
     cut = tuple(c for c in eligible if id(c) not in kept)
-    return Selection(shown=tuple(shown), cut=cut, excluded=excluded, held=held, spent=spent)
+    return Selection(shown, cut, excluded, held, spent, lines)
 
 
 def pinned(candidate: Candidate) -> bool:
@@ -307,16 +296,15 @@ def _candidate(
     prompt: tuple[dict[int, float], dict[int, tuple[str, ...]]],
     broad: bool = False,
 ) -> Candidate:
-    lesson_id, rule, created, gate = row
     relevance, shared = prompt
     score, terms = relevance.get(lesson, 0.0), shared.get(lesson, ())
     hit = Hit(
-        lesson_id=lesson_id,
-        rule=rule,
+        lesson_id=row.id,
+        rule=row.rule,
         via=via,
         trigger=trigger,
         terms=terms if via == VIA_PROMPT else (),
-        gate=gate,
+        gate=row.gate,
         matched=matched,
         broad=broad,
     )
@@ -326,8 +314,8 @@ def _candidate(
         -score,
         -len(terms),
         share,
-        -created,
-        lesson_id,
+        -row.created,
+        row.id,
     )
     return Candidate(hit, key, spec, relevance=score, shared=terms, share=share)
 

@@ -26,7 +26,8 @@ STORE_LOCK = "store.lock"  # held while the store is written (Layout.lock_path)
 LAUNCH = "launch"  # where .lessons/run found lessons (lessons_core/launcher.sh)
 INDEX_CACHE = "recall-index.bin"  # the cached recall index (lessons_core.index.cache)
 INDEX_LOCK = "recall-index.lock"  # held while the cache is rebuilt
-WATCH_VERIFIED = "watch-verified"  # the watcher's state a hook trusts (lessons_core.index.watch)
+# The watcher's state a hook trusts (lessons_core.index.watcher_client).
+WATCH_VERIFIED = "watch-verified"
 WATCH_STARTED = "watch-started"  # when a hook last started a watcher
 WATCH_REFUSED = "watch-refused"  # why a watcher would not run, for a while
 TELEMETRY_LOG = "telemetry.jsonl"  # opt-in telemetry (lessons_core.telemetry.log)
@@ -85,8 +86,14 @@ class Layout:
         return _path(self.under("topics"))
 
     @property
+    def config_file(self) -> str:
+        """``.lessons/config.json`` as a string: what a hook loads (``config_path`` as a
+        ``Path``)."""
+        return self.under("config.json")
+
+    @property
     def config_path(self) -> Path:
-        return _path(self.under("config.json"))
+        return _path(self.config_file)
 
     @property
     def local_dir(self) -> Path:

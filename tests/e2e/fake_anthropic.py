@@ -34,7 +34,7 @@ class FakeModel(Recorder):
     def reply(self, body: dict[str, Any]) -> list[dict[str, Any]]:
         """The content blocks of the next assistant message."""
         messages = body.get("messages", [])
-        feedback = _stop_feedback(messages)
+        feedback = stop_feedback(messages)
         if feedback is not None and self.answer_stop is not None and body.get("tools"):
             answer = self.answer_stop(feedback)
             tool_id = f"toolu_stop_{len(self.requests):04d}"
@@ -73,19 +73,22 @@ class FakeModel(Recorder):
         return Reply(json.dumps(message).encode())
 
 
-def _stop_feedback(messages: list[dict[str, Any]]) -> str | None:
-    """The text of a stop hook's feedback not acted on yet: Claude Code puts it in the
-    newest user message ("Stop hook feedback:\nREASON", inside a system reminder) and
-    may send a system note after it; the model's call answering it, once made, is the
-    last message's tool result instead."""
+def stop_feedback(messages: list[dict[str, Any]]) -> str | None:
+    """The text of a stop hook's feedback not acted on yet. Claude Code puts it in the
+    newest user message ("Stop hook feedback:\nREASON", inside a system reminder, after
+    the turn's tool results) and may send a system note after it. It merges the turn's
+    messages, so the feedback stays there after the model answered it: answered means a
+    result of the model's stop call (``toolu_stop_...``) is in the conversation."""
     users = [m for m in messages if m.get("role") == "user"]
     if not users or messages.index(users[-1]) < len(messages) - 2:
         return None
-    content = users[-1].get("content")
-    blocks = content if isinstance(content, list) else []
-    if any(b.get("type") == "tool_result" for b in blocks if isinstance(b, dict)):
-        return None
-    found = [t for t in texts(content) if STOP_FEEDBACK in t]
+    for message in users:
+        for block in message.get("content") or []:
+            if isinstance(block, dict) and str(block.get("tool_use_id", "")).startswith(
+                "toolu_stop_"
+            ):
+                return None
+    found = [t for t in texts(users[-1].get("content")) if STOP_FEEDBACK in t]
     return found[-1] if found else None
 
 

@@ -16,9 +16,9 @@ import pytest
 
 from lessons_core.feedback.stop_capture import REQUEST_MARK
 from tests.e2e.claude_project import TOOLS, Project, bash_call, write_call
-from tests.e2e.fake_anthropic import STOP_FEEDBACK
+from tests.e2e.fake_anthropic import STOP_FEEDBACK, stop_feedback
 from tests.e2e.fake_server import texts
-from tests.e2e.sample_repo import request_line, saved_lesson
+from tests.e2e.sample_repo import CHECK_RULE, FIX_STEPS, request_line, saved_lesson, write_makefile
 
 pytestmark = pytest.mark.e2e
 
@@ -34,14 +34,10 @@ def _last_user_texts(request: dict[str, Any]) -> list[str]:
 
 
 def _asked(requests: list[dict[str, Any]]) -> list[str]:
-    """The stop feedback texts that were the newest message of a request: each time the
-    model was asked to capture."""
-    return [
-        text
-        for request in requests
-        for text in _last_user_texts(request)
-        if STOP_FEEDBACK in text and REQUEST_MARK in text
-    ]
+    """The capture requests the model had before it: each request whose conversation holds
+    a stop hook's feedback with the request, not answered yet."""
+    found = (stop_feedback(request["messages"]) for request in requests)
+    return [text for text in found if text is not None and REQUEST_MARK in text]
 
 
 def _lesson_files(project: Project) -> set[str]:
@@ -106,3 +102,26 @@ def test_a_session_without_evidence_stops_untouched(project: Project) -> None:
     assert not (project.root / "ran.txt").exists()
     assert _lesson_files(project) == lessons_before
     assert json.loads((project.root / "src" / "app.py").read_text().replace("VALUE = ", "")) == 2
+
+
+def test_a_failure_fixed_in_the_session_is_asked_for_at_its_stop(project: Project) -> None:
+    """`make check` fails, `make build` runs, `make check` passes: at the stop the model
+    is asked about `make check` and captures it with the prefilled command pattern."""
+    write_makefile(project.root)
+    fake = project.fake
+    fake.scenarios["fix"] = [bash_call(command) for command in FIX_STEPS]
+    rule = CHECK_RULE
+    fake.answer_stop = lambda feedback: bash_call(request_line(feedback, rule, "build"))
+    result = project.claude("SCENARIO:fix check the build", "--allowedTools", TOOLS)
+    asked = _asked(fake.requests)
+    assert len(asked) == 1
+    first = next(i for i, r in enumerate(fake.requests) if stop_feedback(r["messages"]))
+    assert "All steps are done." in json.dumps(fake.requests[first]["messages"])  # after it
+    assert result["is_error"] is False  # the stop after the capture let the run end
+    assert "the command 'make check' failed (exit 2: make: *** [Makefile:N: check]" in asked[0]
+    assert "then was made again without failing" in asked[0]
+    lesson = saved_lesson(project.root, rule)
+    assert lesson["triggers"]["commands"] == ["^make check"]
+    assert lesson["evidence"] == [
+        "failed, then fixed: exit 2: make: *** [Makefile:N: check] Error N"
+    ]

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from lessons_core.codex_trust import hook_hashes
+from lessons_cli.harnesses.codex_trust import hook_hashes
 from lessons_core.delivery.deliver import GATE_PREFIX, session_note
 from lessons_core.recall.render import OPEN
 from lessons_core.store.layout import Layout
@@ -25,13 +25,13 @@ from tests.e2e.codex_trust import hooks_list, project_trust, toml_string
 from tests.e2e.codex_tui import trust_steps
 from tests.e2e.fake_responses import COMPACT_MARK, output_text
 from tests.e2e.fake_server import texts
-from tests.e2e.sample_repo import APP_RULE, RELEASE_RULE, note_line, saved_lesson
+from tests.e2e.sample_repo import APP_RULE, RELEASE_RULE, capturing, note_line, saved_lesson
 
 pytestmark = pytest.mark.e2e
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "codex"
 BLOCKED = "Command blocked by PreToolUse hook: "
-EVENTS = {"SessionStart", "UserPromptSubmit", "PreToolUse", "PreCompact"}
+EVENTS = {"SessionStart", "UserPromptSubmit", "PreToolUse", "PreCompact", "Stop"}
 
 
 def _items(request: dict[str, Any]) -> list[dict[str, Any]]:
@@ -96,7 +96,7 @@ def test_hooks_run_only_after_the_documented_trust_steps(codex_repo: Project) ->
     assert {hook["trustStatus"] for hook in ours.values()} == {"untrusted"}
     assert run.hooks == []
     said = _doctor(project)
-    assert "fail: 4 of lessons' hooks are new or changed since trusted: Codex skips them" in said
+    assert "fail: 5 of lessons' hooks are new or changed since trusted: Codex skips them" in said
     assert not any("the project is not trusted" in line for line in said)
     assert released.exists()
 
@@ -293,3 +293,27 @@ def test_the_agent_captures_a_lesson_with_the_line_the_session_note_gave(codex: 
     fake.scenarios["capture"] = [shell_call(command)]
     codex.codex("SCENARIO:capture keep it")
     assert saved_lesson(codex.root, rule)["triggers"]["files"] == ["src/app.py"]
+
+
+def test_a_corrected_session_is_asked_once_at_its_stop(codex: Project) -> None:
+    """An edit of src/app.py, then (the session resumed) a prompt correcting it: Codex's
+    Stop hook asks once, the model runs the prefilled line through its shell tool, the
+    lesson appears, and the Stop after it lets the run end. Codex has no failure hook, so
+    a correction is its evidence."""
+    fake = codex.fake
+    fake.scenarios["edit"] = [patch_call(update_patch("src/app.py", "VALUE = 1", "VALUE = 2"))]
+    codex.codex("SCENARIO:edit change the app")
+    rule = "Regenerate src/app.py with make gen instead of editing it by hand."
+    asked: list[str] = []
+
+    # Codex hands the reason over HTML-escaped (&lt;topic&gt;), as Gemini CLI does
+    # additionalContext.
+    fake.answer_stop = capturing(shell_call, rule, "gen", asked, escaped=True)
+    run = codex.codex(
+        "No, don't edit src/app.py by hand; the generator writes it.", "resume", "--last"
+    )
+    assert len(asked) == 1
+    assert 'after src/app.py the user said: "No, don' in asked[0]
+    lesson = saved_lesson(codex.root, rule)
+    assert lesson["triggers"]["files"] == ["src/app.py"]
+    assert [status for name, status in run.hooks if name == "Stop"] == ["Blocked", "Completed"]

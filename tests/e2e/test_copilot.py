@@ -34,7 +34,17 @@ from tests.e2e.fake_chat_completions import (
     tool_results,
 )
 from tests.e2e.fake_server import ToolCall
-from tests.e2e.sample_repo import APP_RULE, NUDGE_MARK, RELEASE_RULE, nudge_line, saved_lesson
+from tests.e2e.sample_repo import (
+    APP_RULE,
+    CHECK_RULE,
+    FIX_STEPS,
+    NUDGE_MARK,
+    RELEASE_RULE,
+    capturing,
+    nudge_line,
+    saved_lesson,
+    write_makefile,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -238,3 +248,21 @@ def test_uncovered_calls_and_pure_reads_add_no_text(project: CopilotProject) -> 
         assert APP_RULE not in text
         assert RELEASE_RULE not in text
         assert "preToolUse hook" not in text
+
+
+def test_a_failure_fixed_in_the_session_is_asked_for_at_its_stop(
+    copilot_project: CopilotProject,
+) -> None:
+    """`make check` exits 2, `make build` runs, `make check` passes: agentStop asks once,
+    the model runs the prefilled line through bash, and the lesson appears."""
+    project = copilot_project
+    write_makefile(project.root)
+    fake = project.fake
+    fake.scenarios["fix"] = [bash_call(command) for command in FIX_STEPS]
+    asked: list[str] = []
+
+    fake.answer_stop = capturing(bash_call, CHECK_RULE, "build", asked)
+    project.copilot("SCENARIO:fix check the build", "--trust-folder")
+    assert len(asked) == 1
+    assert "the command 'make check' failed (exit 2" in asked[0]
+    assert saved_lesson(project.root, CHECK_RULE)["triggers"]["commands"] == ["^make check"]

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from lessons_cli.harnesses.gemini import failure_of
 from lessons_core.delivery.deliver import GATE_PREFIX, session_note
 from lessons_core.recall.render import BRACKET_CLOSE, BRACKET_OPEN
 from lessons_core.store.layout import Layout
@@ -30,7 +31,16 @@ from tests.e2e.gemini_project import (
     shell_call,
     write_call,
 )
-from tests.e2e.sample_repo import APP_RULE, RELEASE_RULE, note_line, saved_lesson
+from tests.e2e.sample_repo import (
+    APP_RULE,
+    CHECK_RULE,
+    FIX_STEPS,
+    RELEASE_RULE,
+    capturing,
+    note_line,
+    saved_lesson,
+    write_makefile,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -83,7 +93,8 @@ def test_project_hooks_need_a_trusted_folder(gemini: Project) -> None:
     code, gemini_checks = gemini.doctor()
     assert (code, set(gemini_checks)) == (0, {"ok"})
     gemini.gemini("-p", "hello", trust_env=False)
-    assert {c.event for c in gemini.hook_calls()} == {"SessionStart", "BeforeAgent", "PreCompress"}
+    hooks_run = {c.event for c in gemini.hook_calls()}
+    assert hooks_run == {"SessionStart", "BeforeAgent", "PreCompress", "AfterAgent"}
     note = json.dumps(f"<hook_context>{session_note(Layout(gemini.root))}</hook_context>")[1:-1]
     assert note in _blob(gemini.fake.requests[0])
 
@@ -209,7 +220,8 @@ def _fixture_name(call: HookCall) -> str:
     if call.event == "SessionStart":
         return f"{words}_{call.input['source']}"
     if call.tool:
-        return f"{words}_{'shell' if call.tool == 'run_shell_command' else call.tool}"
+        failing = "_failing" if failure_of(call.input) is not None else ""
+        return f"{words}_{'shell' if call.tool == 'run_shell_command' else call.tool}{failing}"
     return words
 
 
@@ -232,14 +244,16 @@ def _normalised(value: Any, gemini: Project) -> Any:
 
 
 def test_the_fixtures_are_what_the_client_sends(gemini: Project, tmp_path: Path) -> None:
-    """tests/fixtures/gemini/ holds, for each event (and tool) our wiring receives, the
-    first payload the real client sent in this run, normalised."""
+    """tests/fixtures/gemini/ holds, for each event (and tool, and failed call) our
+    wiring receives, the first payload the real client sent in this run, normalised."""
     config = gemini.root / ".lessons" / "config.json"
     config.write_text(json.dumps({**json.loads(config.read_text()), "session_note": False}))
     gemini.fake.scenarios["record"] = [
         shell_call("bash scripts/release.sh"),
         write_call(gemini.root, "src/app.py", "VALUE = 2\n"),
         replace_call(gemini.root, "VALUE = 2", "VALUE = 3"),
+        shell_call("python3 -c 'import nosuchmod_xyz'"),
+        replace_call(gemini.root, "NOT THERE", "x"),
     ]
     gemini.gemini("-p", "SCENARIO:record release and edit")
     gemini.gemini("--resume", "latest", "-p", "that is all")
@@ -277,3 +291,26 @@ def _strings(value: Any) -> list[str]:
         return [value]
     items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else []
     return [text for item in items for text in _strings(item)]
+
+
+def test_a_failure_fixed_in_the_session_is_asked_for_at_its_stop(gemini: Project) -> None:
+    """`make check` fails, `make build` runs, `make check` passes: AfterAgent asks once,
+    the model runs the prefilled line through run_shell_command, the lesson appears, and
+    the AfterAgent after it lets the run end."""
+    write_makefile(gemini.root)
+    fake = gemini.fake
+    fake.scenarios["fix"] = [shell_call(command) for command in FIX_STEPS]
+    rule = CHECK_RULE
+    asked: list[str] = []
+
+    fake.answer_stop = capturing(shell_call, rule, "build", asked)
+    gemini.gemini("-p", "SCENARIO:fix check the build")
+    assert len(asked) == 1
+    assert "the command 'make check' failed (exit 2" in asked[0]
+    assert saved_lesson(gemini.root, rule)["triggers"]["commands"] == ["^make check"]
+    stops = [c for c in gemini.hook_calls() if c.event == "AfterAgent"]
+    # Gemini CLI 0.61.0 sets stop_hook_active only on the turn it continues with the
+    # reason; the model answered with a tool call, whose result starts a turn with the
+    # flag false again. The once-a-session mark is what lets this stop pass.
+    assert [c.input["stop_hook_active"] for c in stops] == [False, False]
+    assert [bool(c.answer) for c in stops] == [True, False]

@@ -10,6 +10,7 @@ from typing import Any, NamedTuple
 import pytest
 
 from lessons_core.delivery import sessions
+from lessons_core.delivery.deliver import GATE_PREFIX
 from lessons_core.feedback import history
 from lessons_core.feedback.recurrence import MAX_RECURRENCE_RULES
 from lessons_core.store.layout import Layout
@@ -167,3 +168,42 @@ def test_a_succeeding_shell_call_is_no_failure(project: Layout) -> None:
     gemini = payload("gemini", "after_tool_shell", project.root)
     assert answer("gemini", gemini) is None
     assert sessions.failures(project, str(copilot["sessionId"])) == {}
+
+
+@pytest.mark.parametrize(
+    ("harness", "failure", "success"),
+    [
+        ("gemini", "after_tool_shell_failing", "after_tool_shell"),
+        ("qwen", "post_tool_use_failure_shell_module", "post_tool_use_write_file"),
+        ("copilot", "post_tool_use_bash_failing", "post_tool_use_bash_failing"),
+    ],
+)
+def test_a_success_after_a_failure_is_the_last_outcome(
+    project: Layout, harness: str, failure: str, success: str
+) -> None:
+    """Where the client reports a call that ran fine, the history's last outcome of a
+    failed action becomes a success (a failure, then a fix)."""
+    case = Case(harness, failure, success, False)
+    answer(harness, _call(case, failure, project.root))
+    ran = _call(case, success, project.root)
+    if harness == "copilot":
+        ran["toolResult"] = {
+            "resultType": "success",
+            "textResultForLlm": "ok\n<shellId: 1 completed with exit code 0>",
+        }
+    if harness == "qwen":
+        ran = {**ran, "tool_name": "run_shell_command", "tool_input": {"command": COMMAND}}
+    answer(harness, ran)
+    ((entry),) = sessions.failures(project, SESSION).values()
+    assert entry["last"] == history.SUCCEEDED
+
+
+def test_a_refusal_by_the_gate_is_no_failure(project: Layout) -> None:
+    """A client that reports lessons' own refusal as a failed call counts nothing and
+    nudges nothing: refused twice is no recurrence."""
+    case = CASES[0]
+    failed = _call(case, case.failure, project.root)
+    refused = {**failed, "error": f"{GATE_PREFIX}\n[project-lessons]..."}
+    assert answer(case.harness, refused) is None
+    assert answer(case.harness, refused) is None
+    assert sessions.failures(project, SESSION) == {}

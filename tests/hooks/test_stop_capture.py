@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from lessons_core.feedback import session_evidence
+from lessons_core.delivery import sessions
 from lessons_core.feedback.stop_capture import REQUEST_MARK
-from lessons_core.store.layout import Layout
+from lessons_core.store.layout import SESSIONS, Layout
 from tests.e2e.sample_repo import RULE_SLOT
 from tests.hooks.conftest import answer, payload, write_lesson
 
@@ -147,7 +147,7 @@ def test_the_setting_turns_it_off_and_records_nothing(project: Layout, harness: 
     harness.act(project.root)
     harness.say(project.root, CORRECTION)
     assert harness.finish(project.root) is None
-    assert session_evidence.read(project, "s-1") == {}
+    assert sessions.load(project, "s-1").evidence == {}
 
 
 def test_claude_code_command_correction_gets_an_anchored_pattern(project: Layout) -> None:
@@ -176,7 +176,7 @@ def test_a_secret_in_the_correction_is_masked(project: Layout) -> None:
     harness.say(project.root, f"No, use the token {token} from the vault.")
     reason = _reason(harness.finish(project.root))
     assert token not in reason
-    stored = "".join(p.read_text() for p in project.local_dir.joinpath("sessions").glob("*"))
+    stored = "".join(p.read_text() for p in (project.local_dir / SESSIONS).glob("*.json"))
     assert token not in stored
 
 
@@ -212,16 +212,19 @@ def test_the_prefilled_line_saves_the_lesson_and_the_next_session_stop_passes(
     assert shlex.split(command)[0] == "sh"
 
 
-def test_a_broken_evidence_file_fails_open(project: Layout) -> None:
-    """An unreadable evidence record: the hooks stay silent and nothing is asked."""
+def test_a_broken_evidence_record_fails_open(project: Layout) -> None:
+    """Evidence of the wrong shapes in the session file: the hooks stay silent, nothing
+    is asked, and the rest of the session is kept."""
     harness = HARNESSES["claude-code"]
     harness.act(project.root)
-    from lessons_core.delivery import sessions
-
-    path = Path(sessions.file_of(project, session_evidence.evidence_key("s-1")))
-    path.write_text("{not json")
+    (path,) = (project.local_dir / SESSIONS).glob("*.json")
+    data = json.loads(path.read_text())
+    data["evidence"] = {"action": "src/a.py", "corrections": [1, {"action": 2}], "failed": []}
+    path.write_text(json.dumps(data))
+    assert harness.finish(project.root) is None
     harness.say(project.root, CORRECTION)
     assert harness.finish(project.root) is None
+    assert not (project.local_dir / "hook.log").exists()
 
 
 def _claude_call(root: Path, command: str, *, failed: bool) -> None:
