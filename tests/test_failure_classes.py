@@ -9,7 +9,13 @@ from pathlib import Path
 import pytest
 
 from lessons_core.delivery.deliver import ToolAction
-from lessons_core.feedback.failures import action_identity, error_class, first_error_line
+from lessons_core.feedback.failures import (
+    action_identity,
+    command_pattern,
+    error_class,
+    first_error_line,
+)
+from lessons_core.matching.commands import compile_command
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -131,3 +137,33 @@ def test_action_identity_is_the_nudges_trigger(action: ToolAction, identity: str
 def test_an_action_naming_a_secret_has_no_identity() -> None:
     """A command whose words hold a credential is never stored, even as an identity."""
     assert action_identity((), "deploy ghp_abcdefghijklmnopqrstuvwxyz0123") is None
+
+
+@pytest.mark.parametrize(
+    ("command", "identity"),
+    [
+        ("bash scripts/release.sh", "cmd ^bash scripts/release\\.sh"),
+        ("python3 manage.py migrate --fake", "cmd ^python3 manage\\.py migrate"),
+        ("node scripts/build.js --prod", "cmd ^node scripts/build\\.js"),
+        ("cd web && sh ./deploy.sh", "cmd ^sh \\./deploy\\.sh"),
+        ("uv run python tools/gen.py", "cmd ^uv run python tools/gen\\.py"),
+        ("bash -c 'make all'", None),
+        ("python3 -c 'import x'", None),
+        ("bash <<EOF", None),
+        ("python3", None),
+    ],
+)
+def test_an_interpreter_is_identified_by_its_script(command: str, identity: str | None) -> None:
+    """The script names what ran; an interpreter with no script names nothing precise."""
+    assert action_identity((), command) == identity
+
+
+def test_two_scripts_of_one_interpreter_are_two_actions() -> None:
+    """bash a.sh and bash b.sh failing once each is no recurrence; the pattern fires on
+    its own script only."""
+    first = command_pattern("bash scripts/a.sh")
+    second = command_pattern("bash scripts/b.sh")
+    assert first is not None and second is not None and first != second
+    assert compile_command(first).matches("bash scripts/a.sh")
+    assert not compile_command(first).matches("bash scripts/b.sh")
+    assert not compile_command(first).matches("bash scripts/a_sh")

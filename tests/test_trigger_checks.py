@@ -92,6 +92,33 @@ def test_capture_warns_on_a_glob_matching_nothing_yet(
     assert "matches no file yet" in result.stderr
 
 
+@pytest.mark.parametrize("pattern", ["^bash", "^python3", "node\\b"])
+def test_capture_warns_on_a_bare_interpreter(
+    pattern: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An interpreter alone fires on every script it runs: saved, with a warning."""
+    make_project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    result = run("add", "Run the release script from the root.", "--topic", "ops",
+                 "--trigger-cmd", pattern)  # fmt: skip
+    assert result.exit_code == 0
+    assert result.stdout.strip()
+    assert "names only an interpreter" in result.stderr
+    assert "^bash scripts/release\\.sh" in result.stderr
+
+
+def test_capture_is_quiet_on_an_interpreter_with_its_script(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``^bash scripts/release\\.sh`` names what the rule is about: no warning."""
+    make_project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    result = run("add", "Run the release script from the root.", "--topic", "ops",
+                 "--trigger-cmd", "^bash scripts/release\\.sh")  # fmt: skip
+    assert result.exit_code == 0
+    assert "interpreter" not in result.stderr
+
+
 def test_capture_refuses_a_command_matching_most_probes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

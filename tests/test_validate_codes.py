@@ -481,3 +481,17 @@ def test_l301_counts_every_recall_for_an_impossible_date(tmp_path: Path) -> None
     good(layout, created="2026-13-45")
     _recalls(layout, NEVER_RECALLED_MIN_RECALLS, [])
     assert ("L301", "db-good") in codes(layout)
+
+
+def test_l107_warns_on_a_bare_interpreter(tmp_path: Path) -> None:
+    """'^bash' fires on every shell script: L107, a warning only."""
+    layout = make_project(tmp_path)
+    good(layout, commands=["^bash"])
+    assert ("L107", "db-good") in codes(layout)
+
+
+def test_l107_quiet_when_the_script_is_named(tmp_path: Path) -> None:
+    """'^bash scripts/release\\.sh' names the script."""
+    layout = make_project(tmp_path)
+    good(layout, commands=["^bash scripts/release\\.sh"])
+    assert "L107" not in only_codes(layout)

@@ -20,6 +20,7 @@ from lessons_core.matching.thresholds import (
     REFUSED_GLOB_SHARE,
 )
 from lessons_core.matching.trigger_checks import (
+    COMMAND_INTERPRETER,
     GLOB_DEAD,
     TriggerProblem,
     command_problem,
@@ -168,6 +169,8 @@ def check_triggers(triggers: Triggers, root: Path, tracked: Sequence[str] | File
                 f"file trigger '{problem.trigger}' matches no file yet "
                 "(fine if you are about to create it)"
             )
+        elif problem.kind == COMMAND_INTERPRETER:  # a script runner may be the whole point
+            warnings.append(f"{problem.problem}; {problem.fix}")
         else:
             raise CaptureRefused(problem.problem, problem.fix, problem.kind)
     return warnings

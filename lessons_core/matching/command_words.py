@@ -1,8 +1,15 @@
 """The words that name what a shell command runs: its program and sub-commands.
 
 ``cd web && pnpm test:e2e --filter x`` runs ``pnpm test:e2e``: the last simple command
-that is not a pure read, from its program up to the first option, path or value. A
-failed action's identity and a capture line's pattern are anchored to them
+that is not a pure read, from its program up to three words, stopping at the first
+option, path or value (a word with ``-`` in front, or ``/``, ``=`` or ``.`` in it). A plain
+word after a sub-command is kept: ``git push origin`` cannot be told from ``npm run
+build`` by its words alone. An interpreter (``bash``, ``python3``, ``node``, ...) runs a
+script, and the script is what the command is about: ``bash scripts/release.sh`` keeps the
+script's path, ``python3 manage.py migrate`` the script and its sub-command; with no script
+(``bash -c '...'``, ``python3`` alone) nothing precise names the command.
+
+A failed action's identity and a capture line's pattern are anchored to them
 (``feedback.failures.command_pattern``: ``^pnpm test:e2e``); a session's evidence keeps
 them as the action a correction followed. Nothing here looks for secrets: callers
 that show or store the words check them.
@@ -10,14 +17,27 @@ that show or store the words check them.
 
 from __future__ import annotations
 
+import re
+
 from lessons_core.matching.commands import command_parts, shell_words
 from lessons_core.matching.pure_reads import is_pure_read_command
 
 MAX_PATTERN_WORDS = 3
 # A longer word is data (a heredoc, an inline script), not a program or sub-command name.
 MAX_WORD_CHARS = 64
-# Interpreters whose module flag names what ran: `python -m pytest` is about pytest.
-_MODULE_FLAGS = {"python": "-m", "python3": "-m"}
+# A script's path names what ran, however long; a longer word is data.
+MAX_SCRIPT_CHARS = 200
+# Programs that run a script named by their first other word (a path to one of them too).
+_INTERPRETER = re.compile(
+    r"(?:.*/)?(?:sh|bash|zsh|dash|ksh|fish|python(?:\d+(?:\.\d+)?)?|pypy3?|node|deno|bun|"
+    r"ruby|perl|php|tsx|ts-node)"
+)
+# Interpreter options whose value is the code itself: nothing names what ran.
+_INLINE_CODE = frozenset({"-c", "-e", "-p", "-r", "--eval", "--print", "-"})
+# What may end a pattern without naming more: ``$``, ``\b``, white space.
+_PATTERN_END = re.compile(r"(?:\\b|\\s[*+?]?|\$|\s)+$")
+# Runners whose next word is the program they run (``uv run python x.py``).
+_RUNNERS = (("uv", "run"), ("poetry", "run"), ("pipenv", "run"), ("npx",), ("bunx",))
 _REGEX_SPECIALS = frozenset("\\.^$*+?()[]{}|")
 
 
@@ -30,22 +50,68 @@ def command_words(command: str) -> list[str]:
     words = shell_words(candidates[-1])
     if not words or len(words[0]) > MAX_WORD_CHARS:
         return []
+    runner = _runner(words)
+    if is_interpreter(words[runner]):
+        script = _script(words[runner:])
+        return [*words[:runner], *script] if script else []
     kept = [words[0]]
     for word in words[1:]:
-        if len(kept) >= MAX_PATTERN_WORDS:
-            break
-        if _MODULE_FLAGS.get(kept[0]) == word and len(kept) == 1:
-            kept.append(word)
-            continue
-        if (
-            word.startswith("-")
-            or any(c in word for c in "/=.")
-            or not word.isprintable()
-            or len(word) > MAX_WORD_CHARS
-        ):
+        if len(kept) >= MAX_PATTERN_WORDS or not _is_name(word):
             break
         kept.append(word)
     return kept
+
+
+def is_interpreter(word: str) -> bool:
+    """Whether ``word`` names a program that runs a script (``bash``, ``/usr/bin/python3``)."""
+    return _INTERPRETER.fullmatch(word) is not None
+
+
+def names_only_an_interpreter(pattern: str) -> bool:
+    """Whether the command pattern is an interpreter alone (``^bash``, ``python3\\b``): it
+    fires on every script the interpreter runs, not on the one the rule is about."""
+    text = _PATTERN_END.sub("", pattern.strip())
+    return is_interpreter(unanchored(text).strip())
+
+
+def _runner(words: list[str]) -> int:
+    """Where the program a runner runs starts in ``words`` (0: no runner in front)."""
+    for runner in _RUNNERS:
+        if len(words) > len(runner) and tuple(words[: len(runner)]) == runner:
+            return len(runner)
+    return 0
+
+
+def _script(words: list[str]) -> list[str]:
+    """The interpreter, its options, the script (or ``-m`` module) and a sub-command:
+    ``python3 manage.py migrate``; none when there is no script (``bash -c '...'``)."""
+    kept = [words[0]]
+    for index, word in enumerate(words[1:], 1):
+        if (
+            not word
+            or word in _INLINE_CODE
+            or word[:1] in ("<", ">", "|")  # the script comes on stdin: a heredoc, a pipe
+            or not word.isprintable()
+            or len(word) > MAX_SCRIPT_CHARS
+        ):
+            return []
+        kept.append(word)
+        if word == "-m":  # python -m pytest: the module is the script
+            continue
+        if not word.startswith("-"):
+            after = words[index + 1 : index + 2]
+            return kept + [w for w in after if _is_name(w)]
+    return []
+
+
+def _is_name(word: str) -> bool:
+    """A sub-command's name, not an option, path or value."""
+    return (
+        not word.startswith("-")
+        and not any(c in word for c in "/=.")
+        and word.isprintable()
+        and len(word) <= MAX_WORD_CHARS
+    )
 
 
 def anchored(words: list[str]) -> str:

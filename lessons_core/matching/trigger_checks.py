@@ -10,7 +10,7 @@ into a finding with a stable code, the index into a trigger left out: the lesson
 triggers, and every other lesson, are still served.
 
 The other questions need the repo: is a glob a folder, does it match nearly every file or
-none (``glob_problem``), does a pattern fire on ordinary commands (``command_problem``), is
+none (``glob_problem``), does a pattern fire on ordinary commands or name only an interpreter (``command_problem``), is
 a keyword made of common words (``keyword_problem``). ``repo_glob`` turns a file trigger
 given as an absolute path into the repo-relative form capture stores.
 """
@@ -46,6 +46,7 @@ GLOB_BROAD = "glob-broad"
 GLOB_DEAD = "glob-dead"
 COMMAND_INVALID = "command-invalid"
 COMMAND_BROAD = "command-broad"
+COMMAND_INTERPRETER = "command-interpreter"
 KEYWORD_INVALID = "keyword-invalid"
 KEYWORD_COMMON = "keyword-common"
 
@@ -290,6 +291,16 @@ def command_problem(pattern: str, hits: list[str] | None = None) -> TriggerProbl
             pattern,
             f"matches {len(hits)} of {len(PROBE_COMMANDS)} ordinary commands (e.g. '{hits[0]}')",
             "anchor it to the command it is about, e.g. 'git push --force'",
+        )
+    from lessons_core.matching.command_words import names_only_an_interpreter
+
+    if names_only_an_interpreter(pattern):
+        return TriggerProblem(
+            COMMAND_INTERPRETER,
+            pattern,
+            "names only an interpreter, so it fires on every script it runs",
+            "name the script too, e.g. '^bash scripts/release\\.sh' or "
+            "'^python3 manage\\.py migrate'",
         )
     return None
 

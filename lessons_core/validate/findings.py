@@ -46,6 +46,7 @@ _TABLE: tuple[Code, ...] = (
     Code("L104", Severity.WARNING, "command trigger is too broad"),
     Code("L105", Severity.WARNING, "keyword made of common words"),
     Code("L106", Severity.ERROR, "lesson can never be recalled"),
+    Code("L107", Severity.WARNING, "command trigger names only an interpreter"),
     Code("L201", Severity.ERROR, "duplicate active rule"),
     Code("L202", Severity.WARNING, "near-duplicate active rule"),
     Code("L203", Severity.WARNING, "many lessons share one trigger set"),

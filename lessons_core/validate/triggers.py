@@ -19,6 +19,7 @@ _CODES = {
     tc.GLOB_EVERYTHING: "L103",
     tc.COMMAND_BROAD: "L104",
     tc.KEYWORD_COMMON: "L105",
+    tc.COMMAND_INTERPRETER: "L107",
 }
 
 

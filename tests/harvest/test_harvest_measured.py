@@ -53,6 +53,8 @@ def test_recorded_candidates_name_the_lesson_that_covers_them(repo: Layout) -> N
     assert [(c["subject"], c["covered_by"]) for c in gates] == [
         ("bash scripts/release.sh", ["release-bump"])
     ] * 2  # Claude Code's session and Codex's
+    # The interpreter's script names the action, never the bare interpreter.
+    assert [c["trigger"]["value"] for c in gates] == [r"^bash scripts/release\.sh"] * 2
     assert all(not c["covered_by"] for c in found if c["kind"] != "gate-ignored")
     assert "hunter2" not in out.stdout
     assert "password=[secret]" in out.stdout
