@@ -11,8 +11,9 @@ history here, where the pre-tool hook of the retry sees it.
 Kept in the session's state (``SessionState.evidence``), read with the rest of it once
 per hook call; a change is staged on the call's ``Session`` and written with its one
 write. Actions are kept as text only as the words that name them: the latest action (a
-file's repo-relative path, or a command's program and sub-commands: ``pnpm test:e2e``,
-never arguments, paths or values, nor a word that looks like a token), and the triggers
+file's repo-relative path, or the words ``matching.command_words`` says name a command:
+``pnpm test:e2e``, an interpreter's script ``bash scripts/release.sh``, never an option or
+a value with ``=``, nor a word that looks like a token), and the triggers
 of the fixed and recurred ones, already checked for secrets by the failure hook. A
 correction's sentence is kept with secrets masked.
 
