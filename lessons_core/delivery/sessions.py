@@ -347,11 +347,6 @@ class Tally(NamedTuple):
     new_recurrence: bool
 
 
-def failures(layout: Layout, key: str) -> history.History:
-    """The session's failure history (``feedback.history``)."""
-    return load(layout, key).failures
-
-
 def count_failure(layout: Layout, key: str, mark: str, error_class: str) -> Tally:
     """Count a failure of the action ``mark`` names with ``error_class``."""
     tally: list[Tally] = []

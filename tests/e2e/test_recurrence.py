@@ -27,13 +27,21 @@ from tests.e2e.qwen_project import QwenProject
 
 pytestmark = pytest.mark.e2e
 
-COMMAND = "echo x >> attempts.txt; python3 -c 'import nosuchmod_xyz'"
+# A script, not ``python3 -c``: inline code names no action to count failures under.
+SCRIPT = "scripts/nosuchmod_xyz/check.py"
+COMMAND = f"echo x >> attempts.txt; python3 {SCRIPT}"
 RULE = "Run nosuchmod_xyz checks through scripts/check.sh; the module is not installed."
 
 
 def _attempts(root: Path) -> int:
     path = root / "attempts.txt"
     return len(path.read_text().splitlines()) if path.exists() else 0
+
+
+def _write_script(root: Path) -> None:
+    """The script the command runs: it imports a module that is not installed."""
+    (root / SCRIPT).parent.mkdir(parents=True, exist_ok=True)
+    (root / SCRIPT).write_text("import nosuchmod_xyz\n")
 
 
 def _last_result(request: dict[str, Any]) -> dict[str, Any]:
@@ -47,6 +55,7 @@ def test_a_command_failing_twice_brings_its_lesson_back_before_the_third_attempt
     rule again, with the failure count and class, before the third attempt ran; the
     retry after it runs."""
     project.lessons("add", RULE, "--topic", "checks", "--trigger-cmd", "nosuchmod_xyz")
+    _write_script(project.root)
     fake = project.fake
     fake.probe = lambda: _attempts(project.root)
     # Three steps: the fake model repeats a step the hook refused, as a model would.
@@ -69,6 +78,7 @@ def test_a_command_failing_twice_brings_its_lesson_back_before_the_third_attempt
 def test_an_uncovered_command_failing_twice_gets_the_stronger_nudge(project: Project) -> None:
     """No lesson covers the command: the first failure brings the capture nudge, the
     second the stronger one with the same line, the third nothing more."""
+    _write_script(project.root)
     fake = project.fake
     fake.scenarios["recur"] = [bash_call(COMMAND) for _ in range(3)]
     project.claude("SCENARIO:recur check it", "--allowedTools", TOOLS)
@@ -111,6 +121,7 @@ def test_other_clients_bring_the_lesson_back_before_the_third_attempt(
     project: Any = request.getfixturevalue(client)
     call, run = CLIENTS[client]
     project.lessons("add", RULE, "--topic", "checks", "--trigger-cmd", "nosuchmod_xyz")
+    _write_script(project.root)
     fake = project.fake
     fake.probe = lambda: _attempts(project.root)
     # Each attempt differs in its first part only (its action is the same): Qwen Code and

@@ -85,7 +85,7 @@ HOOK_PATH: dict[str, frozenset[str]] = {
     "lessons_core.matching.commands": frozenset({"re", "functools"}),
     "lessons_core.matching.pure_reads": frozenset({"re"}),
     "lessons_cli.harnesses.codex_patches": frozenset({"re"}),
-    "lessons_core.matching.command_words": frozenset(),
+    "lessons_core.matching.command_words": frozenset({"re"}),  # commands imported it already
     # A failed tool call: the capture nudge, which masks secrets.
     "lessons_core.delivery.nudges": frozenset({"shlex"}),
     "lessons_core.authoring.secrets": frozenset({"re", "typing"}),

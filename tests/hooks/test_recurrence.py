@@ -16,7 +16,9 @@ from lessons_core.feedback.recurrence import MAX_RECURRENCE_RULES
 from lessons_core.store.layout import Layout
 from tests.hooks.conftest import answer, payload, write_lesson
 
-COMMAND = "python3 -c 'import nosuchmod_xyz'"
+# The recorded payloads ran ``python3 -c 'import nosuchmod_xyz'``: inline code names no
+# action, so the calls here run a script (the recorded error text is kept).
+COMMAND = "python3 scripts/nosuchmod_xyz/check.py"
 COMMAND_RULE = "Install the dev extras before importing nosuchmod_xyz."
 FILE_RULE = "Read src/app.py again before editing it: a formatter rewrites it."
 
@@ -151,7 +153,7 @@ def test_the_history_holds_classes_not_output(project: Layout) -> None:
     command or its output."""
     case = CASES[0]
     answer(case.harness, _call(case, case.failure, project.root))
-    found = sessions.failures(project, SESSION)
+    found = sessions.load(project, SESSION).failures
     ((mark, entry),) = found.items()
     assert history.classes(entry) == {"exit 1: ModuleNotFoundError": 1}
     text = Path(sessions._path(project, SESSION)).read_text()
@@ -167,7 +169,7 @@ def test_a_succeeding_shell_call_is_no_failure(project: Layout) -> None:
     assert answer("copilot", copilot) is None
     gemini = payload("gemini", "after_tool_shell", project.root)
     assert answer("gemini", gemini) is None
-    assert sessions.failures(project, str(copilot["sessionId"])) == {}
+    assert sessions.load(project, str(copilot["sessionId"])).failures == {}
 
 
 @pytest.mark.parametrize(
@@ -194,7 +196,7 @@ def test_a_success_after_a_failure_is_the_last_outcome(
     if harness == "qwen":
         ran = {**ran, "tool_name": "run_shell_command", "tool_input": {"command": COMMAND}}
     answer(harness, ran)
-    ((entry),) = sessions.failures(project, SESSION).values()
+    ((entry),) = sessions.load(project, SESSION).failures.values()
     assert entry["last"] == history.SUCCEEDED
 
 
@@ -206,4 +208,4 @@ def test_a_refusal_by_the_gate_is_no_failure(project: Layout) -> None:
     refused = {**failed, "error": f"{GATE_PREFIX}\n[project-lessons]..."}
     assert answer(case.harness, refused) is None
     assert answer(case.harness, refused) is None
-    assert sessions.failures(project, SESSION) == {}
+    assert sessions.load(project, SESSION).failures == {}
