@@ -1,11 +1,13 @@
 """What failed, and how: a short error class from a tool's error text, and the action's
 identity, so two failures of the same call with the same kind of error compare equal.
 
-The class keeps the exit code and the *shape* of the first error line, never the output
-itself: ``exit 1: ModuleNotFoundError``, ``exit 127: command not found``, ``edit:
-old_string not found``. Quoted values, paths, numbers and anything that looks like a
-secret are replaced by placeholders, so ``No module named 'a'`` and ``No module named 'b'``
-are one class and no value of the run survives into a session file or the telemetry log.
+The class keeps the exit code and the *name* of the first error line's error, taken from a
+fixed vocabulary, never the output itself: ``exit 1: ModuleNotFoundError``, ``exit 127:
+command not found``, ``exit 1: ERR_PNPM_NO_SCRIPT``, ``edit: old_string not found``. A line
+in none of its words is ``exit 1: error`` if it says it is an error, else ``exit 1``. So
+``No module named 'a'`` and ``No module named 'b'`` are one class, and no word of the run
+(a customer's address, a host, a project's module) reaches a session file, the telemetry
+log or a lesson's evidence.
 
 The identity is the trigger a capture nudge suggests (``precise_trigger``): the
 repo-relative file, or a pattern anchored to the start of the command that failed, its
@@ -26,7 +28,6 @@ from lessons_core.matching.command_words import anchored, command_words
 # A tool's error text can be megabytes of output: only its start is read.
 MAX_ERROR_CHARS = 16 * 1024
 MAX_LINES = 200
-MAX_SHAPE_CHARS = 60
 EDIT = "edit"
 ERROR = "error"
 
@@ -47,18 +48,49 @@ _ERRORISH = re.compile(
     r"missing|exception|panic|abort|no match|not allowed|timed? ?out|unable|conflict",
     re.I,
 )
-# ``ModuleNotFoundError: ...``, ``E   AssertionError``, ``error[E0425]: ...``
-_EXCEPTION = re.compile(r"\b((?:[A-Za-z_][\w]*\.)*([A-Z]\w*(?:Error|Exception|Exit|Warning)))\b")
-# Endings that name the error whatever came before them.
-_KNOWN_ENDINGS = (
-    "command not found",
-    "no such file or directory",
-    "permission denied",
-    "not a directory",
-    "is a directory",
-    "file exists",
-    "connection refused",
+# The names an error class may hold: nothing else of the line is kept.
+# ``ModuleNotFoundError: ...``, ``E   AssertionError``, ``java.io.IOException``
+_EXCEPTION = re.compile(r"\b((?:[A-Za-z_][\w]*\.)*([A-Z]\w*(?:Error|Exception|Exit)))\b")
+# ``error[E0425]`` (rustc), ``ERR_PNPM_NO_SCRIPT`` (pnpm, Node), an errno name (Node, Go).
+_ERROR_CODE = re.compile(
+    r"\berror\[E\d{4}\]|\bERR_[A-Z0-9_]{2,60}\b|\b(?:ENOENT|EACCES|EPERM|EEXIST|ENOTDIR|"
+    r"EISDIR|ENOTEMPTY|ENOSPC|EPIPE|EADDRINUSE|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|"
+    r"EAI_AGAIN|E404|E403|E401|ERESOLVE)\b"
 )
+# Phrases that name the error whatever surrounds them, as the class spells them.
+ERROR_PHRASES = (
+    "command not found",
+    "No such file or directory",
+    "Permission denied",
+    "Operation not permitted",
+    "Not a directory",
+    "Is a directory",
+    "File exists",
+    "Directory not empty",
+    "No space left on device",
+    "Connection refused",
+    "Connection reset",
+    "Address already in use",
+    "Could not resolve host",
+    "could not connect",
+    "Authentication failed",
+    "Segmentation fault",
+    "out of memory",
+    "timed out",
+    "No rule to make target",
+    "Missing script",
+    "Cannot find module",
+    "No module named",
+    "did not match any file(s) known to git",
+    "not a git repository",
+    "merge conflict",
+    "syntax error",
+    "already exists",
+    "not found",
+)
+_LOWERED_PHRASES = tuple((phrase.lower(), phrase) for phrase in ERROR_PHRASES)
+# A line that says it is an error, in none of the words above: ``exit N: error``.
+_SAYS_ERROR = re.compile(r"\b(?:errors?|fatal|panic(?:ked)?|failed|failure)\b", re.I)
 # What clients say when an edit's old text is not in the file.
 _EDIT_NOT_FOUND = (
     "0 occurrences found",
@@ -68,10 +100,6 @@ _EDIT_NOT_FOUND = (
     "could not find",
     "was not found",
 )
-_QUOTED = re.compile(r"'[^'\n]{0,200}'|\"[^\"\n]{0,200}\"|`[^`\n]{0,200}`|‘[^’\n]{0,200}’")
-_PATHISH = re.compile(r"(?<![\w<])(?:[A-Za-z]:)?[\w.~-]*[/\\][^\s:,;()]*")
-_HEX = re.compile(r"\b(?=[0-9a-f]*\d)[0-9a-f]{7,}\b", re.I)
-_NUMBER = re.compile(r"\d+")
 
 
 def error_class(error: str, *, edit: bool = False, exit_code: int | None = None) -> str:
@@ -84,9 +112,9 @@ def error_class(error: str, *, edit: bool = False, exit_code: int | None = None)
         found = _EXIT.search(text)
         exit_code = int(found.group(1)) if found else None
     line = first_error_line(text)
-    shape = edit_shape(line) if edit and line else error_shape(line) if line else ""
+    name = edit_name(line) if edit and line else error_name(line) if line else ""
     head = f"exit {exit_code}" if exit_code is not None else EDIT if edit else ERROR
-    return f"{head}: {shape}" if shape else head
+    return f"{head}: {name}" if name else head
 
 
 def first_error_line(text: str) -> str:
@@ -105,30 +133,32 @@ def first_error_line(text: str) -> str:
     return first
 
 
-def edit_shape(line: str) -> str:
-    """An edit's error: the text not found, or the error's shape."""
+def edit_name(line: str) -> str:
+    """An edit's error: the text not found, or the error's name."""
     lowered = line.lower()
     if any(phrase in lowered for phrase in _EDIT_NOT_FOUND):
         return "old_string not found"
-    return error_shape(line)
+    return error_name(line)
 
 
-def error_shape(line: str) -> str:
-    """``line`` reduced to what every occurrence of the same error shares."""
-    lowered = line.lower().rstrip(". ")
-    for ending in _KNOWN_ENDINGS:
-        if lowered.endswith(ending):
-            return ending
+def error_name(line: str) -> str:
+    """The name of the error ``line`` reports, from a fixed vocabulary, or "".
+
+    An exception's or error code's name, a phrase every tool spells the same way, else
+    ``error`` when the line says so: never a word of the run's own (a name, a host, a
+    module of the project), so the class can be stored and shown.
+    """
     exception = _EXCEPTION.search(line)
     if exception:
         return exception.group(2)
-    shape = _QUOTED.sub("<q>", mask_secrets(line))
-    shape = _PATHISH.sub("<path>", shape)
-    shape = _NUMBER.sub("N", _HEX.sub("<hex>", shape))
-    shape = " ".join(shape.split())
-    if len(shape) > MAX_SHAPE_CHARS:
-        shape = shape[:MAX_SHAPE_CHARS].rsplit(" ", 1)[0]
-    return shape
+    code = _ERROR_CODE.search(line)
+    if code:
+        return code.group(0)
+    lowered = line.lower()
+    for phrase, name in _LOWERED_PHRASES:
+        if phrase in lowered:
+            return name
+    return ERROR if _SAYS_ERROR.search(line) else ""
 
 
 def action_identity(files: tuple[str, ...], command: str | None) -> str | None:

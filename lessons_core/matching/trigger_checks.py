@@ -10,9 +10,10 @@ into a finding with a stable code, the index into a trigger left out: the lesson
 triggers, and every other lesson, are still served.
 
 The other questions need the repo: is a glob a folder, does it match nearly every file or
-none (``glob_problem``), does a pattern fire on ordinary commands or name only an interpreter (``command_problem``), is
-a keyword made of common words (``keyword_problem``). ``repo_glob`` turns a file trigger
-given as an absolute path into the repo-relative form capture stores.
+none (``glob_problem``), does a pattern fire on ordinary commands or name only an
+interpreter (``command_problem``), is a keyword made of common words
+(``keyword_problem``). ``repo_glob`` turns a file trigger given as an absolute path into
+the repo-relative form capture stores.
 """
 
 from __future__ import annotations

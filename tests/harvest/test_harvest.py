@@ -300,7 +300,7 @@ def test_codex_session_files_are_read_the_same_way(repo: Layout, tmp_path: Path)
     assert [(c["kind"], c["subject"], c["count"], c["session"]) for c in found] == [
         ("recurring", "make deploy", 2, "codex-1")
     ]
-    assert found[0]["evidence"] == "exit 2: make: *** No rule to make target <q>. Stop."
+    assert found[0]["evidence"] == "exit 2: No rule to make target"
 
 
 def test_without_files_it_reads_this_repos_codex_sessions_too(
