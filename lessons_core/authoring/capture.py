@@ -36,7 +36,9 @@ def add_lesson(layout: Layout, draft: guards.CaptureDraft, force: bool = False) 
     )
     guards.check_text(draft)
     guards.check_secrets(draft)
-    warnings = guards.check_triggers(draft.triggers, layout.root, tracked_files(layout.root))
+    warnings = guards.check_triggers(
+        draft.triggers, layout.root, tracked_files(layout.root), always=draft.always
+    )
     with locked(layout.lock_path):
         graph = load_graph(layout)
         twin = guards.find_identical(draft.rule, graph.lessons.values())
@@ -70,6 +72,7 @@ def _new_lesson(layout: Layout, draft: guards.CaptureDraft) -> Lesson:
             rationale=draft.rationale or None,
             evidence=draft.evidence,
             gate=draft.gate,
+            always=draft.always,
         )
         if create_lesson(layout, lesson):
             return lesson
@@ -85,4 +88,5 @@ def _merge(twin: Lesson, draft: guards.CaptureDraft) -> Lesson:
         evidence=tuple(dict.fromkeys(twin.evidence + draft.evidence)),
         rationale=twin.rationale or draft.rationale or None,
         gate=twin.gate or draft.gate,
+        always=twin.always or draft.always,
     )

@@ -49,8 +49,8 @@ MAGIC = b"LSNINDEX"
 # 5: a glob entry holds its matching plan in place of the regex; 6: trigger entries and
 # digests carry breadth flags; 7: stat data carries each file's link count; 8: digests
 # hold only triggers the one judgement accepts (lessons_core.matching.trigger_checks),
-# keywords included
-FORMAT_VERSION = 8
+# keywords included; 9: always-on lessons and topic counts (read at session start)
+FORMAT_VERSION = 9
 KEYS_PER_SHARD = 32
 ITEMS_PER_CHUNK = 64
 LARGE_VALUE = 64  # items in a tuple value that earn it a piece of its own
@@ -295,7 +295,7 @@ def add_index(writer: Writer, index: RecallIndex) -> None:
     """Store every part of ``index``; ``read_index`` gives it back, lazily."""
     rows = zip(index.ids, index.rules, index.created, index.gates, strict=True)
     writer.add_seq("lessons", tuple(rows))
-    for name in ("commands", "skipped"):
+    for name in ("commands", "skipped", "always", "topics"):
         writer.add_seq(name, getattr(index, name))
     for name in ("exact", "by_prefix", "keywords"):
         writer.add_map(name, getattr(index, name))
@@ -324,4 +324,6 @@ def read_index(reader: Reader) -> RecallIndex:
             avgdl=float(reader.seq("avgdl")[0]),
         ),
         skipped=reader.seq("skipped"),
+        always=reader.seq("always"),
+        topics=reader.seq("topics"),
     )

@@ -71,6 +71,9 @@ class Lesson:
     evidence: tuple[str, ...] = ()
     superseded_by: str | None = None
     gate: bool = False
+    # Delivered at session start and after compaction, whatever the agent touches
+    # (lessons_core.delivery.always); triggers are optional then.
+    always: bool = False
 
     @property
     def is_active(self) -> bool:
@@ -95,6 +98,8 @@ class Lesson:
             data["superseded_by"] = self.superseded_by
         if self.gate:
             data["gate"] = True
+        if self.always:
+            data["always"] = True
         return data
 
     @classmethod
@@ -147,6 +152,9 @@ class Lesson:
         gate = data.get("gate", False)
         if not isinstance(gate, bool):
             raise InvalidLessonFile(source, "must be true or false", "gate")
+        always = data.get("always", False)
+        if not isinstance(always, bool):
+            raise InvalidLessonFile(source, "must be true or false", "always")
         return cls(
             id=lesson_id,
             rule=rule,
@@ -158,6 +166,7 @@ class Lesson:
             evidence=_strings(data, "evidence", source) if "evidence" in data else (),
             superseded_by=superseded_by,
             gate=gate,
+            always=always,
         )
 
 
@@ -173,6 +182,7 @@ _KNOWN_KEYS = frozenset(
         "rationale",
         "superseded_by",
         "gate",
+        "always",
     }
 )
 _TRIGGER_KEYS = ("files", "commands", "keywords")
