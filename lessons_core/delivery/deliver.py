@@ -282,7 +282,8 @@ def _log_recall(
 
 
 def session_start(layout: Layout, key: str, source: str, config: Config) -> str | None:
-    """Forget shown rules where the model forgot them; the note where it is new to it.
+    """Forget shown rules where the model forgot them; the note and the always-on lessons
+    (``lessons_core.delivery.always``) where they are new to it.
 
     ``resume`` keeps the set: the resumed conversation still holds what was shown.
     """
@@ -290,9 +291,15 @@ def session_start(layout: Layout, key: str, source: str, config: Config) -> str 
         sessions.reset(layout, key)
     if source == "startup":
         sessions.prune_stale(layout)
-    if config.session_note and source in NOTE_SOURCES:
-        return session_note(layout)
-    return None
+    if source not in NOTE_SOURCES:
+        return None
+    from lessons_core.delivery.always import at_session_start
+
+    parts = (
+        session_note(layout) if config.session_note else None,
+        at_session_start(layout, key, config),
+    )
+    return "\n".join(part for part in parts if part) or None
 
 
 def before_compaction(layout: Layout, key: str) -> None:

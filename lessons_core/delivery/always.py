@@ -1,0 +1,138 @@
+"""Always-on lessons: rules for every task ("use pnpm, never npm"), delivered where the
+session note is (session start, ``/clear``, after compaction) instead of before an edit
+or command, inside the ``always_max_tokens`` budget.
+
+They come from the recall index's ``always`` part (and the topic counts from its
+``topics`` part), which a reader loads only when asked: an edit or command hook opens the
+same index and never touches either, so it pays nothing for them.
+
+The block is the usual fenced one, oldest lesson first, each labelled ``always on``;
+lessons that do not fit are counted in the usual notice. Delivered lessons are claimed
+in the session like any other, so a trigger of one of them stays quiet until the next
+reset, when both come back. With ``session_topics``, a last line names the topics with
+most lessons (what the agent can look up with ``lessons query``), in the same budget.
+"""
+
+from __future__ import annotations
+
+from itertools import islice
+
+from lessons_core.recall.render import (
+    CLOSE,
+    HEADER,
+    OPEN,
+    estimate_tokens,
+    hit_line,
+    neutralise,
+    notice,
+)
+from lessons_core.recall.types import Hit
+from lessons_core.records import NamedTuple
+
+TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
+if TYPE_CHECKING:
+    from lessons_core.index.build import RecallIndex
+    from lessons_core.store.config import Config
+    from lessons_core.store.layout import Layout
+
+VIA = "always"
+# Topics named on the topics line at most, and how long one name may be.
+MAX_TOPICS = 8
+MAX_TOPIC_CHARS = 40
+
+
+class AlwaysBlock(NamedTuple):
+    """What session start shows: the block (``""`` when nothing), the ids in it, how many
+    always-on lessons did not fit, and the topics line's tokens (0 when there is none)."""
+
+    text: str
+    shown: tuple[str, ...]
+    more: int
+    topic_tokens: int = 0
+
+
+def always_hits(index: RecallIndex) -> list[Hit]:
+    """Every active always-on lesson, oldest first, as a hit labelled ``always on``."""
+    rows = index.rows(index.always)
+    return [
+        Hit(lesson_id=row[0], rule=row[1], via=VIA, trigger="", terms=(), gate=row[3])
+        for row in (rows[n] for n in index.always)
+    ]
+
+
+def topics_line(index: RecallIndex, count: int = MAX_TOPICS, lessons: str = "lessons") -> str:
+    """``Topics with most lessons: build (42), testing (17); ask: lessons query --prompt
+    WORDS`` ('' without topics). ``lessons``: the command that runs lessons."""
+    named = [
+        f"{neutralise(topic, MAX_TOPIC_CHARS)} ({size})"
+        for topic, size in islice(index.topics, count)
+    ]
+    if not named:
+        return ""
+    return f"Topics with most lessons: {', '.join(named)}; ask: {lessons} query --prompt WORDS"
+
+
+def render(hits: list[Hit], more: int, topics: str = "") -> str:
+    """The fenced block of ``hits``, the notice for ``more``, then ``topics``."""
+    if not hits and not topics:
+        return ""
+    lines = [OPEN, HEADER, *(hit_line(hit) for hit in hits)]
+    if more > 0:
+        lines.append(notice(more))
+    if topics:
+        lines.append(topics)
+    lines.append(CLOSE)
+    return "\n".join(lines)
+
+
+def fit(
+    index: RecallIndex, budget: int, with_topics: bool = False, lessons: str = "lessons"
+) -> AlwaysBlock:
+    """The always-on block within ``budget`` tokens: lessons in order while the block
+    (frame and notice included) fits; then the topics line, shortened until it fits."""
+    hits = always_hits(index)
+    kept: list[Hit] = []
+    for hit in hits:
+        more = len(hits) - len(kept) - 1
+        if estimate_tokens(render([*kept, hit], more)) > budget:
+            break
+        kept.append(hit)
+    more = len(hits) - len(kept)
+    text = render(kept, more)
+    topic_tokens = 0
+    if with_topics:
+        for count in range(MAX_TOPICS, 0, -1):
+            line = topics_line(index, count, lessons)
+            if not line:
+                break
+            candidate = render(kept, more, line)
+            if estimate_tokens(candidate) <= budget:
+                topic_tokens = estimate_tokens(candidate) - estimate_tokens(text or render([], 0))
+                text = candidate
+                break
+    return AlwaysBlock(text, tuple(hit.lesson_id for hit in kept), more, topic_tokens)
+
+
+def at_session_start(layout: Layout, key: str, config: Config) -> str | None:
+    """The always-on block for a session that just started, was cleared or compacted,
+    claimed in it so no trigger repeats one of its lessons; None when there is nothing."""
+    if config.always_max_tokens <= 0:
+        return None
+    from lessons_core.delivery import sessions
+    from lessons_core.index.cache import cached_index, rebuilt_index
+    from lessons_core.index.file_format import CorruptIndex
+    from lessons_core.store.layout import lessons_command
+
+    budget, topics, lessons = config.always_max_tokens, config.session_topics, ""
+    if topics:
+        lessons = lessons_command(layout)
+    try:
+        index = cached_index(layout, watch_from=config.watch_from)[0]
+        block = fit(index, budget, topics, lessons)
+    except CorruptIndex:  # a damaged part surfaced on first use: never trust it
+        block = fit(rebuilt_index(layout)[0], budget, topics, lessons)
+    if not block.text:
+        return None
+    if block.shown:
+        sessions.claim(layout, key, list(block.shown))
+    return block.text
