@@ -31,6 +31,8 @@ from lessons_core.records import NamedTuple
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
     from lessons_core.index.build import RecallIndex
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
@@ -60,12 +62,14 @@ def always_hits(index: RecallIndex) -> list[Hit]:
     ]
 
 
-def topics_line(index: RecallIndex, count: int = MAX_TOPICS, lessons: str = "lessons") -> str:
+def topics_line(
+    topics: Iterable[tuple[str, int]], count: int = MAX_TOPICS, lessons: str = "lessons"
+) -> str:
     """``Topics with most lessons: build (42), testing (17); ask: lessons query --prompt
-    WORDS`` ('' without topics). ``lessons``: the command that runs lessons."""
+    WORDS`` ('' without topics): the first ``count`` of ``topics``, (topic, lessons in
+    it) largest first. ``lessons``: the command that runs lessons."""
     named = [
-        f"{neutralise(topic, MAX_TOPIC_CHARS)} ({size})"
-        for topic, size in islice(index.topics, count)
+        f"{neutralise(topic, MAX_TOPIC_CHARS)} ({size})" for topic, size in islice(topics, count)
     ]
     if not named:
         return ""
@@ -88,9 +92,20 @@ def render(hits: list[Hit], more: int, topics: str = "") -> str:
 def fit(
     index: RecallIndex, budget: int, with_topics: bool = False, lessons: str = "lessons"
 ) -> AlwaysBlock:
-    """The always-on block within ``budget`` tokens: lessons in order while the block
-    (frame and notice included) fits; then the topics line, shortened until it fits."""
-    hits = always_hits(index)
+    """The block of ``index``'s always-on lessons (and topics line) within ``budget``."""
+    topics = index.topics if with_topics else ()
+    return fit_hits(always_hits(index), budget, topics, lessons)
+
+
+def fit_hits(
+    hits: Sequence[Hit],
+    budget: int,
+    topics: Sequence[tuple[str, int]] = (),
+    lessons: str = "lessons",
+) -> AlwaysBlock:
+    """The always-on block within ``budget`` tokens: ``hits`` in order while the block
+    (frame and notice included) fits; then the line of ``topics``, if any, naming fewer
+    of them until it fits."""
     kept: list[Hit] = []
     for hit in hits:
         more = len(hits) - len(kept) - 1
@@ -100,9 +115,9 @@ def fit(
     more = len(hits) - len(kept)
     text = render(kept, more)
     topic_tokens = 0
-    if with_topics:
+    if topics:
         for count in range(MAX_TOPICS, 0, -1):
-            line = topics_line(index, count, lessons)
+            line = topics_line(topics, count, lessons)
             if not line:
                 break
             candidate = render(kept, more, line)
