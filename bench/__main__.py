@@ -3,7 +3,8 @@
 Builds the graphs in a temp folder (the real corpus imported with ``lessons import
 agentsmesh``, synthetic 10k and 50k), then measures whole ``lessons hook claude-code``
 processes against ``python -c pass`` of the same install, interleaved, for both install
-kinds (``bench.installs``); a rebuild after one lesson changed; the token replay; and
+kinds (``bench.installs``); a rebuild after one lesson changed; the token replay (also
+with the corpus's ten oldest active lessons always-on and the topics line on); and
 ``lessons validate`` over a 1,000-lesson graph. Prints one table.
 """
 
@@ -18,11 +19,18 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.graphs import CORPUS, Graph, corpus_graph, synthetic_graph
+from bench.graphs import (
+    ALWAYS_ON,
+    CORPUS,
+    Graph,
+    always_on_variant,
+    corpus_graph,
+    synthetic_graph,
+)
 from bench.hook_runs import SHOWN_SESSION, Row, baseline, rows
 from bench.installs import REPO, Install, editable, regular
 from bench.replay import replay
-from bench.report import Line, print_table
+from bench.report import Line, always_summary, print_table
 from bench.timing import Measure, Probe, measure_interleaved, run_once
 from bench.validate_run import validate_line
 from lessons_core.delivery import sessions
@@ -65,7 +73,10 @@ def main(argv: list[str] | None = None) -> None:
         lines += [rebuild_line(dev, graph, max(3, runs // 5)) for graph in graphs]
         lines.append(validate_line(folder / "validate", args.validate_lessons, runs))
         replayed = replay(graphs[0], args.replay_calls)
+        variant = always_on_variant(graphs[0], folder / "corpus-always")
+        always_replayed = replay(variant, args.replay_calls)
     print_table(lines, replayed, installs)
+    print(always_summary(always_replayed, ALWAYS_ON))
 
 
 def hook_lines(install: Install, graphs: list[Graph], runs: int) -> list[Line]:

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from lessons_core.store.layout import Layout
 
 VIA = "always"
+TOPICS_PREFIX = "Topics with most lessons: "
 # Topics named on the topics line at most, and how long one name may be.
 MAX_TOPICS = 8
 MAX_TOPIC_CHARS = 40
@@ -73,7 +74,7 @@ def topics_line(
     ]
     if not named:
         return ""
-    return f"Topics with most lessons: {', '.join(named)}; ask: {lessons} query --prompt WORDS"
+    return f"{TOPICS_PREFIX}{', '.join(named)}; ask: {lessons} query --prompt WORDS"
 
 
 def render(hits: list[Hit], more: int, topics: str = "") -> str:
