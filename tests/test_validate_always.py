@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 from pathlib import Path
@@ -129,3 +130,23 @@ def test_precise_trigger_prefers_a_path_named_in_a_code_span() -> None:
         "--trigger-file",
         "scripts/test",
     )
+
+
+@pytest.mark.parametrize(
+    ("setting", "problem"),
+    [
+        ({"always_max_tokens": "300"}, "setting 'always_max_tokens' must be a whole number"),
+        ({"always_max_tokens": -1}, "setting 'always_max_tokens' must not be negative"),
+        ({"session_topics": "yes"}, "setting 'session_topics' must be true or false"),
+    ],
+)
+def test_a_bad_always_on_setting_is_l011_naming_it(
+    tmp_path: Path, setting: dict[str, object], problem: str
+) -> None:
+    """The new settings are checked like every other: L011 names the key, the problem and
+    that the default is used meanwhile."""
+    layout = make_project(tmp_path / "repo")
+    layout.config_path.write_text(json.dumps(setting))
+    (found,) = [f for f in validate(layout).findings if f.code == "L011"]
+    assert found.message.startswith(problem)
+    assert "the default" in found.message
