@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from lessons_core.matching.thresholds import NEVER_RECALLED_MIN_RECALLS
 from lessons_core.validate import validate
 from lessons_core.validate.always import precise_trigger
 from tests.lesson_graphs import make_project, write_lesson
-from tests.test_validate_codes import codes, only_codes
+from tests.test_validate_codes import _recalls, codes, only_codes
 
 
 @pytest.fixture
@@ -150,3 +151,14 @@ def test_a_bad_always_on_setting_is_l011_naming_it(
     (found,) = [f for f in validate(layout).findings if f.code == "L011"]
     assert found.message.startswith(problem)
     assert "the default" in found.message
+
+
+def test_an_always_on_lesson_is_not_l301(tmp_path: Path) -> None:
+    """Telemetry logs recalls, not session starts: an always-on lesson missing from the
+    log was still delivered, so it is no "never recalled" notice."""
+    layout = make_project(tmp_path / "repo", telemetry=True)
+    write_lesson(layout, "git-german", "Write commit messages in German.", always=True)
+    write_lesson(layout, "app-other", "Keep startup import-free.", files=["src/app.py"])
+    _recalls(layout, NEVER_RECALLED_MIN_RECALLS, [])
+    assert ("L301", "app-other") in codes(layout)
+    assert ("L301", "git-german") not in codes(layout)
