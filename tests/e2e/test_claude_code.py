@@ -25,6 +25,7 @@ from tests.e2e.claude_project import (
 from tests.e2e.fake_anthropic import result_text
 from tests.e2e.fake_server import ToolCall
 from tests.e2e.sample_repo import (
+    ALWAYS_RULE,
     APP_RULE,
     NUDGE_MARK,
     RELEASE_RULE,
@@ -192,9 +193,6 @@ def test_the_agent_captures_a_lesson_with_the_line_the_nudge_gave(project: Proje
     fake.scenarios["capture"] = [bash_call(command)]
     project.claude("SCENARIO:capture keep it", "--allowedTools", TOOLS)
     assert saved_lesson(project.root, rule)["triggers"]["commands"] == ["^make deploy-staging"]
-
-
-ALWAYS_RULE = "Use pnpm, never npm, for every package command in this repository."
 
 
 def test_an_always_on_lesson_reaches_the_first_request_and_again_after_compact(

@@ -34,7 +34,14 @@ from tests.e2e.fake_chat_completions import (
     tool_results,
 )
 from tests.e2e.fake_server import ToolCall
-from tests.e2e.sample_repo import APP_RULE, NUDGE_MARK, RELEASE_RULE, nudge_line, saved_lesson
+from tests.e2e.sample_repo import (
+    ALWAYS_RULE,
+    APP_RULE,
+    NUDGE_MARK,
+    RELEASE_RULE,
+    nudge_line,
+    saved_lesson,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -238,3 +245,16 @@ def test_uncovered_calls_and_pure_reads_add_no_text(project: CopilotProject) -> 
         assert APP_RULE not in text
         assert RELEASE_RULE not in text
         assert "preToolUse hook" not in text
+
+
+def test_an_always_on_lesson_opens_the_conversation(project: CopilotProject) -> None:
+    """`lessons add --always`: sessionStart's context, the first user message of the first
+    request, is the note and then the rule, once."""
+    project.lessons("add", ALWAYS_RULE, "--topic", "build", "--always")
+    project.fake.scenarios["hello"] = []
+    project.copilot("SCENARIO:hello say hi", "--trust-folder")
+    first = project.fake.requests[0]
+    users = [text_of(m) for m in messages_of(first) if m.get("role") == "user"]
+    assert users[0].startswith(session_note(Layout(project.root)) + "\n<project-lessons>\n")
+    assert f"{ALWAYS_RULE} (always on)" in users[0]
+    assert request_text(first).count(ALWAYS_RULE) == 1

@@ -30,7 +30,14 @@ from tests.e2e.gemini_project import (
     shell_call,
     write_call,
 )
-from tests.e2e.sample_repo import APP_RULE, RELEASE_RULE, note_line, saved_lesson
+from tests.e2e.sample_repo import (
+    ALWAYS_RULE,
+    APP_RULE,
+    RELEASE_RULE,
+    lessons,
+    note_line,
+    saved_lesson,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -270,3 +277,16 @@ def _strings(value: Any) -> list[str]:
         return [value]
     items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else []
     return [text for item in items for text in _strings(item)]
+
+
+def test_an_always_on_lesson_reaches_the_first_request(gemini: Project) -> None:
+    """`lessons add --always`: SessionStart's context, in the first request, holds the
+    note and then the rule, fenced in square brackets, once."""
+    lessons(gemini.root, "add", ALWAYS_RULE, "--topic", "build", "--always")
+    gemini.gemini("-p", "hello")
+    first = _blob(gemini.fake.requests[0])
+    assert first.count(ALWAYS_RULE) == 1
+    note = session_note(Layout(gemini.root))
+    block = json.dumps(f"{note}\n{BRACKET_OPEN}\n")[1:-1]
+    assert block in first
+    assert f"{ALWAYS_RULE} (always on)" in first
