@@ -44,7 +44,7 @@ def run_hook(harness: str, stdin: BinaryIO | None = None, stdout: BinaryIO | Non
         layout = Layout(root)
         if escaping_link(layout) is not None:
             return 0  # not a store lessons may use, nor log into: see escaping_link
-        answer = adapter.handle(layout, payload, load_config(layout.under("config.json")))
+        answer = adapter.handle(layout, payload, load_config(layout.config_file))
         output = hookjson.dumps(answer).encode() if answer else b""
     except Exception as err:
         try:

@@ -58,10 +58,9 @@ def replay_log(layout: Layout, config: Config) -> LogReplay:
             if action is None:
                 continue
             key = prefix + record.session
-            before = sessions.shown(layout, key)
             modes = EVENT_MODES.get(record.event, BOTH_MODES)
             notice = delivery.before_action(layout, key, action, quiet, modes, record.event)
-            shown = sessions.shown(layout, key) - before if notice else frozenset()
+            shown = set(notice.shown) if notice else set()
             replayed.append(record)
             tokens.append(estimate_tokens(notice.text) if notice else 0)
             changed += shown != set(record.delivered)

@@ -140,14 +140,14 @@ class _Player:
         self.calls.append(replayed)
 
     def _call(self, step: Step, payload: dict[str, Any], label: str) -> ReplayedCall:
-        key = claude_code.session_of(payload)
-        before = sessions.shown(self.layout, key)
-        text, gated = claude_code.answer_text(self._send(payload))
-        fresh = tuple(sorted(sessions.shown(self.layout, key) - before)) if text else ()
+        event = str(payload["hook_event_name"])
+        notice = claude_code.notice_of(self.layout, payload, self.config)
+        text, gated = claude_code.answer_text(claude_code.notice_output(event, notice))
+        fresh = tuple(sorted(notice.shown)) if text and notice else ()
         mode = (GATE if gated else CONTEXT) if text else None
         return ReplayedCall(
             line=step.line,
-            event=str(payload["hook_event_name"]),
+            event=event,
             label=label,
             mode=mode,
             lessons=fresh,

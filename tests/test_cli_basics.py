@@ -203,7 +203,7 @@ def test_rm_deletes_the_file_and_session_traces(repo: Layout) -> None:
     sessions.claim(repo, "s1", [lesson_id, "other"])
     assert run("rm", lesson_id).exit_code == 0
     assert lesson_count(repo) == 0
-    assert sessions.shown(repo, "s1") == frozenset({"other"})
+    assert sessions.load(repo, "s1").shown == frozenset({"other"})
     assert run("rm", lesson_id).exit_code == 1
 
 

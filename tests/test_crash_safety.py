@@ -59,7 +59,7 @@ def test_killed_writers_never_leave_partial_files(repo: Layout) -> None:
         assert not graph.broken, graph.broken
         assert len(graph.lessons) == 1
         orjson.loads(repo.config_path.read_bytes())
-        assert isinstance(sessions.shown(repo, "s"), frozenset)
+        assert isinstance(sessions.load(repo, "s").shown, frozenset)
         completed += 1
     assert completed == 40
     (lesson,) = load_graph(repo).lessons.values()

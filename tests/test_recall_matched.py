@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from lessons_core.recall.rank import recall
-from lessons_core.recall.types import RecallRequest
+from lessons_core.recall.types import Allowance, RecallRequest
 from lessons_core.store.config import Config
 from tests.lesson_graphs import make_project, write_lesson
 
@@ -21,7 +21,7 @@ def test_matched_lists_excluded_and_cut_lessons_in_rank_order(tmp_path: Path) ->
         layout,
         RecallRequest(files=("src/db/models.py",)),
         config=Config(max_trigger_matches=1),
-        exclude=frozenset({"db-exact"}),
+        allowance=Allowance(exclude=frozenset({"db-exact"})),
     )
     assert [hit.lesson_id for hit in found.hits] == ["db-folder"]
     assert found.matched == ("db-exact", "db-folder", "src-tree")

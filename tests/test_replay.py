@@ -139,7 +139,7 @@ def test_replay_leaves_no_trace(shop: Layout) -> None:
     before = {p.name: p.read_bytes() for p in folder.iterdir()}
     first = replay_json(REAL)
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
-    assert sessions.shown(shop, "live-session") == {APP}
+    assert sessions.load(shop, "live-session").shown == {APP}
     assert replay_json(REAL) == first  # and a second replay starts as fresh as the first
     assert not log_path(shop).exists()
 

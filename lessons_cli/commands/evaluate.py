@@ -71,7 +71,8 @@ def eval_command(
         return
     if cases is None:
         raise click.UsageError("pass a CASES.jsonl file, or --replay for the telemetry log")
-    report = evaluate(find_layout(), read_cases(cases), k=k)
+    layout = find_layout()
+    report = evaluate(layout, read_cases(cases), load_config(layout.config_path), k=k)
     if as_json:
         echo_json(report.to_dict())
     else:

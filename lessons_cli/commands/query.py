@@ -9,7 +9,7 @@ import click
 from lessons_cli.output import echo_json
 from lessons_core.index.cache import load_index
 from lessons_core.recall.rank import recall
-from lessons_core.recall.types import RecallRequest
+from lessons_core.recall.types import Allowance, RecallRequest
 from lessons_core.store.config import read_config
 from lessons_core.store.layout import layout_for_files
 
@@ -70,26 +70,18 @@ def query_command(
     for _key, problem, _kind in problems:  # recall runs with the defaults meanwhile
         click.echo(f"warning: {layout.config_path}: {problem}", err=True)
     if explain:
+        from lessons_core.delivery import sessions
         from lessons_core.delivery.deliver import allowance
-        from lessons_core.delivery.sessions import session_key
         from lessons_core.recall.explain import explain as explain_request
         from lessons_core.recall.explain_text import render_text
 
         # Explaining reads the session's state but records nothing.
-        seen, broad_left, tokens_left = (
-            allowance(layout, session_key(session), config)
+        left = (
+            allowance(sessions.load(layout, sessions.session_key(session)), config, limit)
             if session
-            else (frozenset(), None, None)
+            else Allowance(limit=limit)
         )
-        explanation = explain_request(
-            layout,
-            request,
-            config=config,
-            exclude=seen,
-            limit=limit,
-            broad_left=broad_left,
-            tokens_left=tokens_left,
-        )
+        explanation = explain_request(layout, request, config=config, allowance=left)
         if as_json:
             echo_json(explanation.to_dict())
         else:
@@ -106,7 +98,9 @@ def query_command(
             layout, request, session_key(session), config=config, limit=limit, index=index
         )
     else:
-        found = recall(layout, request, config=config, limit=limit, index=index)
+        found = recall(
+            layout, request, config=config, allowance=Allowance(limit=limit), index=index
+        )
     if as_json:
         echo_json({"lessons": [hit.to_dict() for hit in found.hits], "more": found.more})
         return

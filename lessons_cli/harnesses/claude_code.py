@@ -142,20 +142,36 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
     if event == "SessionStart":
         source = str(payload.get("source") or "startup")
         return context_output(event, delivery.session_start(layout, key, source, config))
-    if event == "UserPromptSubmit":
-        prompt = payload.get("prompt")
-        text = delivery.on_prompt(layout, key, prompt, config) if isinstance(prompt, str) else None
-        return context_output(event, text)
-    if event == "PreToolUse":
-        return pre_tool_output(
-            delivery.before_action(layout, key, action_of(layout, payload), config)
-        )
+    if event in NOTICE_EVENTS:
+        return notice_output(event, notice_of(layout, payload, config))
     if event == "PreCompact":
         delivery.before_compaction(layout, key)
         return None
     if event == "PostToolUseFailure":
         return failure_output(layout, payload, action_of(layout, payload), config)
     return None
+
+
+# The events that deliver rules, each answered with a ``Notice`` (see ``notice_of``).
+NOTICE_EVENTS = ("UserPromptSubmit", "PreToolUse")
+
+
+def notice_of(layout: Layout, payload: dict[str, Any], config: Config) -> Notice | None:
+    """The rules a prompt or a tool call brings (one of ``NOTICE_EVENTS``); the replay
+    reads which rules were shown from it."""
+    key = session_of(payload)
+    if payload.get("hook_event_name") == "UserPromptSubmit":
+        prompt = payload.get("prompt")
+        return delivery.on_prompt(layout, key, prompt, config) if isinstance(prompt, str) else None
+    return delivery.before_action(layout, key, action_of(layout, payload), config)
+
+
+def notice_output(event: str, notice: Notice | None) -> dict[str, Any] | None:
+    """A notice as the answer to ``event``: a refusal or context before a tool call,
+    context after a prompt."""
+    if event == "PreToolUse":
+        return pre_tool_output(notice)
+    return context_output(event, notice.text if notice else None)
 
 
 def failure_output(

@@ -129,7 +129,8 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
         prompt = payload.get("prompt")
         if not isinstance(prompt, str):
             return None
-        return context_output(delivery.on_prompt(layout, key, prompt, config, event))
+        said = delivery.on_prompt(layout, key, prompt, config, event)
+        return context_output(said.text if said else None)
     if event == "postToolUseFailure":
         from lessons_core.delivery import nudges  # failures only: keeps every other call lighter
 

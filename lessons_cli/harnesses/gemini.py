@@ -42,6 +42,7 @@ TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
     from typing import Any
 
+    from lessons_core.delivery.sessions import Session
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
 
@@ -97,28 +98,31 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
     if event == "SessionStart":
         source = str(payload.get("source") or "startup")
         note = delivery.session_start(layout, key, source, config)
-        seen = sessions.mark(layout, key)
-        if seen is not None:
-            sessions.move_mark(layout, key, seen, None)
+        with sessions.open_session(layout, key) as session:
+            seen = session.state.mark
+            if seen is not None:
+                session.move_mark(seen, None)
         return _context(event, note)
-    follow_transcript(layout, key, payload, advance=event == "PreCompress")
-    if event == "BeforeAgent":
-        prompt = payload.get("prompt")
-        text = (
-            delivery.on_prompt(layout, key, users_words(prompt), config, event)
-            if isinstance(prompt, str)
-            else None
-        )
-        return _context(event, text)
-    if isinstance(event, str) and event in EVENT_MODES:
-        action = action_of(layout, payload)
-        notice = delivery.before_action(layout, key, action, config, EVENT_MODES[event], event)
-        if notice is None:
+    with sessions.open_session(layout, key) as session:  # read once for the whole call
+        follow_transcript(session, payload, advance=event == "PreCompress")
+        if event == "BeforeAgent":
+            prompt = payload.get("prompt")
+            said = (
+                delivery.on_prompt(layout, key, users_words(prompt), config, event, session)
+                if isinstance(prompt, str)
+                else None
+            )
+            return _context(event, said.text if said else None)
+        if not (isinstance(event, str) and event in EVENT_MODES):
             return None
-        if notice.gate:
-            return {"decision": "deny", "reason": _fenced(notice.text)}
-        return _context(event, notice.text)
-    return None
+        action = action_of(layout, payload)
+        modes = EVENT_MODES[event]
+        notice = delivery.before_action(layout, key, action, config, modes, event, session)
+    if notice is None:
+        return None
+    if notice.gate:
+        return {"decision": "deny", "reason": _fenced(notice.text)}
+    return _context(event, notice.text)
 
 
 def users_words(prompt: str) -> str:
@@ -143,10 +147,10 @@ def _fenced(text: str) -> str:
     return bracket_fence(text)
 
 
-def follow_transcript(layout: Layout, key: str, payload: dict[str, Any], advance: bool) -> None:
+def follow_transcript(session: Session, payload: dict[str, Any], advance: bool) -> None:
     """Forget what was shown if the transcript rewrote the history since the mark;
     ``advance`` (at ``PreCompress``) moves the mark to the transcript's end either way."""
-    seen = sessions.mark(layout, key)
+    seen = session.state.mark
     if seen is None and not advance:
         return
     path = payload.get("transcript_path")
@@ -158,7 +162,7 @@ def follow_transcript(layout: Layout, key: str, payload: dict[str, Any], advance
         return
     rewritten = seen is not None and _rewritten(str(path), seen, size)
     if rewritten or advance:
-        sessions.move_mark(layout, key, seen, size, forget=rewritten)
+        session.move_mark(seen, size, forget=rewritten)
 
 
 def _rewritten(path: str, start: int, end: int) -> bool:

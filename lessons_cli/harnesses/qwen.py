@@ -70,8 +70,8 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
         return claude_code.pre_tool_output(notice, event)
     if event == "UserPromptSubmit":
         prompt = payload.get("prompt")
-        text = delivery.on_prompt(layout, key, prompt, config) if isinstance(prompt, str) else None
-        return claude_code.context_output(event, _fenced(text) if text else None)
+        said = delivery.on_prompt(layout, key, prompt, config) if isinstance(prompt, str) else None
+        return claude_code.context_output(event, _fenced(said.text) if said else None)
     if event == "PostToolUseFailure":
         return claude_code.failure_output(layout, payload, action_of(layout, payload), config)
     if event in {"SessionStart", "PreCompact"}:

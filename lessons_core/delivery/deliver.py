@@ -2,7 +2,7 @@
 
 Adapters translate a harness's JSON into one of the calls here and translate the answer
 back. Everything that must behave the same in every harness lives here: gate or context,
-session suppression (``sessions.claim``, so parallel hooks never show a rule twice), resets
+session suppression (``Session.claim``, so parallel hooks never show a rule twice), resets
 at compaction, pure-read exemption, the session note and silence when nothing is new.
 
 Two modes reach the agent differently:
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from lessons_core.delivery import sessions
 from lessons_core.recall.rank import recall
-from lessons_core.recall.types import RecallRequest
+from lessons_core.recall.types import Allowance, RecallRequest
 from lessons_core.records import NamedTuple
 from lessons_core.store.layout import lessons_command
 
@@ -25,7 +25,7 @@ TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from lessons_core.index.build import RecallIndex
+    from lessons_core.delivery.sessions import Session, SessionState
     from lessons_core.recall.types import Hit, Recall
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
@@ -71,10 +71,12 @@ class ToolAction(NamedTuple):
 
 
 class Notice(NamedTuple):
-    """Text for the agent; ``gate`` says the harness should refuse the call with it."""
+    """Text for the agent; ``gate`` says the harness should refuse the call with it.
+    ``shown`` names the rules it shows, in order: those this call recorded as shown."""
 
     text: str
     gate: bool = False
+    shown: tuple[str, ...] = ()
 
 
 def mode_of(hit: Hit, action: ToolAction, config: Config) -> str:
@@ -95,6 +97,7 @@ def before_action(
     config: Config,
     modes: frozenset[str] = BOTH_MODES,
     event: str = "PreToolUse",
+    opened: Session | None = None,
 ) -> Notice | None:
     """Rules new to this session that apply to ``action``, in the mode they call for.
 
@@ -104,33 +107,37 @@ def before_action(
 
     A call refused by a gate and made again runs, whatever reset happened in between
     (``sessions.reset`` keeps the refusals).
+
+    The session is read once (``opened``, when the caller read it already), and changed
+    at most once, under its lock.
     """
     if action.is_empty:
         return None
     pure = action.command is not None and _pure_read(action.command)
     request = RecallRequest(files=() if pure else action.files, command=action.command, prompt=None)
-    found = recall_unseen(layout, request, key, config=config)
-    # A pure read stays silent unless a command trigger names it.
-    hits = [hit for hit in found.hits if not pure or hit.via == "command"]
-    mark = sessions.gate_mark(action_key(action)) if GATE in modes else ""
-    if mark and sessions.was_refused(layout, key, mark):
+    with opened or sessions.open_session(layout, key) as session:
+        found = recall(layout, request, config=config, allowance=allowance(session.state, config))
+        # A pure read stays silent unless a command trigger names it.
+        hits = [hit for hit in found.hits if not pure or hit.via == "command"]
+        mark = sessions.gate_mark(action_key(action)) if GATE in modes else ""
+        refused = mark if mark in session.state.gates else ""
         # The call made again after its refusal runs, as the refusal said, whatever came
         # between: more rules due (the budget held some back) or a reset (compaction,
         # /clear) that made the refusing rules new again; those come as context where the
-        # event allows it. The promise is kept once: made again later, after another
-        # reset, the call is gated like any other.
-        sessions.forget_refusal(layout, key, mark)
-        mark = ""
-    gating = bool(mark) and any(mode_of(hit, action, config) == GATE for hit in hits)
-    if not gating:
-        mark = ""
-    notice: Notice | None = None
-    shown: tuple[str, ...] = ()
-    if hits and (gating or CONTEXT in modes):
-        text, shown = claim_and_render(layout, key, found, hits, gate=mark)
-        if text:
-            notice = Notice(f"{GATE_PREFIX}\n{text}" if gating else text, gate=gating)
-    _log_recall(layout, config, event, key, action, found, shown, notice)
+        # event allows it. The promise is kept once: its refusal is forgotten, so made
+        # again later, after another reset, the call is gated like any other.
+        gating = bool(mark) and not refused
+        gating = gating and any(mode_of(hit, action, config) == GATE for hit in hits)
+        notice: Notice | None = None
+        if hits and (gating or CONTEXT in modes):
+            notice = claim_and_render(
+                session, found, hits, gate=mark if gating else "", forget=refused
+            )
+        elif refused:
+            session.claim([], forget=refused)
+    if notice is not None and gating:
+        notice = notice._replace(text=f"{GATE_PREFIX}\n{notice.text}", gate=True)
+    _log_recall(layout, config, event, key, action, found, notice)
     return notice
 
 
@@ -143,84 +150,64 @@ def _pure_read(command: str) -> bool:
 
 
 def on_prompt(
-    layout: Layout, key: str, prompt: str, config: Config, event: str = "UserPromptSubmit"
-) -> str | None:
-    """Keyword and prompt matches for a prompt the user just sent."""
+    layout: Layout,
+    key: str,
+    prompt: str,
+    config: Config,
+    event: str = "UserPromptSubmit",
+    opened: Session | None = None,
+) -> Notice | None:
+    """Keyword and prompt matches for a prompt the user just sent (``opened`` as in
+    ``before_action``)."""
     if not prompt.strip():
         return None
     request = RecallRequest(files=(), command=None, prompt=prompt)
-    found = recall_unseen(layout, request, key, config=config)
-    text, shown = claim_and_render(layout, key, found, found.hits)
-    notice = Notice(text) if text else None
-    _log_recall(layout, config, event, key, None, found, shown, notice)
-    return text or None
+    with opened or sessions.open_session(layout, key) as session:
+        found = recall(layout, request, config=config, allowance=allowance(session.state, config))
+        notice = claim_and_render(session, found, found.hits)
+    _log_recall(layout, config, event, key, None, found, notice)
+    return notice
 
 
-def recall_unseen(
-    layout: Layout,
-    request: RecallRequest,
-    session_key: str,
-    *,
-    config: Config,
-    limit: int | None = None,
-    index: RecallIndex | None = None,
-) -> Recall:
-    """Recall without the lessons this session has seen, within what it has left of
-    ``max_broad_per_session`` and ``max_session_tokens``.
-
-    Lessons already shown are excluded before the budget, so the next ones move up.
-    Nothing is recorded: ``claim`` does that for what is shown in the end.
-    """
-    seen, broad_left, tokens_left = allowance(layout, session_key, config)
-    return recall(
-        layout,
-        request,
-        config=config,
-        exclude=seen,
+def allowance(state: SessionState, config: Config, limit: int | None = None) -> Allowance:
+    """What a session may still be shown: not what it was shown, and what it has left of
+    ``max_broad_per_session`` and ``max_session_tokens``. Lessons already shown are
+    excluded before the budget, so the next ones move up."""
+    return Allowance(
+        exclude=state.shown,
         limit=limit,
-        index=index,
-        broad_left=broad_left,
-        tokens_left=tokens_left,
+        broad_left=config.max_broad_per_session - state.broad,
+        tokens_left=config.max_session_tokens - state.tokens,
     )
 
 
-def allowance(layout: Layout, session_key: str, config: Config) -> tuple[frozenset[str], int, int]:
-    """What the session was shown, and how many broad rules and tokens it has left."""
-    seen, broad, spent = sessions.state(layout, session_key)
-    return seen, config.max_broad_per_session - broad, config.max_session_tokens - spent
-
-
-def claim(
-    layout: Layout, session_key: str, hits: Sequence[Hit], tokens: int = 0, gate: str = ""
-) -> set[str]:
-    """Record ``hits`` as shown (those a broad trigger brought counted as such) at a cost
-    of ``tokens``, refusing the call marked ``gate`` if any; the ids no parallel hook of
-    the same session claimed first."""
-    ids = [hit.lesson_id for hit in hits]
-    broad = frozenset(hit.lesson_id for hit in hits if hit.broad)
-    return set(sessions.claim(layout, session_key, ids, broad, tokens, gate))
-
-
 def claim_and_render(
-    layout: Layout, key: str, found: Recall, hits: Sequence[Hit], gate: str = ""
-) -> tuple[str, tuple[str, ...]]:
-    """Mark ``hits`` shown; render those no parallel hook showed first ('' if none).
-    ``gate`` marks the call they refuse (``sessions.gate_mark``), if they do.
+    session: Session, found: Recall, hits: Sequence[Hit], gate: str = "", forget: str = ""
+) -> Notice | None:
+    """Mark ``hits`` (of ``found``) shown in ``session`` at the cost of their block, and
+    return the block of those no parallel hook showed first (None if none). ``gate``
+    marks the call they refuse (``sessions.gate_mark``), if they do; ``forget`` the
+    refused call made again, whose refusal is forgotten in the same write.
 
-    Returns the block and the ids it shows.
+    Those a broad trigger brought are counted as such. One claim under the lock.
     """
     if not hits:
-        return "", ()
+        if forget:
+            session.claim([], forget=forget)
+        return None
     from lessons_core.recall.render import estimate_tokens, render_block
 
-    block = render_block(found._replace(hits=tuple(hits)))
-    fresh = claim(layout, key, hits, estimate_tokens(block), gate)
-    kept = tuple(hit for hit in hits if hit.lesson_id in fresh)
-    if not kept:
-        return "", ()
-    if len(kept) < len(hits):  # a parallel hook showed some first
-        block = render_block(found._replace(hits=kept))
-    return block, tuple(hit.lesson_id for hit in kept)
+    ids = [hit.lesson_id for hit in hits]
+    broad = frozenset(hit.lesson_id for hit in hits if hit.broad)
+    chosen = found.only(set(ids))
+    block = render_block(chosen)
+    fresh = session.claim(ids, broad, estimate_tokens(block), gate, forget)
+    if not fresh:
+        return None
+    if len(fresh) < len(ids):  # a parallel hook showed some first
+        chosen = chosen.only(set(fresh))
+        block = render_block(chosen)
+    return Notice(block, shown=tuple(hit.lesson_id for hit in chosen.hits))
 
 
 def action_key(action: ToolAction) -> str:
@@ -253,7 +240,6 @@ def _log_recall(
     session: str,
     action: ToolAction | None,
     found: Recall,
-    shown: tuple[str, ...],
     notice: Notice | None,
 ) -> None:
     """One telemetry record of a recall; ``action`` None is a prompt (never logged itself)."""
@@ -274,7 +260,7 @@ def _log_recall(
         event=event,
         key=key,
         candidates=found.matched,
-        delivered=shown if notice else (),
+        delivered=notice.shown if notice else (),
         tokens=estimate_tokens(notice.text) if notice else 0,
         session=session,
         about=about,

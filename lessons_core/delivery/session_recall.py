@@ -3,10 +3,12 @@ broad triggers bring only ``max_broad_per_session`` rules to it."""
 
 from __future__ import annotations
 
-from lessons_core.delivery.deliver import claim_and_render, recall_unseen
+from lessons_core.delivery import sessions
+from lessons_core.delivery.deliver import allowance, claim_and_render
 from lessons_core.index.build import RecallIndex
+from lessons_core.recall.rank import recall
 from lessons_core.recall.types import Recall, RecallRequest
-from lessons_core.store.config import Config, load_config
+from lessons_core.store.config import Config
 from lessons_core.store.layout import Layout
 
 
@@ -15,16 +17,18 @@ def recall_once(
     request: RecallRequest,
     session_key: str,
     *,
-    config: Config | None = None,
+    config: Config,
     limit: int | None = None,
     index: RecallIndex | None = None,
 ) -> Recall:
-    """``recall_unseen``, then record the ones shown now.
+    """Recall within what the session has left (``deliver.allowance``), then record the
+    ones shown now.
 
     The claim runs under the session's lock; a lesson another hook of the same session
     claimed in the meantime is dropped here rather than shown twice.
     """
-    config = config or load_config(layout.under("config.json"))
-    found = recall_unseen(layout, request, session_key, config=config, limit=limit, index=index)
-    _block, shown = claim_and_render(layout, session_key, found, found.hits)
-    return Recall(hits=tuple(h for h in found.hits if h.lesson_id in shown), more=found.more)
+    with sessions.open_session(layout, session_key) as session:
+        left = allowance(session.state, config, limit)
+        found = recall(layout, request, config=config, allowance=left, index=index)
+        notice = claim_and_render(session, found, found.hits)
+    return found.only(set(notice.shown) if notice else set())

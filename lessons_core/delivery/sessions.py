@@ -6,9 +6,12 @@ The same file keeps digests of the calls a gate refused, which no reset forgets 
 promises the call runs when made again), and, for harnesses that announce compaction only
 through their transcript, a mark: how far that transcript was already looked at.
 
-One small file per session (and per subagent) under ``.lessons/local/sessions/``. Reads
-need no lock because writes are atomic renames; ``claim`` takes the session's lock so that
-hooks fired in parallel for one session never both show, or both lose, the same lesson.
+One small file per session (and per subagent) under ``.lessons/local/sessions/``, held in
+a ``SessionState``. A hook call reads it once (``open_session``) and changes it at most
+once, under the session's lock (``Session.claim``), so that hooks fired in parallel for
+one session never both show, or both lose, the same lesson. Reads need no lock because
+writes are atomic renames; the change under the lock reads the file again only when a
+parallel hook wrote it since (``Session.unchanged``).
 
 The hook reads these files on every call, so this module keeps its imports light: JSON
 through ``hookjson``, paths as strings (no pathlib, no contextlib).
@@ -25,6 +28,9 @@ from lessons_core.store.layout import SESSIONS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import BinaryIO
+
     from lessons_core.store.layout import Layout
 
 # hashlib's own C SHA-256, without loading OpenSSL's bindings (~5 ms on every hook call).
@@ -63,42 +69,195 @@ def _read(path: str) -> object:
         return hookjson.loads(handle.read())
 
 
-def shown(layout: Layout, key: str) -> frozenset[str]:
-    """Ids already shown in this session (empty for a new or unreadable session file)."""
-    return state(layout, key)[0]
-
-
-def state(layout: Layout, key: str) -> tuple[frozenset[str], int, int]:
-    """Ids already shown in this session, how many of them a broad trigger brought, and
-    the tokens of what was shown."""
-    return _state(_load(_path(layout, key)))
-
-
 # Refused calls remembered per session: parallel tool calls can be refused in turn before
 # either is made again.
 GATES_KEPT = 16
 
 
-def was_refused(layout: Layout, key: str, mark: str) -> bool:
-    """Whether the call ``mark`` names (``gate_mark``) was refused in this session."""
-    return mark in _gates(_load(_path(layout, key)))
+class SessionState:
+    """What one session file holds, each field read leniently (a bad value reads as its
+    default, as a missing one does).
+
+    To add a field: a slot named as its key in the file, its reading in ``__init__``, its
+    writing in ``to_dict``, and its clearing in ``forget_shown`` if a reset forgets it.
+    Keys this version does not know are kept as read (``rest``) and written back, so a file
+    written by a newer version loses nothing when an older one claims a rule in it.
+    """
+
+    __slots__ = ("broad", "gates", "mark", "rest", "shown", "tokens")
+
+    def __init__(self, data: dict[str, object] | None = None) -> None:
+        data = data or {}
+        ids = data.get("shown")
+        # Ids shown in this session, how many of them a broad trigger brought, and the
+        # tokens of what was shown (what recall allows a session until compaction).
+        self.shown: frozenset[str] = (
+            frozenset(i for i in ids if isinstance(i, str))
+            if isinstance(ids, list)
+            else frozenset()
+        )
+        self.broad: int = _count(data.get("broad"))
+        self.tokens: int = _count(data.get("tokens"))
+        # ``gate_mark``s of the calls a gate refused, oldest first; no reset forgets them.
+        gates = data.get("gates")
+        self.gates: list[str] = (
+            [g for g in gates if isinstance(g, str)] if isinstance(gates, list) else []
+        )
+        # How far the harness's transcript was looked at for a rewrite (None: not yet).
+        value = data.get("mark")
+        self.mark: int | None = value if type(value) is int and value >= 0 else None
+        self.rest: dict[str, object] = {k: v for k, v in data.items() if k not in _KNOWN}
+
+    def forget_shown(self) -> None:
+        """What a reset forgets: the rules shown and what they cost."""
+        self.shown, self.broad, self.tokens = frozenset(), 0, 0
+
+    def to_dict(self) -> dict[str, object]:
+        data: dict[str, object] = {
+            "shown": sorted(self.shown),
+            "broad": self.broad,
+            "tokens": self.tokens,
+        }
+        if self.gates:
+            data["gates"] = self.gates
+        if self.mark is not None:
+            data["mark"] = self.mark
+        data.update(self.rest)
+        data["updated"] = int(time.time())
+        return data
 
 
-def _gates(data: dict[str, object]) -> list[str]:
-    gates = data.get("gates")
-    return [g for g in gates if isinstance(g, str)] if isinstance(gates, list) else []
+_KNOWN = frozenset({*SessionState.__slots__, "updated"}) - {"rest"}
 
 
-def forget_refusal(layout: Layout, key: str, mark: str) -> None:
-    """Drop the refused call ``mark`` names: it was made again and let through."""
-    path = _path(layout, key)
+class Session:
+    """A session's state as one hook call read it: read once, then changed under the lock
+    (``claim``) without reading it again unless a parallel hook wrote it in between.
+
+    The file stays open until ``close`` (a ``with`` block): while it is open its inode
+    cannot be reused, and every write replaces the file (an atomic rename), so the path
+    still naming that inode proves nothing was written since it was read.
+    """
+
+    __slots__ = ("_file", "path", "state")
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._file: BinaryIO | None
+        try:
+            self._file = open(path, "rb")  # noqa: SIM115  (kept open until close)
+        except OSError:
+            self._file, self.state = None, SessionState()
+            return
+        try:
+            data = hookjson.loads(self._file.read())
+        except (OSError, ValueError):
+            data = {}
+        self.state = SessionState(data if isinstance(data, dict) else {})
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+    def unchanged(self) -> bool:
+        """Whether the file is still the one read (or still absent); call under the lock."""
+        try:
+            now = os.stat(self.path)
+        except FileNotFoundError:
+            return self._file is None
+        if self._file is None:
+            return False
+        then = os.fstat(self._file.fileno())
+        return (now.st_ino, now.st_dev) == (then.st_ino, then.st_dev)
+
+    def claim(
+        self,
+        ids: list[str],
+        broad: frozenset[str] = frozenset(),
+        tokens: int = 0,
+        gate: str = "",
+        forget: str = "",
+    ) -> list[str]:
+        """``claim`` in this session, also forgetting the refused call ``forget`` names
+        (made again and let through), all in one write under the lock."""
+        fresh: list[str] = []
+
+        def change(state: SessionState) -> bool:
+            forgot = forget in state.gates
+            if forgot:
+                state.gates = [g for g in state.gates if g != forget]
+            fresh.extend(i for i in dict.fromkeys(ids) if i not in state.shown)
+            if fresh:
+                state.broad += sum(1 for i in fresh if i in broad)
+                state.tokens += max(tokens, 0)
+                if gate and gate not in state.gates:
+                    state.gates = [*state.gates, gate][-GATES_KEPT:]
+                state.shown = state.shown.union(fresh)
+            return forgot or bool(fresh)
+
+        self.update(change)
+        return fresh
+
+    def move_mark(self, seen: int | None, to: int | None, forget: bool = False) -> bool:
+        """Set the mark to ``to`` if it is still ``seen``, also forgetting what was shown
+        (``reset``) when ``forget``; False when a parallel hook moved it first."""
+        moved = False
+
+        def change(state: SessionState) -> bool:
+            nonlocal moved
+            if state.mark != seen:
+                return False
+            if forget:
+                state.forget_shown()
+            state.mark, moved = to, True
+            return True
+
+        self.update(change)
+        return moved
+
+    def update(self, change: Callable[[SessionState], bool]) -> None:
+        """Apply ``change`` to the session's current state under its lock, and write the
+        file if ``change`` says it changed something."""
+        self.state = _update(self.path, change, self)
+        self.close()  # what was read is no longer the file: a next update reads it again
+
+
+def open_session(layout: Layout, key: str) -> Session:
+    """The session's state, read once; use in a ``with`` block."""
+    return Session(_path(layout, key))
+
+
+def load(layout: Layout, key: str) -> SessionState:
+    """The session's state (empty for a new or unreadable session file)."""
+    return _load(_path(layout, key))
+
+
+def _load(path: str) -> SessionState:
+    try:
+        data = _read(path)
+    except (OSError, ValueError):
+        return SessionState()
+    return SessionState(data if isinstance(data, dict) else {})
+
+
+def _update(
+    path: str, change: Callable[[SessionState], bool], known: Session | None = None
+) -> SessionState:
+    """The one way a session file is changed: under its lock, from its current state
+    (``known``'s, when the file is still the one it read), written only if ``change``
+    says it changed something. Returns the state as it is now."""
     with locked(_lock(path)):
-        data = _load(path)
-        gates = _gates(data)
-        if mark in gates:
-            ids, broad, tokens = _state(data)
-            kept = [g for g in gates if g != mark]
-            _write(path, sorted(ids), broad, tokens, kept, _mark(data))
+        state = known.state if known is not None and known.unchanged() else _load(path)
+        if change(state):
+            _write(path, state)
+    return state
 
 
 def gate_mark(action: str) -> str:
@@ -106,20 +265,6 @@ def gate_mark(action: str) -> str:
     hold a secret), only enough to know the same call when it is made again."""
     digest: str = sha256(action.encode("utf-8", "surrogatepass")).hexdigest()
     return digest[:16]
-
-
-def _load(path: str) -> dict[str, object]:
-    try:
-        data = _read(path)
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def _state(data: dict[str, object]) -> tuple[frozenset[str], int, int]:
-    ids = data.get("shown")
-    seen = frozenset(i for i in ids if isinstance(i, str)) if isinstance(ids, list) else frozenset()
-    return seen, _count(data.get("broad")), _count(data.get("tokens"))
 
 
 def claim(
@@ -136,19 +281,8 @@ def claim(
     (what showing them costs) is added, when any of ``ids`` is new; so is ``gate``, the
     ``gate_mark`` of the call they refuse, if they do.
     """
-    path = _path(layout, key)
-    with locked(_lock(path)):
-        data = _load(path)
-        before, count, spent = _state(data)
-        fresh = [i for i in dict.fromkeys(ids) if i not in before]
-        if fresh:
-            count += sum(1 for i in fresh if i in broad)
-            gates = _gates(data)
-            if gate and gate not in gates:
-                gates = [*gates, gate][-GATES_KEPT:]
-            shown = sorted(before.union(fresh))
-            _write(path, shown, count, spent + max(tokens, 0), gates, _mark(data))
-    return fresh
+    with open_session(layout, key) as session:
+        return session.claim(ids, broad, tokens, gate)
 
 
 def reset(layout: Layout, key: str) -> None:
@@ -157,55 +291,34 @@ def reset(layout: Layout, key: str) -> None:
     The refused calls are kept: a call refused just before a reset and made again right
     after it must run, as its refusal said (``delivery.before_action``).
     """
-    path = _path(layout, key)
-    with locked(_lock(path)):
-        data = _load(path)
-        _write(path, [], gates=_gates(data), mark=_mark(data))
 
+    def change(state: SessionState) -> bool:
+        state.forget_shown()
+        return True
 
-def mark(layout: Layout, key: str) -> int | None:
-    """How far the harness's transcript was looked at for a rewrite (None: not yet)."""
-    return _mark(_load(_path(layout, key)))
+    _update(_path(layout, key), change)
 
 
 def move_mark(
     layout: Layout, key: str, seen: int | None, to: int | None, forget: bool = False
 ) -> bool:
-    """Set the mark to ``to`` if it is still ``seen``, also forgetting what was shown
-    (``reset``) when ``forget``; False when a parallel hook moved it first."""
-    path = _path(layout, key)
-    with locked(_lock(path)):
-        data = _load(path)
-        if _mark(data) != seen:
-            return False
-        if forget:
-            _write(path, [], gates=_gates(data), mark=to)
-        else:
-            ids, broad, tokens = _state(data)
-            _write(path, sorted(ids), broad, tokens, _gates(data), to)
-    return True
-
-
-def _mark(data: dict[str, object]) -> int | None:
-    value = data.get("mark")
-    return value if type(value) is int and value >= 0 else None
+    """``Session.move_mark`` for a session not read yet."""
+    with open_session(layout, key) as session:
+        return session.move_mark(seen, to, forget)
 
 
 def forget_lesson(layout: Layout, lesson_id: str) -> None:
     """Remove a deleted lesson's id from every session file."""
+
+    def change(state: SessionState) -> bool:
+        if lesson_id not in state.shown:
+            return False
+        state.shown = state.shown - {lesson_id}
+        return True
+
     for entry in _session_files(layout):
-        with locked(_lock(entry)):
-            try:
-                data = _read(entry)
-            except (OSError, ValueError):
-                continue
-            if not isinstance(data, dict):
-                continue
-            ids = data.get("shown", [])
-            if isinstance(ids, list) and lesson_id in ids:
-                broad, tokens = _count(data.get("broad")), _count(data.get("tokens"))
-                kept = [i for i in ids if i != lesson_id]
-                _write(entry, kept, broad, tokens, _gates(data), _mark(data))
+        if os.path.exists(entry):  # one pruned meanwhile stays gone
+            _update(entry, change)
 
 
 def prune_stale(layout: Layout, now: float | None = None) -> int:
@@ -249,20 +362,7 @@ def _count(value: object) -> int:
     return value if type(value) is int and value > 0 else 0
 
 
-def _write(
-    path: str,
-    ids: list[str],
-    broad: int = 0,
-    tokens: int = 0,
-    gates: list[str] | None = None,
-    mark: int | None = None,
-) -> None:
-    data: dict[str, object] = {"shown": ids, "broad": broad, "tokens": tokens}
-    if gates:
-        data["gates"] = gates
-    if mark is not None:
-        data["mark"] = mark
-    data["updated"] = int(time.time())
+def _write(path: str, state: SessionState) -> None:
     # Not durable: a session file lost to a power cut reads as empty (every rule may be
     # shown once more), and the fsync would cost every delivering hook ~5 ms.
-    atomic_write(path, hookjson.dumps(data, ascii_only=True).encode(), durable=False)
+    atomic_write(path, hookjson.dumps(state.to_dict(), ascii_only=True).encode(), durable=False)

@@ -26,7 +26,7 @@ from lessons_core.recall.explain import (
 from lessons_core.recall.rank import recall
 from lessons_core.recall.render import estimate_tokens, render_block
 from lessons_core.recall.types import RecallRequest
-from lessons_core.store.config import Config, load_config
+from lessons_core.store.config import Config
 from lessons_core.store.layout import Layout
 
 DEFAULT_K = 3
@@ -69,9 +69,8 @@ class EvalReport:
 
 
 def evaluate(
-    layout: Layout, cases: list[EvalCase], k: int = DEFAULT_K, config: Config | None = None
+    layout: Layout, cases: list[EvalCase], config: Config, k: int = DEFAULT_K
 ) -> EvalReport:
-    config = config or load_config(layout.config_path)
     index, _broken = load_index(layout)
     results = []
     for case in cases:

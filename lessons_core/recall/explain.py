@@ -27,8 +27,8 @@ from lessons_core.recall.rank import (
     request_files,
     select,
 )
-from lessons_core.recall.types import Recall, RecallRequest
-from lessons_core.store.config import Config, load_config
+from lessons_core.recall.types import NO_LIMITS, Allowance, Recall, RecallRequest
+from lessons_core.store.config import Config
 from lessons_core.store.layout import Layout
 from lessons_core.store.model import Lesson
 
@@ -92,28 +92,17 @@ def explain(
     layout: Layout,
     request: RecallRequest,
     *,
-    config: Config | None = None,
-    exclude: frozenset[str] = frozenset(),
-    limit: int | None = None,
-    broad_left: int | None = None,
-    tokens_left: int | None = None,
+    config: Config,
+    allowance: Allowance = NO_LIMITS,
 ) -> Explanation:
-    """Recall ``request`` and account for every lesson in the graph (``exclude`` and the
-    allowances as a session has them, see ``recall.select``)."""
+    """Recall ``request`` and account for every lesson in the graph (within ``allowance``,
+    as a session has it, see ``recall.select``)."""
     from lessons_core.store.files import load_graph
 
-    config = config or load_config(layout.config_path)
     graph = load_graph(layout)
     index = build_index(graph.lessons.values())
     ranked = rank(index, request)
-    selection = select(
-        ranked,
-        config,
-        exclude=exclude,
-        limit=limit,
-        broad_left=broad_left,
-        tokens_left=tokens_left,
-    )
+    selection = select(ranked, config, allowance)
     outcome = {id(c): SHOWN for c in selection.shown}
     outcome.update({id(c): CUT for c in selection.cut})
     outcome.update({id(c): HELD for c in selection.held})
@@ -139,8 +128,12 @@ def explain(
         else:
             verdicts.append(Verdict(lesson_id, INACTIVE, note=lesson.status.value))
     verdicts.extend(Verdict(err.path.stem, BROKEN, note=str(err)) for err in graph.broken)
-    found = Recall(hits=tuple(c.hit for c in selection.shown), more=selection.more)
-    return Explanation(request, tuple(context.prompt_terms), config, limit, found, tuple(verdicts))
+    found = Recall(
+        hits=tuple(c.hit for c in selection.shown), more=selection.more, lines=selection.lines
+    )
+    return Explanation(
+        request, tuple(context.prompt_terms), config, allowance.limit, found, tuple(verdicts)
+    )
 
 
 @dataclass(frozen=True)

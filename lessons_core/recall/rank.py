@@ -29,9 +29,8 @@ from __future__ import annotations
 from lessons_core.matching.bm25 import scores
 from lessons_core.matching.glob_match import glob_matches, normalise_glob
 from lessons_core.matching.words import meaningful, tokens
-from lessons_core.recall.types import Hit, Recall, RecallRequest
+from lessons_core.recall.types import NO_LIMITS, Allowance, Hit, Recall, RecallRequest
 from lessons_core.records import NamedTuple
-from lessons_core.store.config import load_config
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
@@ -68,6 +67,7 @@ class Selection(NamedTuple):
     excluded: tuple[Candidate, ...]
     held: tuple[Candidate, ...] = ()  # broad matches held back (see ``select``)
     spent: tuple[Candidate, ...] = ()  # held back because the session's tokens are spent
+    lines: tuple[str, ...] = ()  # each shown rule's line, as costed (``render.fitting``)
 
     @property
     def more(self) -> int:
@@ -79,21 +79,17 @@ def recall(
     layout: Layout,
     request: RecallRequest,
     *,
-    config: Config | None = None,
-    exclude: frozenset[str] = frozenset(),
-    limit: int | None = None,
+    config: Config,
+    allowance: Allowance = NO_LIMITS,
     index: RecallIndex | None = None,
-    broad_left: int | None = None,
-    tokens_left: int | None = None,
 ) -> Recall:
-    """The lessons to show for ``request``; lesson files that fail to parse are skipped.
+    """The lessons to show for ``request`` within ``allowance`` (``select``); lesson files
+    that fail to parse are skipped.
 
     ``index`` saves loading it when the caller already has one (to report broken files,
     say); by default it comes from the cache (``lessons_core.index.cache``), which is
-    rebuilt first when any lesson file changed. ``broad_left`` and ``tokens_left`` are
-    what the session has left of its allowances (``select``).
+    rebuilt first when any lesson file changed.
     """
-    config = config or load_config(layout.under("config.json"))
     if index is None:
         from lessons_core.index.cache import cached_index, rebuilt_index
         from lessons_core.index.file_format import CorruptIndex
@@ -104,18 +100,12 @@ def recall(
             ranked = rank(rebuilt_index(layout)[0], request)
     else:
         ranked = rank(index, request)
-    selection = select(
-        ranked,
-        config,
-        exclude=exclude,
-        limit=limit,
-        broad_left=broad_left,
-        tokens_left=tokens_left,
-    )
+    selection = select(ranked, config, allowance)
     return Recall(
         hits=tuple(c.hit for c in selection.shown),
         more=selection.more,
         matched=tuple(c.hit.lesson_id for c in ranked),
+        lines=selection.lines,
     )
 
 
@@ -217,34 +207,29 @@ def shared_terms(index: RecallIndex, prompt_terms: list[str]) -> dict[int, tuple
     return {doc: tuple(terms) for doc, terms in shared.items()}
 
 
-def select(
-    ranked: list[Candidate],
-    config: Config,
-    *,
-    exclude: frozenset[str] = frozenset(),
-    limit: int | None = None,
-    broad_left: int | None = None,
-    tokens_left: int | None = None,
-) -> Selection:
-    """Apply session exclusion, then the caps and the token budget, keeping rank order.
+def select(ranked: list[Candidate], config: Config, allowance: Allowance = NO_LIMITS) -> Selection:
+    """Apply session exclusion (``allowance.exclude``), then the caps and the token budget,
+    keeping rank order.
 
-    When the session has no tokens left (``tokens_left``, what it has left of
+    When the session has no tokens left (``allowance.tokens_left``, what it has left of
     ``max_session_tokens``; None outside a session), only ``pinned`` matches remain. Then
     per-tier caps: ``max_trigger_matches`` specific trigger matches; broad ones
     (``Hit.broad``) only when no specific one is left, at most ``max_broad_matches`` and
-    at most ``broad_left`` (what the session has left of ``max_broad_per_session``);
-    ``max_prompt_matches`` prompt matches. Then ``limit`` on the total, then
-    ``max_tokens``: rules are taken in order while their estimated tokens fit, and the
-    first rule that does not fit ends the list. The top rule the caps allow is shown
-    whatever the tier caps, the limit and the token cap say.
+    at most ``allowance.broad_left`` (what the session has left of
+    ``max_broad_per_session``); ``max_prompt_matches`` prompt matches. Then
+    ``allowance.limit`` on the total, then ``max_tokens``: rules are taken in order while
+    their estimated tokens fit, and the first rule that does not fit ends the list. The
+    top rule the caps allow is shown whatever the tier caps, the limit and the token cap
+    say.
     """
+    exclude = allowance.exclude
     excluded = tuple(c for c in ranked if c.hit.lesson_id in exclude)
     eligible = [c for c in ranked if c.hit.lesson_id not in exclude]
     if not eligible:  # the silent call: nothing to render, nothing to count
         return Selection(shown=(), cut=(), excluded=excluded)
-    from lessons_core.recall.render import FRAME_TOKENS, estimate_tokens, hit_line
+    from lessons_core.recall.render import fitting
 
-    if tokens_left is not None and tokens_left <= 0:
+    if allowance.tokens_left is not None and allowance.tokens_left <= 0:
         # The session's budget is spent: only rules about the very file or command touched
         # (and gated ones) still speak.
         speaking = [c for c in eligible if pinned(c)]
@@ -255,29 +240,23 @@ def select(
     broad = [c for c in speaking if _demoted(c)]
     prompts = [c for c in speaking if c.hit.via == VIA_PROMPT]
     room = config.max_broad_matches
-    if broad_left is not None:
-        room = max(min(room, broad_left), 0)
+    if allowance.broad_left is not None:
+        room = max(min(room, allowance.broad_left), 0)
     if specific:
         allowed, held = specific, tuple(broad)
     else:
         allowed, held = broad[:room], tuple(broad[room:])
     picked = allowed[: config.max_trigger_matches] + prompts[: config.max_prompt_matches]
-    if limit is not None:
-        picked = picked[: max(limit, 0)]
+    if allowance.limit is not None:
+        picked = picked[: max(allowance.limit, 0)]
     top = next(iter(allowed or prompts), None)
     if top is not None and (not picked or picked[0] is not top):
         picked = [top, *(c for c in picked if c is not top)]
-    shown: list[Candidate] = []
-    used = FRAME_TOKENS
-    for candidate in picked:
-        cost = estimate_tokens(hit_line(candidate.hit))
-        if shown and used + cost > config.max_tokens:
-            break
-        shown.append(candidate)
-        used += cost
+    lines = fitting([c.hit for c in picked], config.max_tokens)
+    shown = tuple(picked[: len(lines)])
     kept = {id(c) for c in (*shown, *held, *spent)}
     cut = tuple(c for c in eligible if id(c) not in kept)
-    return Selection(shown=tuple(shown), cut=cut, excluded=excluded, held=held, spent=spent)
+    return Selection(shown, cut, excluded, held, spent, lines)
 
 
 def pinned(candidate: Candidate) -> bool:

@@ -36,6 +36,8 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from lessons_core.recall.types import Hit, Recall
 
 OPEN = "<project-lessons>"
@@ -191,11 +193,29 @@ def notice(more: int) -> str:
     return f"{more} more matching {rules} not shown."
 
 
+def fitting(hits: Sequence[Hit], max_tokens: int) -> tuple[str, ...]:
+    """The lines of the leading ``hits`` whose block stays within ``max_tokens`` (with the
+    frame), the first whatever it costs: the one place a rule is rendered and costed. The
+    first line that does not fit ends the list."""
+    lines: list[str] = []
+    used = FRAME_TOKENS
+    for hit in hits:
+        line = hit_line(hit)
+        cost = estimate_tokens(line)
+        if lines and used + cost > max_tokens:
+            break
+        lines.append(line)
+        used += cost
+    return tuple(lines)
+
+
 def render_block(recall: Recall) -> str:
-    """What an agent is shown; "" when nothing matched."""
+    """What an agent is shown; "" when nothing matched. The lines recall costed are used
+    as they are (``Recall.lines``); a recall without them has its hits rendered here."""
     if not recall.hits:
         return ""
-    lines = [OPEN, HEADER, *(hit_line(hit) for hit in recall.hits)]
+    shown = recall.lines if len(recall.lines) == len(recall.hits) else map(hit_line, recall.hits)
+    lines = [OPEN, HEADER, *shown]
     if recall.more > 0:
         lines.append(notice(recall.more))
     lines.append(CLOSE)

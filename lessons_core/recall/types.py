@@ -36,9 +36,33 @@ class Hit(NamedTuple):
         }
 
 
+class Allowance(NamedTuple):
+    """What a recall may still show beyond the config's caps: what a session has left
+    (``lessons_core.delivery.deliver.allowance``), and a caller's ``limit``. The defaults
+    allow everything: a recall outside any session."""
+
+    exclude: frozenset[str] = frozenset()  # ids shown already: never again
+    limit: int | None = None  # at most this many rules
+    broad_left: int | None = None  # of max_broad_per_session
+    tokens_left: int | None = None  # of max_session_tokens
+
+
+# Outside a session and without a limit: only the config's caps apply.
+NO_LIMITS = Allowance()
+
+
 class Recall(NamedTuple):
-    hits: tuple[Hit, ...]  # rank order, within budget, excluding `exclude`
+    hits: tuple[Hit, ...]  # rank order, within budget, excluding `Allowance.exclude`
     more: int  # how many more matched but were cut by the budget
     # Every lesson that matched, in rank order, before `exclude` and the budget: what
     # telemetry logs as a recall's candidates.
     matched: tuple[str, ...] = ()
+    # Each hit's line as rendered when the budget costed it (``render.hit_line``); the
+    # block is built from these, so a rule is rendered once per recall.
+    lines: tuple[str, ...] = ()
+
+    def only(self, ids: set[str] | frozenset[str]) -> Recall:
+        """This recall with only the hits (and their lines) whose ids are in ``ids``."""
+        kept = [n for n, hit in enumerate(self.hits) if hit.lesson_id in ids]
+        lines = tuple(self.lines[n] for n in kept) if len(self.lines) == len(self.hits) else ()
+        return self._replace(hits=tuple(self.hits[n] for n in kept), lines=lines)

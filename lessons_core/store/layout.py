@@ -85,8 +85,14 @@ class Layout:
         return _path(self.under("topics"))
 
     @property
+    def config_file(self) -> str:
+        """``.lessons/config.json`` as a string: what a hook loads (``config_path`` as a
+        ``Path``)."""
+        return self.under("config.json")
+
+    @property
     def config_path(self) -> Path:
-        return _path(self.under("config.json"))
+        return _path(self.config_file)
 
     @property
     def local_dir(self) -> Path:

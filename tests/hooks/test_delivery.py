@@ -161,9 +161,9 @@ def test_a_reset_keeps_refusals_and_the_transcript_mark(project: Layout) -> None
     assert delivery.before_action(project, "s", PUSH, Config()) is not None
     sessions.move_mark(project, "s", None, 1234)
     sessions.reset(project, "s")
-    assert sessions.shown(project, "s") == frozenset()
-    assert sessions.mark(project, "s") == 1234
-    assert sessions.was_refused(project, "s", sessions.gate_mark(PUSH.command or ""))
+    assert sessions.load(project, "s").shown == frozenset()
+    assert sessions.load(project, "s").mark == 1234
+    assert sessions.gate_mark(PUSH.command or "") in sessions.load(project, "s").gates
 
 
 def test_nothing_matches_means_no_notice(project: Layout) -> None:
@@ -271,9 +271,10 @@ def test_prompt_keywords_are_shown_once(project: Layout) -> None:
     write_lesson(
         project, "release-notes", "Update CHANGELOG.md in every release.", keywords=("release",)
     )
-    text = delivery.on_prompt(project, "s", "Cut the release now", Config())
-    assert text is not None
-    assert "CHANGELOG.md" in text
+    notice = delivery.on_prompt(project, "s", "Cut the release now", Config())
+    assert notice is not None
+    assert "CHANGELOG.md" in notice.text
+    assert notice.shown == ("release-notes",)
     assert delivery.on_prompt(project, "s", "Cut the release now", Config()) is None
     assert delivery.on_prompt(project, "s", "   ", Config()) is None
 
@@ -286,7 +287,7 @@ def test_a_spent_session_budget_quiets_folder_rules_not_command_gates(project: L
     config = Config(max_session_tokens=1)
     first = delivery.before_action(project, "s", ToolAction(files=("src/b.py",)), config)
     assert first is not None
-    assert sessions.state(project, "s")[2] == estimate_tokens(first.text)
+    assert sessions.load(project, "s").tokens == estimate_tokens(first.text)
     assert delivery.before_action(project, "s", EDIT, config) is not None  # the exact path
     write_lesson(project, "code-src-small", "Keep modules small.", files=("src/*.py",))
     assert delivery.before_action(project, "s", ToolAction(files=("src/c.py",)), config) is None

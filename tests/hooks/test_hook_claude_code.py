@@ -240,7 +240,7 @@ def test_parallel_hook_processes_lose_no_update(project: Layout) -> None:
     assert delivered.count("Run make gen before pushing.") == 1
     assert delivered.count("Keep src/a.py import-safe.") == 1
     session = sessions.session_key(str(write["session_id"]))
-    assert sessions.shown(project, session) == {"build-gen-before-push", "code-a-import-safe"}
+    assert sessions.load(project, session).shown == {"build-gen-before-push", "code-a-import-safe"}
 
 
 def test_answer_text_reads_back_both_modes(project: Layout) -> None:

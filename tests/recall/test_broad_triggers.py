@@ -115,9 +115,9 @@ def test_a_broad_match_waits_while_a_specific_one_applies(
     more; on a file only it covers, it is shown."""
     write_lesson("api-timeouts", "Give requests a timeout.", files=("src/api/**",))
     write_lesson("code-small", "Keep modules small.", files=("src/**",))
-    found = recall(layout, EDIT)
+    found = recall(layout, EDIT, config=Config())
     assert ([h.lesson_id for h in found.hits], found.more) == (["api-timeouts"], 1)
-    alone = recall(layout, RecallRequest(files=("src/db/models.ts",)))
+    alone = recall(layout, RecallRequest(files=("src/db/models.ts",)), config=Config())
     assert [(h.lesson_id, h.broad) for h in alone.hits] == [("code-small", True)]
 
 
@@ -125,7 +125,7 @@ def test_one_broad_match_a_call(layout: Layout, write_lesson: WriteLesson) -> No
     """With only broad matches, ``max_broad_matches`` of them (one by default) are shown."""
     for n, glob in enumerate(("src/**", "**/*.ts", "src/**/*.ts")):
         write_lesson(f"broad-{n}", f"Broad rule {n}.", files=(glob,))
-    found = recall(layout, EDIT)
+    found = recall(layout, EDIT, config=Config())
     assert (len(found.hits), found.more) == (1, 2)
     wider = recall(layout, EDIT, config=Config(max_broad_matches=2))
     assert (len(wider.hits), wider.more) == (2, 1)
@@ -136,16 +136,18 @@ def test_a_few_broad_rules_a_session(layout: Layout, write_lesson: WriteLesson) 
     call with only broad matches is silent."""
     for n in range(5):
         write_lesson(f"broad-{n}", f"Broad rule {n}.", files=("src/**",), created="2025-01-01")
-    shown = [recall_once(layout, EDIT, "s").hits for _ in range(5)]
+    shown = [recall_once(layout, EDIT, "s", config=Config()).hits for _ in range(5)]
     assert [len(hits) for hits in shown] == [1, 1, 1, 0, 0]
-    assert [h.lesson_id for h in recall_once(layout, EDIT, "other").hits] == ["broad-0"]
+    assert [h.lesson_id for h in recall_once(layout, EDIT, "other", config=Config()).hits] == [
+        "broad-0"
+    ]
 
 
 def test_a_gated_lesson_is_never_held_back(layout: Layout, write_lesson: WriteLesson) -> None:
     """``gate: true`` on a broad trigger still speaks beside a specific match."""
     write_lesson("api-timeouts", "Give requests a timeout.", files=("src/api/**",))
     write_lesson("code-gated", "Never commit secrets.", files=("src/**",), gate=True)
-    found = recall(layout, EDIT)
+    found = recall(layout, EDIT, config=Config())
     assert [h.lesson_id for h in found.hits] == ["api-timeouts", "code-gated"]
 
 
@@ -156,7 +158,9 @@ def test_a_lesson_is_listed_at_its_specific_match(
     by its keyword."""
     write_lesson("api-timeouts", "Give requests a timeout.", files=("src/api/**",))
     write_lesson("code-webhook", "Retry webhooks.", files=("src/**",), keywords=("webhook",))
-    found = recall(layout, RecallRequest(files=(PATH,), prompt="fix the webhook retries"))
+    found = recall(
+        layout, RecallRequest(files=(PATH,), prompt="fix the webhook retries"), config=Config()
+    )
     assert [(h.lesson_id, h.via, h.broad) for h in found.hits] == [
         ("api-timeouts", "file", False),
         ("code-webhook", "keyword", False),
@@ -167,5 +171,5 @@ def test_explain_names_a_held_back_rule(layout: Layout, write_lesson: WriteLesso
     """``--explain`` gives a held-back rule its own outcome."""
     write_lesson("api-timeouts", "Give requests a timeout.", files=("src/api/**",))
     write_lesson("code-small", "Keep modules small.", files=("src/**",))
-    outcomes = {v.lesson_id: v.outcome for v in explain(layout, EDIT).verdicts}
+    outcomes = {v.lesson_id: v.outcome for v in explain(layout, EDIT, config=Config()).verdicts}
     assert outcomes == {"api-timeouts": SHOWN, "code-small": HELD}

@@ -12,6 +12,7 @@ from lessons_core.index.build import build_index
 from lessons_core.recall.explain import explain
 from lessons_core.recall.rank import rank
 from lessons_core.recall.types import RecallRequest
+from lessons_core.store.config import Config
 from lessons_core.store.files import load_graph
 from lessons_core.store.layout import Layout
 from lessons_core.store.project import init_project
@@ -73,6 +74,6 @@ def test_explain_matches_exactly_what_ranking_matches(
     layout = _layout(tmp_path / "repo")
     index = build_index(load_graph(layout).lessons.values())
     ranked = {c.hit.lesson_id for c in rank(index, request)}
-    explained = explain(layout, request)
+    explained = explain(layout, request, config=Config())
     matched = {v.lesson_id for v in explained.verdicts if any(c.matched for c in v.checks)}
     assert matched == ranked

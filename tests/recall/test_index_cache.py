@@ -19,7 +19,7 @@ from lessons_core.index import file_scan
 from lessons_core.index.cache import cached_index
 from lessons_core.recall.rank import recall
 from lessons_core.recall.types import RecallRequest
-from lessons_core.store.config import Config
+from lessons_core.store.config import Config, load_config
 from lessons_core.store.layout import INDEX_CACHE, Layout
 from tests.recall.conftest import UNLIMITED, WriteLesson
 
@@ -202,12 +202,14 @@ def test_a_config_change_is_seen_by_the_next_recall(
     """Changing max_trigger_matches in config.json changes the very next recall."""
     write_lesson("api", "Reuse the shared client.", files=("src/api/**",))
     write_lesson("timeout", "Give requests a timeout.", files=("src/api/client.ts",))
-    assert [h.rule for h in recall(layout, REQUEST).hits] == [
+    assert [
+        h.rule for h in recall(layout, REQUEST, config=load_config(layout.config_file)).hits
+    ] == [
         "Give requests a timeout.",
         "Reuse the shared client.",
     ]
     layout.config_path.write_text('{"max_trigger_matches": 1}\n')
-    found = recall(layout, REQUEST)
+    found = recall(layout, REQUEST, config=load_config(layout.config_file))
     assert [h.rule for h in found.hits] == ["Give requests a timeout."]
     assert found.more == 1
 

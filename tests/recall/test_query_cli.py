@@ -15,6 +15,7 @@ from lessons_cli.app import cli
 from lessons_core.recall.rank import recall
 from lessons_core.recall.render import render_block
 from lessons_core.recall.types import RecallRequest
+from lessons_core.store.config import Config
 from lessons_core.store.layout import Layout
 from lessons_core.store.project import init_project
 from tests.recall.conftest import WriteLesson
@@ -41,7 +42,9 @@ def query(*args: str) -> tuple[int, str, str]:
 def test_plain_output_is_exactly_the_block(store: Layout) -> None:
     """Plain output is what an agent is shown, nothing more."""
     code, out, err = query("--file", "src/api/client.ts")
-    expected = render_block(recall(store, RecallRequest(files=("src/api/client.ts",))))
+    expected = render_block(
+        recall(store, RecallRequest(files=("src/api/client.ts",)), config=Config())
+    )
     assert (code, out, err) == (0, expected + "\n", "")
     assert "- api-client: Reuse the shared client. (file: src/api/client.ts)" in out
     assert out.index("api-client") < out.index("api-timeouts")

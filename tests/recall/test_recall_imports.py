@@ -36,9 +36,13 @@ def recall_code(session: str) -> str:
         "from lessons_core.recall.rank import RecallRequest\n"
         "from lessons_core.recall.render import render_block\n"
         "from lessons_core.delivery.session_recall import recall_once\n"
+        "from lessons_core.store.config import load_config\n"
+        "layout = Layout(Path.cwd())\n"
         "request = RecallRequest(files=('src/a.py',), command='git push', "
         "prompt='alembic migrations please')\n"
-        f"block = render_block(recall_once(Layout(Path.cwd()), request, {session!r}))\n"
+        "config = load_config(layout.config_file)\n"
+        f"found = recall_once(layout, request, {session!r}, config=config)\n"
+        "block = render_block(found)\n"
         "assert 'api' in block and 'push' in block and 'db' in block, block\n"
     )
 
@@ -109,9 +113,12 @@ def recall_edit_blocked(cwd: Path, path: str) -> subprocess.CompletedProcess[str
         "from pathlib import Path\n"
         "from lessons_core.store.layout import Layout\n"
         "from lessons_core.recall.rank import RecallRequest, recall\n"
+        "from lessons_core.store.config import load_config\n"
         f"for name in {BLOCKED!r}:\n"
         "    sys.modules[name] = None\n"
-        f"found = recall(Layout(Path.cwd()), RecallRequest(files=({path!r},)))\n"
+        "layout = Layout(Path.cwd())\n"
+        f"found = recall(layout, RecallRequest(files=({path!r},)), "
+        "config=load_config(layout.config_file))\n"
         "print(' '.join(sorted(hit.lesson_id for hit in found.hits)))\n"
     )
     return subprocess.run(

@@ -6,12 +6,13 @@ import pytest
 
 from lessons_core.recall.rank import recall
 from lessons_core.recall.types import RecallRequest
+from lessons_core.store.config import Config
 from lessons_core.store.layout import Layout
 from tests.recall.conftest import WriteLesson
 
 
 def matched(layout: Layout, request: RecallRequest) -> list[tuple[str, str]]:
-    return [(hit.lesson_id, hit.via) for hit in recall(layout, request).hits]
+    return [(hit.lesson_id, hit.via) for hit in recall(layout, request, config=Config()).hits]
 
 
 @pytest.mark.parametrize(
@@ -70,7 +71,9 @@ def test_command_literal_matches_any_part_of_a_compound_command(
 def test_command_hit_names_the_part_that_matched(layout: Layout, write_lesson: WriteLesson) -> None:
     """The hit records which simple command matched, for the label and --explain."""
     write_lesson("push", "Run the tests before pushing.", commands=("git push",))
-    hit = recall(layout, RecallRequest(command="pnpm test && git push origin main")).hits[0]
+    hit = recall(
+        layout, RecallRequest(command="pnpm test && git push origin main"), config=Config()
+    ).hits[0]
     assert (hit.trigger, hit.matched) == ("git push", "git push origin main")
 
 
@@ -115,13 +118,15 @@ def test_keywords_match_words_of_the_path(layout: Layout, write_lesson: WriteLes
     """``read only`` fires on src/readOnlyMount.ts and src/read_only/x.py."""
     write_lesson("kw", "Never write through a read-only mount.", keywords=("read only",))
     for path in ("src/readOnlyMount.ts", "src/read_only/x.py", "src/read-only.md"):
-        hit = recall(layout, RecallRequest(files=(path,))).hits[0]
+        hit = recall(layout, RecallRequest(files=(path,)), config=Config()).hits[0]
         assert (hit.via, hit.matched) == ("keyword", f"path {path}")
-    assert recall(layout, RecallRequest(files=("src/reader/only.ts",))).hits == ()
+    assert recall(layout, RecallRequest(files=("src/reader/only.ts",)), config=Config()).hits == ()
 
 
 def test_keywords_match_words_of_the_command(layout: Layout, write_lesson: WriteLesson) -> None:
     """A keyword fires on the words of the command about to run."""
     write_lesson("kw", "Run migrations through the wrapper.", keywords=("alembic",))
-    hit = recall(layout, RecallRequest(command="uv run alembic upgrade head")).hits[0]
+    hit = recall(
+        layout, RecallRequest(command="uv run alembic upgrade head"), config=Config()
+    ).hits[0]
     assert (hit.via, hit.trigger, hit.matched) == ("keyword", "alembic", "command")

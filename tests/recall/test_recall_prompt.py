@@ -17,7 +17,9 @@ def test_prompt_match_is_labelled_with_shared_terms(
         "db-alembic", "Generate Alembic migrations; never hand-edit them.", keywords=("x1",)
     )
     write_lesson("other", "Pin the Node version in CI.", keywords=("x2",))
-    found = recall(layout, RecallRequest(prompt="please add an alembic migrations script"))
+    found = recall(
+        layout, RecallRequest(prompt="please add an alembic migrations script"), config=Config()
+    )
     assert [(h.lesson_id, h.via, h.trigger, h.terms) for h in found.hits] == [
         ("db-alembic", "prompt", "", ("alembic", "migrations"))
     ]
@@ -26,13 +28,15 @@ def test_prompt_match_is_labelled_with_shared_terms(
 def test_one_shared_term_is_not_enough(layout: Layout, write_lesson: WriteLesson) -> None:
     """Sharing a single meaningful word never makes a prompt match."""
     write_lesson("db-alembic", "Generate Alembic migrations by autogenerate.", keywords=("x1",))
-    assert recall(layout, RecallRequest(prompt="what does alembic do")).hits == ()
+    assert recall(layout, RecallRequest(prompt="what does alembic do"), config=Config()).hits == ()
 
 
 def test_common_words_never_count(layout: Layout, write_lesson: WriteLesson) -> None:
     """Words like top, left, file, code, fix, make are not shared terms."""
     write_lesson("layout", "Make the top left file code fix first.", keywords=("x1",))
-    found = recall(layout, RecallRequest(prompt="fix the code, make the top left file"))
+    found = recall(
+        layout, RecallRequest(prompt="fix the code, make the top left file"), config=Config()
+    )
     assert found.hits == ()
 
 
@@ -41,7 +45,7 @@ def test_at_most_three_prompt_matches(layout: Layout, write_lesson: WriteLesson)
     for n in range(5):
         words = " ".join(["alembic", "migration", *(["autogenerate"] * n)])
         write_lesson(f"db-{n}", f"Review the {words} output.", keywords=(f"x{n}",))
-    found = recall(layout, RecallRequest(prompt="alembic migration autogenerate"))
+    found = recall(layout, RecallRequest(prompt="alembic migration autogenerate"), config=Config())
     assert len(found.hits) == 3
     assert found.more == 2
     assert {h.via for h in found.hits} == {"prompt"}
@@ -64,5 +68,7 @@ def test_rationale_wording_counts(layout: Layout, write_lesson: WriteLesson) -> 
         rationale="Renovate bumped Node and broke the lockfile.",
         keywords=("x1",),
     )
-    found = recall(layout, RecallRequest(prompt="renovate broke the lockfile again"))
+    found = recall(
+        layout, RecallRequest(prompt="renovate broke the lockfile again"), config=Config()
+    )
     assert [h.terms for h in found.hits] == [("renovate", "broke", "lockfile")]

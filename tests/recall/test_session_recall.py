@@ -17,26 +17,28 @@ REQUEST = RecallRequest(files=("src/api/client.ts",))
 def test_second_recall_in_a_session_is_silent(layout: Layout, write_lesson: WriteLesson) -> None:
     """The same request twice in one session: rules the first time, nothing the second."""
     write_lesson("api", "Keep request timeouts explicit.", files=("src/**",))
-    first = recall_once(layout, REQUEST, "s1")
-    second = recall_once(layout, REQUEST, "s1")
+    first = recall_once(layout, REQUEST, "s1", config=Config())
+    second = recall_once(layout, REQUEST, "s1", config=Config())
     assert [h.lesson_id for h in first.hits] == ["api"]
     assert second.hits == ()
-    assert sessions.shown(layout, "s1") == {"api"}
+    assert sessions.load(layout, "s1").shown == {"api"}
 
 
 def test_other_sessions_are_unaffected(layout: Layout, write_lesson: WriteLesson) -> None:
     """Each session keeps its own seen-set."""
     write_lesson("api", "Keep request timeouts explicit.", files=("src/**",))
-    recall_once(layout, REQUEST, "s1")
-    assert [h.lesson_id for h in recall_once(layout, REQUEST, "s2").hits] == ["api"]
+    recall_once(layout, REQUEST, "s1", config=Config())
+    assert [h.lesson_id for h in recall_once(layout, REQUEST, "s2", config=Config()).hits] == [
+        "api"
+    ]
 
 
 def test_suppressed_rules_let_the_next_ones_in(layout: Layout, write_lesson: WriteLesson) -> None:
     """With the budget full, the rules cut the first time are shown the next time."""
     for n in range(5):
         write_lesson(f"rule-{n}", f"Validate response {n}.", files=("src/api/client.ts",))
-    first = recall_once(layout, REQUEST, "s1")
-    second = recall_once(layout, REQUEST, "s1")
+    first = recall_once(layout, REQUEST, "s1", config=Config())
+    second = recall_once(layout, REQUEST, "s1", config=Config())
     assert [h.lesson_id for h in first.hits] == [f"rule-{n}" for n in range(3)]
     assert first.more == 2
     assert [h.lesson_id for h in second.hits] == ["rule-3", "rule-4"]
@@ -46,32 +48,36 @@ def test_suppressed_rules_let_the_next_ones_in(layout: Layout, write_lesson: Wri
 def test_reset_makes_rules_eligible_again(layout: Layout, write_lesson: WriteLesson) -> None:
     """After a reset (compaction) the rules are shown again."""
     write_lesson("api", "Keep request timeouts explicit.", files=("src/**",))
-    recall_once(layout, REQUEST, "s1")
+    recall_once(layout, REQUEST, "s1", config=Config())
     sessions.reset(layout, "s1")
-    assert [h.lesson_id for h in recall_once(layout, REQUEST, "s1").hits] == ["api"]
+    assert [h.lesson_id for h in recall_once(layout, REQUEST, "s1", config=Config()).hits] == [
+        "api"
+    ]
 
 
 def test_parallel_recalls_show_each_rule_once(layout: Layout, write_lesson: WriteLesson) -> None:
     """Eight concurrent recalls in one session deliver the rule exactly once in total."""
     write_lesson("api", "Keep request timeouts explicit.", files=("src/**",))
     with ThreadPoolExecutor(max_workers=8) as pool:
-        results = list(pool.map(lambda _: recall_once(layout, REQUEST, "s1"), range(8)))
+        results = list(
+            pool.map(lambda _: recall_once(layout, REQUEST, "s1", config=Config()), range(8))
+        )
     assert sum(len(r.hits) for r in results) == 1
 
 
 def test_discard_removes_only_that_session(layout: Layout, write_lesson: WriteLesson) -> None:
     """discard deletes one session's file and lock; others stay; a second discard is a no-op."""
     write_lesson("api", "Keep request timeouts explicit.", files=("src/**",))
-    recall_once(layout, REQUEST, "s1")
-    recall_once(layout, REQUEST, "s2")
+    recall_once(layout, REQUEST, "s1", config=Config())
+    recall_once(layout, REQUEST, "s2", config=Config())
     before = set((layout.local_dir / SESSIONS).iterdir())
     sessions.discard(layout, "s1")
     sessions.discard(layout, "s1")
     after = set((layout.local_dir / SESSIONS).iterdir())
     assert {p.suffix for p in before - after} == {".json", ".lock"}
     assert len(before - after) == 2
-    assert sessions.shown(layout, "s1") == frozenset()
-    assert sessions.shown(layout, "s2") == {"api"}
+    assert sessions.load(layout, "s1").shown == frozenset()
+    assert sessions.load(layout, "s2").shown == {"api"}
 
 
 def test_claims_count_broad_rules_and_tokens(layout: Layout) -> None:
@@ -79,16 +85,19 @@ def test_claims_count_broad_rules_and_tokens(layout: Layout) -> None:
     adds nothing; a reset starts both again from zero."""
     assert sessions.claim(layout, "s1", ["a", "b"], frozenset({"b"}), tokens=40) == ["a", "b"]
     assert sessions.claim(layout, "s1", ["a"], frozenset({"a"}), tokens=40) == []
-    assert sessions.state(layout, "s1") == (frozenset({"a", "b"}), 1, 40)
+    state = sessions.load(layout, "s1")
+    assert (state.shown, state.broad, state.tokens) == (frozenset({"a", "b"}), 1, 40)
     sessions.reset(layout, "s1")
-    assert sessions.state(layout, "s1") == (frozenset(), 0, 0)
+    state = sessions.load(layout, "s1")
+    assert (state.shown, state.broad, state.tokens) == (frozenset(), 0, 0)
 
 
 def test_parallel_claims_lose_no_tokens(layout: Layout) -> None:
     """Sixteen concurrent claims of distinct rules add up exactly."""
     with ThreadPoolExecutor(max_workers=8) as pool:
         list(pool.map(lambda n: sessions.claim(layout, "s1", [f"r{n}"], tokens=10), range(16)))
-    assert sessions.state(layout, "s1")[1:] == (0, 160)
+    state = sessions.load(layout, "s1")
+    assert (state.broad, state.tokens) == (0, 160)
 
 
 def test_a_spent_session_budget_leaves_the_rules_about_the_very_thing(

@@ -84,7 +84,7 @@ def test_fifty_hooks_and_parallel_adds_lose_nothing(project: Layout) -> None:
     for stage in range(STAGES):
         assert delivered.count(stage_rule(stage)) == 1, stage
     stages = {f"deploy-step-{stage}" for stage in range(STAGES)}
-    assert sessions.shown(project, "shared") == stages
+    assert sessions.load(project, "shared").shown == stages
     graph = load_graph(project)
     assert not graph.broken
     new_ids = {out.decode().strip() for out, _ in added[: len(NEW_RULES)]}

@@ -82,7 +82,7 @@ def check_files(layout: Layout) -> None:
     assert set(graph.lessons) == {"code-sorted"}
     for state in (layout.local_dir / "sessions").glob("*.json"):
         assert isinstance(json.loads(state.read_bytes())["shown"], list)
-    assert isinstance(sessions.shown(layout, "s"), frozenset)
+    assert isinstance(sessions.load(layout, "s").shown, frozenset)
     log = log_path(root).read_bytes()
     assert log.endswith(b"\n")
     assert all(line.count(b"ValueError: failure") == 1 for line in log.splitlines())
