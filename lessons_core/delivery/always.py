@@ -19,10 +19,11 @@ from itertools import islice
 
 from lessons_core.recall.render import (
     CLOSE,
+    FRAME_TOKENS,
     HEADER,
     OPEN,
     estimate_tokens,
-    hit_line,
+    fitting,
     neutralise,
     notice,
 )
@@ -77,17 +78,18 @@ def topics_line(
     return f"{TOPICS_PREFIX}{', '.join(named)}; ask: {lessons} query --prompt WORDS"
 
 
-def render(hits: list[Hit], more: int, topics: str = "") -> str:
-    """The fenced block of ``hits``, the notice for ``more``, then ``topics``."""
-    if not hits and not topics:
+def render(lines: Sequence[str], more: int, topics: str = "") -> str:
+    """The fenced block of rule ``lines`` (``render.hit_line``), the notice for ``more``,
+    then ``topics``."""
+    if not lines and not topics:
         return ""
-    lines = [OPEN, HEADER, *(hit_line(hit) for hit in hits)]
+    block = [OPEN, HEADER, *lines]
     if more > 0:
-        lines.append(notice(more))
+        block.append(notice(more))
     if topics:
-        lines.append(topics)
-    lines.append(CLOSE)
-    return "\n".join(lines)
+        block.append(topics)
+    block.append(CLOSE)
+    return "\n".join(block)
 
 
 def fit(
@@ -105,28 +107,24 @@ def fit_hits(
     lessons: str = "lessons",
 ) -> AlwaysBlock:
     """The always-on block within ``budget`` tokens: ``hits`` in order while the block
-    (frame and notice included) fits; then the line of ``topics``, if any, naming fewer
-    of them until it fits."""
-    kept: list[Hit] = []
-    for hit in hits:
-        more = len(hits) - len(kept) - 1
-        if estimate_tokens(render([*kept, hit], more)) > budget:
-            break
-        kept.append(hit)
-    more = len(hits) - len(kept)
-    text = render(kept, more)
+    (frame and notice included) fits, costed as recall costs its rules
+    (``render.fitting``), but never past the budget, not even for the first; then the
+    line of ``topics``, if any, naming fewer of them until it fits."""
+    lines = fitting(hits, budget)
+    used = FRAME_TOKENS + sum(estimate_tokens(line) for line in lines)
+    if used > budget:  # the first rule alone, which ``fitting`` always keeps
+        lines, used = (), FRAME_TOKENS
+    more = len(hits) - len(lines)
+    text = render(lines, more)
     topic_tokens = 0
-    if topics:
-        for count in range(MAX_TOPICS, 0, -1):
-            line = topics_line(topics, count, lessons)
-            if not line:
-                break
-            candidate = render(kept, more, line)
-            if estimate_tokens(candidate) <= budget:
-                topic_tokens = estimate_tokens(candidate) - estimate_tokens(text or render([], 0))
-                text = candidate
-                break
-    return AlwaysBlock(text, tuple(hit.lesson_id for hit in kept), more, topic_tokens)
+    for count in range(MAX_TOPICS, 0, -1) if topics else ():
+        line = topics_line(topics, count, lessons)
+        if used + estimate_tokens(line) <= budget:
+            with_line = render(lines, more, line)
+            topic_tokens = estimate_tokens(with_line) - estimate_tokens(text)
+            text = with_line
+            break
+    return AlwaysBlock(text, tuple(hit.lesson_id for hit in hits[: len(lines)]), more, topic_tokens)
 
 
 def at_session_start(layout: Layout, key: str, config: Config) -> str | None:

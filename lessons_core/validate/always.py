@@ -20,7 +20,7 @@ import shutil
 from collections.abc import Iterator
 
 from lessons_core.delivery.always import VIA, fit_hits, render
-from lessons_core.recall.render import estimate_tokens
+from lessons_core.recall.render import estimate_tokens, hit_line
 from lessons_core.recall.types import Hit
 from lessons_core.store.model import Lesson
 from lessons_core.validate.context import Context
@@ -69,7 +69,7 @@ def _over_budget(ctx: Context, always: list[Lesson]) -> Iterator[Finding]:
     hits = [Hit(x.id, x.rule, VIA, "", (), x.gate) for x in always]
     kept = set(fit_hits(hits, budget).shown)
     cut = [x for x in always if x.id not in kept]
-    total = estimate_tokens(render(hits, 0))
+    total = estimate_tokens(render([hit_line(hit) for hit in hits], 0))
     for lesson in cut:
         yield Finding(
             "L401",
