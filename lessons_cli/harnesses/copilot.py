@@ -120,7 +120,12 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
     key = str(payload["sessionId"])
     if event == "preToolUse":
         action = action_of(layout, payload)
-        return pre_tool_output(delivery.before_action(layout, key, action, config, event=event))
+        notice = delivery.before_action(layout, key, action, config, event=event)
+        if notice is not None and notice.gate:
+            return pre_tool_output(notice)
+        return context_output(
+            delivery.with_due(layout, key, config, notice.text if notice else None)
+        )
     if event == "sessionStart":
         source = str(payload.get("source"))
         source = SOURCES.get(source, source)
@@ -130,7 +135,7 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
         if not isinstance(prompt, str):
             return None
         said = delivery.on_prompt(layout, key, prompt, config, event)
-        return context_output(said.text if said else None)
+        return context_output(delivery.with_due(layout, key, config, said.text if said else None))
     if event == "postToolUseFailure":
         from lessons_core.delivery import nudges  # failures only: keeps every other call lighter
 

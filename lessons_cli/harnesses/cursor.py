@@ -89,9 +89,10 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
         notice = delivery.before_action(
             layout, key, action_of(layout, payload), config, modes, event
         )
-        if notice is None:
-            return None
-        return gate_output(notice) if GATE in modes else {"additional_context": notice.text}
+        if GATE in modes:
+            return gate_output(notice) if notice else None
+        text = delivery.with_due(layout, key, config, notice.text if notice else None)
+        return {"additional_context": text} if text else None
     if event == "preCompact":
         delivery.before_compaction(layout, key)
     return None

@@ -112,17 +112,19 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
                 if isinstance(prompt, str)
                 else None
             )
-            return _context(event, said.text if said else None)
+            text = said.text if said else None
+            return _context(event, delivery.with_due(layout, key, config, text, session))
         if not (isinstance(event, str) and event in EVENT_MODES):
             return None
         action = action_of(layout, payload)
         modes = EVENT_MODES[event]
         notice = delivery.before_action(layout, key, action, config, modes, event, session)
-    if notice is None:
-        return None
-    if notice.gate:
+    if notice is not None and notice.gate:
         return {"decision": "deny", "reason": _fenced(notice.text)}
-    return _context(event, notice.text)
+    if CONTEXT not in modes:
+        return None
+    text = notice.text if notice else None
+    return _context(event, delivery.with_due(layout, key, config, text, session))
 
 
 def users_words(prompt: str) -> str:

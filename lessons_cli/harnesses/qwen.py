@@ -65,13 +65,17 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
     if isinstance(event, str) and event in EVENT_MODES:
         action = action_of(layout, payload)
         notice = delivery.before_action(layout, key, action, config, EVENT_MODES[event], event)
-        if notice is not None and not notice.gate:
-            notice = notice._replace(text=_fenced(notice.text))
-        return claude_code.pre_tool_output(notice, event)
-    if event == "UserPromptSubmit":
+        if notice is not None and notice.gate:
+            return claude_code.pre_tool_output(notice, event)
+        if CONTEXT not in EVENT_MODES[event]:
+            return None
+        text = delivery.with_due(layout, key, config, notice.text if notice else None)
+        return claude_code.context_output(event, _fenced(text) if text else None)
+    if event == "UserPromptSubmit":  # before every model request: empty after the first
         prompt = payload.get("prompt")
         said = delivery.on_prompt(layout, key, prompt, config) if isinstance(prompt, str) else None
-        return claude_code.context_output(event, _fenced(said.text) if said else None)
+        text = delivery.with_due(layout, key, config, said.text if said else None)
+        return claude_code.context_output(event, _fenced(text) if text else None)
     if event == "PostToolUseFailure":
         return claude_code.failure_output(layout, payload, action_of(layout, payload), config)
     if event in {"SessionStart", "PreCompact"}:

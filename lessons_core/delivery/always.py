@@ -9,7 +9,9 @@ same index and never touches either, so it pays nothing for them.
 The block is the usual fenced one, oldest lesson first, each labelled ``always on``;
 lessons that do not fit are counted in the usual notice. Delivered lessons are claimed
 in the session like any other, so a trigger of one of them stays quiet until the next
-reset, when both come back. With ``session_topics``, a last line names the topics with
+reset, when both come back. Where a harness starts no session after compacting, the
+first hook after it that can add context brings them (``deliver.with_due``). With
+``session_topics``, a last line names the topics with
 most lessons (what the agent can look up with ``lessons query``), in the same budget.
 """
 

@@ -289,5 +289,20 @@ def session_start(layout: Layout, key: str, source: str, config: Config) -> str 
 
 
 def before_compaction(layout: Layout, key: str) -> None:
-    """Compaction drops what was shown, so every rule becomes eligible again."""
-    sessions.reset(layout, key)
+    """Compaction drops what was shown, so every rule becomes eligible again, and the
+    always-on lessons are due (a session start after it brings them, else ``with_due``)."""
+    sessions.reset(layout, key, due=True)
+
+
+def with_due(
+    layout: Layout, key: str, config: Config, text: str | None, opened: Session | None = None
+) -> str | None:
+    """``text`` after the always-on lessons, when a compaction left them due: for a hook
+    that can add context in a harness that starts no session after compacting. Reads
+    nothing more than the session (``opened``, when the caller read it) when none are."""
+    with opened or sessions.open_session(layout, key) as session:
+        if not session.state.due or not session.take_due():
+            return text
+    from lessons_core.delivery.always import at_session_start
+
+    return "\n".join(part for part in (at_session_start(layout, key, config), text) if part) or None

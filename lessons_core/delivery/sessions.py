@@ -84,7 +84,7 @@ class SessionState:
     written by a newer version loses nothing when an older one claims a rule in it.
     """
 
-    __slots__ = ("broad", "gates", "mark", "rest", "shown", "tokens")
+    __slots__ = ("broad", "due", "gates", "mark", "rest", "shown", "tokens")
 
     def __init__(self, data: dict[str, object] | None = None) -> None:
         data = data or {}
@@ -106,6 +106,9 @@ class SessionState:
         # How far the harness's transcript was looked at for a rewrite (None: not yet).
         value = data.get("mark")
         self.mark: int | None = value if type(value) is int and value >= 0 else None
+        # The always-on lessons are due: the history was compacted and no session start
+        # followed to bring them back (``deliver.with_due``).
+        self.due: bool = data.get("due") is True
         self.rest: dict[str, object] = {k: v for k, v in data.items() if k not in _KNOWN}
 
     def forget_shown(self) -> None:
@@ -122,6 +125,8 @@ class SessionState:
             data["gates"] = self.gates
         if self.mark is not None:
             data["mark"] = self.mark
+        if self.due:
+            data["due"] = True
         data.update(self.rest)
         data["updated"] = int(time.time())
         return data
@@ -214,13 +219,26 @@ class Session:
             nonlocal moved
             if state.mark != seen:
                 return False
-            if forget:
+            if forget:  # the history was rewritten: a compaction no event announced
                 state.forget_shown()
+                state.due = True
             state.mark, moved = to, True
             return True
 
         self.update(change)
         return moved
+
+    def take_due(self) -> bool:
+        """Clear ``due``; True for the one hook that cleared it (parallel hooks race)."""
+        taken = False
+
+        def change(state: SessionState) -> bool:
+            nonlocal taken
+            taken, state.due = state.due, False
+            return taken
+
+        self.update(change)
+        return taken
 
     def update(self, change: Callable[[SessionState], bool]) -> None:
         """Apply ``change`` to the session's current state under its lock, and write the
@@ -285,8 +303,10 @@ def claim(
         return session.claim(ids, broad, tokens, gate)
 
 
-def reset(layout: Layout, key: str) -> None:
-    """Forget what was shown (compaction, ``/clear``, a new session).
+def reset(layout: Layout, key: str, due: bool = False) -> None:
+    """Forget what was shown (compaction, ``/clear``, a new session); ``due``: the
+    always-on lessons are due at the next hook that can bring them (a compaction), else
+    they were just brought (a session start).
 
     The refused calls are kept: a call refused just before a reset and made again right
     after it must run, as its refusal said (``delivery.before_action``).
@@ -294,6 +314,7 @@ def reset(layout: Layout, key: str) -> None:
 
     def change(state: SessionState) -> bool:
         state.forget_shown()
+        state.due = due
         return True
 
     _update(_path(layout, key), change)

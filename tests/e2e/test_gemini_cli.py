@@ -290,3 +290,26 @@ def test_an_always_on_lesson_reaches_the_first_request(gemini: Project) -> None:
     block = json.dumps(f"{note}\n{BRACKET_OPEN}\n")[1:-1]
     assert block in first
     assert f"{ALWAYS_RULE} (always on)" in first
+
+
+def test_after_a_real_compression_the_always_on_lesson_comes_with_the_next_tool_result(
+    gemini: Project,
+) -> None:
+    """Gemini CLI starts no session after compressing: the always-on rule, dropped with
+    the history, comes back with the next tool result (AfterTool), once."""
+    lessons(gemini.root, "add", ALWAYS_RULE, "--topic", "build", "--always")
+    fake = gemini.fake
+    fake.scenarios["before"] = [write_call(gemini.root, "src/app.py", "VALUE = 2\n")]
+    fake.scenarios["after"] = [replace_call(gemini.root, "VALUE = 2", "VALUE = 3")]
+    gemini.gemini("-p", "SCENARIO:before edit")
+    assert _blob(fake.requests[0]).count(ALWAYS_RULE) == 1
+    gemini.settings(model={"compressionThreshold": 0.0001})
+    start = len(fake.requests)
+    gemini.gemini("--resume", "latest", "-p", "SCENARIO:after edit")
+    requests = fake.requests[start:]
+    assert [r for r in requests if not r.get("tools")]  # it compressed
+    counts = [_blob(r).count(ALWAYS_RULE) for r in _main_loop(requests)]
+    assert counts[0] == 0  # compression dropped it...
+    assert counts[-1] == 1  # ...and the tool result brought it back, once
+    (_tool, text, _error), *_ = _results(_main_loop(requests)[-1])
+    assert ALWAYS_RULE in text

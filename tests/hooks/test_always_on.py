@@ -179,3 +179,70 @@ def test_an_inactive_always_on_lesson_is_not_delivered(project: Layout) -> None:
     )
     got = answer("claude-code", payload("claude-code", "session_start_startup", project.root))
     assert "yarn" not in _text("claude-code", got)
+
+
+# Harnesses whose compaction no session start follows: (harness, the compaction event,
+# the next event that can carry context). The always-on rules come with that event, once.
+AFTER_COMPACTION = [
+    ("qwen", "pre_compact_auto", "user_prompt_submit_empty"),
+    ("qwen", "pre_compact_auto", "post_tool_use_edit"),
+    ("cursor", "pre_compact", "post_tool_use_write"),
+    ("copilot", "pre_compact_auto", "user_prompt_submitted"),
+    ("copilot", "pre_compact_manual", "pre_tool_use_edit"),
+]
+
+
+def _context_of(harness: str, got: dict[str, Any] | None) -> str:
+    if got is None:
+        return ""
+    if harness == "qwen":
+        return str(got["hookSpecificOutput"]["additionalContext"])
+    return _text(harness, got)
+
+
+@pytest.mark.parametrize(("harness", "compaction", "after"), AFTER_COMPACTION)
+def test_after_a_compaction_without_session_start_the_next_context_brings_them(
+    project: Layout, harness: str, compaction: str, after: str
+) -> None:
+    """Recorded payloads: the compaction event leaves the always-on rules due; the next
+    event that adds context brings them (before its own rules), and the one after it
+    does not again."""
+    _always(project)
+    name = after
+    first = _context_of(harness, answer(harness, payload(harness, name, project.root)))
+    assert PNPM not in first  # no compaction yet: nothing due
+    assert call_hook(harness, payload(harness, compaction, project.root)) == b""
+    brought = _context_of(harness, answer(harness, payload(harness, name, project.root)))
+    assert brought.count(PNPM) == 1
+    assert brought.count(GERMAN) == 1
+    assert PNPM not in _context_of(harness, answer(harness, payload(harness, name, project.root)))
+
+
+def test_a_gemini_history_rewrite_leaves_them_due_for_the_next_context(project: Layout) -> None:
+    """Gemini CLI announces no compaction: the rewrite its transcript shows makes the
+    always-on rules due, and AfterTool (not BeforeTool, which cannot add context) brings
+    them, once."""
+    _always(project)
+    transcript = Path(payload("gemini", "pre_compress", project.root)["transcript_path"])
+    transcript.parent.mkdir(parents=True, exist_ok=True)
+    transcript.write_text('{"sessionId":"s","kind":"main"}\n')
+    assert call_hook("gemini", payload("gemini", "pre_compress", project.root)) == b""
+    with transcript.open("a") as handle:
+        handle.write('{"$set":{"messages":[{"id":"a","type":"user","content":[]}]}}\n')
+    assert call_hook("gemini", payload("gemini", "before_tool_shell", project.root)) == b""
+    got = answer("gemini", payload("gemini", "after_tool_write_file", project.root))
+    text = _text("gemini", got)
+    assert text.startswith("[project-lessons]")
+    assert text.count(PNPM) == 1
+    assert call_hook("gemini", payload("gemini", "after_tool_replace", project.root)) == b""
+
+
+def test_claude_codes_session_start_after_compaction_takes_what_was_due(project: Layout) -> None:
+    """Claude Code starts a session after compacting: that start brings the rules, and
+    the prompt after it does not bring them again."""
+    _always(project)
+    H = "claude-code"
+    assert call_hook(H, payload(H, "pre_compact_manual", project.root)) == b""
+    assert PNPM in _text(H, answer(H, payload(H, "session_start_compact", project.root)))
+    prompt = answer(H, payload(H, "user_prompt_submit", project.root))
+    assert prompt is None or PNPM not in _text(H, prompt)
