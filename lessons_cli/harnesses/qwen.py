@@ -16,6 +16,7 @@ from __future__ import annotations
 from lessons_cli.harnesses import claude_code
 from lessons_cli.harnesses.spec import HookEvent, Wiring, anchored
 from lessons_core.delivery import deliver as delivery
+from lessons_core.delivery import sessions
 from lessons_core.delivery.deliver import CONTEXT, GATE
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
@@ -64,17 +65,24 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
     key = claude_code.session_of(payload)
     if isinstance(event, str) and event in EVENT_MODES:
         action = action_of(layout, payload)
-        notice = delivery.before_action(layout, key, action, config, EVENT_MODES[event], event)
+        modes = EVENT_MODES[event]
+        with sessions.open_session(layout, key) as session:  # read once for the call
+            notice = delivery.before_action(layout, key, action, config, modes, event, session)
         if notice is not None and notice.gate:
             return claude_code.pre_tool_output(notice, event)
         if CONTEXT not in EVENT_MODES[event]:
             return None
-        text = delivery.with_due(layout, key, config, notice.text if notice else None)
+        text = delivery.with_due(layout, key, config, notice.text if notice else None, session)
         return claude_code.context_output(event, _fenced(text) if text else None)
     if event == "UserPromptSubmit":  # before every model request: empty after the first
         prompt = payload.get("prompt")
-        said = delivery.on_prompt(layout, key, prompt, config) if isinstance(prompt, str) else None
-        text = delivery.with_due(layout, key, config, said.text if said else None)
+        with sessions.open_session(layout, key) as session:
+            said = (
+                delivery.on_prompt(layout, key, prompt, config, opened=session)
+                if isinstance(prompt, str)
+                else None
+            )
+        text = delivery.with_due(layout, key, config, said.text if said else None, session)
         return claude_code.context_output(event, _fenced(text) if text else None)
     if event == "PostToolUseFailure":
         return claude_code.failure_output(layout, payload, action_of(layout, payload), config)
