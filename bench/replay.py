@@ -24,7 +24,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from bench.graphs import Graph
+from lessons_cli.hook_runner import run_hook
 from lessons_core.delivery.always import TOPICS_PREFIX
+from lessons_core.delivery.deliver import session_note
 from lessons_core.index.cache import load_index
 from lessons_core.recall.render import CLOSE, HEADER, OPEN, estimate_tokens, neutralise
 from lessons_core.store.layout import Layout
@@ -131,9 +133,6 @@ def _tool(name: str, **tool_input: str) -> dict[str, Any]:
 
 def replay(graph: Graph, calls: int = CALLS) -> Replay:
     """Run the session against ``graph`` through the hook and count what it delivered."""
-    from lessons_cli.hook_runner import run_hook
-    from lessons_core.delivery.deliver import session_note
-
     root = str(graph.root)
     note = session_note(Layout(graph.root))
     delivered: Counter[str] = Counter()

@@ -28,7 +28,7 @@ from typing import Any
 
 from lessons_cli.harnesses import claude_code
 from lessons_core.delivery import nudges, sessions
-from lessons_core.delivery.deliver import CONTEXT, GATE, GATE_PREFIX, ToolAction
+from lessons_core.delivery.deliver import CONTEXT, GATE, GATE_PREFIX, ToolAction, call_digest
 from lessons_core.eval.replay_report import (
     FAILED,
     OK,
@@ -39,6 +39,7 @@ from lessons_core.eval.replay_report import (
     ReplayedCall,
 )
 from lessons_core.eval.transcripts import Step, ToolCall, Transcript
+from lessons_core.feedback.failures import action_identity
 from lessons_core.recall.render import estimate_tokens
 from lessons_core.store.config import Config
 from lessons_core.store.files import load_graph
@@ -128,6 +129,8 @@ class _Player:
             self._call(step, payload, _label(call.name, action)),
             tool_use_id=call.id,
             outcome=_outcome(call),
+            action=action_identity(action.files, action.command) or "",
+            call=call_digest(action),
         )
         about = self.shown_for.setdefault(claude_code.session_of(payload), {})
         shown = about.setdefault(action.command or ",".join(action.files), set())

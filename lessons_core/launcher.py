@@ -9,6 +9,8 @@ machine it runs on and runs it isolated, or stays silent where there is none.
 from __future__ import annotations
 
 import os
+import re
+import subprocess
 from pathlib import Path
 
 from lessons_core.fsutil import atomic_write
@@ -68,9 +70,6 @@ def _sh_quoted(text: str) -> str:
 def launcher_target(command: str, root: Path, project_dir_var: str | None) -> Path | None:
     """The launcher file a hook command of ours opens when the harness runs it in ``root``
     (None for a command that runs no launcher), found by the shell itself."""
-    import re
-    import subprocess
-
     found = re.search(r'sh ("[^"]*/\.lessons/' + NAME + r'") hook ', command)
     if found is None:
         return None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import importlib.util
 import pkgutil
 import subprocess
 import sys
@@ -25,8 +26,6 @@ def test_core_never_imports_click() -> None:
 
 def test_no_top_level_cli_package_is_installed() -> None:
     """The CLI ships as lessons_cli, never a generic top-level `cli`."""
-    import importlib.util
-
     assert importlib.util.find_spec("lessons_cli") is not None
     assert importlib.util.find_spec("cli") is None
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from lessons_cli.harnesses.codex_trust import hook_hashes
 from lessons_core import __version__
 from tests.conftest import harness_env, make_repo, run, wired_here
 
@@ -169,8 +170,6 @@ def test_codex_trust_is_read_from_its_config(
 ) -> None:
     """Project trust, then each hook trusted at its current hash; a changed hook is
     untrusted again. (tests/e2e/test_codex.py checks the same against the real client.)"""
-    from lessons_core.codex_trust import hook_hashes
-
     root = make_repo(tmp_path / "repo", {"a.py": "x\n"})
     monkeypatch.chdir(root)
     for key, value in harness_env(root).items():

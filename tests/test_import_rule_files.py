@@ -199,3 +199,36 @@ def test_unreadable_frontmatter_skips_the_file(repo: Layout) -> None:
     report = import_json("claude-rules")
     assert (".claude/rules/broken.md", "file-unreadable") in codes(report, "not_carried")
     assert len(report["lessons"]["created"]) == 4
+
+
+def test_a_gated_rule_imported_again_stays_gated(repo: Layout) -> None:
+    """An import merges a rule into its gated twin as ``lessons add`` does: the twin gains
+    the file's globs and keeps its gate (one merge, ``Lesson.readded``, serves both)."""
+    added = run(
+        "add", "Export components as named exports only", "--topic", "style", "--gate",
+        "--trigger-keyword", "named export",
+    )  # fmt: skip
+    assert added.exit_code == 0, added.output
+    install(repo, "kiro")
+    import_json("kiro", ".kiro/steering/components.md")
+    lesson = load_graph(repo).lessons[added.stdout.strip()]
+    assert lesson.gate
+    assert lesson.triggers.files == ("components/**/*.tsx", "**/*.test.tsx")
+
+
+def test_imported_rules_take_ids_as_lessons_add_does(repo: Layout) -> None:
+    """Two rules that begin alike get the id ``lessons add`` would give, then its next
+    numbered variant, and an id already in the store is never reused."""
+    steering = repo.root / ".kiro" / "steering"
+    steering.mkdir(parents=True)
+    added = run("add", "Keep handlers small and pure", "--topic", "handlers", "--trigger-keyword",
+                "request handler")  # fmt: skip
+    assert added.stdout.strip() == "handlers-handlers-small-pure", added.output
+    (steering / "handlers.md").write_text(
+        "- Keep handlers small and pure, always.\n- Keep handlers small and pure; test them.\n"
+    )
+    report = import_json("kiro", ".kiro/steering/handlers.md")
+    assert sorted(report["lessons"]["created"]) == [
+        "handlers-handlers-small-pure-2",
+        "handlers-handlers-small-pure-3",
+    ]

@@ -34,9 +34,13 @@ def test_telemetry_doc_lists_every_field_written(tmp_path: Path) -> None:
     config = Config(telemetry=True)
     record_recall(
         layout, config, event="PreToolUse", key="a.py", candidates=["x"], delivered=["x"],
-        tokens=3, session="s", about="files",
+        tokens=3, session="s", about="files", action="file a.py", call="0123456789abcdef",
+        gate=True, recurrence=True,
     )  # fmt: skip
-    record_failure(layout, config, event="PostToolUseFailure", key="a.py", session="s")
+    record_failure(
+        layout, config, event="PostToolUseFailure", key="a.py", session="s",
+        error_class="edit: old_string not found", action="file a.py",
+    )  # fmt: skip
     keys = {k for line in log_path(layout).read_text().splitlines() for k in json.loads(line)}
     text = (DOCS / "telemetry.md").read_text()
     documented = set(re.findall(r"^\| `(\w+)` \|", text, flags=re.M))

@@ -117,3 +117,19 @@ def test_missing_required_field_is_named() -> None:
     del data["triggers"]
     with pytest.raises(InvalidLessonFile, match="triggers"):
         Lesson.from_dict(data, SOURCE)
+
+
+@pytest.mark.parametrize(("first", "second"), [(True, False), (False, True), (True, True)])
+def test_readding_a_rule_keeps_a_gate_from_either_side(first: bool, second: bool) -> None:
+    """The rule re-added (by ``lessons add`` or an import) merges triggers, topics and
+    evidence into the lesson, keeps its id, date and rationale, and a gate on either side
+    stays."""
+    base = Lesson("a", "Rule.", ("x",), Triggers(files=("a.py",)), "2024-01-01", gate=first)
+    again = Lesson("", "Rule.", ("y",), Triggers(commands=("make",)), "2025-01-01",
+                   rationale="why", evidence=("import:f.md",), gate=second)  # fmt: skip
+    merged = base.readded(again)
+    assert merged.gate
+    assert (merged.id, merged.created, merged.rationale) == ("a", "2024-01-01", "why")
+    assert merged.topics == ("x", "y")
+    assert merged.triggers == Triggers(files=("a.py",), commands=("make",))
+    assert merged.evidence == ("import:f.md",)

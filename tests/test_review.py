@@ -9,7 +9,7 @@ import pytest
 
 from lessons_core.review.markdown import code, text
 from lessons_core.store.layout import Layout
-from tests.conftest import git, run
+from tests.conftest import git, make_repo, run
 from tests.lesson_graphs import make_project, write_lesson
 
 
@@ -185,8 +185,6 @@ def test_a_first_lessons_commit_and_a_broken_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A base without .lessons/ makes every lesson added; a broken one shows its L001."""
-    from tests.conftest import make_repo
-
     make_repo(tmp_path, {"src/app.py": "x\n"})
     monkeypatch.chdir(tmp_path)
     assert run("init").exit_code == 0

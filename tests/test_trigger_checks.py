@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from lessons_core.matching.commands import compile_command
-from lessons_core.matching.file_index import FileIndex
+from lessons_core.matching.glob_counts import FileIndex
 from lessons_core.matching.globs import compile_glob
 from lessons_core.matching.probes import PROBE_COMMANDS, probe_hits, probe_hits_many
 from lessons_core.matching.thresholds import BROAD_GLOB_SHARE, REFUSED_GLOB_SHARE

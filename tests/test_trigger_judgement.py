@@ -27,6 +27,7 @@ from lessons_core.matching.trigger_checks import (
 )
 from lessons_core.store.layout import Layout
 from lessons_core.store.model import Lesson, Triggers
+from lessons_core.validate import validate
 from tests.conftest import run
 from tests.lesson_graphs import make_project, write_lesson
 
@@ -214,7 +215,6 @@ def test_every_trigger_rejected_is_a_lesson_that_can_never_be_recalled(tmp_path:
     """L106 counts keywords the judgement rejects too."""
     layout = make_project(tmp_path / "repo")
     write_lesson(layout, "gen-dead", "Regenerate the client.", files=["[z-a]"], keywords=["--"])
-    from lessons_core.validate import validate
 
     assert "L106" in {f.code for f in validate(layout).findings}
 
@@ -228,7 +228,6 @@ def test_validate_reports_absolute_paths_in_a_lesson_file(tmp_path: Path) -> Non
         layout, "db-abs", "Declare every column non-null.",
         files=[f"{root}/src/db/models.py", "/etc/db.conf", "/src/db/**"],
     )  # fmt: skip
-    from lessons_core.validate import validate
 
     found = [(f.code, f.message, f.fix) for f in validate(layout).findings if f.code == "L009"]
     assert found == [

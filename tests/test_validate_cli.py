@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from lessons_core.matching.thresholds import NEVER_RECALLED_MIN_RECALLS
 from lessons_core.store.project import init_project
 from tests.conftest import git, make_repo, run
 from tests.lesson_graphs import log_recall, make_project, write_lesson
@@ -61,8 +62,6 @@ def test_warnings_pass_unless_strict(project: Path) -> None:
 
 def test_notices_never_fail_even_strict(project: Path) -> None:
     """A never-recalled notice leaves --strict at exit 0."""
-    from lessons_core.matching.thresholds import NEVER_RECALLED_MIN_RECALLS
-
     layout = make_project(project, telemetry=True)
     write_lesson(layout, "db-a", "Quote identifiers in raw SQL.", files=["src/db/**"])
     for _ in range(NEVER_RECALLED_MIN_RECALLS):

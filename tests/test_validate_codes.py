@@ -7,6 +7,7 @@ from pathlib import Path
 from lessons_core.matching.thresholds import NEVER_RECALLED_MIN_RECALLS, REPEATED_FAILURE_MIN
 from lessons_core.store.config import Config, load_config
 from lessons_core.store.layout import Layout
+from lessons_core.store.project import init_project
 from lessons_core.validate import validate
 from tests.lesson_graphs import log_failure, log_recall, make_project, write_lesson, write_raw
 
@@ -243,8 +244,6 @@ def test_l101_quiet_on_a_glob_matching_files(tmp_path: Path) -> None:
 
 def test_l101_reads_the_tree_outside_git_honouring_gitignore(tmp_path: Path) -> None:
     """Outside git, a glob matching only ignored files is dead, one matching others is not."""
-    from lessons_core.store.project import init_project
-
     (tmp_path / "build").mkdir()
     (tmp_path / "build" / "out.js").write_text("x")
     (tmp_path / "src").mkdir()

@@ -9,8 +9,8 @@ from typing import Any, TypeVar
 
 import click
 
-from lessons_cli.harnesses import HARNESSES, harness, wiring, wirings
-from lessons_core import agent_docs, launcher
+from lessons_cli.harnesses import HARNESSES, agent_docs, harness, wiring, wirings
+from lessons_core import launcher
 from lessons_core.errors import LessonsError
 from lessons_core.git import top_level
 from lessons_core.store.project import init_project

@@ -7,8 +7,14 @@ from pathlib import Path
 import click
 
 from lessons_cli.output import echo_json
+from lessons_core.delivery import sessions
+from lessons_core.delivery.deliver import allowance
+from lessons_core.delivery.session_recall import recall_once
 from lessons_core.index.cache import load_index
+from lessons_core.recall.explain import explain as explain_request
+from lessons_core.recall.explain_text import render_text
 from lessons_core.recall.rank import recall
+from lessons_core.recall.render import render_block
 from lessons_core.recall.types import Allowance, RecallRequest
 from lessons_core.store.config import read_config
 from lessons_core.store.layout import layout_for_files
@@ -70,11 +76,6 @@ def query_command(
     for _key, problem, _kind in problems:  # recall runs with the defaults meanwhile
         click.echo(f"warning: {layout.config_path}: {problem}", err=True)
     if explain:
-        from lessons_core.delivery import sessions
-        from lessons_core.delivery.deliver import allowance
-        from lessons_core.recall.explain import explain as explain_request
-        from lessons_core.recall.explain_text import render_text
-
         # Explaining reads the session's state but records nothing.
         left = (
             allowance(sessions.load(layout, sessions.session_key(session)), config, limit)
@@ -91,11 +92,8 @@ def query_command(
     for err in broken:
         click.echo(f"warning: skipped {err}", err=True)
     if session:
-        from lessons_core.delivery.session_recall import recall_once
-        from lessons_core.delivery.sessions import session_key
-
         found = recall_once(
-            layout, request, session_key(session), config=config, limit=limit, index=index
+            layout, request, sessions.session_key(session), config=config, limit=limit, index=index
         )
     else:
         found = recall(
@@ -104,8 +102,6 @@ def query_command(
     if as_json:
         echo_json({"lessons": [hit.to_dict() for hit in found.hits], "more": found.more})
         return
-    from lessons_core.recall.render import render_block
-
     block = render_block(found)
     if block:
         click.echo(block)

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from lessons_cli.commands.stats import render_effect
 from lessons_cli.output import counted, echo_json
 from lessons_cli.replay import replay
 from lessons_core.eval.replay_report import FAILED, REFUSED, Replay
@@ -77,3 +78,7 @@ def _print(result: Replay) -> None:
     click.echo(f"failed right after a lesson about them was shown: {len(failures)}")
     for call in failures:
         click.echo(f"  line {call.line} {call.label}: {', '.join(call.failed_after)}")
+    # The refusals are those recorded (a session run with the hook on); held is whether
+    # the recorded failures came after what today's lessons would have shown.
+    for line in render_effect(result.effect()):
+        click.echo(line)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from lessons_cli.output import echo_json
+from lessons_core.feedback.effect import Effect
 from lessons_core.store.config import load_config
 from lessons_core.store.files import load_graph
 from lessons_core.store.layout import find_layout
@@ -85,4 +86,24 @@ def render(stats: Stats) -> str:
         f"  {f.lesson_id} before '{f.key}': {f.failures} failures in {f.sessions} sessions"
         for f in stats.failed_after
     ] or ["  -"]
-    return "\n".join(lines)
+    return "\n".join([*lines, *render_effect(stats.effect)])
+
+
+def render_effect(effect: Effect, top: int = 10) -> list[str]:
+    """The effect figures (docs/telemetry.md says what each means, and its limits)."""
+    share = "-" if effect.changed_share is None else f"{effect.changed_share:.0%}"
+    lines = [
+        f"changed by a gate     {share} of retried gates ({effect.changed} changed, "
+        f"{effect.unchanged} sent again unchanged, {effect.not_retried} not retried, "
+        f"of {effect.gates})",
+        "held after shown      (the action did not fail again in the session)",
+    ]
+    rated = effect.held_rates()
+    lines += [
+        f"  {e.lesson_id}: {e.held} of {e.shown} held ({e.held_rate:.0%})"
+        for e in rated[:top]
+        if e.held_rate is not None
+    ] or ["  -"]
+    if len(rated) > top:
+        lines.append(f"  ... {len(rated) - top} more (--json lists all)")
+    return lines

@@ -90,7 +90,9 @@ def file_action(layout: Layout, payload: dict[str, Any], *paths: Any) -> ToolAct
     """The repo-relative files among ``paths``; anything outside the repo is dropped."""
     cwd = project_dir(payload) or os.getcwd()
     found = (repo_relative(p, layout.top, cwd) for p in paths if could_name_a_file(p))
-    return ToolAction(files=tuple(dict.fromkeys(f for f in found if f)))
+    files = tuple(dict.fromkeys(f for f in found if f))
+    content = payload.get("tool_input", payload.get("toolArgs"))
+    return ToolAction(files=files, content=content) if files else ToolAction()
 
 
 def could_name_a_file(path: Any) -> bool:
@@ -177,11 +179,14 @@ def notice_output(event: str, notice: Notice | None) -> dict[str, Any] | None:
 def failure_output(
     layout: Layout, payload: dict[str, Any], action: ToolAction, config: Config
 ) -> dict[str, Any] | None:
-    """The capture nudge after ``action`` failed; nothing when the user interrupted it."""
+    """The capture nudge after ``action`` failed, or the recurrence nudge when it failed
+    again (``feedback.recurrence``); nothing when the user interrupted it."""
     if payload.get("is_interrupt"):
         return None
-    from lessons_core.delivery import nudges  # failures only: keeps every other call lighter
+    # Failures only: keeps every other call lighter.
+    from lessons_core.delivery.nudges import after_failure
 
+    error = payload.get("error")
     key = session_of(payload)
-    delivery.record_failure(layout, key, action, config)
-    return context_output("PostToolUseFailure", nudges.failure_nudge(layout, key, action))
+    text = after_failure(layout, key, action, error if isinstance(error, str) else "", config)
+    return context_output("PostToolUseFailure", text)

@@ -11,9 +11,8 @@ the shell (``apply_patch <<'EOF'``).
 
 from __future__ import annotations
 
-from lessons_cli.harnesses import claude_code
+from lessons_cli.harnesses import claude_code, codex_patches
 from lessons_cli.harnesses.spec import HookEvent, Wiring, any_of
-from lessons_core import patches
 from lessons_core.delivery import deliver as delivery
 from lessons_core.delivery.deliver import ToolAction
 
@@ -58,8 +57,8 @@ def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
     command = given.get("command") if isinstance(given, dict) else None
     if tool not in TOOLS or not isinstance(command, str):
         return ToolAction()
-    if tool == PATCH_TOOL or patches.is_patch(command):
-        return claude_code.file_action(layout, payload, *patches.patch_paths(command))
+    if tool == PATCH_TOOL or codex_patches.is_patch(command):
+        return claude_code.file_action(layout, payload, *codex_patches.patch_paths(command))
     return claude_code.command_action(command)
 
 

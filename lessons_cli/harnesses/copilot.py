@@ -32,7 +32,14 @@ FILE_TOOLS = ("create", "edit")
 SHELL_TOOL = "bash"
 TOOLS = (SHELL_TOOL, *FILE_TOOLS)
 EVENTS = frozenset(
-    {"sessionStart", "userPromptSubmitted", "preToolUse", "postToolUseFailure", "preCompact"}
+    {
+        "sessionStart",
+        "userPromptSubmitted",
+        "preToolUse",
+        "postToolUse",
+        "postToolUseFailure",
+        "preCompact",
+    }
 )
 # Copilot CLI matches the whole tool name. It reads every .github/hooks/*.json, so the
 # file is ours alone.
@@ -50,6 +57,9 @@ WIRING = Wiring(
         HookEvent("sessionStart"),
         HookEvent("userPromptSubmitted"),
         HookEvent("preToolUse", any_of(TOOLS)),
+        # A command that exits non-zero is a successful call to Copilot (1.0.102): only
+        # its result's last line tells, so shell calls are read after they ran.
+        HookEvent("postToolUse", SHELL_TOOL),
         HookEvent("postToolUseFailure", any_of(TOOLS)),
         HookEvent("preCompact"),
     ),
@@ -143,11 +153,40 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
         text = said.text if said else None
         return context_output(delivery.with_due(layout, key, config, text, session))
     if event == "postToolUseFailure":
-        from lessons_core.delivery import nudges  # failures only: keeps every other call lighter
-
-        action = action_of(layout, payload)
-        delivery.record_failure(layout, key, action, config, event)
-        return context_output(nudges.failure_nudge(layout, key, action))
+        error = payload.get("error")
+        return _failed(layout, key, payload, error if isinstance(error, str) else "", config, event)
+    if event == "postToolUse":
+        result = payload.get("toolResult")
+        text = result.get("textResultForLlm") if isinstance(result, dict) else None
+        code = shell_exit_code(text) if isinstance(text, str) else None
+        if isinstance(text, str) and code not in (None, 0):
+            return _failed(layout, key, payload, text, config, event)
+        if code == 0:
+            delivery.after_success(layout, key, action_of(layout, payload))
     if event == "preCompact":
         delivery.before_compaction(layout, key)
     return None
+
+
+def _failed(
+    layout: Layout, key: str, payload: dict[str, Any], error: str, config: Config, event: str
+) -> dict[str, Any] | None:
+    """The nudge after a failed call (``feedback.recurrence``, imported by failures only)."""
+    from lessons_core.delivery.nudges import after_failure
+
+    action = action_of(layout, payload)
+    return context_output(after_failure(layout, key, action, error, config, event))
+
+
+# Copilot ends a shell result with "<shellId: 0 completed with exit code 1>".
+EXIT_MARK = " completed with exit code "
+
+
+def shell_exit_code(text: str) -> int | None:
+    """The exit code at the end of a shell tool's result, or None if it names none."""
+    tail = text[-200:]
+    at = tail.rfind(EXIT_MARK)
+    if at < 0:
+        return None
+    digits = tail[at + len(EXIT_MARK) :].split(">", 1)[0].strip()
+    return int(digits) if digits.isdigit() else None

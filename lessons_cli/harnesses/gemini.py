@@ -119,12 +119,43 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
         action = action_of(layout, payload)
         modes = EVENT_MODES[event]
         notice = delivery.before_action(layout, key, action, config, modes, event, session)
+        known = session.state
     if notice is not None and notice.gate:
         return {"decision": "deny", "reason": _fenced(notice.text)}
-    if CONTEXT not in modes:
+    texts = [notice.text] if notice is not None else []
+    error = failure_of(payload) if event == "AfterTool" else None
+    if error is not None:
+        from lessons_core.delivery.nudges import after_failure  # failures only
+
+        nudge = after_failure(layout, key, action, error, config, event)
+        texts += [nudge] if nudge else []
+    elif event == "AfterTool":
+        delivery.after_success(layout, key, action, known)
+    if CONTEXT in modes:  # always-on lessons a compression left due come first
+        due = delivery.with_due(layout, key, config, None, session)
+        texts = [due, *texts] if due else texts
+    return _context(event, "\n".join(texts)) if texts else None
+
+
+EXIT_LINE = "\nExit Code: "
+
+
+def failure_of(payload: dict[str, Any]) -> str | None:
+    """The error text of a call that failed, as ``AfterTool`` reports it (Gemini CLI
+    0.61.0): an ``error`` object for a refused edit, ``Exit Code: N`` in a shell
+    command's result when it exits non-zero; None for a call that succeeded."""
+    response = payload.get("tool_response")
+    if not isinstance(response, dict):
         return None
-    text = notice.text if notice else None
-    return _context(event, delivery.with_due(layout, key, config, text, session))
+    error = response.get("error")
+    if isinstance(error, dict):
+        message = error.get("message")
+        return message if isinstance(message, str) else ""
+    content = response.get("llmContent")
+    if not isinstance(content, str) or EXIT_LINE not in content:
+        return None
+    code = content.rsplit(EXIT_LINE, 1)[1].split("\n", 1)[0].strip()
+    return content if code.isdigit() and code != "0" else None
 
 
 def users_words(prompt: str) -> str:

@@ -66,11 +66,14 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
     if isinstance(event, str) and event in EVENT_MODES:
         action = action_of(layout, payload)
         modes = EVENT_MODES[event]
-        with sessions.open_session(layout, key) as session:  # read once for the call
+        with sessions.open_session(layout, key) as session:  # read once for the whole call
             notice = delivery.before_action(layout, key, action, config, modes, event, session)
+            known = session.state
+        if event == "PostToolUse":  # it ran: PostToolUseFailure follows a failure instead
+            delivery.after_success(layout, key, action, known)
         if notice is not None and notice.gate:
             return claude_code.pre_tool_output(notice, event)
-        if CONTEXT not in EVENT_MODES[event]:
+        if CONTEXT not in modes:
             return None
         text = delivery.with_due(layout, key, config, notice.text if notice else None, session)
         return claude_code.context_output(event, _fenced(text) if text else None)

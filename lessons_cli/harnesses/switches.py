@@ -14,6 +14,15 @@ from pathlib import Path
 from typing import Any
 
 from lessons_cli.checks import FAIL, OK, Check
+from lessons_cli.harnesses import wiring
+from lessons_cli.harnesses.codex import WIRING as CODEX_WIRING
+from lessons_cli.harnesses.codex_trust import EVENT_LABELS, hook_hashes
+from lessons_core.git import main_checkout
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - the test matrix runs 3.11
+    import tomli as tomllib
 
 Switches = Callable[[Path, Mapping[str, str]], "list[Check]"]
 
@@ -166,12 +175,9 @@ def codex(root: Path, env: Mapping[str, str]) -> list[Check]:
         )
         detail = f"the project is not trusted in {path}: Codex ignores .codex/hooks.json"
         checks.append(Check("codex", FAIL, detail, fix))
-    from lessons_cli.harnesses import codex, wiring
-    from lessons_core.codex_trust import hook_hashes
-
     hooks_file = root / ".codex" / "hooks.json"
     settings = wiring.read_settings(hooks_file)
-    ours = set(wiring.our_commands(settings, codex.WIRING))
+    ours = set(wiring.our_commands(settings, CODEX_WIRING))
     hooks = config.get("hooks")
     state = hooks.get("state") if isinstance(hooks, dict) else None
     state = state if isinstance(state, dict) else {}
@@ -196,8 +202,6 @@ def codex(root: Path, env: Mapping[str, str]) -> list[Check]:
 def _codex_project(root: Path) -> Path:
     """The folder Codex takes as the project of ``root``: in a linked git worktree, the
     main checkout (the folder holding the common git directory); else ``root`` itself."""
-    from lessons_core.git import main_checkout
-
     main = main_checkout(root)
     if main is None:
         return root
@@ -206,8 +210,6 @@ def _codex_project(root: Path) -> Path:
 
 def _command_at(settings: dict[str, Any], key: str) -> str | None:
     """The command of the handler a Codex hook key names (…:event:group:handler)."""
-    from lessons_core.codex_trust import EVENT_LABELS
-
     _file, label, group, handler = key.rsplit(":", 3)
     event = next((name for name, value in EVENT_LABELS.items() if value == label), None)
     try:
@@ -219,10 +221,6 @@ def _command_at(settings: dict[str, Any], key: str) -> str | None:
 
 def _toml(path: Path) -> tuple[dict[str, Any] | None, str | None]:
     """The table in ``path`` (None when absent), or the reason it cannot be read."""
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover - the test matrix runs 3.11
-        import tomli as tomllib
     try:
         with path.open("rb") as handle:
             return tomllib.load(handle), None

@@ -14,7 +14,7 @@ from lessons_core.authoring.repo_files import tracked_files
 from lessons_core.errors import CaptureRefused
 from lessons_core.fsutil import locked
 from lessons_core.store.files import create_lesson, load_graph, update_lesson
-from lessons_core.store.ids import candidate_ids, slug
+from lessons_core.store.ids import claim_id, slug
 from lessons_core.store.layout import Layout
 from lessons_core.store.model import Lesson, today
 
@@ -43,7 +43,7 @@ def add_lesson(layout: Layout, draft: guards.CaptureDraft, force: bool = False) 
         graph = load_graph(layout)
         twin = guards.find_identical(draft.rule, graph.lessons.values())
         if twin is not None:
-            merged = _merge(twin, draft)
+            merged = twin.readded(_draft_lesson(draft))
             if merged != twin:
                 update_lesson(layout, merged)
             return CaptureResult(merged, created=False, warnings=tuple(warnings))
@@ -57,36 +57,24 @@ def add_lesson(layout: Layout, draft: guards.CaptureDraft, force: bool = False) 
                 f"('lessons supersede {twin_lesson.id} --by NEW'), or pass --force",
                 "near-duplicate",
             )
-        lesson = _new_lesson(layout, draft)
+        lesson = claim_id(
+            _draft_lesson(draft), draft.topics[0], lambda new: create_lesson(layout, new)
+        )
+    if lesson is None:
+        raise CaptureRefused("no free id for this rule", "reword the rule", "id-exhausted")
     return CaptureResult(lesson, created=True, warnings=tuple(warnings))
 
 
-def _new_lesson(layout: Layout, draft: guards.CaptureDraft) -> Lesson:
-    for lesson_id in candidate_ids(draft.topics[0], draft.rule):
-        lesson = Lesson(
-            id=lesson_id,
-            rule=draft.rule,
-            topics=draft.topics,
-            triggers=draft.triggers,
-            created=today(),
-            rationale=draft.rationale or None,
-            evidence=draft.evidence,
-            gate=draft.gate,
-            always=draft.always,
-        )
-        if create_lesson(layout, lesson):
-            return lesson
-    raise CaptureRefused("no free id for this rule", "reword the rule", "id-exhausted")
-
-
-def _merge(twin: Lesson, draft: guards.CaptureDraft) -> Lesson:
-    """Re-adding a rule adds its new triggers, topics and evidence to the existing lesson."""
-    return replace(
-        twin,
-        topics=tuple(dict.fromkeys(twin.topics + draft.topics)),
-        triggers=twin.triggers.merged(draft.triggers),
-        evidence=tuple(dict.fromkeys(twin.evidence + draft.evidence)),
-        rationale=twin.rationale or draft.rationale or None,
-        gate=twin.gate or draft.gate,
-        always=twin.always or draft.always,
+def _draft_lesson(draft: guards.CaptureDraft) -> Lesson:
+    """The draft as a lesson, its id still to be claimed."""
+    return Lesson(
+        id="",
+        rule=draft.rule,
+        topics=draft.topics,
+        triggers=draft.triggers,
+        created=today(),
+        rationale=draft.rationale or None,
+        evidence=draft.evidence,
+        gate=draft.gate,
+        always=draft.always,
     )

@@ -10,8 +10,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from lessons_core.authoring.secrets import find_secrets
 from lessons_core.errors import CaptureRefused
-from lessons_core.matching.file_index import FileIndex
+from lessons_core.matching.glob_counts import FileIndex
 from lessons_core.matching.probes import PROBE_COMMANDS, probe_hits
 from lessons_core.matching.thresholds import (
     MAX_RATIONALE_CHARS,
@@ -129,8 +130,6 @@ def repo_triggers(triggers: Triggers, root: Path) -> Triggers:
 
 
 def check_secrets(draft: CaptureDraft) -> None:
-    from lessons_core.authoring.secrets import find_secrets
-
     fields = {"rule": draft.rule}
     if draft.rationale:
         fields["rationale"] = draft.rationale

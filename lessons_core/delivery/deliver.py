@@ -16,6 +16,7 @@ Two modes reach the agent differently:
 from __future__ import annotations
 
 from lessons_core.delivery import sessions
+from lessons_core.feedback import history
 from lessons_core.recall.rank import recall
 from lessons_core.recall.types import Allowance, RecallRequest
 from lessons_core.records import NamedTuple
@@ -64,6 +65,8 @@ class ToolAction(NamedTuple):
 
     files: tuple[str, ...] = ()
     command: str | None = None
+    # The tool's input, read only to tell a changed retry from a repeated one.
+    content: object = None
 
     @property
     def is_empty(self) -> bool:
@@ -116,11 +119,16 @@ def before_action(
     pure = action.command is not None and _pure_read(action.command)
     request = RecallRequest(files=() if pure else action.files, command=action.command, prompt=None)
     with opened or sessions.open_session(layout, key) as session:
+        mark = sessions.gate_mark(action_key(action)) if GATE in modes else ""
+        refused = mark if mark in session.state.gates else ""
+        if mark and not refused and history.due(session.state.failures):
+            recurring = _recurrence_gate(layout, session, action, config, mark)
+            if recurring is not None:
+                _log_recall(layout, config, event, key, action, recurring[1], recurring[0], True)
+                return recurring[0]
         found = recall(layout, request, config=config, allowance=allowance(session.state, config))
         # A pure read stays silent unless a command trigger names it.
         hits = [hit for hit in found.hits if not pure or hit.via == "command"]
-        mark = sessions.gate_mark(action_key(action)) if GATE in modes else ""
-        refused = mark if mark in session.state.gates else ""
         # The call made again after its refusal runs, as the refusal said, whatever came
         # between: more rules due (the budget held some back) or a reset (compaction,
         # /clear) that made the refusing rules new again; those come as context where the
@@ -139,6 +147,23 @@ def before_action(
         notice = notice._replace(text=f"{GATE_PREFIX}\n{notice.text}", gate=True)
     _log_recall(layout, config, event, key, action, found, notice)
     return notice
+
+
+def _recurrence_gate(
+    layout: Layout, session: Session, action: ToolAction, config: Config, mark: str
+) -> tuple[Notice, Recall] | None:
+    """The recurrence gate due for ``action`` (``feedback.recurrence``), refusing the call
+    ``mark`` names, if any. Only a session whose failure history holds a due recurrence
+    (``history.due``) imports more to find out."""
+    from lessons_core.feedback.recurrence import recurrence_gate
+    from lessons_core.recall.render import render_block
+
+    found = recurrence_gate(layout, session, action.files, action.command, config, gate=mark)
+    if found is None:
+        return None
+    head, again = found
+    text = f"{head}\n{GATE_PREFIX}\n{render_block(again)}"
+    return Notice(text, gate=True, shown=tuple(hit.lesson_id for hit in again.hits)), again
 
 
 def _pure_read(command: str) -> bool:
@@ -219,18 +244,43 @@ def action_key(action: ToolAction) -> str:
     return " ".join(action.files) if action.files else action.command or ""
 
 
+def after_success(
+    layout: Layout, key: str, action: ToolAction, known: SessionState | None = None
+) -> None:
+    """The call ran fine: if the session's failure history holds its action, its last
+    outcome becomes a success (a failure then a fix). Only a session with failures
+    imports more to find out; ``known`` is the session as the hook read it already."""
+    state = known if known is not None else sessions.load(layout, key)
+    if action.is_empty or not state.failures:
+        return
+    from lessons_core.feedback.recurrence import record_success
+
+    record_success(layout, key, action.files, action.command)
+
+
 def record_failure(
     layout: Layout,
     key: str,
     action: ToolAction,
     config: Config,
     event: str = "PostToolUseFailure",
+    error_class: str = "",
+    identity: str = "",
 ) -> None:
-    """Log a failed call after lessons were delivered for it (telemetry only)."""
+    """Log a failed call, with its error class and its action's identity (telemetry
+    only)."""
     if config.telemetry and not action.is_empty:
         from lessons_core.telemetry import log as telemetry
 
-        telemetry.record_failure(layout, config, event=event, key=action_key(action), session=key)
+        telemetry.record_failure(
+            layout,
+            config,
+            event=event,
+            key=action_key(action),
+            session=key,
+            error_class=error_class,
+            action=identity,
+        )
 
 
 def _log_recall(
@@ -241,19 +291,29 @@ def _log_recall(
     action: ToolAction | None,
     found: Recall,
     notice: Notice | None,
+    recurrence: bool = False,
 ) -> None:
-    """One telemetry record of a recall; ``action`` None is a prompt (never logged itself)."""
+    """One telemetry record of a recall; ``action`` None is a prompt (never logged itself).
+
+    A tool call's record names its action and a digest of the whole call, so what the
+    next call on the same action did can be told (``feedback.effect``).
+    """
     # Imported only when on: a hook with telemetry off pays nothing for it.
     if not config.telemetry:
         return
     from lessons_core.recall.render import estimate_tokens
     from lessons_core.telemetry import log as telemetry
 
+    identity = call = ""
     if action is None:
         key, about = telemetry.PROMPT_KEY, telemetry.ABOUT_PROMPT
     else:
+        from lessons_core.feedback.failures import action_identity
+
         about = telemetry.ABOUT_FILES if action.files else telemetry.ABOUT_COMMAND
         key = action_key(action)
+        identity = action_identity(action.files, action.command) or ""
+        call = call_digest(action)
     telemetry.record_recall(
         layout,
         config,
@@ -264,7 +324,21 @@ def _log_recall(
         tokens=estimate_tokens(notice.text) if notice else 0,
         session=session,
         about=about,
+        action=identity,
+        call=call,
+        gate=notice is not None and notice.gate,
+        recurrence=recurrence,
     )
+
+
+def call_digest(action: ToolAction) -> str:
+    """A digest of the whole call: its command, or its files and the tool's input (an
+    edit retried with other text is another call)."""
+    if action.command or action.content is None:
+        return sessions.gate_mark(action_key(action))
+    from lessons_core import hookjson
+
+    return sessions.gate_mark(action_key(action) + hookjson.dumps(action.content))
 
 
 def session_start(layout: Layout, key: str, source: str, config: Config) -> str | None:

@@ -1,9 +1,10 @@
-"""After a failed tool call: a short nudge to capture what it taught, once per session and key.
+"""After a failed tool call: a short nudge to capture what it taught, once per session and
+key, and a stronger one when the same failure recurs and no lesson covers it.
 
 The nudge carries a ready ``lessons add`` line whose trigger is as precise as the failure
-allows: the repo-relative path of the file, or a pattern anchored to the start of the
-command that failed (``^pnpm test:e2e``), never a glob or pattern that would fire
-everywhere. Anything that looks like a secret is masked before it reaches the agent.
+allows (``feedback.failures.precise_trigger``): the repo-relative path of the file, or a
+pattern anchored to the start of the command that failed (``^pnpm test:e2e``). Anything
+that looks like a secret is masked before it reaches the agent.
 """
 
 from __future__ import annotations
@@ -12,17 +13,48 @@ import shlex
 
 from lessons_core.authoring.secrets import mask_secrets
 from lessons_core.delivery import sessions
-from lessons_core.delivery.deliver import ToolAction
-from lessons_core.matching.commands import command_parts, shell_words
-from lessons_core.matching.pure_reads import is_pure_read_command
+from lessons_core.delivery.deliver import GATE_PREFIX, ToolAction, record_failure
+from lessons_core.feedback import recurrence
+from lessons_core.feedback.failures import command_pattern, precise_trigger
 from lessons_core.store.layout import Layout, lessons_command
 
-MAX_PATTERN_WORDS = 3
-# A longer word is data (a heredoc, an inline script), not a program or sub-command name.
-MAX_WORD_CHARS = 64
-_REGEX_SPECIALS = frozenset("\\.^$*+?()[]{}|")
-# Interpreters whose module flag names what ran: `python -m pytest` is about pytest.
-_MODULE_FLAGS = {"python": "-m", "python3": "-m"}
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lessons_core.store.config import Config
+
+__all__ = ["after_failure", "command_pattern", "failure_nudge", "nudge_key", "recurrence_nudge"]
+
+RECURRENCE_NUDGE = (
+    "This call failed {times} times in this session with the same error "
+    "({error_class}), and no project lesson covers it. Find the cause before trying "
+    "again; once you know it, capture it so the rule is shown before the next attempt:"
+    "\n  {line}"
+)
+
+
+def after_failure(
+    layout: Layout,
+    key: str,
+    action: ToolAction,
+    error: str,
+    config: Config,
+    event: str = "PostToolUseFailure",
+) -> str | None:
+    """What a failure hook does in every harness: count the failure in the session's
+    history (``feedback.recurrence``), log it when telemetry is on, and return the text
+    for the agent: the capture nudge, the stronger one for an uncovered recurrence, or
+    nothing (a covered recurrence waits for the recurrence gate). A call lessons' own
+    gate refused is no failure: some clients report the refusal as one."""
+    if GATE_PREFIX in error:
+        return None
+    counted = recurrence.count_failure(layout, key, action.files, action.command, error, config)
+    found_class, identity = (counted.error_class, counted.identity) if counted else ("", "")
+    record_failure(layout, key, action, config, event, found_class, identity)
+    if counted is None or counted.verdict == recurrence.COVERED:
+        return None
+    if counted.verdict == recurrence.UNCOVERED:
+        return recurrence_nudge(layout, action, counted.error_class, counted.times)
+    return failure_nudge(layout, key, action)
 
 
 def nudge_key(key: str) -> str:
@@ -32,73 +64,33 @@ def nudge_key(key: str) -> str:
 
 def failure_nudge(layout: Layout, key: str, action: ToolAction) -> str | None:
     """The nudge for a failed ``action``, or None (nothing precise, or already nudged)."""
-    trigger = precise_trigger(action)
+    trigger = precise_trigger(action.files, action.command)
     if trigger is None:
         return None
     flag, value = trigger
     if not sessions.claim(layout, nudge_key(key), [f"{flag} {value}"]):
         return None
-    line = (
-        f'{lessons_command(layout)} add "<what to do instead, one imperative sentence>" '
-        "--topic <topic> "
-        f"{flag} {shlex.quote(value)}"
-    )
     return mask_secrets(
         "That call failed. If the cause is specific to this project (not a typo or a "
-        "one-off), capture it so the rule is shown before the next attempt:\n  " + line
+        "one-off), capture it so the rule is shown before the next attempt:\n  "
+        + capture_line(layout, flag, value)
     )
 
 
-def precise_trigger(action: ToolAction) -> tuple[str, str] | None:
-    """``--trigger-file PATH`` or ``--trigger-cmd PATTERN`` for the action, or None."""
-    if action.files:
-        path = action.files[0]
-        return None if _quotes_a_secret(path) else ("--trigger-file", path)
-    if action.command:
-        pattern = command_pattern(action.command)
-        if pattern:
-            return "--trigger-cmd", pattern
-    return None
-
-
-def command_pattern(command: str) -> str | None:
-    """A pattern anchored to the last state-changing simple command of ``command``.
-
-    The program and the sub-commands after it, up to the first option, path or value:
-    ``cd web && pnpm test:e2e --filter x`` gives ``^pnpm test:e2e``.
-    """
-    parts = command_parts(command)
-    candidates = [part for part in (parts[1:] or parts) if not is_pure_read_command(part)]
-    if not candidates:
+def recurrence_nudge(
+    layout: Layout, action: ToolAction, error_class: str, times: int
+) -> str | None:
+    """The stronger nudge for a recurrence no lesson covers, with the same ready line."""
+    trigger = precise_trigger(action.files, action.command)
+    if trigger is None:
         return None
-    words = shell_words(candidates[-1])
-    if not words or len(words[0]) > MAX_WORD_CHARS:
-        return None
-    kept = [words[0]]
-    for word in words[1:]:
-        if len(kept) >= MAX_PATTERN_WORDS:
-            break
-        if _MODULE_FLAGS.get(kept[0]) == word and len(kept) == 1:
-            kept.append(word)
-            continue
-        if (
-            word.startswith("-")
-            or any(c in word for c in "/=.")
-            or not word.isprintable()
-            or len(word) > MAX_WORD_CHARS
-        ):
-            break
-        kept.append(word)
-    if _quotes_a_secret(" ".join(kept)):
-        return None
-    return "^" + " ".join(_escape(word) for word in kept)
+    line = capture_line(layout, *trigger)
+    return mask_secrets(RECURRENCE_NUDGE.format(times=times, error_class=error_class, line=line))
 
 
-def _quotes_a_secret(text: str) -> bool:
-    """Whether ``text`` holds a credential. Checked before escaping: ``\\.`` inside a token
-    would hide it from the masks, and a trigger naming a secret could never be captured."""
-    return mask_secrets(text) != text
-
-
-def _escape(word: str) -> str:
-    return "".join(f"\\{char}" if char in _REGEX_SPECIALS else char for char in word)
+def capture_line(layout: Layout, flag: str, value: str) -> str:
+    """The ``lessons add`` line a nudge offers, the rule and topic left to the agent."""
+    return (
+        f'{lessons_command(layout)} add "<what to do instead, one imperative sentence>" '
+        f"--topic <topic> {flag} {shlex.quote(value)}"
+    )

@@ -4,7 +4,10 @@ how many of them came through a broad trigger and how many tokens the shown bloc
 
 The same file keeps digests of the calls a gate refused, which no reset forgets (a refusal
 promises the call runs when made again), and, for harnesses that announce compaction only
-through their transcript, a mark: how far that transcript was already looked at.
+through their transcript, a mark: how far that transcript was already looked at. It
+also keeps the session's failure history (``feedback.history``: per action, by a digest
+of its identity, the error classes seen and how often, the last outcome, what became of
+a recurrence), which no reset forgets either.
 
 One small file per session (and per subagent) under ``.lessons/local/sessions/``, held in
 a ``SessionState``. A hook call reads it once (``open_session``) and changes it at most
@@ -23,7 +26,9 @@ import os
 import time
 
 from lessons_core import hookjson
+from lessons_core.feedback import history
 from lessons_core.fsutil import atomic_write, locked, unlink_if_there
+from lessons_core.records import NamedTuple
 from lessons_core.store.layout import SESSIONS
 
 TYPE_CHECKING = False
@@ -84,7 +89,7 @@ class SessionState:
     written by a newer version loses nothing when an older one claims a rule in it.
     """
 
-    __slots__ = ("broad", "due", "gates", "mark", "rest", "shown", "tokens")
+    __slots__ = ("broad", "due", "failures", "gates", "mark", "rest", "shown", "tokens")
 
     def __init__(self, data: dict[str, object] | None = None) -> None:
         data = data or {}
@@ -106,6 +111,9 @@ class SessionState:
         # How far the harness's transcript was looked at for a rewrite (None: not yet).
         value = data.get("mark")
         self.mark: int | None = value if type(value) is int and value >= 0 else None
+        # What failed in this session, per action (``feedback.history``); no reset
+        # forgets it: the failures happened whatever the model still holds.
+        self.failures: history.History = history.parse(data.get("failures"))
         # The always-on lessons are due: the history was compacted and no session start
         # followed to bring them back (``deliver.with_due``).
         self.due: bool = data.get("due") is True
@@ -125,6 +133,8 @@ class SessionState:
             data["gates"] = self.gates
         if self.mark is not None:
             data["mark"] = self.mark
+        if self.failures:
+            data["failures"] = self.failures
         if self.due:
             data["due"] = True
         data.update(self.rest)
@@ -228,6 +238,26 @@ class Session:
         self.update(change)
         return moved
 
+    def answer_recurrence(self, mark: str, ids: list[str], gate: str) -> bool:
+        """Show ``ids`` again for the due recurrence of the action ``mark`` names,
+        refusing the call ``gate`` names, in one write; False when a parallel hook
+        answered it first."""
+        answered = False
+
+        def change(state: SessionState) -> bool:
+            nonlocal answered
+            if history.due_entry(state.failures, mark) is None:
+                return False
+            history.set_recurrence(state.failures, mark, history.GATED)
+            state.shown = state.shown.union(ids)
+            if gate and gate not in state.gates:
+                state.gates = [*state.gates, gate][-GATES_KEPT:]
+            answered = True
+            return True
+
+        self.update(change)
+        return answered
+
     def take_due(self) -> bool:
         """Clear ``due``; True for the one hook that cleared it (parallel hooks race)."""
         taken = False
@@ -301,6 +331,50 @@ def claim(
     """
     with open_session(layout, key) as session:
         return session.claim(ids, broad, tokens, gate)
+
+
+class Tally(NamedTuple):
+    """A failure as the session's failure history counted it."""
+
+    error_class: str
+    times: int
+    # It just reached the count of a recurrence, which was not answered before.
+    new_recurrence: bool
+
+
+def failures(layout: Layout, key: str) -> history.History:
+    """The session's failure history (``feedback.history``)."""
+    return load(layout, key).failures
+
+
+def count_failure(layout: Layout, key: str, mark: str, error_class: str) -> Tally:
+    """Count a failure of the action ``mark`` names with ``error_class``."""
+    tally: list[Tally] = []
+
+    def change(state: SessionState) -> bool:
+        was = state.failures.get(mark, {}).get("recurrence")
+        found_class, times = history.record_failure(state.failures, mark, error_class)
+        new = was is None and history.recurring(state.failures[mark]) is not None
+        tally.append(Tally(found_class, times, new))
+        return True
+
+    _update(_path(layout, key), change)
+    return tally[-1]
+
+
+def record_success(layout: Layout, key: str, mark: str) -> None:
+    """The action ``mark`` names ran fine (``history.record_success``)."""
+    _update(_path(layout, key), lambda state: history.record_success(state.failures, mark))
+
+
+def set_recurrence(layout: Layout, key: str, mark: str, state_name: str) -> None:
+    """Record what became of the recurrence of ``mark`` (``history.DUE``, ...)."""
+
+    def change(state: SessionState) -> bool:
+        history.set_recurrence(state.failures, mark, state_name)
+        return True
+
+    _update(_path(layout, key), change)
 
 
 def reset(layout: Layout, key: str, due: bool = False) -> None:

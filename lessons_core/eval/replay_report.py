@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from lessons_core.delivery.deliver import GATE
+from lessons_core.feedback.effect import CALL, FAILURE, Effect, Event, measure
 from lessons_core.recall.render import estimate_tokens
 
 PROMPT_EVENT = "UserPromptSubmit"
@@ -42,6 +43,8 @@ class ReplayedCall:
     tool_use_id: str | None = None
     outcome: str | None = None
     failed_after: tuple[str, ...] = ()
+    action: str = ""  # the call's action identity (``feedback.failures``), "" if none
+    call: str = ""  # a digest of the whole call (``deliver.call_digest``)
 
     @property
     def tokens(self) -> int:
@@ -147,9 +150,23 @@ class Replay:
             failed_after_lesson=tuple(call for call in self.calls if call.failed_after),
         )
 
+    def effect(self) -> Effect:
+        """What came of the refusals the transcript recorded (the agent ran with the hook
+        on) and, had today's lessons been shown, whether the failures came after them."""
+        events: list[Event] = []
+        for call in self.calls:
+            if call.event != TOOL_EVENT:
+                continue
+            gate = call.outcome == REFUSED
+            events.append(Event("replay", CALL, call.action, call.call, call.lessons, gate))
+            if call.outcome == FAILED:
+                events.append(Event("replay", FAILURE, call.action))
+        return measure(events)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "totals": self.totals().to_dict(),
+            "effect": self.effect().to_dict(),
             "unhooked_calls": self.unhooked_calls,
             "skipped_lines": self.skipped_lines,
             "calls": [call.to_dict() for call in self.calls],

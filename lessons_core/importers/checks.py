@@ -13,7 +13,7 @@ from lessons_core.authoring import guards
 from lessons_core.authoring.repo_files import tracked_files
 from lessons_core.errors import CaptureRefused
 from lessons_core.importers.plan import Note, NoteKind
-from lessons_core.matching.file_index import FileIndex
+from lessons_core.matching.glob_counts import FileIndex
 from lessons_core.store.layout import Layout
 from lessons_core.store.model import Lesson, Triggers
 from lessons_core.validate.duplicates import near_pairs

@@ -7,7 +7,6 @@ rule with ``lessons add`` does. That is what makes a second import write nothing
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 from lessons_core.authoring import guards
@@ -17,7 +16,7 @@ from lessons_core.importers.markdown_rules import Body, parse_body
 from lessons_core.importers.plan import ImportPlan, Note, NoteKind
 from lessons_core.importers.rule_files import FORMATS, RuleFile, find_rule_files, read_rule_file
 from lessons_core.store.files import load_graph
-from lessons_core.store.ids import candidate_ids, slug
+from lessons_core.store.ids import claim_id, slug
 from lessons_core.store.layout import Layout
 from lessons_core.store.model import Lesson, Triggers, today
 from lessons_core.store.topics import Topic
@@ -90,7 +89,7 @@ class _Planner:
             )
         triggers = Triggers(files=tuple(dict.fromkeys(globs)))
         for rule, rationale in self._rules(parse_body(rule_file.body), subject):
-            self._add_lesson(rule, rationale, topic, triggers, f"import:{subject}")
+            self._add_lesson(rule, rationale, topic, triggers, subject)
 
     def _rules(self, body: Body, subject: str) -> list[tuple[str, str | None]]:
         if body.code_blocks:
@@ -121,7 +120,7 @@ class _Planner:
         return []
 
     def _add_lesson(
-        self, rule: str, rationale: str | None, topic: str, triggers: Triggers, source: str
+        self, rule: str, rationale: str | None, topic: str, triggers: Triggers, subject: str
     ) -> None:
         key = guards.normalised_rule(rule)
         twin = self.by_rule.get(key)
@@ -133,28 +132,28 @@ class _Planner:
                 f"the rule is already here as a {twin.status.value} lesson; left as it is",
             )
             return
-        if twin is not None:
-            lesson = replace(
-                twin,
-                topics=tuple(dict.fromkeys((*twin.topics, topic))),
-                triggers=twin.triggers.merged(triggers),
-                evidence=tuple(dict.fromkeys((*twin.evidence, source))),
-                rationale=twin.rationale or rationale,
-            )
-        else:
-            lesson_id = next(i for i in candidate_ids(topic, rule) if i not in self.taken)
-            self.taken.add(lesson_id)
-            lesson = Lesson(
-                id=lesson_id,
-                rule=rule,
-                topics=(topic,),
-                triggers=triggers,
-                created=today(),
-                rationale=rationale,
-                evidence=(source,),
-            )
+        again = Lesson(
+            id="",
+            rule=rule,
+            topics=(topic,),
+            triggers=triggers,
+            created=today(),
+            rationale=rationale,
+            evidence=(f"import:{subject}",),
+        )
+        lesson = twin.readded(again) if twin is not None else claim_id(again, topic, self._claim)
+        if lesson is None:
+            self.note(NoteKind.NOT_CARRIED, "id-exhausted", subject, f"no free id for {rule!r}")
+            return
         self.by_rule[key] = lesson
         self.lessons[lesson.id] = lesson
+
+    def _claim(self, lesson: Lesson) -> bool:
+        """Reserve ``lesson``'s id in this plan, unless a lesson has it already."""
+        if lesson.id in self.taken:
+            return False
+        self.taken.add(lesson.id)
+        return True
 
 
 def _display(path: Path, root: Path) -> str:

@@ -6,7 +6,8 @@ Built in two steps, so a rebuild after one lesson changed redoes only that lesso
    by ``lessons_core.index.cache``);
 2. ``assemble``: the index over all digests (shares, buckets, BM25 statistics).
 
-It holds only tuples, dicts, strings, ints and floats, so ``lessons_core.index.file_format`` can
+It holds only records (``GlobEntry``, ``CommandEntry``, ``KeywordEntry``: tuples with named
+fields), tuples, dicts, strings, ints and floats, so ``lessons_core.index.file_format`` can
 store it with ``marshal`` and read back just the parts one query needs. What the index
 saves a query:
 
@@ -15,8 +16,9 @@ saves a query:
   their literal directory prefix (``src/cli/**`` under ``src/cli``), fully literal globs by
   the path they name, so a query evaluates only globs whose prefix is an ancestor of the
   path and whose literal ending (``.ts``) the path has;
-- command patterns carry a literal run every match contains, so a pattern is compiled with
-  RE2 only when the command contains that run;
+- command patterns carry a literal run every match contains (also kept apart, in
+  ``command_runs``), so a pattern is read and compiled with RE2 only when the command
+  contains that run;
 - keywords are tokenised and filed under their first word;
 - BM25 term statistics are precomputed (by ``rank_bm25``, see ``lessons_core.matching.bm25``) over
   the rule and rationale wording;
@@ -46,7 +48,7 @@ TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:  # the model module is not needed to query an index, only to build one
     from collections import Counter
     from collections.abc import Callable, Iterable, Mapping, Sequence
-    from typing import TypeVar
+    from typing import Any, TypeVar
 
     from lessons_core.matching.commands import CommandPattern
     from lessons_core.matching.globs import CompiledGlob
@@ -55,42 +57,149 @@ if TYPE_CHECKING:  # the model module is not needed to query an index, only to b
 
     Judged = TypeVar("Judged")
 
-# (lesson number, glob, its plan or regex, literal suffix, specificity, lessons sharing it,
-#  broad)
-GlobEntry = tuple[int, str, Plan | str, str, tuple[int, ...], int, bool]
-# (lesson number, pattern, RE2 regex, required literal run, specificity, lessons sharing it,
-#  broad)
-CommandEntry = tuple[int, str, str, str, tuple[int, ...], int, bool]
-# (lesson number, keyword, its tokens, specificity, lessons sharing it, broad)
-KeywordEntry = tuple[int, str, tuple[str, ...], tuple[int, ...], int, bool]
-# (id, rule, created as YYYYMMDD, gate) of one lesson
-LessonRow = tuple[str, str, int, bool]
+# Index entries and digests are records (``lessons_core.records.NamedTuple``: tuples with
+# named fields, no typing import). ``marshal`` stores only plain tuples, so
+# ``lessons_core.index.file_format`` writes ``tuple(entry)`` and reads them back as records.
+
+
+class GlobEntry(NamedTuple):
+    """One file trigger of one lesson, as a query matches it."""
+
+    lesson: int  # the lesson's number: ``ids[lesson]``
+    glob: str
+    matcher: Plan | str  # what ``lessons_core.matching.glob_match.glob_matches`` takes
+    suffix: str  # the literal ending every matching path has
+    specificity: tuple[int, ...]
+    share: int  # active lessons carrying this glob
+    broad: bool  # ``lessons_core.matching.breadth``
+
+
+class CommandEntry(NamedTuple):
+    """One command trigger of one lesson; ``RecallIndex.command_runs`` holds its
+    ``required`` run too, so a query reads an entry only when the command contains it."""
+
+    lesson: int
+    pattern: str
+    regex: str  # RE2, word boundaries added
+    required: str  # a literal run every match contains
+    specificity: tuple[int, ...]
+    share: int
+    broad: bool
+
+
+class KeywordEntry(NamedTuple):
+    """One keyword of one lesson, filed under its first word."""
+
+    lesson: int
+    keyword: str
+    phrase: tuple[str, ...]  # its words, matched consecutively
+    specificity: tuple[int, ...]
+    share: int
+    broad: bool
+
+
+class LessonRow(NamedTuple):
+    """What a candidate needs of its lesson."""
+
+    id: str
+    rule: str
+    created: int  # YYYYMMDD, so newer is larger
+    gate: bool
+
 
 # One lesson's compiled triggers, without the lesson number and share count that only the
-# whole graph decides. Globs: (glob, plan or regex, suffix, specificity, exact, sweeping);
-# commands: (pattern, regex, required run, specificity, routine); keywords: (keyword,
-# tokens, specificity, common). The last flag is the trigger's own breadth
+# whole graph decides. The last flag is the trigger's own breadth
 # (``lessons_core.matching.breadth``); crowding is added when the graph is assembled.
-CompiledGlobEntry = tuple[str, Plan | str, str, tuple[int, ...], bool, bool]
-CompiledCommand = tuple[str, str, str, tuple[int, ...], bool]
-CompiledKeyword = tuple[str, tuple[str, ...], tuple[int, ...], bool]
+class DigestGlob(NamedTuple):
+    glob: str
+    matcher: Plan | str
+    suffix: str
+    specificity: tuple[int, ...]
+    exact: bool  # no wildcard: filed under the path it names
+    sweeping: bool
+
+    def entry(self, lesson: int, share: int) -> GlobEntry:
+        """This glob of lesson number ``lesson``, carried by ``share`` active lessons."""
+        from lessons_core.matching.breadth import crowded
+
+        broad = self.sweeping or crowded(share, self.exact)
+        return GlobEntry(
+            lesson, self.glob, self.matcher, self.suffix, self.specificity, share, broad
+        )
+
+
+class DigestCommand(NamedTuple):
+    pattern: str
+    regex: str
+    required: str
+    specificity: tuple[int, ...]
+    routine: bool
+
+    def entry(self, lesson: int, share: int) -> CommandEntry:
+        from lessons_core.matching.breadth import crowded
+
+        broad = self.routine or crowded(share, exact=False)
+        return CommandEntry(
+            lesson, self.pattern, self.regex, self.required, self.specificity, share, broad
+        )
+
+
+class DigestKeyword(NamedTuple):
+    keyword: str
+    phrase: tuple[str, ...]
+    specificity: tuple[int, ...]
+    common: bool
+
+    def entry(self, lesson: int, share: int) -> KeywordEntry:
+        from lessons_core.matching.breadth import crowded
+
+        broad = self.common or crowded(share, exact=False)
+        return KeywordEntry(lesson, self.keyword, self.phrase, self.specificity, share, broad)
 
 
 class Digest(NamedTuple):
-    """What the index needs of one lesson; ``tuple(digest)`` is marshal-able."""
+    """What the index needs of one lesson; ``plain()`` is what the cache stores."""
 
     id: str
     rule: str
     created: int  # YYYYMMDD, so newer is larger
     gate: bool
     active: bool
-    globs: tuple[CompiledGlobEntry, ...]
-    commands: tuple[CompiledCommand, ...]
-    keywords: tuple[CompiledKeyword, ...]
+    globs: tuple[DigestGlob, ...]
+    commands: tuple[DigestCommand, ...]
+    keywords: tuple[DigestKeyword, ...]
     terms: tuple[str, ...]  # BM25 terms of the rule and rationale
     skipped: tuple[tuple[str, str], ...]  # (trigger, why it was left out)
     always: bool = False
     topics: tuple[str, ...] = ()
+
+    def plain(self) -> tuple[Any, ...]:
+        """The digest as plain tuples, for ``marshal``."""
+        return (
+            *self[:5],
+            tuple(map(tuple, self.globs)),
+            tuple(map(tuple, self.commands)),
+            tuple(map(tuple, self.keywords)),
+            self.terms,
+            self.skipped,
+        )
+
+    @classmethod
+    def from_plain(cls, raw: Sequence[Any]) -> Digest:
+        """The digest ``plain()`` gave."""
+        id_, rule, created, gate, active, globs, commands, keywords, terms, skipped = raw
+        return cls(
+            id_,
+            rule,
+            created,
+            gate,
+            active,
+            tuple(DigestGlob._make(x) for x in globs),
+            tuple(DigestCommand._make(x) for x in commands),
+            tuple(DigestKeyword._make(x) for x in keywords),
+            terms,
+            skipped,
+        )
 
 
 class RecallIndex(NamedTuple):
@@ -107,6 +216,7 @@ class RecallIndex(NamedTuple):
     exact: Mapping[str, tuple[GlobEntry, ...]]  # path -> globs naming exactly it
     by_prefix: Mapping[str, tuple[GlobEntry, ...]]  # literal directory prefix -> globs
     commands: Sequence[CommandEntry]
+    command_runs: Sequence[str]  # each command entry's required run, in the same order
     keywords: Mapping[str, tuple[KeywordEntry, ...]]  # first token -> keywords
     bm25: TermStats
     skipped: Sequence[tuple[str, str, str]]  # (lesson id, trigger, why it was left out)
@@ -123,10 +233,9 @@ class RecallIndex(NamedTuple):
         """
         bulk = getattr(self.ids, "rows", None)
         if bulk is not None:
-            found: dict[int, LessonRow] = bulk(numbers)
-            return found
+            return {n: LessonRow._make(row) for n, row in bulk(numbers).items()}
         ids, rules, created, gates = self.ids, self.rules, self.created, self.gates
-        return {n: (ids[n], rules[n], created[n], gates[n]) for n in numbers}
+        return {n: LessonRow(ids[n], rules[n], created[n], gates[n]) for n in numbers}
 
 
 def bm25_terms(lesson: Lesson) -> list[str]:
@@ -148,16 +257,16 @@ def digest(lesson: Lesson) -> Digest:
     from lessons_core.matching.trigger_checks import judge_command, judge_glob, judge_keyword
 
     skipped: list[tuple[str, str]] = []
-    globs: list[CompiledGlobEntry] = []
-    commands: list[CompiledCommand] = []
-    keywords: list[CompiledKeyword] = []
+    globs: list[DigestGlob] = []
+    commands: list[DigestCommand] = []
+    keywords: list[DigestKeyword] = []
     if lesson.is_active:
         globs = [_glob_entry(c) for _, c in _judged(lesson.triggers.files, judge_glob, skipped)]
         commands = [
             _command_entry(c) for _, c in _judged(lesson.triggers.commands, judge_command, skipped)
         ]
         keywords = [
-            (keyword, words, keyword_specificity(keyword), not meaningful(list(words)))
+            DigestKeyword(keyword, words, keyword_specificity(keyword), not meaningful(list(words)))
             for keyword, words in _judged(lesson.triggers.keywords, judge_keyword, skipped)
         ]
     return Digest(
@@ -195,30 +304,33 @@ def _judged(
     return kept
 
 
-def _glob_entry(compiled: CompiledGlob) -> CompiledGlobEntry:
+def _glob_entry(compiled: CompiledGlob) -> DigestGlob:
     from lessons_core.matching.breadth import sweeping_glob
-    from lessons_core.matching.globs import has_glob_chars, matching_plan
+    from lessons_core.matching.globs import file_matcher, has_glob_chars
 
     text = compiled.glob
-    exact = not has_glob_chars(text)
-    matcher = matching_plan(compiled) or compiled.regex
-    spec = glob_specificity(text)
-    return (text, matcher, glob_suffix(text), spec, exact, sweeping_glob(text))
+    return DigestGlob(
+        glob=text,
+        matcher=file_matcher(compiled),
+        suffix=glob_suffix(text),
+        specificity=glob_specificity(text),
+        exact=not has_glob_chars(text),
+        sweeping=sweeping_glob(text),
+    )
 
 
-def _command_entry(compiled: CommandPattern) -> CompiledCommand:
+def _command_entry(compiled: CommandPattern) -> DigestCommand:
     from lessons_core.matching.breadth import routine_command
     from lessons_core.matching.regex_literals import required_run
 
     pattern = compiled.pattern
     required = required_run(pattern)
     routine = routine_command(required, compiled.matches)
-    return (pattern, compiled.regex, required, command_specificity(pattern), routine)
+    return DigestCommand(pattern, compiled.regex, required, command_specificity(pattern), routine)
 
 
 def assemble(digests: Iterable[Digest]) -> RecallIndex:
     """The index of the active lessons among ``digests``, numbered in id order."""
-    from lessons_core.matching.breadth import crowded
     from lessons_core.matching.globs import literal_prefix
 
     active = sorted((d for d in digests if d.active), key=lambda d: d.id)
@@ -229,22 +341,17 @@ def assemble(digests: Iterable[Digest]) -> RecallIndex:
     keywords: dict[str, list[KeywordEntry]] = {}
     skipped: list[tuple[str, str, str]] = []
     for number, lesson in enumerate(active):
-        for text, matcher, suffix, spec, is_exact, sweeping in lesson.globs:
-            share = shares["file", text]
-            broad = sweeping or crowded(share, is_exact)
-            entry = (number, text, matcher, suffix, spec, share, broad)
-            if is_exact:
-                exact.setdefault(text, []).append(entry)
+        for glob in lesson.globs:
+            entry = glob.entry(number, shares["file", glob.glob])
+            if glob.exact:
+                exact.setdefault(glob.glob, []).append(entry)
             else:
-                by_prefix.setdefault(literal_prefix(text), []).append(entry)
-        for pattern, regex, required, spec, routine in lesson.commands:
-            share = shares["command", pattern]
-            broad = routine or crowded(share, exact=False)
-            commands.append((number, pattern, regex, required, spec, share, broad))
-        for keyword, words, spec, common in lesson.keywords:
-            share = shares["keyword", " ".join(words)]
-            broad = common or crowded(share, exact=False)
-            keywords.setdefault(words[0], []).append((number, keyword, words, spec, share, broad))
+                by_prefix.setdefault(literal_prefix(glob.glob), []).append(entry)
+        for command in lesson.commands:
+            commands.append(command.entry(number, shares["command", command.pattern]))
+        for keyword in lesson.keywords:
+            found = keyword.entry(number, shares["keyword", " ".join(keyword.phrase)])
+            keywords.setdefault(keyword.phrase[0], []).append(found)
         skipped.extend((lesson.id, trigger, why) for trigger, why in lesson.skipped)
     always = sorted((d.created, n) for n, d in enumerate(active) if d.always)
     return RecallIndex(
@@ -255,6 +362,7 @@ def assemble(digests: Iterable[Digest]) -> RecallIndex:
         exact={path: tuple(entries) for path, entries in exact.items()},
         by_prefix={prefix: tuple(entries) for prefix, entries in by_prefix.items()},
         commands=tuple(commands),
+        command_runs=tuple(command.required for command in commands),
         keywords={word: tuple(entries) for word, entries in keywords.items()},
         bm25=term_stats([d.terms for d in active]),
         skipped=tuple(skipped),
@@ -278,7 +386,7 @@ def _share_counts(active: list[Digest]) -> Counter[tuple[str, str]]:
 
     counts: Counter[tuple[str, str]] = Counter()
     for lesson in active:
-        counts.update({("file", glob[0]) for glob in lesson.globs})
-        counts.update({("command", command[0]) for command in lesson.commands})
-        counts.update({("keyword", " ".join(keyword[1])) for keyword in lesson.keywords})
+        counts.update({("file", glob.glob) for glob in lesson.globs})
+        counts.update({("command", command.pattern) for command in lesson.commands})
+        counts.update({("keyword", " ".join(keyword.phrase)) for keyword in lesson.keywords})
     return counts

@@ -94,15 +94,15 @@ def cached_index(
     files that failed to parse.
 
     From ``watch_from`` lesson files on (0: never), a watcher may vouch that nothing
-    changed since the last full check (``lessons_core.index.watch``); it is asked before the
-    cache is opened, so a change after the question always shows in its count.
+    changed since the last full check (``lessons_core.index.watcher_client``); it is asked
+    before the cache is opened, so a change after the question always shows in its count.
     """
     folder = layout.under("lessons")
     seen = None
     if watch_from and _watched(layout):
-        from lessons_core.index import watch
+        from lessons_core.index import watcher_client
 
-        seen = watch.state(folder)
+        seen = watcher_client.state(folder)
     opened = _open(layout)
     if opened is not None:
         reader, meta = opened
@@ -112,7 +112,7 @@ def cached_index(
         if (
             seen is not None
             and files >= watch_from
-            and watch.verified(layout) == f"{seen} {reader.identity()}"
+            and watcher_client.verified(layout) == f"{seen} {reader.identity()}"
         ):
             return read_index(reader), _broken(layout, meta)
         scan = meta.scan(folder)
@@ -142,12 +142,12 @@ def _watched(layout: Layout) -> bool:
 def _vouch(layout: Layout, seen: str | None, reader: Reader) -> None:
     """After the cache ``reader`` holds passed the full check: record that the watcher
     said ``seen`` before it, or start a watcher if none answered."""
-    from lessons_core.index import watch
+    from lessons_core.index import watcher_client
 
     if seen is None:
-        watch.start(layout, layout.under("lessons"))
+        watcher_client.start(layout, layout.under("lessons"))
     else:
-        watch.record(layout, f"{seen} {reader.identity()}")
+        watcher_client.record(layout, f"{seen} {reader.identity()}")
 
 
 def rebuilt_index(layout: Layout) -> tuple[RecallIndex, list[InvalidLessonFile]]:
@@ -232,7 +232,7 @@ def _build(
                 racy_files.append((name, raw))
         records[name] = record
         stats.extend(signature)
-    index = assemble(Digest._make(r[1]) for r in records.values() if r[0] == "ok")
+    index = assemble(Digest.from_plain(r[1]) for r in records.values() if r[0] == "ok")
     broken = tuple(sorted((name, r[1], r[2]) for name, r in records.items() if r[0] == "broken"))
     # The folder's listing may be reused (file_scan.Scan) only if any later change to it
     # must show in its stat data: it was last changed before the clock read above.
@@ -271,7 +271,7 @@ def _read(
         lesson = read_lesson(path, raw)
     except InvalidLessonFile as err:
         return ("broken", err.problem, err.key), signature, raw
-    return ("ok", tuple(digest(lesson))), signature, raw
+    return ("ok", digest(lesson).plain()), signature, raw
 
 
 def _broken(layout: Layout, meta: Meta) -> list[InvalidLessonFile]:

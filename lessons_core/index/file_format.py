@@ -22,7 +22,7 @@ import os
 import sys
 import zlib
 
-from lessons_core.index.build import RecallIndex
+from lessons_core.index.build import CommandEntry, GlobEntry, KeywordEntry, RecallIndex
 from lessons_core.matching.bm25 import TermStats
 from lessons_core.records import overload
 
@@ -49,8 +49,10 @@ MAGIC = b"LSNINDEX"
 # 5: a glob entry holds its matching plan in place of the regex; 6: trigger entries and
 # digests carry breadth flags; 7: stat data carries each file's link count; 8: digests
 # hold only triggers the one judgement accepts (lessons_core.matching.trigger_checks),
-# keywords included; 9: always-on lessons and topic counts (read at session start)
-FORMAT_VERSION = 9
+# keywords included; 9: a part of the commands' required runs, so a query reads a command
+# entry only when its run is in the command (entries are read back as named records);
+# 10: always-on lessons and topic counts (read at session start)
+FORMAT_VERSION = 10
 KEYS_PER_SHARD = 32
 ITEMS_PER_CHUNK = 64
 LARGE_VALUE = 64  # items in a tuple value that earn it a piece of its own
@@ -173,22 +175,31 @@ class Reader:
             raise CorruptIndex(f"index part {name!r} is not a {kind}")
         return tuple(found[1:])
 
-    def map(self, name: str) -> LazyMap[Any]:
+    def map(self, name: str, record: type | None = None) -> LazyMap[Any]:
+        """Part ``name``, a mapping; with ``record``, each value is a tuple of records of
+        that type (stored as plain tuples: ``marshal`` takes no other)."""
         size, shards, large = self.part(name, "map")
-        return LazyMap(self, size, shards, large)
+        return LazyMap(self, size, shards, large, record)
 
-    def seq(self, name: str) -> LazySeq[Any]:
+    def seq(self, name: str, record: type | None = None) -> LazySeq[Any]:
+        """Part ``name``, a sequence; with ``record``, of records of that type."""
         size, chunks = self.part(name, "seq")
-        return LazySeq(self, size, chunks)
+        return LazySeq(self, size, chunks, record)
 
 
 class LazyMap(Mapping[str, V]):
     """A read-only mapping whose shards are unmarshalled when first touched."""
 
     def __init__(
-        self, reader: Reader, size: int, shards: tuple[Piece, ...], large: dict[str, Piece]
+        self,
+        reader: Reader,
+        size: int,
+        shards: tuple[Piece, ...],
+        large: dict[str, Piece],
+        record: type | None = None,
     ) -> None:
         self._reader, self._size, self._shards, self._large = reader, size, shards, large
+        self._record = record
         self._loaded: dict[int, dict[str, V]] = {}
 
     def _shard(self, number: int) -> dict[str, V]:
@@ -201,8 +212,12 @@ class LazyMap(Mapping[str, V]):
         piece = self._large.get(key)
         if piece is not None:
             value: V = self._reader.load(piece)
+        else:
+            value = self._shard(shard_of(key, len(self._shards)))[key]
+        if self._record is None:
             return value
-        return self._shard(shard_of(key, len(self._shards)))[key]
+        typed: V = _records(self._record, value)  # type: ignore[arg-type]  # a tuple part
+        return typed
 
     def __iter__(self) -> Iterator[str]:
         yield from self._large
@@ -238,14 +253,19 @@ class _ReadOnlySeq(Sequence[V]):
 class LazySeq(_ReadOnlySeq[V]):
     """A read-only sequence whose chunks are unmarshalled when first touched."""
 
-    def __init__(self, reader: Reader, size: int, chunks: tuple[Piece, ...]) -> None:
-        self._reader, self._size, self._chunks = reader, size, chunks
+    def __init__(
+        self, reader: Reader, size: int, chunks: tuple[Piece, ...], record: type | None = None
+    ) -> None:
+        self._reader, self._size, self._chunks, self._record = reader, size, chunks, record
         self._loaded: dict[int, tuple[V, ...]] = {}
 
     def _chunk(self, number: int) -> tuple[V, ...]:
         chunk = self._loaded.get(number)
         if chunk is None:
-            chunk = self._loaded[number] = self._reader.load(self._chunks[number])
+            chunk = self._reader.load(self._chunks[number])
+            if self._record is not None:
+                chunk = _records(self._record, chunk)
+            self._loaded[number] = chunk
         return chunk
 
     def _item(self, index: int) -> V:
@@ -291,14 +311,25 @@ class Column(_ReadOnlySeq[V]):
         return self._rows.items(numbers)
 
 
+def _records(record: type, values: tuple[Any, ...]) -> Any:
+    """``values``, plain tuples as ``marshal`` gave them, as records of type ``record``
+    (``tuple.__new__`` is what a record's own constructor calls, minus its checks)."""
+    new = tuple.__new__
+    return tuple([new(record, value) for value in values])
+
+
 def add_index(writer: Writer, index: RecallIndex) -> None:
     """Store every part of ``index``; ``read_index`` gives it back, lazily."""
     rows = zip(index.ids, index.rules, index.created, index.gates, strict=True)
     writer.add_seq("lessons", tuple(rows))
-    for name in ("commands", "skipped", "always", "topics"):
-        writer.add_seq(name, getattr(index, name))
+    writer.add_seq("commands", tuple(map(tuple, index.commands)))
+    writer.add_seq("command_runs", index.command_runs)
+    writer.add_seq("skipped", index.skipped)
+    writer.add_seq("always", index.always)
+    writer.add_seq("topics", index.topics)
     for name in ("exact", "by_prefix", "keywords"):
-        writer.add_map(name, getattr(index, name))
+        entries = getattr(index, name)
+        writer.add_map(name, {key: tuple(map(tuple, found)) for key, found in entries.items()})
     writer.add_map("idf", index.bm25.idf)
     writer.add_map("postings", index.bm25.postings)
     writer.add_seq("doc_len", index.bm25.doc_len)  # for completeness: postings carry it
@@ -313,10 +344,11 @@ def read_index(reader: Reader) -> RecallIndex:
         rules=Column(lessons, 1),
         created=Column(lessons, 2),
         gates=Column(lessons, 3),
-        exact=reader.map("exact"),
-        by_prefix=reader.map("by_prefix"),
-        commands=reader.seq("commands"),
-        keywords=reader.map("keywords"),
+        exact=reader.map("exact", GlobEntry),
+        by_prefix=reader.map("by_prefix", GlobEntry),
+        commands=reader.seq("commands", CommandEntry),
+        command_runs=reader.seq("command_runs"),
+        keywords=reader.map("keywords", KeywordEntry),
         bm25=TermStats(
             idf=reader.map("idf"),
             postings=reader.map("postings"),

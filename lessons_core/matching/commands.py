@@ -37,7 +37,8 @@ class CommandPattern(NamedTuple):
     regex: str
 
     def matches(self, command: str) -> bool:
-        return matches_parts(self.regex, command_parts(command))
+        """The command matcher, as recall runs it on the index (``fired_part``)."""
+        return fired_part(self.regex, request_parts(command)) is not None
 
 
 def compile_command(pattern: str) -> CommandPattern:
@@ -146,10 +147,18 @@ def shell_words(part: str, limit: int = MAX_PARSED_CHARS) -> list[str]:
         return head.split()
 
 
-def matches_parts(regex: str, parts: Sequence[str]) -> bool:
-    """Whether the RE2 ``regex`` matches in any of ``parts`` (split once by the caller)."""
+def request_parts(command: str) -> tuple[str, ...]:
+    """What a command trigger is matched against: each simple command of ``command``, then
+    the whole (``command_parts``), so the part a match reports is the smallest."""
+    whole, *pieces = command_parts(command)
+    return (*pieces, whole)
+
+
+def fired_part(regex: str, parts: Sequence[str]) -> str | None:
+    """The one command matcher: the first of ``parts`` (``request_parts``, split once by
+    the caller) in which the pattern's RE2 ``regex`` matches, or None."""
     compiled = _compiled(regex)
-    return any(compiled.search(part) is not None for part in parts)
+    return next((part for part in parts if compiled.search(part) is not None), None)
 
 
 @lru_cache(maxsize=4096)

@@ -4,8 +4,9 @@ A glob is compiled once, through pathspec, to a regular expression over repo-rel
 POSIX paths. Anchoring every glob at the root (``*.md`` means top-level Markdown files,
 ``**/*.md`` means any) keeps one glob meaning one thing wherever it is read.
 
-Matching the regex, in bounded time, is ``lessons_core.matching.glob_regex``; most globs are
-matched without it, by their plan (``lessons_core.matching.glob_match``).
+Every file trigger is matched by one function, ``lessons_core.matching.glob_match.glob_matches``,
+given ``file_matcher(compiled)``: the glob's plan (``str`` methods, no regex) when it has
+one, else its regex, matched in bounded time by ``lessons_core.matching.glob_regex``.
 """
 
 from __future__ import annotations
@@ -15,8 +16,13 @@ import warnings
 from functools import lru_cache
 from typing import NamedTuple
 
-from lessons_core.matching.glob_match import GLOBSTAR, MAX_NAME_CHARS, Plan, normalise_glob
-from lessons_core.matching.glob_regex import regex_matches
+from lessons_core.matching.glob_match import (
+    GLOBSTAR,
+    MAX_NAME_CHARS,
+    Plan,
+    glob_matches,
+    normalise_glob,
+)
 
 _GLOB_CHARS = frozenset("*?[")
 _DIR_SUFFIX = "(?:/|$)"
@@ -41,7 +47,8 @@ class CompiledGlob(NamedTuple):
     regex: str
 
     def matches(self, rel_path: str) -> bool:
-        return regex_matches(self.regex, rel_path)
+        """The file matcher, as recall runs it on the index (``file_matcher``)."""
+        return glob_matches(file_matcher(self), rel_path)
 
 
 @lru_cache(maxsize=8192)  # lessons share globs; pathspec's translation is the costly part
@@ -95,6 +102,14 @@ def _check_names(parts: list[str]) -> None:
                 f"more than {MAX_NAME_CHARS}, so it never matches",
                 "shorten that part with a wildcard, e.g. 'src/generated_*.py'",
             )
+
+
+@lru_cache(maxsize=8192)
+def file_matcher(compiled: CompiledGlob) -> Plan | str:
+    """What the one file matcher, ``lessons_core.matching.glob_match.glob_matches``, takes
+    for this glob: its plan, else its regex. The index stores it; explain, validate and
+    capture (through ``CompiledGlob.matches``) match with it too."""
+    return matching_plan(compiled) or compiled.regex
 
 
 def matching_plan(compiled: CompiledGlob) -> Plan | None:

@@ -40,6 +40,9 @@ NEVER_RECALLED_MIN_RECALLS = 100
 # A lesson delivered before the same failure on the same file or command this many times
 # is not working.
 REPEATED_FAILURE_MIN = 3
+# A lesson delivered for an action this many times, the action failing again after each
+# delivery in its session, never held (feedback.effect).
+NEVER_HELD_MIN_SHOWN = 3
 
 # How many example paths review and report show for a glob.
 GLOB_EXAMPLES = 3

@@ -34,7 +34,7 @@ from lessons_core.matching.words import is_common_phrase, tokens
 
 TYPE_CHECKING = False  # the index build judges triggers: it needs neither of these
 if TYPE_CHECKING:
-    from lessons_core.matching.file_index import FileIndex
+    from lessons_core.matching.glob_counts import FileIndex
 
 # Problem kinds, also capture's refusal codes.
 GLOB_EVERYTHING = "glob-everything"

@@ -115,9 +115,13 @@ def is_common_phrase(phrase: str) -> bool:
 
 
 def contains_phrase(words: Sequence[str], phrase: Sequence[str]) -> bool:
-    """Whether ``phrase`` occurs in ``words`` as consecutive whole words."""
-    size = len(phrase)
-    return size > 0 and any(
-        tuple(words[start : start + size]) == tuple(phrase)
-        for start in range(len(words) - size + 1)
+    """The one keyword matcher: whether ``phrase`` occurs in ``words`` as consecutive whole
+    words. Recall, which finds the starts from an index by first word, asks ``phrase_at``."""
+    return len(phrase) > 0 and any(
+        phrase_at(words, start, phrase) for start in range(len(words) - len(phrase) + 1)
     )
+
+
+def phrase_at(words: Sequence[str], start: int, phrase: Sequence[str]) -> bool:
+    """Whether ``phrase`` stands in ``words`` from ``start`` on."""
+    return tuple(words[start : start + len(phrase)]) == tuple(phrase)

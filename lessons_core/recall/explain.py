@@ -13,6 +13,8 @@ from typing import Any
 
 from lessons_core.index.build import RecallIndex, bm25_terms, build_index
 from lessons_core.matching.bm25 import scores
+from lessons_core.matching.commands import compile_command
+from lessons_core.matching.globs import compile_glob
 from lessons_core.matching.specificity import (
     command_specificity,
     glob_specificity,
@@ -29,6 +31,7 @@ from lessons_core.recall.rank import (
 )
 from lessons_core.recall.types import NO_LIMITS, Allowance, Recall, RecallRequest
 from lessons_core.store.config import Config
+from lessons_core.store.files import load_graph
 from lessons_core.store.layout import Layout
 from lessons_core.store.model import Lesson
 
@@ -97,8 +100,6 @@ def explain(
 ) -> Explanation:
     """Recall ``request`` and account for every lesson in the graph (within ``allowance``,
     as a session has it, see ``recall.select``)."""
-    from lessons_core.store.files import load_graph
-
     graph = load_graph(layout)
     index = build_index(graph.lessons.values())
     ranked = rank(index, request)
@@ -172,8 +173,6 @@ class _Context:
         return tuple(found)
 
     def file_check(self, lesson_id: str, glob: str) -> Check:
-        from lessons_core.matching.globs import compile_glob
-
         if (lesson_id, glob) in self.skipped:
             return Check("file", glob, False, f"left out: {self.skipped[lesson_id, glob]}")
         compiled = compile_glob(glob)
@@ -188,8 +187,6 @@ class _Context:
         return Check("file", compiled.glob, False, "no match" + anchored, spec)
 
     def command_check(self, lesson_id: str, pattern: str) -> Check:
-        from lessons_core.matching.commands import compile_command
-
         if (lesson_id, pattern) in self.skipped:
             why = self.skipped[lesson_id, pattern]
             return Check("command", pattern, False, f"left out: {why}")

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from lessons_core.matching.bm25 import scores
 from lessons_core.matching.glob_match import glob_matches, normalise_glob
-from lessons_core.matching.words import meaningful, tokens
+from lessons_core.matching.words import meaningful, phrase_at, tokens
 from lessons_core.recall.types import NO_LIMITS, Allowance, Hit, Recall, RecallRequest
 from lessons_core.records import NamedTuple
 
@@ -37,7 +37,13 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
     from typing import TypeAlias
 
-    from lessons_core.index.build import GlobEntry, LessonRow, RecallIndex
+    from lessons_core.index.build import (
+        CommandEntry,
+        GlobEntry,
+        KeywordEntry,
+        LessonRow,
+        RecallIndex,
+    )
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
 
@@ -115,23 +121,19 @@ def rank(index: RecallIndex, request: RecallRequest) -> list[Candidate]:
     prompt_terms = meaningful(tokens(request.prompt)) if request.prompt else []
     relevance = scores(index.bm25, prompt_terms)
     shared = shared_terms(index, prompt_terms)
-    # (lesson, via, trigger, specificity, share, matched, broad) for every trigger that
-    # matched
-    matches: list[tuple[int, str, str, tuple[int, ...], int, str, bool]] = []
+    # (via, the entry, its trigger, what it matched) for every trigger that matched
+    matches: list[tuple[str, GlobEntry | CommandEntry | KeywordEntry, str, str]] = []
     for path in files:
-        for lesson, glob, matcher, _suffix, spec, share, broad in glob_candidates(index, path):
-            if glob_matches(matcher, path):
-                matches.append((lesson, VIA_FILE, glob, spec, share, path, broad))
+        matches.extend((VIA_FILE, e, e.glob, path) for e in file_matches(index, path))
     if request.command and request.command.strip():
-        for lesson, pattern, spec, share, part, broad in command_matches(index, request.command):
-            matches.append((lesson, VIA_COMMAND, pattern, spec, share, part, broad))
+        fired = command_matches(index, request.command)
+        matches.extend((VIA_COMMAND, e, e.pattern, part) for e, part in fired)
     for source, words in keyword_sources(request, files):
-        for lesson, keyword, spec, share, broad in keyword_matches(index, words):
-            matches.append((lesson, VIA_KEYWORD, keyword, spec, share, source, broad))
+        matches.extend((VIA_KEYWORD, e, e.keyword, source) for e in keyword_matches(index, words))
     # Prompt-only matches: at least two distinct meaningful terms shared with the prompt.
     # The BM25 score orders them but does not gate them: in a store of two or three
     # lessons BM25Okapi's idf is zero or negative for most words (see docs/recall.md).
-    triggered = {match[0] for match in matches}
+    triggered = {entry.lesson for _via, entry, _trigger, _matched in matches}
     prompt_only = [
         lesson
         for lesson, terms in shared.items()
@@ -142,60 +144,68 @@ def rank(index: RecallIndex, request: RecallRequest) -> list[Candidate]:
     rows = index.rows(triggered.union(prompt_only))
     found = (relevance, shared)
     best: dict[int, Candidate] = {}
-    for lesson, via, trigger, spec, share, matched, broad in matches:
+    for via, entry, trigger, matched in matches:
+        lesson = entry.lesson
         candidate = _candidate(
-            rows[lesson], lesson, via, trigger, spec, share, matched, found, broad
+            rows[lesson],
+            lesson,
+            via,
+            trigger,
+            entry.specificity,
+            entry.share,
+            matched,
+            found,
+            entry.broad,
         )
         # A lesson is listed at its best specific match, at its best broad one only when
         # no specific trigger matched.
         old = best.get(lesson)
-        if old is None or (broad, candidate.key) < (old.hit.broad, old.key):
+        if old is None or (entry.broad, candidate.key) < (old.hit.broad, old.key):
             best[lesson] = candidate
     for lesson in prompt_only:
         best[lesson] = _candidate(rows[lesson], lesson, VIA_PROMPT, "", (), 0, "prompt", found)
     return sorted(best.values(), key=lambda c: c.key)
 
 
-def glob_candidates(index: RecallIndex, path: str) -> list[GlobEntry]:
-    """Globs that could match ``path``: its exact entry, then those under an ancestor prefix
-    whose literal ending the path has. Only these are evaluated."""
+def file_matches(index: RecallIndex, path: str) -> list[GlobEntry]:
+    """The file triggers that match ``path``, through the one file matcher
+    (``glob_match.glob_matches``). Only globs that could match are tried: the path's exact
+    entry, then those under an ancestor prefix whose literal ending the path has."""
     found = list(index.exact.get(path, ()))
     parts = path.split("/")
     for depth in range(len(parts)):
         found.extend(
             entry
             for entry in index.by_prefix.get("/".join(parts[:depth]), ())
-            if path.endswith(entry[3])
+            if path.endswith(entry.suffix)
         )
-    return found
+    return [entry for entry in found if glob_matches(entry.matcher, path)]
 
 
-def command_matches(
-    index: RecallIndex, command: str
-) -> Iterable[tuple[int, str, tuple[int, ...], int, str, bool]]:
-    """(lesson, pattern, specificity, share, matched part, broad) for each pattern that
-    matches."""
-    if not index.commands:
+def command_matches(index: RecallIndex, command: str) -> Iterable[tuple[CommandEntry, str]]:
+    """Each command trigger that matches, with the part of the command it matched, through
+    the one command matcher (``commands.fired_part``)."""
+    if not index.command_runs:
         return
-    from lessons_core.matching.commands import command_parts, matches_parts
+    from lessons_core.matching.commands import fired_part, request_parts
 
-    whole, *pieces = command_parts(command)
-    for lesson, pattern, regex, required, spec, share, broad in index.commands:
+    parts = request_parts(command)
+    for number, required in enumerate(index.command_runs):
         if required not in command:
             continue  # the literal every match contains is absent: skip compiling it
-        part = next((p for p in (*pieces, whole) if matches_parts(regex, [p])), None)
+        entry = index.commands[number]
+        part = fired_part(entry.regex, parts)
         if part is not None:
-            yield lesson, pattern, spec, share, part, broad
+            yield entry, part
 
 
-def keyword_matches(
-    index: RecallIndex, words: list[str]
-) -> Iterable[tuple[int, str, tuple[int, ...], int, bool]]:
-    """Keywords whose words occur in ``words`` consecutively (whole words only)."""
+def keyword_matches(index: RecallIndex, words: list[str]) -> Iterable[KeywordEntry]:
+    """Keywords whose words occur in ``words`` consecutively (whole words only), through
+    the one keyword matcher (``words.phrase_at``) at each start the index files them by."""
     for start, word in enumerate(words):
-        for lesson, keyword, phrase, spec, share, broad in index.keywords.get(word, ()):
-            if tuple(words[start : start + len(phrase)]) == phrase:
-                yield lesson, keyword, spec, share, broad
+        for entry in index.keywords.get(word, ()):
+            if phrase_at(words, start, entry.phrase):
+                yield entry
 
 
 def shared_terms(index: RecallIndex, prompt_terms: list[str]) -> dict[int, tuple[str, ...]]:
@@ -286,16 +296,15 @@ def _candidate(
     prompt: tuple[dict[int, float], dict[int, tuple[str, ...]]],
     broad: bool = False,
 ) -> Candidate:
-    lesson_id, rule, created, gate = row
     relevance, shared = prompt
     score, terms = relevance.get(lesson, 0.0), shared.get(lesson, ())
     hit = Hit(
-        lesson_id=lesson_id,
-        rule=rule,
+        lesson_id=row.id,
+        rule=row.rule,
         via=via,
         trigger=trigger,
         terms=terms if via == VIA_PROMPT else (),
-        gate=gate,
+        gate=row.gate,
         matched=matched,
         broad=broad,
     )
@@ -305,8 +314,8 @@ def _candidate(
         -score,
         -len(terms),
         share,
-        -created,
-        lesson_id,
+        -row.created,
+        row.id,
     )
     return Candidate(hit, key, spec, relevance=score, shared=terms, share=share)
 

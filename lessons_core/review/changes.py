@@ -17,7 +17,7 @@ import orjson
 from lessons_core import git
 from lessons_core.authoring.repo_files import tracked_files
 from lessons_core.errors import InvalidLessonFile
-from lessons_core.matching.file_index import FileIndex
+from lessons_core.matching.glob_counts import FileIndex
 from lessons_core.matching.thresholds import GLOB_EXAMPLES
 from lessons_core.matching.trigger_checks import TriggerProblem, judge_glob
 from lessons_core.store.files import lesson_files, read_lesson

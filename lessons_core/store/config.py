@@ -51,7 +51,7 @@ class Config(NamedTuple):
     telemetry: bool = False
     telemetry_max_bytes: int = 5_000_000
     # From this many lesson files a background watcher (Linux) replaces the per-file
-    # freshness check of every hook (lessons_core.index.watch); 0 turns it off.
+    # freshness check of every hook (lessons_core.index.watcher_client); 0 turns it off.
     watch_from: int = 5000
 
     def to_dict(self) -> dict[str, Any]:

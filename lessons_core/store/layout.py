@@ -26,7 +26,8 @@ STORE_LOCK = "store.lock"  # held while the store is written (Layout.lock_path)
 LAUNCH = "launch"  # where .lessons/run found lessons (lessons_core/launcher.sh)
 INDEX_CACHE = "recall-index.bin"  # the cached recall index (lessons_core.index.cache)
 INDEX_LOCK = "recall-index.lock"  # held while the cache is rebuilt
-WATCH_VERIFIED = "watch-verified"  # the watcher's state a hook trusts (lessons_core.index.watch)
+# The watcher's state a hook trusts (lessons_core.index.watcher_client).
+WATCH_VERIFIED = "watch-verified"
 WATCH_STARTED = "watch-started"  # when a hook last started a watcher
 WATCH_REFUSED = "watch-refused"  # why a watcher would not run, for a while
 TELEMETRY_LOG = "telemetry.jsonl"  # opt-in telemetry (lessons_core.telemetry.log)

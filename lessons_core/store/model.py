@@ -82,6 +82,21 @@ class Lesson:
     def with_status(self, status: Status, superseded_by: str | None = None) -> Lesson:
         return replace(self, status=status, superseded_by=superseded_by)
 
+    def readded(self, again: Lesson) -> Lesson:
+        """This lesson after its rule came in again (``lessons add`` of the same rule, or an
+        import of it): ``again``'s triggers, topics and evidence join these, its rationale
+        fills a missing one, and a gate or an always-on mark on either side stays. Id,
+        date and status stay."""
+        return replace(
+            self,
+            topics=_union(self.topics, again.topics),
+            triggers=self.triggers.merged(again.triggers),
+            evidence=_union(self.evidence, again.evidence),
+            rationale=self.rationale or again.rationale or None,
+            gate=self.gate or again.gate,
+            always=self.always or again.always,
+        )
+
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "id": self.id,

@@ -51,6 +51,10 @@ class RecallRecord:
     delivered: tuple[str, ...]
     tokens: int
     about: str = ""  # ABOUT_FILES, ABOUT_COMMAND, ABOUT_PROMPT; "" when not logged
+    action: str = ""  # the call's action identity (``feedback.failures``), if logged
+    call: str = ""  # a digest of the whole call: a changed retry has another
+    gate: bool = False  # the delivery refused the call
+    recurrence: bool = False  # ... as a recurrence gate
 
     @property
     def silent(self) -> bool:
@@ -66,6 +70,8 @@ class FailureRecord:
     event: str
     key: str
     after: tuple[str, ...]
+    error_class: str = ""  # ``feedback.failures.error_class``, if logged
+    action: str = ""
 
 
 @dataclass
@@ -108,6 +114,10 @@ def record_recall(
     tokens: int,
     session: str = "",
     about: str = "",
+    action: str = "",
+    call: str = "",
+    gate: bool = False,
+    recurrence: bool = False,
 ) -> bool:
     """Log one recall (silent when ``delivered`` is empty); False when off or not written.
 
@@ -115,6 +125,9 @@ def record_recall(
     ``PROMPT_KEY`` for a prompt (prompt text is never logged); ``about`` says which
     (``ABOUT_FILES``, ``ABOUT_COMMAND``, ``ABOUT_PROMPT``). ``candidates`` are the ids
     that matched before session suppression and the budget; ``delivered`` those shown.
+    ``action`` is the call's identity, ``call`` a digest of the whole call, ``gate``
+    whether the delivery refused it (``recurrence``: as a recurrence gate); these tell
+    what came of the delivery (``feedback.effect``).
     """
     if not config.telemetry:
         return False
@@ -128,6 +141,12 @@ def record_recall(
     )
     if about:
         record["about"] = about
+    if action:
+        record.update(action=clean_key(action), call=call)
+    if gate:
+        record["gate"] = True
+    if recurrence:
+        record["recurrence"] = True
     return _append(layout, config, record)
 
 
@@ -139,11 +158,15 @@ def record_failure(
     key: str,
     session: str = "",
     after: Sequence[str] | None = None,
+    error_class: str = "",
+    action: str = "",
 ) -> bool:
-    """Log a failed tool call on ``key`` if lessons were delivered for it in this session.
+    """Log a failed tool call on ``key``, with the lessons delivered for it in this
+    session (``after``; by default read from the recalls at the end of the log with the
+    same session and key), its error class and its action's identity.
 
-    ``after`` names those lessons; by default they are read from the recalls at the end of
-    the log with the same session and key. Returns True when a record was written.
+    A failure without an ``action`` is logged only when it follows a delivery. Returns
+    True when a record was written.
     """
     if not config.telemetry:
         return False
@@ -153,10 +176,12 @@ def record_failure(
             after = delivered_before(layout, tag, cleaned)
         except OSError:
             return False
-    if not after:
+    if not after and not action:
         return False
     record = _header("failure", event, tag, cleaned)
     record["after"] = list(dict.fromkeys(after))
+    if action:
+        record.update(action=clean_key(action), error_class=clean_key(error_class))
     return _append(layout, config, record)
 
 
@@ -294,9 +319,18 @@ def _parse(line: bytes) -> RecallRecord | FailureRecord | None:
                 delivered=_ids(data.get("delivered")),
                 tokens=int(data.get("tokens", 0)),
                 about=str(data.get("about", "")),
+                action=str(data.get("action", "")),
+                call=str(data.get("call", "")),
+                gate=data.get("gate") is True,
+                recurrence=data.get("recurrence") is True,
             )
         if data.get("kind") == "failure":
-            return FailureRecord(**common, after=_ids(data.get("after")))
+            return FailureRecord(
+                **common,
+                after=_ids(data.get("after")),
+                error_class=str(data.get("error_class", "")),
+                action=str(data.get("action", "")),
+            )
     except (orjson.JSONDecodeError, KeyError, TypeError, ValueError):
         return None
     return None

@@ -13,6 +13,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from lessons_core.feedback.effect import Effect, log_events, measure
 from lessons_core.recall.render import FRAME_TOKENS, estimate_tokens, neutralise
 from lessons_core.store.model import Lesson
 from lessons_core.telemetry.log import TelemetryLog
@@ -60,6 +61,7 @@ class Stats:
     failed_after: tuple[FailedAfter, ...]
     days: tuple[DayCount, ...]
     skipped_lines: int
+    effect: Effect  # what the gates changed, which deliveries held (feedback.effect)
 
     @property
     def silent_share(self) -> float:
@@ -71,6 +73,7 @@ class Stats:
         data["tokens_per_recall"] = round(self.tokens_per_recall, 2)
         data["tokens_per_delivery"] = round(self.tokens_per_delivery, 2)
         data["ratio"] = None if self.ratio is None else round(self.ratio, 4)
+        data["effect"] = self.effect.to_dict()
         return data
 
 
@@ -109,6 +112,7 @@ def compute(log: TelemetryLog, lessons: list[Lesson], top: int = TOP) -> Stats:
         failed_after=_failed_after(log),
         days=_days(log),
         skipped_lines=log.skipped,
+        effect=measure(log_events(log)),
     )
 
 

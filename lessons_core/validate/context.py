@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lessons_core.errors import InvalidLessonFile
-from lessons_core.matching.file_index import FileIndex
+from lessons_core.matching.glob_counts import FileIndex
 from lessons_core.store.config import Config
 from lessons_core.store.files import Graph
 from lessons_core.store.layout import Layout

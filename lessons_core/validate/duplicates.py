@@ -13,6 +13,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterator
 
 from lessons_core.authoring.guards import normalised_rule, rule_terms, term_similarity
+from lessons_core.matching.glob_match import normalise_glob
 from lessons_core.matching.thresholds import CROWDED_TRIGGER_SET, NEAR_DUPLICATE_SIMILARITY
 from lessons_core.matching.words import fold, tokens
 from lessons_core.store.model import Lesson
@@ -108,8 +109,6 @@ def _crowded(ctx: Context, active: list[Lesson]) -> Iterator[Finding]:
 
 
 def _trigger_key(lesson: Lesson) -> tuple[tuple[str, ...], ...]:
-    from lessons_core.matching.glob_match import normalise_glob
-
     triggers = lesson.triggers
     return (
         tuple(sorted({normalise_glob(g) for g in triggers.files})),

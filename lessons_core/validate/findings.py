@@ -51,6 +51,7 @@ _TABLE: tuple[Code, ...] = (
     Code("L203", Severity.WARNING, "many lessons share one trigger set"),
     Code("L301", Severity.NOTICE, "never recalled"),
     Code("L302", Severity.WARNING, "shown, then failed anyway"),
+    Code("L303", Severity.WARNING, "never held"),
     Code("L401", Severity.WARNING, "always-on lesson does not fit the budget"),
     Code("L402", Severity.WARNING, "always-on lesson could have a precise trigger"),
 )

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import orjson
+
 from lessons_core.authoring.repo_files import tracked_files
 from lessons_core.errors import InvalidLessonFile
-from lessons_core.matching.file_index import FileIndex
+from lessons_core.matching.glob_counts import FileIndex
 from lessons_core.store.config import read_config
 from lessons_core.store.files import Graph, load_graph
 from lessons_core.store.layout import Layout
@@ -94,11 +97,7 @@ class _LineFinder:
 def _json_string(text: str) -> str:
     """``text`` as a JSON string, as it stands in a file lessons wrote: UTF-8 as is, and a
     lone surrogate (only a hand-written escape can put one in config.json) escaped."""
-    import orjson
-
     try:
         return orjson.dumps(text).decode()
     except TypeError:
-        import json
-
         return json.dumps(text)

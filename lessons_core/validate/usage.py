@@ -11,7 +11,12 @@ import datetime as dt
 from collections import Counter
 from collections.abc import Iterator
 
-from lessons_core.matching.thresholds import NEVER_RECALLED_MIN_RECALLS, REPEATED_FAILURE_MIN
+from lessons_core.feedback.effect import log_events, measure
+from lessons_core.matching.thresholds import (
+    NEVER_HELD_MIN_SHOWN,
+    NEVER_RECALLED_MIN_RECALLS,
+    REPEATED_FAILURE_MIN,
+)
 from lessons_core.telemetry.log import TelemetryLog
 from lessons_core.validate.context import Context
 from lessons_core.validate.findings import Finding
@@ -22,6 +27,7 @@ def check(ctx: Context) -> Iterator[Finding]:
         return
     yield from _never_recalled(ctx, ctx.telemetry)
     yield from _failed_after(ctx, ctx.telemetry)
+    yield from _never_held(ctx, ctx.telemetry)
 
 
 def created_at(created: str) -> float:
@@ -79,5 +85,24 @@ def _failed_after(ctx: Context, log: TelemetryLog) -> Iterator[Finding]:
             "reword the rule to say exactly what to do instead, check it is still true, "
             'or set "gate": true so it is read before the call runs',
             lesson_id,
+            '"rule"',
+        )
+
+
+def _never_held(ctx: Context, log: TelemetryLog) -> Iterator[Finding]:
+    for effect in sorted(measure(log_events(log)).lessons.values(), key=lambda e: e.lesson_id):
+        lesson = ctx.graph.lessons.get(effect.lesson_id)
+        if effect.shown < NEVER_HELD_MIN_SHOWN or effect.held or lesson is None:
+            continue
+        if not lesson.is_active:
+            continue
+        yield Finding(
+            "L303",
+            ctx.lesson_file(effect.lesson_id),
+            f"shown {effect.shown} times, and each time the call it was shown for failed "
+            "again later in the session: it never held",
+            "check the rule names the real cause and what to do instead; if the failure "
+            "has another cause, narrow its triggers to where it is true",
+            effect.lesson_id,
             '"rule"',
         )

@@ -17,7 +17,7 @@ its matcher group and of the handler in it. Its hash (``command_hook_hash`` in
 codex-rs/hooks/src/engine/discovery.rs, ``version_for_toml`` in
 codex-rs/config/src/fingerprint.rs) is the SHA-256, as ``sha256:<hex>``, of compact JSON
 with sorted keys of ``{"event_name", "matcher", "hooks": [handler]}``
-(``lessons_core.codex_trust``, which ``lessons doctor`` uses). ``hooks_list`` asks the
+(``lessons_cli.harnesses.codex_trust``, which ``lessons doctor`` uses). ``hooks_list`` asks the
 real client (its app server's ``hooks/list``, the call behind the review screen) for the
 same keys and hashes, so a test can show the two agree.
 """
@@ -30,7 +30,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from lessons_core.codex_trust import hook_hashes
+from lessons_cli.harnesses.codex_trust import hook_hashes
 
 
 def toml_string(text: str) -> str:

@@ -19,7 +19,7 @@ import termios
 import time
 from collections.abc import Callable
 
-from lessons_core.codex_trust import hook_hashes
+from lessons_cli.harnesses.codex_trust import hook_hashes
 from tests.e2e.codex_project import CODEX, Project
 
 DOWN, ENTER = b"\x1b[B", b"\r"

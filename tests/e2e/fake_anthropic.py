@@ -85,6 +85,17 @@ def result_text(block: dict[str, Any]) -> str:
     return "\n".join(texts(block.get("content")))
 
 
+def tool_results(request: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every tool result a recorded request carries, oldest first."""
+    return [
+        block
+        for message in request["messages"]
+        if isinstance(message.get("content"), list)
+        for block in message["content"]
+        if block.get("type") == "tool_result"
+    ]
+
+
 def _completed_steps(messages: list[dict[str, Any]], scenario: str) -> int:
     """Results of this scenario's calls (their ids name it) that were not a gate denial.
 

@@ -22,7 +22,7 @@ from tests.e2e.claude_project import (
     edit_call,
     write_call,
 )
-from tests.e2e.fake_anthropic import result_text
+from tests.e2e.fake_anthropic import result_text, tool_results
 from tests.e2e.fake_server import ToolCall
 from tests.e2e.sample_repo import (
     ALWAYS_RULE,
@@ -45,16 +45,6 @@ def _first_with(requests: list[dict[str, Any]], text: str) -> int:
     return next(i for i, r in enumerate(requests) if text in _blob(r))
 
 
-def _tool_results(request: dict[str, Any]) -> list[dict[str, Any]]:
-    return [
-        block
-        for message in request["messages"]
-        if isinstance(message.get("content"), list)
-        for block in message["content"]
-        if block.get("type") == "tool_result"
-    ]
-
-
 def test_gate_delivers_the_rule_before_the_command_runs_and_the_retry_runs(
     project: Project,
 ) -> None:
@@ -67,7 +57,7 @@ def test_gate_delivers_the_rule_before_the_command_runs_and_the_retry_runs(
     result = project.claude("SCENARIO:gate release it", "--allowedTools", TOOLS)
     first = _first_with(fake.requests, RELEASE_RULE)
     assert fake.observed[first] is False  # the model read the rule before anything ran
-    denial = _tool_results(fake.requests[first])[-1]
+    denial = tool_results(fake.requests[first])[-1]
     assert denial["is_error"] is True
     assert GATE_PREFIX in result_text(denial)
     assert (project.root / "released.txt").exists()  # the retried call ran
@@ -86,9 +76,9 @@ def test_context_reaches_the_model_after_the_call_and_only_once(project: Project
     result = project.claude("SCENARIO:context change the app", "--allowedTools", TOOLS)
     assert result["permission_denials"] == []
     first = _first_with(fake.requests, APP_RULE)
-    after_write = next(i for i, r in enumerate(fake.requests) if _tool_results(r))
+    after_write = next(i for i, r in enumerate(fake.requests) if tool_results(r))
     assert first == after_write  # not before the call: beside its result
-    assert not _tool_results(fake.requests[first])[0].get("is_error")
+    assert not tool_results(fake.requests[first])[0].get("is_error")
     assert (project.root / "src" / "app.py").read_text() == "VALUE = 3\n"
     assert _blob(fake.requests[-1]).count(APP_RULE) == 1
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from lessons_core.codex_trust import hook_hashes
+from lessons_cli.harnesses.codex_trust import hook_hashes
 from lessons_core.delivery.deliver import GATE_PREFIX, session_note
 from lessons_core.recall.render import OPEN
 from lessons_core.store.layout import Layout

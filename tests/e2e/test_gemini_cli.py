@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from lessons_cli.harnesses.gemini import failure_of
 from lessons_core.delivery.deliver import GATE_PREFIX, session_note
 from lessons_core.recall.render import BRACKET_CLOSE, BRACKET_OPEN
 from lessons_core.store.layout import Layout
@@ -209,7 +210,8 @@ def _fixture_name(call: HookCall) -> str:
     if call.event == "SessionStart":
         return f"{words}_{call.input['source']}"
     if call.tool:
-        return f"{words}_{'shell' if call.tool == 'run_shell_command' else call.tool}"
+        failing = "_failing" if failure_of(call.input) is not None else ""
+        return f"{words}_{'shell' if call.tool == 'run_shell_command' else call.tool}{failing}"
     return words
 
 
@@ -232,14 +234,16 @@ def _normalised(value: Any, gemini: Project) -> Any:
 
 
 def test_the_fixtures_are_what_the_client_sends(gemini: Project, tmp_path: Path) -> None:
-    """tests/fixtures/gemini/ holds, for each event (and tool) our wiring receives, the
-    first payload the real client sent in this run, normalised."""
+    """tests/fixtures/gemini/ holds, for each event (and tool, and failed call) our
+    wiring receives, the first payload the real client sent in this run, normalised."""
     config = gemini.root / ".lessons" / "config.json"
     config.write_text(json.dumps({**json.loads(config.read_text()), "session_note": False}))
     gemini.fake.scenarios["record"] = [
         shell_call("bash scripts/release.sh"),
         write_call(gemini.root, "src/app.py", "VALUE = 2\n"),
         replace_call(gemini.root, "VALUE = 2", "VALUE = 3"),
+        shell_call("python3 -c 'import nosuchmod_xyz'"),
+        replace_call(gemini.root, "NOT THERE", "x"),
     ]
     gemini.gemini("-p", "SCENARIO:record release and edit")
     gemini.gemini("--resume", "latest", "-p", "that is all")

@@ -14,6 +14,7 @@ from lessons_core.delivery.deliver import session_note
 from lessons_core.index.cache import cached_index
 from lessons_core.recall.render import estimate_tokens
 from lessons_core.store.layout import Layout
+from lessons_core.store.model import Status
 from tests.conftest import save_lesson
 from tests.hooks.conftest import answer, call_hook, payload, write_lesson
 
@@ -172,8 +173,6 @@ def test_fit_reports_the_topics_line_cost(project: Layout) -> None:
 
 def test_an_inactive_always_on_lesson_is_not_delivered(project: Layout) -> None:
     """A deprecated always-on lesson stays out of the block."""
-    from lessons_core.store.model import Status
-
     write_lesson(
         project, "old-rule", "Use yarn for everything.", always=True, status=Status.DEPRECATED
     )

@@ -133,8 +133,11 @@ def test_user_prompt_submit_brings_keyword_rules(project: Layout) -> None:
     assert "CHANGELOG.md" in got["hookSpecificOutput"]["additionalContext"]
 
 
-def test_post_tool_use_failure_nudges_once(project: Layout) -> None:
-    """A failed Bash call gets one nudge with a ready lessons add line, then silence."""
+def test_post_tool_use_failure_nudges_once_then_once_more_when_it_recurs(
+    project: Layout,
+) -> None:
+    """A failed Bash call gets one nudge with a ready lessons add line; the same failure
+    again, with no lesson covering it, the stronger recurrence nudge; then silence."""
     data = payload(H, "post_tool_use_failure_bash", project.root)
     data["tool_input"] = {"command": "pnpm test:e2e --filter web"}
     got = answer(H, data)
@@ -143,6 +146,11 @@ def test_post_tool_use_failure_nudges_once(project: Layout) -> None:
     assert got["hookSpecificOutput"]["hookEventName"] == "PostToolUseFailure"
     assert f"sh {project.root}/.lessons/run add" in context
     assert "--trigger-cmd '^pnpm test:e2e'" in context
+    again = answer(H, data)
+    assert again is not None
+    stronger = again["hookSpecificOutput"]["additionalContext"]
+    assert "failed 2 times in this session with the same error (exit 1)" in stronger
+    assert "--trigger-cmd '^pnpm test:e2e'" in stronger
     assert call_hook(H, data) == b""
     assert call_hook(H, {**data, "is_interrupt": True, "session_id": "new"}) == b""
 

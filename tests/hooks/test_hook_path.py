@@ -1,5 +1,7 @@
 """The hook path as a checked boundary: the one list of modules a hook call may import,
 what each of them may import at module level, and real hook calls staying inside it.
+Only these modules may import inside a function (ruff's PLC0415 is ignored for them
+alone, in pyproject.toml); everywhere else imports stand at the top.
 
 Every import on this path is paid on every tool call of every agent
 (docs/performance.md). ``HOOK_PATH`` names each module a hook may load, with the
@@ -15,6 +17,11 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - the test matrix runs 3.11
+    import tomli as tomllib
 
 import pytest
 
@@ -68,18 +75,23 @@ HOOK_PATH: dict[str, frozenset[str]] = {
     "lessons_core.recall.render": frozenset(),
     "lessons_core.delivery.sessions": frozenset({"hashlib"}),  # a fallback: _sha2 is built in
     "lessons_core.matching.specificity": frozenset(),
-    "lessons_core.index.watch": frozenset(),
+    "lessons_core.index.watcher_client": frozenset(),
     "lessons_core.matching.words": frozenset(),
+    "lessons_core.feedback": frozenset(),
+    "lessons_core.feedback.history": frozenset(),  # the session's failure history
 
     # A command (not a file) to match: command triggers, pure reads, Codex's patches.
     "lessons_core.matching.commands": frozenset({"re", "functools"}),
     "lessons_core.matching.pure_reads": frozenset({"re"}),
-    "lessons_core.patches": frozenset({"re"}),
+    "lessons_cli.harnesses.codex_patches": frozenset({"re"}),
     # A session start (or compaction): always-on lessons and the topics line.
     "lessons_core.delivery.always": frozenset({"itertools"}),
     # A failed tool call: the capture nudge, which masks secrets.
     "lessons_core.delivery.nudges": frozenset({"shlex"}),
     "lessons_core.authoring.secrets": frozenset({"re", "typing"}),
+    # A failed call, or a recurrence due: error classes, the recurrence gate and nudge.
+    "lessons_core.feedback.failures": frozenset({"re"}),
+    "lessons_core.feedback.recurrence": frozenset({"shlex"}),
     # Rule text that is not plain, a glob without a plan, a hook that fails.
     "lessons_core.recall.inert": frozenset({"re", "unicodedata"}),
     "lessons_core.matching.glob_regex": frozenset(
@@ -87,6 +99,16 @@ HOOK_PATH: dict[str, frozenset[str]] = {
     ),
     "lessons_core.delivery.hooklog": frozenset({"contextlib", "pathlib"}),
 }  # fmt: skip
+
+# Loaded by a hook only when the cached index is stale and it rebuilds it: compiling the
+# triggers (pathspec, RE2 and the probes are imported inside the functions that compile).
+REBUILD_PATH = frozenset(
+    {"lessons_core.jsonio", "lessons_core.store.files", "lessons_core.store.model",
+     "lessons_core.matching.globs", "lessons_core.matching.trigger_checks",
+     "lessons_core.matching.breadth", "lessons_core.matching.probes",
+     "lessons_core.matching.regex_literals", "lessons_core.matching.thresholds"}
+)  # fmt: skip
+PYPROJECT = Path(lessons_cli.__file__).parents[1] / "pyproject.toml"
 
 
 def _source(module: str) -> Path:
@@ -166,6 +188,110 @@ def test_real_hook_calls_load_only_hook_path_modules(project: Layout) -> None:
         "lessons_core.delivery.nudges",
         "lessons_cli.harnesses.qwen",
     } <= loaded
+
+
+def test_a_rebuilding_hook_loads_only_hook_and_rebuild_path_modules(project: Layout) -> None:
+    """With no cached index, a hook call builds it: it loads the rebuild's modules
+    (REBUILD_PATH, all of them here) and nothing else of ours beyond HOOK_PATH."""
+    write_lesson(
+        project, "app-file", "Keep src/app.py free of side effects.", files=("src/*.py",),
+        commands=("git push",), keywords=("alembic",),
+    )  # fmt: skip
+    data = payload("claude-code", "pre_tool_use_edit", project.root)
+    done = subprocess.run(
+        [sys.executable, "-c", HOOK_CALL, "claude-code"],
+        input=json.dumps(data), capture_output=True, text=True, cwd=project.root,
+        timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0
+    assert "app-file" in done.stdout
+    loaded = set(done.stderr.split())
+    assert loaded - set(HOOK_PATH) == REBUILD_PATH
+
+
+def _imports_in_functions(path: Path) -> bool:
+    """Whether ``path`` has an import statement inside a function."""
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            inner = ast.walk(node)
+            if any(isinstance(child, ast.Import | ast.ImportFrom) for child in inner):
+                return True
+    return False
+
+
+def test_only_hook_path_modules_import_inside_functions() -> None:
+    """pyproject.toml lets exactly the hook and rebuild path modules that import inside a
+    function do so (PLC0415); ruff holds every other file to top-level imports. A module
+    joining the hook path gets its line there, one leaving it loses it."""
+    ignores = tomllib.loads(PYPROJECT.read_text())["tool"]["ruff"]["lint"]["per-file-ignores"]
+    allowed = {path for path, rules in ignores.items() if "PLC0415" in rules}
+    root = PYPROJECT.parent
+    declared = {
+        _source(module).relative_to(root).as_posix() for module in {*HOOK_PATH, *REBUILD_PATH}
+    }
+    lazy = {path for path in declared if _imports_in_functions(root / path)}
+    assert allowed == lazy
+
+
+def _production_sources() -> dict[str, Path]:
+    root = PYPROJECT.parent
+    return {
+        path.relative_to(root).as_posix(): path
+        for package in ("lessons_core", "lessons_cli")
+        for path in sorted((root / package).rglob("*.py"))
+    }
+
+
+def test_only_hook_path_modules_spell_type_checking_themselves() -> None:
+    """``TYPE_CHECKING = False`` (typing costs a hook ~8 ms, lessons_core.records) is the
+    hook path's convention only: every other module imports TYPE_CHECKING from typing."""
+    root = PYPROJECT.parent
+    declared = {
+        _source(module).relative_to(root).as_posix() for module in {*HOOK_PATH, *REBUILD_PATH}
+    }
+    spelled = {
+        name
+        for name, path in _production_sources().items()
+        if "\nTYPE_CHECKING = False" in path.read_text()
+    }
+    assert spelled - declared == set()
+
+
+def _guarded(tree: ast.Module) -> set[int]:
+    """Line numbers of the imports inside a ``try`` whose handlers catch ImportError."""
+    lines = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Try) and any(
+            "ImportError" in ast.dump(handler.type) for handler in node.handlers if handler.type
+        ):
+            lines |= {
+                inner.lineno
+                for statement in node.body
+                for inner in ast.walk(statement)
+                if isinstance(inner, ast.Import | ast.ImportFrom)
+            }
+    return lines
+
+
+def test_every_private_module_import_has_a_fallback() -> None:
+    """Modules such as ``_collections_abc``, ``_json``, ``_sha2`` or ``_socket`` are
+    CPython's own and may be missing or renamed elsewhere (``_sha256`` became ``_sha2`` in
+    3.12): each import of one sits in a ``try`` that catches ImportError."""
+    unguarded = []
+    for name, path in _production_sources().items():
+        tree = ast.parse(path.read_text())
+        guarded = _guarded(tree)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module]
+            else:
+                continue
+            private = [n for n in names if n.startswith("_") and n != "__future__"]
+            if private and node.lineno not in guarded:
+                unguarded.append(f"{name}:{node.lineno} {private}")
+    assert unguarded == []
 
 
 _HARNESS_OF = {

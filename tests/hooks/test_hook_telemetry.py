@@ -61,12 +61,30 @@ def test_a_failure_after_the_delivery_is_logged(project: Layout) -> None:
     assert failure.after == ("build-gen-before-push",)
 
 
-def test_a_failure_nothing_was_shown_for_is_not_logged(project: Layout) -> None:
-    """A failed command no lesson covers leaves no failure record."""
+def test_a_failure_nothing_was_shown_for_is_logged_by_class_and_action(project: Layout) -> None:
+    """A failed command no lesson covers is logged with no lessons, its error class and
+    its action's identity (what "held" is judged by), never its output."""
     _telemetry_on(project)
     _gen_lesson(project)
     _bash(project, "post_tool_use_failure_bash", "make build")
-    assert read_log(project).failures == []
+    [failure] = read_log(project).failures
+    assert failure.after == ()
+    assert (failure.error_class, failure.action) == ("exit 1", "cmd ^make build")
+
+
+def test_a_recall_names_its_action_and_call_and_whether_it_gated(project: Layout) -> None:
+    """Each tool call's record carries its identity and a digest of the call; a gate is
+    marked, and a changed command has another digest."""
+    _telemetry_on(project)
+    _gen_lesson(project)
+    _bash(project, "pre_tool_use_bash_redirect", "git push origin main")
+    _bash(project, "pre_tool_use_bash_redirect", "git push origin main --force-with-lease")
+    gated, retry = read_log(project).recalls
+    assert gated.gate
+    assert not retry.gate
+    assert gated.action == retry.action == "cmd ^git push origin"
+    assert gated.call
+    assert gated.call != retry.call
 
 
 def test_a_prompt_recall_never_logs_the_prompt(project: Layout) -> None:

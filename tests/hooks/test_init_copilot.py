@@ -44,6 +44,7 @@ def test_init_writes_copilots_native_format(repo: Path) -> None:
         "sessionStart": [{"type": "command", "timeoutSec": 10, "bash": command}],
         "userPromptSubmitted": [{"type": "command", "timeoutSec": 10, "bash": command}],
         "preToolUse": [{"type": "command", "timeoutSec": 10, "bash": command, "matcher": matcher}],
+        "postToolUse": [{"type": "command", "timeoutSec": 10, "bash": command, "matcher": "bash"}],
         "postToolUseFailure": [
             {"type": "command", "timeoutSec": 10, "bash": command, "matcher": matcher}
         ],

@@ -11,8 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from lessons_cli.app import cli
-from lessons_cli.harnesses import wiring, wirings
-from lessons_core import agent_docs
+from lessons_cli.harnesses import agent_docs, wiring, wirings
 from tests.conftest import make_repo
 
 OTHER_HOOK = {"matcher": "Bash", "hooks": [{"type": "command", "command": "./audit.sh"}]}

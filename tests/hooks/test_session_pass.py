@@ -124,11 +124,11 @@ def test_fields_this_version_does_not_know_are_kept(project: Layout) -> None:
     sessions.claim(project, "s", ["a"], gate="g1")
     (path,) = (project.local_dir / SESSIONS).glob("*.json")
     data = json.loads(path.read_text())
-    data.update(failures={"git push": [1, 2]}, stopped=True)
+    data.update(corrections={"git push": [1, 2]}, stopped=True)
     path.write_text(json.dumps(data))
     with sessions.open_session(project, "s") as session:
         assert session.claim(["b"], forget="g1") == ["b"]
     sessions.reset(project, "s")
     kept = json.loads(Path(path).read_text())
-    assert (kept["failures"], kept["stopped"]) == ({"git push": [1, 2]}, True)
+    assert (kept["corrections"], kept["stopped"]) == ({"git push": [1, 2]}, True)
     assert (kept["shown"], "gates" in kept) == ([], False)

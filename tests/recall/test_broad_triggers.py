@@ -25,11 +25,11 @@ EDIT = RecallRequest(files=(PATH,))
 def flags(layout: Layout) -> dict[str, bool]:
     """Each trigger in the index, by text, with its broad flag."""
     index, _broken = load_index(layout)
-    found = {entry[1]: entry[6] for entry in index.commands}
+    found = {entry.pattern: entry.broad for entry in index.commands}
     for entries in (*index.exact.values(), *index.by_prefix.values()):
-        found.update({entry[1]: entry[6] for entry in entries})
+        found.update({entry.glob: entry.broad for entry in entries})
     for keyword_entries in index.keywords.values():
-        found.update({entry[1]: entry[5] for entry in keyword_entries})
+        found.update({entry.keyword: entry.broad for entry in keyword_entries})
     return found
 
 

@@ -1,16 +1,29 @@
 """``lessons query --explain`` checks every trigger itself; what it finds matched is
-exactly what ranking matched, for any request."""
+exactly what ranking matched, for any request. Validate and capture ask the same matcher
+per trigger kind (a glob's files counted, a pattern tried on commands) and agree too."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lessons_core.index.build import build_index
+from lessons_core.matching.commands import compile_command
+from lessons_core.matching.glob_counts import FileIndex
+from lessons_core.matching.globs import compile_glob
+from lessons_core.matching.words import contains_phrase, tokens
 from lessons_core.recall.explain import explain
-from lessons_core.recall.rank import rank
+from lessons_core.recall.rank import (
+    command_matches,
+    file_matches,
+    keyword_matches,
+    keyword_sources,
+    rank,
+    request_files,
+)
 from lessons_core.recall.types import RecallRequest
 from lessons_core.store.config import Config
 from lessons_core.store.files import load_graph
@@ -51,6 +64,13 @@ REQUESTS = st.builds(
 )
 
 
+def every_request(test: Callable[[Path, RecallRequest], None]) -> Callable[[Path], None]:
+    """150 requests a test; the graph is made once, in the first example's tmp_path."""
+    run = given(request=REQUESTS)(test)
+    checks = [HealthCheck.function_scoped_fixture]
+    return settings(max_examples=150, deadline=None, suppress_health_check=checks)(run)
+
+
 def _layout(root: Path) -> Layout:
     """The graph of LESSONS in a repo at ``root``, made once: hypothesis runs every
     example with the same ``tmp_path``."""
@@ -62,10 +82,7 @@ def _layout(root: Path) -> Layout:
     return layout
 
 
-@settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
-@given(request=REQUESTS)
+@every_request
 def test_explain_matches_exactly_what_ranking_matches(
     tmp_path: Path, request: RecallRequest
 ) -> None:
@@ -77,3 +94,40 @@ def test_explain_matches_exactly_what_ranking_matches(
     explained = explain(layout, request, config=Config())
     matched = {v.lesson_id for v in explained.verdicts if any(c.matched for c in v.checks)}
     assert matched == ranked
+
+
+def _triggers(kind: str) -> set[tuple[str, str]]:
+    """(lesson id, trigger) for every trigger of ``kind`` in LESSONS."""
+    return {
+        (lesson_id, trigger) for lesson_id, _, found in LESSONS for trigger in found.get(kind, ())
+    }
+
+
+@every_request
+def test_every_use_of_a_matcher_fires_where_ranking_does(
+    tmp_path: Path, request: RecallRequest
+) -> None:
+    """Trigger by trigger, what ranking finds through the index (its buckets and literal
+    runs first) is what the matcher of that kind says without them, as validate and
+    capture use it: ``FileIndex`` counting a glob's files, ``CommandPattern.matches``, and
+    whole-word phrases in each keyword source."""
+    layout = _layout(tmp_path / "repo")
+    index = build_index(load_graph(layout).lessons.values())
+    files = request_files(request)
+    counted = FileIndex(files)
+    for path in files:
+        ranked = {(index.ids[entry.lesson], entry.glob) for entry in file_matches(index, path)}
+        found = {
+            (x, glob)
+            for x, glob in _triggers("files")
+            if path in counted.matching(compile_glob(glob))
+        }
+        assert ranked == found
+    command = request.command or ""
+    ranked = {(index.ids[e.lesson], e.pattern) for e, _part in command_matches(index, command)}
+    found = {(x, p) for x, p in _triggers("commands") if compile_command(p).matches(command)}
+    assert ranked == (found if command.strip() else set())
+    for _source, words in keyword_sources(request, files):
+        ranked = {(index.ids[e.lesson], e.keyword) for e in keyword_matches(index, words)}
+        found = {(x, k) for x, k in _triggers("keywords") if contains_phrase(words, tokens(k))}
+        assert ranked == found

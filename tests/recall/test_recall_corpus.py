@@ -120,6 +120,7 @@ def _materialise(index: RecallIndex) -> RecallIndex:
         exact=dict(index.exact),
         by_prefix=dict(index.by_prefix),
         commands=tuple(index.commands),
+        command_runs=tuple(index.command_runs),
         keywords=dict(index.keywords),
         bm25=TermStats(
             idf=dict(stats.idf),

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from lessons_core.recall import inert
 from lessons_core.recall.render import (
     CLOSE,
     FRAME_TOKENS,
@@ -162,8 +163,6 @@ _MARKUP_BITS = st.sampled_from(
 @given(st.lists(st.text(max_size=12) | _MARKUP_BITS, max_size=12), st.integers(5, 60))
 def test_the_quick_path_changes_nothing_the_full_one_would(parts: list[str], limit: int) -> None:
     """neutralise skips the regular expressions only for text they would leave alone."""
-    from lessons_core.recall import inert
-
     text = "".join(parts)
     assert neutralise(text, limit) == inert.neutralise(text, limit)
 
@@ -178,8 +177,6 @@ def test_the_quick_path_changes_nothing_the_full_one_would(parts: list[str], lim
 )  # fmt: skip
 def test_the_quick_path_on_near_misses(text: str) -> None:
     """Texts on either side of the quick path's character checks neutralise alike."""
-    from lessons_core.recall import inert
-
     assert neutralise(text) == inert.neutralise(text, MAX_RULE_CHARS)
 
 

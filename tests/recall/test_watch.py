@@ -1,7 +1,7 @@
 """The watcher of large stores: it spares hooks the per-file check and never lets a change
-through unseen (lessons_core.index.watch, lessons_core.index.watcher). Real watcher processes, real
-inotify, real files; each test removes its lessons folder at the end, which ends its
-watcher."""
+through unseen (lessons_core.index.watcher_client, lessons_core.index.watcher_process).
+Real watcher processes, real inotify, real files; each test removes its lessons folder at
+the end, which ends its watcher."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from lessons_core.index import file_scan, watch, watcher
+from lessons_core.index import file_scan, watcher_client, watcher_process
 from lessons_core.recall.rank import recall
 from lessons_core.recall.types import RecallRequest
 from lessons_core.store.config import Config
@@ -51,7 +51,7 @@ def wait_for_watcher(layout: Layout) -> str:
     """The watcher's state once it answers (it takes a Python start to come up)."""
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
-        seen = watch.state(str(layout.lessons_dir))
+        seen = watcher_client.state(str(layout.lessons_dir))
         if seen is not None:
             return seen
         time.sleep(0.05)
@@ -65,7 +65,7 @@ def watching(layout: Layout) -> str:
     rules(layout)
     seen = wait_for_watcher(layout)
     rules(layout)  # a full check after the watcher answered: recorded
-    assert (watch.verified(layout) or "").startswith(seen)
+    assert (watcher_client.verified(layout) or "").startswith(seen)
     return seen
 
 
@@ -152,7 +152,7 @@ def test_a_record_for_another_cache_file_is_not_trusted(
     file (rebuilt since), the next recall checks every file again."""
     write_lesson("api", "Reuse the shared client.", files=("src/api/**",))
     seen = watching(watched)
-    watch.record(watched, f"{seen} some-other-cache-file")
+    watcher_client.record(watched, f"{seen} some-other-cache-file")
     checks: list[object] = []
     real_init = file_scan.Scan.__init__
 
@@ -178,12 +178,12 @@ def test_only_local_file_systems_are_watched(tmp_path: Path) -> None:
         "30 22 0:40 / /mnt/share rw - nfs4 server:/share rw\n"
         "31 22 0:41 / /mnt/box rw shared:1 - fuse.sshfs box: rw\n"
     )
-    assert watcher.file_system(device, str(mountinfo)) == "ext4"
-    assert watcher.file_system(os.makedev(0, 40), str(mountinfo)) == "nfs4"
-    assert watcher.file_system(os.makedev(0, 41), str(mountinfo)) == "fuse.sshfs"
-    assert watcher.file_system(os.makedev(0, 99), str(mountinfo)) == ""
+    assert watcher_process.file_system(device, str(mountinfo)) == "ext4"
+    assert watcher_process.file_system(os.makedev(0, 40), str(mountinfo)) == "nfs4"
+    assert watcher_process.file_system(os.makedev(0, 41), str(mountinfo)) == "fuse.sshfs"
+    assert watcher_process.file_system(os.makedev(0, 99), str(mountinfo)) == ""
     for kind in ("nfs4", "fuse.sshfs", "overlay", "9p", "virtiofs", "cifs"):
-        assert kind not in watcher.LOCAL_FILE_SYSTEMS
+        assert kind not in watcher_process.LOCAL_FILE_SYSTEMS
 
 
 def test_a_store_too_large_for_the_watch_limit_is_not_watched(tmp_path: Path) -> None:
@@ -191,15 +191,15 @@ def test_a_store_too_large_for_the_watch_limit_is_not_watched(tmp_path: Path) ->
     kernels): other programs keep theirs."""
     limits = tmp_path / "max_user_watches"
     limits.write_text("8192\n")
-    assert watcher.watch_budget(2000, str(limits))
-    assert not watcher.watch_budget(6000, str(limits))
+    assert watcher_process.watch_budget(2000, str(limits))
+    assert not watcher_process.watch_budget(6000, str(limits))
 
 
 def test_lost_events_stop_the_watcher(watched: Layout, write_lesson: WriteLesson) -> None:
     """When the kernel's event queue overflows (a watcher starved of CPU), a new file may
     have gone unwatched: the watcher stops, and hooks check every file."""
     write_lesson("api", "Reuse the shared client.", files=("src/api/**",))
-    process = watcher_process(watched)
+    process = start_watcher(watched)
     try:
         wait_for_watcher(watched)
         os.kill(process.pid, signal.SIGSTOP)
@@ -208,7 +208,7 @@ def test_lost_events_stop_the_watcher(watched: Layout, write_lesson: WriteLesson
             churn.write_bytes(b"")
             churn.unlink()
         os.kill(process.pid, signal.SIGCONT)
-        assert watch.state(str(watched.lessons_dir)) is None
+        assert watcher_client.state(str(watched.lessons_dir)) is None
         assert process.wait(timeout=20) == 0
     finally:
         process.kill()
@@ -239,7 +239,7 @@ def test_a_watcher_of_another_folder_is_not_trusted(watched: Layout) -> None:
     """A process answering on the folder's name for another device or inode is ignored."""
     folder = os.stat(watched.lessons_dir)
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    server.bind(watch.address(folder.st_dev, folder.st_ino))
+    server.bind(watcher_client.address(folder.st_dev, folder.st_ino))
     server.listen(1)
 
     def answer() -> None:
@@ -250,21 +250,22 @@ def test_a_watcher_of_another_folder_is_not_trusted(watched: Layout) -> None:
     thread = threading.Thread(target=answer)
     thread.start()
     try:
-        assert watch.state(str(watched.lessons_dir)) is None
+        assert watcher_client.state(str(watched.lessons_dir)) is None
     finally:
         thread.join(timeout=5)
         server.close()
 
 
-def watcher_process(layout: Layout) -> subprocess.Popen[bytes]:
+def start_watcher(layout: Layout) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
-        [sys.executable, "-m", "lessons_core.index.watcher", str(layout.lessons_dir)], cwd=REPO
+        [sys.executable, "-m", "lessons_core.index.watcher_process", str(layout.lessons_dir)],
+        cwd=REPO,
     )
 
 
 def test_the_watcher_exits_when_its_folder_goes(watched: Layout) -> None:
     """Removing the lessons folder ends its watcher; hooks then check every file."""
-    process = watcher_process(watched)
+    process = start_watcher(watched)
     try:
         wait_for_watcher(watched)
         shutil.rmtree(watched.lessons_dir)
@@ -276,10 +277,10 @@ def test_the_watcher_exits_when_its_folder_goes(watched: Layout) -> None:
 
 def test_a_second_watcher_of_the_same_folder_exits_at_once(watched: Layout) -> None:
     """One watcher a folder: another finds the name taken and leaves."""
-    first = watcher_process(watched)
+    first = start_watcher(watched)
     try:
         wait_for_watcher(watched)
-        assert watcher_process(watched).wait(timeout=20) == 0
+        assert start_watcher(watched).wait(timeout=20) == 0
     finally:
         first.kill()
         first.wait()
@@ -347,7 +348,7 @@ def test_the_watcher_starts_where_isolated_mode_cannot_see_lessons(tmp_path: Pat
     )
     assert probe.returncode == 1  # this interpreter cannot see lessons by itself
     done = subprocess.run(
-        watch.watcher_command(str(bare), str(tmp_path / "missing")),
+        watcher_client.watcher_command(str(bare), str(tmp_path / "missing")),
         cwd="/",
         capture_output=True,
         text=True,

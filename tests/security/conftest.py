@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 from hypothesis import HealthCheck, settings
 
+from lessons_cli.harnesses import copilot
 from tests.hooks.conftest import project
 
 T = TypeVar("T")
@@ -100,8 +101,6 @@ def event_of(harness: str, data: Any) -> object:
     if not isinstance(data, dict):
         return None
     if harness == "copilot":
-        from lessons_cli.harnesses import copilot
-
         return copilot.event_of(data)
     return data.get("hook_event_name")
 

@@ -40,7 +40,8 @@ from lessons_core.store.config import Config
 from lessons_core.store.files import lesson_files, read_lesson
 from lessons_core.store.layout import Layout
 from lessons_core.store.model import Lesson
-from tests.conftest import run
+from lessons_core.store.project import init_project
+from tests.conftest import make_repo, run
 from tests.hooks.conftest import call_hook, payload
 from tests.security.conftest import ANSWERS, checked_answer, event_of, fuzz_settings
 
@@ -363,9 +364,6 @@ def rule_of(lesson_id: str) -> str:
 @pytest.fixture
 def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Layout:
     """A git repo with src/a.py, .lessons/ with roomy budgets, as the working directory."""
-    from lessons_core.store.project import init_project
-    from tests.conftest import make_repo
-
     layout, _ = init_project(make_repo(tmp_path / "repo", {"src/a.py": "x = 1\n"}))
     layout.config_path.write_text(json.dumps(ROOMY.to_dict()))
     monkeypatch.chdir(layout.root)

@@ -15,7 +15,7 @@ from typing import Any
 
 import orjson
 
-from lessons_core.agent_docs import END, START
+from lessons_cli.harnesses.agent_docs import END, START
 from lessons_core.delivery import sessions
 from lessons_core.delivery.hooklog import log_path
 from lessons_core.store.files import load_graph
@@ -29,7 +29,7 @@ import itertools, sys
 from dataclasses import replace
 from pathlib import Path
 from lessons_cli.harnesses import wiring, wirings
-from lessons_core import agent_docs
+from lessons_cli.harnesses import agent_docs
 from lessons_core.delivery import sessions
 from lessons_core.telemetry import log as telemetry
 from lessons_core.store.config import Config

@@ -10,12 +10,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from lessons_cli.harnesses.codex_patches import patch_paths
 from lessons_core.matching.commands import CommandPatternError, command_parts, compile_command
 from lessons_core.matching.glob_match import plan_matches
 from lessons_core.matching.globs import GlobError, compile_glob, matching_plan
 from lessons_core.matching.pure_reads import is_pure_read_command
 from lessons_core.matching.words import tokens
-from lessons_core.patches import patch_paths
 from lessons_core.recall.render import neutralise
 from tests.security.conftest import fuzz_settings, within
 

@@ -1,6 +1,7 @@
-"""The background watcher of a lessons folder: ``python -I -m lessons_core.index.watcher FOLDER``.
+"""The background watcher of a lessons folder:
+``python -I -m lessons_core.index.watcher_process FOLDER``.
 
-See ``lessons_core.index.watch`` for what it is for and how hooks trust it. This process
+See ``lessons_core.index.watcher_client`` for what it is for and how hooks trust it. This process
 watches FOLDER and every lesson file in it with inotify (through ctypes: the standard
 library has no binding), binds the folder's abstract socket name, and answers each
 connection with ``instance counter dev inode`` after reading every event the kernel has
@@ -27,7 +28,9 @@ import struct
 import sys
 import time
 
-from lessons_core.index.watch import IDLE_SECONDS, address
+from lessons_core.fsutil import atomic_write
+from lessons_core.index.watcher_client import IDLE_SECONDS, address
+from lessons_core.store.layout import LOCAL, WATCH_REFUSED
 
 IN_MODIFY, IN_ATTRIB, IN_CLOSE_WRITE = 0x2, 0x4, 0x8
 IN_MOVED_FROM, IN_MOVED_TO, IN_CREATE, IN_DELETE = 0x40, 0x80, 0x100, 0x200
@@ -211,9 +214,6 @@ def serve(folder: str) -> None:
 def refuse(folder: str, why: str) -> None:
     """Leave a note beside the store so that hooks stop starting watchers for a while
     (``lessons_core.store.layout.WATCH_REFUSED``)."""
-    from lessons_core.fsutil import atomic_write
-    from lessons_core.store.layout import LOCAL, WATCH_REFUSED
-
     local = os.path.join(os.path.dirname(folder), LOCAL)
     try:
         atomic_write(os.path.join(local, WATCH_REFUSED), f"{why}\n".encode(), durable=False)

@@ -2,8 +2,8 @@
 
 Most file triggers start with a literal folder (``src/db/**``) or end in an extension
 (``**/*.ts``). The index narrows a glob to the paths under its literal prefix, then to those
-with its extension, and runs the glob's regex only on what is left; results are cached per
-glob, since lessons share globs.
+with its extension, and runs the file matcher recall uses (``glob_match.glob_matches``) only
+on what is left; results are cached per glob, since lessons share globs.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterable
 
-from lessons_core.matching.globs import CompiledGlob, has_glob_chars, literal_prefix
+from lessons_core.matching.glob_match import glob_matches
+from lessons_core.matching.globs import CompiledGlob, file_matcher, has_glob_chars, literal_prefix
 
 
 class FileIndex:
@@ -31,7 +32,8 @@ class FileIndex:
         """Every indexed path ``glob`` matches, sorted."""
         found = self._cache.get(glob.regex)
         if found is None:
-            found = tuple(path for path in self._narrowed(glob.glob) if glob.matches(path))
+            matcher = file_matcher(glob)  # the one file matcher, as recall runs it
+            found = tuple(p for p in self._narrowed(glob.glob) if glob_matches(matcher, p))
             self._cache[glob.regex] = found
         return found
 

@@ -2,7 +2,7 @@
 
 Checking the cached index against 50,000 lesson files takes 50,000 ``stat`` calls, ~60 ms
 on two cores. For a store of ``watch_from`` files or more (config.json, default 5,000)
-the hook starts a small background process instead (``lessons_core.index.watcher``): it
+the hook starts a small background process instead (``lessons_core.index.watcher_process``): it
 watches the lessons folder with inotify, counts every change the kernel reports, and
 answers on a local socket with ``instance counter dev inode``. The kernel queues an
 event before the write that caused it returns, and the watcher reads every queued event
@@ -24,8 +24,8 @@ very folder (device and inode) the hook sees; anything else, a missing watcher o
 one (50 ms), means the full check. It watches each lesson file as well as the folder,
 so an edit through another name of a file (a hard link elsewhere) is counted too, and
 it does not run where inotify cannot see every change (network and FUSE file systems;
-see ``lessons_core.index.watcher``). The socket is in Linux's abstract namespace (no file, no
-path length limit), named after the folder's device and inode. A watcher exits when the
+see ``lessons_core.index.watcher_process``). The socket is in Linux's abstract namespace
+(no file, no path length limit), named after the folder's device and inode. A watcher exits when the
 folder is removed or moved, or after 30 minutes without a question.
 
 Not seen: writes through a shared memory map of a lesson file until it is unmapped.
@@ -44,8 +44,8 @@ if TYPE_CHECKING:
     from lessons_core.store.layout import Layout
 
 SPAWN_EVERY_SECONDS = 10  # a watcher takes ~0.1 s to start; hooks meanwhile do not pile up
-# Written by a watcher that cannot watch this store (lessons_core.index.watcher.refuse); hooks
-# then start none for this long.
+# Written by a watcher that cannot watch this store
+# (lessons_core.index.watcher_process.refuse); hooks then start none for this long.
 REFUSED_SECONDS = 600
 ANSWER_SECONDS = 0.05
 IDLE_SECONDS = 30 * 60
@@ -121,7 +121,8 @@ def watcher_command(python: str, folder: str) -> list[str]:
     above = os.path.dirname(os.path.dirname(os.path.abspath(lessons_core.__file__)))
     start = (
         f"import runpy, sys; {above!r} in sys.path or sys.path.append({above!r}); "
-        "runpy.run_module('lessons_core.index.watcher', run_name='__main__', alter_sys=True)"
+        "runpy.run_module('lessons_core.index.watcher_process', run_name='__main__', "
+        "alter_sys=True)"
     )
     return [python, "-I", "-c", start, os.path.abspath(folder)]
 

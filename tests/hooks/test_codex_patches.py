@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lessons_core.patches import is_patch, patch_paths
+from lessons_cli.harnesses.codex_patches import is_patch, patch_paths
 
 PATCH = """*** Begin Patch
 *** Update File: src/app.py

@@ -1,0 +1,206 @@
+"""What failed, and how: a short error class from a tool's error text, and the action's
+identity, so two failures of the same call with the same kind of error compare equal.
+
+The class keeps the exit code and the *shape* of the first error line, never the output
+itself: ``exit 1: ModuleNotFoundError``, ``exit 127: command not found``, ``edit:
+old_string not found``. Quoted values, paths, numbers and anything that looks like a
+secret are replaced by placeholders, so ``No module named 'a'`` and ``No module named 'b'``
+are one class and no value of the run survives into a session file or the telemetry log.
+
+The identity is the trigger a capture nudge suggests (``precise_trigger``): the
+repo-relative file, or a pattern anchored to the start of the command that failed, its
+program and sub-commands (``^pnpm test:e2e``), never a glob or pattern that would fire
+everywhere.
+
+Only failure hooks import this module (it needs ``re``); the pre-tool hook compares the
+identities it stored (``feedback.history``) without it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lessons_core.authoring.secrets import mask_secrets
+from lessons_core.matching.commands import command_parts, shell_words
+from lessons_core.matching.pure_reads import is_pure_read_command
+
+# The trigger a capture nudge suggests, and so an action's identity: the program and at
+# most this many sub-commands after it.
+MAX_PATTERN_WORDS = 3
+# A longer word is data (a heredoc, an inline script), not a program or sub-command name.
+MAX_WORD_CHARS = 64
+_REGEX_SPECIALS = frozenset("\\.^$*+?()[]{}|")
+# Interpreters whose module flag names what ran: `python -m pytest` is about pytest.
+_MODULE_FLAGS = {"python": "-m", "python3": "-m"}
+# A tool's error text can be megabytes of output: only its start is read.
+MAX_ERROR_CHARS = 16 * 1024
+MAX_LINES = 200
+MAX_SHAPE_CHARS = 60
+EDIT = "edit"
+ERROR = "error"
+
+# "Exit code 1" (Claude Code), "Exit Code: 1" (Qwen Code, Gemini CLI), "exit code 1",
+# "exited with code 1", "<exited with exit code 1>" (Copilot CLI).
+_EXIT = re.compile(r"\bexit(?:ed with)?(?: exit)? code:? ?(-?\d{1,5})\b", re.I)
+# Lines a client adds around a shell result, which say nothing about the error.
+_FRAME = re.compile(
+    r"^(?:exit code|command|directory|signal|process group pgid|background pids|"
+    r"traceback \(most recent call last\)|file \"|at |</?untrusted_context>)",
+    re.I,
+)
+_NOTHING = frozenset({"(empty)", "(none)"})
+# Labels a client puts before the output it quotes (Qwen Code's "Output: ...").
+_LABEL = re.compile(r"^(?:output|error|stderr|stdout):\s*", re.I)
+_ERRORISH = re.compile(
+    r"error|fail|fatal|not found|no such|cannot|can't|denied|invalid|unknown|refused|"
+    r"missing|exception|panic|abort|no match|not allowed|timed? ?out|unable|conflict",
+    re.I,
+)
+# ``ModuleNotFoundError: ...``, ``E   AssertionError``, ``error[E0425]: ...``
+_EXCEPTION = re.compile(r"\b((?:[A-Za-z_][\w]*\.)*([A-Z]\w*(?:Error|Exception|Exit|Warning)))\b")
+# Endings that name the error whatever came before them.
+_KNOWN_ENDINGS = (
+    "command not found",
+    "no such file or directory",
+    "permission denied",
+    "not a directory",
+    "is a directory",
+    "file exists",
+    "connection refused",
+)
+# What clients say when an edit's old text is not in the file.
+_EDIT_NOT_FOUND = (
+    "0 occurrences found",
+    "no match found",
+    "string to replace not found",
+    "old_string not found",
+    "could not find",
+    "was not found",
+)
+_QUOTED = re.compile(r"'[^'\n]{0,200}'|\"[^\"\n]{0,200}\"|`[^`\n]{0,200}`|‘[^’\n]{0,200}’")
+_PATHISH = re.compile(r"(?<![\w<])(?:[A-Za-z]:)?[\w.~-]*[/\\][^\s:,;()]*")
+_HEX = re.compile(r"\b(?=[0-9a-f]*\d)[0-9a-f]{7,}\b", re.I)
+_NUMBER = re.compile(r"\d+")
+
+
+def error_class(error: str, *, edit: bool = False, exit_code: int | None = None) -> str:
+    """The class of a failure whose tool reported ``error``; ``edit``: a file tool failed.
+
+    ``exit_code`` is the code when the client gives it apart from the text.
+    """
+    text = error[:MAX_ERROR_CHARS]
+    if exit_code is None:
+        found = _EXIT.search(text)
+        exit_code = int(found.group(1)) if found else None
+    line = first_error_line(text)
+    shape = edit_shape(line) if edit and line else error_shape(line) if line else ""
+    head = f"exit {exit_code}" if exit_code is not None else EDIT if edit else ERROR
+    return f"{head}: {shape}" if shape else head
+
+
+def first_error_line(text: str) -> str:
+    """The first line that reads like an error, else the first line with content."""
+    first = ""
+    for raw in text.splitlines()[:MAX_LINES]:
+        line = raw.strip()
+        if _FRAME.match(line) or _EXIT.fullmatch(line):
+            continue
+        line = _LABEL.sub("", line)
+        if not line or line in _NOTHING:
+            continue
+        if _ERRORISH.search(line):
+            return line
+        first = first or line
+    return first
+
+
+def edit_shape(line: str) -> str:
+    """An edit's error: the text not found, or the error's shape."""
+    lowered = line.lower()
+    if any(phrase in lowered for phrase in _EDIT_NOT_FOUND):
+        return "old_string not found"
+    return error_shape(line)
+
+
+def error_shape(line: str) -> str:
+    """``line`` reduced to what every occurrence of the same error shares."""
+    lowered = line.lower().rstrip(". ")
+    for ending in _KNOWN_ENDINGS:
+        if lowered.endswith(ending):
+            return ending
+    exception = _EXCEPTION.search(line)
+    if exception:
+        return exception.group(2)
+    shape = _QUOTED.sub("<q>", mask_secrets(line))
+    shape = _PATHISH.sub("<path>", shape)
+    shape = _NUMBER.sub("N", _HEX.sub("<hex>", shape))
+    shape = " ".join(shape.split())
+    if len(shape) > MAX_SHAPE_CHARS:
+        shape = shape[:MAX_SHAPE_CHARS].rsplit(" ", 1)[0]
+    return shape
+
+
+def action_identity(files: tuple[str, ...], command: str | None) -> str | None:
+    """The file or command pattern a call is about (``file src/a.py``, ``cmd
+    ^git checkout``), or None when nothing precise names it (a secret, no program)."""
+    trigger = precise_trigger(files, command)
+    if trigger is None:
+        return None
+    flag, value = trigger
+    return f"{'file' if flag == '--trigger-file' else 'cmd'} {value}"
+
+
+def precise_trigger(files: tuple[str, ...], command: str | None) -> tuple[str, str] | None:
+    """``--trigger-file PATH`` or ``--trigger-cmd PATTERN`` for a call about ``files``
+    or running ``command``, or None."""
+    if files:
+        path = files[0]
+        return None if _quotes_a_secret(path) else ("--trigger-file", path)
+    if command:
+        pattern = command_pattern(command)
+        if pattern:
+            return "--trigger-cmd", pattern
+    return None
+
+
+def command_pattern(command: str) -> str | None:
+    """A pattern anchored to the last state-changing simple command of ``command``.
+
+    The program and the sub-commands after it, up to the first option, path or value:
+    ``cd web && pnpm test:e2e --filter x`` gives ``^pnpm test:e2e``.
+    """
+    parts = command_parts(command)
+    candidates = [part for part in (parts[1:] or parts) if not is_pure_read_command(part)]
+    if not candidates:
+        return None
+    words = shell_words(candidates[-1])
+    if not words or len(words[0]) > MAX_WORD_CHARS:
+        return None
+    kept = [words[0]]
+    for word in words[1:]:
+        if len(kept) >= MAX_PATTERN_WORDS:
+            break
+        if _MODULE_FLAGS.get(kept[0]) == word and len(kept) == 1:
+            kept.append(word)
+            continue
+        if (
+            word.startswith("-")
+            or any(c in word for c in "/=.")
+            or not word.isprintable()
+            or len(word) > MAX_WORD_CHARS
+        ):
+            break
+        kept.append(word)
+    if _quotes_a_secret(" ".join(kept)):
+        return None
+    return "^" + " ".join(_escape(word) for word in kept)
+
+
+def _quotes_a_secret(text: str) -> bool:
+    """Whether ``text`` holds a credential. Checked before escaping: ``\\.`` inside a token
+    would hide it from the masks, and a trigger naming a secret could never be captured."""
+    return mask_secrets(text) != text
+
+
+def _escape(word: str) -> str:
+    return "".join(f"\\{char}" if char in _REGEX_SPECIALS else char for char in word)

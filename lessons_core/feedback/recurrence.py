@@ -1,0 +1,128 @@
+"""Recurring failures: the same action failing again with the same kind of error.
+
+A failure hook counts each failure in the session's history (``count_failure``, through
+``nudges.after_failure``) under the action's identity and error class
+(``feedback.failures``). When the action has failed ``history.RECURS_AT`` times with one
+class, its recurrence is answered once per session:
+
+- ``COVERED``: lessons cover the action, so its recurrence is *due*: before the next
+  attempt the pre-tool hook (``recurrence_gate``, called by ``deliver.before_action``)
+  shows those lessons again, at most ``MAX_RECURRENCE_RULES``, past session suppression,
+  refusing the call once with a note saying how often it failed;
+- ``UNCOVERED``: none does, so the agent gets a stronger nudge at once
+  (``nudges.recurrence_nudge``).
+
+Imported by failure hooks, and by a pre-tool hook only when a recurrence is due
+(``history.due``). It imports nothing from ``deliver`` or ``nudges``, which call it.
+"""
+
+from __future__ import annotations
+
+from lessons_core.authoring.secrets import mask_secrets
+from lessons_core.delivery import sessions
+from lessons_core.feedback import history
+from lessons_core.feedback.failures import action_identity, error_class
+from lessons_core.recall.rank import recall
+from lessons_core.recall.types import RecallRequest
+from lessons_core.records import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lessons_core.delivery.sessions import Session
+    from lessons_core.recall.types import Recall
+    from lessons_core.store.config import Config
+    from lessons_core.store.layout import Layout
+
+MAX_RECURRENCE_RULES = 2
+# Trigger kinds that tie a lesson to the action itself (a prompt match does not).
+_COVERING = frozenset({"file", "command"})
+
+# What became of a failure: the first of its class (or one answered already), a
+# recurrence lessons cover, a recurrence none covers.
+FIRST = "first"
+COVERED = "covered"
+UNCOVERED = "uncovered"
+
+# Said before the gate's usual words and the lessons it shows again.
+RECURRENCE_HEAD = (
+    "This call failed {times} times in this session ({error_class}); the project "
+    "lessons about it, shown again:"
+)
+
+
+class Counted(NamedTuple):
+    """A failure as the session's history counted it."""
+
+    identity: str
+    error_class: str
+    times: int
+    verdict: str  # FIRST, COVERED or UNCOVERED
+
+
+def count_failure(
+    layout: Layout,
+    key: str,
+    files: tuple[str, ...],
+    command: str | None,
+    error: str,
+    config: Config,
+) -> Counted | None:
+    """Count a failed call about ``files`` or running ``command`` (the client said
+    ``error``) in session ``key``; None when nothing precise names the action."""
+    identity = action_identity(files, command)
+    if identity is None:
+        return None
+    mark = sessions.gate_mark(identity)
+    counted = sessions.count_failure(layout, key, mark, error_class(error, edit=bool(files)))
+    verdict = FIRST
+    if counted.new_recurrence:
+        verdict = COVERED if covering(layout, files, command, config) else UNCOVERED
+        state = history.DUE if verdict == COVERED else history.NUDGED
+        sessions.set_recurrence(layout, key, mark, state)
+    return Counted(identity, counted.error_class, counted.times, verdict)
+
+
+def record_success(layout: Layout, key: str, files: tuple[str, ...], command: str | None) -> None:
+    """A call about ``files`` or running ``command`` succeeded: its action's last
+    outcome in the session's history, if it failed before."""
+    identity = action_identity(files, command)
+    if identity is not None:
+        sessions.record_success(layout, key, sessions.gate_mark(identity))
+
+
+def covering(
+    layout: Layout, files: tuple[str, ...], command: str | None, config: Config
+) -> Recall | None:
+    """The lessons whose file or command triggers match the call, best first, at most
+    ``MAX_RECURRENCE_RULES``, whatever the session was shown; None when none does."""
+    found = recall(layout, RecallRequest(files=files, command=command, prompt=None), config=config)
+    hits = tuple(hit for hit in found.hits if hit.via in _COVERING)[:MAX_RECURRENCE_RULES]
+    return found._replace(hits=hits, more=0) if hits else None
+
+
+def recurrence_gate(
+    layout: Layout,
+    session: Session,
+    files: tuple[str, ...],
+    command: str | None,
+    config: Config,
+    gate: str,
+) -> tuple[str, Recall] | None:
+    """Before the next attempt of an action whose recurrence is due: the line saying so
+    and the lessons to show again, refusing the call ``gate`` names once (one write to
+    ``session``); None when nothing is due for this action (or a parallel hook answered
+    it first)."""
+    identity = action_identity(files, command)
+    if identity is None:
+        return None
+    mark = sessions.gate_mark(identity)
+    due = history.due_entry(session.state.failures, mark)
+    if due is None:
+        return None
+    found = covering(layout, files, command, config)
+    if found is None:
+        return None
+    if not session.answer_recurrence(mark, [hit.lesson_id for hit in found.hits], gate):
+        return None
+    found_class, times = due
+    return mask_secrets(RECURRENCE_HEAD.format(times=times, error_class=found_class)), found
