@@ -182,12 +182,15 @@ class Digest(NamedTuple):
             tuple(map(tuple, self.keywords)),
             self.terms,
             self.skipped,
+            self.always,
+            self.topics,
         )
 
     @classmethod
     def from_plain(cls, raw: Sequence[Any]) -> Digest:
         """The digest ``plain()`` gave."""
-        id_, rule, created, gate, active, globs, commands, keywords, terms, skipped = raw
+        (id_, rule, created, gate, active, globs, commands, keywords, terms, skipped,
+         always, topics) = raw  # fmt: skip
         return cls(
             id_,
             rule,
@@ -199,6 +202,8 @@ class Digest(NamedTuple):
             tuple(DigestKeyword._make(x) for x in keywords),
             terms,
             skipped,
+            always,
+            topics,
         )
 
 
