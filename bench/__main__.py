@@ -4,8 +4,9 @@ Builds the graphs in a temp folder (the real corpus imported with ``lessons impo
 agentsmesh``, synthetic 10k and 50k), then measures whole ``lessons hook claude-code``
 processes against ``python -c pass`` of the same install, interleaved, for both install
 kinds (``bench.installs``); a rebuild after one lesson changed; the token replay (also
-with the corpus's ten oldest active lessons always-on and the topics line on); and
-``lessons validate`` over a 1,000-lesson graph. Prints one table.
+with the corpus's ten oldest active lessons always-on and the topics line on);
+``lessons validate`` over a 1,000-lesson graph; and what ``lessons mcp`` costs (tokens of
+its tools list, start and query time). Prints one table and its summary lines.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from bench.graphs import (
 )
 from bench.hook_runs import SHOWN_SESSION, Row, baseline, rows
 from bench.installs import REPO, Install, editable, regular
+from bench.mcp_tools import mcp_cost, mcp_summary
 from bench.replay import replay
 from bench.report import Line, always_summary, print_table
 from bench.timing import Measure, Probe, measure_interleaved, run_once
@@ -75,8 +77,10 @@ def main(argv: list[str] | None = None) -> None:
         replayed = replay(graphs[0], args.replay_calls)
         variant = always_on_variant(graphs[0], folder / "corpus-always")
         always_replayed = replay(variant, args.replay_calls)
+        served = mcp_cost(dev, graphs[0], max(3, runs // 5))
     print_table(lines, replayed, installs)
     print(always_summary(always_replayed, ALWAYS_ON))
+    print(mcp_summary(served))
 
 
 def hook_lines(install: Install, graphs: list[Graph], runs: int) -> list[Line]:

@@ -36,6 +36,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("evaluate", "eval_command"),
     ("replay", "replay_command"),
     ("hook", "hook_command"),
+    ("mcp", "mcp_command"),
     ("validate", "validate_command"),
     ("doctor", "doctor_command"),
     ("stats", "stats_command"),

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from lessons_cli.checks import FAIL, OK, WARN, Check
-from lessons_cli.harnesses import wiring, wirings
+from lessons_cli.harnesses import servers, wiring, wirings
 from lessons_cli.harnesses.spec import Wiring
 from lessons_cli.harnesses.switches import SWITCHES
 from lessons_core import launcher
@@ -34,6 +34,7 @@ def diagnose(layout: Layout, env: Mapping[str, str]) -> list[Check]:
     specs = wirings()
     for spec in specs.values():
         checks += _harness(layout, spec, env)
+        checks += _server(layout, spec)
     if not any(check.subject in specs for check in checks):
         checks.append(
             Check(
@@ -159,6 +160,27 @@ def _entries(layout: Layout, spec: Wiring, settings: dict[str, Any], commands: l
         detail = f"{spec.settings} wires other events than this version (missing: {absent})"
         return Check(spec.harness, WARN, detail, flag)
     return Check(spec.harness, OK, f"{spec.settings}: {len(wanted)} events through .lessons/run")
+
+
+def _server(layout: Layout, spec: Wiring) -> list[Check]:
+    """The ``lessons mcp`` entry of ours, if any, starts through a launcher that is there."""
+    if spec.mcp_settings is None:
+        return []
+    try:
+        command = servers.our_command(layout.root, spec.mcp_settings)
+    except LessonsError as err:
+        return [Check(spec.harness, FAIL, str(err), f"fix {spec.mcp_settings} by hand")]
+    if command is None:
+        return []
+    fix = f"lessons init --{spec.harness} --mcp"
+    target = launcher.server_launcher(command, layout.root, spec.mcp_project_dir_var)
+    if target is None:
+        detail = f"{spec.mcp_settings} starts lessons mcp without the launcher"
+        return [Check(spec.harness, WARN, detail + " (works only on this machine)", fix)]
+    if not target.is_file():
+        detail = f"{spec.mcp_settings} starts {target}, which is not there: the server fails"
+        return [Check(spec.harness, FAIL, detail, fix)]
+    return [Check(spec.harness, OK, f"{spec.mcp_settings}: lessons mcp through .lessons/run")]
 
 
 def _words(command: str) -> list[str]:

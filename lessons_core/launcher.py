@@ -50,13 +50,39 @@ def hook_command(harness: str, project_dir_var: str | None, store: str = "") -> 
     its top). ``|| true``: a launcher missing on some branch must not turn into a failed
     hook, which a harness may read as a refusal.
     """
-    below = f"{_sh_quoted(store.strip('/'))}/" if store.strip("/") else ""
+    below = _below(store)
     launcher = f".lessons/{NAME}"
     if project_dir_var:
         return f'sh "${project_dir_var}/{below}{launcher}" hook {harness} || true'
+    return f'{_find_top(below)}; sh "$r/{below}{launcher}" hook {harness} || true'
+
+
+def server_command(project_dir_var: str | None, store: str = "") -> str:
+    """The shell command a harness starts for ``lessons mcp``, the same way as the hooks.
+
+    The project folder is ``project_dir_var`` when the harness sets it for its servers,
+    else the folder the server starts in, else git's top level (other clients read the
+    same file: Copilot CLI reads ``.mcp.json`` too). It runs in the store's folder, so
+    the server finds the store and reads relative paths in a tool call from there.
+    ``exec``: the client's signals and its closing of stdin reach the server itself, not
+    a shell waiting on it.
+    """
+    below = _below(store)
+    start = f"${{{project_dir_var}:-.}}" if project_dir_var else "."
+    return f'{_find_top(below, start)}; cd "$r/{below}" && exec sh .lessons/{NAME} mcp'
+
+
+def _below(store: str) -> str:
+    return f"{_sh_quoted(store.strip('/'))}/" if store.strip("/") else ""
+
+
+def _find_top(below: str, start: str = ".") -> str:
+    """Sets ``r`` to the project folder: ``start`` when the launcher is there (no process
+    started), else git's top level."""
+    here = "" if start == "." else "$r/"
     return (
-        f'r=.; [ -f "{below}{launcher}" ] || r=$(git rev-parse --show-toplevel 2>/dev/null); '
-        f'sh "$r/{below}{launcher}" hook {harness} || true'
+        f'r={start}; [ -f "{here}{below}.lessons/{NAME}" ] '
+        "|| r=$(git rev-parse --show-toplevel 2>/dev/null)"
     )
 
 
@@ -74,6 +100,22 @@ def launcher_target(command: str, root: Path, project_dir_var: str | None) -> Pa
     if found is None:
         return None
     probe = command[: found.start()] + f"printf '%s' {found.group(1)}"
+    said = _shell_says(probe, root, project_dir_var)
+    return None if said is None else root / said
+
+
+def server_launcher(command: str, root: Path, project_dir_var: str | None) -> Path | None:
+    """The launcher file a ``server_command`` of ours runs when a harness starts it in
+    ``root`` (None for a command of another form), found by the shell itself."""
+    tail = f"exec sh .lessons/{NAME} mcp"
+    if not command.endswith(tail):
+        return None
+    folder = (_shell_says(command[: -len(tail)] + "pwd", root, project_dir_var) or "").strip()
+    return Path(folder) / ".lessons" / NAME if folder else None
+
+
+def _shell_says(probe: str, root: Path, project_dir_var: str | None) -> str | None:
+    """What ``sh -c PROBE`` prints in ``root``, with ``project_dir_var`` set to it."""
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
     if project_dir_var:
         env[project_dir_var] = str(root)
@@ -89,4 +131,4 @@ def launcher_target(command: str, root: Path, project_dir_var: str | None) -> Pa
         )
     except (OSError, subprocess.SubprocessError):
         return None
-    return root / done.stdout
+    return done.stdout

@@ -79,6 +79,19 @@ def run(*args: str) -> Result:
     return CliRunner().invoke(cli, list(args), catch_exceptions=False)
 
 
+def init_in(root: Path, *flags: str, monkeypatch: pytest.MonkeyPatch) -> tuple[int, str, str]:
+    """`lessons init FLAGS` run in ``root``: exit code, stdout, stderr."""
+    monkeypatch.chdir(root)
+    result = CliRunner().invoke(cli, ["init", *flags])
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture
+def plain_repo(tmp_path: Path) -> Path:
+    """A git repo without .lessons/ yet."""
+    return make_repo(tmp_path / "repo", {"src/a.py": "x = 1\n"})
+
+
 def lesson_count(layout: Layout) -> int:
     return len([n for n in os.listdir(layout.lessons_dir) if n.endswith(".json")])
 

@@ -51,6 +51,7 @@ def test_quick_benchmark_prints_every_row() -> None:
     always = next(line for line in lines if line.startswith("token replay (corpus, "))
     assert "10 oldest lessons always-on" in always
     assert " always-on 0," not in always  # the marked lessons reached both starts
+    assert any(line.startswith("lessons mcp (corpus): tools list 5 tools, ") for line in lines)
     assert any(
         line.startswith("launcher (.lessons/run) on the silent call, with a project variable")
         for line in lines

@@ -9,7 +9,8 @@ from typing import Any, TypeVar
 
 import click
 
-from lessons_cli.harnesses import HARNESSES, agent_docs, harness, wiring, wirings
+from lessons_cli.harnesses import HARNESSES, agent_docs, harness, servers, wiring, wirings
+from lessons_cli.harnesses.spec import Wiring
 from lessons_core import launcher
 from lessons_core.errors import LessonsError
 from lessons_core.git import top_level
@@ -52,12 +53,25 @@ def hook_command(name: str, root: Path) -> str:
     installed lessons and runs it isolated, so a teammate's clone works as committed.
     """
     spec = harness(name).WIRING
-    store = ""
-    if spec.project_dir_var is None:
-        top = top_level(root)
-        if top is not None and root.is_relative_to(top.resolve()) and root != top.resolve():
-            store = root.relative_to(top.resolve()).as_posix()
-    return launcher.hook_command(name, spec.project_dir_var, store)
+    var = spec.project_dir_var
+    return launcher.hook_command(name, var, _store_below(root, var))
+
+
+def server_command(name: str, root: Path) -> str:
+    """The command a harness starts for ``lessons mcp``, through the same launcher."""
+    var = harness(name).WIRING.mcp_project_dir_var
+    return launcher.server_command(var, _store_below(root, var))
+
+
+def _store_below(root: Path, project_dir_var: str | None) -> str:
+    """The store's folder relative to the git top level, where the harness runs its
+    commands when it names no project folder ("" at the top)."""
+    if project_dir_var is not None:
+        return ""
+    top = top_level(root)
+    if top is not None and root.is_relative_to(top.resolve()) and root != top.resolve():
+        return root.relative_to(top.resolve()).as_posix()
+    return ""
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -91,6 +105,13 @@ def harness_flags(command: F) -> F:
 )
 @click.option("--claude-md", is_flag=True, help="Add the same section to CLAUDE.md.")
 @click.option(
+    "--mcp",
+    is_flag=True,
+    help="Also register the 'lessons mcp' server for the chosen harnesses that read MCP "
+    "servers from a project file (Claude Code: .mcp.json; Gemini CLI: .gemini/settings.json; "
+    "Copilot CLI: .github/mcp.json).",
+)
+@click.option(
     "--remove-hooks",
     is_flag=True,
     help="Remove every hook entry and section lessons added; lessons themselves stay.",
@@ -100,6 +121,7 @@ def init_command(
     here: bool,
     agents_md: bool,
     claude_md: bool,
+    mcp: bool,
     remove_hooks: bool,
     **harness_flags: bool,
 ) -> None:
@@ -111,6 +133,7 @@ def init_command(
     \b
     Example:
       lessons init --claude-code
+      lessons init --claude-code --mcp
       lessons init --codex --gemini --cursor --agents-md
       lessons init --remove-hooks
     """
@@ -119,8 +142,12 @@ def init_command(
     root = store_root(path, here, Path.cwd())
     chosen = [name for name in HARNESSES if harness_flags[name.replace("-", "_")]]
     docs = [name for name, flag in (("AGENTS.md", agents_md), ("CLAUDE.md", claude_md)) if flag]
+    if mcp and not chosen:
+        raise click.UsageError(
+            "--mcp registers the server for a harness: add --claude-code, --gemini or --copilot"
+        )
     if remove_hooks:
-        if chosen or docs:
+        if chosen or docs or mcp:
             raise click.UsageError("--remove-hooks removes everything; pass it alone")
         _remove(root)
         return
@@ -135,9 +162,20 @@ def init_command(
         click.echo(f"{'wired' if changed else 'already wired'} {name}: {spec.settings}")
         if spec.note:
             click.echo(f"note: {spec.note.format(root=root)}", err=True)
+        if mcp:
+            _register_server(root, name, spec)
     for doc in docs:
         changed = agent_docs.add_snippet(root / doc)
         click.echo(f"{'added' if changed else 'already has'} the lessons section: {doc}")
+
+
+def _register_server(root: Path, name: str, spec: Wiring) -> None:
+    if spec.mcp_settings is None:
+        click.echo(f"note: lessons registers no MCP server for {name} (docs/mcp.md)", err=True)
+        return
+    changed = servers.install(root, spec.mcp_settings, server_command(name, root))
+    said = "registered" if changed else "already registered"
+    click.echo(f"{said} the lessons MCP server for {name}: {spec.mcp_settings}")
 
 
 def _remove(root: Path) -> None:
@@ -145,6 +183,11 @@ def _remove(root: Path) -> None:
     for spec in wirings().values():
         if wiring.uninstall(root, spec):
             click.echo(f"removed {spec.harness} hooks: {spec.settings}")
+            removed = True
+    server_files = {spec.mcp_settings for spec in wirings().values() if spec.mcp_settings}
+    for settings_file in sorted(server_files):
+        if servers.uninstall(root, settings_file):
+            click.echo(f"removed the lessons MCP server: {settings_file}")
             removed = True
     for name in agent_docs.DOC_FILES:
         if agent_docs.remove_snippet(root / name):

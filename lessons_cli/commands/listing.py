@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
-
 import click
 
 from lessons_cli.output import describe, echo_json, lesson_line
@@ -67,10 +65,9 @@ def topics_command(as_json: bool) -> None:
     Example:
       lessons topics
     """
-    graph = load_graph(find_layout())
-    counts = Counter(topic for lesson in graph.active() for topic in lesson.topics)
+    counts = load_graph(find_layout()).topic_counts()
     if as_json:
-        echo_json({"topics": dict(sorted(counts.items()))})
+        echo_json({"topics": counts})
         return
-    for topic, count in sorted(counts.items()):
+    for topic, count in counts.items():
         click.echo(f"{topic}\t{count}")

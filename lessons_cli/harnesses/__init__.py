@@ -7,7 +7,8 @@ writes (``WIRING``: settings file, events, matchers built from those tools, the 
 ``init`` prints), and how a payload is read and answered (``project_dir``,
 ``action_of``, ``handle``). What keeps a harness from running hooks outside the repo's
 own settings (trust, hooks turned off) is in ``switches``, which ``lessons doctor``
-reads; writing settings files is ``wiring``, the records ``spec``.
+reads; writing settings files is ``wiring``, the records ``spec``, and the ``lessons mcp``
+entry in a project's file of MCP servers ``servers``.
 
 ``HARNESSES`` below is the one list of them: the hook runner, ``lessons hook``'s choices,
 ``lessons init``'s flags and ``--remove-hooks``, ``lessons doctor`` and the replays all

@@ -42,6 +42,8 @@ WIRING = Wiring(
     ),
     project_dir_var="CLAUDE_PROJECT_DIR",
     handler_extra={"timeout": 10},
+    mcp_settings=".mcp.json",
+    mcp_project_dir_var="CLAUDE_PROJECT_DIR",
 )
 
 

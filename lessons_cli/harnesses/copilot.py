@@ -70,6 +70,8 @@ WIRING = Wiring(
     command_key="bash",
     own_file=True,
     note=INIT_NOTE,
+    # Read in a trusted folder, like the hooks; servers get no project folder variable.
+    mcp_settings=".github/mcp.json",
 )
 # Copilot starts a fresh session with source "new". It rebuilds a resumed conversation
 # without the context hooks added to it, so a resume forgets shown rules and brings the

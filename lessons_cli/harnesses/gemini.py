@@ -77,6 +77,8 @@ WIRING = Wiring(
     project_dir_var="GEMINI_PROJECT_DIR",
     handler_extra={"name": "lessons", "timeout": 10000},
     note=INIT_NOTE,
+    # Servers get no project folder variable: they start in the session's folder.
+    mcp_settings=".gemini/settings.json",
 )
 
 # The transcript record that replaces the conversation (``updateMessagesFromHistory`` in

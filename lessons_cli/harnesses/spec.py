@@ -34,6 +34,9 @@ class Wiring(NamedTuple):
     a hook, if it sets one (the hook command finds ``.lessons/run`` through it).
     ``note``: what ``lessons init`` tells the user after wiring it, when the harness needs
     a step of theirs before it runs the hooks (``{root}``: the store's folder).
+    ``mcp_settings``: the project file where the harness reads MCP servers, if lessons
+    registers ``lessons mcp`` there (``lessons init --mcp``; docs/mcp.md), and
+    ``mcp_project_dir_var`` the variable it sets to the project folder for its servers.
     """
 
     harness: str
@@ -46,6 +49,8 @@ class Wiring(NamedTuple):
     command_key: str = "command"
     own_file: bool = False
     note: str | None = None
+    mcp_settings: str | None = None
+    mcp_project_dir_var: str | None = None
 
     def covers(self, event: str, tool: str | None = None) -> bool:
         """Whether the harness runs our hook on ``event`` (for ``tool``) with these entries.

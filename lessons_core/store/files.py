@@ -8,6 +8,7 @@ never overwritten.
 from __future__ import annotations
 
 import os
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,6 +28,11 @@ class Graph:
 
     def active(self) -> list[Lesson]:
         return [lesson for lesson in self.lessons.values() if lesson.is_active]
+
+    def topic_counts(self) -> dict[str, int]:
+        """Each topic of an active lesson and how many active lessons it holds, by name."""
+        counts = Counter(topic for lesson in self.active() for topic in lesson.topics)
+        return dict(sorted(counts.items()))
 
 
 def lesson_files(layout: Layout) -> list[Path]:

@@ -23,8 +23,9 @@ TOOLS = "Bash,Write,Edit,Read"
 
 @dataclass
 class Project(ClientProject[FakeModel]):
-    def claude(self, *args: str) -> dict[str, Any]:
-        """Run `claude -p ...`; return its JSON result."""
+    def claude(self, *args: str, **values: str) -> dict[str, Any]:
+        """Run `claude -p ...` (``values``: more environment variables); return its JSON
+        result."""
         env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "CLAUDE"))}
         env.update(
             HOME=str(self.home),
@@ -39,6 +40,7 @@ class Project(ClientProject[FakeModel]):
             CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
             PATH=self.hook_path(env.get("PATH", "/usr/bin:/bin"), self.on_path),
         )
+        env.update(values)
         done = self.run_client([str(CLAUDE), "-p", *args, "--output-format", "json"], env)
         result: dict[str, Any] = json.loads(done.stdout)
         return result

@@ -23,7 +23,7 @@ def wiring_lines() -> list[tuple[list[str], str | None]]:
     lines = []
     for line in block.group(1).splitlines():
         command, _, comment = line.partition("#")
-        named = re.search(r"(\.\w+/[\w./]+\.json|AGENTS\.md)", comment)
+        named = re.search(r"(\.\w+/[\w./]+\.json|\.mcp\.json|AGENTS\.md)", comment)
         lines.append((shlex.split(command)[1:], named.group(1) if named else None))
     return lines
 
@@ -33,7 +33,7 @@ def test_every_wiring_command_in_the_readme_works(
 ) -> None:
     """Each `lessons init --HARNESS` line exits 0 and creates the file its comment names."""
     lines = wiring_lines()
-    assert len(lines) == 8
+    assert len(lines) == 9
     monkeypatch.chdir(make_repo(tmp_path / "repo", {"a.txt": "a\n"}))
     for args, named in lines:
         result = CliRunner().invoke(cli, args)

@@ -18,7 +18,7 @@ from tests.hooks.conftest import payload, write_lesson
 
 PROBE = """
 import atexit, sys
-heavy = ("click", "numpy", "rank_bm25", "detect_secrets")
+heavy = ("click", "numpy", "rank_bm25", "detect_secrets", "mcp", "pydantic", "anyio")
 atexit.register(lambda: sys.stderr.write(",".join(m for m in heavy if m in sys.modules)))
 from lessons_cli.main import main
 main(["hook", "claude-code"])
@@ -57,11 +57,12 @@ def _run(code: str, stdin: str, cwd: Path) -> subprocess.CompletedProcess[str]:
         ),
     ],
 )
-def test_hook_process_never_imports_click_bm25_or_detect_secrets(
+def test_hook_process_never_imports_click_bm25_detect_secrets_or_mcp(
     project: Layout, fixture: str, changes: dict[str, object], field: str
 ) -> None:
-    """Delivering hooks import none of click, numpy/rank_bm25 or detect_secrets (with the
-    index cache fresh: only a rebuild runs rank_bm25, see test_recall_imports)."""
+    """Delivering hooks import none of click, numpy/rank_bm25, detect_secrets or the MCP
+    SDK (with the index cache fresh: only a rebuild runs rank_bm25, see
+    test_recall_imports)."""
     write_lesson(
         project, "build-gen-before-push", "Run make gen before pushing generated code.",
         commands=("git push",),

@@ -8,25 +8,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from lessons_cli.app import cli
 from lessons_cli.harnesses import agent_docs, wiring, wirings
-from tests.conftest import make_repo
+from tests.conftest import init_in
 
 OTHER_HOOK = {"matcher": "Bash", "hooks": [{"type": "command", "command": "./audit.sh"}]}
-
-
-def _init(root: Path, *flags: str, monkeypatch: pytest.MonkeyPatch) -> tuple[int, str, str]:
-    monkeypatch.chdir(root)
-    result = CliRunner().invoke(cli, ["init", *flags])
-    return result.exit_code, result.stdout, result.stderr
-
-
-@pytest.fixture
-def plain_repo(tmp_path: Path) -> Path:
-    """A git repo without .lessons/ yet."""
-    return make_repo(tmp_path / "repo", {"src/a.py": "x = 1\n"})
 
 
 def test_claude_code_hooks_merge_with_existing_settings(
@@ -37,7 +23,7 @@ def test_claude_code_hooks_merge_with_existing_settings(
     settings.parent.mkdir()
     original = {"model": "opus", "hooks": {"PreToolUse": [OTHER_HOOK]}}
     settings.write_text(json.dumps(original))
-    code, out, err = _init(plain_repo, "--claude-code", monkeypatch=monkeypatch)
+    code, out, err = init_in(plain_repo, "--claude-code", monkeypatch=monkeypatch)
     assert (code, err) == (0, "")
     assert "wired claude-code: .claude/settings.json" in out
     data = json.loads(settings.read_text())
@@ -59,13 +45,13 @@ def test_claude_code_hooks_merge_with_existing_settings(
 
 def test_rerunning_init_changes_nothing(plain_repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A second run leaves the file byte for byte as it was and says so."""
-    _init(plain_repo, "--claude-code", monkeypatch=monkeypatch)
+    init_in(plain_repo, "--claude-code", monkeypatch=monkeypatch)
     settings = plain_repo / ".claude" / "settings.json"
     data = json.loads(settings.read_text())
     data["hooks"]["PreToolUse"].append(OTHER_HOOK)  # someone adds a hook after ours
     settings.write_text(json.dumps(data, indent=2) + "\n")
     before = settings.read_bytes()
-    code, out, _ = _init(plain_repo, "--claude-code", monkeypatch=monkeypatch)
+    code, out, _ = init_in(plain_repo, "--claude-code", monkeypatch=monkeypatch)
     assert code == 0
     assert "already wired claude-code" in out
     assert settings.read_bytes() == before
@@ -85,7 +71,7 @@ def test_an_old_entry_of_ours_is_replaced_in_place(
     for command in olds:
         old = {"matcher": "Bash", "hooks": [{"type": "command", "command": command}]}
         settings.write_text(json.dumps({"hooks": {"PreToolUse": [old, OTHER_HOOK]}}))
-        _init(plain_repo, "--claude-code", monkeypatch=monkeypatch)
+        init_in(plain_repo, "--claude-code", monkeypatch=monkeypatch)
         pre = json.loads(settings.read_text())["hooks"]["PreToolUse"]
         assert len(pre) == 2
         assert pre[0]["hooks"][0]["command"].endswith('.lessons/run" hook claude-code || true')
@@ -99,8 +85,8 @@ def test_remove_hooks_restores_other_hooks_only(
     settings = plain_repo / ".claude" / "settings.json"
     settings.parent.mkdir()
     settings.write_text(json.dumps({"model": "opus", "hooks": {"PreToolUse": [OTHER_HOOK]}}))
-    _init(plain_repo, "--claude-code", "--cursor", "--agents-md", monkeypatch=monkeypatch)
-    code, out, err = _init(plain_repo, "--remove-hooks", monkeypatch=monkeypatch)
+    init_in(plain_repo, "--claude-code", "--cursor", "--agents-md", monkeypatch=monkeypatch)
+    code, out, err = init_in(plain_repo, "--remove-hooks", monkeypatch=monkeypatch)
     assert (code, err) == (0, "")
     assert "removed claude-code hooks" in out
     assert "removed cursor hooks" in out
@@ -110,14 +96,14 @@ def test_remove_hooks_restores_other_hooks_only(
         "hooks": {"PreToolUse": [OTHER_HOOK]},
     }
     assert json.loads((plain_repo / ".cursor" / "hooks.json").read_text()) == {"version": 1}
-    code, out, _ = _init(plain_repo, "--remove-hooks", monkeypatch=monkeypatch)
+    code, out, _ = init_in(plain_repo, "--remove-hooks", monkeypatch=monkeypatch)
     assert code == 0
     assert "no hooks or sections of lessons found" in out
 
 
 def test_remove_hooks_alone(plain_repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """--remove-hooks with a harness flag is a usage error (exit 2)."""
-    code, _, err = _init(plain_repo, "--remove-hooks", "--codex", monkeypatch=monkeypatch)
+    code, _, err = init_in(plain_repo, "--remove-hooks", "--codex", monkeypatch=monkeypatch)
     assert code == 2
     assert "--remove-hooks" in err
 
@@ -166,7 +152,7 @@ def test_other_harnesses_get_their_own_file(
     plain_repo: Path, monkeypatch: pytest.MonkeyPatch, flag: str, path: str, events: set[str]
 ) -> None:
     """Each harness flag writes that harness's settings file with its events."""
-    code, out, _ = _init(plain_repo, flag, monkeypatch=monkeypatch)
+    code, out, _ = init_in(plain_repo, flag, monkeypatch=monkeypatch)
     assert code == 0
     assert path in out
     data = json.loads((plain_repo / path).read_text())
@@ -180,7 +166,7 @@ def test_other_harnesses_get_their_own_file(
 def test_codex_prints_the_trust_steps(plain_repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Codex skips untrusted hooks without a word; init names the trust steps on stderr,
     and no longer asks for the deprecated `codex_hooks` switch."""
-    _, out, err = _init(plain_repo, "--codex", monkeypatch=monkeypatch)
+    _, out, err = init_in(plain_repo, "--codex", monkeypatch=monkeypatch)
     assert '"Trust and continue"' in err
     assert '"Trust all and continue"' in err
     assert "codex_hooks = true" not in err + out
@@ -191,7 +177,7 @@ def test_gemini_prints_the_folder_trust_steps(
 ) -> None:
     """Gemini CLI loads project hooks only in a trusted folder; init says how, naming
     the repo, on stderr (the steps tests/e2e/test_gemini_cli.py runs)."""
-    code, out, err = _init(plain_repo, "--gemini", monkeypatch=monkeypatch)
+    code, out, err = init_in(plain_repo, "--gemini", monkeypatch=monkeypatch)
     assert code == 0
     assert "note:" not in out
     assert f'"{plain_repo}": "TRUST_FOLDER"' in err
@@ -205,7 +191,7 @@ def test_agents_md_section_is_added_once_and_kept_in_place(
     """--agents-md appends a marked section; re-running leaves the file unchanged."""
     doc = plain_repo / "AGENTS.md"
     doc.write_text("# Agents\n\nUse tabs.\n")
-    code, out, _ = _init(plain_repo, "--agents-md", "--claude-md", monkeypatch=monkeypatch)
+    code, out, _ = init_in(plain_repo, "--agents-md", "--claude-md", monkeypatch=monkeypatch)
     assert code == 0
     assert "AGENTS.md" in out
     assert "CLAUDE.md" in out
@@ -213,7 +199,7 @@ def test_agents_md_section_is_added_once_and_kept_in_place(
     assert text.startswith("# Agents\n\nUse tabs.\n\n" + agent_docs.START)
     assert "lessons query --file" in text
     assert "lessons add" in text
-    _init(plain_repo, "--agents-md", monkeypatch=monkeypatch)
+    init_in(plain_repo, "--agents-md", monkeypatch=monkeypatch)
     assert doc.read_text() == text
     assert agent_docs.remove_snippet(doc)
     assert doc.read_text() == "# Agents\n\nUse tabs.\n"
