@@ -47,7 +47,7 @@ def replay_log(layout: Layout, config: Config) -> LogReplay:
             f"{log_path(layout)}: no recalls logged yet; the hooks log each call once "
             f'{layout.config_path} says "telemetry": true'
         )
-    quiet = config._replace(telemetry=False)
+    quiet = config._replace(telemetry=False, stop_capture=False)  # no log, no evidence
     prefix = f"eval-replay-{uuid.uuid4().hex}-"
     replayed: list[RecallRecord] = []
     tokens: list[int] = []

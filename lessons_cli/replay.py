@@ -51,7 +51,9 @@ LABEL_CHARS = 60
 
 def replay(layout: Layout, transcript: Transcript, config: Config) -> Replay:
     """What the Claude Code hook would have shown at each call of ``transcript``."""
-    player = _Player(layout, config._replace(telemetry=False), _origin(layout, transcript))
+    # A replay measures delivery: it logs nothing and keeps no evidence for a stop.
+    quiet = config._replace(telemetry=False, stop_capture=False)
+    player = _Player(layout, quiet, _origin(layout, transcript))
     try:
         player.open()
         for step in transcript.steps:

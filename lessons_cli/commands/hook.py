@@ -16,21 +16,23 @@ def hook_command(harness: str) -> None:
     Harnesses run this, not people: 'lessons init --claude-code' (or --codex, --gemini,
     --cursor, --copilot, --qwen) wires it up. It shows the agent the project rules new
     to the session that apply to the file or command at hand, a short note at session
-    start, and a capture nudge after a failure. It always exits 0; a problem is logged to
-    .lessons/local/hook.log and the agent is left alone.
+    start, a capture nudge after a failure, and, once per session at its stop, a request
+    to capture what a correction or a fixed failure taught. It always exits 0; a problem
+    is logged to .lessons/local/hook.log and the agent is left alone.
 
     \b
     Harnesses:
       claude-code  SessionStart, UserPromptSubmit, PreToolUse, PreCompact,
-                   PostToolUseFailure (.claude/settings.json)
+                   PostToolUseFailure, Stop (.claude/settings.json)
       codex        SessionStart, UserPromptSubmit, PreToolUse (Bash, apply_patch),
-                   PreCompact (.codex/hooks.json)
-      gemini       SessionStart, BeforeAgent, BeforeTool, AfterTool, PreCompress
-                   (.gemini/settings.json)
+                   PreCompact, Stop (.codex/hooks.json)
+      gemini       SessionStart, BeforeAgent, BeforeTool, AfterTool, PreCompress,
+                   AfterAgent (.gemini/settings.json)
       cursor       sessionStart, beforeShellExecution, preToolUse, postToolUse,
                    preCompact (.cursor/hooks.json)
       copilot      sessionStart, userPromptSubmitted, preToolUse, postToolUseFailure
-                   (bash, create, edit), preCompact (.github/hooks/lessons.json)
+                   (bash, create, edit), postToolUse (bash), preCompact, agentStop
+                   (.github/hooks/lessons.json)
       qwen         SessionStart, UserPromptSubmit, PreToolUse, PostToolUse,
                    PostToolUseFailure, PreCompact (.qwen/settings.json)
 

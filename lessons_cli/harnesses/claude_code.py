@@ -1,5 +1,7 @@
-"""Claude Code: ``SessionStart``, ``UserPromptSubmit``, ``PreToolUse``, ``PreCompact`` and
-``PostToolUseFailure`` hooks, each answered with Claude Code's ``hookSpecificOutput``.
+"""Claude Code: ``SessionStart``, ``UserPromptSubmit``, ``PreToolUse``, ``PreCompact``,
+``PostToolUseFailure`` and ``Stop`` hooks, answered with Claude Code's ``hookSpecificOutput``
+(``Stop``: ``decision: "block"`` with a ``reason``, which keeps the session going with the
+reason as the next user message).
 
 A gate is ``permissionDecision: "deny"``: the model gets the rules as the tool's error
 result before anything ran. Context is ``additionalContext``, which Claude Code hands the
@@ -28,7 +30,7 @@ FILE_TOOLS = ("Edit", "Write", "MultiEdit", "NotebookEdit")
 SHELL_TOOL = "Bash"
 TOOLS = (*FILE_TOOLS, SHELL_TOOL)
 EVENTS = frozenset(
-    {"SessionStart", "UserPromptSubmit", "PreToolUse", "PreCompact", "PostToolUseFailure"}
+    {"SessionStart", "UserPromptSubmit", "PreToolUse", "PreCompact", "PostToolUseFailure", "Stop"}
 )
 WIRING = Wiring(
     "claude-code",
@@ -39,6 +41,7 @@ WIRING = Wiring(
         HookEvent("PreToolUse", any_of(TOOLS)),
         HookEvent("PreCompact"),
         HookEvent("PostToolUseFailure", any_of(TOOLS)),
+        HookEvent("Stop"),
     ),
     project_dir_var="CLAUDE_PROJECT_DIR",
     handler_extra={"timeout": 10},
@@ -153,7 +156,19 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
         return None
     if event == "PostToolUseFailure":
         return failure_output(layout, payload, action_of(layout, payload), config)
+    if event == "Stop":
+        return stop_output(layout, key, config, active=payload.get("stop_hook_active") is True)
     return None
+
+
+def stop_output(layout: Layout, key: str, config: Config, *, active: bool) -> dict[str, Any] | None:
+    """Keep the session going once to capture what it taught (Claude Code, Codex, Gemini
+    CLI and Copilot CLI all read ``decision: "block"`` and its ``reason`` so); ``active``:
+    the harness says it is already continuing because of a stop hook."""
+    from lessons_core.feedback.stop_capture import stop_request  # stops only
+
+    text = stop_request(layout, key, config, active=active)
+    return {"decision": "block", "reason": text} if text else None
 
 
 # The events that deliver rules, each answered with a ``Notice`` (see ``notice_of``).

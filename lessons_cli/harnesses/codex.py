@@ -1,4 +1,5 @@
-"""Codex CLI: ``SessionStart``, ``UserPromptSubmit``, ``PreToolUse`` and ``PreCompact``.
+"""Codex CLI: ``SessionStart``, ``UserPromptSubmit``, ``PreToolUse``, ``PreCompact`` and
+``Stop``.
 
 Codex speaks Claude Code's hook protocol (``hookSpecificOutput`` with
 ``permissionDecision``/``additionalContext``). As the real client sends them (Codex CLI
@@ -28,7 +29,7 @@ project_dir = claude_code.project_dir
 SHELL_TOOL = "Bash"
 PATCH_TOOL = "apply_patch"
 TOOLS = (SHELL_TOOL, PATCH_TOOL)
-EVENTS = frozenset({"SessionStart", "UserPromptSubmit", "PreToolUse", "PreCompact"})
+EVENTS = frozenset({"SessionStart", "UserPromptSubmit", "PreToolUse", "PreCompact", "Stop"})
 # Codex (0.171.0, tests/e2e/test_codex.py) has hooks on by default, but skips a repo's
 # .codex/hooks.json in an untrusted folder and each hook until it is trusted, silently.
 INIT_NOTE = (
@@ -46,6 +47,7 @@ WIRING = Wiring(
         HookEvent("UserPromptSubmit"),
         HookEvent("PreToolUse", any_of(TOOLS)),
         HookEvent("PreCompact"),
+        HookEvent("Stop"),
     ),
     handler_extra={"timeout": 10},
     note=INIT_NOTE,
@@ -69,6 +71,6 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
         return claude_code.pre_tool_output(
             delivery.before_action(layout, key, action_of(layout, payload), config)
         )
-    if event in {"SessionStart", "UserPromptSubmit", "PreCompact"}:
+    if event in {"SessionStart", "UserPromptSubmit", "PreCompact", "Stop"}:
         return claude_code.handle(layout, payload, config)
     return None

@@ -1,5 +1,5 @@
 """GitHub Copilot CLI: ``sessionStart``, ``userPromptSubmitted``, ``preToolUse``,
-``postToolUseFailure`` and ``preCompact``, in Copilot's own hook format.
+``postToolUseFailure``, ``preCompact`` and ``agentStop``, in Copilot's own hook format.
 
 Copilot's stdin does not name the event: it is ``{sessionId, timestamp, cwd}`` plus the
 event's own fields, so ``event_of`` tells them apart by those fields. A gate is
@@ -39,6 +39,7 @@ EVENTS = frozenset(
         "postToolUse",
         "postToolUseFailure",
         "preCompact",
+        "agentStop",
     }
 )
 # Copilot CLI matches the whole tool name. It reads every .github/hooks/*.json, so the
@@ -62,6 +63,7 @@ WIRING = Wiring(
         HookEvent("postToolUse", SHELL_TOOL),
         HookEvent("postToolUseFailure", any_of(TOOLS)),
         HookEvent("preCompact"),
+        HookEvent("agentStop"),
     ),
     project_dir_var="COPILOT_PROJECT_DIR",
     nested=False,
@@ -91,6 +93,8 @@ def event_of(payload: dict[str, Any]) -> str:
         return "sessionStart"
     if "trigger" in payload:
         return "preCompact"
+    if "stopReason" in payload:
+        return "agentStop"
     return ""
 
 
@@ -167,6 +171,10 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
             delivery.after_success(layout, key, action_of(layout, payload))
     if event == "preCompact":
         delivery.before_compaction(layout, key)
+    if event == "agentStop":
+        # Copilot CLI 1.0.102 sends stop_hook_active (its SDK's types say stopHookActive).
+        active = True in (payload.get("stop_hook_active"), payload.get("stopHookActive"))
+        return claude_code.stop_output(layout, key, config, active=active)
     return None
 
 

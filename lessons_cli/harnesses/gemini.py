@@ -1,4 +1,5 @@
-"""Gemini CLI: ``SessionStart``, ``BeforeAgent``, ``BeforeTool``, ``AfterTool``, ``PreCompress``.
+"""Gemini CLI: ``SessionStart``, ``BeforeAgent``, ``BeforeTool``, ``AfterTool``, ``PreCompress``,
+``AfterAgent``.
 
 ``BeforeTool`` can refuse a call (``decision: "deny"`` with the rules as the ``reason``,
 which the model receives as the tool's error) but cannot add context, so it delivers the
@@ -21,6 +22,9 @@ tests/e2e/test_gemini_cli.py):
   it masks or truncates bulky tool output, or rolls back a failed request): each of those
   can drop a delivered rule too. ``SessionStart`` clears the mark, since starting or
   resuming a session writes the record as well.
+
+``AfterAgent`` is Gemini's stop hook: ``decision: "block"`` makes the client send the
+``reason`` as the next request, with ``stop_hook_active`` true on the stop after it.
 
 ``BeforeAgent``'s prompt starts with the context ``SessionStart`` hooks answered, in
 ``<hook_context>`` blocks; only the user's words after them are matched.
@@ -53,7 +57,7 @@ SHELL_TOOL = "run_shell_command"
 TOOLS = (*FILE_TOOLS, SHELL_TOOL)
 # What each tool event can deliver (see the module docstring).
 EVENT_MODES = {"BeforeTool": frozenset({GATE}), "AfterTool": frozenset({CONTEXT})}
-EVENTS = frozenset({"SessionStart", "BeforeAgent", "PreCompress", *EVENT_MODES})
+EVENTS = frozenset({"SessionStart", "BeforeAgent", "PreCompress", "AfterAgent", *EVENT_MODES})
 # Gemini CLI tests a matcher as an unanchored regular expression (``RegExp.test``).
 # Gemini CLI (0.61.0, tests/e2e/test_gemini_cli.py) reads .gemini/settings.json only
 # in a trusted folder; headless, an untrusted folder is an exit, not a silent skip.
@@ -73,6 +77,7 @@ WIRING = Wiring(
         HookEvent("BeforeTool", anchored(TOOLS)),
         HookEvent("AfterTool", anchored(TOOLS)),
         HookEvent("PreCompress"),
+        HookEvent("AfterAgent"),
     ),
     project_dir_var="GEMINI_PROJECT_DIR",
     handler_extra={"name": "lessons", "timeout": 10000},
@@ -116,6 +121,9 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
             )
             text = said.text if said else None
             return _context(event, delivery.with_due(layout, key, config, text, session))
+        if event == "AfterAgent":
+            active = payload.get("stop_hook_active") is True
+            return claude_code.stop_output(layout, key, config, active=active)
         if not (isinstance(event, str) and event in EVENT_MODES):
             return None
         action = action_of(layout, payload)

@@ -16,7 +16,7 @@ Two modes reach the agent differently:
 from __future__ import annotations
 
 from lessons_core.delivery import sessions
-from lessons_core.feedback import history
+from lessons_core.feedback import history, session_evidence
 from lessons_core.recall.rank import recall
 from lessons_core.recall.types import Allowance, RecallRequest
 from lessons_core.records import NamedTuple
@@ -119,6 +119,8 @@ def before_action(
     pure = action.command is not None and _pure_read(action.command)
     request = RecallRequest(files=() if pure else action.files, command=action.command, prompt=None)
     with opened or sessions.open_session(layout, key) as session:
+        if config.stop_capture:  # the latest action, for a correction after it
+            session_evidence.note_action(session, action.files, action.command)
         mark = sessions.gate_mark(action_key(action)) if GATE in modes else ""
         refused = mark if mark in session.state.gates else ""
         if mark and not refused and history.due(session.state.failures):
@@ -188,6 +190,8 @@ def on_prompt(
         return None
     request = RecallRequest(files=(), command=None, prompt=prompt)
     with opened or sessions.open_session(layout, key) as session:
+        if config.stop_capture:  # a correction of the action before it is evidence
+            session_evidence.note_prompt(session, prompt)
         found = recall(layout, request, config=config, allowance=allowance(session.state, config))
         notice = claim_and_render(session, found, found.hits)
     _log_recall(layout, config, event, key, None, found, notice)

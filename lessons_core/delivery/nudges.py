@@ -14,7 +14,7 @@ import shlex
 from lessons_core.authoring.secrets import mask_secrets
 from lessons_core.delivery import sessions
 from lessons_core.delivery.deliver import GATE_PREFIX, ToolAction, record_failure
-from lessons_core.feedback import recurrence
+from lessons_core.feedback import recurrence, session_evidence
 from lessons_core.feedback.failures import command_pattern, precise_trigger
 from lessons_core.store.layout import Layout, lessons_command
 
@@ -49,6 +49,9 @@ def after_failure(
         return None
     counted = recurrence.count_failure(layout, key, action.files, action.command, error, config)
     found_class, identity = (counted.error_class, counted.identity) if counted else ("", "")
+    if counted is not None and counted.verdict == recurrence.UNCOVERED and config.stop_capture:
+        with sessions.open_session(layout, key) as session:  # for the stop-time request
+            session_evidence.note_recurrence(session, sessions.gate_mark(identity), identity)
     record_failure(layout, key, action, config, event, found_class, identity)
     if counted is None or counted.verdict == recurrence.COVERED:
         return None
@@ -88,9 +91,14 @@ def recurrence_nudge(
     return mask_secrets(RECURRENCE_NUDGE.format(times=times, error_class=error_class, line=line))
 
 
-def capture_line(layout: Layout, flag: str, value: str) -> str:
-    """The ``lessons add`` line a nudge offers, the rule and topic left to the agent."""
+RULE_PLACEHOLDER = "<what to do instead, one imperative sentence>"
+
+
+def capture_line(layout: Layout, flag: str, value: str, evidence: tuple[str, ...] = ()) -> str:
+    """The ``lessons add`` line a nudge (or the stop-time request) offers, the rule and
+    topic left to the agent, ``evidence`` filled in."""
+    refs = "".join(f" --evidence {shlex.quote(ref)}" for ref in evidence)
     return (
-        f'{lessons_command(layout)} add "<what to do instead, one imperative sentence>" '
-        f"--topic <topic> {flag} {shlex.quote(value)}"
+        f'{lessons_command(layout)} add "{RULE_PLACEHOLDER}" '
+        f"--topic <topic> {flag} {shlex.quote(value)}{refs}"
     )

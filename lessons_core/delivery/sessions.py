@@ -89,7 +89,7 @@ class SessionState:
     written by a newer version loses nothing when an older one claims a rule in it.
     """
 
-    __slots__ = ("broad", "due", "failures", "gates", "mark", "rest", "shown", "tokens")
+    __slots__ = ("broad", "due", "evidence", "failures", "gates", "mark", "rest", "shown", "tokens")
 
     def __init__(self, data: dict[str, object] | None = None) -> None:
         data = data or {}
@@ -114,6 +114,11 @@ class SessionState:
         # What failed in this session, per action (``feedback.history``); no reset
         # forgets it: the failures happened whatever the model still holds.
         self.failures: history.History = history.parse(data.get("failures"))
+        # What the session showed a lesson could keep, for the stop-time request
+        # (``feedback.session_evidence`` reads each of its keys leniently); no reset
+        # forgets it either.
+        evidence = data.get("evidence")
+        self.evidence: dict[str, object] = evidence if isinstance(evidence, dict) else {}
         # The always-on lessons are due: the history was compacted and no session start
         # followed to bring them back (``deliver.with_due``).
         self.due: bool = data.get("due") is True
@@ -135,6 +140,8 @@ class SessionState:
             data["mark"] = self.mark
         if self.failures:
             data["failures"] = self.failures
+        if self.evidence:
+            data["evidence"] = self.evidence
         if self.due:
             data["due"] = True
         data.update(self.rest)
@@ -154,10 +161,11 @@ class Session:
     still naming that inode proves nothing was written since it was read.
     """
 
-    __slots__ = ("_file", "path", "state")
+    __slots__ = ("_file", "_staged", "path", "state")
 
     def __init__(self, path: str) -> None:
         self.path = path
+        self._staged: list[Callable[[SessionState], bool]] = []
         self._file: BinaryIO | None
         try:
             self._file = open(path, "rb")  # noqa: SIM115  (kept open until close)
@@ -174,6 +182,8 @@ class Session:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        if self._staged:  # staged changes no claim took along: written now, once
+            self.update(lambda state: False)
         self.close()
 
     def close(self) -> None:
@@ -270,10 +280,23 @@ class Session:
         self.update(change)
         return taken
 
+    def stage(self, change: Callable[[SessionState], bool]) -> None:
+        """Apply ``change`` with the next write of this call (a claim's, or the one at the
+        end of the ``with`` block), so a call still writes the session at most once."""
+        self._staged.append(change)
+
     def update(self, change: Callable[[SessionState], bool]) -> None:
-        """Apply ``change`` to the session's current state under its lock, and write the
-        file if ``change`` says it changed something."""
-        self.state = _update(self.path, change, self)
+        """Apply ``change`` (after what was staged) to the session's current state under
+        its lock, and write the file if any of them says it changed something."""
+        staged, self._staged = self._staged, []
+
+        def changes(state: SessionState) -> bool:
+            changed = False
+            for each in staged:
+                changed = each(state) or changed
+            return change(state) or changed
+
+        self.state = _update(self.path, changes, self)
         self.close()  # what was read is no longer the file: a next update reads it again
 
 

@@ -1,1 +1,2 @@
-"""Feedback: what failed in a session, and whether what was shown changed it."""
+"""Feedback: what a session teaches: what failed in it, the corrections typed in it, and
+whether what was shown changed what came after."""

@@ -21,17 +21,8 @@ from __future__ import annotations
 import re
 
 from lessons_core.authoring.secrets import mask_secrets
-from lessons_core.matching.commands import command_parts, shell_words
-from lessons_core.matching.pure_reads import is_pure_read_command
+from lessons_core.matching.command_words import anchored, command_words
 
-# The trigger a capture nudge suggests, and so an action's identity: the program and at
-# most this many sub-commands after it.
-MAX_PATTERN_WORDS = 3
-# A longer word is data (a heredoc, an inline script), not a program or sub-command name.
-MAX_WORD_CHARS = 64
-_REGEX_SPECIALS = frozenset("\\.^$*+?()[]{}|")
-# Interpreters whose module flag names what ran: `python -m pytest` is about pytest.
-_MODULE_FLAGS = {"python": "-m", "python3": "-m"}
 # A tool's error text can be megabytes of output: only its start is read.
 MAX_ERROR_CHARS = 16 * 1024
 MAX_LINES = 200
@@ -169,38 +160,13 @@ def command_pattern(command: str) -> str | None:
     The program and the sub-commands after it, up to the first option, path or value:
     ``cd web && pnpm test:e2e --filter x`` gives ``^pnpm test:e2e``.
     """
-    parts = command_parts(command)
-    candidates = [part for part in (parts[1:] or parts) if not is_pure_read_command(part)]
-    if not candidates:
+    kept = command_words(command)
+    if not kept or _quotes_a_secret(" ".join(kept)):
         return None
-    words = shell_words(candidates[-1])
-    if not words or len(words[0]) > MAX_WORD_CHARS:
-        return None
-    kept = [words[0]]
-    for word in words[1:]:
-        if len(kept) >= MAX_PATTERN_WORDS:
-            break
-        if _MODULE_FLAGS.get(kept[0]) == word and len(kept) == 1:
-            kept.append(word)
-            continue
-        if (
-            word.startswith("-")
-            or any(c in word for c in "/=.")
-            or not word.isprintable()
-            or len(word) > MAX_WORD_CHARS
-        ):
-            break
-        kept.append(word)
-    if _quotes_a_secret(" ".join(kept)):
-        return None
-    return "^" + " ".join(_escape(word) for word in kept)
+    return anchored(kept)
 
 
 def _quotes_a_secret(text: str) -> bool:
     """Whether ``text`` holds a credential. Checked before escaping: ``\\.`` inside a token
     would hide it from the masks, and a trigger naming a secret could never be captured."""
     return mask_secrets(text) != text
-
-
-def _escape(word: str) -> str:
-    return "".join(f"\\{char}" if char in _REGEX_SPECIALS else char for char in word)

@@ -48,6 +48,9 @@ class Config(NamedTuple):
     # A line naming the topics with most lessons, after the always-on ones, in the same
     # budget: what the agent can look up on demand.
     session_topics: bool = False
+    # Ask the agent once, at the end of a session that showed a lesson to keep and kept
+    # none, to capture it (lessons_core.feedback.stop_capture).
+    stop_capture: bool = True
     telemetry: bool = False
     telemetry_max_bytes: int = 5_000_000
     # From this many lesson files a background watcher (Linux) replaces the per-file

@@ -10,22 +10,35 @@ the turn with text.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from lessons_core.delivery.deliver import GATE_PREFIX
-from tests.e2e.fake_server import EMPTY, SCENARIO, Recorder, Reply, sse, texts
+from tests.e2e.fake_server import EMPTY, SCENARIO, Recorder, Reply, ToolCall, sse, texts
 
 # Claude Code's compaction request tells the model to answer in text only.
 COMPACT_MARK = "TEXT ONLY"
+# How Claude Code hands the model a stop hook's reason (DESIGN: Stop, verified).
+STOP_FEEDBACK = "Stop hook feedback:"
 
 
 class FakeModel(Recorder):
-    """The Messages API: ``/v1/messages`` (streaming or not) and ``count_tokens``."""
+    """The Messages API: ``/v1/messages`` (streaming or not) and ``count_tokens``.
+
+    ``answer_stop``, when set, is how the model acts on a stop hook's feedback: given the
+    feedback's text, the tool call it makes (once; then it ends the turn again).
+    """
+
+    answer_stop: Callable[[str], ToolCall] | None = None
 
     def reply(self, body: dict[str, Any]) -> list[dict[str, Any]]:
         """The content blocks of the next assistant message."""
         messages = body.get("messages", [])
+        feedback = stop_feedback(messages)
+        if feedback is not None and self.answer_stop is not None and body.get("tools"):
+            answer = self.answer_stop(feedback)
+            tool_id = f"toolu_stop_{len(self.requests):04d}"
+            return [{"type": "tool_use", "id": tool_id, "name": answer.name, "input": answer.input}]
         scenario = _newest_scenario(messages)
         if not self.scenarios.get(scenario or "") or not body.get("tools"):
             return [{"type": "text", "text": "Summary: the session ran the scripted steps."}]
@@ -58,6 +71,25 @@ class FakeModel(Recorder):
             "usage": {"input_tokens": 10, "output_tokens": 5},
         }
         return Reply(json.dumps(message).encode())
+
+
+def stop_feedback(messages: list[dict[str, Any]]) -> str | None:
+    """The text of a stop hook's feedback not acted on yet. Claude Code puts it in the
+    newest user message ("Stop hook feedback:\nREASON", inside a system reminder, after
+    the turn's tool results) and may send a system note after it. It merges the turn's
+    messages, so the feedback stays there after the model answered it: answered means a
+    result of the model's stop call (``toolu_stop_...``) is in the conversation."""
+    users = [m for m in messages if m.get("role") == "user"]
+    if not users or messages.index(users[-1]) < len(messages) - 2:
+        return None
+    for message in users:
+        for block in message.get("content") or []:
+            if isinstance(block, dict) and str(block.get("tool_use_id", "")).startswith(
+                "toolu_stop_"
+            ):
+                return None
+    found = [t for t in texts(users[-1].get("content")) if STOP_FEEDBACK in t]
+    return found[-1] if found else None
 
 
 def _newest_scenario(messages: list[dict[str, Any]]) -> str | None:

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from lessons_core.delivery.deliver import GATE_PREFIX
+from lessons_core.feedback.stop_capture import REQUEST_MARK
 from tests.e2e.fake_server import EMPTY, SCENARIO, Recorder, Reply, ToolCall, texts
 
 CALL_PREFIX = "call_"
@@ -61,6 +62,16 @@ def newest_scenario(messages: list[dict[str, Any]]) -> str | None:
     return None
 
 
+def stop_request(messages: list[dict[str, Any]]) -> str | None:
+    """A stop hook's request to capture in the newest user message, not answered yet."""
+    answered = f"{CALL_PREFIX}stop_"
+    if any(str(m.get("tool_call_id", "")).startswith(answered) for m in messages):
+        return None
+    users = [m for m in messages if m.get("role") == "user"]
+    text = text_of(users[-1]) if users else ""
+    return text if REQUEST_MARK in text else None
+
+
 def is_compaction(messages: list[dict[str, Any]]) -> bool:
     return bool(messages) and any(mark in text_of(messages[-1]) for mark in COMPACT_MARKS)
 
@@ -97,10 +108,19 @@ class FakeModel(Recorder):
 
     full_at: dict[str, int] = field(default_factory=dict)
     full_prompt_tokens: int = 29_000
+    # How the model acts on a stop hook's request to capture (a follow-up user message):
+    # given its text, the call it makes, once.
+    answer_stop: Callable[[str], ToolCall] | None = None
 
     def reply(self, body: dict[str, Any], index: int) -> tuple[dict[str, Any], int]:
         """The next assistant message (text, or one tool call) and its prompt tokens."""
         messages = body.get("messages", [])
+        request = stop_request(messages)
+        if request is not None and self.answer_stop is not None and body.get("tools"):
+            answer = self.answer_stop(request)
+            stop_call: dict[str, Any] = {"id": f"{CALL_PREFIX}stop_{index:04d}", "type": "function"}
+            stop_call["function"] = {"name": answer.name, "arguments": json.dumps(answer.input)}
+            return {"role": "assistant", "content": None, "tool_calls": [stop_call]}, PROMPT_TOKENS
         scenario = newest_scenario(messages)
         calls = completed_calls(messages, scenario or "")
         done = len(calls)

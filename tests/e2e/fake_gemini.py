@@ -12,6 +12,9 @@ the whole conversation as ``contents``, so the reply is derived from it:
   step; the client sends it back with the ``functionResponse`` (``response`` holds
   ``output``, or ``error`` for a refused or failed call), and a result refused by a
   ``lessons`` gate does not count as a step done;
+- ``answer_stop``, when set, is how the model acts on a stop hook's request to capture
+  (an ``AfterAgent`` block, which the client sends as a new user turn): given its text,
+  the call it makes, once;
 - every reply reports a small prompt (``PROMPT_TOKENS``), far below any compression
   threshold: the client compresses only when a test's settings make it.
 """
@@ -19,16 +22,20 @@ the whole conversation as ``contents``, so the reply is derived from it:
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from lessons_core.delivery.deliver import GATE_PREFIX
-from tests.e2e.fake_server import EMPTY, SCENARIO, Recorder, Reply
+from lessons_core.feedback.stop_capture import REQUEST_MARK
+from tests.e2e.fake_server import EMPTY, SCENARIO, Recorder, Reply, ToolCall
 
 PROMPT_TOKENS = 10
 
 
 class FakeGemini(Recorder):
     """``models/<model>:streamGenerateContent``, ``:generateContent``, ``:countTokens``."""
+
+    answer_stop: Callable[[str], ToolCall] | None = None
 
     def respond(self, path: str, body: dict[str, Any]) -> Reply:
         model, _, method = path.rpartition("/")[2].partition(":")
@@ -52,6 +59,16 @@ class FakeGemini(Recorder):
         return Reply(f"data: {json.dumps(answer)}\r\n\r\n".encode(), "text/event-stream")
 
     def _next_part(self, body: dict[str, Any], index: int) -> dict[str, Any]:
+        request = stop_request(body)
+        if request is not None and self.answer_stop is not None and body.get("tools"):
+            answer = self.answer_stop(request)
+            return {
+                "functionCall": {
+                    "id": f"stop_{index:04d}",
+                    "name": answer.name,
+                    "args": answer.input,
+                }
+            }
         scenario = _newest_scenario(body)
         if not self.scenarios.get(scenario or "") or not body.get("tools"):
             return {"text": "Summary: the session ran the scripted steps."}
@@ -78,6 +95,20 @@ def _newest_scenario(body: dict[str, Any]) -> str | None:
             for match in SCENARIO.finditer(str(part.get("text", ""))):
                 found = match.group(1)
     return found
+
+
+def stop_request(body: dict[str, Any]) -> str | None:
+    """The text of a stop hook's request to capture in the newest user turn, while the
+    model has not answered it with a call (``stop_...``) yet."""
+    if any(
+        str(r.get("id", "")).split("__", 1)[-1].startswith("stop_")
+        for r in function_responses(body)
+    ):
+        return None
+    users = [c for c in body.get("contents", []) if c.get("role") == "user"]
+    texts = [str(p.get("text", "")) for p in _parts(users[-1])] if users else []
+    found = [t for t in texts if REQUEST_MARK in t]
+    return found[-1] if found else None
 
 
 def function_responses(request: dict[str, Any]) -> list[dict[str, Any]]:

@@ -20,11 +20,13 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from lessons_core.delivery.deliver import GATE_PREFIX
-from tests.e2e.fake_server import EMPTY, SCENARIO, Recorder, Reply, sse, texts
+from lessons_core.feedback.stop_capture import REQUEST_MARK
+from tests.e2e.fake_server import EMPTY, SCENARIO, Recorder, Reply, ToolCall, sse, texts
 
 # The opening of the prompt Codex sends to have the model summarise (compact) a session.
 COMPACT_MARK = "CONTEXT CHECKPOINT COMPACTION"
@@ -39,6 +41,9 @@ class FakeResponses(Recorder):
     """``POST /v1/responses``; ``full_context_after`` holds (scenario, step) pairs."""
 
     full_context_after: set[tuple[str, int]] = field(default_factory=set)
+    # How the model acts on a stop hook's request to capture (which Codex sends as a user
+    # message): given its text, the call it makes, once.
+    answer_stop: Callable[[str], ToolCall] | None = None
 
     def respond(self, path: str, body: dict[str, Any]) -> Reply:
         if not path.endswith("/responses"):
@@ -48,7 +53,12 @@ class FakeResponses(Recorder):
         scenario = _newest_scenario(items)
         done = _completed_steps(items, scenario or "")
         tokens = 100
-        if _is_compaction(items):
+        request = stop_request(items)
+        if request is not None and self.answer_stop is not None:
+            answer = self.answer_stop(request)
+            item = {"type": "function_call", "call_id": f"call_stop_{index:04d}"}
+            item.update(name=answer.name, arguments=json.dumps(answer.input))
+        elif _is_compaction(items):
             item = _message(index, f"Summary: STEPS:{scenario}={done}")
         elif (call := self.next_call(scenario, done)) is None:
             item = _message(index, "All steps are done.")
@@ -63,6 +73,15 @@ class FakeResponses(Recorder):
             if (scenario, done) in self.full_context_after:
                 tokens = FULL_CONTEXT_TOKENS
         return Reply(_stream(f"resp_{index:04d}", item, tokens), "text/event-stream")
+
+
+def stop_request(items: list[dict[str, Any]]) -> str | None:
+    """A stop hook's request to capture in the newest user message, not answered yet."""
+    if any(str(item.get("call_id", "")).startswith("call_stop_") for item in items):
+        return None
+    users = [i for i in items if i.get("type") == "message" and i.get("role") == "user"]
+    found = [t for t in texts(users[-1].get("content")) if REQUEST_MARK in t] if users else []
+    return found[-1] if found else None
 
 
 def _user_texts(items: list[dict[str, Any]]) -> list[str]:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from tests.conftest import INSTALL_BIN
-from tests.e2e.fake_server import ApiT, FakeServer
+from tests.e2e.fake_server import ApiT, FakeServer, ToolCall
 
 RELEASE_RULE = "Bump VERSION before running scripts/release.sh; it tags whatever is there."
 APP_RULE = "Keep src/app.py free of import-time side effects."
@@ -170,6 +170,16 @@ def open_project(kind: type[Wired], tmp_path: Path, api: Any, harness_flag: str)
     return kind(root, home, server)
 
 
+# A failure fixed in a session: `make check` fails until `make build` ran.
+CHECK_RULE = "Run make build before make check; check reads built.txt."
+FIX_STEPS = ("make check", "make build", "make check")
+
+
+def write_makefile(root: Path) -> None:
+    """A Makefile whose `check` fails until `build` ran (``FIX_STEPS``)."""
+    (root / "Makefile").write_text("check:\n\ttest -f built.txt\nbuild:\n\ttouch built.txt\n")
+
+
 NUDGE_MARK = "before the next attempt:\n"
 RULE_SLOT = "<what to do instead, one imperative sentence>"
 
@@ -177,7 +187,32 @@ RULE_SLOT = "<what to do instead, one imperative sentence>"
 def nudge_line(nudge: str, rule: str, topic: str, escaped: bool = False) -> str:
     """The capture line of a failure nudge with its placeholders filled in, as a model
     would run it; ``escaped``: the client showed them HTML-escaped (``&lt;topic&gt;``)."""
-    line = nudge.split(NUDGE_MARK, 1)[1].splitlines()[0].strip()
+    return _filled(nudge.split(NUDGE_MARK, 1)[1].splitlines()[0].strip(), rule, topic, escaped)
+
+
+def request_line(request: str, rule: str, topic: str, escaped: bool = False) -> str:
+    """The ``lessons add`` line of the stop-time capture request, filled in as
+    ``nudge_line`` fills a nudge's."""
+    line = next(ln.strip() for ln in request.splitlines() if "/.lessons/run add " in ln)
+    return _filled(line, rule, topic, escaped)
+
+
+def capturing(
+    call: Callable[[str], ToolCall], rule: str, topic: str, asked: list[str], escaped: bool = False
+) -> Callable[[str], ToolCall]:
+    """A fake model's answer to a stop hook's request to capture: keep the request in
+    ``asked``, run its line (``request_line``) with the client's shell tool ``call``."""
+
+    def answer(request: str) -> ToolCall:
+        asked.append(request)
+        return call(request_line(request, rule, topic, escaped))
+
+    return answer
+
+
+def _filled(line: str, rule: str, topic: str, escaped: bool) -> str:
+    """``line`` with its rule (it goes between double quotes: no quote, ``$`` or
+    backslash in it) and topic placeholders filled in."""
     slots = [RULE_SLOT, "<topic>"]
     if escaped:
         slots = [slot.replace("<", "&lt;").replace(">", "&gt;") for slot in slots]

@@ -29,6 +29,7 @@ from tests.e2e.sample_repo import (
     ALWAYS_RULE,
     APP_RULE,
     RELEASE_RULE,
+    capturing,
     lessons,
     note_line,
     saved_lesson,
@@ -38,7 +39,7 @@ pytestmark = pytest.mark.e2e
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "codex"
 BLOCKED = "Command blocked by PreToolUse hook: "
-EVENTS = {"SessionStart", "UserPromptSubmit", "PreToolUse", "PreCompact"}
+EVENTS = {"SessionStart", "UserPromptSubmit", "PreToolUse", "PreCompact", "Stop"}
 
 
 def _items(request: dict[str, Any]) -> list[dict[str, Any]]:
@@ -103,7 +104,7 @@ def test_hooks_run_only_after_the_documented_trust_steps(codex_repo: Project) ->
     assert {hook["trustStatus"] for hook in ours.values()} == {"untrusted"}
     assert run.hooks == []
     said = _doctor(project)
-    assert "fail: 4 of lessons' hooks are new or changed since trusted: Codex skips them" in said
+    assert "fail: 5 of lessons' hooks are new or changed since trusted: Codex skips them" in said
     assert not any("the project is not trusted" in line for line in said)
     assert released.exists()
 
@@ -230,7 +231,12 @@ def _fixture_kind(payload: dict[str, Any]) -> str:
     if event == "SessionStart":
         return f"session_start_{payload['source']}"
     if event != "PreToolUse":
-        return {"UserPromptSubmit": "user_prompt_submit", "PreCompact": "pre_compact"}[event]
+        names = {
+            "UserPromptSubmit": "user_prompt_submit",
+            "PreCompact": "pre_compact",
+            "Stop": "stop",
+        }
+        return names[event]
     if payload["tool_name"] == "apply_patch":
         return "pre_tool_use_apply_patch"
     heredoc = "*** Begin Patch" in payload["tool_input"]["command"]
@@ -317,3 +323,27 @@ def test_an_always_on_lesson_reaches_the_first_request_and_again_after_compactio
     after = fake.requests[compaction + 1]
     assert sum(ALWAYS_RULE in t for t in _developer_texts(after)) == 1
     assert _blob(after).count(ALWAYS_RULE) == 1
+
+
+def test_a_corrected_session_is_asked_once_at_its_stop(codex: Project) -> None:
+    """An edit of src/app.py, then (the session resumed) a prompt correcting it: Codex's
+    Stop hook asks once, the model runs the prefilled line through its shell tool, the
+    lesson appears, and the Stop after it lets the run end. Codex has no failure hook, so
+    a correction is its evidence."""
+    fake = codex.fake
+    fake.scenarios["edit"] = [patch_call(update_patch("src/app.py", "VALUE = 1", "VALUE = 2"))]
+    codex.codex("SCENARIO:edit change the app")
+    rule = "Regenerate src/app.py with make gen instead of editing it by hand."
+    asked: list[str] = []
+
+    # Codex hands the reason over HTML-escaped (&lt;topic&gt;), as Gemini CLI does
+    # additionalContext.
+    fake.answer_stop = capturing(shell_call, rule, "gen", asked, escaped=True)
+    run = codex.codex(
+        "No, don't edit src/app.py by hand; the generator writes it.", "resume", "--last"
+    )
+    assert len(asked) == 1
+    assert 'after src/app.py the user said: "No, don' in asked[0]
+    lesson = saved_lesson(codex.root, rule)
+    assert lesson["triggers"]["files"] == ["src/app.py"]
+    assert [status for name, status in run.hooks if name == "Stop"] == ["Blocked", "Completed"]

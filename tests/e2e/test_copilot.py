@@ -37,10 +37,14 @@ from tests.e2e.fake_server import ToolCall
 from tests.e2e.sample_repo import (
     ALWAYS_RULE,
     APP_RULE,
+    CHECK_RULE,
+    FIX_STEPS,
     NUDGE_MARK,
     RELEASE_RULE,
+    capturing,
     nudge_line,
     saved_lesson,
+    write_makefile,
 )
 
 pytestmark = pytest.mark.e2e
@@ -258,3 +262,21 @@ def test_an_always_on_lesson_opens_the_conversation(project: CopilotProject) -> 
     assert users[0].startswith(session_note(Layout(project.root)) + "\n<project-lessons>\n")
     assert f"{ALWAYS_RULE} (always on)" in users[0]
     assert request_text(first).count(ALWAYS_RULE) == 1
+
+
+def test_a_failure_fixed_in_the_session_is_asked_for_at_its_stop(
+    copilot_project: CopilotProject,
+) -> None:
+    """`make check` exits 2, `make build` runs, `make check` passes: agentStop asks once,
+    the model runs the prefilled line through bash, and the lesson appears."""
+    project = copilot_project
+    write_makefile(project.root)
+    fake = project.fake
+    fake.scenarios["fix"] = [bash_call(command) for command in FIX_STEPS]
+    asked: list[str] = []
+
+    fake.answer_stop = capturing(bash_call, CHECK_RULE, "build", asked)
+    project.copilot("SCENARIO:fix check the build", "--trust-folder")
+    assert len(asked) == 1
+    assert "the command 'make check' failed (exit 2" in asked[0]
+    assert saved_lesson(project.root, CHECK_RULE)["triggers"]["commands"] == ["^make check"]

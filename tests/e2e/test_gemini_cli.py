@@ -34,15 +34,26 @@ from tests.e2e.gemini_project import (
 from tests.e2e.sample_repo import (
     ALWAYS_RULE,
     APP_RULE,
+    CHECK_RULE,
+    FIX_STEPS,
     RELEASE_RULE,
+    capturing,
     lessons,
     note_line,
     saved_lesson,
+    write_makefile,
 )
 
 pytestmark = pytest.mark.e2e
 
-WIRED_EVENTS = {"SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "PreCompress"}
+WIRED_EVENTS = {
+    "SessionStart",
+    "BeforeAgent",
+    "BeforeTool",
+    "AfterTool",
+    "PreCompress",
+    "AfterAgent",
+}
 BLOCKED = "Tool execution blocked: "
 
 
@@ -84,7 +95,8 @@ def test_project_hooks_need_a_trusted_folder(gemini: Project) -> None:
     code, gemini_checks = gemini.doctor()
     assert (code, set(gemini_checks)) == (0, {"ok"})
     gemini.gemini("-p", "hello", trust_env=False)
-    assert {c.event for c in gemini.hook_calls()} == {"SessionStart", "BeforeAgent", "PreCompress"}
+    hooks_run = {c.event for c in gemini.hook_calls()}
+    assert hooks_run == {"SessionStart", "BeforeAgent", "PreCompress", "AfterAgent"}
     note = json.dumps(f"<hook_context>{session_note(Layout(gemini.root))}</hook_context>")[1:-1]
     assert note in _blob(gemini.fake.requests[0])
 
@@ -317,3 +329,26 @@ def test_after_a_real_compression_the_always_on_lesson_comes_with_the_next_tool_
     assert counts[-1] == 1  # ...and the tool result brought it back, once
     (_tool, text, _error), *_ = _results(_main_loop(requests)[-1])
     assert ALWAYS_RULE in text
+
+
+def test_a_failure_fixed_in_the_session_is_asked_for_at_its_stop(gemini: Project) -> None:
+    """`make check` fails, `make build` runs, `make check` passes: AfterAgent asks once,
+    the model runs the prefilled line through run_shell_command, the lesson appears, and
+    the AfterAgent after it lets the run end."""
+    write_makefile(gemini.root)
+    fake = gemini.fake
+    fake.scenarios["fix"] = [shell_call(command) for command in FIX_STEPS]
+    rule = CHECK_RULE
+    asked: list[str] = []
+
+    fake.answer_stop = capturing(shell_call, rule, "build", asked)
+    gemini.gemini("-p", "SCENARIO:fix check the build")
+    assert len(asked) == 1
+    assert "the command 'make check' failed (exit 2" in asked[0]
+    assert saved_lesson(gemini.root, rule)["triggers"]["commands"] == ["^make check"]
+    stops = [c for c in gemini.hook_calls() if c.event == "AfterAgent"]
+    # Gemini CLI 0.61.0 sets stop_hook_active only on the turn it continues with the
+    # reason; the model answered with a tool call, whose result starts a turn with the
+    # flag false again. The once-a-session mark is what lets this stop pass.
+    assert [c.input["stop_hook_active"] for c in stops] == [False, False]
+    assert [bool(c.answer) for c in stops] == [True, False]

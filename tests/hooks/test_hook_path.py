@@ -78,17 +78,22 @@ HOOK_PATH: dict[str, frozenset[str]] = {
     "lessons_core.index.watcher_client": frozenset(),
     "lessons_core.matching.words": frozenset(),
     "lessons_core.feedback": frozenset(),
+    "lessons_core.feedback.session_evidence": frozenset(),
     "lessons_core.feedback.history": frozenset(),  # the session's failure history
 
     # A command (not a file) to match: command triggers, pure reads, Codex's patches.
     "lessons_core.matching.commands": frozenset({"re", "functools"}),
     "lessons_core.matching.pure_reads": frozenset({"re"}),
     "lessons_cli.harnesses.codex_patches": frozenset({"re"}),
+    "lessons_core.matching.command_words": frozenset(),
     # A session start (or compaction): always-on lessons and the topics line.
     "lessons_core.delivery.always": frozenset({"itertools"}),
     # A failed tool call: the capture nudge, which masks secrets.
     "lessons_core.delivery.nudges": frozenset({"shlex"}),
     "lessons_core.authoring.secrets": frozenset({"re", "typing"}),
+    # A prompt right after an action: is it a correction? A stop: the capture request.
+    "lessons_core.feedback.corrections": frozenset({"re"}),
+    "lessons_core.feedback.stop_capture": frozenset(),
     # A failed call, or a recurrence due: error classes, the recurrence gate and nudge.
     "lessons_core.feedback.failures": frozenset({"re"}),
     "lessons_core.feedback.recurrence": frozenset({"shlex"}),

@@ -49,6 +49,7 @@ def test_init_writes_copilots_native_format(repo: Path) -> None:
             {"type": "command", "timeoutSec": 10, "bash": command, "matcher": matcher}
         ],
         "preCompact": [{"type": "command", "timeoutSec": 10, "bash": command}],
+        "agentStop": [{"type": "command", "timeoutSec": 10, "bash": command}],
     }
     assert wiring.installed(repo, wirings()["copilot"])
 

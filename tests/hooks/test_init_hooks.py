@@ -18,7 +18,7 @@ OTHER_HOOK = {"matcher": "Bash", "hooks": [{"type": "command", "command": "./aud
 def test_claude_code_hooks_merge_with_existing_settings(
     plain_repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Our five events are added; other hooks and settings keep their place and value."""
+    """Our six events are added; other hooks and settings keep their place and value."""
     settings = plain_repo / ".claude" / "settings.json"
     settings.parent.mkdir()
     original = {"model": "opus", "hooks": {"PreToolUse": [OTHER_HOOK]}}
@@ -39,6 +39,7 @@ def test_claude_code_hooks_merge_with_existing_settings(
         "PreToolUse",
         "PreCompact",
         "PostToolUseFailure",
+        "Stop",
     }
     assert (plain_repo / ".lessons" / "config.json").exists()
 
@@ -134,12 +135,12 @@ def test_unparsable_settings_are_never_rewritten(plain_repo: Path) -> None:
         (
             "--codex",
             ".codex/hooks.json",
-            {"SessionStart", "UserPromptSubmit", "PreToolUse", "PreCompact"},
+            {"SessionStart", "UserPromptSubmit", "PreToolUse", "PreCompact", "Stop"},
         ),
         (
             "--gemini",
             ".gemini/settings.json",
-            {"SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "PreCompress"},
+            {"SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "PreCompress", "AfterAgent"},
         ),
         (
             "--cursor",

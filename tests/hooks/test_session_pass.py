@@ -54,14 +54,16 @@ def _counted(
 def test_each_hook_call_opens_the_session_file_once(project: Layout) -> None:
     """An edit that delivers, a gated command, its retry (which forgets the refusal) and
     a silent edit: each real hook call opens the session file once, and the lock once
-    when it writes (never when it has nothing to record)."""
+    when it writes (never when it has nothing to record). The silent edit records that
+    it is the session's latest action (a correction typed next is about it), in the one
+    write; the retry, the same action again, has nothing of that kind to record."""
     write_lesson(project, "push-gen", "Run make gen before pushing.", commands=("git push",))
     write_lesson(project, "a-safe", "Keep src/a.py import-safe.", files=("src/a.py",))
     edit = payload("claude-code", "pre_tool_use_edit", project.root)
     push = payload("claude-code", "pre_tool_use_bash_failing", project.root)
     push["tool_input"] = {"command": "git push origin main"}
     calls = _counted(project, [edit, push, push, edit])
-    assert [(call["json"], call["lock"]) for call in calls] == [(1, 1), (1, 1), (1, 1), (1, 0)]
+    assert [(call["json"], call["lock"]) for call in calls] == [(1, 1), (1, 1), (1, 1), (1, 1)]
     context, refusal, retry, silent = (str(call["out"]) for call in calls)
     assert "Keep src/a.py import-safe." in context
     decision = json.loads(refusal)["hookSpecificOutput"]

@@ -1,0 +1,195 @@
+"""Whether a prompt a person typed corrects the agent: cheap lexical cues, several languages.
+
+"No, use the staging config", "never run that against prod", "you should have read the
+README first", "nein, stattdessen pnpm", "不要改这个文件": a correction is a negation or an
+imperative aimed at what the agent just did. ``find_correction`` looks for such cues and
+returns the ones it found, with the clause that holds the first (unmasked: a caller that
+shows or stores it masks secrets first).
+
+Precision first, since a false correction asks the agent to write a rule nobody gave:
+
+- Cues that are ordinary words elsewhere count only at the start of a clause (the text's
+  start, or after ``. ! ? ; : ,`` or a line break, past fillers such as "please", "ok",
+  "but"): "never run it on prod" is a correction, "I have never seen this" is not; "always
+  use pnpm" is one, "now add always-on support" is not. A bare "no" counts only when a
+  punctuation mark or the end follows it ("No, add tests"), so "no rush, add tests" and
+  "no need to" do not.
+- Set phrases that only look like cues are blanked before matching: "no worries", "never
+  mind", "don't worry", "what's wrong", "always-on", "immer noch", "不用急", ...
+- Fenced and inline code is dropped (a quoted ``never`` in a snippet is no correction),
+  and only the first ``MAX_SCANNED_CHARS`` characters of what is left are read: a
+  correction comes first; a long prompt further on is a new task or pasted output.
+
+Limits: lexical, so irony, a correction phrased as a question ("could you use pnpm?"),
+or a language without cues here (English, German, French, Spanish, Portuguese, Russian,
+Chinese, Japanese and Korean have some) are missed; a request that happens to open with
+"never"/"always" or contain "instead" ("use a set instead of a list") counts. Callers
+therefore only take a correction as evidence when it follows an action of the agent.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lessons_core.records import NamedTuple
+
+MAX_SCANNED_CHARS = 600
+MAX_EXCERPT_CHARS = 160
+
+_CODE = re.compile(r"```.*?(?:```|\Z)|`[^`\n]*`", re.S)
+
+# Where a clause starts, and the fillers that may open it before the cue.
+_BOUNDARY = r"(?:^|(?<=[.!?;:,\n。！？；：，、…—–(\"“«]))\s*"
+_FILLERS = (
+    r"(?:(?:please|pls|ok|okay|oh|hmm|wait|but|and|so|also|actually|just|again|"
+    r"bitte|aber|und|doch|mais|et|alors|pero|y|por favor|mas|e|но|и|а|пожалуйста)"
+    r"\s*,?\s+)*"
+)
+_START = _BOUNDARY + _FILLERS
+_END = r"(?=\s*(?:[,.!;:—–]|$))"  # a bare word standing as its own clause
+
+# Set phrases that are not corrections although they hold a cue; blanked before matching.
+_NOT_CUES = re.compile(
+    r"\bno[- ](?:rush|hurry|need|worries|worry|problem|pressure|idea|op)\b"
+    r"|\bno (?:big )?deal\b|\bnever ?mind\b|\bdon'?t (?:worry|hesitate|mind)\b"
+    r"|\bdo not (?:worry|hesitate)\b"
+    r"|\b(?:what|something|anything|nothing)(?:'s| is| was| went| goes)? wrong\b"
+    r"|\b(?:always|never|no)-\w+"
+    r"|\bkeine? (?:eile|sorge|sorgen|problem|stress)\b|\bimmer noch\b"
+    r"|\bpas de (?:souci|soucis|problème|stress)\b|\btoujours pas\b"
+    r"|\bno (?:hay|pasa|te preocupes)\b|\bnão (?:há|tem) (?:pressa|problema)\b"
+    r"|\bне (?:спеши|торопись|волнуйся|беспокойся)\b"
+    r"|不用急|不着急|没关系|别急|別急|急がなくて",
+    re.I,
+)
+
+# (cue, pattern): the cue is what a caller reports, in the language it was found in.
+_CUES: tuple[tuple[str, str], ...] = (
+    # English
+    ("no", _START + r"(?:no+|nope|nah)(?:" + _END + r"|(?=\s+no\b))"),
+    ("don't", _START + r"(?:don'?t|do not|never ever)\b"),
+    ("never", _START + r"never\b"),
+    ("always", _START + r"always\b"),
+    ("stop", _START + r"stop(?:" + _END + r"|(?=\s+\w+ing\b))"),
+    ("undo", _START + r"(?:undo|revert|roll back)\b"),
+    ("instead", r"\binstead\b"),
+    ("wrong", r"\bwrong\b"),
+    ("should have", r"\b(?:should(?:'ve| have)|shouldn'?t have|should not have)\b"),
+    ("you shouldn't", r"\byou (?:shouldn'?t|should not|must not|mustn'?t|were supposed to)\b"),
+    (
+        "not what I asked",
+        r"\b(?:i (?:told you|said|asked you)\b|not what i (?:asked|wanted|meant|said)\b"
+        r"|that(?:'s| is) not (?:right|it|what)\b|not like that\b)",
+    ),
+    # German
+    ("nein", _START + r"nein" + _END),
+    ("nicht", _START + r"(?:nicht|lass das|hör auf|hör mal auf)\b"),
+    ("nie", _START + r"(?:nie|niemals)\b"),
+    ("immer", _START + r"immer\b"),
+    ("stattdessen", r"\b(?:stattdessen|statt|anstatt|anstelle)\b"),
+    ("falsch", r"\bfalsch\b"),
+    ("hättest ... sollen", r"\b(?:hättest|hätten|hätte)\b[^.!?\n]{0,80}\bsollen\b"),
+    # French
+    ("non", _START + r"non" + _END),
+    ("ne ... pas", _START + r"(?:ne\s+|n')\w+\s+(?:pas|jamais|plus)\b"),
+    ("jamais", _START + r"jamais\b"),
+    ("toujours", _START + r"toujours\b"),
+    ("arrête", _START + r"arrêtez?\b"),
+    ("au lieu de", r"\b(?:au lieu d[e']|plutôt que)"),
+    ("faux", r"\b(?:c'est (?:faux|incorrect)|pas comme ça|pas ce que j)"),
+    ("aurais dû", r"\b(?:aurais|auriez|aurait) dû\b|\bil fallait\b"),
+    # Spanish
+    (
+        "no ...",
+        _START + r"no\s+(?:uses|hagas|borres|toques|cambies|ejecutes|modifiques|elimines|"
+        r"pongas|agregues|añadas|subas|instales|corras|escribas|edites|olvides|vuelvas)\b",
+    ),
+    ("nunca", _START + r"nunca\b"),
+    ("siempre", _START + r"siempre\b"),
+    ("en lugar de", r"\b(?:en lugar de|en vez de)\b"),
+    ("mal", r"\b(?:está mal|incorrecto|te equivocaste)\b"),
+    ("deberías haber", r"\b(?:deberías haber|debiste|tenías que)\b"),
+    # Portuguese
+    (
+        "não",
+        _START + r"não(?:" + _END + r"|\s+(?:use|usa|faça|faz|mexa|apague|rode|execute|"
+        r"altere|toque|mude|coloque|adicione|remova|esqueça)\b)",
+    ),
+    ("sempre", _START + r"sempre\b"),
+    ("em vez de", r"\b(?:em vez de|ao invés de)\b"),
+    ("errado", r"\b(?:errado|errada)\b"),
+    ("deveria ter", r"\b(?:deveria ter|devia ter|você devia)\b"),
+    # Russian
+    ("нет", _START + r"нет" + _END),
+    ("не ...", _START + r"не\s+(?:надо|нужно|\w+(?:й|йте|и|ите))(?!\w)"),
+    ("никогда", _START + r"никогда(?!\w)"),
+    ("всегда", _START + r"всегда(?!\w)"),
+    ("вместо", r"(?<!\w)вместо(?!\w)"),
+    ("неправильно", r"(?<!\w)(?:неправильно|неверно|не так)(?!\w)"),
+    ("надо было", r"(?<!\w)(?:надо было|нужно было|следовало|я же (?:сказал|просил))(?!\w)"),
+    # Chinese
+    (
+        "不要",
+        r"不要|(?:^|(?<=[。！？；，、\s]))[别別](?![人的])",
+    ),
+    ("不对", r"不对|不對|错了|錯了|不是这样|不是這樣"),
+    ("而不是", r"而不是|改用|应该用|應該用"),
+    # Japanese
+    ("ないで", r"ないで(?:ください|下さい)?"),
+    ("ではなく", r"ではなく|じゃなく|代わりに"),
+    ("違う", r"違う|違います|間違(?:い|って|え)|だめ|ダメ|やめて"),
+    # Korean
+    ("하지 마", r"하지\s*마|말고|대신에?"),
+    ("틀렸", r"틀렸|아니(?:야|요)?(?=\s*[,.!]|\s*$)"),
+)
+
+_COMPILED = tuple((cue, re.compile(pattern, re.I | re.M)) for cue, pattern in _CUES)
+# A sentence ends at . ! ? before a space or the end (not inside "src/app.py"), at a
+# line break, or at a full-width mark.
+_CLAUSE_END = re.compile(r"[.!?](?=\s|$)|[\n。！？]")
+
+
+class Correction(NamedTuple):
+    """The cues found, in the order of ``_CUES``, and the clause holding the first one."""
+
+    cues: tuple[str, ...]
+    excerpt: str
+
+
+def find_correction(prompt: str) -> Correction | None:
+    """The correction cues in ``prompt``, or None when it reads as no correction."""
+    text = _scanned(prompt)
+    if not text.strip() or text.lstrip().startswith("/"):  # a slash command, not prose
+        return None
+    text = _NOT_CUES.sub(lambda found: " " * len(found.group()), text)
+    cues: list[str] = []
+    first: int | None = None
+    for cue, pattern in _COMPILED:
+        found = pattern.search(text)
+        if found is None:
+            continue
+        cues.append(cue)
+        if first is None or found.start() < first:
+            first = found.start()
+    if first is None:
+        return None
+    return Correction(tuple(cues), _excerpt(_scanned(prompt), first))
+
+
+def _scanned(prompt: str) -> str:
+    """The prompt without code, typographic apostrophes made plain, cut to the scanned
+    length; blanking keeps every offset, so an excerpt is cut from this same text."""
+    text = _CODE.sub(" ", prompt.replace("’", "'"))
+    return text[:MAX_SCANNED_CHARS]
+
+
+def _excerpt(text: str, at: int) -> str:
+    """The sentence around offset ``at``, on one line, at most ``MAX_EXCERPT_CHARS``."""
+    at += len(text[at:]) - len(text[at:].lstrip())  # a match may open on the boundary
+    start = max((m.end() for m in _CLAUSE_END.finditer(text, 0, at)), default=0)
+    end_found = _CLAUSE_END.search(text, at)
+    end = end_found.end() if end_found else len(text)
+    sentence = " ".join(text[start:end].split())
+    if len(sentence) > MAX_EXCERPT_CHARS:
+        sentence = sentence[: MAX_EXCERPT_CHARS - 1].rstrip() + "…"
+    return sentence
