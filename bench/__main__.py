@@ -5,8 +5,9 @@ agentsmesh``, synthetic 10k and 50k), then measures whole ``lessons hook claude-
 processes against ``python -c pass`` of the same install, interleaved, for both install
 kinds (``bench.installs``); a rebuild after one lesson changed; the token replay (also
 with the corpus's ten oldest active lessons always-on and the topics line on);
-``lessons validate`` over a 1,000-lesson graph; and what ``lessons mcp`` costs (tokens of
-its tools list, start and query time). Prints one table and its summary lines.
+``lessons validate`` over a 1,000-lesson graph; what ``lessons mcp`` costs (tokens of its
+tools list, start and query time); and what harvest finds in the recorded transcripts and
+how its time grows with a transcript's size. Prints one table and its summary lines.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from bench.graphs import (
     corpus_graph,
     synthetic_graph,
 )
+from bench.harvest_run import harvest_run
 from bench.hook_runs import SHOWN_SESSION, Row, baseline, rows
 from bench.installs import REPO, Install, editable, regular
 from bench.mcp_tools import mcp_cost, mcp_summary
@@ -52,6 +54,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--corpus", type=Path, default=CORPUS, help="agentsmesh corpus")
     parser.add_argument("--validate-lessons", type=int, default=1000, metavar="N")
     parser.add_argument("--replay-calls", type=int, default=220, metavar="N")
+    parser.add_argument(
+        "--harvest-mb", type=float, default=50.0, help="generated transcript size (default 50)"
+    )
     args = parser.parse_args(argv)
     runs = 3 if args.quick else args.runs
     # Bytecode first, as pip compiles it at install time: with PYTHONDONTWRITEBYTECODE set
@@ -78,9 +83,11 @@ def main(argv: list[str] | None = None) -> None:
         variant = always_on_variant(graphs[0], folder / "corpus-always")
         always_replayed = replay(variant, args.replay_calls)
         served = mcp_cost(dev, graphs[0], max(3, runs // 5))
+        harvested = harvest_run(folder / "harvest", args.harvest_mb)
     print_table(lines, replayed, installs)
     print(always_summary(always_replayed, ALWAYS_ON))
     print(mcp_summary(served))
+    print(harvested.summary())
 
 
 def hook_lines(install: Install, graphs: list[Graph], runs: int) -> list[Line]:

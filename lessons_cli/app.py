@@ -35,6 +35,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("export", "export_command"),
     ("evaluate", "eval_command"),
     ("replay", "replay_command"),
+    ("harvest", "harvest_command"),
     ("hook", "hook_command"),
     ("mcp", "mcp_command"),
     ("validate", "validate_command"),

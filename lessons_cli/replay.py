@@ -27,8 +27,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from lessons_cli.harnesses import claude_code
+from lessons_cli.relocation import Relocation
 from lessons_core.delivery import nudges, sessions
-from lessons_core.delivery.deliver import CONTEXT, GATE, GATE_PREFIX, ToolAction, call_digest
+from lessons_core.delivery.deliver import CONTEXT, GATE, ToolAction, call_digest
 from lessons_core.eval.replay_report import (
     FAILED,
     OK,
@@ -37,6 +38,7 @@ from lessons_core.eval.replay_report import (
     TOOL_EVENT,
     Replay,
     ReplayedCall,
+    is_refusal,
 )
 from lessons_core.eval.transcripts import Step, ToolCall, Transcript
 from lessons_core.feedback.failures import action_identity
@@ -71,20 +73,16 @@ def replay(layout: Layout, transcript: Transcript, config: Config) -> Replay:
     )
 
 
-def _origin(layout: Layout, transcript: Transcript) -> str | None:
-    """The folder the session ran in, when it is not inside this repo (else None)."""
-    recorded = next((step.cwd for step in transcript.steps if step.cwd), None)
-    root = str(layout.root)
-    if recorded is None or recorded == root or recorded.startswith(root.rstrip("/") + "/"):
-        return None
-    return recorded.rstrip("/")
+def _origin(layout: Layout, transcript: Transcript) -> Relocation:
+    """From the folder the session ran in onto this repo (nothing to move when inside it)."""
+    return Relocation.of(layout, next((step.cwd for step in transcript.steps if step.cwd), None))
 
 
 @dataclass
 class _Player:
     layout: Layout
     config: Config
-    origin: str | None
+    origin: Relocation
     session: str = field(default_factory=lambda: f"replay-{uuid.uuid4().hex}")
     calls: list[ReplayedCall] = field(default_factory=list)
     note_tokens: int = 0
@@ -123,7 +121,7 @@ class _Player:
             TOOL_EVENT,
             step,
             tool_name=call.name,
-            tool_input=self._moved(call.input),
+            tool_input=self.origin.tool_input(call.input),
             tool_use_id=call.id,
         )
         action = claude_code.action_of(self.layout, payload)
@@ -160,7 +158,7 @@ class _Player:
         )
 
     def _payload(self, event: str, step: Step | None, **fields: Any) -> dict[str, Any]:
-        cwd = self._moved_path(step.cwd) if step and step.cwd else str(self.layout.root)
+        cwd = self.origin.path(step.cwd) if step and step.cwd else str(self.layout.root)
         data: dict[str, Any] = {
             "session_id": self.session,
             "transcript_path": "",
@@ -181,26 +179,6 @@ class _Player:
         text, _gated = claude_code.answer_text(self._send(payload))
         return estimate_tokens(text) if text else 0
 
-    def _moved_path(self, value: str) -> str:
-        if self.origin is None:
-            return value
-        root = str(self.layout.root)
-        if value == self.origin:
-            return root
-        return value.replace(self.origin + "/", root.rstrip("/") + "/")
-
-    def _moved(self, tool_input: dict[str, Any]) -> dict[str, Any]:
-        """String values with the recorded folder moved onto this repo (paths, commands)."""
-        return {
-            key: self._moved_path(value) if isinstance(value, str) else value
-            for key, value in tool_input.items()
-        }
-
-
-# How the hook's refusals begin: today's text, and the longer one sessions recorded before
-# it was shortened still carry.
-REFUSAL_PREFIXES = (GATE_PREFIX, "Not run yet: project lessons apply to this call.")
-
 
 def _outcome(call: ToolCall) -> str | None:
     if call.failed is None:
@@ -208,7 +186,7 @@ def _outcome(call: ToolCall) -> str | None:
     if not call.failed:
         return OK
     # A refusal by the hook's own gate (a session recorded with it on) is no failure.
-    return REFUSED if any(prefix in call.result for prefix in REFUSAL_PREFIXES) else FAILED
+    return REFUSED if is_refusal(call.result) else FAILED
 
 
 def _label(tool: str, action: ToolAction) -> str:

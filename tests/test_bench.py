@@ -19,6 +19,7 @@ def test_quick_benchmark_prints_every_row() -> None:
     """``python -m bench --quick`` on small graphs builds them, checks that delivering rows
     deliver and silent rows stay silent, and prints the table with every row."""
     small = ["--sizes", "300,600", "--validate-lessons", "60", "--replay-calls", "200"]
+    small += ["--harvest-mb", "2"]
     done = subprocess.run(
         [sys.executable, "-m", "bench", "--quick", *small],
         cwd=ROOT,
@@ -52,6 +53,7 @@ def test_quick_benchmark_prints_every_row() -> None:
     assert "10 oldest lessons always-on" in always
     assert " always-on 0," not in always  # the marked lessons reached both starts
     assert any(line.startswith("lessons mcp (corpus): tools list 5 tools, ") for line in lines)
+    assert lines[-1].startswith("harvest: recall 1.000, precision 0.929 on 17 recorded")
     assert any(
         line.startswith("launcher (.lessons/run) on the silent call, with a project variable")
         for line in lines

@@ -8,9 +8,11 @@ import click
 
 from lessons_cli.log_replay import replay_log
 from lessons_cli.output import counted, echo_json
+from lessons_cli.transcript_actions import per_transcript
 from lessons_core.eval.evaluation import DEFAULT_K, EvalReport, evaluate
 from lessons_core.eval.metrics import read_cases
 from lessons_core.eval.replay_report import CallCost, LogReplay
+from lessons_core.harvest.scoring import HarvestScore, score_labelled
 from lessons_core.store.config import load_config
 from lessons_core.store.layout import find_layout
 
@@ -36,10 +38,22 @@ def _ratio(value: float | None) -> str:
     is_flag=True,
     help="Replay the telemetry log's tool calls through today's lessons instead.",
 )
+@click.option(
+    "--harvest",
+    "labels",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    metavar="LABELS.json",
+    help="Score 'lessons harvest' on the labelled transcripts beside LABELS.json instead.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the full report as JSON.")
 @click.pass_context
 def eval_command(
-    ctx: click.Context, cases: Path | None, k: int, replay: bool, as_json: bool
+    ctx: click.Context,
+    cases: Path | None,
+    k: int,
+    replay: bool,
+    labels: Path | None,
+    as_json: bool,
 ) -> None:
     """Score recall on CASES.jsonl: recall@k, precision@k, MRR, tokens per case.
 
@@ -52,11 +66,22 @@ def eval_command(
     through the hook again with today's lessons, each logged session in a throwaway one:
     the silent share and tokens per call as logged and as they would be now.
 
+    With --harvest LABELS.json (and no CASES), 'lessons harvest' reads the transcripts the
+    labels file names ({"FILE.jsonl": [{"kind": K, "subject": S}]}, [] for none) and is
+    scored: recall and precision of its candidates. Exits 1 when a transcript's
+    candidates differ from its labels.
+
     \b
     Example:
       lessons eval tests/eval/cases.jsonl --k 3
       lessons eval --replay
+      lessons eval --harvest tests/fixtures/harvest/labels.json
     """
+    if labels is not None:
+        if cases is not None or replay:
+            raise click.UsageError("--harvest scores transcripts; pass no CASES or --replay")
+        _harvest(labels, as_json)
+        return
     if replay:
         if cases is not None:
             raise click.UsageError("pass CASES or --replay, not both")
@@ -79,6 +104,38 @@ def eval_command(
         _print(report)
     if report.summary.passed < report.summary.cases:
         raise SystemExit(1)
+
+
+def _harvest(labels: Path, as_json: bool) -> None:
+    layout = find_layout()
+    scored, _result = score_labelled(layout, labels, per_transcript(layout))
+    if as_json:
+        echo_json(scored.to_dict())
+    else:
+        _print_harvest(scored)
+    if scored.passed < len(scored.transcripts):
+        raise SystemExit(1)
+
+
+def _print_harvest(scored: HarvestScore) -> None:
+    click.echo(
+        f"{scored.passed}/{len(scored.transcripts)} transcripts passed; "
+        f"recall {_ratio(scored.recall)}, precision {_ratio(scored.precision)} "
+        f"({scored.matched} of {scored.expected} expected found, {scored.found} found)"
+    )
+    for kind, counts in scored.by_kind().items():
+        if counts["expected"] or counts["found"]:
+            click.echo(
+                f"  {kind:<13}{counts['matched']}/{counts['expected']} expected, "
+                f"{counts['found']} found"
+            )
+    for result in scored.transcripts:
+        if result.passed:
+            continue
+        click.echo(f"FAIL {result.transcript}")
+        for what, labels in (("missed", result.missed), ("not expected", result.extra)):
+            for kind, subject in labels:
+                click.echo(f"  {what}: {kind} {subject}")
 
 
 def _print(report: EvalReport) -> None:

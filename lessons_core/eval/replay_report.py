@@ -14,13 +14,21 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from lessons_core.delivery.deliver import GATE
+from lessons_core.delivery.deliver import GATE, GATE_PREFIX
 from lessons_core.feedback.effect import CALL, FAILURE, Effect, Event, measure
 from lessons_core.recall.render import estimate_tokens
 
 PROMPT_EVENT = "UserPromptSubmit"
 TOOL_EVENT = "PreToolUse"
 OK, FAILED, REFUSED = "ok", "failed", "refused"
+# How the hook's refusals begin: today's text, and the longer one sessions recorded before
+# it was shortened still carry.
+REFUSAL_PREFIXES = (GATE_PREFIX, "Not run yet: project lessons apply to this call.")
+
+
+def is_refusal(result: str) -> bool:
+    """Whether a failed call's result is a lessons gate's refusal, not a failure."""
+    return any(prefix in result for prefix in REFUSAL_PREFIXES)
 
 
 @dataclass(frozen=True)

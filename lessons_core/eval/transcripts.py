@@ -13,10 +13,15 @@ Claude Code keeps one JSONL file per session. Each line is a record with a ``typ
 Records of a subagent carry ``isSidechain`` (and an ``agentId``). Lines that are not
 JSON objects, and record types that carry none of the above, are counted and skipped:
 the format grows new record types and a replay must not fail on them.
+
+``stream_transcript`` reads the file once, a line at a time, and yields each step and
+each tool result (``Result``) as it comes, so a harvest over a large file holds only what
+it keeps; ``read_transcript`` collects them and files each result under its call.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -26,7 +31,13 @@ import orjson
 from lessons_core.errors import LessonsError
 
 # Text Claude Code puts in a user message that the user did not type as a prompt.
-_CLIENT_MARKERS = ("<command-name>", "<local-command-", "<command-message>", "Caveat:")
+_CLIENT_MARKERS = (
+    "<command-name>",
+    "<local-command-",
+    "<command-message>",
+    "Caveat:",
+    "Stop hook feedback:",  # a Stop hook's reason, handed on as the next user message
+)
 _COMPACT_SUMMARY = "This session is being continued from a previous conversation"
 
 
@@ -50,6 +61,18 @@ class Step:
     agent_id: str | None = None
     prompt: str | None = None
     call: ToolCall | None = None
+    time: str = ""  # the record's ISO timestamp, when it has one
+
+
+@dataclass(frozen=True)
+class Result:
+    """The outcome of the call ``call_id``, as the user record after it carried it."""
+
+    call_id: str
+    failed: bool
+    text: str
+    line: int
+    time: str = ""
 
 
 @dataclass
@@ -60,76 +83,104 @@ class Transcript:
 
 class TranscriptError(LessonsError):
     def __init__(self, path: Path, problem: str) -> None:
-        super().__init__(f"{path}: {problem}; pass a Claude Code session file (*.jsonl)")
+        super().__init__(f"{path}: {problem}; pass a session transcript file (*.jsonl)")
 
 
 def read_transcript(path: Path) -> Transcript:
-    try:
-        data = path.read_bytes()
-    except OSError as err:
-        raise TranscriptError(path, f"cannot be read ({err.strerror})") from None
     transcript = Transcript()
     results: dict[str, tuple[bool, str]] = {}
-    for number, line in enumerate(data.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            record = orjson.loads(line)
-        except orjson.JSONDecodeError:
-            record = None
-        if not isinstance(record, dict) or not _read_record(record, number, transcript, results):
-            transcript.skipped_lines += 1
-    if not transcript.steps and transcript.skipped_lines:
-        raise TranscriptError(path, "holds no prompt, tool call or compaction")
+    for item in stream_transcript(path, transcript):
+        if isinstance(item, Result):
+            results[item.call_id] = (item.failed, item.text)
+        else:
+            transcript.steps.append(item)
     transcript.steps = [_with_result(step, results) for step in transcript.steps]
     return transcript
 
 
-def _read_record(
-    record: dict[str, Any],
-    number: int,
-    transcript: Transcript,
-    results: dict[str, tuple[bool, str]],
-) -> bool:
+def stream_transcript(path: Path, counts: Transcript) -> Iterator[Step | Result]:
+    """Steps and results in file order, read a line at a time; lines holding neither are
+    counted in ``counts.skipped_lines``. A file with nothing else is refused at its end."""
+    return stream_records(path, counts, _read_record)
+
+
+# What one JSON record of a session file holds: steps and results (possibly none), or
+# None for a record of no known type.
+RecordReader = Callable[[dict[str, Any], int], "list[Step | Result] | None"]
+
+
+def stream_records(path: Path, counts: Transcript, read: RecordReader) -> Iterator[Step | Result]:
+    """``read`` applied to each JSON object line of ``path``, once, in order."""
+    found = False
+    try:
+        with path.open("rb") as lines:
+            for number, line in enumerate(lines, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    record = orjson.loads(line)
+                except orjson.JSONDecodeError:
+                    record = None
+                items = read(record, number) if isinstance(record, dict) else None
+                if items is None:
+                    counts.skipped_lines += 1
+                    continue
+                for item in items:
+                    found = True
+                    yield item
+    except OSError as err:
+        raise TranscriptError(path, f"cannot be read ({err.strerror})") from None
+    if not found and counts.skipped_lines:
+        raise TranscriptError(path, "holds no prompt, tool call or compaction")
+
+
+def _read_record(record: dict[str, Any], number: int) -> list[Step | Result] | None:
+    """What one record holds (possibly nothing), or None for a record of no known type."""
     kind = record.get("type")
     message = record.get("message")
     content = message.get("content") if isinstance(message, dict) else None
+    time = record.get("timestamp")
     base = Step(
         kind="",
         line=number,
         session_id=str(record.get("sessionId") or ""),
         cwd=record.get("cwd") if isinstance(record.get("cwd"), str) else None,
         agent_id=_agent(record),
+        time=time if isinstance(time, str) else "",
     )
     if kind == "system" and record.get("subtype") == "compact_boundary":
-        transcript.steps.append(replace(base, kind="compact"))
-        return True
+        return [replace(base, kind="compact")]
     if kind == "assistant" and isinstance(content, list):
-        for block in content:
-            if isinstance(block, dict) and block.get("type") == "tool_use":
-                call = ToolCall(
+        return [
+            replace(
+                base,
+                kind="tool",
+                call=ToolCall(
                     id=str(block.get("id") or ""),
                     name=str(block.get("name") or ""),
                     input=block["input"] if isinstance(block.get("input"), dict) else {},
-                )
-                transcript.steps.append(replace(base, kind="tool", call=call))
-        return True
+                ),
+            )
+            for block in content
+            if isinstance(block, dict) and block.get("type") == "tool_use"
+        ]
     if kind == "user":
         if record.get("isCompactSummary") or record.get("isMeta"):
-            return True
-        texts = _user_texts(content, results)
+            return []
+        items: list[Step | Result] = []
+        texts = _user_texts(content, items, base)
         prompt = "\n".join(t for t in texts if t.strip())
         if prompt and not prompt.startswith(_CLIENT_MARKERS):
             if prompt.startswith(_COMPACT_SUMMARY):
-                transcript.steps.append(replace(base, kind="compact"))
+                items.append(replace(base, kind="compact"))
             else:
-                transcript.steps.append(replace(base, kind="prompt", prompt=prompt))
-        return True
-    return kind in {"assistant", "system", "summary"}
+                items.append(replace(base, kind="prompt", prompt=prompt))
+        return items
+    return [] if kind in {"assistant", "system", "summary"} else None
 
 
-def _user_texts(content: Any, results: dict[str, tuple[bool, str]]) -> list[str]:
-    """The text the user typed; tool results are filed under their call's id instead."""
+def _user_texts(content: Any, results: list[Step | Result], base: Step) -> list[str]:
+    """The text the user typed; tool results go to ``results`` instead."""
     if isinstance(content, str):
         return [content]
     texts: list[str] = []
@@ -139,14 +190,20 @@ def _user_texts(content: Any, results: dict[str, tuple[bool, str]]) -> list[str]
         if block.get("type") == "text" and isinstance(block.get("text"), str):
             texts.append(block["text"])
         elif block.get("type") == "tool_result":
-            results[str(block.get("tool_use_id") or "")] = (
-                bool(block.get("is_error")),
-                _result_text(block.get("content")),
+            results.append(
+                Result(
+                    call_id=str(block.get("tool_use_id") or ""),
+                    failed=bool(block.get("is_error")),
+                    text=result_text(block.get("content")),
+                    line=base.line,
+                    time=base.time,
+                )
             )
     return texts
 
 
-def _result_text(content: Any) -> str:
+def result_text(content: Any) -> str:
+    """A tool result's text: a string, or the text of each part of a list."""
     if isinstance(content, str):
         return content
     if isinstance(content, list):

@@ -59,12 +59,18 @@ def _identical_and_near(ctx: Context, active: list[Lesson]) -> Iterator[Finding]
 def near_pairs(lessons: list[Lesson]) -> list[tuple[Lesson, Lesson, float]]:
     """Pairs (earlier, later in ``lessons``) whose rules are near-duplicates."""
     sets = [rule_terms(lesson.rule) for lesson in lessons]
+    return [(lessons[a], lessons[b], score) for a, b, score in similar_sets(sets)]
+
+
+def similar_sets(sets: list[frozenset[str]]) -> list[tuple[int, int, float]]:
+    """Index pairs (earlier, later) of word sets with Jaccard similarity at least
+    ``NEAR_DUPLICATE_SIMILARITY``, and their similarity."""
     frequency = Counter(word for group in sets for word in group)
     # Each word set as an int bitmask: a candidate pair then costs two bit operations.
     bit = {word: 1 << n for n, word in enumerate(sorted(frequency))}
     masks = [sum(bit[word] for word in group) for group in sets]
     seen_at: dict[str, list[int]] = defaultdict(list)
-    pairs: list[tuple[Lesson, Lesson, float]] = []
+    pairs: list[tuple[int, int, float]] = []
     threshold = NEAR_DUPLICATE_SIMILARITY
     for index, group in enumerate(sets):
         size = len(group)
@@ -78,7 +84,7 @@ def near_pairs(lessons: list[Lesson]) -> list[tuple[Lesson, Lesson, float]]:
             shared = (mask & masks[other]).bit_count()
             union = size + len(sets[other]) - shared
             if shared >= threshold * union:
-                pairs.append((lessons[other], lessons[index], term_similarity(sets[other], group)))
+                pairs.append((other, index, term_similarity(sets[other], group)))
         for word in prefix:
             seen_at[word].append(index)
     return pairs

@@ -1,0 +1,1 @@
+"""Capture candidates found in past session transcripts (``lessons harvest``)."""

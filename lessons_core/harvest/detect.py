@@ -1,0 +1,174 @@
+"""Capture candidates in one pass over a session's steps and tool results.
+
+Four kinds of evidence that a session taught something worth a lesson:
+
+- ``correction``: the first prompt after the agent acted reads as a correction
+  ("no, use ...", "don't ...", "never ...": ``feedback.corrections``); the candidate names
+  the last action before it and quotes the prompt;
+- ``fail-fix``: an action (a file, or a command's program and sub-command) failed, and a
+  later call of the same action succeeded;
+- ``recurring``: the same action failed twice or more with the same error class
+  (``feedback.failures``, which also says when two calls are the same action);
+- ``gate-ignored``: a lessons gate refused a call and the agent sent the very same call
+  again, so the lesson shown did not change the action.
+
+Every item is looked at once, in order, and what is kept per session is bounded by the
+calls still waiting for their result and one entry per distinct action: the time is
+linear in the transcript's length. A result text is classified and dropped, never kept.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+
+import orjson
+
+from lessons_core.authoring.secrets import mask_secrets
+from lessons_core.delivery.deliver import ToolAction
+from lessons_core.eval.replay_report import is_refusal
+from lessons_core.eval.transcripts import Result, Step, ToolCall
+from lessons_core.feedback.corrections import find_correction
+from lessons_core.feedback.failures import action_identity, error_class
+
+CORRECTION, FAIL_FIX, RECURRING = "correction", "fail-fix", "recurring"
+GATE_IGNORED = "gate-ignored"
+KINDS = (CORRECTION, FAIL_FIX, RECURRING, GATE_IGNORED)
+RECURS_AT = 2
+QUOTE_CHARS = 240
+# A rule's line in a lessons block names its lesson: "- ID: rule (why)", or "- rule [ID]"
+# in sessions recorded before the id moved to the front.
+_SHOWN_ID = re.compile(r"^- ([a-z0-9][a-z0-9._-]*): |^- .* \[([a-z0-9][a-z0-9._-]*)\]$", re.M)
+
+
+# What a tool call is about, from its name, input and the folder the session ran in: each
+# harness names its tools differently, so the caller says.
+ActionOf = Callable[[ToolCall, str | None], ToolAction]
+
+
+@dataclass(frozen=True)
+class Found:
+    """One candidate as the transcript showed it, before triggers and coverage."""
+
+    kind: str
+    session: str
+    time: str
+    line: int
+    action: ToolAction
+    evidence: str  # the quoted correction, or the error class; masked
+    count: int = 1
+
+
+@dataclass
+class _Session:
+    pending: dict[str, tuple[Step, ToolAction]] = field(default_factory=dict)
+    last_action: tuple[Step, ToolAction] | None = None
+    failing: dict[str, str] = field(default_factory=dict)  # action key -> first error class
+    fixed: set[str] = field(default_factory=set)
+    failures: dict[tuple[str, str], int] = field(default_factory=dict)
+    recurring: dict[tuple[str, str], int] = field(default_factory=dict)  # -> index in found
+    # tool name -> the input a gate refused, and the lessons it showed
+    refused: dict[str, tuple[bytes, tuple[str, ...]]] = field(default_factory=dict)
+    ignored: set[bytes] = field(default_factory=set)
+
+
+class Detector:
+    """Feed it steps and results in file order; read ``found`` at the end."""
+
+    def __init__(self, action_of: ActionOf) -> None:
+        self.action_of = action_of
+        self.found: list[Found] = []
+        self._sessions: dict[str, _Session] = {}
+        self._owner: dict[str, str] = {}  # call id -> session, for results
+
+    def feed_all(self, items: Iterable[Step | Result]) -> list[Found]:
+        for item in items:
+            self.feed(item)
+        return self.found
+
+    def feed(self, item: Step | Result) -> None:
+        if isinstance(item, Result):
+            self._result(item)
+        elif item.kind == "tool" and item.call is not None:
+            self._call(item, item.call)
+        elif item.kind == "prompt" and item.prompt:
+            self._prompt(item, item.prompt)
+
+    def _session(self, step: Step) -> _Session:
+        # A subagent's calls are its own thread of actions within the session.
+        key = f"{step.session_id}\x1f{step.agent_id or ''}"
+        return self._sessions.setdefault(key, _Session())
+
+    def _call(self, step: Step, call: ToolCall) -> None:
+        state = self._session(step)
+        action = self.action_of(call, step.cwd)
+        signature = _signature(call)
+        refused, shown = state.refused.pop(call.name, (None, ()))
+        if refused == signature and signature not in state.ignored:
+            state.ignored.add(signature)
+            about = f" showed {', '.join(shown)}" if shown else ""
+            self._add(
+                GATE_IGNORED, step, action, f"sent again unchanged after a lessons gate{about}"
+            )
+        state.pending[call.id] = (step, action)
+        self._owner[call.id] = f"{step.session_id}\x1f{step.agent_id or ''}"
+
+    def _result(self, result: Result) -> None:
+        owner = self._owner.pop(result.call_id, None)
+        state = self._sessions.get(owner) if owner is not None else None
+        if state is None or result.call_id not in state.pending:
+            return
+        step, action = state.pending.pop(result.call_id)
+        if result.failed and is_refusal(result.text):
+            if step.call is not None:
+                ids = (m.group(1) or m.group(2) for m in _SHOWN_ID.finditer(result.text))
+                shown = tuple(dict.fromkeys(ids))
+                state.refused[step.call.name] = (_signature(step.call), shown)
+            return
+        if action.is_empty:
+            return
+        state.last_action = (step, action)
+        # Most calls succeed with nothing failing before them: their identity is not needed.
+        if not result.failed and not state.failing:
+            return
+        key = action_identity(action.files, action.command)
+        if key is None:
+            return
+        if result.failed:
+            error = error_class(result.text, edit=bool(action.files))
+            state.failing.setdefault(key, error)
+            count = state.failures.get((key, error), 0) + 1
+            state.failures[(key, error)] = count
+            if count == RECURS_AT:
+                state.recurring[(key, error)] = len(self.found)
+                self._add(RECURRING, step, action, error, count)
+            elif count > RECURS_AT:
+                at = state.recurring[(key, error)]
+                self.found[at] = replace(self.found[at], count=count)
+        elif key in state.failing and key not in state.fixed:
+            state.fixed.add(key)
+            self._add(FAIL_FIX, step, action, state.failing.pop(key))
+
+    def _prompt(self, step: Step, prompt: str) -> None:
+        state = self._session(step)
+        acted, state.last_action = state.last_action, None
+        if acted is not None and find_correction(prompt) is not None:
+            self._add(CORRECTION, step, acted[1], _quote(prompt))
+
+    def _add(
+        self, kind: str, step: Step, action: ToolAction, evidence: str, count: int = 1
+    ) -> None:
+        masked = mask_secrets(evidence)
+        self.found.append(Found(kind, step.session_id, step.time, step.line, action, masked, count))
+
+
+def _signature(call: ToolCall) -> bytes:
+    """The call's input, canonical: two calls with equal signatures are the same call."""
+    return orjson.dumps(call.input, option=orjson.OPT_SORT_KEYS)
+
+
+def _quote(prompt: str) -> str:
+    """The prompt on one line, cut to ``QUOTE_CHARS``: the whole of a usual correction."""
+    line = " ".join(prompt.split())
+    return line if len(line) <= QUOTE_CHARS else line[: QUOTE_CHARS - 1] + "…"

@@ -1,0 +1,351 @@
+"""`lessons harvest`: capture candidates from transcripts, with triggers and coverage."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+from typing import Any
+
+from lessons_core.delivery.deliver import GATE_PREFIX
+from lessons_core.store.layout import Layout
+from tests.conftest import lesson_count, run, save_lesson
+from tests.transcript_records import SESSION, record, tool_result, tool_use, write
+
+ROOT = "/repo"
+
+
+def bash(call_id: str, command: str) -> dict[str, Any]:
+    return record("assistant", [tool_use(call_id, "Bash", command=command)], cwd=ROOT)
+
+
+def edit(call_id: str, path: str, old: str = "a") -> dict[str, Any]:
+    block = tool_use(call_id, "Edit", file_path=f"{ROOT}/{path}", old_string=old, new_string="b")
+    return record("assistant", [block], cwd=ROOT)
+
+
+def result(call_id: str, text: str, error: bool = False) -> dict[str, Any]:
+    return record("user", [tool_result(call_id, text, error)], cwd=ROOT)
+
+
+def prompt(text: str) -> dict[str, Any]:
+    return record("user", text, cwd=ROOT, timestamp="2026-11-30T10:00:00.000Z")
+
+
+def harvested(tmp_path: Path, records: list[Any]) -> list[dict[str, Any]]:
+    path = write(tmp_path, records)
+    out = run("harvest", str(path), "--json")
+    assert out.exit_code == 0, out.stderr
+    found: list[dict[str, Any]] = json.loads(out.stdout)["candidates"]
+    return found
+
+
+def kinds(found: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    return [(c["kind"], c["subject"]) for c in found]
+
+
+NO_RULE = "Exit code 2\nmake: *** No rule to make target 'check'.  Stop."
+
+
+def test_a_failure_then_success_of_the_same_command_is_a_fail_fix(
+    repo: Layout, tmp_path: Path
+) -> None:
+    """make check fails, something else runs, make check succeeds: one fail-fix candidate."""
+    found = harvested(
+        tmp_path,
+        [
+            prompt("run the checks"),
+            bash("t1", "make check"),
+            result("t1", NO_RULE, error=True),
+            bash("t2", "touch Makefile"),
+            result("t2", ""),
+            bash("t3", "make check --verbose"),
+            result("t3", "ok"),
+        ],
+    )
+    assert kinds(found) == [("fail-fix", "make check --verbose")]
+    (candidate,) = found
+    assert candidate["evidence"].startswith("exit 2: ")
+    assert candidate["trigger"] == {"option": "--trigger-cmd", "value": "^make check"}
+    assert candidate["add"].endswith(f"--trigger-cmd '^make check' --evidence session:{SESSION}")
+    assert candidate["covered_by"] == []
+
+
+def test_a_failed_edit_then_a_good_one_is_a_fail_fix_on_the_file(
+    repo: Layout, tmp_path: Path
+) -> None:
+    """The trigger is the repo-relative file."""
+    found = harvested(
+        tmp_path,
+        [
+            edit("t1", "src/app.py", "x"),
+            result("t1", "String to replace not found in file.", error=True),
+            edit("t2", "src/app.py"),
+            result("t2", "ok"),
+        ],
+    )
+    assert kinds(found) == [("fail-fix", "src/app.py")]
+    assert found[0]["evidence"] == "edit: old_string not found"
+    assert found[0]["trigger"] == {"option": "--trigger-file", "value": "src/app.py"}
+
+
+def test_the_same_failure_twice_is_a_recurring_candidate_counted_to_the_end(
+    repo: Layout, tmp_path: Path
+) -> None:
+    """Three failures of one action and class: one candidate, count 3."""
+    records: list[Any] = []
+    for n in range(3):
+        records += [bash(f"t{n}", "make deploy"), result(f"t{n}", NO_RULE, error=True)]
+    found = harvested(tmp_path, records)
+    assert kinds(found) == [("recurring", "make deploy")]
+    assert found[0]["count"] == 3
+
+
+def test_two_different_errors_of_one_action_do_not_recur(repo: Layout, tmp_path: Path) -> None:
+    """Different error classes are different failures; one failure alone is nothing."""
+    found = harvested(
+        tmp_path,
+        [
+            bash("t1", "make deploy"),
+            result("t1", NO_RULE, error=True),
+            bash("t2", "make deploy"),
+            result("t2", "Exit code 2\nmake: *** [Makefile:2: deploy] Error 1", error=True),
+        ],
+    )
+    assert found == []
+
+
+def test_a_correction_after_an_action_names_that_action(repo: Layout, tmp_path: Path) -> None:
+    """The first prompt after the agent acted, reading as a correction, quotes its clause."""
+    found = harvested(
+        tmp_path,
+        [
+            prompt("add a setting"),
+            edit("t1", "src/app.py"),
+            result("t1", "ok"),
+            prompt("No, never put settings there. Use the config file instead."),
+        ],
+    )
+    assert kinds(found) == [("correction", "src/app.py")]
+    assert found[0]["evidence"] == "No, never put settings there. Use the config file instead."
+    assert found[0]["time"] == "2026-11-30T10:00:00.000Z"
+
+
+def test_corrections_need_an_action_right_before_them(repo: Layout, tmp_path: Path) -> None:
+    """A correction as the first prompt, or after another prompt, has nothing to name."""
+    found = harvested(
+        tmp_path,
+        [
+            prompt("No, don't start with the tests."),
+            edit("t1", "src/app.py"),
+            result("t1", "ok"),
+            prompt("Looks good, thanks."),
+            prompt("Never mind the docs; add a test."),
+        ],
+    )
+    assert found == []
+
+
+def test_a_call_sent_again_unchanged_after_a_gate_is_a_gate_ignored(
+    repo: Layout, tmp_path: Path
+) -> None:
+    """The refusal is no failure; the identical retry is the candidate; a changed one is not."""
+    refusal = f"{GATE_PREFIX}\n<project-lessons>\n- x: rule\n</project-lessons>"
+    found = harvested(
+        tmp_path,
+        [
+            bash("t1", "make deploy"),
+            result("t1", refusal, error=True),
+            bash("t2", "make deploy"),
+            result("t2", "ok"),
+            bash("t3", "make release"),
+            result("t3", refusal, error=True),
+            bash("t4", "make check && make release"),
+            result("t4", "ok"),
+        ],
+    )
+    assert kinds(found) == [("gate-ignored", "make deploy")]
+    assert found[0]["evidence"] == "sent again unchanged after a lessons gate showed x"
+
+
+def test_evidence_and_lines_are_masked(repo: Layout, tmp_path: Path) -> None:
+    """A credential typed in a correction or run in a command never reaches the output."""
+    path = write(
+        tmp_path,
+        [
+            bash("t1", "deploy --token=abcdef123456 now"),
+            result("t1", "Exit code 1\nerror: token abcdef123456 refused", error=True),
+            bash("t2", "deploy --token=abcdef123456 now"),
+            result("t2", "ok"),
+            prompt("No, don't pass password=hunter2hunter2 on the command line."),
+        ],
+    )
+    for args in ((), ("--json",)):
+        out = run("harvest", str(path), *args)
+        assert out.exit_code == 0
+        assert "hunter2hunter2" not in out.stdout
+        assert "abcdef123456" not in out.stdout
+    found = json.loads(run("harvest", str(path), "--json").stdout)["candidates"]
+    assert [c["kind"] for c in found] == ["fail-fix", "correction"]
+
+
+def test_candidates_name_the_lessons_that_already_cover_them(repo: Layout, tmp_path: Path) -> None:
+    """By trigger (a command lesson) and, for a correction, by a near-duplicate rule."""
+    rule = "Run make check before make deploy."
+    save_lesson(repo, "deploy-check", rule, commands=("make deploy",))
+    save_lesson(repo, "settings-config", "Never put settings in src/app.py; use config.toml.")
+    found = harvested(
+        tmp_path,
+        [
+            bash("t1", "make deploy"),
+            result("t1", NO_RULE, error=True),
+            bash("t2", "make deploy"),
+            result("t2", "ok"),
+            edit("t3", "src/db/models.py"),
+            result("t3", "ok"),
+            prompt("No, never put settings in src/app.py; use config.toml."),
+        ],
+    )
+    assert [(c["kind"], c["covered_by"]) for c in found] == [
+        ("fail-fix", ["deploy-check"]),
+        ("correction", ["settings-config"]),
+    ]
+
+
+def test_harvest_never_writes_a_lesson(repo: Layout, tmp_path: Path) -> None:
+    """The text listing says what it found; the store is untouched."""
+    path = write(
+        tmp_path,
+        [bash("t1", "make deploy"), result("t1", NO_RULE, error=True)] * 1
+        + [bash("t2", "make deploy"), result("t2", NO_RULE, error=True)],
+    )
+    before = lesson_count(repo)
+    out = run("harvest", str(path))
+    assert out.exit_code == 0
+    assert "failed again 2 times: make deploy" in out.stdout
+    assert ' add "<what to do instead, one imperative sentence>" --topic <topic>' in out.stdout
+    assert out.stdout.rstrip().endswith("1 candidate (1 not covered by a lesson) in 1 transcript")
+    assert lesson_count(repo) == before
+
+
+def test_without_files_it_reads_this_repos_recent_claude_code_sessions(
+    repo: Layout, tmp_path: Path, monkeypatch: Any
+) -> None:
+    """Sessions under CLAUDE_CONFIG_DIR/projects/<root with non-alphanumerics as ->/."""
+    config = tmp_path / "claude"
+    folder = config / "projects" / "".join(c if c.isalnum() else "-" for c in str(repo.root))
+    folder.mkdir(parents=True)
+    root = str(repo.root)
+    records = [
+        record("assistant", [tool_use("t1", "Bash", command="make deploy")], cwd=root),
+        record("user", [tool_result("t1", NO_RULE, True)], cwd=root),
+        record("assistant", [tool_use("t2", "Bash", command="make deploy")], cwd=root),
+        record("user", [tool_result("t2", NO_RULE, True)], cwd=root),
+    ]
+    write(folder, records)
+    other = config / "projects" / "-elsewhere"
+    other.mkdir()
+    write(other, records)
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    data = json.loads(run("harvest", "--json").stdout)
+    assert data["transcripts"] == [f"{SESSION}.jsonl"]
+    assert [c["kind"] for c in data["candidates"]] == ["recurring"]
+
+
+def test_no_sessions_found_is_said_on_stderr(
+    repo: Layout, tmp_path: Path, monkeypatch: Any
+) -> None:
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "none"))
+    monkeypatch.setenv("CODEX_HOME", str(tmp_path / "none"))
+    out = run("harvest")
+    assert out.exit_code == 0
+    assert "no sessions of this repo under" in out.stderr
+    assert "0 candidates" in out.stdout
+
+
+def codex_rollout(
+    folder: Path, cwd: str, name: str = "rollout-2026-11-30T10-00-00-x.jsonl"
+) -> Path:
+    """A Codex session file in the shapes Codex CLI 0.171.0 writes: make deploy fails twice."""
+    day = folder / "2026" / "11" / "30"
+    day.mkdir(parents=True, exist_ok=True)
+    meta = {"type": "session_meta", "payload": {"id": "codex-1", "cwd": cwd}}
+    lines = [meta]
+    for n in range(2):
+        call = {
+            "type": "function_call",
+            "name": "exec_command",
+            "call_id": f"c{n}",
+            "arguments": json.dumps({"cmd": "make deploy"}),
+        }
+        output = {
+            "type": "function_call_output",
+            "call_id": f"c{n}",
+            "output": "Chunk ID: 1a2b\nWall time: 0.0 seconds\nProcess exited with code 2\n"
+            "Original token count: 9\nOutput:\nmake: *** No rule to make target "
+            "'deploy'.  Stop.\n",
+        }
+        lines += [{"type": "response_item", "payload": call},
+                  {"type": "response_item", "payload": output}]  # fmt: skip
+    path = day / name
+    path.write_text("".join(json.dumps(r) + "\n" for r in lines))
+    return path
+
+
+def test_codex_session_files_are_read_the_same_way(repo: Layout, tmp_path: Path) -> None:
+    """A rollout file, told apart by its first record: the same candidate and error class
+    as Claude Code gives for the same failures."""
+    path = codex_rollout(tmp_path / "sessions", str(repo.root))
+    found = json.loads(run("harvest", str(path), "--json").stdout)["candidates"]
+    assert [(c["kind"], c["subject"], c["count"], c["session"]) for c in found] == [
+        ("recurring", "make deploy", 2, "codex-1")
+    ]
+    assert found[0]["evidence"] == "exit 2: make: *** No rule to make target <q>. Stop."
+
+
+def test_without_files_it_reads_this_repos_codex_sessions_too(
+    repo: Layout, tmp_path: Path, monkeypatch: Any
+) -> None:
+    """Under CODEX_HOME/sessions, only the files whose session ran in this repo."""
+    home = tmp_path / "codex"
+    codex_rollout(home / "sessions", str(repo.root / "src"), "rollout-mine.jsonl")
+    codex_rollout(home / "sessions", "/elsewhere", "rollout-other.jsonl")
+    monkeypatch.setenv("CODEX_HOME", str(home))
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "none"))
+    data = json.loads(run("harvest", "--json").stdout)
+    assert data["transcripts"] == ["rollout-mine.jsonl"]
+
+
+def test_a_stop_hooks_feedback_is_not_a_prompt(repo: Layout, tmp_path: Path) -> None:
+    """Claude Code hands a Stop hook's reason on as a user message; nobody typed it."""
+    found = harvested(
+        tmp_path,
+        [
+            edit("t1", "src/app.py"),
+            result("t1", "ok"),
+            prompt("Stop hook feedback:\nNo lesson yet: write what to do instead, then stop."),
+        ],
+    )
+    assert found == []
+
+
+def test_the_add_line_captures_the_lesson_once_its_rule_is_written(
+    repo: Layout, tmp_path: Path
+) -> None:
+    """The prefilled line, with the rule and topic filled in, is a working `lessons add`."""
+    (candidate,) = harvested(
+        tmp_path,
+        [
+            bash("t1", "make check"),
+            result("t1", NO_RULE, error=True),
+            bash("t2", "make check"),
+            result("t2", "ok"),
+        ],
+    )
+    line = candidate["add"].replace("<what to do instead, one imperative sentence>", "Run x.")
+    args = shlex.split(line.replace("<topic>", "build"))
+    out = run(*args[args.index("add") :])
+    assert out.exit_code == 0, out.stderr
+    (lesson,) = [json.loads(p.read_text()) for p in repo.lessons_dir.glob("*.json")]
+    assert lesson["triggers"]["commands"] == ["^make check"]
+    assert lesson["evidence"] == [f"session:{SESSION}"]

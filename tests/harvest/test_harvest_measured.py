@@ -1,0 +1,71 @@
+"""Harvest measured: recall and precision on transcripts the real Claude Code and Codex CLIs
+recorded (tests/fixtures/harvest, re-recorded by tests/e2e/harvest_recording.py), and
+linear time."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from bench.transcripts import write_transcript
+from lessons_cli.transcript_actions import per_transcript
+from lessons_core.harvest.candidates import harvest
+from lessons_core.harvest.scoring import read_labels
+from lessons_core.store.layout import Layout
+from tests.conftest import run, save_lesson
+
+LABELS = Path(__file__).resolve().parents[1] / "fixtures" / "harvest" / "labels.json"
+RECALL_FLOOR = 0.9
+PRECISION_FLOOR = 0.85
+
+
+def test_recall_and_precision_on_recorded_sessions_hold_their_floor(repo: Layout) -> None:
+    """`lessons eval --harvest` over the labelled fixtures; the one known false correction
+    ("keep them in a dict instead of a list") is the only transcript that fails."""
+    out = run("eval", "--harvest", str(LABELS), "--json")
+    data = json.loads(out.stdout)
+    assert data["recall"] >= RECALL_FLOOR
+    assert data["precision"] >= PRECISION_FLOOR
+    assert data["transcripts"] == len(read_labels(LABELS)) >= 10
+    assert [r["transcript"] for r in data["results"] if not r["passed"]] == [
+        "request_with_instead.jsonl"
+    ]
+    assert out.exit_code == 1  # a transcript failed, as `lessons eval` exits on a failed case
+    assert all(data["by_kind"][kind]["expected"] for kind in data["by_kind"])
+
+
+def test_the_eval_report_reads_like_lessons_eval(repo: Layout) -> None:
+    """One summary line with recall and precision, a line per kind, then each failure."""
+    lines = run("eval", "--harvest", str(LABELS)).stdout.splitlines()
+    assert lines[0].startswith("16/17 transcripts passed; recall 1.000, precision 0.929")
+    assert "FAIL request_with_instead.jsonl" in lines
+    assert "  not expected: correction src/util.py" in lines
+
+
+def test_recorded_candidates_name_the_lesson_that_covers_them(repo: Layout) -> None:
+    """The sample repo's release lesson covers the gate the agent ignored; the secret the
+    user typed in a correction is masked."""
+    save_lesson(repo, "release-bump", "Bump VERSION first.", commands=(r"scripts/release\.sh",))
+    out = run("harvest", *sorted(str(p) for p in LABELS.parent.glob("*.jsonl")), "--json")
+    found = json.loads(out.stdout)["candidates"]
+    gates = [c for c in found if c["kind"] == "gate-ignored"]
+    assert [(c["subject"], c["covered_by"]) for c in gates] == [
+        ("bash scripts/release.sh", ["release-bump"])
+    ] * 2  # Claude Code's session and Codex's
+    assert all(not c["covered_by"] for c in found if c["kind"] != "gate-ignored")
+    assert "hunter2" not in out.stdout
+    assert "password=[secret]" in out.stdout
+
+
+def test_time_grows_linearly_with_the_transcript(repo: Layout, tmp_path: Path) -> None:
+    """Four times the transcript takes about four times the CPU time (quadratic: 16)."""
+    times = []
+    for megabytes in (4.0, 16.0):
+        path = tmp_path / f"{megabytes}.jsonl"
+        write_transcript(path, megabytes, str(repo.root))
+        started = time.process_time()
+        result = harvest(repo, [path], per_transcript(repo))
+        times.append(time.process_time() - started)
+        assert result.candidates
+    assert times[1] / times[0] < 4 * 1.6
