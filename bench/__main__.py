@@ -3,7 +3,8 @@
 Builds the graphs in a temp folder (the real corpus imported with ``lessons import
 agentsmesh``, synthetic 10k and 50k), then measures whole ``lessons hook claude-code``
 processes against ``python -c pass`` of the same install, interleaved, for both install
-kinds (``bench.installs``); a rebuild after one lesson changed; the token replay;
+kinds (``bench.installs``); a rebuild after one lesson changed; the token replay (also
+with the corpus's ten oldest active lessons always-on and the topics line on);
 ``lessons validate`` over a 1,000-lesson graph; what ``lessons mcp`` costs (tokens of its
 tools list, start and query time); and what harvest finds in the recorded transcripts and
 how its time grows with a transcript's size. Prints one table and its summary lines.
@@ -20,13 +21,20 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.graphs import CORPUS, Graph, corpus_graph, synthetic_graph
+from bench.graphs import (
+    ALWAYS_ON,
+    CORPUS,
+    Graph,
+    always_on_variant,
+    corpus_graph,
+    synthetic_graph,
+)
 from bench.harvest_run import harvest_run
 from bench.hook_runs import SHOWN_SESSION, Row, baseline, rows
 from bench.installs import REPO, Install, editable, regular
 from bench.mcp_tools import mcp_cost, mcp_summary
 from bench.replay import replay
-from bench.report import Line, print_table
+from bench.report import Line, always_summary, print_table
 from bench.timing import Measure, Probe, measure_interleaved, run_once
 from bench.validate_run import validate_line
 from lessons_core.delivery import sessions
@@ -72,9 +80,12 @@ def main(argv: list[str] | None = None) -> None:
         lines += [rebuild_line(dev, graph, max(3, runs // 5)) for graph in graphs]
         lines.append(validate_line(folder / "validate", args.validate_lessons, runs))
         replayed = replay(graphs[0], args.replay_calls)
+        variant = always_on_variant(graphs[0], folder / "corpus-always")
+        always_replayed = replay(variant, args.replay_calls)
         served = mcp_cost(dev, graphs[0], max(3, runs // 5))
         harvested = harvest_run(folder / "harvest", args.harvest_mb)
     print_table(lines, replayed, installs)
+    print(always_summary(always_replayed, ALWAYS_ON))
     print(mcp_summary(served))
     print(harvested.summary())
 

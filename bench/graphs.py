@@ -2,7 +2,9 @@
 
 - the real corpus: 576 lessons written by agents on a TypeScript repository, imported with
   ``lessons import agentsmesh`` exactly as a user would, beside that repository's files;
-- synthetic graphs of any size from ``bench.synth`` (same seed, same files).
+- synthetic graphs of any size from ``bench.synth`` (same seed, same files);
+- the corpus again with its ten oldest active lessons marked always-on and the topics line
+  on, for what session starts cost (``always_on_variant``).
 
 Each graph names a file with rules to show (an edit that delivers) and a file no rule is
 about (a silent edit), both checked against the graph itself.
@@ -11,12 +13,16 @@ about (a silent edit), both checked against the graph itself.
 from __future__ import annotations
 
 import random
+import shutil
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+
+import orjson
 
 from bench.synth import generate, write_repo
 from lessons_core.index.cache import load_index
+from lessons_core.jsonio import dumps
 from lessons_core.launcher import write_launcher
 from lessons_core.recall.rank import rank
 from lessons_core.recall.types import RecallRequest
@@ -26,6 +32,8 @@ from lessons_core.store.layout import Layout
 # a clone of this repo is all a test or a benchmark run may read.
 CORPUS = Path(__file__).resolve().parent / "corpus" / "agentsmesh"
 
+# Lessons the always-on variant of a graph marks always-on.
+ALWAYS_ON = 10
 QUIET_CANDIDATES = ("zz-scratch/unrelated.txt", "zz/untracked.bin")
 
 
@@ -49,6 +57,26 @@ def corpus_graph(root: Path, corpus: Path, lessons: Path) -> Graph:
     paths = tuple((corpus / "paths.txt").read_text().split())
     prompt = "the recall hook misses lessons when the capture regex sees a trailing slash"
     return _finish("corpus", root, paths, prompt)
+
+
+def always_on_variant(graph: Graph, root: Path, count: int = ALWAYS_ON) -> Graph:
+    """A copy of ``graph`` at ``root`` whose ``count`` oldest active lessons are always-on,
+    with the topics line on: what session starts cost once some rules are marked for
+    every task (the corpus marks none; its lessons without a trigger are all inactive)."""
+    shutil.copytree(graph.root, root, symlinks=True)
+    layout = Layout(root)
+    files = {path: orjson.loads(path.read_bytes()) for path in layout.lessons_dir.glob("*.json")}
+    active = sorted(
+        (data["created"], data["id"], path)
+        for path, data in files.items()
+        if data.get("status") == "active"
+    )
+    for _created, _id, path in active[:count]:
+        path.write_bytes(dumps(files[path] | {"always": True}))
+    config = orjson.loads(layout.config_path.read_bytes())
+    layout.config_path.write_bytes(dumps(config | {"session_topics": True}))
+    load_index(layout)
+    return replace(graph, name=f"{graph.name}, always-on", root=root)
 
 
 def synthetic_graph(root: Path, count: int) -> Graph:

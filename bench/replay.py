@@ -25,6 +25,8 @@ from typing import Any
 
 from bench.graphs import Graph
 from lessons_cli.hook_runner import run_hook
+from lessons_core.delivery.always import TOPICS_PREFIX
+from lessons_core.delivery.deliver import session_note
 from lessons_core.index.cache import load_index
 from lessons_core.recall.render import CLOSE, HEADER, OPEN, estimate_tokens, neutralise
 from lessons_core.store.layout import Layout
@@ -65,6 +67,12 @@ class Replay:
     preload_tokens: int  # every active rule, listed once
     kinds: dict[str, int]  # tool calls by kind
     by_trigger: dict[str, int]  # tokens of rule lines by what matched (file, command, ...)
+    # Of other_tokens, what the session starts (startup, compaction) carried: the note,
+    # the always-on lessons' block and the topics line, and how many starts there were.
+    starts: int = 0
+    note_tokens: int = 0
+    always_tokens: int = 0
+    topic_tokens: int = 0
 
     @property
     def per_call(self) -> float:
@@ -126,6 +134,7 @@ def _tool(name: str, **tool_input: str) -> dict[str, Any]:
 def replay(graph: Graph, calls: int = CALLS) -> Replay:
     """Run the session against ``graph`` through the hook and count what it delivered."""
     root = str(graph.root)
+    note = session_note(Layout(graph.root))
     delivered: Counter[str] = Counter()
     kinds: Counter[str] = Counter()
     by_trigger: Counter[str] = Counter()
@@ -150,6 +159,9 @@ def replay(graph: Graph, calls: int = CALLS) -> Replay:
                     by_trigger.update(_rule_tokens(text))
             else:
                 delivered["other_tokens"] += estimate_tokens(text)
+                if payload["hook_event_name"] == "SessionStart":
+                    delivered["starts"] += 1
+                    delivered.update(_start_tokens(text, note))
             if not refused or attempts > 1:
                 break  # a refused call is made once more, as the agent would
     return Replay(
@@ -160,9 +172,31 @@ def replay(graph: Graph, calls: int = CALLS) -> Replay:
         preload_tokens=preload_tokens(Layout(graph.root)),
         kinds=dict(kinds),
         by_trigger=dict(by_trigger),
+        starts=delivered["starts"],
+        note_tokens=delivered["note_tokens"],
+        always_tokens=delivered["always_tokens"],
+        topic_tokens=delivered["topic_tokens"],
     )
 
 
+def _start_tokens(text: str, note: str) -> Counter[str]:
+    """A session start's tokens by part: the note, the always-on block without its topics
+    line, the topics line (``lessons_core.delivery.always``)."""
+    found: Counter[str] = Counter()
+    if text.startswith(note):
+        found["note_tokens"] = estimate_tokens(note)
+        text = text[len(note) :].lstrip("\n")
+    lines = text.splitlines()
+    topics = next((x for x in lines if x.startswith(TOPICS_PREFIX)), "")
+    if not any(x.endswith(ALWAYS_LABEL) for x in lines):  # the block is the topics line's
+        found["topic_tokens"] = estimate_tokens(text)
+    else:
+        found["topic_tokens"] = estimate_tokens(topics + "\n") if topics else 0
+        found["always_tokens"] = estimate_tokens(text) - found["topic_tokens"]
+    return found
+
+
+ALWAYS_LABEL = "(always on)"
 RULE_LINE = re.compile(r"^- .* \((file|command|keyword|prompt terms): .*\)$")
 
 

@@ -127,6 +127,26 @@ def replay_summary(replayed: Replay) -> str:
         f"{replayed.ratio_to_preload:.2f}x; rule lines by trigger: "
         + ", ".join(f"{kind} {n}" for kind, n in sorted(replayed.by_trigger.items()))
         + f"; frames, gate text and notices {replayed.frame_tokens} (goal: ~10 a call)"
+        + f"; {session_starts(replayed)}"
+    )
+
+
+def session_starts(replayed: Replay) -> str:
+    """What the session starts carried, by part."""
+    starts = max(replayed.starts, 1)
+    return (
+        f"{replayed.starts} session starts: note {replayed.note_tokens // starts}, "
+        f"always-on {replayed.always_tokens // starts}, "
+        f"topics line {replayed.topic_tokens // starts} tokens each"
+    )
+
+
+def always_summary(replayed: Replay, marked: int) -> str:
+    """The replay of the corpus with ``marked`` lessons always-on and the topics line on."""
+    return (
+        f"token replay (corpus, {marked} oldest lessons always-on, topics line on): "
+        f"{session_starts(replayed)}; {replayed.per_call:.1f} tokens per call on average, "
+        f"{replayed.call_tokens + replayed.other_tokens} in all"
     )
 
 

@@ -60,7 +60,7 @@ SPECS: dict[str, tuple[str, dict[str, Any], tuple[str, ...]]] = {
     "lessons_show": ("One lesson in full: rule, rationale, evidence, triggers.", _ID, ("id",)),
     "lessons_add": (
         "Save a one-sentence rule learnt from a mistake, with at least one trigger "
-        "(files: repo globs; commands: RE2 patterns; keywords).",
+        "(files: repo globs; commands: RE2 patterns; keywords), or always: every task.",
         {
             "rule": _TEXT,
             "topic": _TEXT,
@@ -70,6 +70,7 @@ SPECS: dict[str, tuple[str, dict[str, Any], tuple[str, ...]]] = {
             "rationale": _TEXT,
             "evidence": _TEXTS,
             "gate": {"type": "boolean"},
+            "always": {"type": "boolean"},
             "force": {"type": "boolean"},
         },
         ("rule", "topic"),
@@ -129,6 +130,7 @@ _FLAGS = (
     (re.compile(r"--trigger-cmd(?: PATTERN)?"), "'commands'"),
     (re.compile(r"--trigger-keyword(?: PHRASE)?"), "'keywords'"),
     (re.compile(r"pass --force\b"), "pass 'force': true"),
+    (re.compile(r"or --always\b"), "or 'always': true"),
     (re.compile(r"--topic NAME, e\.g\. --topic (\S+)"), r"'topic', e.g. \1"),
 )
 
@@ -223,6 +225,7 @@ def add(args: dict[str, Any], cwd: Path) -> ToolReply:
         rationale=_text(args, "rationale"),
         evidence=_texts(args, "evidence"),
         gate=_flag(args, "gate"),
+        always=_flag(args, "always"),
     )
     result = add_lesson(find_layout(cwd), draft, force=_flag(args, "force"))
     lesson = result.lesson

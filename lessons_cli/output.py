@@ -42,6 +42,7 @@ def describe(lesson: Lesson) -> str:
     status = lesson.status.value
     if lesson.superseded_by:
         status += f" by {lesson.superseded_by}"
-    lines.append(f"  status:    {status}{' (gate)' if lesson.gate else ''}")
+    marks = ", ".join(m for m, on in (("gate", lesson.gate), ("always on", lesson.always)) if on)
+    lines.append(f"  status:    {status}{f' ({marks})' if marks else ''}")
     lines.append(f"  created:   {lesson.created}")
     return "\n".join(lines)

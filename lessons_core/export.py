@@ -1,6 +1,7 @@
 """The active lessons as one Markdown document, for tools that only read a file.
 
-One section per topic (a lesson with several topics appears under its first), with the
+Always-on lessons come first, in a section of their own (they apply to every task), then
+one section per topic (a lesson with several topics appears under its first), with the
 topic's summary when there is one, and one bullet per rule saying when it applies. The
 output depends only on the lesson files, so regenerating it changes nothing until a
 lesson does.
@@ -17,21 +18,27 @@ from lessons_core.store.model import Lesson
 from lessons_core.store.topics import load_topics
 
 NO_TOPIC = "general"
+ALWAYS_HEADING = "## Every task"
 _BACKTICKS = re.compile(r"`+")
 
 
 def agents_md(layout: Layout) -> str:
     lessons = sorted(load_graph(layout).active(), key=lambda lesson: lesson.id)
     summaries = load_topics(layout)
+    always = [lesson for lesson in lessons if lesson.always]
     sections: dict[str, list[Lesson]] = defaultdict(list)
     for lesson in lessons:
-        sections[lesson.topics[0] if lesson.topics else NO_TOPIC].append(lesson)
+        if not lesson.always:
+            sections[lesson.topics[0] if lesson.topics else NO_TOPIC].append(lesson)
     lines = [
         "# Project lessons",
         "",
         f"Rules learned in this project ({len(lessons)} active), written by "
         "`lessons export` from `.lessons/`. Change the lessons, not this file.",
     ]
+    if always:
+        lines += ["", ALWAYS_HEADING, ""]
+        lines += [f"- {lesson.rule} ({code(lesson.id)})" for lesson in always]
     for topic in sorted(sections):
         lines += ["", f"## {topic}", ""]
         if topic in summaries:

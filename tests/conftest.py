@@ -109,6 +109,7 @@ def save_lesson(
     rationale: str | None = None,
     status: Status = Status.ACTIVE,
     gate: bool = False,
+    always: bool = False,
 ) -> Lesson:
     """Write a lesson file directly (no capture guards), so any trigger can be tested."""
     lesson = Lesson(
@@ -121,6 +122,7 @@ def save_lesson(
         rationale=rationale,
         superseded_by="other" if status is Status.SUPERSEDED else None,
         gate=gate,
+        always=always,
     )
     assert create_lesson(layout, lesson)
     return lesson

@@ -49,6 +49,9 @@ def test_quick_benchmark_prints_every_row() -> None:
                 kind,
             )
     assert any(line.startswith("token replay (corpus): ") for line in lines)
+    always = next(line for line in lines if line.startswith("token replay (corpus, "))
+    assert "10 oldest lessons always-on" in always
+    assert " always-on 0," not in always  # the marked lessons reached both starts
     assert any(line.startswith("lessons mcp (corpus): tools list 5 tools, ") for line in lines)
     assert lines[-1].startswith("harvest: recall 1.000, precision 1.000 on 17 recorded")
     assert any(
@@ -69,11 +72,16 @@ def test_the_token_line_says_where_the_tokens_went() -> None:
         preload_tokens=10_000,
         kinds={"Bash": 80, "Edit": 120},
         by_trigger={"command": 600, "file": 500},
+        starts=2,
+        note_tokens=160,
+        always_tokens=200,
+        topic_tokens=60,
     )
     assert replay_summary(replayed) == (
         "token replay (corpus): 200 tool calls (80 Bash, 120 Edit), 10 delivering; "
         "10.0 tokens per call on average, 150 per delivering call; 2000 tokens in all "
         "(500 on prompts and session starts) vs 10000 to preload every active rule: 0.20x; "
         "rule lines by trigger: command 600, file 500; frames, gate text and notices 400 "
-        "(goal: ~10 a call)"
+        "(goal: ~10 a call); 2 session starts: note 80, always-on 100, topics line 30 "
+        "tokens each"
     )

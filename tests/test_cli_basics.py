@@ -146,6 +146,20 @@ def test_show_prints_everything_and_json(repo: Layout) -> None:
     assert orjson.loads(run("show", lesson_id, "--json").stdout)["evidence"] == ["pr:42"]
 
 
+def test_add_always_needs_no_trigger_and_show_says_so(repo: Layout) -> None:
+    """``add --always`` saves a rule without triggers, marked always-on in its file and in
+    ``show``; without ``--always`` the same rule is refused for having no trigger."""
+    rule = "Write every commit message in German."
+    refused = run("add", rule, "--topic", "git")
+    assert refused.exit_code == 1
+    assert "--always" in refused.stderr
+    lesson_id = add(rule, "--topic", "git", "--always")
+    assert "status:    active (always on)" in run("show", lesson_id).stdout
+    data = orjson.loads(run("show", lesson_id, "--json").stdout)
+    assert data["always"] is True
+    assert data["triggers"] == {"files": [], "commands": [], "keywords": []}
+
+
 def test_show_unknown_id_is_a_user_error(repo: Layout) -> None:
     """An unknown id exits 1 and points at lessons list."""
     result = run("show", "nope")

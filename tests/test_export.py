@@ -70,6 +70,18 @@ def test_agents_md_groups_active_lessons_by_topic(repo: Layout) -> None:
     assert result.stdout == EXPECTED
 
 
+def test_always_on_lessons_come_first_in_their_own_section(repo: Layout) -> None:
+    """An always-on lesson is listed before every topic, under "Every task", and not
+    again under its topic."""
+    add(*RELEASE_RULE)
+    always = add("Use pnpm, never npm, for package commands.", "--topic", "build", "--always")
+    out = run("export", "--format", "agents-md").stdout
+    section = f"## Every task\n\n- Use pnpm, never npm, for package commands. (`{always}`)\n"
+    assert section in out
+    assert out.index("## Every task") < out.index("## build")
+    assert out.count("Use pnpm") == 1
+
+
 def test_output_file_is_written(repo: Layout) -> None:
     """``--output`` writes the same document to a file and says so on stderr."""
     add(*RELEASE_RULE)

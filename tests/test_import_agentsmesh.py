@@ -101,6 +101,8 @@ def test_small_graph_carries_every_field(repo: Layout, tmp_path: Path) -> None:
     assert new.triggers.files == ("src/*/a.ts", "src/*/b.ts")
     assert new.triggers.commands == ("--prefix=/opt/",)
     assert new.triggers.keywords == ("release notes",)
+    assert new.always is True  # scope 'always'
+    assert old.always is False
     assert lessons["build-gone"].status.value == "deprecated"
     topics = load_topics(repo)
     assert topics["build"].summary == "Building the package."
@@ -118,7 +120,6 @@ def test_report_names_every_loss(repo: Layout, tmp_path: Path) -> None:
         ("build-new", "glob"),
         ("build-new", "command"),
         ("build-new", "trigger-unknown"),
-        ("build-new", "scope-always"),
         ("build-old", "created-time"),
     }
     details = " ".join(n["detail"] for n in report["not_carried"])
@@ -138,7 +139,7 @@ def test_text_report(repo: Layout, tmp_path: Path) -> None:
         "(agentsmesh): 3 lessons (3 new, 0 updated, 0 unchanged), "
         "2 topic summaries (2 new, 0 updated, 0 unchanged)"
     )
-    assert "not carried: 5" in lines
+    assert "not carried: 4" in lines
     assert (
         "  build-new: file glob '!src/**' is a negation; a file trigger names the files it "
         "is about" in lines

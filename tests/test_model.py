@@ -38,6 +38,7 @@ def lessons(draw: st.DrawFn) -> Lesson:
         evidence=tuple(draw(st.lists(text, max_size=3))),
         superseded_by=draw(ids) if status is Status.SUPERSEDED else None,
         gate=draw(st.booleans()),
+        always=draw(st.booleans()),
     )
 
 
@@ -82,6 +83,7 @@ def valid() -> dict[str, object]:
         ({"triggers": {"files": [""]}}, "triggers.files"),
         ({"status": "superseded"}, "superseded_by"),
         ({"gate": "yes"}, "gate"),
+        ({"always": 1}, "always"),
     ],
 )
 def test_invalid_field_is_named(change: dict[str, object], key: str) -> None:
@@ -91,6 +93,22 @@ def test_invalid_field_is_named(change: dict[str, object], key: str) -> None:
         Lesson.from_dict(data, SOURCE)
     assert caught.value.key == key
     assert str(SOURCE) in str(caught.value)
+
+
+def test_file_without_always_marker_is_not_always_on() -> None:
+    """A lesson file written before the always-on marker existed still loads, as a
+    triggered lesson, and is written back byte for byte (no ``always`` key added)."""
+    lesson = Lesson.from_dict(valid(), SOURCE)
+    assert lesson.always is False
+    assert "always" not in lesson.to_dict()
+
+
+def test_always_marker_round_trips_without_triggers() -> None:
+    """``"always": true`` is kept, and an always-on lesson may have no trigger at all."""
+    data = valid() | {"always": True, "triggers": {"files": [], "commands": [], "keywords": []}}
+    lesson = Lesson.from_dict(data, SOURCE)
+    assert lesson.always is True
+    assert lesson.to_dict()["always"] is True
 
 
 def test_missing_required_field_is_named() -> None:

@@ -205,3 +205,19 @@ def test_a_first_lessons_commit_and_a_broken_file(
     )
     assert "**L001 error**" in result.stdout
     assert "- file `src/app.py`: 1 tracked file (`src/app.py`)" in result.stdout
+
+
+def test_an_always_on_lesson_is_marked_in_the_review(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A lesson added always-on says so: its tokens go to every session."""
+    layout = _main_history(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    git(tmp_path, "checkout", "-qb", "feature")
+    write_lesson(layout, "git-german", "Write commit messages in German.", always=True)
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-qm", "always")
+    out = run("review").stdout
+    section = out[out.index("#### `git-german`") :]
+    assert "- always on: delivered at every session start and after compaction" in section
+    assert "always on" not in out[: out.index("#### `git-german`")]

@@ -51,6 +51,12 @@ from lessons_core.store.model import Triggers
     help="Reference such as commit:abc123 or pr:42 (repeatable).",
 )
 @click.option("--gate", is_flag=True, help="Always deliver before the action (deny, then retry).")
+@click.option(
+    "--always",
+    is_flag=True,
+    help="Deliver at every session start and after compaction, whatever the task; no "
+    "trigger needed (within the always_max_tokens budget).",
+)
 @click.option("--force", is_flag=True, help="Save even if a near-duplicate rule exists.")
 @click.option("--json", "as_json", is_flag=True, help="Print the saved lesson as JSON.")
 def add_command(
@@ -62,11 +68,13 @@ def add_command(
     rationale: str | None,
     evidence: tuple[str, ...],
     gate: bool,
+    always: bool,
     force: bool,
     as_json: bool,
 ) -> None:
     """Save RULE, one imperative sentence, and print its id.
 
+    A rule for every task ("use pnpm, never npm") takes --always instead of triggers.
     Re-adding the exact rule of an existing lesson merges the new triggers and evidence
     into it. Refusals (no trigger, a trigger that can never fire such as the glob '[z-a]'
     or a path outside the repo, a glob matching everything, a secret, a near-duplicate)
@@ -85,6 +93,7 @@ def add_command(
         rationale=rationale,
         evidence=evidence,
         gate=gate,
+        always=always,
     )
     result = add_lesson(layout, draft, force=force)
     for warning in result.warnings:

@@ -16,6 +16,7 @@ from lessons_cli.harnesses import claude_code
 from lessons_cli.harnesses.spec import HookEvent, Wiring, any_of
 from lessons_core import hookjson
 from lessons_core.delivery import deliver as delivery
+from lessons_core.delivery import sessions
 from lessons_core.delivery.deliver import Notice, ToolAction
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
@@ -136,7 +137,15 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
     key = str(payload["sessionId"])
     if event == "preToolUse":
         action = action_of(layout, payload)
-        return pre_tool_output(delivery.before_action(layout, key, action, config, event=event))
+        with sessions.open_session(layout, key) as session:  # read once for the call
+            notice = delivery.before_action(
+                layout, key, action, config, event=event, opened=session
+            )
+        if notice is not None and notice.gate:
+            return pre_tool_output(notice)
+        return context_output(
+            delivery.with_due(layout, key, config, notice.text if notice else None, session)
+        )
     if event == "sessionStart":
         source = str(payload.get("source"))
         source = SOURCES.get(source, source)
@@ -145,8 +154,10 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
         prompt = payload.get("prompt")
         if not isinstance(prompt, str):
             return None
-        said = delivery.on_prompt(layout, key, prompt, config, event)
-        return context_output(said.text if said else None)
+        with sessions.open_session(layout, key) as session:
+            said = delivery.on_prompt(layout, key, prompt, config, event, session)
+        text = said.text if said else None
+        return context_output(delivery.with_due(layout, key, config, text, session))
     if event == "postToolUseFailure":
         error = payload.get("error")
         return _failed(layout, key, payload, error if isinstance(error, str) else "", config, event)

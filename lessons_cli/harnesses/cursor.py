@@ -13,6 +13,7 @@ from __future__ import annotations
 from lessons_cli.harnesses import claude_code
 from lessons_cli.harnesses.spec import HookEvent, Wiring, any_of
 from lessons_core.delivery import deliver as delivery
+from lessons_core.delivery import sessions
 from lessons_core.delivery.deliver import CONTEXT, GATE, Notice, ToolAction
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
@@ -86,12 +87,13 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
         return {"additional_context": note} if note else None
     if isinstance(event, str) and event in EVENT_MODES:
         modes = EVENT_MODES[event]
-        notice = delivery.before_action(
-            layout, key, action_of(layout, payload), config, modes, event
-        )
-        if notice is None:
-            return None
-        return gate_output(notice) if GATE in modes else {"additional_context": notice.text}
+        action = action_of(layout, payload)
+        with sessions.open_session(layout, key) as session:  # read once for the call
+            notice = delivery.before_action(layout, key, action, config, modes, event, session)
+        if GATE in modes:
+            return gate_output(notice) if notice else None
+        text = delivery.with_due(layout, key, config, notice.text if notice else None, session)
+        return {"additional_context": text} if text else None
     if event == "preCompact":
         delivery.before_compaction(layout, key)
     return None

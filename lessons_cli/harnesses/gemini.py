@@ -119,7 +119,8 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
                 if isinstance(prompt, str)
                 else None
             )
-            return _context(event, said.text if said else None)
+            text = said.text if said else None
+            return _context(event, delivery.with_due(layout, key, config, text, session))
         if event == "AfterAgent":
             active = payload.get("stop_hook_active") is True
             return claude_code.stop_output(layout, key, config, active=active)
@@ -140,6 +141,9 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
         texts += [nudge] if nudge else []
     elif event == "AfterTool":
         delivery.after_success(layout, key, action, known)
+    if CONTEXT in modes:  # always-on lessons a compression left due come first
+        due = delivery.with_due(layout, key, config, None, session)
+        texts = [due, *texts] if due else texts
     return _context(event, "\n".join(texts)) if texts else None
 
 

@@ -74,13 +74,22 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
             known = session.state
         if event == "PostToolUse":  # it ran: PostToolUseFailure follows a failure instead
             delivery.after_success(layout, key, action, known)
-        if notice is not None and not notice.gate:
-            notice = notice._replace(text=_fenced(notice.text))
-        return claude_code.pre_tool_output(notice, event)
-    if event == "UserPromptSubmit":
+        if notice is not None and notice.gate:
+            return claude_code.pre_tool_output(notice, event)
+        if CONTEXT not in modes:
+            return None
+        text = delivery.with_due(layout, key, config, notice.text if notice else None, session)
+        return claude_code.context_output(event, _fenced(text) if text else None)
+    if event == "UserPromptSubmit":  # before every model request: empty after the first
         prompt = payload.get("prompt")
-        said = delivery.on_prompt(layout, key, prompt, config) if isinstance(prompt, str) else None
-        return claude_code.context_output(event, _fenced(said.text) if said else None)
+        with sessions.open_session(layout, key) as session:
+            said = (
+                delivery.on_prompt(layout, key, prompt, config, opened=session)
+                if isinstance(prompt, str)
+                else None
+            )
+        text = delivery.with_due(layout, key, config, said.text if said else None, session)
+        return claude_code.context_output(event, _fenced(text) if text else None)
     if event == "PostToolUseFailure":
         return claude_code.failure_output(layout, payload, action_of(layout, payload), config)
     if event in {"SessionStart", "PreCompact", "Stop"}:

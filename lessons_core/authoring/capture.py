@@ -36,7 +36,9 @@ def add_lesson(layout: Layout, draft: guards.CaptureDraft, force: bool = False) 
     )
     guards.check_text(draft)
     guards.check_secrets(draft)
-    warnings = guards.check_triggers(draft.triggers, layout.root, tracked_files(layout.root))
+    warnings = guards.check_triggers(
+        draft.triggers, layout.root, tracked_files(layout.root), always=draft.always
+    )
     with locked(layout.lock_path):
         graph = load_graph(layout)
         twin = guards.find_identical(draft.rule, graph.lessons.values())
@@ -74,4 +76,5 @@ def _draft_lesson(draft: guards.CaptureDraft) -> Lesson:
         rationale=draft.rationale or None,
         evidence=draft.evidence,
         gate=draft.gate,
+        always=draft.always,
     )

@@ -60,6 +60,7 @@ class CaptureDraft:
     rationale: str | None = None
     evidence: tuple[str, ...] = ()
     gate: bool = False
+    always: bool = False
 
 
 def check_text(draft: CaptureDraft) -> None:
@@ -144,15 +145,22 @@ def check_secrets(draft: CaptureDraft) -> None:
         )
 
 
-def check_triggers(triggers: Triggers, root: Path, tracked: Sequence[str] | FileIndex) -> list[str]:
+def check_triggers(
+    triggers: Triggers,
+    root: Path,
+    tracked: Sequence[str] | FileIndex,
+    always: bool = False,
+) -> list[str]:
     """Refuse triggers that can never fire or fire everywhere; return warnings.
 
-    ``tracked`` may be a prebuilt ``FileIndex`` when checking many lessons at once.
+    ``tracked`` may be a prebuilt ``FileIndex`` when checking many lessons at once. An
+    ``always`` lesson reaches every session without a trigger, so it may have none.
     """
-    if triggers.is_empty():
+    if triggers.is_empty() and not always:
         raise CaptureRefused(
             "the lesson has no trigger, so it could never be recalled",
-            "add --trigger-file GLOB, --trigger-cmd PATTERN or --trigger-keyword PHRASE",
+            "add --trigger-file GLOB, --trigger-cmd PATTERN or --trigger-keyword PHRASE, "
+            "or --always for a rule that applies to every task",
             "no-trigger",
         )
     files = tracked if isinstance(tracked, FileIndex) else FileIndex(tracked)

@@ -346,7 +346,8 @@ def call_digest(action: ToolAction) -> str:
 
 
 def session_start(layout: Layout, key: str, source: str, config: Config) -> str | None:
-    """Forget shown rules where the model forgot them; the note where it is new to it.
+    """Forget shown rules where the model forgot them; the note and the always-on lessons
+    (``lessons_core.delivery.always``) where they are new to it.
 
     ``resume`` keeps the set: the resumed conversation still holds what was shown.
     """
@@ -354,11 +355,32 @@ def session_start(layout: Layout, key: str, source: str, config: Config) -> str 
         sessions.reset(layout, key)
     if source == "startup":
         sessions.prune_stale(layout)
-    if config.session_note and source in NOTE_SOURCES:
-        return session_note(layout)
-    return None
+    if source not in NOTE_SOURCES:
+        return None
+    from lessons_core.delivery.always import at_session_start
+
+    parts = (
+        session_note(layout) if config.session_note else None,
+        at_session_start(layout, key, config),
+    )
+    return "\n".join(part for part in parts if part) or None
 
 
 def before_compaction(layout: Layout, key: str) -> None:
-    """Compaction drops what was shown, so every rule becomes eligible again."""
-    sessions.reset(layout, key)
+    """Compaction drops what was shown, so every rule becomes eligible again, and the
+    always-on lessons are due (a session start after it brings them, else ``with_due``)."""
+    sessions.reset(layout, key, due=True)
+
+
+def with_due(
+    layout: Layout, key: str, config: Config, text: str | None, opened: Session | None = None
+) -> str | None:
+    """``text`` after the always-on lessons, when a compaction left them due: for a hook
+    that can add context in a harness that starts no session after compacting. Reads
+    nothing more than the session (``opened``, when the caller read it) when none are."""
+    with opened or sessions.open_session(layout, key) as session:
+        if not session.state.due or not session.take_due():
+            return text
+    from lessons_core.delivery.always import at_session_start
+
+    return "\n".join(part for part in (at_session_start(layout, key, config), text) if part) or None

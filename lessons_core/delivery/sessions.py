@@ -88,7 +88,7 @@ class SessionState:
     written by a newer version loses nothing when an older one claims a rule in it.
     """
 
-    __slots__ = ("broad", "evidence", "failures", "gates", "mark", "rest", "shown", "tokens")
+    __slots__ = ("broad", "due", "evidence", "failures", "gates", "mark", "rest", "shown", "tokens")
 
     def __init__(self, data: dict[str, object] | None = None) -> None:
         data = data or {}
@@ -118,6 +118,9 @@ class SessionState:
         # forgets it either.
         evidence = data.get("evidence")
         self.evidence: dict[str, object] = evidence if isinstance(evidence, dict) else {}
+        # The always-on lessons are due: the history was compacted and no session start
+        # followed to bring them back (``deliver.with_due``).
+        self.due: bool = data.get("due") is True
         self.rest: dict[str, object] = {k: v for k, v in data.items() if k not in _KNOWN}
 
     def forget_shown(self) -> None:
@@ -138,6 +141,8 @@ class SessionState:
             data["failures"] = self.failures
         if self.evidence:
             data["evidence"] = self.evidence
+        if self.due:
+            data["due"] = True
         data.update(self.rest)
         data["updated"] = int(time.time())
         return data
@@ -233,8 +238,9 @@ class Session:
             nonlocal moved
             if state.mark != seen:
                 return False
-            if forget:
+            if forget:  # the history was rewritten: a compaction no event announced
                 state.forget_shown()
+                state.due = True
             state.mark, moved = to, True
             return True
 
@@ -260,6 +266,18 @@ class Session:
 
         self.update(change)
         return answered
+
+    def take_due(self) -> bool:
+        """Clear ``due``; True for the one hook that cleared it (parallel hooks race)."""
+        taken = False
+
+        def change(state: SessionState) -> bool:
+            nonlocal taken
+            taken, state.due = state.due, False
+            return taken
+
+        self.update(change)
+        return taken
 
     def stage(self, change: Callable[[SessionState], bool]) -> None:
         """Apply ``change`` with the next write of this call (a claim's, or the one at the
@@ -347,8 +365,10 @@ def record_success(layout: Layout, key: str, mark: str) -> None:
     _update(_path(layout, key), lambda state: history.record_success(state.failures, mark))
 
 
-def reset(layout: Layout, key: str) -> None:
-    """Forget what was shown (compaction, ``/clear``, a new session).
+def reset(layout: Layout, key: str, due: bool = False) -> None:
+    """Forget what was shown (compaction, ``/clear``, a new session); ``due``: the
+    always-on lessons are due at the next hook that can bring them (a compaction), else
+    they were just brought (a session start).
 
     The refused calls are kept: a call refused just before a reset and made again right
     after it must run, as its refusal said (``delivery.before_action``).
@@ -356,6 +376,7 @@ def reset(layout: Layout, key: str) -> None:
 
     def change(state: SessionState) -> bool:
         state.forget_shown()
+        state.due = due
         return True
 
     _update(_path(layout, key), change)

@@ -155,16 +155,6 @@ def _lesson(
                 "superseded without naming a successor; imported as deprecated",
             )
         )
-    if raw.get("scope") == "always":
-        notes.append(
-            Note(
-                NoteKind.NOT_CARRIED,
-                "scope-always",
-                lesson_id,
-                "scope 'always' (shown on every task) has no equivalent; the lesson is "
-                "recalled by its triggers and prompt words only",
-            )
-        )
     rationale = raw.get("rationale")
     return Lesson(
         id=lesson_id,
@@ -176,6 +166,8 @@ def _lesson(
         rationale=rationale if isinstance(rationale, str) and rationale.strip() else None,
         evidence=tuple(_strings(raw, "evidence")),
         superseded_by=successor,
+        # scope 'always' (shown on every task) is an always-on lesson here
+        always=raw.get("scope") == "always",
     )
 
 

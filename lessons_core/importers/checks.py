@@ -39,13 +39,16 @@ def _lesson_notes(lesson: Lesson, layout: Layout, tracked: FileIndex) -> list[No
         triggers=lesson.triggers,
         rationale=lesson.rationale,
         evidence=lesson.evidence,
+        always=lesson.always,
     )
     checks: list[Callable[[], list[str] | None]] = [
         partial(guards.check_text, draft),
         partial(guards.check_secrets, draft),
     ]
     singles = _single_triggers(lesson.triggers) or [lesson.triggers]  # empty: "no trigger"
-    checks.extend(partial(guards.check_triggers, t, layout.root, tracked) for t in singles)
+    checks.extend(
+        partial(guards.check_triggers, t, layout.root, tracked, lesson.always) for t in singles
+    )
     notes: list[Note] = []
     for check in checks:
         try:

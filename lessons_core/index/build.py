@@ -170,6 +170,8 @@ class Digest(NamedTuple):
     keywords: tuple[DigestKeyword, ...]
     terms: tuple[str, ...]  # BM25 terms of the rule and rationale
     skipped: tuple[tuple[str, str], ...]  # (trigger, why it was left out)
+    always: bool = False
+    topics: tuple[str, ...] = ()
 
     def plain(self) -> tuple[Any, ...]:
         """The digest as plain tuples, for ``marshal``."""
@@ -180,12 +182,15 @@ class Digest(NamedTuple):
             tuple(map(tuple, self.keywords)),
             self.terms,
             self.skipped,
+            self.always,
+            self.topics,
         )
 
     @classmethod
     def from_plain(cls, raw: Sequence[Any]) -> Digest:
         """The digest ``plain()`` gave."""
-        id_, rule, created, gate, active, globs, commands, keywords, terms, skipped = raw
+        (id_, rule, created, gate, active, globs, commands, keywords, terms, skipped,
+         always, topics) = raw  # fmt: skip
         return cls(
             id_,
             rule,
@@ -197,6 +202,8 @@ class Digest(NamedTuple):
             tuple(DigestKeyword._make(x) for x in keywords),
             terms,
             skipped,
+            always,
+            topics,
         )
 
 
@@ -218,6 +225,10 @@ class RecallIndex(NamedTuple):
     keywords: Mapping[str, tuple[KeywordEntry, ...]]  # first token -> keywords
     bm25: TermStats
     skipped: Sequence[tuple[str, str, str]]  # (lesson id, trigger, why it was left out)
+    # Numbers of the always-on lessons, oldest first (lessons_core.delivery.always), and
+    # (topic, active lessons in it), largest first: read at session start only.
+    always: Sequence[int] = ()
+    topics: Sequence[tuple[str, int]] = ()
 
     def rows(self, numbers: Iterable[int]) -> dict[int, LessonRow]:
         """``(id, rule, created, gate)`` of each lesson in ``numbers``.
@@ -274,6 +285,8 @@ def digest(lesson: Lesson) -> Digest:
         keywords=tuple(keywords),
         terms=tuple(bm25_terms(lesson)) if lesson.is_active else (),
         skipped=tuple(skipped),
+        always=lesson.always,
+        topics=lesson.topics,
     )
 
 
@@ -345,6 +358,7 @@ def assemble(digests: Iterable[Digest]) -> RecallIndex:
             found = keyword.entry(number, shares["keyword", " ".join(keyword.phrase)])
             keywords.setdefault(keyword.phrase[0], []).append(found)
         skipped.extend((lesson.id, trigger, why) for trigger, why in lesson.skipped)
+    always = sorted((d.created, n) for n, d in enumerate(active) if d.always)
     return RecallIndex(
         ids=tuple(d.id for d in active),
         rules=tuple(d.rule for d in active),
@@ -357,7 +371,18 @@ def assemble(digests: Iterable[Digest]) -> RecallIndex:
         keywords={word: tuple(entries) for word, entries in keywords.items()},
         bm25=term_stats([d.terms for d in active]),
         skipped=tuple(skipped),
+        always=tuple(n for _, n in always),
+        topics=_topic_counts(active),
     )
+
+
+def _topic_counts(active: list[Digest]) -> tuple[tuple[str, int], ...]:
+    """Each topic with how many active lessons it holds, largest first, then by name."""
+    counts: dict[str, int] = {}
+    for lesson in active:
+        for topic in dict.fromkeys(lesson.topics):
+            counts[topic] = counts.get(topic, 0) + 1
+    return tuple(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
 
 
 def _share_counts(active: list[Digest]) -> Counter[tuple[str, str]]:

@@ -50,8 +50,9 @@ MAGIC = b"LSNINDEX"
 # digests carry breadth flags; 7: stat data carries each file's link count; 8: digests
 # hold only triggers the one judgement accepts (lessons_core.matching.trigger_checks),
 # keywords included; 9: a part of the commands' required runs, so a query reads a command
-# entry only when its run is in the command (entries are read back as named records)
-FORMAT_VERSION = 9
+# entry only when its run is in the command (entries are read back as named records);
+# 10: always-on lessons and topic counts (read at session start)
+FORMAT_VERSION = 10
 KEYS_PER_SHARD = 32
 ITEMS_PER_CHUNK = 64
 LARGE_VALUE = 64  # items in a tuple value that earn it a piece of its own
@@ -324,6 +325,8 @@ def add_index(writer: Writer, index: RecallIndex) -> None:
     writer.add_seq("commands", tuple(map(tuple, index.commands)))
     writer.add_seq("command_runs", index.command_runs)
     writer.add_seq("skipped", index.skipped)
+    writer.add_seq("always", index.always)
+    writer.add_seq("topics", index.topics)
     for name in ("exact", "by_prefix", "keywords"):
         entries = getattr(index, name)
         writer.add_map(name, {key: tuple(map(tuple, found)) for key, found in entries.items()})
@@ -353,4 +356,6 @@ def read_index(reader: Reader) -> RecallIndex:
             avgdl=float(reader.seq("avgdl")[0]),
         ),
         skipped=reader.seq("skipped"),
+        always=reader.seq("always"),
+        topics=reader.seq("topics"),
     )

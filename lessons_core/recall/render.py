@@ -171,6 +171,8 @@ def why(hit: Hit) -> str:
     """The short label saying why a rule appeared."""
     if hit.via == "prompt":
         return "prompt terms: " + neutralise(", ".join(hit.terms), MAX_LABEL_CHARS)
+    if hit.via == "always":  # lessons_core.delivery.always
+        return "always on"
     return f"{hit.via}: {neutralise(hit.trigger, MAX_LABEL_CHARS)}"
 
 

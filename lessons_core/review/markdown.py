@@ -78,6 +78,8 @@ def _change(change: LessonChange) -> list[str]:
 
 def _triggers(lesson: Lesson, change: LessonChange) -> list[str]:
     lines = [f"- topics: {', '.join(code(t) for t in lesson.topics) or '-'}"]
+    if lesson.always:  # its tokens go to every session, a reviewer should know
+        lines.append("- always on: delivered at every session start and after compaction")
     old = change.before.triggers if change.before and change.after else None
     matches = {g.glob: g for g in change.globs}
     for glob in lesson.triggers.files:

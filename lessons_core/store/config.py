@@ -42,6 +42,12 @@ class Config(NamedTuple):
     delivery_file: str = "context"
     delivery_command: str = "gate"
     session_note: bool = True
+    # Tokens the always-on lessons (and the topics line) take at session start and after
+    # compaction (lessons_core.delivery.always); what does not fit is counted in a notice.
+    always_max_tokens: int = 300
+    # A line naming the topics with most lessons, after the always-on ones, in the same
+    # budget: what the agent can look up on demand.
+    session_topics: bool = False
     # Ask the agent once, at the end of a session that showed a lesson to keep and kept
     # none, to capture it (lessons_core.feedback.stop_capture).
     stop_capture: bool = True

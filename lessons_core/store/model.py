@@ -71,6 +71,9 @@ class Lesson:
     evidence: tuple[str, ...] = ()
     superseded_by: str | None = None
     gate: bool = False
+    # Delivered at session start and after compaction, whatever the agent touches
+    # (lessons_core.delivery.always); triggers are optional then.
+    always: bool = False
 
     @property
     def is_active(self) -> bool:
@@ -82,7 +85,8 @@ class Lesson:
     def readded(self, again: Lesson) -> Lesson:
         """This lesson after its rule came in again (``lessons add`` of the same rule, or an
         import of it): ``again``'s triggers, topics and evidence join these, its rationale
-        fills a missing one, and a gate on either side stays. Id, date and status stay."""
+        fills a missing one, and a gate or an always-on mark on either side stays. Id,
+        date and status stay."""
         return replace(
             self,
             topics=_union(self.topics, again.topics),
@@ -90,6 +94,7 @@ class Lesson:
             evidence=_union(self.evidence, again.evidence),
             rationale=self.rationale or again.rationale or None,
             gate=self.gate or again.gate,
+            always=self.always or again.always,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -108,6 +113,8 @@ class Lesson:
             data["superseded_by"] = self.superseded_by
         if self.gate:
             data["gate"] = True
+        if self.always:
+            data["always"] = True
         return data
 
     @classmethod
@@ -160,6 +167,9 @@ class Lesson:
         gate = data.get("gate", False)
         if not isinstance(gate, bool):
             raise InvalidLessonFile(source, "must be true or false", "gate")
+        always = data.get("always", False)
+        if not isinstance(always, bool):
+            raise InvalidLessonFile(source, "must be true or false", "always")
         return cls(
             id=lesson_id,
             rule=rule,
@@ -171,6 +181,7 @@ class Lesson:
             evidence=_strings(data, "evidence", source) if "evidence" in data else (),
             superseded_by=superseded_by,
             gate=gate,
+            always=always,
         )
 
 
@@ -186,6 +197,7 @@ _KNOWN_KEYS = frozenset(
         "rationale",
         "superseded_by",
         "gate",
+        "always",
     }
 )
 _TRIGGER_KEYS = ("files", "commands", "keywords")

@@ -2,7 +2,7 @@
 
 Codes never change meaning once published (docs/validate.md lists them); a retired check
 leaves its code unused. Families: L0xx schema, L1xx triggers, L2xx duplicates, L3xx
-telemetry.
+telemetry, L4xx always-on lessons.
 """
 
 from __future__ import annotations
@@ -52,6 +52,8 @@ _TABLE: tuple[Code, ...] = (
     Code("L301", Severity.NOTICE, "never recalled"),
     Code("L302", Severity.WARNING, "shown, then failed anyway"),
     Code("L303", Severity.WARNING, "never held"),
+    Code("L401", Severity.WARNING, "always-on lesson does not fit the budget"),
+    Code("L402", Severity.WARNING, "always-on lesson could have a precise trigger"),
 )
 CODES: dict[str, Code] = {entry.code: entry for entry in _TABLE}
 

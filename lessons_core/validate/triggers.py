@@ -54,7 +54,10 @@ def _findings(ctx: Context, lesson: Lesson, problems: list[tc.TriggerProblem]) -
             yield Finding(code, file, problem.problem, problem.fix, lesson.id, problem.trigger)
     never = sum(1 for problem in problems if problem.kind in tc.NEVER_FIRES)
     triggers = lesson.triggers
-    if never == len(triggers.files) + len(triggers.commands) + len(triggers.keywords):
+    # An always-on lesson reaches every session whatever its triggers.
+    if not lesson.always and never == len(triggers.files) + len(triggers.commands) + len(
+        triggers.keywords
+    ):
         reason = "it has no trigger" if triggers.is_empty() else "none of its triggers can fire"
         yield Finding(
             "L106",

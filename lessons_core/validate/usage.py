@@ -47,7 +47,9 @@ def _never_recalled(ctx: Context, log: TelemetryLog) -> Iterator[Finding]:
     delivered = {i for record in log.recalls for i in record.delivered}
     matched = Counter(i for record in log.recalls for i in record.candidates)
     for lesson in sorted(ctx.graph.active(), key=lambda x: x.id):
-        if lesson.id in delivered:
+        # An always-on lesson comes at every session start, which recalls do not log;
+        # one the budget cuts is L401's.
+        if lesson.id in delivered or lesson.always:
             continue
         since = len(times) - bisect.bisect_left(times, created_at(lesson.created))
         if since < NEVER_RECALLED_MIN_RECALLS:

@@ -21,6 +21,8 @@ from tests.e2e.fake_server import ApiT, FakeServer, ToolCall
 
 RELEASE_RULE = "Bump VERSION before running scripts/release.sh; it tags whatever is there."
 APP_RULE = "Keep src/app.py free of import-time side effects."
+# A rule for every task, saved with `lessons add --always` by the tests that need one.
+ALWAYS_RULE = "Use pnpm, never npm, for every package command in this repository."
 
 
 def git(root: Path, *args: str) -> None:

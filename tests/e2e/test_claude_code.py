@@ -24,7 +24,15 @@ from tests.e2e.claude_project import (
 )
 from tests.e2e.fake_anthropic import result_text, tool_results
 from tests.e2e.fake_server import ToolCall
-from tests.e2e.sample_repo import APP_RULE, NUDGE_MARK, RELEASE_RULE, nudge_line, saved_lesson
+from tests.e2e.sample_repo import (
+    ALWAYS_RULE,
+    APP_RULE,
+    NUDGE_MARK,
+    RELEASE_RULE,
+    lessons,
+    nudge_line,
+    saved_lesson,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -175,3 +183,22 @@ def test_the_agent_captures_a_lesson_with_the_line_the_nudge_gave(project: Proje
     fake.scenarios["capture"] = [bash_call(command)]
     project.claude("SCENARIO:capture keep it", "--allowedTools", TOOLS)
     assert saved_lesson(project.root, rule)["triggers"]["commands"] == ["^make deploy-staging"]
+
+
+def test_an_always_on_lesson_reaches_the_first_request_and_again_after_compact(
+    project: Project,
+) -> None:
+    """`lessons add --always`: the rule is in the very first request the model gets (no
+    tool call needed), and in the first request after /compact, once each time."""
+    lessons(project.root, "add", ALWAYS_RULE, "--topic", "build", "--always")
+    fake = project.fake
+    session = project.claude("say hello")["session_id"]
+    first = _first_with(fake.requests, "say hello")
+    assert _blob(fake.requests[first]).count(ALWAYS_RULE) == 1
+    assert all(ALWAYS_RULE not in _blob(r) for r in fake.requests[:first])
+    project.claude("/compact", "--resume", session)
+    start = len(fake.requests)
+    project.claude("say hello again", "--resume", session)
+    after = fake.requests[start:]
+    assert after
+    assert _blob(after[0]).count(ALWAYS_RULE) == 1  # compaction dropped it; the start re-added it

@@ -25,7 +25,15 @@ from tests.e2e.codex_trust import hooks_list, project_trust, toml_string
 from tests.e2e.codex_tui import trust_steps
 from tests.e2e.fake_responses import COMPACT_MARK, output_text
 from tests.e2e.fake_server import texts
-from tests.e2e.sample_repo import APP_RULE, RELEASE_RULE, capturing, note_line, saved_lesson
+from tests.e2e.sample_repo import (
+    ALWAYS_RULE,
+    APP_RULE,
+    RELEASE_RULE,
+    capturing,
+    lessons,
+    note_line,
+    saved_lesson,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -293,6 +301,28 @@ def test_the_agent_captures_a_lesson_with_the_line_the_session_note_gave(codex: 
     fake.scenarios["capture"] = [shell_call(command)]
     codex.codex("SCENARIO:capture keep it")
     assert saved_lesson(codex.root, rule)["triggers"]["files"] == ["src/app.py"]
+
+
+def test_an_always_on_lesson_reaches_the_first_request_and_again_after_compaction(
+    codex: Project,
+) -> None:
+    """`lessons add --always`: the rule is a developer message of the first request, and
+    of the first request after Codex compacts (SessionStart compact), once each time."""
+    lessons(codex.root, "add", ALWAYS_RULE, "--topic", "build", "--always")
+    fake = codex.fake
+    fake.scenarios["always"] = [
+        patch_call(update_patch("src/app.py", "VALUE = 1", "VALUE = 2")),
+        patch_call(update_patch("src/app.py", "VALUE = 2", "VALUE = 3")),
+    ]
+    fake.full_context_after.add(("always", 0))
+    codex.codex("SCENARIO:always change the app")
+    assert sum(ALWAYS_RULE in t for t in _developer_texts(fake.requests[0])) == 1
+    compaction = next(
+        i for i, r in enumerate(fake.requests) if COMPACT_MARK in json.dumps(_items(r)[-1])
+    )
+    after = fake.requests[compaction + 1]
+    assert sum(ALWAYS_RULE in t for t in _developer_texts(after)) == 1
+    assert _blob(after).count(ALWAYS_RULE) == 1
 
 
 def test_a_corrected_session_is_asked_once_at_its_stop(codex: Project) -> None:

@@ -35,6 +35,7 @@ from tests.e2e.fake_chat_completions import (
 )
 from tests.e2e.fake_server import ToolCall
 from tests.e2e.sample_repo import (
+    ALWAYS_RULE,
     APP_RULE,
     CHECK_RULE,
     FIX_STEPS,
@@ -248,6 +249,19 @@ def test_uncovered_calls_and_pure_reads_add_no_text(project: CopilotProject) -> 
         assert APP_RULE not in text
         assert RELEASE_RULE not in text
         assert "preToolUse hook" not in text
+
+
+def test_an_always_on_lesson_opens_the_conversation(project: CopilotProject) -> None:
+    """`lessons add --always`: sessionStart's context, the first user message of the first
+    request, is the note and then the rule, once."""
+    project.lessons("add", ALWAYS_RULE, "--topic", "build", "--always")
+    project.fake.scenarios["hello"] = []
+    project.copilot("SCENARIO:hello say hi", "--trust-folder")
+    first = project.fake.requests[0]
+    users = [text_of(m) for m in messages_of(first) if m.get("role") == "user"]
+    assert users[0].startswith(session_note(Layout(project.root)) + "\n<project-lessons>\n")
+    assert f"{ALWAYS_RULE} (always on)" in users[0]
+    assert request_text(first).count(ALWAYS_RULE) == 1
 
 
 def test_a_failure_fixed_in_the_session_is_asked_for_at_its_stop(

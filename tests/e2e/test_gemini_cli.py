@@ -32,11 +32,13 @@ from tests.e2e.gemini_project import (
     write_call,
 )
 from tests.e2e.sample_repo import (
+    ALWAYS_RULE,
     APP_RULE,
     CHECK_RULE,
     FIX_STEPS,
     RELEASE_RULE,
     capturing,
+    lessons,
     note_line,
     saved_lesson,
     write_makefile,
@@ -291,6 +293,42 @@ def _strings(value: Any) -> list[str]:
         return [value]
     items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else []
     return [text for item in items for text in _strings(item)]
+
+
+def test_an_always_on_lesson_reaches_the_first_request(gemini: Project) -> None:
+    """`lessons add --always`: SessionStart's context, in the first request, holds the
+    note and then the rule, fenced in square brackets, once."""
+    lessons(gemini.root, "add", ALWAYS_RULE, "--topic", "build", "--always")
+    gemini.gemini("-p", "hello")
+    first = _blob(gemini.fake.requests[0])
+    assert first.count(ALWAYS_RULE) == 1
+    note = session_note(Layout(gemini.root))
+    block = json.dumps(f"{note}\n{BRACKET_OPEN}\n")[1:-1]
+    assert block in first
+    assert f"{ALWAYS_RULE} (always on)" in first
+
+
+def test_after_a_real_compression_the_always_on_lesson_comes_with_the_next_tool_result(
+    gemini: Project,
+) -> None:
+    """Gemini CLI starts no session after compressing: the always-on rule, dropped with
+    the history, comes back with the next tool result (AfterTool), once."""
+    lessons(gemini.root, "add", ALWAYS_RULE, "--topic", "build", "--always")
+    fake = gemini.fake
+    fake.scenarios["before"] = [write_call(gemini.root, "src/app.py", "VALUE = 2\n")]
+    fake.scenarios["after"] = [replace_call(gemini.root, "VALUE = 2", "VALUE = 3")]
+    gemini.gemini("-p", "SCENARIO:before edit")
+    assert _blob(fake.requests[0]).count(ALWAYS_RULE) == 1
+    gemini.settings(model={"compressionThreshold": 0.0001})
+    start = len(fake.requests)
+    gemini.gemini("--resume", "latest", "-p", "SCENARIO:after edit")
+    requests = fake.requests[start:]
+    assert [r for r in requests if not r.get("tools")]  # it compressed
+    counts = [_blob(r).count(ALWAYS_RULE) for r in _main_loop(requests)]
+    assert counts[0] == 0  # compression dropped it...
+    assert counts[-1] == 1  # ...and the tool result brought it back, once
+    (_tool, text, _error), *_ = _results(_main_loop(requests)[-1])
+    assert ALWAYS_RULE in text
 
 
 def test_a_failure_fixed_in_the_session_is_asked_for_at_its_stop(gemini: Project) -> None:

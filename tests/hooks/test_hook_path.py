@@ -86,6 +86,8 @@ HOOK_PATH: dict[str, frozenset[str]] = {
     "lessons_core.matching.pure_reads": frozenset({"re"}),
     "lessons_cli.harnesses.codex_patches": frozenset({"re"}),
     "lessons_core.matching.command_words": frozenset(),
+    # A session start (or compaction): always-on lessons and the topics line.
+    "lessons_core.delivery.always": frozenset({"itertools"}),
     # A failed tool call: the capture nudge, which masks secrets.
     "lessons_core.delivery.nudges": frozenset({"shlex"}),
     "lessons_core.authoring.secrets": frozenset({"re", "typing"}),

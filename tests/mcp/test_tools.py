@@ -104,10 +104,18 @@ def test_add_saves_a_lesson_through_the_capture_guards(store: Layout) -> None:
     assert (saved.rule, saved.triggers.commands, saved.evidence) == (rule, ("git push",), ("pr:4",))
 
 
+def test_add_saves_an_always_on_lesson_without_a_trigger(store: Layout) -> None:
+    rule = "Use pnpm, never npm, in this repository."
+    reply = call_tool("lessons_add", {"rule": rule, "topic": "tooling", "always": True}, store.root)
+    assert not reply.is_error, reply.text
+    saved = get_lesson(store, reply.data["lesson"]["id"])
+    assert (saved.rule, saved.always, saved.triggers.is_empty()) == (rule, True, True)
+
+
 @pytest.mark.parametrize(
     ("arguments", "code", "fix_part"),
     [
-        ({"rule": "Use the staging database for migration tests."}, "no-trigger", "'files'"),
+        ({"rule": "Use the staging database for migration tests."}, "no-trigger", "'always': true"),
         (
             {"rule": "Never paste AKIAIOSFODNN7EXAMPLE into the config.", "keywords": ["config"]},
             "secret",

@@ -129,4 +129,6 @@ def _materialise(index: RecallIndex) -> RecallIndex:
             avgdl=stats.avgdl,
         ),
         skipped=tuple(index.skipped),
+        always=tuple(index.always),
+        topics=tuple(index.topics),
     )
