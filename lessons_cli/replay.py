@@ -28,7 +28,7 @@ from typing import Any
 
 from lessons_cli.harnesses import claude_code
 from lessons_cli.relocation import Relocation
-from lessons_core.delivery import nudges, sessions
+from lessons_core.delivery import sessions
 from lessons_core.delivery.deliver import CONTEXT, GATE, ToolAction, call_digest
 from lessons_core.eval.replay_report import (
     FAILED,
@@ -169,7 +169,7 @@ class _Player:
         if step and step.agent_id:
             data["agent_id"] = step.agent_id
         key = claude_code.session_of(data)
-        self.keys.update((key, nudges.nudge_key(key)))  # every state file the hook may write
+        self.keys.add(key)  # every state file the hook may write
         return data
 
     def _send(self, payload: dict[str, Any]) -> dict[str, Any] | None:

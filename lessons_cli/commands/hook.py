@@ -34,7 +34,7 @@ def hook_command(harness: str) -> None:
                    (bash, create, edit), postToolUse (bash), preCompact, agentStop
                    (.github/hooks/lessons.json)
       qwen         SessionStart, UserPromptSubmit, PreToolUse, PostToolUse,
-                   PostToolUseFailure, PreCompact (.qwen/settings.json)
+                   PostToolUseFailure, PreCompact, Stop (.qwen/settings.json)
 
     \b
     Example:

@@ -1,5 +1,7 @@
 """Qwen Code: ``SessionStart``, ``UserPromptSubmit``, ``PreToolUse``, ``PostToolUse``,
-``PostToolUseFailure`` and ``PreCompact``, in Claude Code's hook format.
+``PostToolUseFailure``, ``PreCompact`` and ``Stop``, in Claude Code's hook format (``Stop``
+answered as Claude Code's: ``decision: "block"`` with the capture request as its
+``reason``, once, never while ``stop_hook_active``).
 
 Qwen Code drops the ``additionalContext`` of ``PreToolUse``, so that event delivers the
 gate rules only (``permissionDecision: "deny"``: the model reads the rules as the tool's
@@ -35,7 +37,7 @@ TOOLS = (SHELL_TOOL, *FILE_TOOLS)
 # What each tool event can deliver (see the module docstring).
 EVENT_MODES = {"PreToolUse": frozenset({GATE}), "PostToolUse": frozenset({CONTEXT})}
 EVENTS = frozenset(
-    {"SessionStart", "UserPromptSubmit", "PreCompact", "PostToolUseFailure", *EVENT_MODES}
+    {"SessionStart", "UserPromptSubmit", "PreCompact", "PostToolUseFailure", "Stop", *EVENT_MODES}
 )
 # Qwen Code searches the tool name for its matcher, so the names are anchored; read_file,
 # grep_search and glob only read.
@@ -49,6 +51,7 @@ WIRING = Wiring(
         HookEvent("PostToolUse", anchored(TOOLS)),
         HookEvent("PostToolUseFailure", anchored(TOOLS)),
         HookEvent("PreCompact"),
+        HookEvent("Stop"),
     ),
     project_dir_var="QWEN_PROJECT_DIR",
     handler_extra={"timeout": 10000},
@@ -89,7 +92,7 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
         return claude_code.context_output(event, _fenced(text) if text else None)
     if event == "PostToolUseFailure":
         return claude_code.failure_output(layout, payload, action_of(layout, payload), config)
-    if event in {"SessionStart", "PreCompact"}:
+    if event in {"SessionStart", "PreCompact", "Stop"}:
         return claude_code.handle(layout, payload, config)
     return None
 

@@ -14,7 +14,7 @@ import shlex
 from lessons_core.authoring.secrets import mask_secrets
 from lessons_core.delivery import sessions
 from lessons_core.delivery.deliver import GATE_PREFIX, ToolAction, record_failure
-from lessons_core.feedback import recurrence, session_evidence
+from lessons_core.feedback import recurrence
 from lessons_core.feedback.failures import command_pattern, precise_trigger
 from lessons_core.store.layout import Layout, lessons_command
 
@@ -22,7 +22,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from lessons_core.store.config import Config
 
-__all__ = ["after_failure", "command_pattern", "failure_nudge", "nudge_key", "recurrence_nudge"]
+__all__ = ["after_failure", "command_pattern", "failure_nudge", "recurrence_nudge"]
 
 RECURRENCE_NUDGE = (
     "This call failed {times} times in this session with the same error "
@@ -41,42 +41,35 @@ def after_failure(
     event: str = "PostToolUseFailure",
 ) -> str | None:
     """What a failure hook does in every harness: count the failure in the session's
-    history (``feedback.recurrence``), log it when telemetry is on, and return the text
-    for the agent: the capture nudge, the stronger one for an uncovered recurrence, or
-    nothing (a covered recurrence waits for the recurrence gate). A call lessons' own
-    gate refused is no failure: some clients report the refusal as one."""
+    history (``feedback.recurrence``, one read and one write of the session), log it when
+    telemetry is on, and return the text for the agent: the capture nudge (once per
+    session and action), the stronger one for an uncovered recurrence, or nothing (a
+    covered recurrence waits for the recurrence gate). A call lessons' own gate refused
+    is no failure: some clients report the refusal as one."""
     if GATE_PREFIX in error:
         return None
-    counted = recurrence.count_failure(layout, key, action.files, action.command, error, config)
+    with sessions.open_session(layout, key) as session:
+        counted = recurrence.count_failure(
+            layout, session, action.files, action.command, error, config
+        )
     found_class, identity = (counted.error_class, counted.identity) if counted else ("", "")
-    if counted is not None and counted.verdict == recurrence.UNCOVERED and config.stop_capture:
-        with sessions.open_session(layout, key) as session:  # for the stop-time request
-            session_evidence.note_recurrence(session, sessions.gate_mark(identity), identity)
     record_failure(layout, key, action, config, event, found_class, identity)
     if counted is None or counted.verdict == recurrence.COVERED:
         return None
     if counted.verdict == recurrence.UNCOVERED:
         return recurrence_nudge(layout, action, counted.error_class, counted.times)
-    return failure_nudge(layout, key, action)
+    return failure_nudge(layout, action) if counted.nudge else None
 
 
-def nudge_key(key: str) -> str:
-    """Nudges keep their own set, so compaction does not repeat them."""
-    return f"{key}\x1fnudges"
-
-
-def failure_nudge(layout: Layout, key: str, action: ToolAction) -> str | None:
-    """The nudge for a failed ``action``, or None (nothing precise, or already nudged)."""
+def failure_nudge(layout: Layout, action: ToolAction) -> str | None:
+    """The capture nudge for a failed ``action``, or None (nothing precise names it)."""
     trigger = precise_trigger(action.files, action.command)
     if trigger is None:
-        return None
-    flag, value = trigger
-    if not sessions.claim(layout, nudge_key(key), [f"{flag} {value}"]):
         return None
     return mask_secrets(
         "That call failed. If the cause is specific to this project (not a typo or a "
         "one-off), capture it so the rule is shown before the next attempt:\n  "
-        + capture_line(layout, flag, value)
+        + capture_line(layout, *trigger)
     )
 
 

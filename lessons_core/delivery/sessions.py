@@ -28,7 +28,6 @@ import time
 from lessons_core import hookjson
 from lessons_core.feedback import history
 from lessons_core.fsutil import atomic_write, locked, unlink_if_there
-from lessons_core.records import NamedTuple
 from lessons_core.store.layout import SESSIONS
 
 TYPE_CHECKING = False
@@ -356,43 +355,9 @@ def claim(
         return session.claim(ids, broad, tokens, gate)
 
 
-class Tally(NamedTuple):
-    """A failure as the session's failure history counted it."""
-
-    error_class: str
-    times: int
-    # It just reached the count of a recurrence, which was not answered before.
-    new_recurrence: bool
-
-
-def count_failure(layout: Layout, key: str, mark: str, error_class: str) -> Tally:
-    """Count a failure of the action ``mark`` names with ``error_class``."""
-    tally: list[Tally] = []
-
-    def change(state: SessionState) -> bool:
-        was = state.failures.get(mark, {}).get("recurrence")
-        found_class, times = history.record_failure(state.failures, mark, error_class)
-        new = was is None and history.recurring(state.failures[mark]) is not None
-        tally.append(Tally(found_class, times, new))
-        return True
-
-    _update(_path(layout, key), change)
-    return tally[-1]
-
-
 def record_success(layout: Layout, key: str, mark: str) -> None:
     """The action ``mark`` names ran fine (``history.record_success``)."""
     _update(_path(layout, key), lambda state: history.record_success(state.failures, mark))
-
-
-def set_recurrence(layout: Layout, key: str, mark: str, state_name: str) -> None:
-    """Record what became of the recurrence of ``mark`` (``history.DUE``, ...)."""
-
-    def change(state: SessionState) -> bool:
-        history.set_recurrence(state.failures, mark, state_name)
-        return True
-
-    _update(_path(layout, key), change)
 
 
 def reset(layout: Layout, key: str, due: bool = False) -> None:

@@ -23,7 +23,9 @@ Precision first, since a false correction asks the agent to write a rule nobody 
 Limits: lexical, so irony, a correction phrased as a question ("could you use pnpm?"),
 or a language without cues here (English, German, French, Spanish, Portuguese, Russian,
 Chinese, Japanese and Korean have some) are missed; a request that happens to open with
-"never"/"always" or contain "instead" ("use a set instead of a list") counts. Callers
+"never"/"always" or contain "instead" ("use a set instead of a list") counts, unless it
+opens with praise or a next step ("Good. Next, keep them in a dict instead of a list."),
+with no negation in the sentence holding "instead". Callers
 therefore only take a correction as evidence when it follows an action of the agent.
 """
 
@@ -166,7 +168,7 @@ def find_correction(prompt: str) -> Correction | None:
     first: int | None = None
     for cue, pattern in _COMPILED:
         found = pattern.search(text)
-        if found is None:
+        if found is None or (cue == "instead" and _requested(text, found.start())):
             continue
         cues.append(cue)
         if first is None or found.start() < first:
@@ -174,6 +176,28 @@ def find_correction(prompt: str) -> Correction | None:
     if first is None:
         return None
     return Correction(tuple(cues), _excerpt(_scanned(prompt), first))
+
+
+# A prompt or sentence opening with praise or a next step asks for more work: its
+# "instead" is a request ("Good. Next, keep them in a dict instead of a list.").
+_REQUEST_OPENER = re.compile(
+    _START + r"(?:good|great|nice|perfect|cool|thanks|thank you|lgtm|looks good|well done|"
+    r"next(?!\s+time\b)|now let's|let's)\b",
+    re.I,
+)
+# A negation or a blame in the same sentence makes its "instead" a correction again.
+_NEGATION = re.compile(r"\b(?:not|no|never|don'?t|doesn'?t|didn'?t|isn'?t|wrong|n't)\b", re.I)
+
+
+def _requested(text: str, at: int) -> bool:
+    """Whether the "instead" at ``at`` is part of a request, not a correction: the prompt
+    or its sentence opens with praise or a next step, and the sentence negates nothing."""
+    start = max((m.end() for m in _CLAUSE_END.finditer(text, 0, at)), default=0)
+    end_found = _CLAUSE_END.search(text, at)
+    sentence = text[start : end_found.end() if end_found else len(text)]
+    if _NEGATION.search(sentence):
+        return False
+    return bool(_REQUEST_OPENER.match(text) or _REQUEST_OPENER.match(sentence))
 
 
 def _scanned(prompt: str) -> str:

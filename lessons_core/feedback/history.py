@@ -52,6 +52,8 @@ def parse(value: object) -> History:
         entry: Entry = {"classes": counts, "last": _last(raw.get("last")), "seq": _seq(raw)}
         if raw.get("recurrence") in _STATES:
             entry["recurrence"] = raw["recurrence"]
+        if raw.get("nudged") is True:
+            entry["nudged"] = True
         history[mark] = entry
     return history
 
@@ -121,6 +123,16 @@ def set_recurrence(history: History, mark: str, state: str) -> None:
     entry = history.get(mark)
     if entry is not None:
         history[mark] = {**entry, "recurrence": state}
+
+
+def claim_nudge(history: History, mark: str) -> bool:
+    """Whether the action ``mark`` gets its capture nudge now: once per session (no reset
+    forgets it), False for an action that never failed."""
+    entry = history.get(mark)
+    if entry is None or entry.get("nudged") is True:
+        return False
+    history[mark] = {**entry, "nudged": True}
+    return True
 
 
 def due(history: History) -> bool:

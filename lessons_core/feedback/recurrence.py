@@ -1,9 +1,9 @@
 """Recurring failures: the same action failing again with the same kind of error.
 
 A failure hook counts each failure in the session's history (``count_failure``, through
-``nudges.after_failure``) under the action's identity and error class
-(``feedback.failures``). When the action has failed ``history.RECURS_AT`` times with one
-class, its recurrence is answered once per session:
+``nudges.after_failure``, in the call's one write to the session) under the action's
+identity and error class (``feedback.failures``). When the action has failed
+``history.RECURS_AT`` times with one class, its recurrence is answered once per session:
 
 - ``COVERED``: lessons cover the action, so its recurrence is *due*: before the next
   attempt the pre-tool hook (``recurrence_gate``, called by ``deliver.before_action``)
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from lessons_core.authoring.secrets import mask_secrets
 from lessons_core.delivery import sessions
-from lessons_core.feedback import history
+from lessons_core.feedback import history, session_evidence
 from lessons_core.feedback.failures import action_identity, error_class
 from lessons_core.recall.rank import recall
 from lessons_core.recall.types import RecallRequest
@@ -28,7 +28,7 @@ from lessons_core.records import NamedTuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from lessons_core.delivery.sessions import Session
+    from lessons_core.delivery.sessions import Session, SessionState
     from lessons_core.recall.types import Recall
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
@@ -57,29 +57,49 @@ class Counted(NamedTuple):
     error_class: str
     times: int
     verdict: str  # FIRST, COVERED or UNCOVERED
+    nudge: bool  # the action's first capture nudge is due now (once per session)
 
 
 def count_failure(
     layout: Layout,
-    key: str,
+    session: Session,
     files: tuple[str, ...],
     command: str | None,
     error: str,
     config: Config,
 ) -> Counted | None:
     """Count a failed call about ``files`` or running ``command`` (the client said
-    ``error``) in session ``key``; None when nothing precise names the action."""
+    ``error``) in ``session``, with its verdict, the claim of its capture nudge and, for
+    a recurrence no lesson covers, the evidence the stop-time request reads, all in the
+    call's one write; None when nothing precise names the action."""
     identity = action_identity(files, command)
     if identity is None:
         return None
     mark = sessions.gate_mark(identity)
-    counted = sessions.count_failure(layout, key, mark, error_class(error, edit=bool(files)))
-    verdict = FIRST
-    if counted.new_recurrence:
-        verdict = COVERED if covering(layout, files, command, config) else UNCOVERED
-        state = history.DUE if verdict == COVERED else history.NUDGED
-        sessions.set_recurrence(layout, key, mark, state)
-    return Counted(identity, counted.error_class, counted.times, verdict)
+    found_class = error_class(error, edit=bool(files))
+    counted: list[Counted] = []
+    covered: list[bool] = []  # asked at most once, even when a parallel write re-runs this
+
+    def change(state: SessionState) -> bool:
+        failures = state.failures
+        was = failures.get(mark, {}).get("recurrence")
+        cls, times = history.record_failure(failures, mark, found_class)
+        verdict, nudge = FIRST, False
+        if was is None and history.recurring(failures[mark]) is not None:
+            # Recall runs under the lock, once a session per action: only a new recurrence.
+            if not covered:
+                covered.append(covering(layout, files, command, config) is not None)
+            verdict = COVERED if covered[0] else UNCOVERED
+            history.set_recurrence(failures, mark, history.DUE if covered[0] else history.NUDGED)
+            if verdict == UNCOVERED and config.stop_capture:  # for the stop-time request
+                session_evidence.keep_recurrence(state.evidence, mark, identity)
+        else:
+            nudge = history.claim_nudge(failures, mark)
+        counted[:] = [Counted(identity, cls, times, verdict, nudge)]
+        return True
+
+    session.update(change)
+    return counted[0]
 
 
 def record_success(layout: Layout, key: str, files: tuple[str, ...], command: str | None) -> None:

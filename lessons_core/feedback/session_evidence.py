@@ -108,15 +108,11 @@ def note_prompt(session: Session, prompt: str) -> None:
     session.stage(change)
 
 
-def note_recurrence(session: Session, mark: str, identity: str) -> None:
-    """Keep the trigger of an action that failed again with one kind of error and that no
-    lesson covers (``feedback.recurrence``: ``UNCOVERED``), counted under ``mark``."""
-
-    def change(state: SessionState) -> bool:
-        _keep(_since(state.evidence), RECURRED, mark, identity)
-        return True
-
-    session.update(change)
+def keep_recurrence(record: Record, mark: str, identity: str) -> None:
+    """Keep in the session's evidence ``record`` the trigger of an action that failed
+    again with one kind of error and that no lesson covers (``feedback.recurrence``:
+    ``UNCOVERED``), counted under ``mark``; called within the failure hook's one write."""
+    _keep(_since(record), RECURRED, mark, identity)
 
 
 def kept(record: Record, kind: str) -> dict[str, str]:

@@ -1,6 +1,6 @@
 """At the end of a session: ask the agent, once, to capture what the session taught.
 
-A stop hook (Claude Code and Codex ``Stop``, Gemini CLI ``AfterAgent``, Copilot CLI
+A stop hook (Claude Code, Codex and Qwen Code ``Stop``, Gemini CLI ``AfterAgent``, Copilot CLI
 ``agentStop``) calls ``stop_request``. It answers with text only when all of these hold:
 
 - ``stop_capture`` is on in the project's config (the default);

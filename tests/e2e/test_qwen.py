@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -27,7 +28,17 @@ from tests.e2e.fake_chat_completions import (
 )
 from tests.e2e.fake_server import ToolCall
 from tests.e2e.qwen_project import QwenProject, edit_call, read_call, shell_call
-from tests.e2e.sample_repo import APP_RULE, NUDGE_MARK, RELEASE_RULE, nudge_line, saved_lesson
+from tests.e2e.sample_repo import (
+    APP_RULE,
+    CHECK_RULE,
+    FIX_STEPS,
+    NUDGE_MARK,
+    RELEASE_RULE,
+    capturing,
+    nudge_line,
+    saved_lesson,
+    write_makefile,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -181,3 +192,34 @@ def test_uncovered_calls_and_pure_reads_add_no_text(project: QwenProject) -> Non
         assert APP_RULE not in text
         assert RELEASE_RULE not in text
         assert "project-lessons" not in text
+
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "qwen"
+
+
+def test_a_failure_fixed_in_the_session_is_asked_for_at_its_stop(project: QwenProject) -> None:
+    """`make check` exits 2, `make build` runs, `make check` passes: Stop asks once, the
+    model runs the prefilled line through the shell tool, the lesson appears, and the next
+    Stop (``stop_hook_active``) lets the run end. A second Stop hook beside ours keeps
+    what the client sent: the payload tests/fixtures/qwen/stop.json holds."""
+    root = project.root
+    write_makefile(root)
+    stops = project.home / "stops.jsonl"
+    settings = root / ".qwen" / "settings.json"
+    wired = json.loads(settings.read_text())
+    record = {"type": "command", "command": f"cat >> {stops} && echo >> {stops}"}
+    wired["hooks"]["Stop"][0]["hooks"].append(record)
+    settings.write_text(json.dumps(wired))
+    fake = project.fake
+    fake.scenarios["fix"] = [shell_call(command) for command in FIX_STEPS]
+    asked: list[str] = []
+    fake.answer_stop = capturing(shell_call, CHECK_RULE, "build", asked)
+    project.qwen("SCENARIO:fix check the build")
+    assert len(asked) == 1
+    assert "the command 'make check' failed (exit 2" in asked[0]
+    assert saved_lesson(root, CHECK_RULE)["triggers"]["commands"] == ["^make check"]
+    sent = [json.loads(line) for line in stops.read_text().splitlines() if line.strip()]
+    assert [payload["stop_hook_active"] for payload in sent] == [False, True]
+    stored = json.loads((FIXTURES / "stop.json").read_text())
+    assert set(sent[0]) == set(stored)
+    assert stored["hook_event_name"] == "Stop"

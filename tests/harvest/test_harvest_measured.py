@@ -17,30 +17,32 @@ from tests.conftest import run, save_lesson
 
 LABELS = Path(__file__).resolve().parents[1] / "fixtures" / "harvest" / "labels.json"
 RECALL_FLOOR = 0.9
-PRECISION_FLOOR = 0.85
+PRECISION_FLOOR = 0.95
 
 
 def test_recall_and_precision_on_recorded_sessions_hold_their_floor(repo: Layout) -> None:
-    """`lessons eval --harvest` over the labelled fixtures; the one known false correction
-    ("keep them in a dict instead of a list") is the only transcript that fails."""
+    """`lessons eval --harvest` over the labelled fixtures: every transcript passes, the
+    request that says "instead" ("Good. Next, keep the entries in a dict instead of a
+    list.") included."""
     out = run("eval", "--harvest", str(LABELS), "--json")
     data = json.loads(out.stdout)
     assert data["recall"] >= RECALL_FLOOR
     assert data["precision"] >= PRECISION_FLOOR
     assert data["transcripts"] == len(read_labels(LABELS)) >= 10
-    assert [r["transcript"] for r in data["results"] if not r["passed"]] == [
-        "request_with_instead.jsonl"
-    ]
-    assert out.exit_code == 1  # a transcript failed, as `lessons eval` exits on a failed case
+    assert [r["transcript"] for r in data["results"] if not r["passed"]] == []
+    assert out.exit_code == 0
     assert all(data["by_kind"][kind]["expected"] for kind in data["by_kind"])
 
 
 def test_the_eval_report_reads_like_lessons_eval(repo: Layout) -> None:
-    """One summary line with recall and precision, a line per kind, then each failure."""
+    """One summary line with recall and precision, a line per kind, and no failure."""
     lines = run("eval", "--harvest", str(LABELS)).stdout.splitlines()
-    assert lines[0].startswith("16/17 transcripts passed; recall 1.000, precision 0.929")
-    assert "FAIL request_with_instead.jsonl" in lines
-    assert "  not expected: correction src/util.py" in lines
+    assert lines[0] == (
+        "17/17 transcripts passed; recall 1.000, precision 1.000 (13 of 13 expected found, "
+        "13 found)"
+    )
+    assert "  correction   4/4 expected, 4 found" in lines
+    assert not any(line.startswith("FAIL ") for line in lines)
 
 
 def test_recorded_candidates_name_the_lesson_that_covers_them(repo: Layout) -> None:

@@ -8,8 +8,9 @@ import pytest
 
 from lessons_core.authoring.guards import PROBE_COMMANDS, probe_hits
 from lessons_core.delivery.deliver import ToolAction
-from lessons_core.delivery.nudges import command_pattern, failure_nudge
+from lessons_core.delivery.nudges import after_failure, command_pattern, failure_nudge
 from lessons_core.matching.commands import compile_command
+from lessons_core.store.config import Config
 from lessons_core.store.layout import Layout
 
 
@@ -50,7 +51,7 @@ def test_a_failed_pure_read_gets_no_pattern() -> None:
 
 def test_nudge_names_the_repo_relative_path_for_a_file(project: Layout) -> None:
     """A failed edit gives --trigger-file with the repo-relative path."""
-    text = failure_nudge(project, "s", ToolAction(files=("src/a.py",)))
+    text = failure_nudge(project, ToolAction(files=("src/a.py",)))
     assert text is not None
     assert "--trigger-file src/a.py" in text
     assert f"sh {project.root}/.lessons/run add" in text
@@ -58,7 +59,7 @@ def test_nudge_names_the_repo_relative_path_for_a_file(project: Layout) -> None:
 
 def test_nudge_line_is_a_working_shell_command(project: Layout) -> None:
     """The lessons add line splits into the arguments lessons add expects."""
-    text = failure_nudge(project, "s", ToolAction(command="cd web && pnpm test:e2e --filter x"))
+    text = failure_nudge(project, ToolAction(command="cd web && pnpm test:e2e --filter x"))
     assert text is not None
     line = text.splitlines()[-1].strip()
     words = shlex.split(line)
@@ -69,17 +70,23 @@ def test_nudge_line_is_a_working_shell_command(project: Layout) -> None:
 def test_nudge_comes_once_per_session_and_key(project: Layout) -> None:
     """The same failure nudges once; another key or session nudges again."""
     push = ToolAction(command="git push origin main")
-    assert failure_nudge(project, "s", push) is not None
-    assert failure_nudge(project, "s", push) is None
-    assert failure_nudge(project, "s", ToolAction(command="make release")) is not None
-    assert failure_nudge(project, "other", push) is not None
+    config = Config()
+    first = after_failure(project, "s", push, "rejected", config)
+    assert first is not None
+    assert first.startswith("That call failed.")
+    again = after_failure(project, "s", push, "rejected", config)  # the recurrence's nudge
+    assert again is not None
+    assert not again.startswith("That call failed.")
+    assert after_failure(project, "s", push, "rejected", config) is None
+    assert after_failure(project, "s", ToolAction(command="make release"), "", config)
+    assert after_failure(project, "other", push, "rejected", config) is not None
 
 
 def test_nudge_never_offers_a_trigger_quoting_a_secret(project: Layout) -> None:
     """A token the trigger would quote never reaches the agent: no nudge for that call."""
     token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
-    assert failure_nudge(project, "s", ToolAction(command=f"{token} deploy now")) is None
-    text = failure_nudge(project, "s", ToolAction(command=f"gh release --token {token}"))
+    assert failure_nudge(project, ToolAction(command=f"{token} deploy now")) is None
+    text = failure_nudge(project, ToolAction(command=f"gh release --token {token}"))
     assert text is not None
     assert "^gh release" in text
     assert token not in text

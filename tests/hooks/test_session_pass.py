@@ -134,3 +134,22 @@ def test_fields_this_version_does_not_know_are_kept(project: Layout) -> None:
     kept = json.loads(Path(path).read_text())
     assert (kept["corrections"], kept["stopped"]) == ({"git push": [1, 2]}, True)
     assert (kept["shown"], "gates" in kept) == ([], False)
+
+
+def test_each_failure_call_reads_and_writes_the_session_once(project: Layout) -> None:
+    """A failing command, failing again the same way with no lesson about it, and once
+    more: each real failure hook call opens the session file once and its lock once. The
+    count, the verdict, the nudge's claim and the evidence for the stop-time request are
+    one write; the first call brings the capture nudge, the second the stronger one, the
+    third nothing."""
+    failure = payload("claude-code", "post_tool_use_failure_bash", project.root)
+    calls = _counted(project, [failure, failure, failure])
+    assert [(call["json"], call["lock"]) for call in calls] == [(1, 1), (1, 1), (1, 1)]
+    first, again, third = (str(call["out"]) for call in calls)
+    assert "That call failed." in first
+    assert "failed 2 times in this session" in again
+    assert third == ""
+    state = sessions.load(project, sessions.session_key(str(failure["session_id"])))
+    ((entry),) = state.failures.values()
+    assert (entry["recurrence"], entry["nudged"]) == ("nudged", True)
+    assert state.evidence["recurred"]  # the trigger the stop-time request will offer

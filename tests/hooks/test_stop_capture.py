@@ -75,6 +75,12 @@ HARNESSES = {
         "agent_stop",
         session="sessionId",
     ),
+    "qwen": Harness(
+        "qwen",
+        ("pre_tool_use_edit", {}),
+        ("user_prompt_submit", "prompt"),
+        "stop",
+    ),
 }
 CORRECTION = "No, don't touch that file; the generator writes it."
 
