@@ -112,6 +112,7 @@ def test_a_refused_add_reaches_the_model_as_an_error_with_the_fix(project: Proje
     # The error's text (this client passes an error result's text, not its structure).
     assert result_text(result).startswith(
         "error (no-trigger): the lesson has no trigger, so it could never be recalled\n"
-        "fix: add 'files', 'commands' or 'keywords'\n"
+        "fix: add 'files', 'commands' or 'keywords', or 'always': true for a rule that "
+        "applies to every task\n"
     )
     assert sorted((project.root / ".lessons" / "lessons").iterdir()) == before
