@@ -1,5 +1,5 @@
-"""Codex CLI: ``SessionStart``, ``UserPromptSubmit``, ``PreToolUse``, ``PreCompact`` and
-``Stop``.
+"""Codex CLI: ``SessionStart``, ``UserPromptSubmit``, ``PreToolUse``, ``PostToolUse`` (its
+shell tool), ``PreCompact`` and ``Stop``.
 
 Codex speaks Claude Code's hook protocol (``hookSpecificOutput`` with
 ``permissionDecision``/``additionalContext``). As the real client sends them (Codex CLI
@@ -8,11 +8,18 @@ tools: its shell tool (``exec_command`` to the model) arrives as ``Bash`` with t
 in ``tool_input.command``, and an edit as ``apply_patch`` with the patch text there. The
 files an edit touches come from the patch headers, also when the patch is piped through
 the shell (``apply_patch <<'EOF'``).
+
+Codex has no failure hook: ``PostToolUse`` after a shell call carries its output without
+the exit code, which ``codex_exits`` reads from the session file. A non-zero one runs the
+failure path every harness shares (``nudges.after_failure``), its nudge answered as
+``additionalContext`` (the model reads it as a developer message); the recurrence gate
+then refuses the next attempt from ``PreToolUse``. No hook fires after a failed
+``apply_patch``.
 """
 
 from __future__ import annotations
 
-from lessons_cli.harnesses import claude_code, codex_patches
+from lessons_cli.harnesses import claude_code, codex_exits, codex_patches
 from lessons_cli.harnesses.spec import HookEvent, Wiring, any_of
 from lessons_core.delivery import deliver as delivery
 from lessons_core.delivery.deliver import ToolAction
@@ -29,7 +36,9 @@ project_dir = claude_code.project_dir
 SHELL_TOOL = "Bash"
 PATCH_TOOL = "apply_patch"
 TOOLS = (SHELL_TOOL, PATCH_TOOL)
-EVENTS = frozenset({"SessionStart", "UserPromptSubmit", "PreToolUse", "PreCompact", "Stop"})
+EVENTS = frozenset(
+    {"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PreCompact", "Stop"}
+)
 # Codex (0.171.0, tests/e2e/test_codex.py) has hooks on by default, but skips a repo's
 # .codex/hooks.json in an untrusted folder and each hook until it is trusted, silently.
 INIT_NOTE = (
@@ -46,6 +55,7 @@ WIRING = Wiring(
         HookEvent("SessionStart"),
         HookEvent("UserPromptSubmit"),
         HookEvent("PreToolUse", any_of(TOOLS)),
+        HookEvent("PostToolUse", any_of((SHELL_TOOL,))),
         HookEvent("PreCompact"),
         HookEvent("Stop"),
     ),
@@ -71,6 +81,28 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
         return claude_code.pre_tool_output(
             delivery.before_action(layout, key, action_of(layout, payload), config)
         )
+    if event == "PostToolUse":
+        return after_shell(layout, payload, config)
     if event in {"SessionStart", "UserPromptSubmit", "PreCompact", "Stop"}:
         return claude_code.handle(layout, payload, config)
     return None
+
+
+def after_shell(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str, Any] | None:
+    """After a shell call: its exit code from the session file; a failure is counted and
+    may bring a nudge, a success after failures ends their run; no code, nothing."""
+    code = codex_exits.exit_code(payload.get("transcript_path"), payload.get("tool_use_id"))
+    if code is None:
+        return None
+    key, action = claude_code.session_of(payload), action_of(layout, payload)
+    if code == 0:
+        delivery.after_success(layout, key, action)
+        return None
+    # Failures only: keeps every other call lighter.
+    from lessons_core.delivery.nudges import after_failure
+
+    output = payload.get("tool_response")
+    # The header the failure classes read, as in Claude Code's error text.
+    error = f"Exit code {code}\n{output if isinstance(output, str) else ''}"
+    text = after_failure(layout, key, action, error, config, "PostToolUse")
+    return claude_code.context_output("PostToolUse", text)

@@ -19,8 +19,8 @@ A stop hook (Claude Code, Codex and Qwen Code ``Stop``, Gemini CLI ``AfterAgent`
 
 The text lists the evidence and carries a prefilled ``lessons add`` line for the first
 item (trigger and evidence from the session, the rule and topic left to the agent),
-secrets masked. A fail-then-fix needs a failure hook: Codex has none, so there only
-corrections count.
+secrets masked. A fail-then-fix needs a failure hook: Codex reports a shell command's
+(its ``PostToolUse``, the exit code read from its session file), not an ``apply_patch``'s.
 """
 
 from __future__ import annotations

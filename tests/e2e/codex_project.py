@@ -81,7 +81,9 @@ class Project(ClientProject[FakeResponses]):
         script = shlex.quote('cat >> "$1"; echo >> "$1"')
         command = f"sh -c {script} sh {shlex.quote(str(target))}"
         handler = {"hooks": [{"type": "command", "command": command, "timeout": 10}]}
-        events = ("SessionStart", "UserPromptSubmit", "PreToolUse", "PreCompact", "Stop")
+        events = (
+            "SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PreCompact", "Stop"
+        )  # fmt: skip
         hooks_file = self.codex_home / "hooks.json"
         hooks_file.write_text(json.dumps({"hooks": {event: [handler] for event in events}}))
         with self.config.open("a") as config:

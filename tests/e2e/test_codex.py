@@ -39,7 +39,7 @@ pytestmark = pytest.mark.e2e
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "codex"
 BLOCKED = "Command blocked by PreToolUse hook: "
-EVENTS = {"SessionStart", "UserPromptSubmit", "PreToolUse", "PreCompact", "Stop"}
+EVENTS = {"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PreCompact", "Stop"}
 
 
 def _items(request: dict[str, Any]) -> list[dict[str, Any]]:
@@ -104,7 +104,7 @@ def test_hooks_run_only_after_the_documented_trust_steps(codex_repo: Project) ->
     assert {hook["trustStatus"] for hook in ours.values()} == {"untrusted"}
     assert run.hooks == []
     said = _doctor(project)
-    assert "fail: 5 of lessons' hooks are new or changed since trusted: Codex skips them" in said
+    assert "fail: 6 of lessons' hooks are new or changed since trusted: Codex skips them" in said
     assert not any("the project is not trusted" in line for line in said)
     assert released.exists()
 
@@ -225,9 +225,15 @@ def test_pure_reads_and_uncovered_calls_add_nothing(codex: Project) -> None:
         assert OPEN not in _blob(request)
 
 
-def _fixture_kind(payload: dict[str, Any]) -> str:
-    """The fixture file a payload is an instance of."""
+def _fixture_kind(payload: dict[str, Any]) -> str | None:
+    """The fixture file a payload is an instance of; None for the calls around the failing
+    command's PostToolUse, which only that one stands for."""
     event = payload["hook_event_name"]
+    failing = payload.get("tool_input", {}).get("command") == FIXTURE_FAILING
+    if event == "PostToolUse":
+        return "post_tool_use_bash" if failing else None
+    if event == "PreToolUse" and failing:
+        return None
     if event == "SessionStart":
         return f"session_start_{payload['source']}"
     if event != "PreToolUse":
@@ -259,6 +265,8 @@ FIXTURE_HEREDOC = (
     "*** End Patch\nEOF"
 )
 
+FIXTURE_FAILING = "echo out; echo err >&2; exit 3"
+
 
 def test_the_fixtures_are_what_the_client_sends(codex: Project, tmp_path: Path) -> None:
     """Each payload in tests/fixtures/codex has the keys and types Codex sends, and the
@@ -272,11 +280,12 @@ def test_the_fixtures_are_what_the_client_sends(codex: Project, tmp_path: Path) 
         shell_call("git push origin release"),
         patch_call(FIXTURE_PATCH),
         shell_call(FIXTURE_HEREDOC),
+        shell_call(FIXTURE_FAILING),
     ]
     codex.fake.full_context_after.add(("payloads", 2))
     codex.codex("SCENARIO:payloads Push the release branch to origin")
     payloads = [json.loads(line) for line in recorded.read_text().splitlines() if line]
-    kinds = {_fixture_kind(payload): payload for payload in payloads}
+    kinds = {kind: payload for payload in payloads if (kind := _fixture_kind(payload))}
     assert sorted(kinds) == sorted(path.stem for path in FIXTURES.glob("*.json"))
     for kind, payload in kinds.items():
         text = (FIXTURES / f"{kind}.json").read_text()
@@ -288,8 +297,8 @@ def test_the_fixtures_are_what_the_client_sends(codex: Project, tmp_path: Path) 
 
 
 def test_the_agent_captures_a_lesson_with_the_line_the_session_note_gave(codex: Project) -> None:
-    """lessons is not on Codex's PATH (only in ~/.local/bin, as pipx leaves it). Codex has
-    no failure hook, so the capture line comes in the session note; the model runs it
+    """lessons is not on Codex's PATH (only in ~/.local/bin, as pipx leaves it). Without a
+    failure, the capture line comes in the session note; the model runs it
     through the shell tool with its placeholders filled, and the lesson file appears."""
     codex.on_path = False
     fake = codex.fake
@@ -328,8 +337,8 @@ def test_an_always_on_lesson_reaches_the_first_request_and_again_after_compactio
 def test_a_corrected_session_is_asked_once_at_its_stop(codex: Project) -> None:
     """An edit of src/app.py, then (the session resumed) a prompt correcting it: Codex's
     Stop hook asks once, the model runs the prefilled line through its shell tool, the
-    lesson appears, and the Stop after it lets the run end. Codex has no failure hook, so
-    a correction is its evidence."""
+    lesson appears, and the Stop after it lets the run end. No hook fires after a failed
+    apply_patch, so a correction is the evidence after an edit."""
     fake = codex.fake
     fake.scenarios["edit"] = [patch_call(update_patch("src/app.py", "VALUE = 1", "VALUE = 2"))]
     codex.codex("SCENARIO:edit change the app")

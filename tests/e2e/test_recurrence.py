@@ -1,6 +1,6 @@
 """Recurring failures with the real clients: a command fails twice the same way, and
 before the third attempt the lesson covering it comes back as a refusal (Claude Code,
-Qwen Code, Copilot CLI, Gemini CLI); with no lesson covering it, the second failure
+Qwen Code, Copilot CLI, Gemini CLI, Codex CLI); with no lesson covering it, the second failure
 brings the stronger nudge (Claude Code).
 
 The fake model issues the same failing call again and again; every command also appends
@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e import copilot_project, gemini_project, qwen_project
+from tests.e2e import codex_project, copilot_project, gemini_project, qwen_project
 from tests.e2e.claude_project import TOOLS, Project, bash_call
 from tests.e2e.copilot_project import CopilotProject
 from tests.e2e.fake_anthropic import result_text, tool_results
@@ -96,6 +96,10 @@ def _run_qwen(project: QwenProject, prompt: str) -> None:
     project.qwen(prompt)
 
 
+def _run_codex(project: codex_project.Project, prompt: str) -> None:
+    project.codex(prompt)
+
+
 def _run_copilot(project: CopilotProject, prompt: str) -> None:
     project.copilot(prompt, "--trust-folder")
 
@@ -108,6 +112,7 @@ CLIENTS: dict[str, tuple[Callable[[str], ToolCall], Callable[[Any, str], None]]]
     "qwen_project": (qwen_project.shell_call, _run_qwen),
     "copilot_project": (copilot_project.bash_call, _run_copilot),
     "gemini": (gemini_project.shell_call, _run_gemini),
+    "codex": (codex_project.shell_call, _run_codex),
 }
 
 
@@ -115,9 +120,10 @@ CLIENTS: dict[str, tuple[Callable[[str], ToolCall], Callable[[Any, str], None]]]
 def test_other_clients_bring_the_lesson_back_before_the_third_attempt(
     client: str, request: pytest.FixtureRequest
 ) -> None:
-    """Qwen Code, Copilot CLI (the failure read from postToolUse) and Gemini CLI (from
-    AfterTool): the same command failing twice, the model reads the recurrence gate with
-    its rule while only two attempts ran, and the retry runs."""
+    """Qwen Code, Copilot CLI (the failure read from postToolUse), Gemini CLI (from
+    AfterTool) and Codex CLI (PostToolUse, the exit code read from its session file): the
+    same command failing twice, the model reads the recurrence gate with its rule while
+    only two attempts ran, and the retry runs."""
     project: Any = request.getfixturevalue(client)
     call, run = CLIENTS[client]
     project.lessons("add", RULE, "--topic", "checks", "--trigger-cmd", "nosuchmod_xyz")

@@ -46,6 +46,7 @@ HOOK_PATH: dict[str, frozenset[str]] = {
     "lessons_cli.harnesses.spec": frozenset(),
     "lessons_cli.harnesses.claude_code": frozenset(),
     "lessons_cli.harnesses.codex": frozenset(),
+    "lessons_cli.harnesses.codex_exits": frozenset(),
     "lessons_cli.harnesses.copilot": frozenset(),
     "lessons_cli.harnesses.cursor": frozenset(),
     "lessons_cli.harnesses.gemini": frozenset(),

@@ -135,7 +135,7 @@ def test_unparsable_settings_are_never_rewritten(plain_repo: Path) -> None:
         (
             "--codex",
             ".codex/hooks.json",
-            {"SessionStart", "UserPromptSubmit", "PreToolUse", "PreCompact", "Stop"},
+            {"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PreCompact", "Stop"},
         ),
         (
             "--gemini",
