@@ -181,7 +181,7 @@ def test_codex_trust_is_read_from_its_config(
     config.write_text(f'[projects."{root}"]\ntrust_level = "trusted"\n')
     code, report = _doctor()
     assert code == 1
-    assert "5 of lessons' hooks are new or changed" in report["checks"][-1]["detail"]
+    assert "6 of lessons' hooks are new or changed" in report["checks"][-1]["detail"]
     hooks = root / ".codex" / "hooks.json"
     with config.open("a") as handle:
         for key, value in hook_hashes(hooks).items():
