@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import re
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
+from lessons_core.feedback import corrections
 from lessons_core.feedback.corrections import MAX_SCANNED_CHARS, find_correction
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def cues(prompt: str) -> tuple[str, ...]:
@@ -167,3 +175,44 @@ def test_a_dot_inside_a_file_name_does_not_end_the_excerpt() -> None:
     found = find_correction("No, don't edit src/app.py by hand; the generator writes it.")
     assert found is not None
     assert found.excerpt == "No, don't edit src/app.py by hand; the generator writes it."
+
+
+def _every_prompt_here() -> list[str]:
+    """Every prompt the parametrized tests above use, corrections and ordinary ones."""
+    prompts: list[str] = []
+    for test in (
+        test_english_corrections_are_found,
+        test_ordinary_prompts_are_no_corrections,
+        test_corrections_in_other_languages_are_found,
+    ):
+        for mark in getattr(test, "pytestmark", []):
+            for case in mark.args[1]:
+                prompts.append(case[0] if isinstance(case, tuple) else case)
+    return prompts
+
+
+def test_a_cue_pattern_matches_only_text_holding_one_of_its_anchors() -> None:
+    """The anchors let a prompt skip patterns it cannot match; that holds only if every
+    match of a pattern, lowercased, holds one of its cue's anchors."""
+    prompts = _every_prompt_here()
+    assert len(prompts) > 80
+    for prompt in prompts:
+        text = corrections._scanned(prompt)
+        for cue, anchors, source in corrections._CUES:
+            for found in re.finditer(source, text, re.I | re.M):
+                assert any(anchor in found.group().lower() for anchor in anchors), (cue, prompt)
+
+
+def test_a_prompt_holding_no_anchor_loads_no_regular_expressions() -> None:
+    """Most prompts hold no cue word: they cost the prompt hook no pattern compiling."""
+    probe = (
+        "import sys\n"
+        "from lessons_core.feedback.corrections import find_correction\n"
+        "assert find_correction('the recall hook misses lessons when the capture regex "
+        "sees a trailing slash') is None\n"
+        "print('re' in sys.modules)\n"
+    )
+    ran = subprocess.run(
+        [sys.executable, "-S", "-c", probe], check=False, capture_output=True, text=True, cwd=REPO
+    )
+    assert ran.stdout.strip() == "False", ran.stderr

@@ -93,7 +93,7 @@ HOOK_PATH: dict[str, frozenset[str]] = {
     "lessons_core.delivery.nudges": frozenset({"shlex"}),
     "lessons_core.authoring.secrets": frozenset({"re", "typing"}),
     # A prompt right after an action: is it a correction? A stop: the capture request.
-    "lessons_core.feedback.corrections": frozenset({"re"}),
+    "lessons_core.feedback.corrections": frozenset(),
     "lessons_core.feedback.stop_capture": frozenset(),
     # A failed call, or a recurrence due: error classes, the recurrence gate and nudge.
     "lessons_core.feedback.failures": frozenset({"re"}),
