@@ -19,9 +19,21 @@ def counted(number: int, noun: str) -> str:
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
+def visible(text: str) -> str:
+    """``text`` with control and other unprintable characters written as escapes: a lesson
+    file is data from a commit, and a raw escape sequence in it could rewrite the terminal
+    that shows it."""
+    if text.isprintable():
+        return text
+    return "".join(
+        char if char.isprintable() else char.encode("unicode_escape").decode("ascii")
+        for char in text
+    )
+
+
 def lesson_line(lesson: Lesson) -> str:
     status = "" if lesson.is_active else f" [{lesson.status.value}]"
-    return f"{lesson.id}{status}: {lesson.rule}"
+    return visible(f"{lesson.id}{status}: {lesson.rule}")
 
 
 def describe(lesson: Lesson) -> str:
@@ -45,4 +57,4 @@ def describe(lesson: Lesson) -> str:
     marks = ", ".join(m for m, on in (("gate", lesson.gate), ("always on", lesson.always)) if on)
     lines.append(f"  status:    {status}{f' ({marks})' if marks else ''}")
     lines.append(f"  created:   {lesson.created}")
-    return "\n".join(lines)
+    return "\n".join(visible(line) for line in lines)

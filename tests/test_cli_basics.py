@@ -146,6 +146,22 @@ def test_show_prints_everything_and_json(repo: Layout) -> None:
     assert orjson.loads(run("show", lesson_id, "--json").stdout)["evidence"] == ["pr:42"]
 
 
+def test_show_and_list_write_control_characters_as_escapes(repo: Layout) -> None:
+    """A lesson file is data from a commit: an escape sequence in a trigger or the rule is
+    shown as ``\\x1b`` text, never sent raw to the terminal."""
+    lesson_id = add(RULE_A, "--topic", "db", "--trigger-file", "src/db/**")
+    path = repo.root / ".lessons" / "lessons" / f"{lesson_id}.json"
+    data = orjson.loads(path.read_bytes())
+    data["rule"] += "\x1b]0;owned\x07"
+    data["triggers"]["keywords"] = ["\x1b[2Jmigration"]
+    path.write_bytes(orjson.dumps(data))
+    shown = run("show", lesson_id).stdout + run("list").stdout
+    assert "\x1b" not in shown
+    assert "\x07" not in shown
+    assert "\\x1b[2Jmigration" in shown
+    assert "\\x1b]0;owned\\x07" in shown
+
+
 def test_add_always_needs_no_trigger_and_show_says_so(repo: Layout) -> None:
     """``add --always`` saves a rule without triggers, marked always-on in its file and in
     ``show``; without ``--always`` the same rule is refused for having no trigger."""
