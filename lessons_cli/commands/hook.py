@@ -25,11 +25,11 @@ def hook_command(harness: str) -> None:
       claude-code  SessionStart, UserPromptSubmit, PreToolUse, PreCompact,
                    PostToolUseFailure, Stop (.claude/settings.json)
       codex        SessionStart, UserPromptSubmit, PreToolUse (Bash, apply_patch),
-                   PreCompact, Stop (.codex/hooks.json)
+                   PostToolUse (Bash), PreCompact, Stop (.codex/hooks.json)
       gemini       SessionStart, BeforeAgent, BeforeTool, AfterTool, PreCompress,
                    AfterAgent (.gemini/settings.json)
       cursor       sessionStart, beforeShellExecution, preToolUse, postToolUse,
-                   preCompact (.cursor/hooks.json)
+                   postToolUseFailure, preCompact, stop (.cursor/hooks.json)
       copilot      sessionStart, userPromptSubmitted, preToolUse, postToolUseFailure
                    (bash, create, edit), postToolUse (bash), preCompact, agentStop
                    (.github/hooks/lessons.json)

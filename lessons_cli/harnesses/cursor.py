@@ -1,17 +1,24 @@
 """Cursor: ``sessionStart``, ``beforeShellExecution``, ``preToolUse``, ``postToolUse``,
-``preCompact``.
+``postToolUseFailure``, ``preCompact`` and ``stop``.
 
 Cursor refuses a call with ``permission: "deny"`` and hands ``agent_message`` to the
 model, so gate rules go there, before the command or edit runs. Its pre-tool events
 cannot add context; context rules follow in ``postToolUse`` as ``additional_context``.
+A failed call comes as ``postToolUseFailure`` (``error_message``, ``failure_type``,
+``is_interrupt``), an event that cannot add context either: its nudge is held in the
+session and follows with the next ``postToolUse``. A shell call ``postToolUse`` reports
+carries ``tool_output`` as JSON text with its ``exitCode``; one that exited non-zero is a
+failure too. ``stop`` keeps the run going with ``followup_message``.
 The session is Cursor's ``conversation_id``; the project is the first workspace root.
-Payloads are kept in tests/fixtures/cursor/.
+Payloads are kept in tests/fixtures/cursor/: shapes from the Cursor hooks reference, not
+recorded from the client (it cannot run offline).
 """
 
 from __future__ import annotations
 
 from lessons_cli.harnesses import claude_code
 from lessons_cli.harnesses.spec import HookEvent, Wiring, any_of
+from lessons_core import hookjson
 from lessons_core.delivery import deliver as delivery
 from lessons_core.delivery import sessions
 from lessons_core.delivery.deliver import CONTEXT, GATE, Notice, ToolAction
@@ -32,7 +39,7 @@ EVENT_MODES = {
     "preToolUse": frozenset({GATE}),
     "postToolUse": frozenset({CONTEXT}),
 }
-EVENTS = frozenset({"sessionStart", "preCompact", *EVENT_MODES})
+EVENTS = frozenset({"sessionStart", "preCompact", "postToolUseFailure", "stop", *EVENT_MODES})
 # A command is gated at beforeShellExecution, so preToolUse is wired for edits only.
 WIRING = Wiring(
     "cursor",
@@ -42,12 +49,17 @@ WIRING = Wiring(
         HookEvent("beforeShellExecution"),
         HookEvent("preToolUse", any_of(FILE_TOOLS)),
         HookEvent("postToolUse", any_of(TOOLS)),
+        HookEvent("postToolUseFailure", any_of(TOOLS)),
         HookEvent("preCompact"),
+        HookEvent("stop"),
     ),
     nested=False,
     top_level={"version": 1},
 )
 USER_MESSAGE = "lessons: showed the agent project rules for this call; it will retry."
+# A call the user stopped, or one refused (by a hook such as lessons' own gate, or by the
+# user), did not fail: nothing about the action is learned from it.
+NOT_FAILED = frozenset({"permission_denied"})
 
 
 def project_dir(payload: dict[str, Any]) -> str | None:
@@ -85,6 +97,9 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
     if event == "sessionStart":
         note = delivery.session_start(layout, key, "startup", config)
         return {"additional_context": note} if note else None
+    if event == "postToolUseFailure":
+        _failed(layout, key, payload, config)
+        return None
     if isinstance(event, str) and event in EVENT_MODES:
         modes = EVENT_MODES[event]
         action = action_of(layout, payload)
@@ -92,8 +107,81 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
             notice = delivery.before_action(layout, key, action, config, modes, event, session)
         if GATE in modes:
             return gate_output(notice) if notice else None
-        text = delivery.with_due(layout, key, config, notice.text if notice else None, session)
+        nudge = _after_tool(layout, key, payload, action, config, session.state)
+        said = "\n".join(part for part in (nudge, notice.text if notice else None) if part)
+        text = delivery.with_due(layout, key, config, said or None, session)
         return {"additional_context": text} if text else None
     if event == "preCompact":
         delivery.before_compaction(layout, key)
+    if event == "stop":
+        return _stop(layout, key, payload, config)
     return None
+
+
+def shell_exit(payload: dict[str, Any]) -> tuple[int, str] | None:
+    """The exit code and output of the shell call a ``postToolUse`` reports (its
+    ``tool_output`` is JSON text, ``{"output": ..., "exitCode": N}``), or None."""
+    if payload.get("tool_name") != SHELL_TOOL:
+        return None
+    output = payload.get("tool_output")
+    try:
+        result = hookjson.loads(output) if isinstance(output, str) else output
+    except ValueError:
+        return None
+    if not isinstance(result, dict):
+        return None
+    code = result.get("exitCode")
+    if type(code) is not int:
+        return None
+    text = result.get("output")
+    return code, text if isinstance(text, str) else ""
+
+
+def _after_tool(
+    layout: Layout,
+    key: str,
+    payload: dict[str, Any],
+    action: ToolAction,
+    config: Config,
+    known: sessions.SessionState,
+) -> str | None:
+    """A call ran: a shell call that exited non-zero failed (its nudge is returned), any
+    other is the action's last outcome, a success."""
+    ran = shell_exit(payload)
+    if ran is not None and ran[0] != 0:
+        from lessons_core.delivery.nudges import after_failure  # failures only
+
+        code, output = ran
+        error = f"Exit code {code}\n{output}"
+        return after_failure(layout, key, action, error, config, "postToolUse")
+    delivery.after_success(layout, key, action, known)
+    return None
+
+
+def _failed(layout: Layout, key: str, payload: dict[str, Any], config: Config) -> None:
+    """A failed call: counted, its nudge held for the next hook that can add context."""
+    if payload.get("is_interrupt") is True or payload.get("failure_type") in NOT_FAILED:
+        return
+    error = payload.get("error_message")
+    if not isinstance(error, str) or not error:
+        error = str(payload.get("failure_type") or "error")
+    from lessons_core.delivery.nudges import after_failure  # failures only
+
+    action = action_of(layout, payload)
+    after_failure(layout, key, action, error, config, "postToolUseFailure", hold=True)
+
+
+def _stop(
+    layout: Layout, key: str, payload: dict[str, Any], config: Config
+) -> dict[str, Any] | None:
+    """Keep a run that ended on its own going once, to capture what it taught. Cursor
+    sends ``followup_message`` as the next user message; ``loop_count`` above 0 says the
+    run already goes on because of one."""
+    if payload.get("status") != "completed":  # aborted by the user, or an error
+        return None
+    from lessons_core.feedback.stop_capture import stop_request  # stops only
+
+    count = payload.get("loop_count")
+    active = type(count) is int and count > 0
+    text = stop_request(layout, key, config, active=active)
+    return {"followup_message": text} if text else None

@@ -375,12 +375,18 @@ def before_compaction(layout: Layout, key: str) -> None:
 def with_due(
     layout: Layout, key: str, config: Config, text: str | None, opened: Session | None = None
 ) -> str | None:
-    """``text`` after the always-on lessons, when a compaction left them due: for a hook
-    that can add context in a harness that starts no session after compacting. Reads
-    nothing more than the session (``opened``, when the caller read it) when none are."""
+    """``text`` after what waits for a hook that can add context: the always-on lessons,
+    when a compaction left them due (a harness that starts no session after compacting),
+    and a failure nudge held back by a failure event that cannot add context
+    (``nudges.after_failure``). Reads nothing more than the session (``opened``, when the
+    caller read it) when nothing waits."""
     with opened or sessions.open_session(layout, key) as session:
-        if not session.state.due or not session.take_due():
+        if not session.state.due and not session.state.held:
             return text
-    from lessons_core.delivery.always import at_session_start
+        due, held = session.take_pending()
+    always = None
+    if due:
+        from lessons_core.delivery.always import at_session_start
 
-    return "\n".join(part for part in (at_session_start(layout, key, config), text) if part) or None
+        always = at_session_start(layout, key, config)
+    return "\n".join(part for part in (always, held, text) if part) or None

@@ -15,11 +15,12 @@ from lessons_core.authoring.secrets import mask_secrets
 from lessons_core.delivery import sessions
 from lessons_core.delivery.deliver import GATE_PREFIX, ToolAction, record_failure
 from lessons_core.feedback import recurrence
-from lessons_core.feedback.failures import command_pattern, precise_trigger
+from lessons_core.feedback.failures import command_pattern, precise_trigger, trigger_label
 from lessons_core.store.layout import Layout, lessons_command
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from lessons_core.delivery.sessions import SessionState
     from lessons_core.store.config import Config
 
 __all__ = ["after_failure", "command_pattern", "failure_nudge", "recurrence_nudge"]
@@ -39,26 +40,53 @@ def after_failure(
     error: str,
     config: Config,
     event: str = "PostToolUseFailure",
+    *,
+    hold: bool = False,
 ) -> str | None:
     """What a failure hook does in every harness: count the failure in the session's
     history (``feedback.recurrence``, one read and one write of the session), log it when
     telemetry is on, and return the text for the agent: the capture nudge (once per
     session and action), the stronger one for an uncovered recurrence, or nothing (a
     covered recurrence waits for the recurrence gate). A call lessons' own gate refused
-    is no failure: some clients report the refusal as one."""
+    is no failure: some clients report the refusal as one.
+
+    ``hold``: the failure event cannot add context, so the text is kept in the session,
+    in the same write, for the next hook that can (``deliver.with_due``), and None is
+    returned."""
     if GATE_PREFIX in error:
         return None
+    said: list[str | None] = [None]
+
+    def keep(state: SessionState, counted: recurrence.Counted) -> None:
+        said[0] = nudge_for(layout, action, counted)
+        trigger = precise_trigger(action.files, action.command)
+        if hold and said[0] and trigger is not None:
+            state.held = held_nudge(said[0], trigger)
+
     with sessions.open_session(layout, key) as session:
         counted = recurrence.count_failure(
-            layout, session, action.files, action.command, error, config
+            layout, session, action.files, action.command, error, config, keep
         )
     found_class, identity = (counted.error_class, counted.identity) if counted else ("", "")
     record_failure(layout, key, action, config, event, found_class, identity)
-    if counted is None or counted.verdict == recurrence.COVERED:
-        return None
+    return None if hold else said[0]
+
+
+def nudge_for(layout: Layout, action: ToolAction, counted: recurrence.Counted) -> str | None:
+    """The text a counted failure brings: the stronger nudge for a recurrence no lesson
+    covers, the capture nudge when it is due, else None (a covered recurrence waits for
+    the recurrence gate)."""
     if counted.verdict == recurrence.UNCOVERED:
         return recurrence_nudge(layout, action, counted.error_class, counted.times)
-    return failure_nudge(layout, action) if counted.nudge else None
+    if counted.verdict == recurrence.COVERED or not counted.nudge:
+        return None
+    return failure_nudge(layout, action)
+
+
+def held_nudge(text: str, trigger: tuple[str, str]) -> str:
+    """A nudge delivered after later calls: it names the call it is about."""
+    about = trigger_label(trigger)
+    return mask_secrets(f"About an earlier call in this session ({about}): {text}")
 
 
 def failure_nudge(layout: Layout, action: ToolAction) -> str | None:

@@ -88,7 +88,18 @@ class SessionState:
     written by a newer version loses nothing when an older one claims a rule in it.
     """
 
-    __slots__ = ("broad", "due", "evidence", "failures", "gates", "mark", "rest", "shown", "tokens")
+    __slots__ = (
+        "broad",
+        "due",
+        "evidence",
+        "failures",
+        "gates",
+        "held",
+        "mark",
+        "rest",
+        "shown",
+        "tokens",
+    )
 
     def __init__(self, data: dict[str, object] | None = None) -> None:
         data = data or {}
@@ -121,6 +132,10 @@ class SessionState:
         # The always-on lessons are due: the history was compacted and no session start
         # followed to bring them back (``deliver.with_due``).
         self.due: bool = data.get("due") is True
+        # A failure nudge waiting for a hook that can add context, for a harness whose
+        # failure event cannot (Cursor's ``postToolUseFailure``): the latest one only.
+        held = data.get("held")
+        self.held: str = held if isinstance(held, str) else ""
         self.rest: dict[str, object] = {k: v for k, v in data.items() if k not in _KNOWN}
 
     def forget_shown(self) -> None:
@@ -143,6 +158,8 @@ class SessionState:
             data["evidence"] = self.evidence
         if self.due:
             data["due"] = True
+        if self.held:
+            data["held"] = self.held
         data.update(self.rest)
         data["updated"] = int(time.time())
         return data
@@ -267,14 +284,16 @@ class Session:
         self.update(change)
         return answered
 
-    def take_due(self) -> bool:
-        """Clear ``due``; True for the one hook that cleared it (parallel hooks race)."""
-        taken = False
+    def take_pending(self) -> tuple[bool, str]:
+        """Clear ``due`` and ``held``; what each was, for the one hook that cleared them
+        (parallel hooks race)."""
+        taken: tuple[bool, str] = (False, "")
 
         def change(state: SessionState) -> bool:
             nonlocal taken
-            taken, state.due = state.due, False
-            return taken
+            taken = (state.due, state.held)
+            state.due, state.held = False, ""
+            return taken[0] or bool(taken[1])
 
         self.update(change)
         return taken

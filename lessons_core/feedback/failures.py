@@ -184,6 +184,14 @@ def precise_trigger(files: tuple[str, ...], command: str | None) -> tuple[str, s
     return None
 
 
+def trigger_label(trigger: tuple[str, str]) -> str:
+    """A ``precise_trigger`` as the agent reads it: the path, or the command quoted."""
+    flag, value = trigger
+    if flag == "--trigger-file":
+        return value
+    return "the command '" + value.lstrip("^").replace("\\", "") + "'"
+
+
 def command_pattern(command: str) -> str | None:
     """A pattern anchored to the last state-changing simple command of ``command``.
 

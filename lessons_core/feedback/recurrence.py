@@ -28,6 +28,8 @@ from lessons_core.records import NamedTuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from lessons_core.delivery.sessions import Session, SessionState
     from lessons_core.recall.types import Recall
     from lessons_core.store.config import Config
@@ -67,11 +69,13 @@ def count_failure(
     command: str | None,
     error: str,
     config: Config,
+    keep: Callable[[SessionState, Counted], None] | None = None,
 ) -> Counted | None:
     """Count a failed call about ``files`` or running ``command`` (the client said
     ``error``) in ``session``, with its verdict, the claim of its capture nudge and, for
     a recurrence no lesson covers, the evidence the stop-time request reads, all in the
-    call's one write; None when nothing precise names the action."""
+    call's one write; None when nothing precise names the action. ``keep`` changes the
+    state in that same write, knowing the count."""
     identity = action_identity(files, command)
     if identity is None:
         return None
@@ -96,6 +100,8 @@ def count_failure(
         else:
             nudge = history.claim_nudge(failures, mark)
         counted[:] = [Counted(identity, cls, times, verdict, nudge)]
+        if keep is not None:
+            keep(state, counted[0])
         return True
 
     session.update(change)

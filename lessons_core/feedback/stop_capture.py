@@ -30,7 +30,7 @@ import os
 from lessons_core.delivery import sessions
 from lessons_core.delivery.nudges import capture_line
 from lessons_core.feedback import history, session_evidence
-from lessons_core.feedback.failures import command_pattern
+from lessons_core.feedback.failures import command_pattern, trigger_label
 from lessons_core.feedback.recurrence import covering
 from lessons_core.feedback.session_evidence import COMMAND, FILE
 from lessons_core.matching.command_words import unanchored
@@ -84,7 +84,7 @@ def corrections(record: dict[str, object]) -> list[Evidence]:
         quote = entry.get("quote")
         if trigger is None or not isinstance(quote, str):
             continue
-        told = f'after {_label(trigger)} the user said: "{quote}"'
+        told = f'after {trigger_label(trigger)} the user said: "{quote}"'
         found.append(Evidence(trigger, told, f"correction: {quote}"))
     return found
 
@@ -101,7 +101,7 @@ def failures(layout: Layout, state: SessionState, config: Config) -> list[Eviden
         if trigger is None or times is None:
             continue
         error_class, count = times
-        told = f"{_label(trigger)} failed {count} times ({error_class}); no lesson covers it"
+        told = f"{trigger_label(trigger)} failed {count} times ({error_class}); no lesson covers it"
         found.append(Evidence(trigger, told, f"recurrence: {error_class}, {count} times"))
     fixed = session_evidence.kept(state.evidence, session_evidence.FIXED)
     for mark, identity in reversed(fixed.items()):
@@ -112,7 +112,9 @@ def failures(layout: Layout, state: SessionState, config: Config) -> list[Eviden
         if entry.get("last") != history.SUCCEEDED or _covered(layout, trigger, config):
             continue
         error_class = max(history.classes(entry).items(), key=lambda item: item[1])[0]
-        told = f"{_label(trigger)} failed ({error_class}), then was made again without failing"
+        told = (
+            f"{trigger_label(trigger)} failed ({error_class}), then was made again without failing"
+        )
         found.append(Evidence(trigger, told, f"failed, then fixed: {error_class}"))
     return found
 
@@ -157,13 +159,6 @@ def _identity_trigger(identity: str) -> tuple[str, str] | None:
     if not value:
         return None
     return {"file": (FILE_FLAG, value), "cmd": (COMMAND_FLAG, value)}.get(kind)
-
-
-def _label(trigger: tuple[str, str]) -> str:
-    flag, value = trigger
-    if flag == FILE_FLAG:
-        return value
-    return "the command '" + value.lstrip("^").replace("\\", "") + "'"
 
 
 def _request(layout: Layout, found: list[Evidence]) -> str:

@@ -145,7 +145,15 @@ def test_unparsable_settings_are_never_rewritten(plain_repo: Path) -> None:
         (
             "--cursor",
             ".cursor/hooks.json",
-            {"sessionStart", "beforeShellExecution", "preToolUse", "postToolUse", "preCompact"},
+            {
+                "sessionStart",
+                "beforeShellExecution",
+                "preToolUse",
+                "postToolUse",
+                "postToolUseFailure",
+                "preCompact",
+                "stop",
+            },
         ),
     ],
 )
