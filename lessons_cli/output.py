@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import json
+
 import click
 import orjson
 
@@ -11,7 +13,14 @@ from lessons_core.store.model import Lesson
 
 
 def echo_json(data: Any) -> None:
-    click.echo(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode())
+    try:
+        text = orjson.dumps(data, option=orjson.OPT_INDENT_2).decode()
+    except TypeError:
+        # A string holding a lone surrogate: an argument or file name that was not UTF-8
+        # (Python keeps its bytes as surrogates). orjson refuses it; the standard library
+        # writes it as a \udcXX escape, which JSON readers accept.
+        text = json.dumps(data, indent=2)
+    click.echo(text)
 
 
 def counted(number: int, noun: str) -> str:

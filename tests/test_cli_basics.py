@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -254,3 +256,28 @@ def test_a_hook_on_windows_stays_out_of_the_way(monkeypatch: pytest.MonkeyPatch)
     out = io.BytesIO()
     assert run_hook("claude-code", io.BytesIO(b'{"hook_event_name": "SessionStart"}'), out) == 0
     assert out.getvalue() == b""
+
+
+@pytest.mark.parametrize("explain", [["--explain"], []], ids=["explain", "plain"])
+def test_json_output_takes_arguments_that_are_not_utf8(repo: Layout, explain: list[str]) -> None:
+    """A file name that is not UTF-8 (its bytes arrive as surrogates) is answered with
+    JSON a reader parses, the bytes written as \\udcXX escapes, instead of a traceback."""
+    ran = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "lessons_cli",
+            "query",
+            *explain,
+            "--json",
+            "--file",
+            b"src/\xff.py",
+        ],
+        cwd=repo.root,
+        capture_output=True,
+        check=False,
+    )
+    assert (ran.returncode, ran.stderr) == (0, b"")
+    answer = json.loads(ran.stdout)
+    if explain:
+        assert answer["request"]["files"] == ["src/\udcff.py"]
