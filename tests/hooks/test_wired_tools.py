@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from lessons_cli.commands.hook import hook_command
 from lessons_cli.harnesses import HARNESSES, codex, harness
 from lessons_cli.harnesses.spec import Wiring
 from lessons_core.delivery.deliver import ToolAction
@@ -115,3 +116,24 @@ def test_codex_adapter_reads_each_wired_tool_and_no_other(
     assert codex.action_of(project, data) != ToolAction()
     for other in ("exec_command", "shell", "local_shell"):
         assert codex.action_of(project, {**data, "tool_name": other}) == ToolAction()
+
+
+def test_the_hook_help_names_the_events_each_harness_wires() -> None:
+    """``lessons hook --help`` lists, per harness, exactly the events its wiring installs
+    (a new event wired and not named there would leave the help, and docs/cli.md, behind)."""
+    text = (hook_command.help or "").split("Harnesses:", 1)[1].split("Example:", 1)[0]
+    named: dict[str, str] = {}
+    current = ""
+    for line in text.splitlines():
+        words = line.split()
+        if words and words[0] in HARNESSES:
+            current, words = words[0], words[1:]
+        if current:
+            named[current] = named.get(current, "") + " " + " ".join(words).split("(.", 1)[0]
+    assert set(named) == set(HARNESSES)
+    for name, listed_text in named.items():
+        listed = set(re.findall(r"[A-Za-z_]+", listed_text))
+        adapter = harness(name)
+        events = {event.name for event in adapter.WIRING.events}
+        assert events <= listed, name
+        assert listed - events <= set(adapter.TOOLS), name
