@@ -10,7 +10,8 @@ session and follows with the next ``postToolUse``. A shell call ``postToolUse`` 
 carries ``tool_output`` as JSON text with its ``exitCode``; one that exited non-zero is a
 failure too. ``stop`` keeps the run going with ``followup_message``.
 The session is Cursor's ``conversation_id``; the project is the first workspace root.
-Payloads are kept in tests/fixtures/cursor/: shapes from the Cursor hooks reference, not
+Payloads are kept in tests/fixtures/cursor/: shapes from the Cursor hooks reference (a
+shell result's ``exitCode`` from what other projects captured from ``cursor-agent``), not
 recorded from the client (it cannot run offline).
 """
 
@@ -103,11 +104,12 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
     if isinstance(event, str) and event in EVENT_MODES:
         modes = EVENT_MODES[event]
         action = action_of(layout, payload)
+        ran = shell_exit(payload) if event == "postToolUse" else None
         with sessions.open_session(layout, key) as session:  # read once for the call
             notice = delivery.before_action(layout, key, action, config, modes, event, session)
         if GATE in modes:
             return gate_output(notice) if notice else None
-        nudge = _after_tool(layout, key, payload, action, config, session.state)
+        nudge = _after_tool(layout, key, payload, action, ran, config, session.state)
         said = "\n".join(part for part in (nudge, notice.text if notice else None) if part)
         text = delivery.with_due(layout, key, config, said or None, session)
         return {"additional_context": text} if text else None
@@ -126,7 +128,7 @@ def shell_exit(payload: dict[str, Any]) -> tuple[int, str] | None:
     output = payload.get("tool_output")
     try:
         result = hookjson.loads(output) if isinstance(output, str) else output
-    except ValueError:
+    except (ValueError, RecursionError):  # not the JSON documented: no exit code known
         return None
     if not isinstance(result, dict):
         return None
@@ -137,38 +139,49 @@ def shell_exit(payload: dict[str, Any]) -> tuple[int, str] | None:
     return code, text if isinstance(text, str) else ""
 
 
+def call_of(payload: dict[str, Any]) -> str:
+    """Cursor's id of the tool call, the same in each event about it."""
+    call = payload.get("tool_use_id")
+    return call if isinstance(call, str) else ""
+
+
 def _after_tool(
     layout: Layout,
     key: str,
     payload: dict[str, Any],
     action: ToolAction,
+    ran: tuple[int, str] | None,
     config: Config,
     known: sessions.SessionState,
 ) -> str | None:
-    """A call ran: a shell call that exited non-zero failed (its nudge is returned), any
-    other is the action's last outcome, a success."""
-    ran = shell_exit(payload)
+    """A call ran: a shell call that exited non-zero failed (its nudge is returned); a
+    shell call that exited 0, or a file tool's call, is the action's last outcome, a
+    success. A shell call without a readable exit code tells nothing."""
     if ran is not None and ran[0] != 0:
         from lessons_core.delivery.nudges import after_failure  # failures only
 
         code, output = ran
         error = f"Exit code {code}\n{output}"
-        return after_failure(layout, key, action, error, config, "postToolUse")
-    delivery.after_success(layout, key, action, known)
+        call = call_of(payload)
+        return after_failure(layout, key, action, error, config, "postToolUse", call=call)
+    if ran is not None or payload.get("tool_name") in FILE_TOOLS:
+        delivery.after_success(layout, key, action, known)
     return None
 
 
 def _failed(layout: Layout, key: str, payload: dict[str, Any], config: Config) -> None:
     """A failed call: counted, its nudge held for the next hook that can add context."""
-    if payload.get("is_interrupt") is True or payload.get("failure_type") in NOT_FAILED:
+    kind = payload.get("failure_type")
+    if payload.get("is_interrupt") is True or (isinstance(kind, str) and kind in NOT_FAILED):
         return
     error = payload.get("error_message")
     if not isinstance(error, str) or not error:
-        error = str(payload.get("failure_type") or "error")
+        error = kind if isinstance(kind, str) and kind else "error"
     from lessons_core.delivery.nudges import after_failure  # failures only
 
     action = action_of(layout, payload)
-    after_failure(layout, key, action, error, config, "postToolUseFailure", hold=True)
+    call = call_of(payload)
+    after_failure(layout, key, action, error, config, "postToolUseFailure", hold=True, call=call)
 
 
 def _stop(

@@ -389,4 +389,4 @@ def with_due(
         from lessons_core.delivery.always import at_session_start
 
         always = at_session_start(layout, key, config)
-    return "\n".join(part for part in (always, held, text) if part) or None
+    return "\n".join(part for part in (always, *held, text) if part) or None

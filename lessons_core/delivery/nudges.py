@@ -42,6 +42,7 @@ def after_failure(
     event: str = "PostToolUseFailure",
     *,
     hold: bool = False,
+    call: str = "",
 ) -> str | None:
     """What a failure hook does in every harness: count the failure in the session's
     history (``feedback.recurrence``, one read and one write of the session), log it when
@@ -52,7 +53,8 @@ def after_failure(
 
     ``hold``: the failure event cannot add context, so the text is kept in the session,
     in the same write, for the next hook that can (``deliver.with_due``), and None is
-    returned."""
+    returned. ``call``: the harness's id of the call, counted once however often it is
+    reported."""
     if GATE_PREFIX in error:
         return None
     said: list[str | None] = [None]
@@ -61,11 +63,11 @@ def after_failure(
         said[0] = nudge_for(layout, action, counted)
         trigger = precise_trigger(action.files, action.command)
         if hold and said[0] and trigger is not None:
-            state.held = held_nudge(said[0], trigger)
+            state.held = hold_nudge(state.held, said[0], trigger)
 
     with sessions.open_session(layout, key) as session:
         counted = recurrence.count_failure(
-            layout, session, action.files, action.command, error, config, keep
+            layout, session, action.files, action.command, error, config, keep, call
         )
     found_class, identity = (counted.error_class, counted.identity) if counted else ("", "")
     record_failure(layout, key, action, config, event, found_class, identity)
@@ -83,10 +85,12 @@ def nudge_for(layout: Layout, action: ToolAction, counted: recurrence.Counted) -
     return failure_nudge(layout, action)
 
 
-def held_nudge(text: str, trigger: tuple[str, str]) -> str:
-    """A nudge delivered after later calls: it names the call it is about."""
-    about = trigger_label(trigger)
-    return mask_secrets(f"About an earlier call in this session ({about}): {text}")
+def hold_nudge(held: list[str], text: str, trigger: tuple[str, str]) -> list[str]:
+    """``held`` with ``text`` added, to be delivered after later calls: it names the call
+    it is about and replaces a nudge held for the same call; the latest few are kept."""
+    head = mask_secrets(f"About an earlier call in this session ({trigger_label(trigger)}):")
+    kept = [h for h in held if not h.startswith(head)][-(sessions.HELD_KEPT - 1) :]
+    return [*kept, f"{head} {text}"]
 
 
 def failure_nudge(layout: Layout, action: ToolAction) -> str | None:

@@ -76,6 +76,10 @@ def _read(path: str) -> object:
 # Refused calls remembered per session: parallel tool calls can be refused in turn before
 # either is made again.
 GATES_KEPT = 16
+# Failure nudges held for a later hook (``SessionState.held``), and ids of failed calls
+# remembered (``SessionState.failed_calls``): a few recent ones are what matter.
+HELD_KEPT = 3
+FAILED_CALLS_KEPT = 8
 
 
 class SessionState:
@@ -92,6 +96,7 @@ class SessionState:
         "broad",
         "due",
         "evidence",
+        "failed_calls",
         "failures",
         "gates",
         "held",
@@ -132,10 +137,19 @@ class SessionState:
         # The always-on lessons are due: the history was compacted and no session start
         # followed to bring them back (``deliver.with_due``).
         self.due: bool = data.get("due") is True
-        # A failure nudge waiting for a hook that can add context, for a harness whose
-        # failure event cannot (Cursor's ``postToolUseFailure``): the latest one only.
+        # Failure nudges waiting for a hook that can add context, for a harness whose
+        # failure event cannot (Cursor's ``postToolUseFailure``): the latest per action,
+        # at most ``HELD_KEPT``, oldest first.
         held = data.get("held")
-        self.held: str = held if isinstance(held, str) else ""
+        self.held: list[str] = (
+            [h for h in held if isinstance(h, str)] if isinstance(held, list) else []
+        )
+        # The harness's ids of the failed calls counted last, so a call it reports twice
+        # (as a failure and as a result with an exit code) is counted once.
+        calls = data.get("failed_calls")
+        self.failed_calls: list[str] = (
+            [c for c in calls if isinstance(c, str)] if isinstance(calls, list) else []
+        )
         self.rest: dict[str, object] = {k: v for k, v in data.items() if k not in _KNOWN}
 
     def forget_shown(self) -> None:
@@ -160,6 +174,8 @@ class SessionState:
             data["due"] = True
         if self.held:
             data["held"] = self.held
+        if self.failed_calls:
+            data["failed_calls"] = self.failed_calls
         data.update(self.rest)
         data["updated"] = int(time.time())
         return data
@@ -284,15 +300,15 @@ class Session:
         self.update(change)
         return answered
 
-    def take_pending(self) -> tuple[bool, str]:
+    def take_pending(self) -> tuple[bool, list[str]]:
         """Clear ``due`` and ``held``; what each was, for the one hook that cleared them
         (parallel hooks race)."""
-        taken: tuple[bool, str] = (False, "")
+        taken: tuple[bool, list[str]] = (False, [])
 
         def change(state: SessionState) -> bool:
             nonlocal taken
             taken = (state.due, state.held)
-            state.due, state.held = False, ""
+            state.due, state.held = False, []
             return taken[0] or bool(taken[1])
 
         self.update(change)

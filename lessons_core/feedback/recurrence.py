@@ -70,12 +70,14 @@ def count_failure(
     error: str,
     config: Config,
     keep: Callable[[SessionState, Counted], None] | None = None,
+    call: str = "",
 ) -> Counted | None:
     """Count a failed call about ``files`` or running ``command`` (the client said
     ``error``) in ``session``, with its verdict, the claim of its capture nudge and, for
     a recurrence no lesson covers, the evidence the stop-time request reads, all in the
-    call's one write; None when nothing precise names the action. ``keep`` changes the
-    state in that same write, knowing the count."""
+    call's one write; None when nothing precise names the action, or when ``call`` (the
+    harness's id of the call) was counted already. ``keep`` changes the state in that
+    same write, knowing the count."""
     identity = action_identity(files, command)
     if identity is None:
         return None
@@ -85,6 +87,11 @@ def count_failure(
     covered: list[bool] = []  # asked at most once, even when a parallel write re-runs this
 
     def change(state: SessionState) -> bool:
+        if call:
+            if call in state.failed_calls:
+                return False
+            kept = sessions.FAILED_CALLS_KEPT
+            state.failed_calls = [*state.failed_calls, call][-kept:]
         failures = state.failures
         was = failures.get(mark, {}).get("recurrence")
         cls, times = history.record_failure(failures, mark, found_class)
@@ -105,7 +112,7 @@ def count_failure(
         return True
 
     session.update(change)
-    return counted[0]
+    return counted[0] if counted else None
 
 
 def record_success(layout: Layout, key: str, files: tuple[str, ...], command: str | None) -> None:

@@ -5,6 +5,7 @@ nudges held until a hook that can add context, and the stop-time request."""
 
 from __future__ import annotations
 
+import itertools
 import shlex
 import subprocess
 import sys
@@ -35,12 +36,16 @@ def _shell(root: Path) -> dict[str, Any]:
     return _call("before_shell_execution", root, command=COMMAND)
 
 
-def _failed_shell(root: Path) -> dict[str, Any]:
-    return _call("post_tool_use_failure_shell", root)
+CALLS = itertools.count(1)
+
+
+def _failed_shell(root: Path, **changes: Any) -> dict[str, Any]:
+    """A failed run of COMMAND: a new call each time (Cursor's ``tool_use_id``)."""
+    return _call("post_tool_use_failure_shell", root, tool_use_id=f"call-{next(CALLS)}", **changes)
 
 
 def _edit(root: Path, event: str) -> dict[str, Any]:
-    data = _call(event, root)
+    data = _call(event, root, tool_use_id=f"call-{next(CALLS)}")
     data["tool_input"] = {**data["tool_input"], "file_path": str(root / "src" / "app.py")}
     return data
 
@@ -80,9 +85,8 @@ def test_a_covered_edit_recurrence_is_refused_at_pre_tool_use(project: Layout) -
     third edit."""
     write_lesson(project, "app-reread", FILE_RULE, files=("src/app.py",))
     root = project.root
-    failed = _edit(root, "post_tool_use_failure_edit")
-    answer("cursor", failed)
-    answer("cursor", failed)
+    answer("cursor", _edit(root, "post_tool_use_failure_edit"))
+    answer("cursor", _edit(root, "post_tool_use_failure_edit"))
     before = _edit(root, "pre_tool_use_write")
     reason = _refusal(answer("cursor", before))
     assert reason is not None
@@ -161,19 +165,50 @@ def test_a_shell_result_with_a_non_zero_exit_code_is_a_failure(project: Layout) 
 def test_a_stopped_or_refused_call_is_no_failure(project: Layout, changes: dict[str, Any]) -> None:
     """A call the user interrupted, or one a hook or the user refused (lessons' own gate
     among them), counts nothing and holds no nudge."""
-    failed = {**_failed_shell(project.root), **changes}
-    answer("cursor", failed)
-    answer("cursor", failed)
+    answer("cursor", _failed_shell(project.root, **changes))
+    answer("cursor", _failed_shell(project.root, **changes))
     state = sessions.load(project, SESSION)
     assert state.failures == {}
-    assert state.held == ""
+    assert state.held == []
 
 
-def test_output_that_is_not_json_is_no_failure(project: Layout) -> None:
-    """A ``tool_output`` that is not the JSON Cursor documents: nothing is counted."""
-    ran = {**_call("post_tool_use_shell", project.root), "tool_output": "exit 1"}
-    assert call_hook("cursor", ran) == b""
-    assert sessions.load(project, SESSION).failures == {}
+@pytest.mark.parametrize("output", ["exit 1", "[" * 200_000, 7, None])
+def test_output_that_is_not_the_documented_json_tells_nothing(
+    project: Layout, output: object
+) -> None:
+    """A ``tool_output`` that is not the JSON Cursor documents: no failure is counted, and
+    the context rules still arrive."""
+    write_lesson(project, "checks", COMMAND_RULE, commands=("scripts/check",))
+    answer("cursor", _failed_shell(project.root))
+    ran = {**_call("post_tool_use_shell", project.root), "tool_output": output}
+    assert COMMAND_RULE in _context(answer("cursor", ran))
+    ((entry,),) = [tuple(sessions.load(project, SESSION).failures.values())]
+    assert sum(history.classes(entry).values()) == 1
+
+
+def test_a_call_reported_as_failed_twice_counts_once(project: Layout) -> None:
+    """The same call (one ``tool_use_id``) as ``postToolUseFailure`` and as a
+    ``postToolUse`` with exit code 1: one failure, so no recurrence."""
+    write_lesson(project, "dev-extras", COMMAND_RULE, commands=("scripts/check",))
+    root = project.root
+    answer("cursor", _shell(root))  # shown once
+    failed = _failed_shell(root)
+    answer("cursor", failed)
+    ran = _call("post_tool_use_shell", root, tool_use_id=failed["tool_use_id"])
+    answer("cursor", {**ran, "tool_output": MODULE_MISSING})
+    ((entry,),) = [tuple(sessions.load(project, SESSION).failures.values())]
+    assert sum(history.classes(entry).values()) == 1
+    assert call_hook("cursor", _shell(root)) == b""  # no recurrence gate
+
+
+def test_nudges_for_different_calls_are_all_held(project: Layout) -> None:
+    """A failed command, then a failed edit, before any ``postToolUse``: both nudges
+    follow with it, oldest first, each naming its call."""
+    root = project.root
+    answer("cursor", _failed_shell(root))
+    answer("cursor", _edit(root, "post_tool_use_failure_edit"))
+    got = _context(answer("cursor", _call("post_tool_use_write", root)))
+    assert got.index(EARLIER) < got.index("(src/app.py): That call failed.")
 
 
 def _stop(root: Path, **changes: Any) -> dict[str, Any] | None:
