@@ -143,8 +143,9 @@ def init_command(
     chosen = [name for name in HARNESSES if harness_flags[name.replace("-", "_")]]
     docs = [name for name, flag in (("AGENTS.md", agents_md), ("CLAUDE.md", claude_md)) if flag]
     if mcp and not chosen:
+        flags = [f"--{name}" for name, spec in wirings().items() if spec.mcp_settings]
         raise click.UsageError(
-            "--mcp registers the server for a harness: add --claude-code, --gemini or --copilot"
+            f"--mcp registers the server for a harness: add {', '.join(flags[:-1])} or {flags[-1]}"
         )
     if remove_hooks:
         if chosen or docs or mcp:

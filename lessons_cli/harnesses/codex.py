@@ -61,6 +61,9 @@ WIRING = Wiring(
     ),
     handler_extra={"timeout": 10},
     note=INIT_NOTE,
+    # Read in a trusted project, like the hooks (0.171.0, tests/e2e/test_codex_mcp.py); the
+    # server starts in the session's folder, with no project folder variable.
+    mcp_settings=".codex/config.toml",
 )
 
 

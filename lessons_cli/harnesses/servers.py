@@ -1,6 +1,7 @@
 """Adding and removing the ``lessons mcp`` server in a harness's project file of MCP
 servers (``Wiring.mcp_settings``: Claude Code's ``.mcp.json``, Gemini CLI's
-``.gemini/settings.json``), for ``lessons init --mcp`` and ``--remove-hooks``.
+``.gemini/settings.json``; Codex CLI's ``.codex/config.toml`` through ``toml_servers``),
+for ``lessons init --mcp`` and ``--remove-hooks``.
 
 Those files list servers by name under ``mcpServers`` and hold other tools' servers and
 settings too: ours is the entry ``lessons`` whose command runs ``lessons ... mcp``; it is
@@ -17,6 +18,7 @@ from typing import Any
 
 import orjson
 
+from lessons_cli.harnesses import toml_servers
 from lessons_cli.harnesses.wiring import read_settings
 from lessons_core.errors import LessonsError
 from lessons_core.fsutil import atomic_write, write_target
@@ -39,8 +41,14 @@ def is_ours(entry: Any) -> bool:
     return bool(_OURS.search(" ".join(words)))
 
 
+def _is_toml(settings_file: str) -> bool:
+    return settings_file.endswith(".toml")
+
+
 def install(root: Path, settings_file: str, command: str) -> bool:
     """Put our server in ``settings_file``; True if the file changed."""
+    if _is_toml(settings_file):
+        return toml_servers.install(root, settings_file, server_entry(command), is_ours)
     path = write_target(root / settings_file, root)
     settings = read_settings(path)
     servers = _servers(settings, path)
@@ -60,6 +68,8 @@ def install(root: Path, settings_file: str, command: str) -> bool:
 
 def uninstall(root: Path, settings_file: str) -> bool:
     """Remove our server from ``settings_file``; True if the file changed."""
+    if _is_toml(settings_file):
+        return toml_servers.uninstall(root, settings_file, is_ours)
     path = write_target(root / settings_file, root)
     if not path.exists():
         return False
@@ -86,8 +96,11 @@ def our_command(root: Path, settings_file: str) -> str | None:
     path = root / settings_file
     if not path.exists():
         return None
-    servers = read_settings(path).get("mcpServers")
-    entry = servers.get(NAME) if isinstance(servers, dict) else None
+    if _is_toml(settings_file):
+        entry = toml_servers.entry_of(toml_servers.read(path)[1])
+    else:
+        servers = read_settings(path).get("mcpServers")
+        entry = servers.get(NAME) if isinstance(servers, dict) else None
     if not isinstance(entry, dict) or not is_ours(entry):
         return None
     args = entry.get("args")

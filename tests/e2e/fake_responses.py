@@ -34,6 +34,16 @@ COMPACT_MARK = "CONTEXT CHECKPOINT COMPACTION"
 # ``model_auto_compact_token_limit`` that codex_project writes into config.toml.
 FULL_CONTEXT_TOKENS = 250_000
 _STEPS = re.compile(r"STEPS:([\w-]+)=(\d+)")
+# Codex's tool discovery: the model calls it with a query, the client answers with the
+# matching deferred tools (its MCP servers' tools among them) for the next request.
+TOOL_SEARCH = "tool_search"
+TOOL_SEARCH_CALL = "tool_search_call"
+# What Codex tells the model about the servers whose tools tool_search can find: in its
+# first instructions ("Deferred tool namespaces:") when they started before it, else once
+# they have ("Added deferred tool namespaces:"), each as a line "- mcp__NAME: ...".
+ANNOUNCED = re.compile(r"[Dd]eferred tool namespaces:\n(?:- .*\n)*?- mcp__\w+:")
+MAX_WAITS = 60
+_OUTPUTS = frozenset({"function_call_output", "custom_tool_call_output", "tool_search_output"})
 
 
 @dataclass
@@ -56,7 +66,7 @@ class FakeResponses(Recorder):
         request = stop_request(items)
         if request is not None and self.answer_stop is not None:
             answer = self.answer_stop(request)
-            item = {"type": "function_call", "call_id": f"call_stop_{index:04d}"}
+            item: dict[str, Any] = {"type": "function_call", "call_id": f"call_stop_{index:04d}"}
             item.update(name=answer.name, arguments=json.dumps(answer.input))
         elif _is_compaction(items):
             item = _message(index, f"Summary: STEPS:{scenario}={done}")
@@ -64,11 +74,25 @@ class FakeResponses(Recorder):
             item = _message(index, "All steps are done.")
         else:
             call_id = f"call_{scenario}_{done}_{index:04d}"
-            if _is_custom(body, call.name):
+            if call.name == TOOL_SEARCH and not _announced(items) and _waited(items) < MAX_WAITS:
+                # Codex starts MCP servers in the background and says so when their
+                # tools can be found; until then the model does other work.
+                wait = {"cmd": "sleep 1"}
+                item = {"type": "function_call", "call_id": f"call_wait_{index:04d}"}
+                item.update(name="exec_command", arguments=json.dumps(wait))
+            elif call.name == TOOL_SEARCH and _offers(body, TOOL_SEARCH):
+                item = {"type": TOOL_SEARCH_CALL, "call_id": call_id, "execution": "client"}
+                item.update(status="completed")
+                item["arguments"] = call.input
+            elif _is_custom(body, call.name):
                 item = {"type": "custom_tool_call", "call_id": call_id, "name": call.name}
                 item["input"] = call.input["input"]
             else:
-                item = {"type": "function_call", "call_id": call_id, "name": call.name}
+                # "namespace/name": a tool tool_search returned inside a namespace.
+                namespace, _, name = call.name.rpartition("/")
+                item = {"type": "function_call", "call_id": call_id, "name": name}
+                if namespace:
+                    item["namespace"] = namespace
                 item["arguments"] = json.dumps(call.input)
             if (scenario, done) in self.full_context_after:
                 tokens = FULL_CONTEXT_TOKENS
@@ -115,7 +139,7 @@ def _completed_steps(items: list[dict[str, Any]], scenario: str) -> int:
                 done = max(done, int(count))
     step_of = re.compile(rf"call_{re.escape(scenario)}_(\d+)_")
     for item in items:
-        if item.get("type") not in {"function_call_output", "custom_tool_call_output"}:
+        if item.get("type") not in _OUTPUTS:
             continue
         found = step_of.match(str(item.get("call_id", "")))
         if found and GATE_PREFIX not in output_text(item):
@@ -126,6 +150,24 @@ def _completed_steps(items: list[dict[str, Any]], scenario: str) -> int:
 def output_text(item: dict[str, Any]) -> str:
     """The text of a tool output item (a string, or a list of content parts)."""
     return "\n".join(texts(item.get("output")))
+
+
+def _announced(items: list[dict[str, Any]]) -> bool:
+    return any(
+        ANNOUNCED.search(text)
+        for item in items
+        if item.get("type") == "message"
+        for text in texts(item.get("content"))
+    )
+
+
+def _waited(items: list[dict[str, Any]]) -> int:
+    return sum(1 for item in items if str(item.get("call_id", "")).startswith("call_wait_"))
+
+
+def _offers(body: dict[str, Any], kind: str) -> bool:
+    """Whether the request offers the built-in tool ``kind`` (such as ``tool_search``)."""
+    return any(tool.get("type") == kind for tool in body.get("tools") or [])
 
 
 def _is_custom(body: dict[str, Any], name: str) -> bool:
