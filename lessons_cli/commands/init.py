@@ -109,7 +109,7 @@ def harness_flags(command: F) -> F:
     is_flag=True,
     help="Also register the 'lessons mcp' server for the chosen harnesses that read MCP "
     "servers from a project file (Claude Code: .mcp.json; Gemini CLI: .gemini/settings.json; "
-    "Copilot CLI: .github/mcp.json).",
+    "Copilot CLI: .github/mcp.json; Qwen Code: .qwen/settings.json).",
 )
 @click.option(
     "--remove-hooks",
@@ -144,7 +144,8 @@ def init_command(
     docs = [name for name, flag in (("AGENTS.md", agents_md), ("CLAUDE.md", claude_md)) if flag]
     if mcp and not chosen:
         raise click.UsageError(
-            "--mcp registers the server for a harness: add --claude-code, --gemini or --copilot"
+            "--mcp registers the server for a harness: add --claude-code, --gemini, --copilot "
+            "or --qwen"
         )
     if remove_hooks:
         if chosen or docs or mcp:
