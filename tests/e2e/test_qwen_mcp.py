@@ -6,17 +6,23 @@ Qwen Code defers MCP tools: a headless run starts its servers after the first to
 is fixed, so their schemas stay out of `tools` and a reminder in the prompt names them as
 reachable through `tool_search` (the schema) and `tool_call` (the call). The model here
 does what that reminder says.
+
+A server from the project's settings is one the user approves once per machine (Qwen's
+startup dialog records it in ~/.qwen/mcpApprovals.json, bound to a hash of the entry);
+`--yolo`, which these runs use, starts it unapproved.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Iterator
 
 import pytest
 
 from tests.e2e.fake_chat_completions import request_text, tool_results
 from tests.e2e.fake_server import ToolCall
-from tests.e2e.qwen_project import QwenProject, edit_call, read_call
+from tests.e2e.qwen_project import QWEN, QwenProject, edit_call, read_call
 from tests.e2e.sample_repo import APP_RULE, saved_lesson
 
 pytestmark = pytest.mark.e2e
@@ -78,3 +84,24 @@ def test_a_direct_call_by_the_tools_name_runs_too(project: QwenProject) -> None:
     project.qwen("SCENARIO:direct look up")
     (result,) = tool_results(fake.requests[1])
     assert APP_RULE in result
+
+
+def test_without_yolo_the_server_starts_once_approved(project: QwenProject) -> None:
+    """A headless run in the default approval mode leaves an unapproved project server
+    out, silently; with the approval record the dialog writes for this entry, it starts."""
+    fake = project.fake
+    fake.scenarios["hello"] = []
+
+    def names_the_tools() -> bool:
+        start = len(fake.requests)
+        project.run_client([str(QWEN), "-p", "SCENARIO:hello say hi"], project.env())
+        return QUERY in request_text(fake.requests[start])
+
+    assert not names_the_tools()
+    settings = json.loads((project.root / ".qwen" / "settings.json").read_text())
+    # Qwen's hashMcpServerConfig: SHA-256 of the entry as JSON with its keys sorted.
+    entry = json.dumps(settings["mcpServers"]["lessons"], sort_keys=True, separators=(",", ":"))
+    record = {"hash": hashlib.sha256(entry.encode()).hexdigest(), "status": "approved"}
+    approvals = project.home / ".qwen" / "mcpApprovals.json"
+    approvals.write_text(json.dumps({str(project.root): {"lessons": record}}))
+    assert names_the_tools()
