@@ -178,7 +178,11 @@ def _server(layout: Layout, spec: Wiring) -> list[Check]:
         detail = f"{spec.mcp_settings} starts lessons mcp without the launcher"
         return [Check(spec.harness, WARN, detail + " (works only on this machine)", fix)]
     if not target.is_file():
-        detail = f"{spec.mcp_settings} starts {target}, which is not there: the server fails"
+        # Named "lessons mcp": the file may hold the hooks too (Gemini CLI, Qwen Code).
+        detail = (
+            f"{spec.mcp_settings} starts lessons mcp with {target}, which is not there: "
+            "the server fails"
+        )
         return [Check(spec.harness, FAIL, detail, fix)]
     return [Check(spec.harness, OK, f"{spec.mcp_settings}: lessons mcp through .lessons/run")]
 

@@ -42,8 +42,10 @@ from lessons_core.store.topics import load_topics
 # Where a client tells its MCP servers which session they serve: the same id its hooks
 # receive, so the hook and the tool share "already shown". Claude Code sets
 # CLAUDE_CODE_SESSION_ID (its hooks' session_id) for every stdio server it starts,
-# Copilot CLI COPILOT_AGENT_SESSION_ID (its hooks' sessionId).
-SESSION_VARIABLES = ("CLAUDE_CODE_SESSION_ID", "COPILOT_AGENT_SESSION_ID")
+# Copilot CLI COPILOT_AGENT_SESSION_ID (its hooks' sessionId), Qwen Code
+# QWEN_CODE_SESSION_ID (its hooks' session_id: it sets it in its own environment, which
+# its servers inherit).
+SESSION_VARIABLES = ("CLAUDE_CODE_SESSION_ID", "COPILOT_AGENT_SESSION_ID", "QWEN_CODE_SESSION_ID")
 
 _TEXT = {"type": "string"}
 _TEXTS = {"type": "array", "items": {"type": "string"}}

@@ -108,8 +108,9 @@ def harness_flags(command: F) -> F:
     "--mcp",
     is_flag=True,
     help="Also register the 'lessons mcp' server for the chosen harnesses that read MCP "
-    "servers from a project file (Claude Code: .mcp.json; Gemini CLI: .gemini/settings.json; "
-    "Copilot CLI: .github/mcp.json).",
+    "servers from a project file (Claude Code: .mcp.json; Codex CLI: .codex/config.toml; "
+    "Gemini CLI: .gemini/settings.json; Copilot CLI: .github/mcp.json; Qwen Code: "
+    ".qwen/settings.json).",
 )
 @click.option(
     "--remove-hooks",

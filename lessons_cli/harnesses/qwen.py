@@ -55,6 +55,10 @@ WIRING = Wiring(
     ),
     project_dir_var="QWEN_PROJECT_DIR",
     handler_extra={"timeout": 10000},
+    # Servers get no project folder variable (QWEN_PROJECT_DIR is the hooks' only): the
+    # client starts them with its own environment and the entry's env, in the folder it
+    # runs in (Qwen Code 0.24.4, createTransport in its bundle).
+    mcp_settings=".qwen/settings.json",
 )
 
 

@@ -18,7 +18,12 @@ def _server_checks(subject: str) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize(
-    ("flag", "settings"), [("--claude-code", ".mcp.json"), ("--copilot", ".github/mcp.json")]
+    ("flag", "settings"),
+    [
+        ("--claude-code", ".mcp.json"),
+        ("--copilot", ".github/mcp.json"),
+        ("--qwen", ".qwen/settings.json"),
+    ],
 )
 def test_a_registered_server_is_checked_through_the_launcher(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, flag: str, settings: str

@@ -33,20 +33,28 @@ def test_the_server_is_merged_into_an_existing_mcp_json(
     assert data["mcpServers"]["lessons"] == {"command": "sh", "args": ["-c", COMMAND]}
 
 
+@pytest.mark.parametrize(
+    ("harness", "settings"), [("claude-code", ".mcp.json"), ("qwen", ".qwen/settings.json")]
+)
 def test_rerunning_changes_nothing_and_removal_takes_only_ours(
-    plain_repo: Path, monkeypatch: pytest.MonkeyPatch
+    plain_repo: Path, monkeypatch: pytest.MonkeyPatch, harness: str, settings: str
 ) -> None:
-    path = plain_repo / ".mcp.json"
-    path.write_text(json.dumps({"mcpServers": {"other": OTHER}}))
-    init_in(plain_repo, "--claude-code", "--mcp", monkeypatch=monkeypatch)
-    before = path.read_bytes()
-    code, out, _ = init_in(plain_repo, "--claude-code", "--mcp", monkeypatch=monkeypatch)
+    """Other servers and settings keep their place; a re-run changes no byte; removal
+    leaves the file as it was before init (Qwen Code's holds the hooks too)."""
+    path = plain_repo / settings
+    path.parent.mkdir(exist_ok=True)
+    before = {"model": {"name": "kept"}, "mcpServers": {"other": OTHER}}
+    path.write_text(json.dumps(before))
+    init_in(plain_repo, f"--{harness}", "--mcp", monkeypatch=monkeypatch)
+    written = path.read_bytes()
+    assert list(json.loads(written)["mcpServers"]) == ["other", "lessons"]
+    code, out, _ = init_in(plain_repo, f"--{harness}", "--mcp", monkeypatch=monkeypatch)
     assert code == 0
-    assert "already registered the lessons MCP server" in out
-    assert path.read_bytes() == before
+    assert f"already registered the lessons MCP server for {harness}" in out
+    assert path.read_bytes() == written
     code, out, _ = init_in(plain_repo, "--remove-hooks", monkeypatch=monkeypatch)
-    assert "removed the lessons MCP server: .mcp.json" in out
-    assert json.loads(path.read_text()) == {"mcpServers": {"other": OTHER}}
+    assert f"removed the lessons MCP server: {settings}" in out
+    assert json.loads(path.read_text()) == before
 
 
 def test_a_file_left_empty_by_the_removal_is_deleted(
@@ -104,21 +112,32 @@ def test_without_mcp_no_server_is_registered(
     assert not (plain_repo / ".mcp.json").exists()
 
 
-def test_gemini_gets_the_server_beside_its_hooks(
-    plain_repo: Path, monkeypatch: pytest.MonkeyPatch
+NO_VARIABLE = (
+    'r=.; [ -f ".lessons/run" ] || r=$(git rev-parse --show-toplevel 2>/dev/null); '
+    'cd "$r/" && exec sh .lessons/run mcp'
+)
+
+
+@pytest.mark.parametrize(
+    ("harness", "settings", "hook_event"),
+    [
+        ("gemini", ".gemini/settings.json", "BeforeTool"),
+        ("qwen", ".qwen/settings.json", "PreToolUse"),
+    ],
+)
+def test_gemini_and_qwen_get_the_server_beside_their_hooks(
+    plain_repo: Path, monkeypatch: pytest.MonkeyPatch, harness: str, settings: str, hook_event: str
 ) -> None:
-    """Gemini CLI reads both from .gemini/settings.json; it names no project folder for
-    its servers, so the command starts from the session's folder (or git's top level)."""
-    code, out, _ = init_in(plain_repo, "--gemini", "--mcp", monkeypatch=monkeypatch)
+    """Gemini CLI and Qwen Code read both from one settings file; neither names a project
+    folder for its servers, so the command starts from the session's folder (or git's top
+    level)."""
+    code, out, _ = init_in(plain_repo, f"--{harness}", "--mcp", monkeypatch=monkeypatch)
     assert code == 0
-    assert "registered the lessons MCP server for gemini: .gemini/settings.json" in out
-    path = plain_repo / ".gemini" / "settings.json"
+    assert f"registered the lessons MCP server for {harness}: {settings}" in out
+    path = plain_repo / settings
     data = json.loads(path.read_text())
-    assert "BeforeTool" in data["hooks"]
-    assert data["mcpServers"]["lessons"]["args"][1] == (
-        'r=.; [ -f ".lessons/run" ] || r=$(git rev-parse --show-toplevel 2>/dev/null); '
-        'cd "$r/" && exec sh .lessons/run mcp'
-    )
+    assert hook_event in data["hooks"]
+    assert data["mcpServers"]["lessons"] == {"command": "sh", "args": ["-c", NO_VARIABLE]}
     init_in(plain_repo, "--remove-hooks", monkeypatch=monkeypatch)
     assert not path.exists()  # nothing else was in it
 

@@ -54,12 +54,12 @@ def test_query_with_a_session_shows_each_rule_once_and_shares_it_with_the_hooks(
     assert APP_RULE in _edit_hook(store, "s2").decode()
 
 
-@pytest.mark.parametrize("variable", ["CLAUDE_CODE_SESSION_ID", "COPILOT_AGENT_SESSION_ID"])
+@pytest.mark.parametrize("variable", SESSION_VARIABLES)
 def test_query_takes_the_session_the_client_announced(
     store: Layout, monkeypatch: pytest.MonkeyPatch, variable: str
 ) -> None:
-    """Without a session argument, the variable Claude Code or Copilot CLI sets for its
-    servers names the session (the id their hooks get)."""
+    """Without a session argument, the variable Claude Code, Copilot CLI or Qwen Code
+    sets for its servers names the session (the id their hooks get)."""
     monkeypatch.setenv(variable, "from-client")
     call_tool("lessons_query", {"file": "src/app.py"}, store.root)
     assert _edit_hook(store, "from-client") == b""
