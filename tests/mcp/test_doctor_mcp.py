@@ -21,6 +21,7 @@ def _server_checks(subject: str) -> list[dict[str, Any]]:
     ("flag", "settings"),
     [
         ("--claude-code", ".mcp.json"),
+        ("--codex", ".codex/config.toml"),
         ("--copilot", ".github/mcp.json"),
         ("--qwen", ".qwen/settings.json"),
     ],
