@@ -30,14 +30,15 @@ from lessons_core.delivery.sessions import session_key
 from lessons_core.errors import CaptureRefused, LessonsError
 from lessons_core.index.cache import load_index
 from lessons_core.recall.rank import recall
-from lessons_core.recall.render import render_block
-from lessons_core.recall.types import RecallRequest
-from lessons_core.store.config import read_config
+from lessons_core.recall.render import estimate_tokens, render_block
+from lessons_core.recall.types import Recall, RecallRequest
+from lessons_core.store.config import Config, read_config
 from lessons_core.store.files import get_lesson, load_graph
-from lessons_core.store.layout import find_layout, layout_for_files
+from lessons_core.store.layout import Layout, find_layout, layout_for_files
 from lessons_core.store.model import Status, Triggers
 from lessons_core.store.project import set_status
 from lessons_core.store.topics import load_topics
+from lessons_core.telemetry import log as telemetry
 
 # Where a client tells its MCP servers which session they serve: the same id its hooks
 # receive, so the hook and the tool share "already shown". Claude Code sets
@@ -198,6 +199,8 @@ def query(args: dict[str, Any], cwd: Path) -> ToolReply:
         found = recall_once(layout, request, session_key(session), config=config, index=index)
     else:
         found = recall(layout, request, config=config, index=index)
+    text = render_block(found)
+    _log_query(layout, config, request, found, text, session)
     data: dict[str, Any] = {
         "lessons": [hit.to_dict() for hit in found.hits],
         "more": found.more,
@@ -207,7 +210,42 @@ def query(args: dict[str, Any], cwd: Path) -> ToolReply:
     skipped += [str(err) for err in broken]
     if skipped:
         data["skipped"] = skipped
-    return ToolReply(render_block(found) or "No new lesson applies.", data)
+    return ToolReply(text or "No new lesson applies.", data)
+
+
+# The event an MCP query is logged under, beside the hooks' events.
+QUERY_EVENT = "mcp lessons_query"
+
+
+def _log_query(
+    layout: Layout,
+    config: Config,
+    request: RecallRequest,
+    found: Recall,
+    text: str,
+    session: str | None,
+) -> None:
+    """One telemetry record of a query, as a hook logs a recall: what matched, what was
+    served and its tokens, under the call's files, else its command, else ``prompt``."""
+    if not config.telemetry:
+        return
+    if request.files:
+        key, about = " ".join(request.files), telemetry.ABOUT_FILES
+    elif request.command:
+        key, about = request.command, telemetry.ABOUT_COMMAND
+    else:
+        key, about = telemetry.PROMPT_KEY, telemetry.ABOUT_PROMPT
+    telemetry.record_recall(
+        layout,
+        config,
+        event=QUERY_EVENT,
+        key=key,
+        candidates=found.matched,
+        delivered=[hit.lesson_id for hit in found.hits],
+        tokens=estimate_tokens(text) if text else 0,
+        session=session or "",
+        about=about,
+    )
 
 
 def show(args: dict[str, Any], cwd: Path) -> ToolReply:

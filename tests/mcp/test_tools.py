@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
-from lessons_cli.mcp_tools import SESSION_VARIABLES, SPECS, call_tool, tool_list
+from lessons_cli.mcp_tools import QUERY_EVENT, SESSION_VARIABLES, SPECS, call_tool, tool_list
 from lessons_core.store.files import get_lesson
 from lessons_core.store.layout import Layout
 from lessons_core.store.model import Status
+from lessons_core.telemetry.log import read_log
 from tests.conftest import lesson_count, save_lesson
 from tests.hooks.conftest import call_hook, payload
 
@@ -202,3 +204,24 @@ def test_every_tool_is_listed_with_a_short_description_and_an_object_schema() ->
     for tool in listed:
         assert len(tool["description"]) <= 160
         assert tool["inputSchema"]["type"] == "object"
+
+
+def test_queries_are_logged_when_telemetry_is_on(store: Layout) -> None:
+    """With telemetry on, each query is one recall record, as a hook's: the rules served
+    under the file asked about, a query finding nothing new as a silent one; with it off,
+    nothing is written."""
+    call_tool("lessons_query", {"file": "src/app.py", "session": "s1"}, store.root)
+    assert read_log(store).recalls == []
+    store.config_path.write_text(json.dumps({"telemetry": True}))
+    call_tool("lessons_query", {"file": "src/app.py", "session": "s2"}, store.root)
+    call_tool("lessons_query", {"file": "src/app.py", "session": "s2"}, store.root)
+    call_tool("lessons_query", {"prompt": "tidy the app", "session": "s2"}, store.root)
+    served, silent, prompt = read_log(store).recalls
+    assert (served.event, served.key, served.delivered) == (
+        QUERY_EVENT,
+        "src/app.py",
+        ("code-app",),
+    )
+    assert served.tokens > 0
+    assert (silent.delivered, silent.tokens) == ((), 0)
+    assert (prompt.key, prompt.about) == ("prompt", "prompt")  # never the prompt's text
