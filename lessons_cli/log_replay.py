@@ -30,6 +30,7 @@ from lessons_core.telemetry.log import (
     ABOUT_COMMAND,
     ABOUT_FILES,
     ABOUT_PROMPT,
+    MCP_QUERY_EVENT,
     RecallRecord,
     log_path,
     read_log,
@@ -72,14 +73,18 @@ def replay_log(layout: Layout, config: Config) -> LogReplay:
         replayed=CallCost.of(tokens),
         sessions=len({record.session for record in replayed}),
         changed=changed,
-        prompts=sum(record.about == ABOUT_PROMPT for record in log.recalls),
+        prompts=sum(r.about == ABOUT_PROMPT and r.event != MCP_QUERY_EVENT for r in log.recalls),
         unreplayable=sum(not record.about for record in log.recalls),
         skipped_lines=log.skipped,
+        queries=sum(record.event == MCP_QUERY_EVENT for record in log.recalls),
     )
 
 
 def call_of(record: RecallRecord) -> ToolAction | None:
-    """The call a record was logged for (``delivery.action_key`` read backwards), or None."""
+    """The call a record was logged for (``delivery.action_key`` read backwards), or None
+    (a prompt, or a query the agent made through ``lessons mcp``: no hook answered it)."""
+    if record.event == MCP_QUERY_EVENT:
+        return None
     if record.about == ABOUT_FILES:
         return ToolAction(files=tuple(record.key.split(" ")))
     if record.about == ABOUT_COMMAND:

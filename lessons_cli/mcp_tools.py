@@ -213,10 +213,6 @@ def query(args: dict[str, Any], cwd: Path) -> ToolReply:
     return ToolReply(text or "No new lesson applies.", data)
 
 
-# The event an MCP query is logged under, beside the hooks' events.
-QUERY_EVENT = "mcp lessons_query"
-
-
 def _log_query(
     layout: Layout,
     config: Config,
@@ -238,7 +234,7 @@ def _log_query(
     telemetry.record_recall(
         layout,
         config,
-        event=QUERY_EVENT,
+        event=telemetry.MCP_QUERY_EVENT,
         key=key,
         candidates=found.matched,
         delivered=[hit.lesson_id for hit in found.hits],

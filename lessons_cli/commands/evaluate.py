@@ -167,6 +167,9 @@ def _print_replay(result: LogReplay) -> None:
     if result.prompts:
         recalls = counted(result.prompts, "prompt recall")
         click.echo(f"{recalls} not replayed: prompt text is never logged")
+    if result.queries:
+        asked = f"{result.queries} {'query' if result.queries == 1 else 'queries'}"
+        click.echo(f"{asked} made through lessons mcp not replayed: no hook answered them")
     if result.unreplayable:
         click.echo(
             f"{counted(result.unreplayable, 'older record')} not replayed: the log does not "

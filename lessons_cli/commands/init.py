@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -181,19 +182,35 @@ def _register_server(root: Path, name: str, spec: Wiring) -> None:
 
 
 def _remove(root: Path) -> None:
+    """Take out every hook entry, server and section of ours. A file that cannot be edited
+    is named and left as it is, and the others are still cleaned; the command then fails."""
     removed = False
-    for spec in wirings().values():
-        if wiring.uninstall(root, spec):
-            click.echo(f"removed {spec.harness} hooks: {spec.settings}")
+    failed: list[LessonsError] = []
+
+    def undo(step: Callable[[], bool], said: str) -> None:
+        nonlocal removed
+        try:
+            done = step()
+        except LessonsError as err:
+            click.echo(f"error: {err}", err=True)
+            failed.append(err)
+            return
+        if done:
+            click.echo(said)
             removed = True
+
+    for spec in wirings().values():
+        undo(
+            partial(wiring.uninstall, root, spec), f"removed {spec.harness} hooks: {spec.settings}"
+        )
     server_files = {spec.mcp_settings for spec in wirings().values() if spec.mcp_settings}
     for settings_file in sorted(server_files):
-        if servers.uninstall(root, settings_file):
-            click.echo(f"removed the lessons MCP server: {settings_file}")
-            removed = True
+        said = f"removed the lessons MCP server: {settings_file}"
+        undo(partial(servers.uninstall, root, settings_file), said)
     for name in agent_docs.DOC_FILES:
-        if agent_docs.remove_snippet(root / name):
-            click.echo(f"removed the lessons section: {name}")
-            removed = True
+        said = f"removed the lessons section: {name}"
+        undo(partial(agent_docs.remove_snippet, root / name), said)
+    if failed:
+        raise LessonsError(f"{len(failed)} file(s) left as they were; fix them and re-run")
     if not removed:
         click.echo("no hooks or sections of lessons found")

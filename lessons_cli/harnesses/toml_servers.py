@@ -34,16 +34,18 @@ _HEADER = re.compile(
 )
 # Any table or array-of-tables header: where our table ends.
 _ANY_HEADER = re.compile(r"^[ \t]*\[")
+BOM = "\ufeff"
 
 
 def read(path: Path) -> tuple[str, dict[str, Any]]:
-    """The file's text and what it holds (empty for a missing file)."""
+    """The file's text, as its bytes say (line endings and a byte-order mark kept), and
+    what it holds (empty for a missing file)."""
     if not path.exists():
         return "", {}
-    text = path.read_text(encoding="utf-8")
     try:
-        return text, tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
+        text = path.read_bytes().decode("utf-8")
+        return text, tomllib.loads(text.removeprefix(BOM))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
         raise LessonsError(
             f"{path}: not valid TOML ({err}); fix it by hand and re-run, "
             "lessons never rewrites a file it cannot read"
@@ -71,19 +73,20 @@ def install(
         )
     if present == wanted:
         return False
-    block = _block(wanted)
+    newline = "\r\n" if "\r\n" in text else "\n"
+    block = _block(wanted, newline)
     lines = text.splitlines(keepends=True)
     span = _span(lines)
     if present is not None and span is None:
         raise _by_hand(path)
     if span is None:
         head = "".join(lines)
-        if head and not head.endswith("\n"):
-            head += "\n"
-        new = head + ("\n" if head.strip() else "") + block
+        if head.strip(BOM + " \t\r\n") and not head.endswith("\n"):
+            head += newline
+        new = head + (newline if head.strip(BOM + " \t\r\n") else "") + block
     else:
         start, end = span
-        new = "".join(lines[:start]) + block + _after(lines[end:])
+        new = "".join(lines[:start]) + block + _after(lines[end:], newline)
     _write_checked(path, new, wanted)
     return True
 
@@ -102,55 +105,70 @@ def uninstall(root: Path, settings_file: str, is_ours: Callable[[object], bool])
     if span is None:
         raise _by_hand(path)
     start, end = span
-    before = "".join(lines[:start]).rstrip("\n")
-    after = "".join(lines[end:]).lstrip("\n")
-    new = before + ("\n\n" if before and after else "\n" if before else "") + after
-    if not new.strip():
+    newline = "\r\n" if "\r\n" in text else "\n"
+    before = "".join(lines[:start]).rstrip("\r\n")
+    after = "".join(lines[end:]).lstrip("\r\n")
+    gap = newline * 2 if before.strip(BOM) and after else newline if before.strip(BOM) else ""
+    new = before + gap + after
+    if not new.strip(BOM + " \t\r\n"):
         path.unlink()
         return True
     _write_checked(path, new, None)
     return True
 
 
-def _block(entry: dict[str, Any]) -> str:
-    """Our table as TOML text; a JSON string is a valid TOML basic string."""
+def _block(entry: dict[str, Any], newline: str) -> str:
+    """Our table as TOML text, in the file's line endings; a JSON string is a valid TOML
+    basic string."""
     lines = [f"[{TABLE}.{NAME}]"]
     for key, value in entry.items():
         if isinstance(value, list):
             lines.append(f"{key} = [{', '.join(json.dumps(str(v)) for v in value)}]")
         else:
             lines.append(f"{key} = {json.dumps(str(value))}")
-    return "\n".join(lines) + "\n"
+    return newline.join(lines) + newline
 
 
 def _span(lines: list[str]) -> tuple[int, int] | None:
-    """The lines of our table, from its header to the next header (its trailing blank
-    lines left out), or None when no header names it."""
+    """The lines of our table, from its header to the next header, or None when no
+    header names it. Blank and comment lines at its end are left out: a comment there
+    belongs to what follows (ours holds none)."""
     for start, line in enumerate(lines):
-        if _HEADER.match(line):
+        if _HEADER.match(line.rstrip("\r\n")):
             end = start + 1
             while end < len(lines) and not _ANY_HEADER.match(lines[end]):
                 end += 1
-            while end > start + 1 and not lines[end - 1].strip():
+            while end > start + 1 and _loose(lines[end - 1]):
                 end -= 1
             return start, end
     return None
 
 
-def _after(rest: list[str]) -> str:
+def _loose(line: str) -> bool:
+    """A blank line or a comment."""
+    stripped = line.strip()
+    return not stripped or stripped.startswith("#")
+
+
+def _after(rest: list[str], newline: str) -> str:
     """What follows our table, set off by a blank line when something does."""
     tail = "".join(rest)
-    return "\n" + tail.lstrip("\n") if tail.strip() else tail
+    return newline + tail.lstrip("\r\n") if tail.strip() else tail
 
 
 def _write_checked(path: Path, text: str, wanted: dict[str, Any] | None) -> None:
     """Write ``text`` once it parses and holds exactly ``wanted`` as our entry."""
     try:
-        data = tomllib.loads(text)
+        data = tomllib.loads(text.removeprefix(BOM))
     except tomllib.TOMLDecodeError:
-        raise _by_hand(path) from None
-    if entry_of(data) != wanted:
-        raise _by_hand(path)
+        data = None
+    if data is None or entry_of(data) != wanted:
+        doing = "add" if wanted is not None else "remove"
+        raise LessonsError(
+            f"{path}: lessons cannot {doing} its [{TABLE}.{NAME}] table here without "
+            f"changing what the rest of the file means (is [{TABLE}] written inline?); "
+            "make the change by hand"
+        )
     atomic_write(path, text.encode("utf-8"))
 
 

@@ -186,7 +186,8 @@ class LogReplay:
     """The tool calls of the telemetry log, as logged and as today's lessons answer them.
 
     Prompt recalls are counted but not replayed (prompt text is never logged), nor are
-    records written before the log said what their key holds.
+    queries the agent made through ``lessons mcp`` (no hook answered them), nor records
+    written before the log said what their key holds.
     """
 
     logged: CallCost
@@ -196,6 +197,7 @@ class LogReplay:
     prompts: int
     unreplayable: int
     skipped_lines: int
+    queries: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -205,5 +207,6 @@ class LogReplay:
             "changed": self.changed,
             "prompts": self.prompts,
             "unreplayable": self.unreplayable,
+            "queries": self.queries,
             "skipped_lines": self.skipped_lines,
         }

@@ -34,6 +34,9 @@ MAX_CANDIDATES = 50
 # A failure is tied to deliveries found in this much of the log's end (about 300 records).
 LOOKBACK_BYTES = 64 * 1024
 PROMPT_KEY = "prompt"
+# The event of a query made through ``lessons mcp`` (its ``lessons_query`` tool): a recall
+# the agent asked for, not a tool call a hook saw.
+MCP_QUERY_EVENT = "mcp lessons_query"
 # What a recall's key holds, so a replay can turn it back into the call it came from.
 ABOUT_FILES, ABOUT_COMMAND, ABOUT_PROMPT = "files", "command", "prompt"
 

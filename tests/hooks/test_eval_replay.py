@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from lessons_cli.mcp_tools import call_tool
 from lessons_core.jsonio import dumps
 from lessons_core.store.files import get_lesson, update_lesson
 from lessons_core.store.layout import SESSIONS, Layout
@@ -104,6 +105,21 @@ def test_records_without_a_key_kind_are_counted_not_replayed(logged: Layout) -> 
     data = replay()
     assert (data["logged"]["calls"], data["unreplayable"], data["skipped_lines"]) == (7, 1, 1)
     assert len(read_log(logged).recalls) == 9
+
+
+def test_queries_made_through_lessons_mcp_are_counted_not_replayed(logged: Layout) -> None:
+    """An agent's lessons_query is no tool call a hook answered: the calls and their
+    figures stay as they were, the queries are counted apart, and said so."""
+    before = replay()
+    call_tool("lessons_query", {"file": "src/a.py", "session": "mcp"}, logged.root)
+    call_tool("lessons_query", {"command": "git push origin main"}, logged.root)
+    after = replay()
+    assert after["queries"] == 2
+    assert {k: v for k, v in after.items() if k != "queries"} == {
+        k: v for k, v in before.items() if k != "queries"
+    }
+    text = run("eval", "--replay").stdout
+    assert "2 queries made through lessons mcp not replayed: no hook answered them" in text
 
 
 def test_text_report(logged: Layout) -> None:

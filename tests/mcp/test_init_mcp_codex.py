@@ -108,51 +108,6 @@ def test_a_file_holding_only_our_table_is_deleted_on_removal(
     assert not path.exists()
 
 
-@pytest.mark.parametrize(
-    "text",
-    [
-        '[mcp_servers.lessons]\ncommand = "npx"\nargs = ["other-lessons"]\n',
-        'mcp_servers.lessons = { command = "npx", args = ["other"] }\n',
-    ],
-    ids=["table", "dotted"],
-)
-def test_someone_elses_lessons_server_is_never_touched(
-    plain_repo: Path, monkeypatch: pytest.MonkeyPatch, text: str
-) -> None:
-    path = _config(plain_repo)
-    path.write_text(text)
-    code, _, err = _init(plain_repo, monkeypatch, "--codex", "--mcp")
-    assert code == 1
-    assert "already has a server called 'lessons'" in err
-    assert path.read_text() == text
-    _init(plain_repo, monkeypatch, "--remove-hooks")
-    assert path.read_text() == text
-
-
-def test_an_entry_of_ours_in_another_form_is_left_to_the_user(
-    plain_repo: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Ours, but inline: lessons cannot cut it out as text, so it says to edit by hand."""
-    path = _config(plain_repo)
-    text = '[mcp_servers]\nlessons = { command = "lessons", args = ["mcp"] }\n'
-    path.write_text(text)
-    code, _, err = _init(plain_repo, monkeypatch, "--codex", "--mcp")
-    assert code == 1
-    assert "change it by hand" in err
-    assert path.read_text() == text
-
-
-def test_an_unparsable_config_is_never_rewritten(
-    plain_repo: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    path = _config(plain_repo)
-    path.write_text("model = \n")
-    code, _, err = _init(plain_repo, monkeypatch, "--codex", "--mcp")
-    assert code == 1
-    assert "not valid TOML" in err
-    assert path.read_text() == "model = \n"
-
-
 def test_a_file_without_a_final_newline_gets_the_table_on_its_own_lines(
     plain_repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -163,3 +118,104 @@ def test_a_file_without_a_final_newline_gets_the_table_on_its_own_lines(
     assert text.startswith('model = "gpt-5.5"\n\n[mcp_servers.lessons]\n')
     _init(plain_repo, monkeypatch, "--remove-hooks")
     assert path.read_text() == 'model = "gpt-5.5"\n'
+
+
+def test_comments_before_the_next_table_stay_with_it(
+    plain_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A comment between our table and the next belongs to the next: a re-run that
+    replaces ours, and the removal, keep it."""
+    path = _config(plain_repo)
+    text = (
+        'model = "o3"\n\n[mcp_servers.lessons]\ncommand = "lessons"\nargs = ["mcp"]\n\n'
+        '# Profiles for work\n[profiles.x]\nmodel = "o4"\n# [profiles.off] disabled\n'
+    )
+    path.write_text(text)
+    _init(plain_repo, monkeypatch, "--codex", "--mcp")
+    assert "\n\n# Profiles for work\n[profiles.x]\n" in path.read_text()
+    _init(plain_repo, monkeypatch, "--remove-hooks")
+    assert path.read_text() == (
+        'model = "o3"\n\n# Profiles for work\n[profiles.x]\nmodel = "o4"\n'
+        "# [profiles.off] disabled\n"
+    )
+
+
+def test_windows_line_endings_are_kept(plain_repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _config(plain_repo)
+    original = b'# my codex\r\nmodel = "o3"\r\n'
+    path.write_bytes(original)
+    _init(plain_repo, monkeypatch, "--codex", "--mcp")
+    written = path.read_bytes()
+    assert written.startswith(original)
+    assert b"\n" not in written.replace(b"\r\n", b"")
+    _init(plain_repo, monkeypatch, "--remove-hooks")
+    assert path.read_bytes() == original
+
+
+def test_a_byte_order_mark_is_read_and_kept(
+    plain_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = _config(plain_repo)
+    original = '\ufeffmodel = "o3"\n'.encode()
+    path.write_bytes(original)
+    code, _, err = _init(plain_repo, monkeypatch, "--codex", "--mcp")
+    assert code == 0, err
+    assert path.read_bytes().startswith(original)
+    _init(plain_repo, monkeypatch, "--remove-hooks")
+    assert path.read_bytes() == original
+
+
+def test_a_file_that_is_not_utf8_is_refused_and_removal_cleans_the_rest(
+    plain_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The config cannot be read: init says so; --remove-hooks names it, still removes
+    the other harnesses' entries and sections, and fails."""
+    _init(plain_repo, monkeypatch, "--codex", "--gemini", "--mcp", "--agents-md")
+    path = plain_repo / CONFIG
+    broken = b'model = "caf\xe9"\n'
+    path.write_bytes(broken)
+    code, _, err = _init(plain_repo, monkeypatch, "--codex", "--mcp")
+    assert code == 1
+    assert "not valid TOML" in err
+    code, out, err = _init(plain_repo, monkeypatch, "--remove-hooks")
+    assert code == 1
+    assert f"{path}: not valid TOML" in err
+    assert "removed the lessons MCP server: .gemini/settings.json" in out
+    assert "removed the lessons section: AGENTS.md" in out
+    assert path.read_bytes() == broken
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (
+            '[mcp_servers.lessons]\ncommand = "npx"\nargs = ["other-lessons"]\n',
+            "already has a server called 'lessons'",
+        ),
+        (
+            'mcp_servers.lessons = { command = "npx", args = ["other"] }\n',
+            "already has a server called 'lessons'",
+        ),
+        (
+            '[mcp_servers]\nlessons = { command = "lessons", args = ["mcp"] }\n',
+            "change it by hand",
+        ),
+        ('mcp_servers = { docs = { command = "npx" } }\n', "cannot add its [mcp_servers.lessons]"),
+        ("model = \n", "not valid TOML"),
+    ],
+    ids=["someone-elses", "someone-elses-dotted", "ours-inline", "servers-inline", "unparsable"],
+)
+def test_a_file_lessons_cannot_edit_is_left_as_written(
+    plain_repo: Path, monkeypatch: pytest.MonkeyPatch, text: str, said: str
+) -> None:
+    """Someone else's server called lessons, ours in a form lessons does not edit, a
+    [mcp_servers] written inline, a file that does not parse: init says why and writes
+    nothing; --remove-hooks leaves the file as it is too."""
+    path = _config(plain_repo)
+    path.write_text(text)
+    code, _, err = _init(plain_repo, monkeypatch, "--codex", "--mcp")
+    assert code == 1
+    assert said in err
+    assert path.read_text() == text
+    _init(plain_repo, monkeypatch, "--remove-hooks")
+    assert path.read_text() == text

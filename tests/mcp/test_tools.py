@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from lessons_cli.mcp_tools import QUERY_EVENT, SESSION_VARIABLES, SPECS, call_tool, tool_list
+from lessons_cli.mcp_tools import SESSION_VARIABLES, SPECS, call_tool, tool_list
 from lessons_core.store.files import get_lesson
 from lessons_core.store.layout import Layout
 from lessons_core.store.model import Status
-from lessons_core.telemetry.log import read_log
+from lessons_core.telemetry.log import MCP_QUERY_EVENT, read_log
 from tests.conftest import lesson_count, save_lesson
 from tests.hooks.conftest import call_hook, payload
 
@@ -218,7 +218,7 @@ def test_queries_are_logged_when_telemetry_is_on(store: Layout) -> None:
     call_tool("lessons_query", {"prompt": "tidy the app", "session": "s2"}, store.root)
     served, silent, prompt = read_log(store).recalls
     assert (served.event, served.key, served.delivered) == (
-        QUERY_EVENT,
+        MCP_QUERY_EVENT,
         "src/app.py",
         ("code-app",),
     )
