@@ -173,7 +173,10 @@ def codex(root: Path, env: Mapping[str, str]) -> list[Check]:
             "start codex in the repo and answer Trust and continue (or run "
             "'codex exec --trust ...' once)"
         )
-        detail = f"the project is not trusted in {path}: Codex ignores .codex/hooks.json"
+        detail = (
+            f"the project is not trusted in {path}: Codex ignores .codex/hooks.json "
+            "and .codex/config.toml"
+        )
         checks.append(Check("codex", FAIL, detail, fix))
     hooks_file = root / ".codex" / "hooks.json"
     settings = wiring.read_settings(hooks_file)
