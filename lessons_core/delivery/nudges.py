@@ -69,6 +69,8 @@ def after_failure(
         counted = recurrence.count_failure(
             layout, session, action.files, action.command, error, config, keep, call
         )
+    if counted is not None and counted.verdict == recurrence.AGAIN:
+        return None  # logged and answered when it was first reported
     found_class, identity = (counted.error_class, counted.identity) if counted else ("", "")
     record_failure(layout, key, action, config, event, found_class, identity)
     return None if hold else said[0]

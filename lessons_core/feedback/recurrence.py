@@ -44,6 +44,8 @@ _COVERING = frozenset({"file", "command"})
 FIRST = "first"
 COVERED = "covered"
 UNCOVERED = "uncovered"
+# The harness reported a call it had reported already: nothing is counted again.
+AGAIN = "again"
 
 # Said before the gate's usual words and the lessons it shows again.
 RECURRENCE_HEAD = (
@@ -58,7 +60,7 @@ class Counted(NamedTuple):
     identity: str
     error_class: str
     times: int
-    verdict: str  # FIRST, COVERED or UNCOVERED
+    verdict: str  # FIRST, COVERED, UNCOVERED, or AGAIN (counted before)
     nudge: bool  # the action's first capture nudge is due now (once per session)
 
 
@@ -75,9 +77,9 @@ def count_failure(
     """Count a failed call about ``files`` or running ``command`` (the client said
     ``error``) in ``session``, with its verdict, the claim of its capture nudge and, for
     a recurrence no lesson covers, the evidence the stop-time request reads, all in the
-    call's one write; None when nothing precise names the action, or when ``call`` (the
-    harness's id of the call) was counted already. ``keep`` changes the state in that
-    same write, knowing the count."""
+    call's one write; None when nothing precise names the action; ``AGAIN`` as the
+    verdict when ``call`` (the harness's id of the call) was counted already. ``keep``
+    changes the state in that same write, knowing the count."""
     identity = action_identity(files, command)
     if identity is None:
         return None
@@ -89,6 +91,7 @@ def count_failure(
     def change(state: SessionState) -> bool:
         if call:
             if call in state.failed_calls:
+                counted[:] = [Counted(identity, "", 0, AGAIN, False)]
                 return False
             kept = sessions.FAILED_CALLS_KEPT
             state.failed_calls = [*state.failed_calls, call][-kept:]

@@ -18,6 +18,7 @@ from lessons_core.delivery import sessions
 from lessons_core.feedback import history
 from lessons_core.feedback.stop_capture import REQUEST_MARK
 from lessons_core.store.layout import Layout
+from lessons_core.telemetry.log import read_log
 from tests.hooks.conftest import answer, call_hook, payload, write_lesson
 
 SESSION = "c-recurring"
@@ -199,6 +200,11 @@ def test_a_call_reported_as_failed_twice_counts_once(project: Layout) -> None:
     ((entry,),) = [tuple(sessions.load(project, SESSION).failures.values())]
     assert sum(history.classes(entry).values()) == 1
     assert call_hook("cursor", _shell(root)) == b""  # no recurrence gate
+    project.config_path.write_text('{"telemetry": true}')
+    again = _failed_shell(root)
+    answer("cursor", again)
+    answer("cursor", {**ran, "tool_use_id": again["tool_use_id"], "tool_output": MODULE_MISSING})
+    assert len(read_log(project).failures) == 1  # logged once too
 
 
 def test_nudges_for_different_calls_are_all_held(project: Layout) -> None:
