@@ -210,6 +210,25 @@ def capturing(
     return answer
 
 
+def fix_scenario(root: Path, fake: Any, call: Callable[[str], ToolCall]) -> list[str]:
+    """A session that fixes a failure: the Makefile, the fake model's ``FIX_STEPS`` under
+    the scenario ``fix`` through the shell tool ``call``, and its answer to the stop-time
+    request (it captures ``CHECK_RULE``). Returns the requests it will receive."""
+    write_makefile(root)
+    fake.scenarios["fix"] = [call(command) for command in FIX_STEPS]
+    asked: list[str] = []
+    fake.answer_stop = capturing(call, CHECK_RULE, "build", asked)
+    return asked
+
+
+def assert_fix_captured(root: Path, asked: list[str]) -> None:
+    """The model was asked once, about `make check`, and the line it ran saved the
+    lesson with the command's anchored pattern."""
+    assert len(asked) == 1
+    assert "the command 'make check' failed (exit 2" in asked[0]
+    assert saved_lesson(root, CHECK_RULE)["triggers"]["commands"] == ["^make check"]
+
+
 def _filled(line: str, rule: str, topic: str, escaped: bool) -> str:
     """``line`` with its rule (it goes between double quotes: no quote, ``$`` or
     backslash in it) and topic placeholders filled in."""

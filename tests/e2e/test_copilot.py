@@ -37,14 +37,12 @@ from tests.e2e.fake_server import ToolCall
 from tests.e2e.sample_repo import (
     ALWAYS_RULE,
     APP_RULE,
-    CHECK_RULE,
-    FIX_STEPS,
     NUDGE_MARK,
     RELEASE_RULE,
-    capturing,
+    assert_fix_captured,
+    fix_scenario,
     nudge_line,
     saved_lesson,
-    write_makefile,
 )
 
 pytestmark = pytest.mark.e2e
@@ -270,13 +268,6 @@ def test_a_failure_fixed_in_the_session_is_asked_for_at_its_stop(
     """`make check` exits 2, `make build` runs, `make check` passes: agentStop asks once,
     the model runs the prefilled line through bash, and the lesson appears."""
     project = copilot_project
-    write_makefile(project.root)
-    fake = project.fake
-    fake.scenarios["fix"] = [bash_call(command) for command in FIX_STEPS]
-    asked: list[str] = []
-
-    fake.answer_stop = capturing(bash_call, CHECK_RULE, "build", asked)
+    asked = fix_scenario(project.root, project.fake, bash_call)
     project.copilot("SCENARIO:fix check the build", "--trust-folder")
-    assert len(asked) == 1
-    assert "the command 'make check' failed (exit 2" in asked[0]
-    assert saved_lesson(project.root, CHECK_RULE)["triggers"]["commands"] == ["^make check"]
+    assert_fix_captured(project.root, asked)

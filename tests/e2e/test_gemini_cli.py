@@ -34,14 +34,12 @@ from tests.e2e.gemini_project import (
 from tests.e2e.sample_repo import (
     ALWAYS_RULE,
     APP_RULE,
-    CHECK_RULE,
-    FIX_STEPS,
     RELEASE_RULE,
-    capturing,
+    assert_fix_captured,
+    fix_scenario,
     lessons,
     note_line,
     saved_lesson,
-    write_makefile,
 )
 
 pytestmark = pytest.mark.e2e
@@ -335,17 +333,9 @@ def test_a_failure_fixed_in_the_session_is_asked_for_at_its_stop(gemini: Project
     """`make check` fails, `make build` runs, `make check` passes: AfterAgent asks once,
     the model runs the prefilled line through run_shell_command, the lesson appears, and
     the AfterAgent after it lets the run end."""
-    write_makefile(gemini.root)
-    fake = gemini.fake
-    fake.scenarios["fix"] = [shell_call(command) for command in FIX_STEPS]
-    rule = CHECK_RULE
-    asked: list[str] = []
-
-    fake.answer_stop = capturing(shell_call, rule, "build", asked)
+    asked = fix_scenario(gemini.root, gemini.fake, shell_call)
     gemini.gemini("-p", "SCENARIO:fix check the build")
-    assert len(asked) == 1
-    assert "the command 'make check' failed (exit 2" in asked[0]
-    assert saved_lesson(gemini.root, rule)["triggers"]["commands"] == ["^make check"]
+    assert_fix_captured(gemini.root, asked)
     stops = [c for c in gemini.hook_calls() if c.event == "AfterAgent"]
     # Gemini CLI 0.61.0 sets stop_hook_active only on the turn it continues with the
     # reason; the model answered with a tool call, whose result starts a turn with the

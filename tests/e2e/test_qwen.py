@@ -30,14 +30,12 @@ from tests.e2e.fake_server import ToolCall
 from tests.e2e.qwen_project import QwenProject, edit_call, read_call, shell_call
 from tests.e2e.sample_repo import (
     APP_RULE,
-    CHECK_RULE,
-    FIX_STEPS,
     NUDGE_MARK,
     RELEASE_RULE,
-    capturing,
+    assert_fix_captured,
+    fix_scenario,
     nudge_line,
     saved_lesson,
-    write_makefile,
 )
 
 pytestmark = pytest.mark.e2e
@@ -203,21 +201,15 @@ def test_a_failure_fixed_in_the_session_is_asked_for_at_its_stop(project: QwenPr
     Stop (``stop_hook_active``) lets the run end. A second Stop hook beside ours keeps
     what the client sent: the payload tests/fixtures/qwen/stop.json holds."""
     root = project.root
-    write_makefile(root)
     stops = project.home / "stops.jsonl"
     settings = root / ".qwen" / "settings.json"
     wired = json.loads(settings.read_text())
     record = {"type": "command", "command": f"cat >> {stops} && echo >> {stops}"}
     wired["hooks"]["Stop"][0]["hooks"].append(record)
     settings.write_text(json.dumps(wired))
-    fake = project.fake
-    fake.scenarios["fix"] = [shell_call(command) for command in FIX_STEPS]
-    asked: list[str] = []
-    fake.answer_stop = capturing(shell_call, CHECK_RULE, "build", asked)
+    asked = fix_scenario(root, project.fake, shell_call)
     project.qwen("SCENARIO:fix check the build")
-    assert len(asked) == 1
-    assert "the command 'make check' failed (exit 2" in asked[0]
-    assert saved_lesson(root, CHECK_RULE)["triggers"]["commands"] == ["^make check"]
+    assert_fix_captured(root, asked)
     sent = [json.loads(line) for line in stops.read_text().splitlines() if line.strip()]
     assert [payload["stop_hook_active"] for payload in sent] == [False, True]
     stored = json.loads((FIXTURES / "stop.json").read_text())
