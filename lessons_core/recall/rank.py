@@ -106,7 +106,7 @@ def recall(
             ranked = rank(rebuilt_index(layout)[0], request)
     else:
         ranked = rank(index, request)
-    selection = select(ranked, config, allowance)
+    selection = select(ranked, config, allowance, read=request.read)
     return Recall(
         hits=tuple(c.hit for c in selection.shown),
         more=selection.more,
@@ -217,9 +217,14 @@ def shared_terms(index: RecallIndex, prompt_terms: list[str]) -> dict[int, tuple
     return {doc: tuple(terms) for doc, terms in shared.items()}
 
 
-def select(ranked: list[Candidate], config: Config, allowance: Allowance = NO_LIMITS) -> Selection:
+def select(
+    ranked: list[Candidate], config: Config, allowance: Allowance = NO_LIMITS, read: bool = False
+) -> Selection:
     """Apply session exclusion (``allowance.exclude``), then the caps and the token budget,
     keeping rank order.
+
+    On a ``read`` (``RecallRequest.read``), broad matches are left for the change: they
+    neither speak nor count in the notice, and stay eligible for the edit that follows.
 
     When the session has no tokens left (``allowance.tokens_left``, what it has left of
     ``max_session_tokens``; None outside a session), only ``pinned`` matches remain. Then
@@ -235,6 +240,8 @@ def select(ranked: list[Candidate], config: Config, allowance: Allowance = NO_LI
     exclude = allowance.exclude
     excluded = tuple(c for c in ranked if c.hit.lesson_id in exclude)
     eligible = [c for c in ranked if c.hit.lesson_id not in exclude]
+    if read:  # broad matches wait for the change: not shown, not counted
+        eligible = [c for c in eligible if not _demoted(c)]
     if not eligible:  # the silent call: nothing to render, nothing to count
         return Selection(shown=(), cut=(), excluded=excluded)
     from lessons_core.recall.render import fitting
