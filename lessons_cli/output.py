@@ -14,8 +14,8 @@ from typing import Any
 import click
 import orjson
 
-from lessons_core.printable import visible, visible_json
-from lessons_core.recall.render import NOTE, fence, inert_line, whole
+from lessons_core.printable import inert, visible_json
+from lessons_core.recall.render import NOTE, fence, inert_line
 from lessons_core.store.model import Lesson
 
 
@@ -33,11 +33,6 @@ def echo_json(data: Any) -> None:
 def counted(number: int, noun: str) -> str:
     """``1 call``, ``2 calls``: English plurals by adding an s."""
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
-
-
-def inert(text: str) -> str:
-    """Lesson text as it goes in a fenced block: escapes written out, then inert, whole."""
-    return whole(visible(text))
 
 
 def lesson_line(lesson: Lesson) -> str:

@@ -11,12 +11,19 @@ runs). ``visible`` writes each as its Python escape (``\\x1b``, ``\\u2028``): a 
 that it is there, and nothing acts on it. Printable text, the common case, is returned as
 it is.
 
-The fenced block an agent is shown also makes tags and role markers inert
-(``lessons_core.recall.render.neutralise``); this module only keeps characters from
-acting on a terminal, a page or a log.
+Lesson text an agent may read also has its tags and role markers made inert, as the
+hooks do (``inert``: ``lessons_core.recall.render.neutralise`` after ``visible``).
 """
 
 from __future__ import annotations
+
+from lessons_core.recall.render import whole
+
+
+def inert(text: str) -> str:
+    """``text`` whole, as it goes in a fenced block or an answer an agent reads: escapes
+    written out, then tags, role markers and fences defused, on one line."""
+    return whole(visible(text))
 
 
 def visible(text: str) -> str:
