@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from lessons_cli.output import describe
+from lessons_cli.output import describe, topic_lines
 from lessons_core.authoring.capture import add_lesson
 from lessons_core.authoring.guards import CaptureDraft
 from lessons_core.delivery.session_recall import recall_once
@@ -275,11 +275,7 @@ def topics(args: dict[str, Any], cwd: Path) -> ToolReply:
     layout = find_layout(cwd)
     counts = load_graph(layout).topic_counts()
     summaries = {name: topic.summary for name, topic in load_topics(layout).items()}
-    lines = [
-        f"{name}\t{count}" + (f"\t{summaries[name]}" if name in summaries else "")
-        for name, count in counts.items()
-    ]
-    return ToolReply("\n".join(lines) or "No lessons yet.", {"topics": counts})
+    return ToolReply(topic_lines(counts, summaries) or "No lessons yet.", {"topics": counts})
 
 
 def deprecate(args: dict[str, Any], cwd: Path) -> ToolReply:
