@@ -1,10 +1,10 @@
 """A large Claude Code transcript, generated: how harvest's time grows with a file's size.
 
-Each block of five records is one prompt, a command (one in three fails, over 500
-different commands, so failures recur and get fixed) and an edit of a new file, with a
-1.5 kB tool output, about 2.7 kB a block: the file's size is chosen by the block count.
-Every action is new or repeated, so the detector's state grows with the file, the way a
-long session's does.
+Each block of five records is one prompt, a command (one in three fails with an
+environment error, over 500 different commands, so failures recur and get fixed) and an
+edit of a new file, with a 1.5 kB tool output, about 2.7 kB a block: the file's size is
+chosen by the block count. Every action is new or repeated, so the detector's state grows
+with the file, the way a long session's does.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 import orjson
 
 BLOCK_BYTES = 2_700  # about, as written below
-OUTPUT = "make: *** No rule to make target.\n" + "x" * 1_500
+OUTPUT = "make: mytool: No such file or directory\n" + "x" * 1_500
 SESSION = "0b5e7c1a-0000-4000-8000-00000000bench"
 
 

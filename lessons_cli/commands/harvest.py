@@ -43,8 +43,9 @@ def harvest_command(transcripts: tuple[Path, ...], recent: int, as_json: bool) -
     Reads session transcripts of Claude Code and Codex CLI (TRANSCRIPT files, or by
     default this repo's newest sessions under ~/.claude/projects/ and ~/.codex/sessions/)
     once each, and lists four kinds of candidate: a correction typed right after an
-    action, a call that failed and later succeeded, a call that failed twice the same
-    way, and a call sent again unchanged after a lessons gate. Each comes with its
+    action, a command that failed and a changed form of it that worked right after (or
+    the same call working again after an environment error), a call that failed twice
+    the same way, and a call sent again unchanged after a lessons gate. Each comes with its
     evidence (masked), a precise trigger, a ready 'lessons add' line and the lessons
     that already cover it.
 
@@ -82,6 +83,8 @@ def _print_candidate(candidate: Candidate) -> None:
     count = f" {candidate.count} times" if candidate.count > 1 else ""
     click.echo(f"{KIND_LABELS[candidate.kind]}{count}: {candidate.subject}")
     click.echo(f"  evidence: {candidate.evidence}")
+    if candidate.fix:
+        click.echo(f"  fixed by: {candidate.fix}")
     click.echo(
         f"  session {candidate.session} at {candidate.time or '?'} "
         f"({candidate.transcript} line {candidate.line})"

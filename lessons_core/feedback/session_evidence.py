@@ -2,11 +2,16 @@
 
 The stop-time capture request (``lessons_core.feedback.stop_capture``) reads it: the
 corrections a person typed right after an action of the agent, each with the trigger of
-that action; the actions made again after a failure, and those that failed again with
+that action; the commands that failed and were followed right away by a changed form of
+them (``feedback.fixes.related``: ``make deploy-prod``, then ``make deploy ENV=prod``),
+with that form; the actions made again after a failure, and those that failed again with
 no lesson about them, by the identity the failure history counts them under
 (``feedback.history`` keeps only its digest); when the session began; whether the
 request was already made. An action that failed and is made again is told to the failure
-history here, where the pre-tool hook of the retry sees it.
+history here, where the pre-tool hook of the retry sees it. Whether the changed form
+worked, and which failures are worth a lesson at all, the stop decides
+(``feedback.fixes``): the failure hook of a changed form that failed too marks it
+failed in the history.
 
 Kept in the session's state (``SessionState.evidence``), read with the rest of it once
 per hook call; a change is staged on the call's ``Session`` and written with its one
@@ -15,7 +20,10 @@ file's repo-relative path, or the words ``matching.command_words`` says name a c
 ``pnpm test:e2e``, an interpreter's script ``bash scripts/release.sh``, never an option or
 a value with ``=``, nor a word that looks like a token), and the triggers
 of the fixed and recurred ones, already checked for secrets by the failure hook. A
-correction's sentence is kept with secrets masked.
+changed form that followed a failure is kept as its words up to the first that is not a
+plain word, a value with ``=`` included (``make deploy ENV=prod``: it is what the lesson
+would say to run), with secrets masked. A correction's sentence is kept with secrets
+masked.
 
 Runs in the hook on every tool call, so it imports only what those already loaded.
 """
@@ -36,6 +44,13 @@ MAX_CORRECTIONS = 3
 MAX_FAILED = 16
 FIXED = "fixed"
 RECURRED = "recurred"
+# Failed commands followed right away by a changed form: digest -> [identity, the form as
+# run (masked), the form's digest].
+FIXED_BY = "fixed_by"
+# The latest command: [digest, words], so the next can tell whether it changes it.
+LAST_COMMAND = "last_command"
+# At most this many words of a changed form are kept.
+MAX_FIX_WORDS = 8
 # An action as kept here: ``[FILE, path]`` or ``[COMMAND, words]``.
 FILE = "file"
 COMMAND = "command"
@@ -54,13 +69,22 @@ def note_action(session: Session, files: tuple[str, ...], command: str | None) -
     if named is None:
         return
     fixed = _retried(session.state.failures, named)
-    if session.state.evidence.get("action") == named and fixed is None:
+    last = session.state.evidence.get(LAST_COMMAND)
+    current = _command_mark(named)
+    changed = _changed_form(session.state, last, named, current, command)
+    same_command = current is None or last == current
+    if session.state.evidence.get("action") == named and fixed is None and same_command:
         return  # the same file or command again: nothing to record
 
     def change(state: SessionState) -> bool:
         if fixed is not None:
             history.record_success(state.failures, fixed[0])
             _keep(state.evidence, FIXED, *fixed)
+        if changed is not None:
+            mark, entry = changed
+            _keep_fix(_since(state.evidence), mark, entry)
+        if current is not None:
+            state.evidence[LAST_COMMAND] = current
         _since(state.evidence)["action"] = named
         return True
 
@@ -71,14 +95,93 @@ def _retried(failures: history.History, named: list[str]) -> tuple[str, str] | N
     """The digest and identity of the action ``named`` if its last attempt failed."""
     if not failures:
         return None
+    mark, identity = _identity(named)
+    entry = failures.get(mark)
+    return (mark, identity) if entry and entry.get("last") == history.FAILED else None
+
+
+def _identity(named: list[str]) -> tuple[str, str]:
+    """The digest and identity (``feedback.failures.action_identity``) of ``named``."""
     from lessons_core.delivery.sessions import gate_mark
     from lessons_core.matching.command_words import anchored
 
     kind, value = named
     identity = f"file {value}" if kind == FILE else f"cmd {anchored(value.split(' '))}"
-    mark = gate_mark(identity)
-    entry = failures.get(mark)
-    return (mark, identity) if entry and entry.get("last") == history.FAILED else None
+    return gate_mark(identity), identity
+
+
+def _command_mark(named: list[str]) -> list[str] | None:
+    """``[digest, words]`` of a command action, None for a file."""
+    return [_identity(named)[0], named[1]] if named[0] == COMMAND else None
+
+
+def _changed_form(
+    state: SessionState,
+    last: object,
+    named: list[str],
+    current: list[str] | None,
+    command: str | None,
+) -> tuple[str, list[str]] | None:
+    """When the command before this one failed and this is a changed form of it: the
+    failed one's digest, and ``[its identity, this form as run, this form's digest]``."""
+    if current is None or command is None or not isinstance(last, list) or len(last) != 2:
+        return None
+    mark, words = last
+    if not isinstance(mark, str) or not isinstance(words, str) or mark == current[0]:
+        return None
+    entry = state.failures.get(mark)
+    if not entry or entry.get("last") != history.FAILED:
+        return None
+    from lessons_core.feedback.fixes import related
+
+    if not related(words.split(" "), named[1].split(" ")):
+        return None
+    return mark, [_identity([COMMAND, words])[1], _as_run(command, named[1]), current[0]]
+
+
+def _as_run(command: str, words: str) -> str:
+    """The simple command ``words`` names, as run: its words from the program up to the
+    first that is not a plain word (an option's or assignment's value may be one), masked.
+    ``words`` when the command cannot be read so."""
+    from lessons_core.authoring.secrets import mask_secrets
+    from lessons_core.matching.commands import command_parts, shell_words
+
+    program = words.split(" ", 1)[0]
+    for part in reversed(command_parts(command)):
+        found = shell_words(part)
+        if found[:1] == [program]:
+            kept: list[str] = []
+            for word in found[:MAX_FIX_WORDS]:
+                if not _plain(word) or not word.isprintable() or mask_secrets(word) != word:
+                    break
+                kept.append(word)
+            return " ".join(kept) if len(kept) >= len(words.split(" ")) else words
+    return words
+
+
+def fixes(record: Record) -> dict[str, tuple[str, str, str]]:
+    """The failed commands a changed form followed: digest -> (identity, the form as
+    run, the form's digest)."""
+    found = record.get(FIXED_BY)
+    if not isinstance(found, dict):
+        return {}
+    return {
+        mark: (entry[0], entry[1], entry[2])
+        for mark, entry in found.items()
+        if isinstance(mark, str)
+        and isinstance(entry, list)
+        and len(entry) == 3
+        and all(isinstance(item, str) for item in entry)
+    }
+
+
+def _keep_fix(record: Record, mark: str, entry: list[str]) -> None:
+    """Keep the newest changed form that followed the failed command ``mark`` (an earlier
+    one may have failed too)."""
+    found = record.get(FIXED_BY)
+    kept = {m: e for m, e in found.items() if m != mark} if isinstance(found, dict) else {}
+    kept[mark] = entry
+    record[FIXED_BY] = dict(list(kept.items())[-MAX_FAILED:])
 
 
 def note_prompt(session: Session, prompt: str) -> None:

@@ -8,17 +8,26 @@ A stop hook (Claude Code, Codex and Qwen Code ``Stop``, Gemini CLI ``AfterAgent`
 - the session shows evidence of a lesson to keep (``session_evidence`` and the failure
   history, ``feedback.history``):
   - a person's correction typed right after an action of the agent;
-  - an action that failed and was then made again without failing (fail, then fix),
+  - a command that failed, and right after it a changed form of it that did not fail
+    (``feedback.fixes.related``: ``make deploy-prod``, then ``make deploy ENV=prod``),
     which no lesson covers yet;
+  - an action that failed with an environment error (``feedback.fixes.environmental``:
+    command not found, a missing module, permission, a wrong directory) and was then
+    made again without failing, which no lesson covers yet: the same test passing once
+    the code is edited is the ordinary loop, not evidence;
   - an action that failed again and again with one kind of error (a recurrence) that no
     lesson covers;
+  an edit tool's own error (its old text not found, the file not read) is the agent's
+  slip and never evidence;
 - no lesson was captured in it: no lesson file was written or changed since the session
   began (``lessons add`` from the shell, the MCP tool or a hand-written file alike);
 - the request was not made in this session before (marked under the session's lock, so
   two stops racing still ask once).
 
 The text lists the evidence and carries a prefilled ``lessons add`` line for the first
-item (trigger and evidence from the session, the rule and topic left to the agent),
+item (trigger and evidence from the session, the rule and topic left to the agent; for
+a changed form that worked, the trigger is the failed command and the rule is drafted
+with the form that worked: ``Run 'make deploy ENV=prod', not 'make deploy-prod'.``),
 secrets masked. A fail-then-fix needs a failure hook: Codex reports a shell command's
 (its ``PostToolUse``, the exit code read from its session file), not an ``apply_patch``'s.
 """
@@ -28,9 +37,10 @@ from __future__ import annotations
 import os
 
 from lessons_core.delivery import sessions
-from lessons_core.delivery.nudges import capture_line
+from lessons_core.delivery.nudges import RULE_PLACEHOLDER, capture_line
 from lessons_core.feedback import history, session_evidence
 from lessons_core.feedback.failures import command_pattern, trigger_label
+from lessons_core.feedback.fixes import environmental
 from lessons_core.feedback.recurrence import covering
 from lessons_core.feedback.session_evidence import COMMAND, FILE
 from lessons_core.matching.command_words import unanchored
@@ -47,6 +57,28 @@ REQUEST_MARK = "Before you finish"
 MAX_LISTED = 3
 FILE_FLAG, COMMAND_FLAG = "--trigger-file", "--trigger-cmd"
 
+# A drafted rule goes between double quotes on a shell line: no character the shell reads
+# there, and no quote that would end the ones around a command.
+_UNSAFE_IN_RULE = frozenset("\"$`\\!'\n\r")
+MAX_DRAFTED_COMMAND = 120
+
+
+def fix_rule(failed: str, worked: str) -> str | None:
+    """The rule a changed command that worked suggests: ``Run 'make deploy ENV=prod', not
+    'make deploy-prod'.``; None when a command holds what the line cannot quote."""
+    for command in (failed, worked):
+        if not command or len(command) > MAX_DRAFTED_COMMAND or _UNSAFE_IN_RULE & set(command):
+            return None
+    return f"Run '{worked}', not '{failed}'."
+
+
+def with_rule(line: str, rule: str | None) -> str:
+    """A ``lessons add`` line (``delivery.nudges.capture_line``) with ``rule`` drafted
+    in place of the placeholder."""
+    if rule is None:
+        return line
+    return line.replace(f'"{RULE_PLACEHOLDER}"', f'"{rule}"', 1)
+
 
 class Evidence(NamedTuple):
     """One thing the session showed: the trigger a lesson would have, what happened."""
@@ -54,6 +86,7 @@ class Evidence(NamedTuple):
     trigger: tuple[str, str]
     told: str  # for the agent: 'after src/app.py the user said: "..."'
     ref: str  # for the lesson's --evidence
+    rule: str | None = None  # a drafted rule, for a changed form that worked
 
 
 def stop_request(layout: Layout, key: str, config: Config, *, active: bool) -> str | None:
@@ -90,32 +123,66 @@ def corrections(record: dict[str, object]) -> list[Evidence]:
 
 
 def failures(layout: Layout, state: SessionState, config: Config) -> list[Evidence]:
-    """Recurrences no lesson covers, then actions made again without failing after a
-    failure that no lesson covers, each kind newest first."""
-    found: list[Evidence] = []
+    """Failed commands a changed form fixed, recurrences, then actions made again
+    without failing after an environment error, none of them covered by a lesson, each
+    kind newest first."""
+    changed = _changed_forms(layout, state, config)
+    found = [item for _mark, item in changed]
+    fixed_by = {mark for mark, _item in changed}
     recurred = session_evidence.kept(state.evidence, session_evidence.RECURRED)
     for mark, identity in reversed(recurred.items()):
         entry = state.failures.get(mark)
         trigger = _identity_trigger(identity)
         times = history.recurring(entry) if entry else None
-        if trigger is None or times is None:
+        if mark in fixed_by or trigger is None or times is None:
             continue
         error_class, count = times
+        if trigger[0] == FILE_FLAG and not environmental(error_class):
+            continue  # the edit tool's own error, again
         told = f"{trigger_label(trigger)} failed {count} times ({error_class}); no lesson covers it"
         found.append(Evidence(trigger, told, f"recurrence: {error_class}, {count} times"))
     fixed = session_evidence.kept(state.evidence, session_evidence.FIXED)
     for mark, identity in reversed(fixed.items()):
         entry = state.failures.get(mark)
         trigger = _identity_trigger(identity)
-        if mark in recurred or trigger is None or not entry:
+        if mark in recurred or mark in fixed_by or trigger is None or not entry:
             continue
-        if entry.get("last") != history.SUCCEEDED or _covered(layout, trigger, config):
+        if entry.get("last") != history.SUCCEEDED:
+            continue
+        env = next((c for c in history.classes(entry) if environmental(c)), None)
+        if env is None or _covered(layout, trigger, config):
+            continue  # the ordinary loop, or a lesson has it already
+        told = f"{trigger_label(trigger)} failed ({env}), then was made again without failing"
+        found.append(Evidence(trigger, told, f"failed, then fixed: {env}"))
+    return found
+
+
+def _changed_forms(
+    layout: Layout, state: SessionState, config: Config
+) -> list[tuple[str, Evidence]]:
+    """Failed commands followed right away by a changed form that did not fail, no
+    lesson covering them, newest first, each with the failed command's digest."""
+    found = []
+    for mark, (identity, form, form_mark) in reversed(
+        session_evidence.fixes(state.evidence).items()
+    ):
+        entry = state.failures.get(mark)
+        trigger = _identity_trigger(identity)
+        form_entry = state.failures.get(form_mark)
+        if (
+            trigger is None
+            or not entry
+            or (form_entry and form_entry.get("last") != history.SUCCEEDED)
+        ):
+            continue  # the changed form failed as well
+        if _covered(layout, trigger, config):
             continue
         error_class = max(history.classes(entry).items(), key=lambda item: item[1])[0]
-        told = (
-            f"{trigger_label(trigger)} failed ({error_class}), then was made again without failing"
-        )
-        found.append(Evidence(trigger, told, f"failed, then fixed: {error_class}"))
+        failed = trigger_label(trigger)
+        told = f"{failed} failed ({error_class}); right after it, '{form}' worked"
+        rule = fix_rule(unanchored(trigger[1]), form)
+        ref = f"failed ({error_class}), then worked as: {form}"
+        found.append((mark, Evidence(trigger, told, ref, rule)))
     return found
 
 
@@ -171,6 +238,6 @@ def _request(layout: Layout, found: list[Evidence]) -> str:
         f"no lesson was captured in it:\n{listed}\n"
         "If it is specific to this project (not a one-off), write the rule as one "
         "imperative sentence and the topic into this line, run it, then finish:\n  "
-        + capture_line(layout, *first.trigger, evidence=(first.ref,))
+        + with_rule(capture_line(layout, *first.trigger, evidence=(first.ref,)), first.rule)
         + "\nIf it taught nothing worth keeping, just finish."
     )

@@ -5,8 +5,9 @@ repo-relative file, or a command pattern anchored to the program and sub-command
 ``lessons add`` line with that trigger and the session as evidence, and the active lessons
 that already cover it:
 
-- by trigger: every lesson whose file, command or keyword trigger matches the action,
-  the way recall matches it (all matches, no budget);
+- by trigger: every lesson whose file or command trigger matches the action, the way
+  recall matches it (all matches, no budget); a keyword or prompt match is about other
+  words, not this action;
 - by wording, for a correction: every lesson whose rule is a near-duplicate of the
   correction's words, through validate's similarity join (``similar_sets``).
 
@@ -26,6 +27,7 @@ from lessons_core.authoring.secrets import mask_secrets
 from lessons_core.delivery.nudges import capture_line
 from lessons_core.eval.transcripts import Transcript, stream_transcript
 from lessons_core.feedback.failures import precise_trigger
+from lessons_core.feedback.stop_capture import fix_rule, with_rule
 from lessons_core.harvest.codex_rollouts import is_rollout, stream_rollout
 from lessons_core.harvest.detect import CORRECTION, ActionOf, Detector, Found
 from lessons_core.index.cache import load_index
@@ -36,6 +38,8 @@ from lessons_core.store.layout import Layout
 from lessons_core.validate.duplicates import similar_sets
 
 SUBJECT_CHARS = 120
+# How recall matched a lesson for it to cover a candidate's action.
+_COVERING = frozenset({"file", "command"})
 
 
 @dataclass(frozen=True)
@@ -47,6 +51,7 @@ class Candidate:
     line: int
     subject: str  # the file or command acted on, masked
     evidence: str  # the quoted correction or the error class, masked
+    fix: str  # for a fail-fix by a changed command: the command that worked, masked
     count: int  # failures seen, for a recurring failure; else 1
     trigger: tuple[str, str] | None  # (--trigger-file | --trigger-cmd, value)
     add_line: str | None
@@ -66,6 +71,7 @@ class Candidate:
             "line": self.line,
             "subject": self.subject,
             "evidence": self.evidence,
+            "fix": self.fix or None,
             "count": self.count,
             "trigger": None if flag is None else {"option": flag, "value": value},
             "add": self.add_line,
@@ -81,12 +87,13 @@ def candidates(layout: Layout, found: Iterable[tuple[str, Found]]) -> list[Candi
     made = []
     for number, (name, item) in enumerate(found):
         request = RecallRequest(files=item.action.files, command=item.action.command)
-        by_trigger = [c.hit.lesson_id for c in rank(index, request)]
+        by_trigger = [c.hit.lesson_id for c in rank(index, request) if c.hit.via in _COVERING]
         trigger = precise_trigger(item.action.files, item.action.command)
         line = None
         if trigger is not None:
             evidence = _evidence_option(item.session)
-            line = mask_secrets(f"{capture_line(layout, *trigger)} {evidence}")
+            rule = fix_rule(_subject(item), item.fix) if item.fix else None
+            line = mask_secrets(f"{with_rule(capture_line(layout, *trigger), rule)} {evidence}")
         made.append(
             Candidate(
                 kind=item.kind,
@@ -96,6 +103,7 @@ def candidates(layout: Layout, found: Iterable[tuple[str, Found]]) -> list[Candi
                 line=item.line,
                 subject=_subject(item),
                 evidence=item.evidence,
+                fix=item.fix,
                 count=item.count,
                 trigger=trigger,
                 add_line=line,

@@ -5,10 +5,17 @@ Four kinds of evidence that a session taught something worth a lesson:
 - ``correction``: the first prompt after the agent acted reads as a correction
   ("no, use ...", "don't ...", "never ...": ``feedback.corrections``); the candidate names
   the last action before it and quotes the prompt;
-- ``fail-fix``: an action (a file, or a command's program and sub-command) failed, and a
-  later call of the same action succeeded;
+- ``fail-fix``: a command failed and the next command, a changed form of it (the same
+  program or target family, under a wrapper or not: ``feedback.fixes.related``),
+  succeeded; or the same action succeeded later after failing with an environment error
+  (``feedback.fixes.environmental``: command not found, a missing module, permission, a
+  wrong directory). The same test failing, code edited, the test passing is the ordinary
+  loop, no candidate;
 - ``recurring``: the same action failed twice or more with the same error class
   (``feedback.failures``, which also says when two calls are the same action);
+
+An edit tool's own failure (its old text not found, the file not read) is the agent's
+slip: it is neither a fail-fix nor a recurring failure.
 - ``gate-ignored``: a lessons gate refused a call and the agent sent the very same call
   again, so the lesson shown did not change the action.
 
@@ -31,6 +38,8 @@ from lessons_core.eval.replay_report import is_refusal
 from lessons_core.eval.transcripts import Result, Step, ToolCall
 from lessons_core.feedback.corrections import find_correction
 from lessons_core.feedback.failures import action_identity, error_class
+from lessons_core.feedback.fixes import environmental, related
+from lessons_core.matching.command_words import command_words
 
 CORRECTION, FAIL_FIX, RECURRING = "correction", "fail-fix", "recurring"
 GATE_IGNORED = "gate-ignored"
@@ -58,13 +67,26 @@ class Found:
     action: ToolAction
     evidence: str  # the quoted correction, or the error class; masked
     count: int = 1
+    fix: str = ""  # for a fail-fix by a changed command: that command, masked
+
+
+@dataclass(frozen=True)
+class _Failed:
+    key: str
+    words: list[str]
+    error: str
+    step: Step
+    action: ToolAction
 
 
 @dataclass
 class _Session:
     pending: dict[str, tuple[Step, ToolAction]] = field(default_factory=dict)
     last_action: tuple[Step, ToolAction] | None = None
-    failing: dict[str, str] = field(default_factory=dict)  # action key -> first error class
+    # action key -> the first environment error class it failed with ("" for none yet)
+    failing: dict[str, str] = field(default_factory=dict)
+    # the last command that failed, while no other command ran after it
+    last_failed: _Failed | None = None
     fixed: set[str] = field(default_factory=set)
     failures: dict[tuple[str, str], int] = field(default_factory=dict)
     recurring: dict[tuple[str, str], int] = field(default_factory=dict)  # -> index in found
@@ -130,25 +152,58 @@ class Detector:
             return
         state.last_action = (step, action)
         # Most calls succeed with nothing failing before them: their identity is not needed.
-        if not result.failed and not state.failing:
+        if not result.failed and not state.failing and state.last_failed is None:
             return
         key = action_identity(action.files, action.command)
         if key is None:
             return
+        error = error_class(result.text, edit=bool(action.files)) if result.failed else ""
+        if action.files and result.failed and not environmental(error):
+            return  # the edit tool's own error: the agent's slip, not the project's
+        if action.command is not None:
+            self._after_command(state, step, action, key, error)
         if result.failed:
-            error = error_class(result.text, edit=bool(action.files))
-            state.failing.setdefault(key, error)
-            count = state.failures.get((key, error), 0) + 1
-            state.failures[(key, error)] = count
-            if count == RECURS_AT:
-                state.recurring[(key, error)] = len(self.found)
-                self._add(RECURRING, step, action, error, count)
-            elif count > RECURS_AT:
-                at = state.recurring[(key, error)]
-                self.found[at] = replace(self.found[at], count=count)
+            self._failed(state, step, action, key, error)
         elif key in state.failing and key not in state.fixed:
-            state.fixed.add(key)
-            self._add(FAIL_FIX, step, action, state.failing.pop(key))
+            first = state.failing.pop(key)
+            if first:  # the same action passing is evidence after an environment error only
+                state.fixed.add(key)
+                self._add(FAIL_FIX, step, action, first)
+
+    def _failed(
+        self, state: _Session, step: Step, action: ToolAction, key: str, error: str
+    ) -> None:
+        known = state.failing.get(key, "")
+        state.failing[key] = known or (error if environmental(error) else "")
+        count = state.failures.get((key, error), 0) + 1
+        state.failures[(key, error)] = count
+        if count == RECURS_AT:
+            state.recurring[(key, error)] = len(self.found)
+            self._add(RECURRING, step, action, error, count)
+        elif count > RECURS_AT:
+            at = state.recurring[(key, error)]
+            self.found[at] = replace(self.found[at], count=count)
+
+    def _after_command(
+        self, state: _Session, step: Step, action: ToolAction, key: str, error: str
+    ) -> None:
+        """A command's result: a changed form of the command that failed just before it
+        fixed that one when it succeeded; a failure becomes the one the next may fix."""
+        words = command_words(action.command or "")
+        before, state.last_failed = state.last_failed, None
+        if error:
+            # A further failing attempt at the same intent keeps the first one it fixes.
+            keep = before is not None and (before.key == key or related(before.words, words))
+            state.last_failed = before if keep else _Failed(key, words, error, step, action)
+            return
+        if before is None or before.key == key or not related(before.words, words):
+            return
+        if before.key in state.fixed:
+            return
+        state.fixed.add(before.key)
+        state.failing.pop(before.key, None)
+        fix = " ".join(mask_secrets(action.command or "").split())
+        self._add(FAIL_FIX, before.step, before.action, before.error, fix=fix)
 
     def _prompt(self, step: Step, prompt: str) -> None:
         state = self._session(step)
@@ -157,10 +212,17 @@ class Detector:
             self._add(CORRECTION, step, acted[1], _quote(prompt))
 
     def _add(
-        self, kind: str, step: Step, action: ToolAction, evidence: str, count: int = 1
+        self,
+        kind: str,
+        step: Step,
+        action: ToolAction,
+        evidence: str,
+        count: int = 1,
+        fix: str = "",
     ) -> None:
         masked = mask_secrets(evidence)
-        self.found.append(Found(kind, step.session_id, step.time, step.line, action, masked, count))
+        found = Found(kind, step.session_id, step.time, step.line, action, masked, count, fix)
+        self.found.append(found)
 
 
 def _signature(call: ToolCall) -> bytes:

@@ -122,7 +122,7 @@ def scenarios(root: Path) -> tuple[Scenario, ...]:
                     ),
                 ),
             ),
-            (("fail-fix", "make check"),),
+            (),  # the agent wrote the target it ran: its own work, nothing about the project
         ),
         Scenario(
             "fail_fix_edit",
@@ -136,7 +136,7 @@ def scenarios(root: Path) -> tuple[Scenario, ...]:
                     ),
                 ),
             ),
-            (("fail-fix", util),),
+            (),  # the edit tool's own error (old text not there): the agent's slip
         ),
         Scenario(
             "fail_fix_after_other_error",
@@ -152,7 +152,66 @@ def scenarios(root: Path) -> tuple[Scenario, ...]:
                     ),
                 ),
             ),
-            (("fail-fix", "make build"),),
+            (),  # the same command passing after edits, no environment error: the usual loop
+        ),
+        Scenario(
+            "fail_fix_other_target",
+            (
+                Prompt(
+                    "SCENARIO:prod deploy to production",
+                    (
+                        write_call(root, "Makefile", "deploy:\n\t@echo deploying $(ENV)\n"),
+                        bash_call("make deploy-prod"),  # no such target
+                        bash_call("make deploy ENV=prod"),
+                    ),
+                ),
+            ),
+            (("fail-fix", "make deploy-prod"),),
+        ),
+        Scenario(
+            "fail_fix_module_runner",
+            (
+                Prompt(
+                    "SCENARIO:mycheck run the project check",
+                    (
+                        write_call(root, "mycheck.py", "print('ok')\n"),
+                        bash_call("mycheck"),  # not a program on PATH
+                        bash_call("python3 -m mycheck"),
+                    ),
+                ),
+            ),
+            (("fail-fix", "mycheck"),),
+        ),
+        Scenario(
+            "fail_fix_missing_module",
+            (
+                Prompt(
+                    "SCENARIO:gen generate the code",
+                    (
+                        write_call(root, "tools/gen.py", "import genhelp\n"),
+                        bash_call("python3 tools/gen.py"),  # ModuleNotFoundError
+                        write_call(root, "tools/genhelp.py", "HELP = 1\n"),
+                        bash_call("python3 tools/gen.py"),
+                    ),
+                ),
+            ),
+            (("fail-fix", "python3 tools/gen.py"),),  # the same command, after a missing module
+        ),
+        Scenario(
+            "test_edit_loop",
+            (
+                Prompt(
+                    "SCENARIO:loop make the test pass",
+                    (
+                        write_call(root, "Makefile", "test:\n\tgrep -q DONE src/util.py\n"),
+                        write_call(root, util, "X = 1\n"),
+                        bash_call("make test"),  # the test fails
+                        write_call(root, util, "DONE = 1\n"),
+                        bash_call("make test"),  # and passes after the code changed
+                    ),
+                ),
+            ),
+            (),  # the ordinary loop: nothing project-specific
         ),
         Scenario(
             "recurring_failure",
@@ -255,7 +314,7 @@ def codex_scenarios() -> tuple[Scenario, ...]:
                     ),
                 ),
             ),
-            (("fail-fix", "make check"),),
+            (),  # the agent wrote the target it ran
             CODEX,
         ),
         Scenario(
@@ -274,7 +333,22 @@ def codex_scenarios() -> tuple[Scenario, ...]:
                     ),
                 ),
             ),
-            (("fail-fix", util),),
+            (),  # the patch tool's own error (the old line not there): the agent's slip
+            CODEX,
+        ),
+        Scenario(
+            "codex_fail_fix_other_target",
+            (
+                Prompt(
+                    "SCENARIO:prod deploy to production",
+                    (
+                        _add("Makefile", "deploy:\n+\t@echo deploying $(ENV)"),
+                        codex_project.shell_call("make deploy-prod"),  # no such target
+                        codex_project.shell_call("make deploy ENV=prod"),
+                    ),
+                ),
+            ),
+            (("fail-fix", "make deploy-prod"),),
             CODEX,
         ),
         Scenario(

@@ -170,14 +170,15 @@ def open_project(kind: type[Wired], tmp_path: Path, api: Any, harness_flag: str)
     return kind(root, home, server)
 
 
-# A failure fixed in a session: `make check` fails until `make build` ran.
-CHECK_RULE = "Run make build before make check; check reads built.txt."
-FIX_STEPS = ("make check", "make build", "make check")
+# A failure fixed in a session by a changed form of the command: there is no `check-all`
+# target, `make check` works. The rule is the one the request drafts, kept as it is.
+CHECK_RULE = "Run 'make check', not 'make check-all'."
+FIX_STEPS = ("make check-all", "make check")
 
 
 def write_makefile(root: Path) -> None:
-    """A Makefile whose `check` fails until `build` ran (``FIX_STEPS``)."""
-    (root / "Makefile").write_text("check:\n\ttest -f built.txt\nbuild:\n\ttouch built.txt\n")
+    """A Makefile with a `check` target and no `check-all` (``FIX_STEPS``)."""
+    (root / "Makefile").write_text("check:\n\t@echo ok\n")
 
 
 NUDGE_MARK = "before the next attempt:\n"
@@ -222,11 +223,13 @@ def fix_scenario(root: Path, fake: Any, call: Callable[[str], ToolCall]) -> list
 
 
 def assert_fix_captured(root: Path, asked: list[str]) -> None:
-    """The model was asked once, about `make check`, and the line it ran saved the
-    lesson with the command's anchored pattern."""
+    """The model was asked once, about `make check-all` and the `make check` that worked
+    right after it, and the line it ran saved the drafted rule with the failed command's
+    anchored pattern."""
     assert len(asked) == 1
-    assert "the command 'make check' failed (exit 2" in asked[0]
-    assert saved_lesson(root, CHECK_RULE)["triggers"]["commands"] == ["^make check"]
+    assert "the command 'make check-all' failed (exit 2" in asked[0]
+    assert "right after it, 'make check' worked" in asked[0]
+    assert saved_lesson(root, CHECK_RULE)["triggers"]["commands"] == ["^make check-all"]
 
 
 def _filled(line: str, rule: str, topic: str, escaped: bool) -> str:

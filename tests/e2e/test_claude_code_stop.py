@@ -105,8 +105,9 @@ def test_a_session_without_evidence_stops_untouched(project: Project) -> None:
 
 
 def test_a_failure_fixed_in_the_session_is_asked_for_at_its_stop(project: Project) -> None:
-    """`make check` fails, `make build` runs, `make check` passes: at the stop the model
-    is asked about `make check` and captures it with the prefilled command pattern."""
+    """`make check-all` fails (no such target), `make check` passes right after: at the
+    stop the model is asked about both and captures the drafted rule with the failed
+    command's pattern."""
     write_makefile(project.root)
     fake = project.fake
     fake.scenarios["fix"] = [bash_call(command) for command in FIX_STEPS]
@@ -118,8 +119,9 @@ def test_a_failure_fixed_in_the_session_is_asked_for_at_its_stop(project: Projec
     first = next(i for i, r in enumerate(fake.requests) if stop_feedback(r["messages"]))
     assert "All steps are done." in json.dumps(fake.requests[first]["messages"])  # after it
     assert result["is_error"] is False  # the stop after the capture let the run end
-    assert "the command 'make check' failed (exit 2: error)" in asked[0]
-    assert "then was made again without failing" in asked[0]
+    told = "the command 'make check-all' failed (exit 2: No rule to make target); right after it"
+    assert f"{told}, 'make check' worked" in asked[0]
     lesson = saved_lesson(project.root, rule)
-    assert lesson["triggers"]["commands"] == ["^make check"]
-    assert lesson["evidence"] == ["failed, then fixed: exit 2: error"]
+    assert lesson["triggers"]["commands"] == ["^make check-all"]
+    expected = "failed (exit 2: No rule to make target), then worked as: make check"
+    assert lesson["evidence"] == [expected]

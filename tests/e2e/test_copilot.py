@@ -265,7 +265,7 @@ def test_an_always_on_lesson_opens_the_conversation(project: CopilotProject) -> 
 def test_a_failure_fixed_in_the_session_is_asked_for_at_its_stop(
     copilot_project: CopilotProject,
 ) -> None:
-    """`make check` exits 2, `make build` runs, `make check` passes: agentStop asks once,
+    """`make check-all` exits 2 (no such target), `make check` passes: agentStop asks once,
     the model runs the prefilled line through bash, and the lesson appears."""
     project = copilot_project
     asked = fix_scenario(project.root, project.fake, bash_call)

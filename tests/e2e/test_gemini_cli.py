@@ -330,7 +330,7 @@ def test_after_a_real_compression_the_always_on_lesson_comes_with_the_next_tool_
 
 
 def test_a_failure_fixed_in_the_session_is_asked_for_at_its_stop(gemini: Project) -> None:
-    """`make check` fails, `make build` runs, `make check` passes: AfterAgent asks once,
+    """`make check-all` fails (no such target), `make check` passes: AfterAgent asks once,
     the model runs the prefilled line through run_shell_command, the lesson appears, and
     the AfterAgent after it lets the run end."""
     asked = fix_scenario(gemini.root, gemini.fake, shell_call)

@@ -196,7 +196,7 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "qwen"
 
 
 def test_a_failure_fixed_in_the_session_is_asked_for_at_its_stop(project: QwenProject) -> None:
-    """`make check` exits 2, `make build` runs, `make check` passes: Stop asks once, the
+    """`make check-all` exits 2 (no such target), `make check` passes: Stop asks once, the
     model runs the prefilled line through the shell tool, the lesson appears, and the next
     Stop (``stop_hook_active``) lets the run end. A second Stop hook beside ours keeps
     what the client sent: the payload tests/fixtures/qwen/stop.json holds."""

@@ -47,46 +47,133 @@ def kinds(found: list[dict[str, Any]]) -> list[tuple[str, str]]:
 NO_RULE = "Exit code 2\nmake: *** No rule to make target 'check'.  Stop."
 
 
-def test_a_failure_then_success_of_the_same_command_is_a_fail_fix(
+NOT_FOUND = "Exit code 127\n/bin/bash: line 1: pytest: command not found"
+TEST_FAILED = "Exit code 2\nmake: *** [Makefile:2: check] Error 1"
+
+
+def test_a_changed_form_of_a_failed_command_that_works_right_after_is_a_fail_fix(
     repo: Layout, tmp_path: Path
 ) -> None:
-    """make check fails, something else runs, make check succeeds: one fail-fix candidate."""
+    """No deploy-prod target, `make deploy ENV=prod` works: the candidate is the failed
+    command, its trigger, and a rule drafted with the command that worked."""
     found = harvested(
         tmp_path,
         [
-            prompt("run the checks"),
+            prompt("deploy to production"),
+            bash("t1", "make deploy-prod"),
+            result("t1", NO_RULE.replace("'check'", "'deploy-prod'"), error=True),
+            edit("t2", "notes.md"),
+            result("t2", "ok"),
+            bash("t3", "make deploy ENV=prod"),
+            result("t3", "deployed"),
+        ],
+    )
+    assert kinds(found) == [("fail-fix", "make deploy-prod")]
+    (candidate,) = found
+    assert candidate["evidence"] == "exit 2: No rule to make target"
+    assert candidate["fix"] == "make deploy ENV=prod"
+    assert candidate["trigger"] == {"option": "--trigger-cmd", "value": "^make deploy-prod"}
+    assert (
+        "add \"Run 'make deploy ENV=prod', not 'make deploy-prod'.\" --topic <topic> "
+        "--trigger-cmd '^make deploy-prod' --evidence session:" in candidate["add"]
+    )
+
+
+def test_a_wrapper_around_the_same_program_is_a_changed_form(repo: Layout, tmp_path: Path) -> None:
+    """Bare pytest fails, `uv run pytest` works; `python -m` and npm's implied `run` too."""
+    found = harvested(
+        tmp_path,
+        [
+            bash("t1", "pytest -q"),
+            result("t1", NOT_FOUND, error=True),
+            bash("t2", "uv run pytest -q"),
+            result("t2", "1 passed"),
+            bash("t3", "npm run test:unit"),
+            result("t3", 'Exit code 1\nnpm error Missing script: "test:unit"', error=True),
+            bash("t4", "npm test"),
+            result("t4", "ok"),
+        ],
+    )
+    assert kinds(found) == [("fail-fix", "pytest -q"), ("fail-fix", "npm run test:unit")]
+    assert [c["fix"] for c in found] == ["uv run pytest -q", "npm test"]
+
+
+def test_another_command_or_program_in_between_is_no_fix(repo: Layout, tmp_path: Path) -> None:
+    """`make check` fails, `make build` runs (another target), `make check` passes: the
+    fix is not right after the failure, and the same command passing after an ordinary
+    error is the usual loop. Another program after a failure fixes nothing either."""
+    found = harvested(
+        tmp_path,
+        [
             bash("t1", "make check"),
-            result("t1", NO_RULE, error=True),
-            bash("t2", "touch Makefile"),
+            result("t1", TEST_FAILED, error=True),
+            bash("t2", "make build"),
             result("t2", ""),
             bash("t3", "make check --verbose"),
             result("t3", "ok"),
+            bash("t4", "git push"),
+            result("t4", "Exit code 1\nerror: failed to push some refs", error=True),
+            bash("t5", "gh pr create"),
+            result("t5", "ok"),
         ],
     )
-    assert kinds(found) == [("fail-fix", "make check --verbose")]
-    (candidate,) = found
-    assert candidate["evidence"].startswith("exit 2: ")
-    assert candidate["trigger"] == {"option": "--trigger-cmd", "value": "^make check"}
-    assert candidate["add"].endswith(f"--trigger-cmd '^make check' --evidence session:{SESSION}")
-    assert candidate["covered_by"] == []
+    assert found == []
 
 
-def test_a_failed_edit_then_a_good_one_is_a_fail_fix_on_the_file(
+def test_the_same_test_failing_then_passing_after_an_edit_is_no_candidate(
     repo: Layout, tmp_path: Path
 ) -> None:
-    """The trigger is the repo-relative file."""
+    """The ordinary loop: the test fails, the code is edited, the test passes."""
+    found = harvested(
+        tmp_path,
+        [
+            bash("t1", "make check"),
+            result("t1", TEST_FAILED, error=True),
+            edit("t2", "src/app.py"),
+            result("t2", "ok"),
+            bash("t3", "make check"),
+            result("t3", "ok"),
+        ],
+    )
+    assert found == []
+
+
+def test_the_same_command_passing_after_an_environment_error_is_a_fail_fix(
+    repo: Layout, tmp_path: Path
+) -> None:
+    """A missing module, installed, and the same command passes: the environment was
+    wrong, which a lesson can say."""
+    found = harvested(
+        tmp_path,
+        [
+            bash("t1", "python3 tools/gen.py"),
+            result("t1", "Exit code 1\nModuleNotFoundError: No module named 'yaml'", error=True),
+            bash("t2", "pip install pyyaml"),
+            result("t2", "ok"),
+            bash("t3", "python3 tools/gen.py"),
+            result("t3", "ok"),
+        ],
+    )
+    assert kinds(found) == [("fail-fix", "python3 tools/gen.py")]
+    assert found[0]["evidence"] == "exit 1: ModuleNotFoundError"
+    assert found[0]["fix"] is None
+
+
+def test_the_edit_tools_own_errors_are_no_candidates(repo: Layout, tmp_path: Path) -> None:
+    """Old text not found, twice, then a good edit: the agent's slip, neither a fail-fix
+    nor a recurring failure."""
     found = harvested(
         tmp_path,
         [
             edit("t1", "src/app.py", "x"),
             result("t1", "String to replace not found in file.", error=True),
-            edit("t2", "src/app.py"),
-            result("t2", "ok"),
+            edit("t2", "src/app.py", "y"),
+            result("t2", "String to replace not found in file.", error=True),
+            edit("t3", "src/app.py"),
+            result("t3", "ok"),
         ],
     )
-    assert kinds(found) == [("fail-fix", "src/app.py")]
-    assert found[0]["evidence"] == "edit: old_string not found"
-    assert found[0]["trigger"] == {"option": "--trigger-file", "value": "src/app.py"}
+    assert found == []
 
 
 def test_the_same_failure_twice_is_a_recurring_candidate_counted_to_the_end(
@@ -175,7 +262,7 @@ def test_evidence_and_lines_are_masked(repo: Layout, tmp_path: Path) -> None:
         [
             bash("t1", "deploy --token=abcdef123456 now"),
             result("t1", "Exit code 1\nerror: token abcdef123456 refused", error=True),
-            bash("t2", "deploy --token=abcdef123456 now"),
+            bash("t2", "deploy prod --token=abcdef123456"),
             result("t2", "ok"),
             prompt("No, don't pass password=hunter2hunter2 on the command line."),
         ],
@@ -190,16 +277,18 @@ def test_evidence_and_lines_are_masked(repo: Layout, tmp_path: Path) -> None:
 
 
 def test_candidates_name_the_lessons_that_already_cover_them(repo: Layout, tmp_path: Path) -> None:
-    """By trigger (a command lesson) and, for a correction, by a near-duplicate rule."""
+    """By trigger (a command lesson) and, for a correction, by a near-duplicate rule; a
+    lesson whose keyword is in the command is about other words, not this action."""
     rule = "Run make check before make deploy."
     save_lesson(repo, "deploy-check", rule, commands=("make deploy",))
+    save_lesson(repo, "deploy-word", "Announce each deploy in the channel.", keywords=("deploy",))
     save_lesson(repo, "settings-config", "Never put settings in src/app.py; use config.toml.")
     found = harvested(
         tmp_path,
         [
-            bash("t1", "make deploy"),
+            bash("t1", "make deploy-prod"),
             result("t1", NO_RULE, error=True),
-            bash("t2", "make deploy"),
+            bash("t2", "make deploy ENV=prod"),
             result("t2", "ok"),
             edit("t3", "src/db/models.py"),
             result("t3", "ok"),
@@ -332,20 +421,21 @@ def test_a_stop_hooks_feedback_is_not_a_prompt(repo: Layout, tmp_path: Path) -> 
 def test_the_add_line_captures_the_lesson_once_its_rule_is_written(
     repo: Layout, tmp_path: Path
 ) -> None:
-    """The prefilled line, with the rule and topic filled in, is a working `lessons add`."""
+    """The prefilled line, with the topic filled in, is a working `lessons add`: the rule
+    drafted from the command that worked is kept as it is."""
     (candidate,) = harvested(
         tmp_path,
         [
-            bash("t1", "make check"),
-            result("t1", NO_RULE, error=True),
-            bash("t2", "make check"),
+            bash("t1", "make deploy-prod"),
+            result("t1", NO_RULE.replace("'check'", "'deploy-prod'"), error=True),
+            bash("t2", "make deploy ENV=prod"),
             result("t2", "ok"),
         ],
     )
-    line = candidate["add"].replace("<what to do instead, one imperative sentence>", "Run x.")
-    args = shlex.split(line.replace("<topic>", "build"))
+    args = shlex.split(candidate["add"].replace("<topic>", "deploy"))
     out = run(*args[args.index("add") :])
     assert out.exit_code == 0, out.stderr
     (lesson,) = [json.loads(p.read_text()) for p in repo.lessons_dir.glob("*.json")]
-    assert lesson["triggers"]["commands"] == ["^make check"]
+    assert lesson["rule"] == "Run 'make deploy ENV=prod', not 'make deploy-prod'."
+    assert lesson["triggers"]["commands"] == ["^make deploy-prod"]
     assert lesson["evidence"] == [f"session:{SESSION}"]

@@ -38,8 +38,8 @@ def test_the_eval_report_reads_like_lessons_eval(repo: Layout) -> None:
     """One summary line with recall and precision, a line per kind, and no failure."""
     lines = run("eval", "--harvest", str(LABELS)).stdout.splitlines()
     assert lines[0] == (
-        "17/17 transcripts passed; recall 1.000, precision 1.000 (13 of 13 expected found, "
-        "13 found)"
+        "22/22 transcripts passed; recall 1.000, precision 1.000 (12 of 12 expected found, "
+        "12 found)"
     )
     assert "  correction   4/4 expected, 4 found" in lines
     assert not any(line.startswith("FAIL ") for line in lines)
@@ -60,6 +60,44 @@ def test_recorded_candidates_name_the_lesson_that_covers_them(repo: Layout) -> N
     assert all(not c["covered_by"] for c in found if c["kind"] != "gate-ignored")
     assert "hunter2" not in out.stdout
     assert "password=[secret]" in out.stdout
+
+
+def test_recorded_fixes_by_a_changed_command_name_the_command_that_worked(
+    repo: Layout,
+) -> None:
+    """In the real clients' sessions: `make deploy-prod` (no such target) then `make
+    deploy ENV=prod`, in Claude Code and Codex, and `mycheck` (not found) then `python3 -m
+    mycheck`: each candidate is the failed command, with the rule drafted from the fix."""
+    names = ("fail_fix_other_target", "codex_fail_fix_other_target", "fail_fix_module_runner")
+    paths = [str(LABELS.parent / f"{name}.jsonl") for name in names]
+    found = json.loads(run("harvest", *paths, "--json").stdout)["candidates"]
+    assert [(c["subject"], c["evidence"], c["fix"]) for c in found] == [
+        ("make deploy-prod", "exit 2: No rule to make target", "make deploy ENV=prod"),
+        ("make deploy-prod", "exit 2: No rule to make target", "make deploy ENV=prod"),
+        ("mycheck", "exit 127: command not found", "python3 -m mycheck"),
+    ]
+    assert "\"Run 'python3 -m mycheck', not 'mycheck'.\"" in found[2]["add"]
+    assert found[2]["trigger"] == {"option": "--trigger-cmd", "value": "^mycheck"}
+
+
+def test_recorded_ordinary_loops_and_edit_slips_are_no_candidates(repo: Layout) -> None:
+    """The test failing until the code is edited, a target the agent wrote itself, an
+    edit or patch whose old text was not there: nothing, in either client's session. A
+    missing module then the same command passing is a candidate."""
+    names = (
+        "test_edit_loop",
+        "fail_fix_command",
+        "fail_fix_after_other_error",
+        "fail_fix_edit",
+        "codex_fail_fix_command",
+        "codex_fail_fix_patch",
+        "fail_fix_missing_module",
+    )
+    paths = [str(LABELS.parent / f"{name}.jsonl") for name in names]
+    found = json.loads(run("harvest", *paths, "--json").stdout)["candidates"]
+    assert [(c["transcript"], c["subject"], c["evidence"]) for c in found] == [
+        ("fail_fix_missing_module.jsonl", "python3 tools/gen.py", "exit 1: ModuleNotFoundError")
+    ]
 
 
 def test_time_grows_linearly_with_the_transcript(repo: Layout, tmp_path: Path) -> None:

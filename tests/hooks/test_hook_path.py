@@ -95,6 +95,8 @@ HOOK_PATH: dict[str, frozenset[str]] = {
     # A prompt right after an action: is it a correction? A stop: the capture request.
     "lessons_core.feedback.corrections": frozenset(),
     "lessons_core.feedback.stop_capture": frozenset(),
+    # A command right after one that failed: is it a changed form of it?
+    "lessons_core.feedback.fixes": frozenset(),
     # A failed call, or a recurrence due: error classes, the recurrence gate and nudge.
     "lessons_core.feedback.failures": frozenset({"re"}),
     "lessons_core.feedback.recurrence": frozenset({"shlex"}),

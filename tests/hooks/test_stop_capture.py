@@ -13,8 +13,11 @@ from typing import Any
 import pytest
 
 from lessons_core.delivery import sessions
+from lessons_core.eval.transcripts import Result, Step, Transcript, stream_transcript
 from lessons_core.feedback.stop_capture import REQUEST_MARK
 from lessons_core.store.layout import SESSIONS, Layout
+from tests.e2e.harvest_recording import FIXTURES as HARVEST
+from tests.e2e.harvest_recording import REPO_PLACEHOLDER
 from tests.e2e.sample_repo import RULE_SLOT
 from tests.hooks.conftest import answer, payload, write_lesson
 
@@ -186,6 +189,20 @@ def test_a_secret_in_the_correction_is_masked(project: Layout) -> None:
     assert token not in stored
 
 
+def _run_line(root: Path, command: str) -> None:
+    """Run a prefilled line in a shell, as an agent would, with lessons on the PATH."""
+    done = subprocess.run(
+        ["sh", "-c", command],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env={"PATH": str(Path(sys.executable).parent) + ":/usr/bin:/bin"},
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+
+
 def test_the_prefilled_line_saves_the_lesson_and_the_next_session_stop_passes(
     project: Layout,
 ) -> None:
@@ -198,16 +215,7 @@ def test_the_prefilled_line_saves_the_lesson_and_the_next_session_stop_passes(
     line = next(ln.strip() for ln in reason.splitlines() if "/.lessons/run add " in ln)
     rule = "Regenerate src/a.py with make gen instead of editing it."
     command = line.replace(RULE_SLOT, rule).replace("<topic>", "gen")
-    done = subprocess.run(
-        ["sh", "-c", command],
-        cwd=project.root,
-        capture_output=True,
-        text=True,
-        env={"PATH": str(Path(sys.executable).parent) + ":/usr/bin:/bin"},
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
+    _run_line(project.root, command)
     (saved,) = [
         json.loads(p.read_text())
         for p in project.lessons_dir.glob("*.json")
@@ -244,15 +252,101 @@ def _claude_call(root: Path, command: str, *, failed: bool) -> None:
         answer("claude-code", {**fail, "tool_input": tool_input})
 
 
-def test_a_failure_then_a_retry_that_passes_is_evidence(project: Layout) -> None:
-    """make gen-docs fails, is made again and does not fail: the request names it with
-    the command's anchored pattern and the error class as evidence."""
-    _claude_call(project.root, "make gen-docs", failed=True)
-    _claude_call(project.root, "make gen-docs", failed=False)
+@pytest.mark.parametrize(
+    "calls",
+    [
+        # the same command again after an ordinary failure (exit 1): the usual loop
+        (("make gen-docs", True), ("make gen-docs", False)),
+        # a changed form that failed as well: nothing worked
+        (("make deploy-prod", True), ("make deploy ENV=prod", True)),
+        # a changed form, but not right after the failure
+        (("make deploy-prod", True), ("git commit -m wip", False), ("make deploy", False)),
+        # one failure, then other work: nothing fixed, nothing recurred
+        (("make gen-docs", True), ("make build", False)),
+    ],
+)
+def test_failures_nothing_related_fixed_are_no_evidence(
+    project: Layout, calls: tuple[tuple[str, bool], ...]
+) -> None:
+    """The stop passes untouched."""
+    for command, failed in calls:
+        _claude_call(project.root, command, failed=failed)
+    assert HARNESSES["claude-code"].finish(project.root) is None
+
+
+def _replay(root: Path, name: str) -> None:
+    """A session built from the harvest fixture ``name``, recorded from the real Claude
+    Code CLI: each call's PreToolUse, and for a call that failed its PostToolUseFailure
+    with the error the client recorded, in session s-1."""
+    text = (HARVEST / f"{name}.jsonl").read_text().replace(REPO_PLACEHOLDER, str(root))
+    (root.parent / f"{name}.jsonl").write_text(text)
+    calls: dict[str, dict[str, Any]] = {}
+    for item in stream_transcript(root.parent / f"{name}.jsonl", Transcript()):
+        if isinstance(item, Step) and item.call is not None:
+            call = {"tool_name": item.call.name, "tool_input": item.call.input}
+            calls[item.call.id] = call
+            pre = payload("claude-code", "pre_tool_use_edit", root, session_id="s-1")
+            answer("claude-code", {**pre, **call, "tool_use_id": item.call.id})
+        elif isinstance(item, Result) and item.failed and item.call_id in calls:
+            fail = payload("claude-code", "post_tool_use_failure_bash", root, session_id="s-1")
+            error = {"error": item.text, "tool_use_id": item.call_id}
+            answer("claude-code", {**fail, **calls[item.call_id], **error})
+    assert len(calls) >= 3
+
+
+def test_a_changed_form_that_worked_right_after_a_failure_is_evidence(project: Layout) -> None:
+    """The recorded session: no deploy-prod target, then `make deploy ENV=prod`. The
+    request names both, and its line (the failed command as trigger, the rule drafted from
+    the one that worked) saves the lesson once its topic is filled in."""
+    _replay(project.root, "fail_fix_other_target")
     reason = _reason(HARNESSES["claude-code"].finish(project.root))
-    assert "the command 'make gen-docs' failed (exit 1), then was made again" in reason
-    assert "--trigger-cmd '^make gen-docs'" in reason
-    assert "--evidence 'failed, then fixed: exit 1'" in reason
+    told = (
+        "- the command 'make deploy-prod' failed (exit 2: No rule to make target); "
+        "right after it, 'make deploy ENV=prod' worked"
+    )
+    assert told in reason
+    line = next(x for x in reason.splitlines() if " add " in x).strip()
+    assert "add \"Run 'make deploy ENV=prod', not 'make deploy-prod'.\" --topic <topic> " in line
+    assert "--trigger-cmd '^make deploy-prod'" in line
+    _run_line(project.root, line.replace("<topic>", "deploy"))
+    (lesson,) = (
+        json.loads(path.read_text())
+        for path in project.lessons_dir.glob("*.json")
+        if "deploy-prod" in path.read_text()
+    )
+    assert lesson["rule"] == "Run 'make deploy ENV=prod', not 'make deploy-prod'."
+    assert lesson["triggers"]["commands"] == ["^make deploy-prod"]
+    expected = "failed (exit 2: No rule to make target), then worked as: make deploy ENV=prod"
+    assert lesson["evidence"] == [expected]
+
+
+def test_a_program_run_as_a_module_after_it_was_not_found_is_evidence(project: Layout) -> None:
+    """The recorded session: `mycheck` is not found, `python3 -m mycheck` runs."""
+    _replay(project.root, "fail_fix_module_runner")
+    reason = _reason(HARNESSES["claude-code"].finish(project.root))
+    assert "'mycheck' failed (exit 127: command not found); right after it, " in reason
+    assert "\"Run 'python3 -m mycheck', not 'mycheck'.\"" in reason
+
+
+def test_the_same_command_passing_after_a_missing_module_is_evidence(project: Layout) -> None:
+    """The recorded session: a missing module, the module written, the same command
+    passing: an environment error, so a request naming the command."""
+    _replay(project.root, "fail_fix_missing_module")
+    reason = _reason(HARNESSES["claude-code"].finish(project.root))
+    told = "'python3 tools/gen.py' failed (exit 1: ModuleNotFoundError), then was made again"
+    assert told in reason
+    assert "--trigger-cmd '^python3 tools/gen\\.py'" in reason
+
+
+@pytest.mark.parametrize(
+    "name", ["test_edit_loop", "fail_fix_command", "fail_fix_after_other_error", "fail_fix_edit"]
+)
+def test_ordinary_loops_and_edit_slips_are_no_evidence(project: Layout, name: str) -> None:
+    """The recorded sessions: a test failing until the code changed, a target the agent
+    wrote itself, one failing two ways before it passed, an edit whose old text was not
+    in the file: the stop passes untouched."""
+    _replay(project.root, name)
+    assert HARNESSES["claude-code"].finish(project.root) is None
 
 
 def test_a_retry_that_fails_too_is_a_recurrence_not_a_fix(project: Layout) -> None:
@@ -266,20 +360,13 @@ def test_a_retry_that_fails_too_is_a_recurrence_not_a_fix(project: Layout) -> No
 
 
 def test_failures_a_lesson_covers_are_no_evidence(project: Layout) -> None:
-    """A lesson about the command exists: neither its fail-then-fix nor its recurrence
-    asks for another."""
+    """A lesson about the command exists: neither its fix by a changed form nor its
+    recurrence asks for another."""
     write_lesson(project, "docs-gen", "Run make deps before make gen-docs.", commands=("make",))
-    _claude_call(project.root, "make gen-docs", failed=True)
+    _claude_call(project.root, "make gen-docs-all", failed=True)
     _claude_call(project.root, "make gen-docs", failed=False)
     _claude_call(project.root, "make lint", failed=True)
     _claude_call(project.root, "make lint", failed=True)
-    assert HARNESSES["claude-code"].finish(project.root) is None
-
-
-def test_a_failure_never_made_again_is_no_evidence(project: Layout) -> None:
-    """One failure, then other work: nothing was fixed, nothing recurred."""
-    _claude_call(project.root, "make gen-docs", failed=True)
-    _claude_call(project.root, "make build", failed=False)
     assert HARNESSES["claude-code"].finish(project.root) is None
 
 
