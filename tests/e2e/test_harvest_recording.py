@@ -68,11 +68,22 @@ def compare(
     return found
 
 
-def test_a_failed_edit_fixed_by_the_next_one(project: Project, tmp_path: Path) -> None:
-    """The client reported the first edit as an error and the second as done."""
-    found = rerecord(project, tmp_path, "fail_fix_edit")
-    assert found == [("fail-fix", "src/util.py", "edit: old_string not found")]
+def test_a_failed_edit_fixed_by_the_next_one_is_no_candidate(
+    project: Project, tmp_path: Path
+) -> None:
+    """The client reported the first edit as an error and the second as done: the edit
+    tool's own error, the agent's slip."""
+    assert rerecord(project, tmp_path, "fail_fix_edit") == []
     # Write, then the Edit whose old text is not there, then the one that applies.
+    assert [bool(r.get("is_error")) for r in results(project)] == [False, True, False]
+
+
+def test_a_missing_target_then_another_of_its_family(project: Project, tmp_path: Path) -> None:
+    """`make deploy-prod` failed (no such target) and `make deploy ENV=prod` ran right
+    after: one fail-fix on the failed command."""
+    found = rerecord(project, tmp_path, "fail_fix_other_target")
+    assert found == [("fail-fix", "make deploy-prod", "exit 2: No rule to make target")]
+    # The Makefile written, the failing target, the one that works.
     assert [bool(r.get("is_error")) for r in results(project)] == [False, True, False]
 
 
@@ -111,6 +122,19 @@ def test_codex_a_gate_answered_by_the_same_call_and_a_failure_twice(
     assert "Command blocked by PreToolUse hook" in outputs[calls[0]["call_id"]]
     assert "Process exited with code 0" in outputs[calls[1]["call_id"]]
     assert ["Process exited with code 2" in outputs[c["call_id"]] for c in calls[2:]] == [True] * 2
+
+
+def test_codex_a_missing_target_then_another_of_its_family(
+    codex: codex_project.Project, tmp_path: Path
+) -> None:
+    """Codex's session file: `make deploy-prod` exited 2, `make deploy ENV=prod` 0."""
+    name = "codex_fail_fix_other_target"
+    text = record_codex(codex, scenario_named(codex.root, name))
+    found = compare(codex, tmp_path, name, text)
+    assert found == [("fail-fix", "make deploy-prod", "exit 2: No rule to make target")]
+    items = codex.fake.requests[-1]["input"]
+    outputs = [output_text(i) for i in items if i.get("type") == "function_call_output"]
+    assert ["Process exited with code 2" in out for out in outputs[-2:]] == [True, False]
 
 
 def test_codex_a_session_with_nothing_to_find(codex: codex_project.Project, tmp_path: Path) -> None:

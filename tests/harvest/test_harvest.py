@@ -64,6 +64,8 @@ def test_a_changed_form_of_a_failed_command_that_works_right_after_is_a_fail_fix
             result("t1", NO_RULE.replace("'check'", "'deploy-prod'"), error=True),
             edit("t2", "notes.md"),
             result("t2", "ok"),
+            bash("t4", "cat Makefile"),  # a pure read: not a command in between
+            result("t4", "deploy:"),
             bash("t3", "make deploy ENV=prod"),
             result("t3", "deployed"),
         ],
