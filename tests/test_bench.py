@@ -53,7 +53,7 @@ def test_quick_benchmark_prints_every_row() -> None:
     assert "10 oldest lessons always-on" in always
     assert " always-on 0," not in always  # the marked lessons reached both starts
     assert any(line.startswith("lessons mcp (corpus): tools list 5 tools, ") for line in lines)
-    assert lines[-1].startswith("harvest: recall 1.000, precision 1.000 on 17 recorded")
+    assert lines[-1].startswith("harvest: recall 1.000, precision 1.000 on 22 recorded")
     assert any(
         line.startswith("launcher (.lessons/run) on the silent call, with a project variable")
         for line in lines

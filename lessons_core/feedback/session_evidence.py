@@ -22,8 +22,8 @@ a value with ``=``, nor a word that looks like a token), and the triggers
 of the fixed and recurred ones, already checked for secrets by the failure hook. A
 changed form that followed a failure is kept as its words up to the first that is not a
 plain word, a value with ``=`` included (``make deploy ENV=prod``: it is what the lesson
-would say to run), with secrets masked. A correction's sentence is kept with secrets
-masked.
+would say to run); one that holds a secret is kept as its words alone. A correction's
+sentence is kept with secrets masked.
 
 Runs in the hook on every tool call, so it imports only what those already loaded.
 """
@@ -141,8 +141,8 @@ def _changed_form(
 
 def _as_run(command: str, words: str) -> str:
     """The simple command ``words`` names, as run: its words from the program up to the
-    first that is not a plain word (an option's or assignment's value may be one), masked.
-    ``words`` when the command cannot be read so."""
+    first that is not a plain word (an option's or assignment's value may be one).
+    ``words`` when the command cannot be read so, or what was kept holds a secret."""
     from lessons_core.authoring.secrets import mask_secrets
     from lessons_core.matching.commands import command_parts, shell_words
 
@@ -155,7 +155,10 @@ def _as_run(command: str, words: str) -> str:
                 if not _plain(word) or not word.isprintable() or mask_secrets(word) != word:
                     break
                 kept.append(word)
-            return " ".join(kept) if len(kept) >= len(words.split(" ")) else words
+            text = " ".join(kept)
+            # A secret may span words (``--password hunter2``): then the words alone.
+            plain = len(kept) >= len(words.split(" ")) and mask_secrets(text) == text
+            return text if plain else words
     return words
 
 

@@ -39,7 +39,7 @@ from lessons_core.eval.transcripts import Result, Step, ToolCall
 from lessons_core.feedback.corrections import find_correction
 from lessons_core.feedback.failures import action_identity, error_class
 from lessons_core.feedback.fixes import environmental, related
-from lessons_core.matching.command_words import command_words
+from lessons_core.matching.command_words import unanchored
 
 CORRECTION, FAIL_FIX, RECURRING = "correction", "fail-fix", "recurring"
 GATE_IGNORED = "gate-ignored"
@@ -189,7 +189,8 @@ class Detector:
     ) -> None:
         """A command's result: a changed form of the command that failed just before it
         fixed that one when it succeeded; a failure becomes the one the next may fix."""
-        words = command_words(action.command or "")
+        # The identity is the anchored words: read them back rather than parse again.
+        words = unanchored(key.partition(" ")[2]).split(" ")
         before, state.last_failed = state.last_failed, None
         if error:
             # A further failing attempt at the same intent keeps the first one it fixes.

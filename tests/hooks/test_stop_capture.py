@@ -320,6 +320,20 @@ def test_a_changed_form_that_worked_right_after_a_failure_is_evidence(project: L
     assert lesson["evidence"] == [expected]
 
 
+def test_a_changed_form_holding_a_secret_is_kept_as_its_words(project: Layout) -> None:
+    """The form that worked passed a password: the session file and the request keep the
+    words that name it, never the value; a pure read in between changes nothing."""
+    _claude_call(project.root, "deployer push-prod", failed=True)
+    _claude_call(project.root, "cat deploy.cfg", failed=False)
+    _claude_call(project.root, "deployer push --password hunter2hunter2 prod", failed=False)
+    stored = "".join(p.read_text() for p in (project.local_dir / SESSIONS).glob("*.json"))
+    assert "deployer push" in stored
+    assert "hunter2" not in stored
+    reason = _reason(HARNESSES["claude-code"].finish(project.root))
+    assert "right after it, 'deployer push' worked" in reason
+    assert "hunter2" not in reason
+
+
 def test_a_program_run_as_a_module_after_it_was_not_found_is_evidence(project: Layout) -> None:
     """The recorded session: `mycheck` is not found, `python3 -m mycheck` runs."""
     _replay(project.root, "fail_fix_module_runner")
