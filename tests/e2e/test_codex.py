@@ -28,11 +28,15 @@ from tests.e2e.fake_server import texts
 from tests.e2e.sample_repo import (
     ALWAYS_RULE,
     APP_RULE,
+    CHECK_RULE,
+    FIX_STEPS,
     RELEASE_RULE,
+    assert_fix_captured,
     capturing,
     lessons,
     note_line,
     saved_lesson,
+    write_makefile,
 )
 
 pytestmark = pytest.mark.e2e
@@ -355,4 +359,17 @@ def test_a_corrected_session_is_asked_once_at_its_stop(codex: Project) -> None:
     assert 'after src/app.py the user said: "No, don' in asked[0]
     lesson = saved_lesson(codex.root, rule)
     assert lesson["triggers"]["files"] == ["src/app.py"]
+    assert [status for name, status in run.hooks if name == "Stop"] == ["Blocked", "Completed"]
+
+
+def test_a_failure_fixed_by_a_changed_command_is_asked_for_at_its_stop(codex: Project) -> None:
+    """`make check-all` exits 2 (no such target), `make check` passes right after: Codex's
+    Stop asks once, naming both, and the model runs the line, its rule drafted from the
+    command that worked, through its shell tool."""
+    write_makefile(codex.root)
+    codex.fake.scenarios["fix"] = [shell_call(command) for command in FIX_STEPS]
+    asked: list[str] = []
+    codex.fake.answer_stop = capturing(shell_call, CHECK_RULE, "build", asked, escaped=True)
+    run = codex.codex("SCENARIO:fix check the build")
+    assert_fix_captured(codex.root, asked)
     assert [status for name, status in run.hooks if name == "Stop"] == ["Blocked", "Completed"]
