@@ -87,6 +87,8 @@ HOOK_PATH: dict[str, frozenset[str]] = {
     "lessons_core.matching.pure_reads": frozenset({"re"}),
     "lessons_cli.harnesses.codex_patches": frozenset({"re"}),
     "lessons_core.matching.command_words": frozenset({"re"}),  # commands imported it already
+    "lessons_core.matching.shell_syntax": frozenset(),  # the files a shell call touches
+    "lessons_core.matching.shell_files": frozenset({"posixpath"}),  # os loaded it already
     # A session start (or compaction): always-on lessons and the topics line.
     "lessons_core.delivery.always": frozenset({"itertools"}),
     # A failed tool call: the capture nudge, which masks secrets.
