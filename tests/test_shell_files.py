@@ -12,7 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lessons_core.matching.shell_files import ShellFiles, patch_text_paths, shell_file_effects
+from lessons_core.matching.patch_paths import patch_text_paths
+from lessons_core.matching.shell_files import ShellFiles, shell_file_effects
 from lessons_core.matching.shell_syntax import MAX_SHELL_CHARS
 from tests.security.conftest import fuzz_settings
 

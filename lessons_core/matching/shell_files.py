@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import posixpath
 
+from lessons_core.matching.patch_paths import apply_patch_paths, is_patch, patch_text_paths
 from lessons_core.matching.shell_syntax import CLOSE, OPEN, SimpleCommand, structure
 from lessons_core.records import NamedTuple
 
@@ -176,8 +177,6 @@ _PATCH_VALUED = _options(
 )
 _GIT_APPLY_VALUED = _options("-p -C --directory --exclude --include --whitespace")
 _GIT_APPLY_DRY = _options("--check --stat --numstat --summary")
-_PATCH_BEGIN = "*** Begin Patch"
-_PATCH_HEADERS = ("*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: ")
 
 
 def shell_file_effects(command: str) -> ShellFiles:
@@ -518,8 +517,8 @@ def _git_apply(args: list[str], stdin: str) -> _Effects:
 
 def _apply_patch(args: list[str], stdin: str) -> _Effects:
     """Codex's ``apply_patch``: the patch as its argument or on its input."""
-    text = next((word for word in args if _PATCH_BEGIN in word), stdin)
-    return _Effects([], patch_text_paths(text))
+    text = next((word for word in args if is_patch(word)), stdin)
+    return _Effects([], apply_patch_paths(text))
 
 
 def _git(args: list[str], stdin: str) -> _Effects:
@@ -573,47 +572,6 @@ def _strip(value: str | None, default: int | None = None) -> int | None:
     if value is not None and value.isdigit():
         return int(value)
     return default
-
-
-def patch_text_paths(text: str, strip: int | None = None) -> list[str]:
-    """The files a patch changes: the ``*** Add/Update/Delete File:`` and ``*** Move to:``
-    headers of an ``apply_patch`` patch, else each ``+++`` of a unified diff (its ``---``
-    for a deleted file), with ``strip`` leading folders removed (None: git's ``a/``
-    and ``b/`` only)."""
-    lines = text.split("\n")
-    if _PATCH_BEGIN in text:
-        return [
-            line[len(header) :].strip()
-            for line in lines
-            for header in _PATCH_HEADERS
-            if line.startswith(header)
-        ]
-    paths: list[str] = []
-    old = ""
-    for line in lines:
-        if line.startswith("--- "):
-            old = _diff_path(line[4:])
-        elif line.startswith("+++ "):
-            new = _diff_path(line[4:])
-            name = old if new == "/dev/null" else new
-            if name and name != "/dev/null":
-                paths.append(_stripped(name, strip))
-    return [path for path in dict.fromkeys(paths) if path]
-
-
-def _diff_path(header: str) -> str:
-    """The path of a ``---``/``+++`` line: up to a tab (a timestamp follows it)."""
-    path = header.split("\t", 1)[0].rstrip("\r").strip()
-    if len(path) >= 2 and path[0] == path[-1] == '"':
-        path = path[1:-1]
-    return path
-
-
-def _stripped(path: str, strip: int | None) -> str:
-    if strip is None:
-        return path[2:] if path.startswith(("a/", "b/")) else path
-    parts = path.split("/")
-    return "/".join(parts[strip:])
 
 
 def _stdin_text(command: SimpleCommand, previous: SimpleCommand | None) -> str:
