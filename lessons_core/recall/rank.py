@@ -126,8 +126,7 @@ def rank(index: RecallIndex, request: RecallRequest) -> list[Candidate]:
     matches: list[tuple[str, GlobEntry | CommandEntry | KeywordEntry, str, str]] = []
     for path in files:
         matches.extend((VIA_FILE, e, e.glob, path) for e in file_matches(index, path))
-    named = dict.fromkeys(normalise_glob(path) for path in request.named if path.strip())
-    for path in [path for path in named if path not in files]:
+    for path in request_named(request, files):
         matches.extend((VIA_NAMED, e, e.glob, path) for e in file_matches(index, path))
     if request.command and request.command.strip():
         fired = command_matches(index, request.command)
@@ -327,6 +326,13 @@ def _candidate(
 def request_files(request: RecallRequest) -> tuple[str, ...]:
     """The request's paths, distinct; callers normalise, but ``./x`` and ``a\\b`` still work."""
     return tuple(dict.fromkeys(normalise_glob(path) for path in request.files if path.strip()))
+
+
+def request_named(request: RecallRequest, files: tuple[str, ...]) -> tuple[str, ...]:
+    """The files the prompt names (``RecallRequest.named``), normalised and distinct like
+    ``request_files``, less those among the request's own ``files``."""
+    named = dict.fromkeys(normalise_glob(path) for path in request.named if path.strip())
+    return tuple(path for path in named if path not in files)
 
 
 def keyword_sources(request: RecallRequest, files: tuple[str, ...]) -> list[tuple[str, list[str]]]:
