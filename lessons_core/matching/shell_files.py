@@ -7,7 +7,8 @@ joined to the folder of a ``cd`` before them; the caller makes them repo-relativ
 Writes are every file the command changes: a redirection (``>``, ``>>``, ``&>``, ``>|``,
 ``2>``...; never ``/dev/*``), ``tee``, ``sed -i``, ``perl -i``, the destination of ``cp``,
 ``mv`` (its sources too: they are gone), ``install`` and ``ln``, ``touch``, ``truncate``,
-``dd of=``, ``rm``/``rmdir``/``unlink`` (a deletion is a change), ``git mv``/``rm``/
+``dd of=``, ``sort -o``, ``uniq IN OUT``, ``curl -o``, ``wget -O``,
+``rm``/``rmdir``/``unlink`` (a deletion is a change), ``git mv``/``rm``/
 ``restore``/``checkout -- PATH``, and a patch: ``patch FILE``, and the files a patch
 names when its text is in the command (a here-document given to ``patch``, ``git apply``
 or ``apply_patch``, or ``apply_patch``'s argument).
@@ -123,7 +124,7 @@ _READERS: dict[str, _Reader] = {
     "stat": _Reader(_options("-c -f --format --printf")),
     "diff": _Reader(_options("-x -X -I -F -L --label --exclude --from-file --to-file")),
     "cmp": _Reader(_options("-i -n --ignore-initial --bytes")),
-    "sort": _Reader(_options("-k -t -S -T --key --field-separator --buffer-size")),
+    "sort": _Reader(_options("-k -t -S -T -o --key --field-separator --buffer-size --output")),
     "uniq": _Reader(_options("-f -s -w")),
     "cut": _Reader(_options("-b -c -d -f --bytes --characters --delimiter --fields")),
     "od": _Reader(_options("-A -j -N -t -w")),
@@ -487,6 +488,28 @@ def _dd(args: list[str], _stdin: str) -> _Effects:
     return _Effects([], [word[3:] for word in args if word.startswith("of=")])
 
 
+def _sort(args: list[str], _stdin: str) -> _Effects:
+    """``sort [-o OUT] FILES``: reads the files, writes ``OUT``."""
+    output = _value_of(args, ("-o", "--output"))
+    return _Effects(_read_operands("sort", args), [output] if output else [])
+
+
+def _uniq(args: list[str], _stdin: str) -> _Effects:
+    """``uniq [IN [OUT]]``: the second operand is where it writes."""
+    operands = _read_operands("uniq", args)
+    return _Effects(operands[:1], operands[1:2])
+
+
+def _download(option: tuple[str, str]) -> Callable[[list[str], str], _Effects]:
+    """``curl -o FILE`` and ``wget -O FILE`` write the file the option names."""
+
+    def effects(args: list[str], _stdin: str) -> _Effects:
+        output = _value_of(args, option)
+        return _Effects([], [output] if output and output != "-" else [])
+
+    return effects
+
+
 def _patch(args: list[str], stdin: str) -> _Effects:
     """``patch [-pN] [-d DIR] [-o OUT] [FILE [PATCHFILE]]``."""
     if _given(args, _options("--dry-run")):
@@ -557,6 +580,10 @@ _PROGRAMS: dict[str, Callable[[list[str], str], _Effects]] = {
     "install": _copy("install"),
     "ln": _copy("ln"),
     "dd": _dd,
+    "sort": _sort,
+    "uniq": _uniq,
+    "curl": _download(("-o", "--output")),
+    "wget": _download(("-O", "--output-document")),
     "patch": _patch,
     "apply_patch": _apply_patch,
     "applypatch": _apply_patch,
