@@ -85,6 +85,7 @@ TABLE: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
     ('cd "$(git rev-parse --show-toplevel)" && cat x.py /etc/hosts', ("/etc/hosts",), ()),
     ("cd - && cat x.py", (), ()),
     ("pushd api >/dev/null && cat main.go && popd", ("api/main.go",), ()),
+    ("cd web | cat a.txt; echo x | cd api; cat b.txt", ("a.txt", "b.txt"), ()),
     # Writes: redirections
     ("echo hi > notes.txt", (), ("notes.txt",)),
     ("echo hi >> notes.txt", (), ("notes.txt",)),

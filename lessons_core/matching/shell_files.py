@@ -34,7 +34,7 @@ from __future__ import annotations
 import posixpath
 
 from lessons_core.matching.patch_paths import apply_patch_paths, is_patch, patch_text_paths
-from lessons_core.matching.shell_syntax import CLOSE, OPEN, SimpleCommand, structure
+from lessons_core.matching.shell_syntax import OPEN, SimpleCommand, structure
 from lessons_core.records import NamedTuple
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
@@ -200,20 +200,23 @@ def _effects(
     """Add what ``command`` reads and writes, run in ``cwd`` (None: not known), to the two."""
     scopes: list[str | None] = [cwd]
     previous: SimpleCommand | None = None
+    moved: str | None = None  # where the last command's cd went, once no pipe follows it
     for item in structure(command):
-        if item == OPEN:
-            scopes.append(scopes[-1])
-            continue
-        if item == CLOSE:
-            if len(scopes) > 1:
+        piped = not isinstance(item, str) and item.piped
+        if moved is not None and not piped:  # a cd in a pipeline runs in a subshell
+            scopes[-1] = _joined(scopes[-1], moved) if moved else None
+        moved = None
+        if isinstance(item, str):  # a subshell opens (its cd ends with it) or closes
+            if item == OPEN:
+                scopes.append(scopes[-1])
+            elif len(scopes) > 1:
                 scopes.pop()
             continue
-        assert not isinstance(item, str)
         here = scopes[-1]
         found = _simple(item, previous, here, reads, writes, depth)
         previous = item
-        if found.cd is not None:
-            scopes[-1] = _joined(here, found.cd) if found.cd else None
+        if not piped:
+            moved = found.cd
         for path in found.reads:
             _add(reads, here, path)
         for path in found.writes:
