@@ -122,6 +122,7 @@ TABLE: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
     ("mv src/old.py src/new.py", (), ("src/old.py", "src/new.py")),
     ("install -m 755 bin/tool /usr/local/bin/tool", (), ("/usr/local/bin/tool",)),
     ("ln -sf ../shared/config.py config.py", (), ("config.py",)),
+    ("ln -s ../shared/tool.sh", (), ("tool.sh",)),
     ("touch src/__init__.py tests/__init__.py", (), ("src/__init__.py", "tests/__init__.py")),
     ("truncate -s 0 logs/app.log", (), ("logs/app.log",)),
     ("dd if=/dev/zero of=disk.img bs=1M count=1", (), ("disk.img",)),
@@ -136,6 +137,7 @@ TABLE: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
     ("git checkout -- src/app.py", (), ("src/app.py",)),
     ("git restore --staged src/app.py", (), ("src/app.py",)),
     ("git -C web restore src/x.ts", (), ("web/src/x.ts",)),
+    ('git -C "$ROOT" rm x.py', (), ()),
     ("git status && git diff src/app.py", (), ()),
     # Patches
     (APPLY_PATCH, (), ("docs/new.md", "src/app.py", "old.txt", "src/a.py", "src/b.py")),

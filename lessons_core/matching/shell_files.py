@@ -466,7 +466,8 @@ def _copy(program: str) -> Callable[[list[str], str], _Effects]:
                 return _Effects([], [*(sources if program == "mv" else ()), into])
         else:
             return _Effects([], [])
-        placed = [posixpath.join(into, posixpath.basename(s.rstrip("/"))) for s in sources]
+        names = [posixpath.basename(source.rstrip("/")) for source in sources]
+        placed = [posixpath.normpath(posixpath.join(into, name)) for name in names if name]
         return _Effects([], [*(sources if program == "mv" else ()), *placed])
 
     return effects
@@ -570,9 +571,9 @@ def _git(args: list[str], stdin: str) -> _Effects:
         found = _Effects([], rest[rest.index("--") + 1 :])
     else:
         return _Effects([], [])
-    if folder and not _computed(folder):
-        return _Effects(_in_folder(folder, found.reads), _in_folder(folder, found.writes))
-    return found
+    if _computed(folder):
+        return _Effects([], [])  # where git runs is not known
+    return _Effects(_in_folder(folder, found.reads), _in_folder(folder, found.writes))
 
 
 _PROGRAMS: dict[str, Callable[[list[str], str], _Effects]] = {
