@@ -29,6 +29,7 @@ from lessons_core.delivery.session_recall import recall_once
 from lessons_core.delivery.sessions import session_key
 from lessons_core.errors import CaptureRefused, LessonsError
 from lessons_core.index.cache import load_index
+from lessons_core.recall.prompt_files import named_files
 from lessons_core.recall.rank import recall
 from lessons_core.recall.render import estimate_tokens, render_block
 from lessons_core.recall.types import Recall, RecallRequest
@@ -191,7 +192,10 @@ def query(args: dict[str, Any], cwd: Path) -> ToolReply:
     if not (file or command or prompt):
         raise BadArgument("give at least one of 'file', 'command' or 'prompt'")
     layout, relative = layout_for_files((file,) if file else (), cwd)
-    request = RecallRequest(files=relative, command=command or None, prompt=prompt or None)
+    named = named_files(layout, prompt) if prompt else ()
+    request = RecallRequest(
+        files=relative, command=command or None, prompt=prompt or None, named=named
+    )
     config, problems = read_config(layout.config_path)  # defaults stand in for bad keys
     index, broken = load_index(layout)
     session = session_of(args)
