@@ -8,13 +8,15 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from bench.mcp_tools import INITIALIZE
 from lessons_cli.mcp_tools import SPECS
 from lessons_core.store.layout import Layout
 from tests.conftest import harness_env, run, save_lesson, wired_here
-from tests.mcp.stdio_client import Server
+from tests.mcp.stdio_client import INITIALIZED, Server
 
 APP_RULE = "Keep src/app.py free of import-time side effects."
 SERVE = [sys.executable, "-m", "lessons_cli", "mcp"]
@@ -133,3 +135,48 @@ def test_lessons_mcp_help_runs_without_the_sdk() -> None:
     )
     assert "Example:" in done.stdout
     assert done.stderr == ""
+
+
+def test_every_request_read_before_end_of_input_is_answered(repo: Layout) -> None:
+    """A file of requests piped in (stdin ends right after the last): each gets its one
+    answer before the server exits, run after run, the capture among them. The SDK alone
+    cancelled the calls still running at end of input and answered about half."""
+    save_lesson(repo, "code-app", APP_RULE, files=("src/app.py",), topics=("code",))
+    requests: list[dict[str, Any]] = [INITIALIZE, INITIALIZED]
+    for number in range(1, 13):
+        requests.append(
+            {
+                "jsonrpc": "2.0",
+                "id": number,
+                "method": "tools/call",
+                "params": {
+                    "name": "lessons_query",
+                    "arguments": {"file": "src/app.py", "prompt": f"{number}"},
+                },
+            }
+        )
+    requests.insert(7, {"jsonrpc": "2.0", "id": "list", "method": "tools/list"})
+    piped = repo.root / "requests.jsonl"
+    for run_number in range(5):
+        adding = {
+            "rule": f"Run make gen number {run_number} after editing src/app.py.",
+            "topic": "gen",
+            "files": ["src/app.py"],
+            "force": True,
+        }
+        add = {
+            "jsonrpc": "2.0",
+            "id": "add",
+            "method": "tools/call",
+            "params": {"name": "lessons_add", "arguments": adding},
+        }
+        piped.write_text("".join(json.dumps(r) + "\n" for r in [*requests, add]))
+        with piped.open("rb") as stdin:
+            done = subprocess.run(
+                SERVE, cwd=repo.root, stdin=stdin, capture_output=True, timeout=120, check=True
+            )
+        answered = [json.loads(line)["id"] for line in done.stdout.splitlines()]
+        assert sorted(map(str, answered)) == sorted(["0", "add", "list", *map(str, range(1, 13))])
+        saved = [json.loads(line) for line in done.stdout.splitlines()][answered.index("add")]
+        assert saved["result"].get("isError") is not True
+    assert len(list(repo.lessons_dir.glob("gen-*.json"))) == 5
