@@ -3,8 +3,8 @@
 Instruction files (CLAUDE.md, AGENTS.md, ...) and rule files loaded on every request say
 nothing of where a rule applies, but the rule often does: "never edit `uv.lock` by hand",
 "run `uv run pytest` before committing". Only unmistakable names count, and each must be
-a trigger ``lessons add`` accepts without a warning, so the lesson passes
-``lessons validate``:
+a trigger that ``lessons validate --strict`` passes (a glob matching at most half the
+repo's files):
 
 - a file: a word with a ``/``, an inner ``.`` or a glob character that names a file of
   the repo exactly (``src/db/models.py``, ``pyproject.toml``), a folder written as one
@@ -26,7 +26,7 @@ import shutil
 from pathlib import Path
 
 from lessons_core.matching.glob_counts import FileIndex
-from lessons_core.matching.thresholds import REFUSED_GLOB_SHARE
+from lessons_core.matching.thresholds import BROAD_GLOB_SHARE
 from lessons_core.matching.trigger_checks import command_problem, glob_problem
 from lessons_core.store.model import Triggers
 from lessons_core.validate.always import ORDINARY_WORDS, literal_pattern
@@ -60,8 +60,16 @@ class Mentions:
 
     def triggers(self, text: str) -> Triggers:
         """The file and command triggers ``text`` names (empty when it names none)."""
-        globs = [glob for word in _words(text) if (glob := self._file_trigger(word))]
-        commands = [pattern for span in _SPAN.findall(text) if (pattern := _command(span, self))]
+        found = [
+            (span.split()[0], pattern)
+            for span in _SPAN.findall(text)
+            if (pattern := _command(span, self))
+        ]
+        commands = [pattern for _, pattern in found]
+        run = {program for program, _ in found}
+        globs = [
+            glob for word in _words(text) if word not in run and (glob := self._file_trigger(word))
+        ]  # a script the rule runs is its command trigger, not a file it is about
         return Triggers(files=tuple(dict.fromkeys(globs)), commands=tuple(dict.fromkeys(commands)))
 
     def _file_trigger(self, word: str) -> str | None:
@@ -83,7 +91,7 @@ class Mentions:
             candidate = None
         if candidate is None:
             return None
-        problem = glob_problem(candidate, self.root, self.files, REFUSED_GLOB_SHARE)
+        problem = glob_problem(candidate, self.root, self.files, BROAD_GLOB_SHARE)
         return candidate if problem is None else None
 
     def _name_count(self, name: str) -> int:
