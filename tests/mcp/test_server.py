@@ -137,46 +137,51 @@ def test_lessons_mcp_help_runs_without_the_sdk() -> None:
     assert done.stderr == ""
 
 
-def test_every_request_read_before_end_of_input_is_answered(repo: Layout) -> None:
+# The 2026-07-28 protocol has no handshake: each request carries its envelope in _meta.
+MODERN_META = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": {"name": "piped", "version": "1"},
+    "io.modelcontextprotocol/clientCapabilities": {},
+}
+
+
+def _call(request_id: int | str, name: str, arguments: dict[str, Any], modern: bool) -> Any:
+    params: dict[str, Any] = {"name": name, "arguments": arguments}
+    if modern:
+        params["_meta"] = MODERN_META
+    return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}
+
+
+@pytest.mark.parametrize("modern", [False, True], ids=["initialize", "2026-07-28"])
+def test_every_request_read_before_end_of_input_is_answered(repo: Layout, modern: bool) -> None:
     """A file of requests piped in (stdin ends right after the last): each gets its one
-    answer before the server exits, run after run, the capture among them. The SDK alone
-    cancelled the calls still running at end of input and answered about half."""
+    answer before the server exits, run after run, the capture among them, in either
+    protocol era. The SDK alone cancelled the calls still running at end of input and
+    answered about half."""
     save_lesson(repo, "code-app", APP_RULE, files=("src/app.py",), topics=("code",))
-    requests: list[dict[str, Any]] = [INITIALIZE, INITIALIZED]
+    requests: list[dict[str, Any]] = [] if modern else [INITIALIZE, INITIALIZED]
     for number in range(1, 13):
-        requests.append(
-            {
-                "jsonrpc": "2.0",
-                "id": number,
-                "method": "tools/call",
-                "params": {
-                    "name": "lessons_query",
-                    "arguments": {"file": "src/app.py", "prompt": f"{number}"},
-                },
-            }
-        )
-    requests.insert(7, {"jsonrpc": "2.0", "id": "list", "method": "tools/list"})
+        query = {"file": "src/app.py", "prompt": f"{number}"}
+        requests.append(_call(number, "lessons_query", query, modern))
+    requests.insert(7, _call("topics", "lessons_topics", {}, modern))
+    expected = sorted(["add", "topics", *map(str, range(1, 13)), *([] if modern else ["0"])])
     piped = repo.root / "requests.jsonl"
-    for run_number in range(5):
+    for run_number in range(4):
         adding = {
             "rule": f"Run make gen number {run_number} after editing src/app.py.",
             "topic": "gen",
             "files": ["src/app.py"],
             "force": True,
         }
-        add = {
-            "jsonrpc": "2.0",
-            "id": "add",
-            "method": "tools/call",
-            "params": {"name": "lessons_add", "arguments": adding},
-        }
+        add = _call("add", "lessons_add", adding, modern)
         piped.write_text("".join(json.dumps(r) + "\n" for r in [*requests, add]))
         with piped.open("rb") as stdin:
             done = subprocess.run(
                 SERVE, cwd=repo.root, stdin=stdin, capture_output=True, timeout=120, check=True
             )
-        answered = [json.loads(line)["id"] for line in done.stdout.splitlines()]
-        assert sorted(map(str, answered)) == sorted(["0", "add", "list", *map(str, range(1, 13))])
-        saved = [json.loads(line) for line in done.stdout.splitlines()][answered.index("add")]
-        assert saved["result"].get("isError") is not True
-    assert len(list(repo.lessons_dir.glob("gen-*.json"))) == 5
+        replies = [json.loads(line) for line in done.stdout.splitlines()]
+        answered = [reply["id"] for reply in replies]
+        assert sorted(map(str, answered)) == expected
+        assert "error" not in replies[answered.index("add")]
+        assert replies[answered.index("add")]["result"].get("isError") is not True
+    assert len(list(repo.lessons_dir.glob("gen-*.json"))) == 4
