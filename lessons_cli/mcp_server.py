@@ -83,6 +83,7 @@ def build_server(cwd: Path) -> Server[Any]:
 DRAIN_SECONDS = 60.0
 
 RequestId = str | int
+CANCELLED = "notifications/cancelled"
 
 
 class ClientOutput(Protocol):
@@ -104,6 +105,9 @@ class Unanswered:
     def opened(self, message: types.JSONRPCMessage) -> None:
         if isinstance(message, types.JSONRPCRequest):
             self.ids[message.id] = self.ids.get(message.id, 0) + 1
+        elif isinstance(message, types.JSONRPCNotification) and message.method == CANCELLED:
+            # A cancelled request gets no answer (the protocol says so): wait for none.
+            self.ids.pop((message.params or {}).get("requestId", ""), None)
 
     def answered(self, message: types.JSONRPCMessage) -> None:
         if (

@@ -10,9 +10,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import anyio
+import mcp_types
 import pytest
 
 from bench.mcp_tools import INITIALIZE
+from lessons_cli.mcp_server import Unanswered
 from lessons_cli.mcp_tools import SPECS
 from lessons_core.store.layout import Layout
 from tests.conftest import harness_env, run, save_lesson, wired_here
@@ -185,3 +188,25 @@ def test_every_request_read_before_end_of_input_is_answered(repo: Layout, modern
         assert "error" not in replies[answered.index("add")]
         assert replies[answered.index("add")]["result"].get("isError") is not True
     assert len(list(repo.lessons_dir.glob("gen-*.json"))) == 4
+
+
+def test_a_cancelled_request_is_not_waited_for() -> None:
+    """At end of input the server waits for the answers still owed; a request the client
+    cancelled gets none (the protocol says so), so it is not owed."""
+    owed = Unanswered()
+    call = {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "x"}}
+    cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 7}}
+    owed.opened(mcp_types.JSONRPCRequest.model_validate(call))
+    owed.opened(mcp_types.JSONRPCRequest.model_validate({**call, "id": 8}))
+    assert set(owed.ids) == {7, 8}
+    owed.opened(mcp_types.JSONRPCNotification.model_validate(cancel))
+    assert set(owed.ids) == {8}
+    owed.answered(
+        mcp_types.JSONRPCResponse.model_validate({"jsonrpc": "2.0", "id": 8, "result": {}})
+    )
+
+    async def settle() -> None:
+        with anyio.fail_after(5):
+            await owed.settled()
+
+    anyio.run(settle)
