@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from lessons_cli import mcp_sdk
 from lessons_cli.checks import FAIL, OK, WARN, Check
 from lessons_cli.harnesses import servers, wiring, wirings
 from lessons_cli.harnesses.spec import Wiring
@@ -96,8 +97,9 @@ def _launcher(layout: Layout, env: Mapping[str, str]) -> list[Check]:
         answer, problem = "", str(err)
     if not answer.startswith("lessons, version"):
         fix = (
-            "install lessons where the launcher looks (pipx install, uv tool install, the "
-            "repo's .venv, or set LESSONS_PYTHON); see docs/hooks.md"
+            "install lessons where the launcher looks: 'pipx install .' (or 'uv tool "
+            "install .') in the root of a clone of the lessons repository, the repo's .venv, "
+            "or set LESSONS_PYTHON; see docs/hooks.md"
         )
         detail = f".lessons/run finds no lessons here ({problem or 'no answer'})"
         return [*checks, Check("launcher", FAIL, detail, fix)]
@@ -184,6 +186,11 @@ def _server(layout: Layout, spec: Wiring) -> list[Check]:
             "the server fails"
         )
         return [Check(spec.harness, FAIL, detail, fix)]
+    python = _launched_from(layout)
+    problem = mcp_sdk.missing(python)
+    if problem is not None:
+        detail = f"{spec.mcp_settings} starts lessons mcp, which cannot serve: {problem}"
+        return [Check(spec.harness, FAIL, detail, mcp_sdk.install_line(python))]
     return [Check(spec.harness, OK, f"{spec.mcp_settings}: lessons mcp through .lessons/run")]
 
 

@@ -79,8 +79,10 @@ if [ -n "$found" ]; then
 fi
 
 hint="lessons is set up in this repository (.lessons/) but not installed on this machine, \
-so no lesson is shown. Install it (pipx install, uv tool install, or pip install into the \
-repo's .venv) or point LESSONS_PYTHON at an interpreter that has it."
+so no lesson is shown. Install it once: in the root of a clone of the lessons repository, \
+run 'pipx install .' (or 'uv tool install .', or '.venv/bin/pip install PATH-TO-CLONE' for \
+this repo's .venv); then start a new session. Or point LESSONS_PYTHON at an interpreter \
+that has it."
 if [ "${1-}" = hook ]; then
     payload=$(cat)
     case $payload in
