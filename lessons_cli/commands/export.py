@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from lessons_core.export import agents_md
-from lessons_core.fsutil import atomic_write
+from lessons_core.fsutil import atomic_write, output_target
 from lessons_core.store.layout import find_layout
 
 
@@ -31,9 +31,10 @@ def export_command(fmt: str, output: Path | None) -> None:
     Example:
       lessons export --format agents-md --output AGENTS.md
     """
-    text = agents_md(find_layout())
+    layout = find_layout()
+    text = agents_md(layout)
     if output is None:
         click.echo(text, nl=False)
         return
-    atomic_write(output, text.encode())
+    atomic_write(output_target(output, layout.root), text.encode())
     click.echo(f"wrote {output}", err=True)
