@@ -23,7 +23,7 @@ from lessons_core.containment import LeavesRepo, leaving_part, require_inside
 from lessons_core.delivery.hooklog import log_path
 from lessons_core.store.layout import Layout
 from lessons_core.store.project import init_project
-from tests.conftest import make_repo, run, save_lesson
+from tests.conftest import make_repo, run, save_lesson, wired_here
 from tests.hooks.conftest import call_hook
 
 AWS_KEY = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
@@ -484,3 +484,21 @@ def test_the_hook_logs_one_line_for_a_store_folder_linking_out(repo: Layout) -> 
     before = snapshot(local)
     assert call_hook("claude-code", edit) == b""
     assert snapshot(local) == before
+
+
+def test_doctor_reads_no_settings_through_a_link_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """.claude and .gemini linking to the home folder's, which hold hooks of ours: doctor
+    warns once for each, naming the link, instead of checking those files as the repo's."""
+    root = wired_here(tmp_path, monkeypatch, "--claude-code", "--gemini", "--mcp")
+    for folder in (".claude", ".gemini"):
+        shutil.move(root / folder, home() / folder)
+        (root / folder).symlink_to(home() / folder)
+    result = run("doctor", "--json")
+    checks = json.loads(result.stdout)["checks"]
+    for harness, folder in (("claude-code", ".claude"), ("gemini", ".gemini")):
+        named = f"{root / folder} is a symbolic link to {home() / folder}"
+        said = [(c["subject"], c["status"], named in c["detail"]) for c in checks
+                if folder in c["detail"]]  # fmt: skip
+        assert said == [(harness, "warn", True)]
