@@ -13,7 +13,6 @@ import os
 import shlex
 import subprocess
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from lessons_cli.checks import FAIL, OK, WARN, Check
@@ -23,6 +22,7 @@ from lessons_cli.harnesses.switches import SWITCHES
 from lessons_core import launcher
 from lessons_core.containment import leaving_part, outside_reason
 from lessons_core.errors import LessonsError
+from lessons_core.fsutil import read_regular
 from lessons_core.index.cache import cache_state, load_index
 from lessons_core.store.layout import LAUNCH, Layout, lessons_command
 from lessons_core.validate.findings import Severity
@@ -113,7 +113,7 @@ def _launcher(layout: Layout, env: Mapping[str, str]) -> list[Check]:
 
 def _launched_from(layout: Layout) -> str | None:
     try:
-        lines = Path(layout.local(LAUNCH)).read_text().splitlines()
+        lines = read_regular(layout.local(LAUNCH)).decode().splitlines()  # never a link
     except (OSError, UnicodeDecodeError):
         return None
     return lines[0] if lines else None

@@ -28,7 +28,7 @@ venv_script=$root/.venv/bin/lessons
 py=
 main=
 source=
-if [ -f "$cache" ]; then
+if [ -f "$cache" ] && ! [ -L "$cache" ]; then
     { IFS= read -r py && IFS= read -r main && IFS= read -r source; } <"$cache"
 fi
 # The cached answer holds while what it came from still decides: the same LESSONS_PYTHON

@@ -21,7 +21,7 @@ from lessons_cli.harnesses import servers
 from lessons_cli.mcp_tools import call_tool
 from lessons_core.containment import LeavesRepo, leaving_part, require_inside
 from lessons_core.delivery.hooklog import log_path
-from lessons_core.store.layout import Layout
+from lessons_core.store.layout import INDEX_CACHE, Layout
 from lessons_core.store.project import init_project
 from tests.conftest import make_repo, run, save_lesson, wired_here
 from tests.hooks.conftest import call_hook
@@ -307,9 +307,12 @@ def test_agent_docs_linking_out_are_never_written(repo: Layout) -> None:
 # The committed launcher writes its cache only inside the repo.
 
 
-def _launch(root: Path) -> subprocess.CompletedProcess[str]:
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home()),
-           "LESSONS_PYTHON": sys.executable}  # fmt: skip
+def _launch(root: Path, by_path: bool = False) -> subprocess.CompletedProcess[str]:
+    """``sh .lessons/run --version``, finding lessons by $LESSONS_PYTHON, or on PATH."""
+    env = {"PATH": os.pathsep.join([str(Path(sys.executable).parent), "/usr/bin", "/bin"]),
+           "HOME": str(home())}  # fmt: skip
+    if not by_path:
+        env["LESSONS_PYTHON"] = sys.executable
     return subprocess.run(
         ["sh", str(root / ".lessons" / "run"), "--version"],
         cwd=root,
@@ -470,8 +473,7 @@ def test_the_hook_logs_one_line_for_a_store_folder_linking_out(repo: Layout) -> 
     outside = home() / "lessons"
     os.rename(repo.lessons_dir, outside)
     repo.lessons_dir.symlink_to(outside)
-    edit = {"hook_event_name": "PreToolUse", "session_id": "s", "cwd": str(repo.root),
-            "tool_name": "Write", "tool_input": {"file_path": "src/a.py"}}  # fmt: skip
+    edit = _edit(repo, "s")
     before = snapshot(outside)
     assert call_hook("claude-code", edit) == b""
     lines = log_path(repo.root).read_text().splitlines()
@@ -502,3 +504,37 @@ def test_doctor_reads_no_settings_through_a_link_out(
         said = [(c["subject"], c["status"], named in c["detail"]) for c in checks
                 if folder in c["detail"]]  # fmt: skip
         assert said == [(harness, "warn", True)]
+
+
+def test_the_hook_reads_no_index_cache_through_a_link(repo: Layout) -> None:
+    """.lessons/local/recall-index.bin as a link to a valid index outside the repo: the
+    hook does not open it, rebuilds its own in place of the link, and still answers."""
+    save_lesson(repo, "code-sorted", RULE, files=("src/**",))
+    assert RULE.encode() in call_hook("claude-code", _edit(repo, "s1"))
+    cache = Path(repo.local(INDEX_CACHE))
+    outside = home() / "index.bin"
+    shutil.move(cache, outside)
+    cache.symlink_to(outside)
+    kept = outside.read_bytes()
+    assert RULE.encode() in call_hook("claude-code", _edit(repo, "s2"))
+    assert not cache.is_symlink()
+    assert outside.read_bytes() == kept
+
+
+def _edit(layout: Layout, session: str) -> dict[str, object]:
+    return {"hook_event_name": "PreToolUse", "session_id": session, "cwd": str(layout.root),
+            "tool_name": "Write", "tool_input": {"file_path": "src/a.py"}}  # fmt: skip
+
+
+def test_the_launcher_reads_no_cache_through_a_link(tmp_path: Path) -> None:
+    """.lessons/local/launch as a link to a record outside the repo naming another
+    program: the launcher does not run it, it finds lessons itself."""
+    layout = new_repo(tmp_path)
+    other = tmp_path / "other.sh"
+    other.write_text("#!/bin/sh\necho not lessons\n")
+    other.chmod(0o755)
+    record = tmp_path / "record"
+    record.write_text(f"{other}\n{other}\n{other}\n")
+    Path(layout.local("launch")).symlink_to(record)
+    done = _launch(layout.root, by_path=True)
+    assert done.stdout.startswith("lessons, version"), done.stdout
