@@ -538,3 +538,20 @@ def test_the_launcher_reads_no_cache_through_a_link(tmp_path: Path) -> None:
     Path(layout.local("launch")).symlink_to(record)
     done = _launch(layout.root, by_path=True)
     assert done.stdout.startswith("lessons, version"), done.stdout
+
+
+def test_an_import_never_takes_a_linked_lesson_file_for_its_own(repo: Layout) -> None:
+    """A lesson file in the store that links to a copy outside, holding exactly what the
+    import would write: reported as left alone, not counted as unchanged."""
+    rules = repo.root / ".cursor" / "rules"
+    rules.mkdir(parents=True)
+    (rules / "style.mdc").write_text("---\nglobs: src/**/*.py\n---\n- Keep imports sorted.\n")
+    assert run("import", "cursor").exit_code == 0
+    (path,) = repo.lessons_dir.glob("*.json")
+    copy = home() / path.name
+    shutil.move(path, copy)
+    path.symlink_to(copy)
+    report = json.loads(run("import", "cursor", "--json").stdout)
+    assert report["lessons"]["unchanged"] == []
+    (note,) = [n for n in report["not_carried"] if n["code"] == "existing-file-broken"]
+    assert "symbolic link" in note["detail"]
