@@ -555,3 +555,16 @@ def test_an_import_never_takes_a_linked_lesson_file_for_its_own(repo: Layout) ->
     assert report["lessons"]["unchanged"] == []
     (note,) = [n for n in report["not_carried"] if n["code"] == "existing-file-broken"]
     assert "symbolic link" in note["detail"]
+
+
+def test_init_path_refuses_a_folder_of_the_repo_linking_out(repo: Layout) -> None:
+    """init --path pkg with pkg -> ~/pkg: refused by name, no store created there; a
+    folder named outside the repo by its own path still gets one, as asked."""
+    (home() / "pkg").mkdir()
+    (repo.root / "pkg").symlink_to(home() / "pkg")
+    result = run("init", "--path", "pkg")
+    assert result.exit_code == 1
+    assert f"{repo.root / 'pkg'} is a symbolic link to {home() / 'pkg'}" in result.stderr
+    assert list((home() / "pkg").iterdir()) == []
+    assert run("init", "--path", str(home() / "pkg")).exit_code == 0
+    assert (home() / "pkg" / ".lessons").is_dir()
