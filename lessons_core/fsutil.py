@@ -11,7 +11,7 @@ import errno
 import os
 import stat
 
-from lessons_core.containment import is_within, require_inside
+from lessons_core.containment import LeavesRepo, is_within, leaving_part
 from lessons_core.errors import InvalidLessonFile, LessonsError
 
 # The hook writes session files and takes locks through this module on every call, so it
@@ -168,7 +168,11 @@ def write_target(path: Path, root: Path) -> Path:
     """
     from pathlib import Path  # writes outside the hook path only
 
-    require_inside(path, root, fix="edit that file by hand, or replace the link with a file")
+    found = leaving_part(path, root)
+    if found is not None:
+        what = "file" if found[0] == os.path.abspath(path) else "folder"
+        fix = f"edit that file by hand, or replace the link with a {what} of the repo"
+        raise LeavesRepo(*found, fix=fix)
     if not path.is_symlink():
         return path
     return Path(os.path.realpath(path))
