@@ -25,7 +25,7 @@ from typing import Any
 from lessons_cli.output import describe
 from lessons_core.authoring.capture import add_lesson
 from lessons_core.authoring.guards import CaptureDraft
-from lessons_core.containment import is_within, require_inside
+from lessons_core.containment import is_within
 from lessons_core.delivery.session_recall import recall_once
 from lessons_core.delivery.sessions import session_key
 from lessons_core.errors import CaptureRefused, LessonsError
@@ -220,13 +220,11 @@ def _served_layout(file: str | None, cwd: Path) -> tuple[Layout, tuple[str, ...]
     is refused, since its lessons and its session files are that repo's."""
     served = find_layout(cwd)
     layout, relative = layout_for_files((file,) if file else (), cwd)
-    if layout != served:
-        if not is_within(os.path.normpath(layout.top), os.path.normpath(served.top)):
-            raise LessonsError(
-                f"'{file}' is not inside {served.root}, the repo this server serves; pass a "
-                "file of that repo (relative to it, or absolute)"
-            )
-        require_inside(layout.top, served.top, fix="pass a file of this repo")
+    if layout != served and not is_within(layout.top, served.top):
+        raise LessonsError(
+            f"'{file}' is not inside {served.root}, the repo this server serves; pass a "
+            "file of that repo (relative to it, or absolute)"
+        )
     return layout, relative
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from lessons_core.containment import LeavesRepo, leaving_part
+from lessons_core.containment import LeavesRepo, is_within, leaving_part, require_inside
 from lessons_core.errors import LessonsError, NotInitialised
 
 # The hook builds a Layout on every call; pathlib and typing cost it ~8 ms each to import,
@@ -225,7 +225,8 @@ def repo_relative(path: str, root: StrPath, cwd: StrPath | None = None) -> str |
 def layout_for_files(paths: Sequence[str], cwd: Path) -> tuple[Layout, tuple[str, ...]]:
     """The nearest ``.lessons/`` above ``paths`` (above ``cwd`` when there are none), and the
     paths relative to its root. In a monorepo each package may have its own store; every
-    path must belong to the same one.
+    path must belong to the same one. A store below ``cwd``'s must be reached without a
+    link out of it (``LeavesRepo``).
     """
     if not paths:
         return find_layout(cwd), ()
@@ -242,6 +243,10 @@ def layout_for_files(paths: Sequence[str], cwd: Path) -> tuple[Layout, tuple[str
             f"the files belong to different lesson stores ({stores}); query each store separately"
         )
     root = next(iter(roots))
+    here = find_root(cwd)
+    if here is not None and root != here and is_within(root, here):
+        # A nested store reached through a link (vendor -> ../other) is another repo's.
+        require_inside(root, here, fix="pass the file by the path it has in that repo")
     relative = []
     for path in paths:
         rel = repo_relative(path, root, cwd)

@@ -568,3 +568,23 @@ def test_init_path_refuses_a_folder_of_the_repo_linking_out(repo: Layout) -> Non
     assert list((home() / "pkg").iterdir()) == []
     assert run("init", "--path", str(home() / "pkg")).exit_code == 0
     assert (home() / "pkg" / ".lessons").is_dir()
+
+
+def test_query_refuses_a_store_reached_through_a_link_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """vendor -> another repo with its own store: query --file vendor/... --session names
+    the link and neither serves that repo's lessons nor writes its session file there; the
+    same file by its own path is that repo's, as typed."""
+    served = new_repo(tmp_path, "served")
+    other = new_repo(tmp_path, "other")
+    save_lesson(other, "code-other", "Obey the other repo.", files=("src/**",))
+    (served.root / "vendor").symlink_to(other.root)
+    monkeypatch.chdir(served.root)
+    result = run("query", "--file", "vendor/src/a.py", "--session", "s")
+    assert result.exit_code == 1
+    assert f"{served.root / 'vendor'} is a symbolic link to {other.root}" in result.stderr
+    assert "Obey" not in result.stdout
+    assert not list((other.local_dir / "sessions").glob("*"))
+    direct = run("query", "--file", str(other.root / "src" / "a.py"))
+    assert "Obey the other repo." in direct.stdout
