@@ -202,25 +202,26 @@ def test_an_agentsmesh_graph_linking_out_is_refused_by_name(repo: Layout, link: 
 
 # init and --remove-hooks: a harness folder linking out is never written, nor emptied.
 
-HARNESS_FOLDERS = {
-    "claude-code": ".claude",
-    "codex": ".codex",
-    "gemini": ".gemini",
-    "copilot": ".github",
-    "qwen": ".qwen",
-    "cursor": ".cursor",
-}
+HARNESS_FOLDERS = (
+    ("claude-code", ".claude"),
+    ("codex", ".codex"),
+    ("gemini", ".gemini"),
+    ("copilot", ".github"),
+    ("copilot", ".github/hooks"),
+    ("qwen", ".qwen"),
+    ("cursor", ".cursor"),
+)
 
 
-@pytest.mark.parametrize("harness", HARNESS_FOLDERS)
+@pytest.mark.parametrize(("harness", "folder"), HARNESS_FOLDERS)
 def test_init_never_merges_hooks_into_a_harness_folder_linking_out(
-    repo: Layout, harness: str
+    repo: Layout, harness: str, folder: str
 ) -> None:
     """.claude -> ~/.claude (and each harness's folder alike): init --HARNESS --mcp
     refuses, naming the link, and the user's global settings stay byte for byte."""
-    folder = HARNESS_FOLDERS[harness]
     target = home() / folder
-    target.mkdir()
+    target.mkdir(parents=True)
+    (repo.root / folder).parent.mkdir(parents=True, exist_ok=True)
     for name in ("settings.json", "hooks.json", "mcp.json"):
         (target / name).write_text('{"theme": "dark"}\n')
     (target / "hooks").mkdir()
