@@ -91,6 +91,8 @@ def test_leaving_part_names_the_first_link_out_on_any_part(tmp_path: Path) -> No
         str(root / "inside" / "up"),
         str(outside / "sub"),
     )
+    (root / "self").symlink_to(root)  # inside; but "self/.." is the folder above the repo
+    assert leaving_part("self/../outside/x", root) == (str(root / "self" / ".."), str(tmp_path))
     assert leaving_part("docs/missing/deeper", root) is None
     assert leaving_part(tmp_path / "elsewhere", root) is not None
     with pytest.raises(LeavesRepo, match=r"\.claude is a symbolic link to .*outside the repo"):
