@@ -13,6 +13,7 @@ from lessons_core.authoring import guards
 from lessons_core.authoring.repo_files import tracked_files
 from lessons_core.errors import CaptureRefused
 from lessons_core.fsutil import locked
+from lessons_core.printable import inert
 from lessons_core.store.files import create_lesson, load_graph, update_lesson
 from lessons_core.store.ids import claim_id, slug
 from lessons_core.store.layout import Layout
@@ -52,7 +53,7 @@ def add_lesson(layout: Layout, draft: guards.CaptureDraft, force: bool = False) 
             twin_lesson, score = near
             raise CaptureRefused(
                 f"the rule is {score:.0%} like active lesson '{twin_lesson.id}': "
-                f"{twin_lesson.rule}",
+                f"{inert(twin_lesson.rule)}",  # another lesson's text: inert, as shown
                 f"add triggers to that lesson by re-adding its exact rule, supersede it "
                 f"('lessons supersede {twin_lesson.id} --by NEW'), or pass --force",
                 "near-duplicate",

@@ -78,7 +78,7 @@ def test_malformed_requests_are_answered_or_dropped_and_the_server_goes_on(
         "fix": "call the tool again with the arguments fixed",
     }
     topics = server.call(15, "lessons_topics")["result"]
-    assert topics["content"][0]["text"] == "code\t1"
+    assert topics["content"][0]["text"].splitlines()[2:-1] == ["code\t1"]
     assert server.close()[0] == 0
 
 
