@@ -28,7 +28,7 @@ venv_script=$root/.venv/bin/lessons
 py=
 main=
 source=
-if [ -f "$cache" ]; then
+if [ -f "$cache" ] && ! [ -L "$cache" ]; then
     { IFS= read -r py && IFS= read -r main && IFS= read -r source; } <"$cache"
 fi
 # The cached answer holds while what it came from still decides: the same LESSONS_PYTHON
@@ -69,9 +69,21 @@ else
         fi
     done
 fi
+# Whether folder $1 is, once every link is followed, below the repo root's real folder.
+inside() {
+    top=$(cd -P "$root" 2>/dev/null && pwd -P) && here=$(cd -P "$1" 2>/dev/null && pwd -P) ||
+        return 1
+    case $here in
+    "$top"/*) return 0 ;;
+    esac
+    return 1
+}
+
 if [ -n "$found" ]; then
-    # Remembered per clone, never through a link (a repo may commit local/ as one).
-    if ! [ -L "$store/local" ] && mkdir -p "$store/local" 2>/dev/null &&
+    # Remembered per clone, only inside the repo: a repo may commit .lessons or local/ as
+    # a link out of it (or launch as a link to a folder, which mv would move the file into).
+    if inside "$store" && mkdir -p "$store/local" 2>/dev/null && inside "$store/local" &&
+        ! [ -d "$cache" ] &&
         printf '%s\n%s\n%s\n' "$py" "$main" "$found" >"$cache.$$" 2>/dev/null; then
         mv -f "$cache.$$" "$cache" 2>/dev/null || rm -f "$cache.$$"
     fi

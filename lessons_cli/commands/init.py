@@ -15,6 +15,7 @@ from lessons_cli import mcp_sdk
 from lessons_cli.harnesses import HARNESSES, agent_docs, harness, servers, wiring, wirings
 from lessons_cli.harnesses.spec import Wiring
 from lessons_core import launcher
+from lessons_core.containment import is_within, require_inside
 from lessons_core.errors import LessonsError
 from lessons_core.fsutil import write_target
 from lessons_core.git import top_level
@@ -30,6 +31,11 @@ def store_root(path: Path | None, here: bool, cwd: Path) -> Path:
     else marks where a project ends.
     """
     if path is not None:
+        top = top_level(cwd)
+        named = Path(os.path.abspath(cwd / path))
+        if top is not None and is_within(str(named), str(top)):
+            # A folder of the repo that links out of it is not a place in the repo.
+            require_inside(named, top, fix="pass the folder it leads to by its own path")
         root = path.resolve()
     elif here:
         root = cwd.resolve()

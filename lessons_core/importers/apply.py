@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from lessons_core.errors import InvalidLessonFile
-from lessons_core.fsutil import atomic_write, locked
+from lessons_core.fsutil import NotRegularFile, atomic_write, locked, read_regular
 from lessons_core.importers.checks import guard_notes
 from lessons_core.importers.plan import ImportPlan, ImportResult, Note, NoteKind, Outcome
 from lessons_core.jsonio import dumps
@@ -67,9 +67,11 @@ def _write(
     dry_run: bool,
 ) -> None:
     try:
-        current = path.read_bytes()
+        current = read_regular(path)
     except FileNotFoundError:
         current = None
+    except NotRegularFile:
+        current = b""  # a link or a special file is never read: the parse below names it
     if current == data:
         outcome.unchanged.append(name)
         return

@@ -12,16 +12,18 @@ lesson without a trigger could never be recalled (``lessons validate`` L106).
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from lessons_core.authoring import guards
 from lessons_core.authoring.repo_files import tracked_files
+from lessons_core.containment import leaving_part, outside_reason
 from lessons_core.delivery.always import VIA, fit_hits
 from lessons_core.errors import quoted
 from lessons_core.importers.globs import translate_glob
 from lessons_core.importers.markdown_rules import Body, parse_body
 from lessons_core.importers.mentions import Mentions
-from lessons_core.importers.plan import ImportPlan, Note, NoteKind
+from lessons_core.importers.plan import ImportPlan, Note, NoteKind, import_bound
 from lessons_core.importers.rule_files import FORMATS, RuleFile, find_rule_files, read_rule_file
 from lessons_core.matching.glob_counts import FileIndex
 from lessons_core.recall.types import Hit
@@ -37,11 +39,24 @@ EXCERPT_CHARS = 80
 
 
 def plan_rule_files(layout: Layout, format_name: str, source: Path | None = None) -> ImportPlan:
+    """Plan the import of ``format_name``'s files under ``source`` (default: the format's
+    folder at the repo root).
+
+    A source in the repo must stay in it (a link out is refused by name, ``LeavesRepo``);
+    so must each file found below it, and one that leads out is not read, but reported
+    as not carried. A folder named outside the repo keeps its files to itself the same way.
+    """
     fmt = FORMATS[format_name]
-    source = source or layout.root / fmt.default_dir
+    source = Path(os.path.abspath(source or layout.root / fmt.default_dir))
+    bound = import_bound(source, layout.root, "folder or file")
     plan = Planner(layout)
     for path in find_rule_files(fmt, source):
         subject = display(path, layout.root)
+        leaving = leaving_part(path, bound) if bound is not None else None
+        if leaving is not None:
+            why = f"not read: {outside_reason(*leaving)}"
+            plan.note(NoteKind.NOT_CARRIED, "outside-repo", subject, why)
+            continue
         rule_file = read_rule_file(fmt, path, source, subject, plan.notes)
         if rule_file is not None:
             plan.add_file(rule_file, subject)
@@ -251,10 +266,13 @@ class Planner:
 
 
 def display(path: Path, root: Path) -> str:
-    try:
-        return path.resolve().relative_to(root.resolve()).as_posix()
-    except ValueError:
-        return str(path)
+    """``path`` by its name in the repo (a link is named where it is, not where it leads)."""
+    for base in (root, root.resolve()):
+        try:
+            return path.relative_to(base).as_posix()
+        except ValueError:
+            continue
+    return str(path)
 
 
 def excerpt(text: str) -> str:
