@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lessons_core.authoring.characters import bad_character
-from lessons_core.authoring.secrets import SecretFinding, find_secrets
+from lessons_core.authoring.secrets import SecretFinding, find_secrets_in
 from lessons_core.errors import CaptureRefused
 from lessons_core.matching.glob_counts import FileIndex
 from lessons_core.matching.probes import PROBE_COMMANDS, probe_hits
@@ -52,6 +52,7 @@ __all__ = [
     "repo_triggers",
     "rule_terms",
     "secret_findings",
+    "secret_refusal",
     "similarity",
     "term_similarity",
 ]
@@ -173,20 +174,28 @@ def check_characters(draft: CaptureDraft) -> None:
         )
 
 
-def secret_findings(draft: CaptureDraft) -> list[SecretFinding]:
-    """What looks like a credential in any field of ``draft``, by field and kind."""
-    return find_secrets(_readable(draft_fields(draft)))
+def secret_findings(drafts: Sequence[CaptureDraft]) -> list[list[SecretFinding]]:
+    """What looks like a credential in any field of each draft, by field and kind."""
+    return find_secrets_in([_readable(draft_fields(draft)) for draft in drafts])
 
 
 def check_secrets(draft: CaptureDraft) -> None:
-    findings = secret_findings(draft)
-    if findings:
-        what = "; ".join(f"{f.field}: {f.kind}" for f in findings)
-        raise CaptureRefused(
-            f"what looks like a secret would be committed ({what})",
-            "remove the credential and describe it instead (e.g. 'the staging API key')",
-            "secret",
-        )
+    (findings,) = secret_findings([draft])
+    refusal = secret_refusal(findings)
+    if refusal is not None:
+        raise refusal
+
+
+def secret_refusal(findings: Sequence[SecretFinding]) -> CaptureRefused | None:
+    """The refusal ``lessons add`` gives for ``findings``; None when there are none."""
+    if not findings:
+        return None
+    what = "; ".join(f"{f.field}: {f.kind}" for f in findings)
+    return CaptureRefused(
+        f"what looks like a secret would be committed ({what})",
+        "remove the credential and describe it instead (e.g. 'the staging API key')",
+        "secret",
+    )
 
 
 def _readable(fields: dict[str, str]) -> dict[str, str]:

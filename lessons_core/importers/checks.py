@@ -25,14 +25,20 @@ from lessons_core.validate.duplicates import near_pairs
 def refusals(planned: Iterable[Lesson]) -> dict[str, CaptureRefused]:
     """The planned lessons the import does not write, by id, with the reason."""
     refused: dict[str, CaptureRefused] = {}
+    readable: list[Lesson] = []
     for lesson in planned:
-        draft = _draft(lesson)
         try:
-            guards.check_utf8(draft)
-            guards.check_characters(draft)
-            guards.check_secrets(draft)
+            guards.check_utf8(_draft(lesson))
+            guards.check_characters(_draft(lesson))
         except CaptureRefused as refusal:
             refused[lesson.id] = refusal
+        else:
+            readable.append(lesson)
+    found = guards.secret_findings([_draft(lesson) for lesson in readable])
+    for lesson, findings in zip(readable, found, strict=True):
+        secret = guards.secret_refusal(findings)
+        if secret is not None:
+            refused[lesson.id] = secret
     return refused
 
 

@@ -17,10 +17,11 @@ from lessons_core.validate.findings import Finding
 
 
 def check(ctx: Context) -> Iterator[Finding]:
-    for lesson in sorted(ctx.graph.lessons.values(), key=lambda x: x.id):
-        draft = _draft(lesson)
+    lessons = sorted(ctx.graph.lessons.values(), key=lambda x: x.id)
+    drafts = [_draft(lesson) for lesson in lessons]
+    for lesson, draft, findings in zip(lessons, drafts, secret_findings(drafts), strict=True):
         fields = draft_fields(draft)
-        for finding in secret_findings(draft):
+        for finding in findings:
             yield Finding(
                 "L501",
                 ctx.lesson_file(lesson.id),
