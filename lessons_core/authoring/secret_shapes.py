@@ -116,6 +116,12 @@ _TECH_WORD = re.compile(
 )
 
 
+# A version or an amount with its unit: ``2.0.1-beta``, ``v1.4``, ``86400s``, ``10GB``.
+_QUANTITY = re.compile(
+    r"(?i)v?\d{1,20}(?:[.:_-]\d{1,20}){0,5}(?:[a-z]{1,4}|[-.+][a-z]{1,10}\d{0,5})?"
+)
+
+
 def is_placeholder(value: str) -> bool:
     """True for what stands for a credential without being one: a variable (``$PASS``,
     ``${TOKEN}``, ``%PASSWORD%``, ``$(pass show db)``), a placeholder (``<password>``,
@@ -131,10 +137,11 @@ def is_placeholder(value: str) -> bool:
 
 def looks_made_up(value: str) -> bool:
     """True for a value that reads like a password rather than a word: at least six
-    characters, a letter, and a digit or a symbol (``hunter2``, ``Tr0ub4dor&3``)."""
+    characters, a letter, and a digit or a symbol (``hunter2``, ``Tr0ub4dor&3``), and
+    not a tech word, a version or a quantity (``sha256``, ``1.2.3-rc1``, ``86400s``)."""
     if len(value) < 6 or not any(c.isalpha() for c in value):
         return False
-    if _TECH_WORD.fullmatch(value):
+    if _TECH_WORD.fullmatch(value) or _QUANTITY.fullmatch(value):
         return False
     return any(c.isdigit() for c in value) or any(c in "!@#$%^&*+=?~|" for c in value)
 

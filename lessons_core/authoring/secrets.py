@@ -13,7 +13,6 @@ telemetry log, which is only written when telemetry is on.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 _ENTROPY_PLUGINS = frozenset({"Base64HighEntropyString", "HexHighEntropyString"})
@@ -29,7 +28,7 @@ def find_secrets(fields: dict[str, str]) -> list[SecretFinding]:
     return find_secrets_in([fields])[0]
 
 
-def find_secrets_in(batch: Sequence[dict[str, str]]) -> list[list[SecretFinding]]:
+def find_secrets_in(batch: list[dict[str, str]]) -> list[list[SecretFinding]]:
     """``find_secrets`` for each of many field sets at once (setting detect-secrets up
     costs about 2 ms, more than scanning a lesson)."""
     from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class

@@ -237,6 +237,10 @@ TRICKY_RULES: tuple[str, ...] = (
     "wget --ask-password prompts; never use wget --password in scripts.",
     "Use `password is not None` checks, not truthiness, for optional passwords.",
     "In tests, the fixture user has password 'test' and lives only in the throwaway DB.",
+    "Set token_ttl: 86400s for service tokens; longer ones fail the audit.",
+    "Pin secret_version: 1.2.3-rc1 in the chart until the operator is upgraded.",
+    "The default password_reset_timeout: 30min is too short for the email provider.",
+    "Keep api_key_version=v2 in the client; v1 keys are revoked.",
 )
 
 
