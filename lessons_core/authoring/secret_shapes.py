@@ -38,10 +38,12 @@ class Span(NamedTuple):
 # Provider tokens; these prefixes and lengths are the providers' own formats. Each is a
 # lead (where a token may start) and a body: split pieces are joined without the lead.
 # Lengths are bounded, so that trying a body at a position costs at most ~560 steps.
+# GitHub's prefixes are distinctive enough to take 20 characters of the 36: a token cut
+# short (the first words of a command, as a call's identity keeps) is still one.
 _RUN = "(?<![A-Za-z0-9_-])"
 _TOKEN_FORMS = (
     (r"\b", r"(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Z])"),
-    (r"\b", r"(?:gh[pousr]_[A-Za-z0-9]{30,500}|github_pat_[A-Za-z0-9_]{40,500})"),
+    (r"\b", r"(?:gh[pousr]_[A-Za-z0-9]{20,500}|github_pat_[A-Za-z0-9_]{20,500})"),
     (_RUN, r"(?:glpat|glptt|gldt)-[A-Za-z0-9_-]{20,500}"),
     (_RUN, r"sk-(?:ant-(?:api|admin)\d\d-|proj-)[A-Za-z0-9_-]{20,500}"),
     (_RUN, r"sk-[A-Za-z0-9]{32,500}"),
