@@ -103,7 +103,7 @@ SECRET_SHAPES: dict[str, Shape] = {
         "SharedAccessKey=Zq4Lx8Wm2Vr7Tn1Pb9Hc3Ks6Dy0Fg5Jk2Ua9Le4Rx=",
         "Zq4Lx8Wm2Vr7Tn1Pb9Hc3Ks6",
     ),
-    "odbc": Shape("Server=db;Database=app;User Id=sa;Password=Tr0ub4dor;", "Tr0ub4dor"),
+    "odbc": Shape("Server=db;Database=app;User Id=sa;Password=Od8cWq2Lx7;", "Od8cWq2Lx7"),
     "jdbc": Shape("jdbc:mysql://db:3306/app?user=app&password=Jd8Qw2Lx7Vz", "Jd8Qw2Lx7Vz"),
     "azure sas": Shape(
         "https://acct.blob.core.windows.net/c?sv=2022-11-02&sig=Wq8Lx2Mz7Vr4Tn1Pb9Hc3Ks6Dy0Fg5%3D",
