@@ -41,25 +41,27 @@ def find_secrets_in(batch: list[dict[str, str]]) -> list[list[SecretFinding]]:
     plugins: list[dict[str, str]] = [
         {"name": str(cls.__name__)} for cls in detectors if cls.__name__ not in _ENTROPY_PLUGINS
     ]
+
+    def kinds_of(text: str) -> list[str]:
+        lines = dict.fromkeys([*text.splitlines(), *secret_shapes.normalised(text).splitlines()])
+        # A placeholder is no credential: postgres://user:password@host in a doc.
+        named = {
+            s.type
+            for line in lines
+            for s in scan_line(line)
+            if not secret_shapes.is_placeholder(s.secret_value or "")
+        }
+        return sorted(named) or secret_shapes.kinds(text)
+
+    seen: dict[str, list[str]] = {}  # lessons share triggers and topics: each text once
     results: list[list[SecretFinding]] = []
     with transient_settings({"plugins_used": plugins}):
         for fields in batch:
             found: list[SecretFinding] = []
             for name, text in fields.items():
-                lines = dict.fromkeys(
-                    [*text.splitlines(), *secret_shapes.normalised(text).splitlines()]
-                )
-                # A placeholder is no credential: postgres://user:password@host in a doc.
-                kinds = sorted(
-                    {
-                        s.type
-                        for line in lines
-                        for s in scan_line(line)
-                        if not secret_shapes.is_placeholder(s.secret_value or "")
-                    }
-                )
-                kinds = kinds or secret_shapes.kinds(text)
-                found.extend(SecretFinding(field=name, kind=kind) for kind in kinds)
+                if text not in seen:
+                    seen[text] = kinds_of(text)
+                found.extend(SecretFinding(field=name, kind=kind) for kind in seen[text])
             results.append(found)
     return results
 
