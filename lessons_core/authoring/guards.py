@@ -72,6 +72,7 @@ class CaptureDraft:
 
 
 def check_utf8(draft: CaptureDraft) -> None:
+    """Refuse a field that is not UTF-8 text (first of the checks: the others read it)."""
     for name, text in draft_fields(draft).items():
         if not _is_utf8(text):
             raise CaptureRefused(
@@ -82,8 +83,8 @@ def check_utf8(draft: CaptureDraft) -> None:
 
 
 def check_text(draft: CaptureDraft) -> None:
-    check_utf8(draft)
-    check_characters(draft)
+    """Refuse an empty, overlong or multi-line rule, an overlong rationale, no topic.
+    Run after ``check_utf8`` and ``check_characters``."""
     rule = draft.rule.strip()
     if not rule:
         raise CaptureRefused("the rule is empty", "write one imperative sentence", "rule-empty")
