@@ -241,17 +241,23 @@ def _words(text: str) -> list[tuple[int, int]]:
 
 
 def _command_spans(text: str, strict: bool) -> Iterator[Span]:
-    """Passwords given to a command on its command line."""
+    """Passwords given to a command on its command line: its options are looked for up
+    to the next command this module knows, or ``_COMMAND_REACH`` words on."""
     words = _words(text)
+    families: list[str | None] = []
     for index, (start, end) in enumerate(words):
         name = text[start:end].lstrip(_NAME_STRIP).rsplit("/", 1)[-1].lower()
         family = _FAMILIES.get(name)
         if name == "login" and index and _word(text, words[index - 1]) in _LOGIN_TOOLS:
             family = "login"
-        if family is None:
-            continue
-        reach = words[index + 1 : index + 1 + _COMMAND_REACH]
-        yield from _option_spans(text, reach, family, strict)
+        families.append(family)
+    following = len(words)
+    for index in range(len(words) - 1, -1, -1):
+        family = families[index]
+        if family is not None:
+            reach = words[index + 1 : min(following, index + 1 + _COMMAND_REACH)]
+            yield from _option_spans(text, reach, family, strict)
+            following = index
     yield from _option_spans(text, words, "*", strict)
 
 
