@@ -9,8 +9,8 @@ value must also look made up (a letter with a digit or a symbol).
 
 Text can also hide a credential from every pattern: zero-width or other format
 characters inside it, full-width letters, spaces between its pieces, base64 around it.
-``variants`` gives the text as a reader would see it, with split pieces joined and base64
-runs decoded, for detection and masking to look at too.
+``normalised`` gives the text as a reader sees it, and ``all_spans`` also looks at it with
+split pieces joined and base64 runs decoded, for detection and masking alike.
 
 Every scan is linear in the text: tokens are found once, regular expressions only start
 where a run of their characters starts, and every repeat that could backtrack is bounded.
