@@ -8,6 +8,7 @@ import click
 
 from lessons_cli.harnesses.agent_docs import ADDED, CREATED, EXPORT, REPLACED
 from lessons_core.export import agents_md
+from lessons_core.fsutil import output_target
 from lessons_core.store.layout import find_layout
 
 
@@ -36,11 +37,12 @@ def export_command(fmt: str, output: Path | None) -> None:
     Example:
       lessons export --format agents-md --output AGENTS.md
     """
-    text = EXPORT.wrap(agents_md(find_layout()))
+    layout = find_layout()
+    text = EXPORT.wrap(agents_md(layout))
     if output is None:
         click.echo(text, nl=False)
         return
-    done = EXPORT.write(output, text)
+    done = EXPORT.write(output_target(output, layout.root), text)
     said = {
         CREATED: "wrote",
         ADDED: "added the lessons section to",

@@ -16,6 +16,11 @@ from pathlib import Path
 
 from lessons_core.errors import LessonsError
 from lessons_core.fsutil import atomic_write, write_target
+from lessons_core.importers.instructions import SECTION_END, SECTION_START
+
+# The markers `lessons import instructions` knows to skip.
+START = SECTION_START
+END = SECTION_END
 
 DOC_FILES = ("AGENTS.md", "CLAUDE.md")
 # What ``Section.write`` did.

@@ -29,6 +29,10 @@ class CaptureResult:
 
 def add_lesson(layout: Layout, draft: guards.CaptureDraft, force: bool = False) -> CaptureResult:
     """Validate ``draft`` and save it; raise ``CaptureRefused`` with the graph unchanged."""
+    guards.check_utf8(draft)
+    # On the text as given: a topic becomes a slug, which could hide what was in it.
+    guards.check_characters(draft)
+    guards.check_secrets(draft)
     draft = replace(
         draft,
         rule=draft.rule.strip(),
@@ -36,7 +40,6 @@ def add_lesson(layout: Layout, draft: guards.CaptureDraft, force: bool = False) 
         triggers=guards.repo_triggers(draft.triggers, layout.root),
     )
     guards.check_text(draft)
-    guards.check_secrets(draft)
     warnings = guards.check_triggers(
         draft.triggers, layout.root, tracked_files(layout.root), always=draft.always
     )

@@ -13,12 +13,15 @@ class RecallRequest(NamedTuple):
     # The files are being read, not changed: broad trigger matches wait for the change
     # (``rank.select``), so a rule about a whole tree does not speak on every read.
     read: bool = False
+    # Repo-relative files the prompt names (lessons_core.recall.prompt_files): matched
+    # like ``files``, shown as "named in the prompt".
+    named: tuple[str, ...] = ()
 
 
 class Hit(NamedTuple):
     lesson_id: str
     rule: str
-    via: str  # "file" | "command" | "keyword" | "prompt"
+    via: str  # "file" | "named" (a file the prompt names) | "command" | "keyword" | "prompt"
     trigger: str  # the glob / pattern / keyword that matched ("" for prompt)
     terms: tuple[str, ...]  # shared terms for prompt matches, else ()
     gate: bool
