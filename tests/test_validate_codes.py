@@ -495,3 +495,10 @@ def test_l107_quiet_when_the_script_is_named(tmp_path: Path) -> None:
     layout = make_project(tmp_path)
     good(layout, commands=["^bash scripts/release\\.sh"])
     assert "L107" not in only_codes(layout)
+
+
+def test_l104_fires_on_a_bare_program_name(tmp_path: Path) -> None:
+    """'git' fires on 9 of 60 probes, but on every everyday git command: L104 as well."""
+    layout = make_project(tmp_path)
+    good(layout, commands=["git"])
+    assert ("L104", "db-good") in codes(layout)
