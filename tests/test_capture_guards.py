@@ -247,3 +247,21 @@ def test_a_program_with_its_sub_command_is_kept(repo: Layout, pattern: str) -> N
     result = run("add", GOOD_RULE, "--topic", "paths", "--trigger-cmd", pattern)
     assert result.exit_code == 0, result.output
     assert lesson_count(repo) == 1
+
+
+def test_add_says_when_recall_will_hold_a_trigger_back_as_broad(repo: Layout) -> None:
+    """`pytest` fires on `pytest -q` and `python -m pytest`: saved, with a notice naming
+    the trigger and why; a precise trigger or a gated rule gets none."""
+    broad = run("add", "Run the tests with uv run pytest -q.", "--topic", "testing",
+                "--trigger-cmd", "pytest")  # fmt: skip
+    assert broad.exit_code == 0, broad.output
+    assert "notice: command trigger 'pytest' is broad (it fires on 2 of the ordinary" in (
+        broad.stderr
+    )
+    precise = run("add", GOOD_RULE, "--topic", "paths", "--trigger-file", "src/storage/**")
+    assert precise.exit_code == 0
+    assert "notice:" not in precise.stderr
+    gated = run("add", "Keep every module small.", "--topic", "code", "--trigger-file",
+                "src/**", "--gate", "--json")  # fmt: skip
+    assert gated.exit_code == 0
+    assert json.loads(gated.stdout)["notices"] == []

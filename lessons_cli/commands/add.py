@@ -98,8 +98,16 @@ def add_command(
     result = add_lesson(layout, draft, force=force)
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
+    for notice in result.notices:
+        click.echo(f"notice: {notice}", err=True)
     if as_json:
-        echo_json({"lesson": result.lesson.to_dict(), "created": result.created})
+        echo_json(
+            {
+                "lesson": result.lesson.to_dict(),
+                "created": result.created,
+                "notices": list(result.notices),
+            }
+        )
         return
     if not result.created:
         click.echo(f"updated existing lesson (same rule): {result.lesson.id}", err=True)

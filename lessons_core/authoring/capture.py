@@ -7,12 +7,14 @@ writers could never overwrite each other.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from lessons_core.authoring import guards
 from lessons_core.authoring.repo_files import tracked_files
 from lessons_core.errors import CaptureRefused
 from lessons_core.fsutil import locked
+from lessons_core.matching.breadth import broad_notices
 from lessons_core.store.files import create_lesson, load_graph, update_lesson
 from lessons_core.store.ids import claim_id, slug
 from lessons_core.store.layout import Layout
@@ -24,6 +26,8 @@ class CaptureResult:
     lesson: Lesson
     created: bool
     warnings: tuple[str, ...] = ()
+    # Triggers recall will hold back as broad (``matching.breadth.broad_notices``).
+    notices: tuple[str, ...] = ()
 
 
 def add_lesson(layout: Layout, draft: guards.CaptureDraft, force: bool = False) -> CaptureResult:
@@ -46,7 +50,8 @@ def add_lesson(layout: Layout, draft: guards.CaptureDraft, force: bool = False) 
             merged = twin.readded(_draft_lesson(draft))
             if merged != twin:
                 update_lesson(layout, merged)
-            return CaptureResult(merged, created=False, warnings=tuple(warnings))
+            notices = _broad(draft, graph.lessons.values(), twin.id)
+            return CaptureResult(merged, False, tuple(warnings), notices)
         near = guards.find_near_duplicate(draft.rule, graph.lessons.values())
         if near is not None and not force:
             twin_lesson, score = near
@@ -60,9 +65,23 @@ def add_lesson(layout: Layout, draft: guards.CaptureDraft, force: bool = False) 
         lesson = claim_id(
             _draft_lesson(draft), draft.topics[0], lambda new: create_lesson(layout, new)
         )
+        notices = _broad(draft, graph.lessons.values(), lesson.id if lesson else "")
     if lesson is None:
         raise CaptureRefused("no free id for this rule", "reword the rule", "id-exhausted")
-    return CaptureResult(lesson, created=True, warnings=tuple(warnings))
+    return CaptureResult(lesson, True, tuple(warnings), notices)
+
+
+def _broad(draft: guards.CaptureDraft, lessons: Iterable[Lesson], own: str) -> tuple[str, ...]:
+    """What recall will hold back of the draft's triggers; a gated rule never waits."""
+    if draft.gate:
+        return ()
+    others = [x.triggers for x in lessons if x.is_active and x.id != own]
+
+    def share(field: str, trigger: str) -> int:
+        return 1 + sum(trigger in getattr(other, field) for other in others)
+
+    found = broad_notices(draft.triggers, share, lambda _trigger: True)
+    return tuple(sentence for _trigger, sentence in found)
 
 
 def _draft_lesson(draft: guards.CaptureDraft) -> Lesson:

@@ -47,6 +47,7 @@ _TABLE: tuple[Code, ...] = (
     Code("L105", Severity.WARNING, "keyword made of common words"),
     Code("L106", Severity.ERROR, "lesson can never be recalled"),
     Code("L107", Severity.WARNING, "command trigger names only an interpreter"),
+    Code("L108", Severity.NOTICE, "trigger is held back as broad at recall"),
     Code("L201", Severity.ERROR, "duplicate active rule"),
     Code("L202", Severity.WARNING, "near-duplicate active rule"),
     Code("L203", Severity.WARNING, "many lessons share one trigger set"),
