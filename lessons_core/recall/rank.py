@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from lessons_core.matching.bm25 import scores
 from lessons_core.matching.glob_match import glob_matches, normalise_glob
-from lessons_core.matching.words import meaningful, phrase_at, tokens
+from lessons_core.matching.words import meaningful, phrase_at, stems, tokens
 from lessons_core.recall.types import NO_LIMITS, Allowance, Hit, Recall, RecallRequest
 from lessons_core.records import NamedTuple
 
@@ -200,12 +200,15 @@ def command_matches(index: RecallIndex, command: str) -> Iterable[tuple[CommandE
 
 
 def keyword_matches(index: RecallIndex, words: list[str]) -> Iterable[KeywordEntry]:
-    """Keywords whose words occur in ``words`` consecutively (whole words only), through
-    the one keyword matcher (``words.phrase_at``) at each start the index files them by."""
+    """Keywords whose words occur in ``words`` consecutively (whole words, or their
+    regular inflections), through the one keyword matcher (``words.phrase_at``) at each
+    start the index files them by: their first word, which the word there is or inflects
+    (``words.stems``)."""
     for start, word in enumerate(words):
-        for entry in index.keywords.get(word, ()):
-            if phrase_at(words, start, entry.phrase):
-                yield entry
+        for first in (word, *stems(word)):
+            for entry in index.keywords.get(first, ()):
+                if phrase_at(words, start, entry.phrase):
+                    yield entry
 
 
 def shared_terms(index: RecallIndex, prompt_terms: list[str]) -> dict[int, tuple[str, ...]]:
