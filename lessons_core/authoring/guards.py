@@ -62,6 +62,7 @@ class CaptureDraft:
     evidence: tuple[str, ...] = ()
     gate: bool = False
     always: bool = False
+    lesson_id: str | None = None  # ``--id``: the id to take instead of a generated one
 
 
 def check_text(draft: CaptureDraft) -> None:
