@@ -25,6 +25,7 @@ from lessons_core.errors import LessonsError
 from lessons_core.index.cache import cache_state, load_index
 from lessons_core.store.layout import LAUNCH, Layout, lessons_command
 from lessons_core.validate.findings import Severity
+from lessons_core.validate.render import plural
 from lessons_core.validate.runner import validate
 
 
@@ -50,7 +51,10 @@ def diagnose(layout: Layout, env: Mapping[str, str]) -> list[Check]:
 def _store(layout: Layout) -> Check:
     report = validate(layout)
     errors, warnings = report.count(Severity.ERROR), report.count(Severity.WARNING)
-    detail = f"{report.lessons} lessons; lessons validate: {errors} errors, {warnings} warnings"
+    detail = (
+        f"{plural(report.lessons, 'lesson')}; lessons validate: {plural(errors, 'error')}, "
+        f"{plural(warnings, 'warning')}"
+    )
     if errors:
         return Check("store", FAIL, detail, "lessons validate  (each error names its fix)")
     return Check("store", OK, detail)

@@ -21,8 +21,13 @@ def summary(report: ValidationReport) -> dict[str, int]:
 
 def summary_line(report: ValidationReport) -> str:
     counts = summary(report)
-    parts = [_plural(counts[key], key[:-1]) for key in ("errors", "warnings", "notices")]
-    return f"{_plural(report.lessons, 'lesson')} checked: {', '.join(parts)}"
+    parts = [plural(counts[key], key[:-1]) for key in ("errors", "warnings", "notices")]
+    local = sum(1 for f in report.findings if f.local and f.severity is Severity.WARNING)
+    if local:
+        parts[1] += (
+            f" ({local} from this machine's telemetry: only --strict-telemetry fails on them)"
+        )
+    return f"{plural(report.lessons, 'lesson')} checked: {', '.join(parts)}"
 
 
 def as_text(report: ValidationReport) -> str:
@@ -35,9 +40,11 @@ def as_text(report: ValidationReport) -> str:
     return "\n".join(lines)
 
 
-def as_json(report: ValidationReport, strict: bool = False) -> dict[str, Any]:
+def as_json(
+    report: ValidationReport, strict: bool = False, strict_telemetry: bool = False
+) -> dict[str, Any]:
     return {
-        "ok": not report.failed(strict),
+        "ok": not report.failed(strict, strict_telemetry),
         "summary": summary(report),
         "findings": [finding.to_dict() for finding in report.findings],
     }
@@ -68,5 +75,6 @@ def _property(text: str) -> str:
     return _data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def _plural(count: int, word: str) -> str:
+def plural(count: int, word: str) -> str:
+    """``1 error``, ``2 errors``."""
     return f"{count} {word}{'' if count == 1 else 's'}"
