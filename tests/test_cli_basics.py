@@ -336,3 +336,15 @@ def test_a_near_miss_id_gets_a_suggestion(repo: Layout, command: list[str]) -> N
     assert f"no lesson with id '{typo}'; did you mean '{lesson_id}'?" in result.stderr
     far = run(command[0], "zzzz-qqqq", *command[1:])
     assert "'lessons list' shows the ids" in far.stderr
+
+
+def test_deprecate_keeps_the_reason_in_the_file_and_show_prints_it(repo: Layout) -> None:
+    """`--reason` is stored as "reason" in the lesson file and shown; one line only."""
+    lesson_id = add(RULE_A, "--topic", "db", "--trigger-file", "src/db/**")
+    bad = run("deprecate", lesson_id, "--reason", "two\nlines")
+    assert bad.exit_code == 1
+    assert "fix: say in one line why the rule no longer applies" in bad.stderr
+    assert run("deprecate", lesson_id, "--reason", " the linter runs in CI now ").exit_code == 0
+    data = json.loads((repo.lessons_dir / f"{lesson_id}.json").read_text())
+    assert (data["status"], data["reason"]) == ("deprecated", "the linter runs in CI now")
+    assert "  reason:    the linter runs in CI now\n" in run("show", lesson_id).stdout

@@ -79,7 +79,7 @@ def render(stats: Stats) -> str:
         f"({stats.active_lessons} active); recall served {ratio}",
         f"most recalled         {counts(stats.most_recalled)}",
         f"least recalled        {counts(stats.least_recalled)}",
-        f"never recalled        {len(stats.never_recalled)} active lessons",
+        f"never recalled        {never_recalled(stats.never_recalled)}",
         "shown, then failed anyway",
     ]
     lines += [
@@ -87,6 +87,16 @@ def render(stats: Stats) -> str:
         for f in stats.failed_after
     ] or ["  -"]
     return "\n".join([*lines, *render_effect(stats.effect)])
+
+
+def never_recalled(ids: tuple[str, ...], shown: int = 10) -> str:
+    """``2 active lessons: a, b``, naming at most ``shown`` (``--json`` lists every one)."""
+    if not ids:
+        return "0 active lessons"
+    noun = "active lesson" if len(ids) == 1 else "active lessons"
+    names = ", ".join(ids[:shown])
+    more = f", and {len(ids) - shown} more (--json lists them)" if len(ids) > shown else ""
+    return f"{len(ids)} {noun}: {names}{more}"
 
 
 def render_effect(effect: Effect, top: int = 10) -> list[str]:

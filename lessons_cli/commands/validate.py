@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from lessons_cli.output import echo_json
+from lessons_cli.output import echo_json, format_option
 from lessons_core.git import prefix
 from lessons_core.store.layout import find_layout
 from lessons_core.validate import validate
@@ -12,14 +12,7 @@ from lessons_core.validate.render import FORMATS, as_github, as_json, as_text
 
 
 @click.command("validate")
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(FORMATS),
-    default="text",
-    show_default=True,
-    help="text for people, json for programs, github for workflow annotations.",
-)
+@format_option(FORMATS, "text for people, json for programs, github for workflow annotations.")
 @click.option(
     "--strict",
     is_flag=True,

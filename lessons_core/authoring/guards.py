@@ -147,6 +147,31 @@ def check_secrets(draft: CaptureDraft) -> None:
         )
 
 
+def check_reason(reason: str) -> str:
+    """The reason a lesson was retired (``lessons deprecate --reason``), stripped: one line
+    of plain text within the rule's limit, and no secret, since it is committed."""
+    text = reason.strip()
+    if not text or not _is_utf8(text) or not text.isprintable():
+        raise CaptureRefused(
+            "the reason is empty or holds a line break or control character",
+            "say in one line why the rule no longer applies",
+            "reason-invalid",
+        )
+    if len(text) > MAX_RULE_CHARS:
+        raise CaptureRefused(
+            f"the reason is {len(text)} characters; the limit is {MAX_RULE_CHARS}",
+            "say it in one sentence and link the rest (a commit, a pull request)",
+            "reason-too-long",
+        )
+    if find_secrets({"reason": text}):
+        raise CaptureRefused(
+            "what looks like a secret would be committed (reason)",
+            "remove the credential and describe it instead (e.g. 'the staging API key')",
+            "secret",
+        )
+    return text
+
+
 def check_triggers(
     triggers: Triggers,
     root: Path,
