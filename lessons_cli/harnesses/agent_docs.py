@@ -50,7 +50,10 @@ def add_snippet(path: Path) -> bool:
 
 
 def remove_snippet(path: Path) -> bool:
-    """Take the section out; True if the file changed (an emptied file is kept, empty)."""
+    """Take the section out; True if the file changed. A file left holding nothing (only
+    whitespace) is deleted, unless it is reached through a link or another doc file links
+    to it: then it is kept, empty, so no link is left pointing at nothing."""
+    given = path
     path = write_target(path, path.parent)
     if not path.exists():
         return False
@@ -58,8 +61,20 @@ def remove_snippet(path: Path) -> bool:
     updated = _without(text)
     if updated is None:
         return False
+    if not updated.strip() and not given.is_symlink() and not _linked_to(path):
+        path.unlink()
+        return True
     atomic_write(path, updated.encode("utf-8"))
     return True
+
+
+def _linked_to(path: Path) -> bool:
+    """Whether another doc file beside ``path`` is a link to it (``CLAUDE.md -> AGENTS.md``)."""
+    for name in DOC_FILES:
+        other = path.parent / name
+        if other != path and other.is_symlink() and other.resolve() == path.resolve():
+            return True
+    return False
 
 
 def _read(path: Path) -> str:
