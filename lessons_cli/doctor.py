@@ -20,12 +20,12 @@ from lessons_cli.checks import FAIL, OK, WARN, Check
 from lessons_cli.harnesses import servers, wiring, wirings
 from lessons_cli.harnesses.spec import Wiring
 from lessons_cli.harnesses.switches import SWITCHES
+from lessons_cli.output import counted
 from lessons_core import launcher
 from lessons_core.errors import LessonsError
 from lessons_core.index.cache import cache_state, load_index
 from lessons_core.store.layout import LAUNCH, Layout, lessons_command
 from lessons_core.validate.findings import Severity
-from lessons_core.validate.render import plural
 from lessons_core.validate.runner import validate
 
 
@@ -52,8 +52,8 @@ def _store(layout: Layout) -> Check:
     report = validate(layout)
     errors, warnings = report.count(Severity.ERROR), report.count(Severity.WARNING)
     detail = (
-        f"{plural(report.lessons, 'lesson')}; lessons validate: {plural(errors, 'error')}, "
-        f"{plural(warnings, 'warning')}"
+        f"{counted(report.lessons, 'lesson')}; lessons validate: {counted(errors, 'error')}, "
+        f"{counted(warnings, 'warning')}"
     )
     if errors:
         return Check("store", FAIL, detail, "lessons validate  (each error names its fix)")

@@ -73,7 +73,7 @@ def test_text_output_reads_as_a_summary(layout: Layout) -> None:
     assert "silent                66.7%" in result.stdout
     assert "50.0 over every call, 150.0 over delivering calls" in result.stdout
     assert "never recalled        1 active lesson: c\n" in result.stdout
-    assert "  a before 'alembic upgrade': 1 failures in 1 sessions" in result.stdout
+    assert "  a before 'alembic upgrade': 1 failure in 1 session\n" in result.stdout
 
 
 def test_telemetry_off_and_no_log_says_how_to_turn_it_on(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from lessons_cli.output import echo_json
+from lessons_cli.output import counted, echo_json
 from lessons_core.feedback.effect import Effect
 from lessons_core.store.config import load_config
 from lessons_core.store.files import load_graph
@@ -71,7 +71,7 @@ def render(stats: Stats) -> str:
 
     ratio = "-" if stats.ratio is None else f"{stats.ratio:.2f} times that"
     lines = [
-        f"recalls served        {stats.recalls} in {stats.sessions} sessions",
+        f"recalls served        {stats.recalls} in {counted(stats.sessions, 'session')}",
         f"silent                {stats.silent_share:.1%}",
         f"tokens per recall     {stats.tokens_per_recall:.1f} over every call, "
         f"{stats.tokens_per_delivery:.1f} over delivering calls",
@@ -83,7 +83,8 @@ def render(stats: Stats) -> str:
         "shown, then failed anyway",
     ]
     lines += [
-        f"  {f.lesson_id} before '{f.key}': {f.failures} failures in {f.sessions} sessions"
+        f"  {f.lesson_id} before '{f.key}': {counted(f.failures, 'failure')} in "
+        f"{counted(f.sessions, 'session')}"
         for f in stats.failed_after
     ] or ["  -"]
     return "\n".join([*lines, *render_effect(stats.effect)])
@@ -93,10 +94,9 @@ def never_recalled(ids: tuple[str, ...], shown: int = 10) -> str:
     """``2 active lessons: a, b``, naming at most ``shown`` (``--json`` lists every one)."""
     if not ids:
         return "0 active lessons"
-    noun = "active lesson" if len(ids) == 1 else "active lessons"
     names = ", ".join(ids[:shown])
     more = f", and {len(ids) - shown} more (--json lists them)" if len(ids) > shown else ""
-    return f"{len(ids)} {noun}: {names}{more}"
+    return f"{counted(len(ids), 'active lesson')}: {names}{more}"
 
 
 def render_effect(effect: Effect, top: int = 10) -> list[str]:

@@ -21,13 +21,13 @@ def summary(report: ValidationReport) -> dict[str, int]:
 
 def summary_line(report: ValidationReport) -> str:
     counts = summary(report)
-    parts = [plural(counts[key], key[:-1]) for key in ("errors", "warnings", "notices")]
+    parts = [_plural(counts[key], key[:-1]) for key in ("errors", "warnings", "notices")]
     local = sum(1 for f in report.findings if f.local and f.severity is Severity.WARNING)
     if local:
         parts[1] += (
             f" ({local} from this machine's telemetry: only --strict-telemetry fails on them)"
         )
-    return f"{plural(report.lessons, 'lesson')} checked: {', '.join(parts)}"
+    return f"{_plural(report.lessons, 'lesson')} checked: {', '.join(parts)}"
 
 
 def as_text(report: ValidationReport) -> str:
@@ -75,6 +75,5 @@ def _property(text: str) -> str:
     return _data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def plural(count: int, word: str) -> str:
-    """``1 error``, ``2 errors``."""
+def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
