@@ -164,7 +164,8 @@ def stems(word: str) -> tuple[str, ...]:
         found += [word[:-1], word[:-2], *_undoubled(word[:-2])]
     elif word.endswith("ing"):
         found += [word[:-3], word[:-3] + "e", *_undoubled(word[:-3])]
-    return tuple(base for base in found if len(base) >= _MIN_BASE)
+    # A base without a vowel is no English word: "string" is not "str" plus -ing.
+    return tuple(b for b in found if len(b) >= _MIN_BASE and any(v in b for v in "aeiouy"))
 
 
 def _undoubled(stem: str) -> tuple[str, ...]:

@@ -113,6 +113,7 @@ def test_leading_assignment_does_not_hide_an_anchored_pattern(
         ("stop", "the worker stopped", True),
         ("use", "we are using it", True),
         ("type hints", "add a type hint", False),  # a keyword's own plural is not its base
+        ("str", "parse the string", False),  # a base needs a vowel
         ("Überweisung", "ÜberweisungsFormular prüfen", False),  # English suffixes only
     ],
 )
