@@ -20,6 +20,7 @@ from lessons_cli.checks import FAIL, OK, WARN, Check
 from lessons_cli.harnesses import servers, wiring, wirings
 from lessons_cli.harnesses.spec import Wiring
 from lessons_cli.harnesses.switches import SWITCHES
+from lessons_cli.output import counted
 from lessons_core import launcher
 from lessons_core.containment import leaving_part, outside_reason
 from lessons_core.errors import LessonsError
@@ -52,7 +53,10 @@ def diagnose(layout: Layout, env: Mapping[str, str]) -> list[Check]:
 def _store(layout: Layout) -> Check:
     report = validate(layout)
     errors, warnings = report.count(Severity.ERROR), report.count(Severity.WARNING)
-    detail = f"{report.lessons} lessons; lessons validate: {errors} errors, {warnings} warnings"
+    detail = (
+        f"{counted(report.lessons, 'lesson')}; lessons validate: {counted(errors, 'error')}, "
+        f"{counted(warnings, 'warning')}"
+    )
     if errors:
         return Check("store", FAIL, detail, "lessons validate  (each error names its fix)")
     return Check("store", OK, detail)

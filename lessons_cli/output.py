@@ -9,6 +9,7 @@ character is written as its escape (``lessons_core.printable``).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import click
@@ -33,6 +34,20 @@ def echo_json(data: Any) -> None:
 def counted(number: int, noun: str) -> str:
     """``1 call``, ``2 calls``: English plurals by adding an s."""
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
+def format_option(
+    formats: tuple[str, ...], help_text: str
+) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """``--format`` choosing one of ``formats`` (the first is the default)."""
+    return click.option(
+        "--format",
+        "output_format",
+        type=click.Choice(formats),
+        default=formats[0],
+        show_default=True,
+        help=help_text,
+    )
 
 
 def lesson_line(lesson: Lesson) -> str:
@@ -78,5 +93,7 @@ def describe(lesson: Lesson) -> str:
         status += f" by {inert(lesson.superseded_by)}"
     marks = ", ".join(m for m, on in (("gate", lesson.gate), ("always on", lesson.always)) if on)
     lines.append(f"  status:    {status}{f' ({marks})' if marks else ''}")
+    if lesson.reason:
+        lines.append(f"  reason:    {inert(lesson.reason)}")
     lines.append(f"  created:   {inert(lesson.created)}")
     return fence(map(inert_line, lines), NOTE)

@@ -43,9 +43,11 @@ class NotInitialised(LessonsError):
 class LessonNotFound(LessonsError):
     """A lesson id that names no lesson file."""
 
-    def __init__(self, lesson_id: str) -> None:
+    def __init__(self, lesson_id: str, near: str | None = None) -> None:
         self.lesson_id = lesson_id
-        super().__init__(f"no lesson with id '{lesson_id}'; 'lessons list' shows the ids")
+        self.near = near  # the closest id the store has, for "did you mean"
+        hint = f"did you mean '{near}'?" if near else "'lessons list' shows the ids"
+        super().__init__(f"no lesson with id '{lesson_id}'; {hint}")
 
 
 class InvalidLessonFile(LessonsError):

@@ -222,3 +222,46 @@ def test_ordinary_rule_passes_secret_detection(repo: Layout) -> None:
         "commit:3f2a1bc9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3",
     )
     assert result.exit_code == 0, result.stderr
+
+
+@pytest.mark.parametrize(
+    ("pattern", "program"),
+    [("git", "git"), ("^git\\b", "git"), ("npm", "npm"), ("cargo", "cargo"), ("docker", "docker")],
+)
+def test_a_bare_program_with_everyday_sub_commands_is_refused(
+    repo: Layout, pattern: str, program: str
+) -> None:
+    """`git` fires on `git status`, `git diff`, `git log`...: far under half of all the
+    probes, but every everyday use of the program, so capture refuses it as broad."""
+    stderr = refused(GOOD_RULE, "--topic", "paths", "--trigger-cmd", pattern)
+    assert f"everyday '{program}' commands" in stderr
+    assert f"e.g. '{program} " in stderr
+    assert lesson_count(repo) == 0
+
+
+@pytest.mark.parametrize(
+    "pattern", ["git push", "git (push|pull)", "pytest", "uv run pytest", "make", "npm ci"]
+)
+def test_a_program_with_its_sub_command_is_kept(repo: Layout, pattern: str) -> None:
+    """A pattern about one command (or a tool with no everyday sub-commands) is precise."""
+    result = run("add", GOOD_RULE, "--topic", "paths", "--trigger-cmd", pattern)
+    assert result.exit_code == 0, result.output
+    assert lesson_count(repo) == 1
+
+
+def test_add_says_when_recall_will_hold_a_trigger_back_as_broad(repo: Layout) -> None:
+    """`pytest` fires on `pytest -q` and `python -m pytest`: saved, with a notice naming
+    the trigger and why; a precise trigger or a gated rule gets none."""
+    broad = run("add", "Run the tests with uv run pytest -q.", "--topic", "testing",
+                "--trigger-cmd", "pytest")  # fmt: skip
+    assert broad.exit_code == 0, broad.output
+    assert "notice: command trigger 'pytest' is broad (it fires on 2 of the ordinary" in (
+        broad.stderr
+    )
+    precise = run("add", GOOD_RULE, "--topic", "paths", "--trigger-file", "src/storage/**")
+    assert precise.exit_code == 0
+    assert "notice:" not in precise.stderr
+    gated = run("add", "Keep every module small.", "--topic", "code", "--trigger-file",
+                "src/**", "--gate", "--json")  # fmt: skip
+    assert gated.exit_code == 0
+    assert json.loads(gated.stdout)["notices"] == []

@@ -17,6 +17,7 @@ from lessons_cli.hook_runner import run_hook
 from lessons_core import __version__
 from lessons_core.delivery import sessions
 from lessons_core.recall.render import CLOSE, HEADER, NOTE, OPEN
+from lessons_core.store.ids import base_id
 from lessons_core.store.layout import Layout
 from tests.conftest import lesson_count, make_repo, run
 
@@ -93,8 +94,31 @@ def test_commands_outside_a_project_explain_how_to_start(
 def test_add_prints_a_readable_id(repo: Layout) -> None:
     """The id is the topic plus the rule's first meaningful words."""
     assert add(RULE_A, "--topic", "DB", "--trigger-file", "src/db/**") == (
-        "db-migration-linter-editing-models-catches"
+        "db-migration-linter-editing-models"
     )
+
+
+@pytest.mark.parametrize(
+    ("topic", "rule", "expected"),
+    [
+        ("testing", "Run uv run pytest -q via uv, never uv tox or pytest alone.",
+         "testing-uv-pytest-tox-alone"),
+        ("handlers", "Keep handlers small and pure.", "handlers-small-pure"),
+        ("infrastructure", "Terraform workspaces require explicit backend settings.",
+         "infrastructure-terraform-workspaces"),
+        ("db", "Name every constraint: alembic autogenerate emits unnamed constraints for "
+         "postgresql materialized views otherwise.", "db-constraint-alembic-autogenerate-emits"),
+    ],
+)  # fmt: skip
+def test_generated_ids_are_short_and_say_each_word_once(
+    repo: Layout, topic: str, rule: str, expected: str
+) -> None:
+    """No word twice (the topic's included), at most four words after the topic and 40
+    characters (never cut inside a word), the same id for the same topic and rule."""
+    lesson_id = add(rule, "--topic", topic, "--trigger-keyword", "alembic")
+    assert lesson_id == expected
+    assert len(lesson_id) <= 40
+    assert base_id(topic, rule) == expected
 
 
 def test_ids_stay_unique_for_rules_that_start_alike(repo: Layout) -> None:
@@ -284,3 +308,46 @@ def test_json_output_takes_arguments_that_are_not_utf8(repo: Layout, explain: li
     answer = json.loads(ran.stdout)
     if explain:
         assert answer["request"]["files"] == ["src/\udcff.py"]
+
+
+def test_add_takes_the_id_given(repo: Layout) -> None:
+    """`--id` names the lesson; a taken id is refused naming its holder and a free one,
+    a malformed one with the id it would be; nothing is written either time."""
+    assert add(RULE_A, "--topic", "db", "--trigger-file", "src/db/**", "--id", "db-lint") == (
+        "db-lint"
+    )
+    assert (repo.lessons_dir / "db-lint.json").is_file()
+    taken = run("add", RULE_B, "--topic", "http", "--trigger-keyword", "billing", "--id", "db-lint")
+    assert taken.exit_code == 1
+    assert "id 'db-lint' is taken by lesson 'db-lint' (active): Run the migration" in taken.stderr
+    assert "fix: choose another id (e.g. --id db-lint-2)" in taken.stderr
+    bad = run(
+        "add", RULE_B, "--topic", "http", "--trigger-keyword", "billing", "--id", "Billing Retry"
+    )
+    assert bad.exit_code == 1
+    assert "e.g. --id billing-retry" in bad.stderr
+    assert lesson_count(repo) == 1
+
+
+@pytest.mark.parametrize("command", [["show"], ["rm"], ["deprecate"], ["supersede", "--by", "x"]])
+def test_a_near_miss_id_gets_a_suggestion(repo: Layout, command: list[str]) -> None:
+    """A typo in an id is answered with the closest id the store has."""
+    lesson_id = add(RULE_A, "--topic", "db", "--trigger-file", "src/db/**")
+    typo = lesson_id[:-1] + "z"
+    result = run(command[0], typo, *command[1:])
+    assert result.exit_code == 1
+    assert f"no lesson with id '{typo}'; did you mean '{lesson_id}'?" in result.stderr
+    far = run(command[0], "zzzz-qqqq", *command[1:])
+    assert "'lessons list' shows the ids" in far.stderr
+
+
+def test_deprecate_keeps_the_reason_in_the_file_and_show_prints_it(repo: Layout) -> None:
+    """`--reason` is stored as "reason" in the lesson file and shown; one line only."""
+    lesson_id = add(RULE_A, "--topic", "db", "--trigger-file", "src/db/**")
+    bad = run("deprecate", lesson_id, "--reason", "two\nlines")
+    assert bad.exit_code == 1
+    assert "fix: say in one line why the rule no longer applies" in bad.stderr
+    assert run("deprecate", lesson_id, "--reason", " the linter runs in CI now ").exit_code == 0
+    data = json.loads((repo.lessons_dir / f"{lesson_id}.json").read_text())
+    assert (data["status"], data["reason"]) == ("deprecated", "the linter runs in CI now")
+    assert "  reason:    the linter runs in CI now\n" in run("show", lesson_id).stdout

@@ -238,3 +238,12 @@ def test_codex_in_a_linked_worktree_points_at_the_main_checkout(
     assert code == 1
     (said,) = [c for c in report["checks"] if "linked git worktree" in c["detail"]]
     assert str(main) in said["detail"]
+
+
+def test_the_store_check_counts_in_words(wired: Path, tmp_path: Path) -> None:
+    """One lesson, one error: singular words, never "1 errors"."""
+    _trust(tmp_path / "home", {str(wired): "TRUST_FOLDER"})
+    (wired / ".lessons" / "lessons" / "bad.json").write_text("{")
+    _code, report = _doctor()
+    (store,) = [c for c in report["checks"] if c["subject"] == "store"]
+    assert store["detail"] == "0 lessons; lessons validate: 1 error, 0 warnings"

@@ -37,7 +37,7 @@ How the package is built.
 ## paths
 
 - Never split('/') a filesystem path; use os.path.basename().
-  When editing `src/util/*.py`. (`paths-split-filesystem-path-os-path`)
+  When editing `src/util/*.py`. (`paths-split-filesystem-path-os`)
 <!-- lessons:export:end -->
 """
 

@@ -231,14 +231,14 @@ def test_imported_rules_take_ids_as_lessons_add_does(repo: Layout) -> None:
     steering.mkdir(parents=True)
     added = run("add", "Keep handlers small and pure", "--topic", "handlers", "--trigger-keyword",
                 "request handler")  # fmt: skip
-    assert added.stdout.strip() == "handlers-handlers-small-pure", added.output
+    assert added.stdout.strip() == "handlers-small-pure", added.output
     (steering / "handlers.md").write_text(
         "- Keep handlers small and pure, always.\n- Keep handlers small and pure; test them.\n"
     )
     report = import_json("kiro", ".kiro/steering/handlers.md")
     assert sorted(report["lessons"]["created"]) == [
-        "handlers-handlers-small-pure-2",
-        "handlers-handlers-small-pure-3",
+        "handlers-small-pure-2",
+        "handlers-small-pure-3",
     ]
 
 

@@ -123,7 +123,8 @@ def report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     write_lesson(layout, "db-b", "Name every index explicitly.", commands=["alembic upgrade"])
     write_lesson(layout, "cli-c", "Keep CLI startup free of heavy imports.", files=["src/cli/**"])
     write_lesson(layout, "docs-d", "Link <b>every</b> page & section.", files=["docs/old/**"])
-    write_lesson(layout, "docs-e", "Old rule.", files=["docs/**"], status="deprecated")
+    write_lesson(layout, "docs-e", "Old rule.", files=["docs/**"], status="deprecated",
+                 reason="the docs moved to the wiki")  # fmt: skip
     (layout.lessons_dir / "broken.json").write_text("{")
     _telemetry(layout)
     out = tmp_path / "report.html"
@@ -154,6 +155,17 @@ def test_the_page_holds_every_section(report: Path) -> None:
     assert page.count("<svg") >= 4
     assert "db-b before alembic upgrade" in page
     assert "Recalls per day" in page
+
+
+def test_the_page_names_never_recalled_and_retired_lessons(report: Path) -> None:
+    """Never-recalled lessons by id, not only their count; a deprecated one with its
+    reason."""
+    page = report.read_text()
+    assert "Never recalled: <code>cli-c</code>, <code>docs-d</code>." in page
+    retired = page[page.index('id="retired"') :]
+    assert "<code>docs-e</code></td><td>deprecated</td><td>the docs moved to the wiki</td>" in (
+        retired
+    )
 
 
 def test_chromium_renders_it_without_console_errors(report: Path, tmp_path: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -109,10 +110,11 @@ def test_findings_are_attached_to_the_changed_lessons_only(history: Layout) -> N
 
 def test_markdown_reads_as_a_pr_comment(history: Layout) -> None:
     """Headings per kind, the rule quoted, triggers with counts, findings inline."""
-    result = run("review")
+    result = run("review", "--format", "markdown")
     assert result.exit_code == 0
     out = result.stdout
     assert out.startswith("## Lesson changes since `")
+    assert "`, the merge base of HEAD and main\n" in out.splitlines(keepends=True)[0]
     assert "2 added · 1 changed · 1 deprecated · 1 superseded · 1 removed" in out
     for heading in ("### Added", "### Changed", "### Deprecated", "### Superseded", "### Removed"):
         assert heading in out
@@ -121,7 +123,7 @@ def test_markdown_reads_as_a_pr_comment(history: Layout) -> None:
     assert "- rule was: Run alembic upgrade head before tests." in out
     assert "- file `tests/**` (new): 1 tracked file (`tests/test_app.py`)" in out
     assert "- file `src/db/**`: 4 tracked files (" in out
-    assert "- superseded by `docs-f`" in out
+    assert "- status: superseded by `docs-f`" in out
     assert "**L101 warning** (line " in out
     assert "- file `src/models/**`: matches no tracked file" in out
 
@@ -196,7 +198,7 @@ def test_a_first_lessons_commit_and_a_broken_file(
         == 0
     )
     (tmp_path / ".lessons" / "lessons" / "app-broken.json").write_text("{")
-    result = run("review")
+    result = run("review", "--format", "markdown")
     assert result.exit_code == 0
     assert "2 added · 0 changed" in result.stdout
     assert (
@@ -217,7 +219,37 @@ def test_an_always_on_lesson_is_marked_in_the_review(
     write_lesson(layout, "git-german", "Write commit messages in German.", always=True)
     git(tmp_path, "add", "-A")
     git(tmp_path, "commit", "-qm", "always")
-    out = run("review").stdout
+    out = run("review", "--format", "markdown").stdout
     section = out[out.index("#### `git-german`") :]
     assert "- always on: delivered at every session start and after compaction" in section
     assert "always on" not in out[: out.index("#### `git-german`")]
+
+
+def test_the_terminal_gets_plain_text_with_status_reason_and_base(history: Layout) -> None:
+    """By default: no Markdown escapes, every retired lesson with its status (and the
+    reason it was given), also when it is listed as changed, and the base commit with how
+    it was chosen."""
+    assert (
+        run("deprecate", "db-b", "--reason", "migrations (all of them) are generated").exit_code
+        == 0
+    )
+    out = run("review").stdout
+    first = out.splitlines()[0]
+    assert re.fullmatch(
+        r"Lesson changes since '[0-9a-f]{12}', the merge base of HEAD and main", first
+    )
+    assert "\\(" not in out
+    assert "**L101" not in out
+    assert "###" not in out
+    assert "- status: superseded by 'docs-f'" in out
+    assert "- reason: migrations (all of them) are generated" in out
+    assert "- file 'src/db/**': 4 tracked files (" in out
+    git(history.root, "commit", "-qam", "reason")
+    write_lesson(
+        history, "docs-d", "Build the docs before you publish.", commands=["mkdocs gh-deploy"],
+        status="superseded", superseded_by="docs-f",
+    )  # fmt: skip
+    since_head = run("review", "HEAD").stdout
+    assert since_head.splitlines()[0].endswith(", HEAD, as given")
+    changed = since_head[since_head.index("Changed") :]
+    assert "- status: superseded by 'docs-f'" in changed

@@ -72,8 +72,8 @@ def test_text_output_reads_as_a_summary(layout: Layout) -> None:
     assert "recalls served        6 in 2 sessions" in result.stdout
     assert "silent                66.7%" in result.stdout
     assert "50.0 over every call, 150.0 over delivering calls" in result.stdout
-    assert "never recalled        1 active lessons" in result.stdout
-    assert "  a before 'alembic upgrade': 1 failures in 1 sessions" in result.stdout
+    assert "never recalled        1 active lesson: c\n" in result.stdout
+    assert "  a before 'alembic upgrade': 1 failure in 1 session\n" in result.stdout
 
 
 def test_telemetry_off_and_no_log_says_how_to_turn_it_on(
@@ -123,3 +123,21 @@ def test_an_empty_log_gives_zeros(layout: Layout) -> None:
 def test_help_has_an_example() -> None:
     """--help shows an Example block."""
     assert "Example:" in run("stats", "--help").stdout
+
+
+def test_most_and_least_recalled_never_name_the_same_lesson(layout: Layout) -> None:
+    """Four lessons delivered once each (all tied): each is named in one list only, and
+    the never-recalled ones are named."""
+    for lesson_id in ("e", "f"):
+        write_lesson(layout, lesson_id, f"Rule {lesson_id} about the models.", files=["src/db/**"])
+    for lesson_id in ("a", "b", "c", "e"):
+        log_recall(layout, "src/db/models.py", [lesson_id])
+    data = json.loads(run("stats", "--json").stdout)
+    most = [c["lesson_id"] for c in data["most_recalled"]]
+    least = [c["lesson_id"] for c in data["least_recalled"]]
+    assert (most, least) == (["a", "b"], ["c", "e"])
+    assert data["never_recalled"] == ["f"]
+    text = run("stats").stdout
+    assert "most recalled         a (1), b (1)\n" in text
+    assert "least recalled        c (1), e (1)\n" in text
+    assert "never recalled        1 active lesson: f\n" in text

@@ -77,7 +77,7 @@ def test_always_on_lesson_without_trigger_is_not_l106(tmp_path: Path) -> None:
             "Migrations under src/db/migrations/ are append-only.",
             ("--trigger-file", "src/db/migrations/**"),
         ),
-        ("Use `pnpm`, never `npm`, for packages.", ("--trigger-cmd", "pnpm")),
+        ("Run `pnpm install --frozen-lockfile` in CI.", ("--trigger-cmd", "pnpm install")),
         (
             "Run `git push --force-with-lease`, never a plain force push.",
             ("--trigger-cmd", "git push"),
@@ -102,6 +102,7 @@ def test_l402_finds_a_path_or_command_that_exists(
     [
         "Write commit messages in German.",  # `write` is a program, but not in backticks
         "Use pnpm, never npm, for packages.",  # plain words never count
+        "Use `pnpm`, never `npm`, for packages.",  # a bare program capture refuses as broad
         "Set `strict` to `true` in every config.",  # an ordinary value alone
         "Call `write` only through the logger.",  # ordinary word alone in backticks
         "Never touch src/legacy/old.py again.",  # no such file

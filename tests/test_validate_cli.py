@@ -11,9 +11,12 @@ from pathlib import Path
 import pytest
 
 from lessons_core.matching.thresholds import NEVER_RECALLED_MIN_RECALLS
+from lessons_core.store.config import Config
+from lessons_core.store.layout import Layout
 from lessons_core.store.project import init_project
+from lessons_core.telemetry.log import record_recall
 from tests.conftest import git, make_repo, run
-from tests.lesson_graphs import log_recall, make_project, write_lesson
+from tests.lesson_graphs import log_failure, log_recall, make_project, write_lesson
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -69,6 +72,51 @@ def test_notices_never_fail_even_strict(project: Path) -> None:
     result = run("validate", "--strict")
     assert result.exit_code == 0
     assert "L301 notice" in result.stdout
+
+
+def _failing_after_delivery(layout: Layout, gate: bool = False) -> None:
+    """db-a shown before `alembic upgrade head`, which then failed in three sessions."""
+    for session in ("s1", "s2", "s3"):
+        record_recall(
+            layout, Config(telemetry=True), event="PreToolUse", key="alembic upgrade head",
+            candidates=["db-a"], delivered=["db-a"], tokens=20, session=session, gate=gate,
+        )  # fmt: skip
+        assert log_failure(layout, "alembic upgrade head", session)
+
+
+def test_telemetry_warnings_never_fail_strict_only_strict_telemetry(project: Path) -> None:
+    """L302 comes from this machine's log: --strict reports it and exits 0, as CI (with no
+    log) would; --strict-telemetry fails on it; the JSON marks it."""
+    layout = make_project(project, telemetry=True)
+    write_lesson(layout, "db-a", "Quote identifiers in raw SQL.", commands=["alembic upgrade"])
+    _failing_after_delivery(layout)
+    strict = run("validate", "--strict")
+    assert strict.exit_code == 0, strict.output
+    assert "L302 warning" in strict.stdout
+    assert strict.stdout.splitlines()[-1] == (
+        "1 lesson checked: 0 errors, 1 warning (1 from this machine's telemetry: only "
+        "--strict-telemetry fails on them), 0 notices"
+    )
+    assert run("validate", "--strict-telemetry").exit_code == 1
+    data = json.loads(run("validate", "--format", "json", "--strict").stdout)
+    assert data["ok"] is True
+    assert [(f["code"], f["telemetry"]) for f in data["findings"]] == [("L302", True)]
+
+
+@pytest.mark.parametrize("gated", ["lesson", "delivery"])
+def test_l302_never_suggests_a_gate_for_a_lesson_delivered_as_one(
+    project: Path, gated: str
+) -> None:
+    """A lesson with "gate": true, or one the delivery refused the call with, was read
+    before the call ran: the fix says the wording is what fails."""
+    layout = make_project(project, telemetry=True)
+    write_lesson(layout, "db-a", "Quote identifiers in raw SQL.", commands=["alembic upgrade"],
+                 gate=gated == "lesson")  # fmt: skip
+    _failing_after_delivery(layout, gate=gated == "delivery")
+    [finding] = json.loads(run("validate", "--format", "json").stdout)["findings"]
+    assert finding["code"] == "L302"
+    assert '"gate": true' not in finding["fix"]
+    assert finding["fix"].startswith("it already comes as a gate")
 
 
 def test_json_format_lists_findings_and_the_verdict(project: Path) -> None:

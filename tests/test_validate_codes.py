@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from lessons_core.matching.thresholds import NEVER_RECALLED_MIN_RECALLS, REPEATED_FAILURE_MIN
 from lessons_core.store.config import Config, load_config
 from lessons_core.store.layout import Layout
@@ -495,3 +497,40 @@ def test_l107_quiet_when_the_script_is_named(tmp_path: Path) -> None:
     layout = make_project(tmp_path)
     good(layout, commands=["^bash scripts/release\\.sh"])
     assert "L107" not in only_codes(layout)
+
+
+def test_l104_fires_on_a_bare_program_name(tmp_path: Path) -> None:
+    """'git' fires on 9 of 60 probes, but on every everyday git command: L104 as well."""
+    layout = make_project(tmp_path)
+    good(layout, commands=["git"])
+    assert ("L104", "db-good") in codes(layout)
+
+
+@pytest.mark.parametrize(
+    ("fields", "trigger", "why"),
+    [
+        ({"commands": ["pytest"]}, "pytest", "it fires on 2 of the ordinary commands"),
+        ({"files": ["docs/**"]}, "docs/**", "it sweeps a whole tree by file type"),
+    ],
+)
+def test_l108_names_a_trigger_recall_holds_back_as_broad(
+    tmp_path: Path, fields: dict[str, object], trigger: str, why: str
+) -> None:
+    """A trigger recall treats as broad is a notice at validate, naming it and why."""
+    layout = make_project(tmp_path)
+    good(layout, "db-good", **fields)
+    found = [f for f in validate(layout).findings if f.code == "L108"]
+    assert [(f.lesson_id, f.severity.value) for f in found] == [("db-good", "notice")]
+    assert f"'{trigger}' is broad ({why}" in found[0].message
+
+
+def test_l108_counts_a_crowded_trigger_and_spares_gates_and_precise_ones(tmp_path: Path) -> None:
+    """Six lessons sharing a folder glob are each told; a gated or precise one is not."""
+    layout = make_project(tmp_path)
+    for n in range(6):
+        write_lesson(layout, f"db-r{n}", f"Rule number {n} about models.", files=["src/db/**"])
+    write_lesson(layout, "db-gated", "Never drop a column.", files=["src/**"], gate=True)
+    write_lesson(layout, "db-push", "Run the migrations first.", commands=["git push"])
+    found = [f for f in validate(layout).findings if f.code == "L108"]
+    assert sorted(f.lesson_id or "" for f in found) == [f"db-r{n}" for n in range(6)]
+    assert "6 active lessons carry it" in found[0].message

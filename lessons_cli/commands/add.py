@@ -57,6 +57,13 @@ from lessons_core.store.model import Triggers
     help="Deliver at every session start and after compaction, whatever the task; no "
     "trigger needed (within the always_max_tokens budget).",
 )
+@click.option(
+    "--id",
+    "lesson_id",
+    metavar="ID",
+    help="The id to give the lesson (lowercase words joined by dashes, at most 60 "
+    "characters) instead of one made from the topic and the rule; refused if taken.",
+)
 @click.option("--force", is_flag=True, help="Save even if a near-duplicate rule exists.")
 @click.option("--json", "as_json", is_flag=True, help="Print the saved lesson as JSON.")
 def add_command(
@@ -69,6 +76,7 @@ def add_command(
     evidence: tuple[str, ...],
     gate: bool,
     always: bool,
+    lesson_id: str | None,
     force: bool,
     as_json: bool,
 ) -> None:
@@ -95,12 +103,21 @@ def add_command(
         evidence=evidence,
         gate=gate,
         always=always,
+        lesson_id=lesson_id,
     )
     result = add_lesson(layout, draft, force=force)
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
+    for notice in result.notices:
+        click.echo(f"notice: {notice}", err=True)
     if as_json:
-        echo_json({"lesson": result.lesson.to_dict(), "created": result.created})
+        echo_json(
+            {
+                "lesson": result.lesson.to_dict(),
+                "created": result.created,
+                "notices": list(result.notices),
+            }
+        )
         return
     if not result.created:
         click.echo(f"updated existing lesson (same rule): {result.lesson.id}", err=True)

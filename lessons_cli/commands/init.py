@@ -189,6 +189,27 @@ def init_command(
     _next_steps(root, layout, written)
 
 
+def _emptied_folders(root: Path, files: list[str]) -> list[str]:
+    """Delete the folders of ``files`` (``.gemini``, ``.github/hooks`` then ``.github``)
+    that removing our part left empty, deepest first; a folder holding anything stays.
+    Only real folders inside ``root`` are touched, never one reached through a link."""
+    removed: list[str] = []
+    folders = {str(Path(f).parent) for f in files} - {"."}
+    chains = {
+        "/".join(Path(f).parts[:n]) for f in folders for n in range(1, len(Path(f).parts) + 1)
+    }
+    for folder in sorted(chains, key=lambda name: (-name.count("/"), name)):
+        path = root / folder
+        if path.is_symlink() or not path.is_dir():
+            continue
+        try:
+            path.rmdir()  # fails unless empty: nothing of anyone's can go
+        except OSError:
+            continue
+        removed.append(folder)
+    return removed
+
+
 def _register_server(root: Path, name: str, spec: Wiring) -> list[Path]:
     """Register the server for ``name``; the file it changed, if any."""
     if spec.mcp_settings is None:
@@ -219,11 +240,10 @@ def _sh_quoted(text: str) -> str:
 def _remove(root: Path) -> None:
     """Take out every hook entry, server and section of ours. A file that cannot be edited
     is named and left as it is, and the others are still cleaned; the command then fails."""
-    removed = False
+    touched: list[str] = []  # the files changed or deleted, repo-relative
     failed: list[LessonsError] = []
 
-    def undo(step: Callable[[], bool], said: str) -> None:
-        nonlocal removed
+    def undo(step: Callable[[], bool], said: str, file: str) -> None:
         try:
             done = step()
         except LessonsError as err:
@@ -232,19 +252,21 @@ def _remove(root: Path) -> None:
             return
         if done:
             click.echo(said)
-            removed = True
+            touched.append(file)
 
     for spec in wirings().values():
-        undo(
-            partial(wiring.uninstall, root, spec), f"removed {spec.harness} hooks: {spec.settings}"
-        )
+        said = f"removed {spec.harness} hooks: {spec.settings}"
+        undo(partial(wiring.uninstall, root, spec), said, spec.settings)
     server_files = {spec.mcp_settings for spec in wirings().values() if spec.mcp_settings}
     for settings_file in sorted(server_files):
         said = f"removed the lessons MCP server: {settings_file}"
-        undo(partial(servers.uninstall, root, settings_file), said)
+        undo(partial(servers.uninstall, root, settings_file), said, settings_file)
     for name in agent_docs.DOC_FILES:
         said = f"removed the lessons section: {name}"
-        undo(partial(agent_docs.remove_snippet, root / name), said)
+        undo(partial(agent_docs.remove_snippet, root / name), said, name)
+    for folder in _emptied_folders(root, touched):
+        click.echo(f"removed the empty folder {folder}/")
+    removed = bool(touched)
     if failed:
         raise LessonsError(f"{len(failed)} file(s) left as they were; fix them and re-run")
     if not removed:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from lessons_cli.output import echo_json
+from lessons_cli.output import counted, echo_json
 from lessons_core.feedback.effect import Effect
 from lessons_core.printable import visible
 from lessons_core.store.config import load_config
@@ -72,7 +72,7 @@ def render(stats: Stats) -> str:
 
     ratio = "-" if stats.ratio is None else f"{stats.ratio:.2f} times that"
     lines = [
-        f"recalls served        {stats.recalls} in {stats.sessions} sessions",
+        f"recalls served        {stats.recalls} in {counted(stats.sessions, 'session')}",
         f"silent                {stats.silent_share:.1%}",
         f"tokens per recall     {stats.tokens_per_recall:.1f} over every call, "
         f"{stats.tokens_per_delivery:.1f} over delivering calls",
@@ -80,15 +80,25 @@ def render(stats: Stats) -> str:
         f"({stats.active_lessons} active); recall served {ratio}",
         f"most recalled         {counts(stats.most_recalled)}",
         f"least recalled        {counts(stats.least_recalled)}",
-        f"never recalled        {len(stats.never_recalled)} active lessons",
+        f"never recalled        {never_recalled(stats.never_recalled)}",
         "shown, then failed anyway",
     ]
     lines += [
-        f"  {f.lesson_id} before '{f.key}': {f.failures} failures in {f.sessions} sessions"
+        f"  {f.lesson_id} before '{f.key}': {counted(f.failures, 'failure')} in "
+        f"{counted(f.sessions, 'session')}"
         for f in stats.failed_after
     ] or ["  -"]
     # Ids and commands come from the local log, which a commit can hold too.
     return "\n".join(visible(line) for line in [*lines, *render_effect(stats.effect)])
+
+
+def never_recalled(ids: tuple[str, ...], shown: int = 10) -> str:
+    """``2 active lessons: a, b``, naming at most ``shown`` (``--json`` lists every one)."""
+    if not ids:
+        return "0 active lessons"
+    names = ", ".join(ids[:shown])
+    more = f", and {len(ids) - shown} more (--json lists them)" if len(ids) > shown else ""
+    return f"{counted(len(ids), 'active lesson')}: {names}{more}"
 
 
 def render_effect(effect: Effect, top: int = 10) -> list[str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from lessons_cli.output import echo_json
+from lessons_cli.output import echo_json, format_option
 from lessons_core.git import prefix
 from lessons_core.store.layout import find_layout
 from lessons_core.validate import validate
@@ -12,21 +12,26 @@ from lessons_core.validate.render import FORMATS, as_github, as_json, as_text
 
 
 @click.command("validate")
+@format_option(FORMATS, "text for people, json for programs, github for workflow annotations.")
 @click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(FORMATS),
-    default="text",
-    show_default=True,
-    help="text for people, json for programs, github for workflow annotations.",
+    "--strict",
+    is_flag=True,
+    help="Fail on warnings too, not only on errors (but not on those from this machine's "
+    "telemetry).",
 )
-@click.option("--strict", is_flag=True, help="Fail on warnings too, not only on errors.")
-def validate_command(output_format: str, strict: bool) -> None:
+@click.option(
+    "--strict-telemetry",
+    is_flag=True,
+    help="Fail on warnings from this machine's telemetry log too (L302, L303).",
+)
+def validate_command(output_format: str, strict: bool, strict_telemetry: bool) -> None:
     """Check every lesson; exit 1 on errors (and on warnings with --strict).
 
     Each finding has a stable code (docs/validate.md lists them with their fixes), the
     lesson file, and a suggested fix. Notices (such as a lesson telemetry never saw
-    recalled) are for reading and never fail the run.
+    recalled) are for reading and never fail the run. Findings from the local telemetry
+    log (L3xx) are reported but change the exit code only with --strict-telemetry, so
+    --strict gives the same answer on every machine for the same commit.
 
     \b
     Example:
@@ -36,10 +41,10 @@ def validate_command(output_format: str, strict: bool) -> None:
     layout = find_layout()
     report = validate(layout)
     if output_format == "json":
-        echo_json(as_json(report, strict))
+        echo_json(as_json(report, strict, strict_telemetry))
     elif output_format == "github":
         click.echo(as_github(report, prefix(layout.root)))
     else:
         click.echo(as_text(report))
-    if report.failed(strict):
+    if report.failed(strict, strict_telemetry):
         raise SystemExit(1)

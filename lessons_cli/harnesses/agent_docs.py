@@ -132,16 +132,38 @@ def add_snippet(path: Path) -> bool:
 
 
 def remove_snippet(path: Path) -> bool:
-    """Take the ``init --agents-md`` section out; True if the file changed."""
-    return SECTION.remove(path)
+    """Take the ``init --agents-md`` section out; True if the file changed. A file left
+    holding nothing (only whitespace) is deleted, unless it is reached through a link or
+    another doc file links to it: then it is kept, empty, so no link is left pointing at
+    nothing."""
+    if not SECTION.remove(path):
+        return False
+    target = write_target(path, path.parent)
+    if not _read(target).strip() and not path.is_symlink() and not _linked_to(target):
+        target.unlink()
+    return True
 
 
 def _without(text: str, span: tuple[int, int]) -> str:
-    before = text[: span[0]].rstrip("\n")
-    after = text[span[1] :].lstrip("\n")
+    before = text[: span[0]].rstrip("
+")
+    after = text[span[1] :].lstrip("
+")
     if before and after:
-        return f"{before}\n\n{after}"
-    return f"{before}\n" if before else after
+        return f"{before}
+
+{after}"
+    return f"{before}
+" if before else after
+
+
+def _linked_to(path: Path) -> bool:
+    """Whether another doc file beside ``path`` is a link to it (``CLAUDE.md -> AGENTS.md``)."""
+    for name in DOC_FILES:
+        other = path.parent / name
+        if other != path and other.is_symlink() and other.resolve() == path.resolve():
+            return True
+    return False
 
 
 def _read(path: Path) -> str:

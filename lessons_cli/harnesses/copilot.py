@@ -70,7 +70,6 @@ WIRING = Wiring(
     handler_extra={"type": "command", "timeoutSec": 10},
     top_level={"version": 1},
     command_key="bash",
-    own_file=True,
     note=INIT_NOTE,
     # Read in a trusted folder, like the hooks; servers get no project folder variable.
     mcp_settings=".github/mcp.json",

@@ -27,9 +27,6 @@ class Wiring(NamedTuple):
     Code, Codex, Gemini CLI, Qwen Code); otherwise flat ``{"command", "matcher"}`` entries
     (Cursor, Copilot CLI), with ``handler_extra`` beside the command.
     ``command_key``: the key that holds the command (Copilot CLI's is ``bash``).
-    ``own_file``: the settings file is lessons' alone (Copilot CLI reads every
-    ``.github/hooks/*.json``), so removing our entries removes the file when nothing else
-    is left in it.
     ``project_dir_var``: the variable the harness sets to the project folder when it runs
     a hook, if it sets one (the hook command finds ``.lessons/run`` through it).
     ``note``: what ``lessons init`` tells the user after wiring it, when the harness needs
@@ -47,7 +44,6 @@ class Wiring(NamedTuple):
     handler_extra: dict[str, Any] | None = None
     top_level: dict[str, Any] | None = None
     command_key: str = "command"
-    own_file: bool = False
     note: str | None = None
     mcp_settings: str | None = None
     mcp_project_dir_var: str | None = None

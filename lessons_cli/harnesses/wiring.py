@@ -65,7 +65,9 @@ def uninstall(root: Path, wiring: Wiring) -> bool:
     _merge(hooks, wiring, {})
     if not hooks:
         del settings["hooks"]
-    if wiring.own_file and orjson.dumps(settings) != before and _only_defaults(settings, wiring):
+    # Left holding nothing but what ``install`` put there (``{}``, or Copilot's and
+    # Cursor's ``{"version": 1}``): nothing of anyone else's is in it, so it goes.
+    if orjson.dumps(settings) != before and _only_defaults(settings, wiring):
         path.unlink()
         return True
     return _write_if_changed(path, settings, before)

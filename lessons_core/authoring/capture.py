@@ -7,15 +7,17 @@ writers could never overwrite each other.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from lessons_core.authoring import guards
 from lessons_core.authoring.repo_files import tracked_files
 from lessons_core.errors import CaptureRefused
 from lessons_core.fsutil import locked
+from lessons_core.matching.breadth import broad_notices
 from lessons_core.printable import inert
-from lessons_core.store.files import create_lesson, load_graph, update_lesson
-from lessons_core.store.ids import claim_id, slug
+from lessons_core.store.files import Graph, create_lesson, load_graph, update_lesson
+from lessons_core.store.ids import MAX_ID_CHARS, claim_id, id_problem, slug
 from lessons_core.store.layout import Layout
 from lessons_core.store.model import Lesson, today
 
@@ -25,6 +27,8 @@ class CaptureResult:
     lesson: Lesson
     created: bool
     warnings: tuple[str, ...] = ()
+    # Triggers recall will hold back as broad (``matching.breadth.broad_notices``).
+    notices: tuple[str, ...] = ()
 
 
 def add_lesson(layout: Layout, draft: guards.CaptureDraft, force: bool = False) -> CaptureResult:
@@ -40,6 +44,8 @@ def add_lesson(layout: Layout, draft: guards.CaptureDraft, force: bool = False) 
         triggers=guards.repo_triggers(draft.triggers, layout.root),
     )
     guards.check_text(draft)
+    if draft.lesson_id is not None:
+        _check_id(draft.lesson_id)
     warnings = guards.check_triggers(
         draft.triggers, layout.root, tracked_files(layout.root), always=draft.always
     )
@@ -50,7 +56,8 @@ def add_lesson(layout: Layout, draft: guards.CaptureDraft, force: bool = False) 
             merged = twin.readded(_draft_lesson(draft))
             if merged != twin:
                 update_lesson(layout, merged)
-            return CaptureResult(merged, created=False, warnings=tuple(warnings))
+            notices = _broad(draft, graph.lessons.values(), twin.id)
+            return CaptureResult(merged, False, tuple(warnings), notices)
         near = guards.find_near_duplicate(draft.rule, graph.lessons.values())
         if near is not None and not force:
             twin_lesson, score = near
@@ -61,12 +68,62 @@ def add_lesson(layout: Layout, draft: guards.CaptureDraft, force: bool = False) 
                 f"('lessons supersede {twin_lesson.id} --by NEW'), or pass --force",
                 "near-duplicate",
             )
-        lesson = claim_id(
-            _draft_lesson(draft), draft.topics[0], lambda new: create_lesson(layout, new)
-        )
+        lesson: Lesson | None
+        if draft.lesson_id is not None:
+            lesson = _claim_given(layout, _draft_lesson(draft), draft.lesson_id, graph)
+        else:
+            lesson = claim_id(
+                _draft_lesson(draft), draft.topics[0], lambda new: create_lesson(layout, new)
+            )
+        notices = _broad(draft, graph.lessons.values(), lesson.id if lesson else "")
     if lesson is None:
         raise CaptureRefused("no free id for this rule", "reword the rule", "id-exhausted")
-    return CaptureResult(lesson, created=True, warnings=tuple(warnings))
+    return CaptureResult(lesson, True, tuple(warnings), notices)
+
+
+def _check_id(lesson_id: str) -> None:
+    problem = id_problem(lesson_id)
+    if problem is not None:
+        fixed = slug(lesson_id)[:MAX_ID_CHARS].rstrip("-")
+        example = f", e.g. --id {fixed}" if fixed else ""
+        raise CaptureRefused(
+            problem, f"write it as lowercase words joined by dashes{example}", "id-invalid"
+        )
+
+
+def _claim_given(layout: Layout, lesson: Lesson, lesson_id: str, graph: Graph) -> Lesson:
+    """``lesson`` under the id given with ``--id``, which must be free (the file is
+    created exclusively, so a writer without the lock cannot take it either)."""
+    named = replace(lesson, id=lesson_id)
+    if lesson_id not in graph.lessons and create_lesson(layout, named):
+        return named
+    taken = graph.lessons.get(lesson_id)
+    holder = (
+        f"lesson '{lesson_id}' ({taken.status.value}): {taken.rule}"
+        if taken
+        else (f"the file {layout.lesson_path(lesson_id).name}")
+    )
+    free = next(
+        f"{lesson_id}-{n}" for n in range(2, 1000) if f"{lesson_id}-{n}" not in graph.lessons
+    )
+    raise CaptureRefused(
+        f"id '{lesson_id}' is taken by {holder}",
+        f"choose another id (e.g. --id {free}), or leave out --id for a generated one",
+        "id-taken",
+    )
+
+
+def _broad(draft: guards.CaptureDraft, lessons: Iterable[Lesson], own: str) -> tuple[str, ...]:
+    """What recall will hold back of the draft's triggers; a gated rule never waits."""
+    if draft.gate:
+        return ()
+    others = [x.triggers for x in lessons if x.is_active and x.id != own]
+
+    def share(field: str, trigger: str) -> int:
+        return 1 + sum(trigger in getattr(other, field) for other in others)
+
+    found = broad_notices(draft.triggers, share, lambda _trigger: True)
+    return tuple(sentence for _trigger, sentence in found)
 
 
 def _draft_lesson(draft: guards.CaptureDraft) -> Lesson:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lessons_core.authoring.characters import bad_character
-from lessons_core.authoring.secrets import SecretFinding, find_secrets_in
+from lessons_core.authoring.secrets import SecretFinding, find_secrets, find_secrets_in
 from lessons_core.errors import CaptureRefused
 from lessons_core.matching.glob_counts import FileIndex
 from lessons_core.matching.probes import PROBE_COMMANDS, probe_hits
@@ -69,6 +69,7 @@ class CaptureDraft:
     evidence: tuple[str, ...] = ()
     gate: bool = False
     always: bool = False
+    lesson_id: str | None = None  # ``--id``: the id to take instead of a generated one
 
 
 def check_utf8(draft: CaptureDraft) -> None:
@@ -212,6 +213,31 @@ def _readable(fields: dict[str, str]) -> dict[str, str]:
 
 
 _ESCAPED = re.compile(r"\\([^A-Za-z0-9])")
+
+
+def check_reason(reason: str) -> str:
+    """The reason a lesson was retired (``lessons deprecate --reason``), stripped: one line
+    of plain text within the rule's limit, and no secret, since it is committed."""
+    text = reason.strip()
+    if not text or not _is_utf8(text) or not text.isprintable():
+        raise CaptureRefused(
+            "the reason is empty or holds a line break or control character",
+            "say in one line why the rule no longer applies",
+            "reason-invalid",
+        )
+    if len(text) > MAX_RULE_CHARS:
+        raise CaptureRefused(
+            f"the reason is {len(text)} characters; the limit is {MAX_RULE_CHARS}",
+            "say it in one sentence and link the rest (a commit, a pull request)",
+            "reason-too-long",
+        )
+    if find_secrets({"reason": text}):
+        raise CaptureRefused(
+            "what looks like a secret would be committed (reason)",
+            "remove the credential and describe it instead (e.g. 'the staging API key')",
+            "secret",
+        )
+    return text
 
 
 def check_triggers(

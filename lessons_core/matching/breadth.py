@@ -26,6 +26,10 @@ from collections.abc import Callable
 
 from lessons_core.matching import thresholds
 
+TYPE_CHECKING = False  # the index build imports this module: it needs no store model
+if TYPE_CHECKING:
+    from lessons_core.store.model import Triggers
+
 _SWEEPING_LEAVES = frozenset({"*", "**"})
 
 
@@ -62,3 +66,69 @@ def sweeping_glob(glob: str) -> bool:
 def crowded(share: int, exact: bool) -> bool:
     """Whether a trigger carried by ``share`` active lessons is too crowded to be specific."""
     return not exact and share >= thresholds.CROWDED_TRIGGER_LESSONS
+
+
+def why_broad(kind: str, trigger: str, share: int) -> str | None:
+    """Why recall will hold back ``trigger`` (a ``file``, ``command`` or ``keyword``
+    trigger that ``share`` active lessons carry) as broad, or None when it is specific.
+
+    Capture and validate say so when a trigger is written, rather than leaving it for
+    ``--explain`` to reveal at recall. The trigger must be one that can fire (callers
+    judge it first); a keyword of common words is left to the checks that refuse or
+    report it (``trigger_checks.keyword_problem``).
+    """
+    exact = False
+    if kind == "file":
+        from lessons_core.matching.glob_match import normalise_glob
+        from lessons_core.matching.globs import has_glob_chars
+
+        glob = normalise_glob(trigger)
+        exact = not has_glob_chars(glob)
+        if sweeping_glob(glob):
+            return "it sweeps a whole tree by file type"
+    elif kind == "command":
+        from lessons_core.matching.commands import compile_command
+        from lessons_core.matching.probes import probe_hits
+        from lessons_core.matching.regex_literals import required_run
+
+        compiled = compile_command(trigger)
+        if routine_command(required_run(trigger), compiled.matches):
+            hits = probe_hits(compiled.matches)
+            shown = ", ".join(f"'{command}'" for command in hits[:3])
+            more = ", ..." if len(hits) > 3 else ""
+            return f"it fires on {len(hits)} of the ordinary commands ({shown}{more})"
+    return f"{share} active lessons carry it" if crowded(share, exact) else None
+
+
+def broad_notices(
+    triggers: Triggers, share: Callable[[str, str], int], keep: Callable[[str], bool]
+) -> list[tuple[str, str]]:
+    """(trigger, sentence) for each of ``triggers`` that recall will hold back as broad.
+
+    ``share(field, trigger)`` is how many active lessons carry it, this one included;
+    ``keep(trigger)`` says whether to judge it (one that can never fire is not broad).
+    """
+    found: list[tuple[str, str]] = []
+    for kind, label, field in _KINDS:
+        for trigger in getattr(triggers, field):
+            reason = why_broad(kind, trigger, share(field, trigger)) if keep(trigger) else None
+            if reason is not None:
+                found.append((trigger, broad_notice(label, trigger, reason)))
+    return found
+
+
+_KINDS = (
+    ("file", "file trigger", "files"),
+    ("command", "command trigger", "commands"),
+    ("keyword", "keyword", "keywords"),
+)
+
+
+def broad_notice(label: str, trigger: str, reason: str) -> str:
+    """The sentence capture and validate give a broad trigger (``label`` as in
+    "command trigger")."""
+    return (
+        f"{label} '{trigger}' is broad ({reason}): recall shows this rule only when no "
+        "more specific rule of the same kind or a stronger one matches the call, and a few "
+        "broad rules a session"
+    )

@@ -84,6 +84,41 @@ _PROBE_PARTS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
 )
 
 
+def _program_families() -> dict[str, tuple[str, ...]]:
+    """Each program with two or more everyday sub-commands among the probes, and its probes.
+
+    ``git status`` and ``git diff`` make ``git`` a family; ``ls -la`` (an option) and
+    ``make test`` (a lone target) do not.
+    """
+    probes: dict[str, list[str]] = {}
+    subcommands: dict[str, set[str]] = {}
+    for command in PROBE_COMMANDS:
+        words = command.split()
+        probes.setdefault(words[0], []).append(command)
+        if len(words) > 1 and not words[1].startswith("-"):
+            subcommands.setdefault(words[0], set()).add(words[1])
+    return {name: tuple(probes[name]) for name, subs in subcommands.items() if len(subs) >= 2}
+
+
+_FAMILIES = _program_families()
+
+
+def swept_program(hits: Iterable[str]) -> tuple[str, list[str], int] | None:
+    """The program whose everyday sub-commands a pattern's probe ``hits`` mostly cover.
+
+    Returned as (program, its probes hit, how many probes it has), or None. A pattern
+    firing on most of ``git status``, ``git diff``, ``git log`` ... is about git as a
+    whole, not one command, however small a share of all the probes that is: a bare
+    ``git`` would gate every call that touches the repository.
+    """
+    fired = set(hits)
+    for program, probes in _FAMILIES.items():
+        hit = [command for command in probes if command in fired]
+        if len(hit) * 2 > len(probes):
+            return program, hit, len(probes)
+    return None
+
+
 def probe_hits(matches: Callable[[str], bool]) -> list[str]:
     """The probe commands a matcher fires on."""
     return [command for command in PROBE_COMMANDS if matches(command)]

@@ -293,6 +293,20 @@ def command_problem(pattern: str, hits: list[str] | None = None) -> TriggerProbl
             f"matches {len(hits)} of {len(PROBE_COMMANDS)} ordinary commands (e.g. '{hits[0]}')",
             "anchor it to the command it is about, e.g. 'git push --force'",
         )
+    from lessons_core.matching.probes import swept_program
+
+    swept = swept_program(hits)
+    if swept is not None:
+        program, hit, family = swept
+        shown = ", ".join(f"'{command}'" for command in hit[:3]) + (", ..." if len(hit) > 3 else "")
+        return TriggerProblem(
+            COMMAND_BROAD,
+            pattern,
+            f"matches {len(hit)} of the {family} everyday '{program}' commands ({shown}), "
+            f"so it fires on nearly every use of {program}",
+            f"name the sub-command it is about, e.g. '{program} {hit[-1].split()[1]}', or use "
+            f"--always if the rule truly applies to every use of {program}",
+        )
     from lessons_core.matching.command_words import names_only_an_interpreter
 
     if names_only_an_interpreter(pattern):

@@ -1,4 +1,5 @@
-"""Words: Unicode-aware tokenising and the common English words that never count alone.
+"""Words: Unicode-aware tokenising, the common English words that never count alone, and
+the one keyword matcher (whole words, and their regular English inflections).
 
 Every file edit tokenises its path (keywords are matched against its words), so ASCII text,
 nearly every path and command, takes a path of plain ``str`` methods giving exactly what
@@ -116,7 +117,8 @@ def is_common_phrase(phrase: str) -> bool:
 
 def contains_phrase(words: Sequence[str], phrase: Sequence[str]) -> bool:
     """The one keyword matcher: whether ``phrase`` occurs in ``words`` as consecutive whole
-    words. Recall, which finds the starts from an index by first word, asks ``phrase_at``."""
+    words, each as written or in a regular inflection (``word_matches``). Recall, which
+    finds the starts from an index by first word, asks ``phrase_at``."""
     return len(phrase) > 0 and any(
         phrase_at(words, start, phrase) for start in range(len(words) - len(phrase) + 1)
     )
@@ -124,4 +126,50 @@ def contains_phrase(words: Sequence[str], phrase: Sequence[str]) -> bool:
 
 def phrase_at(words: Sequence[str], start: int, phrase: Sequence[str]) -> bool:
     """Whether ``phrase`` stands in ``words`` from ``start`` on."""
-    return tuple(words[start : start + len(phrase)]) == tuple(phrase)
+    if start + len(phrase) > len(words):
+        return False
+    return all(word_matches(words[start + i], base) for i, base in enumerate(phrase))
+
+
+def word_matches(word: str, base: str) -> bool:
+    """Whether the text's ``word`` is the keyword's word ``base`` or a regular English
+    inflection of it: ``hints`` for ``hint``, ``boxes`` for ``box``, ``policies`` for
+    ``policy``, ``pushed``/``pushing`` for ``push``, ``used``/``using`` for ``use``,
+    ``stopped`` for ``stop``. Whole words only: ``art`` matches ``arts``, never ``start``.
+    """
+    return word == base or base in stems(word)
+
+
+# A base shorter than this is not stemmed to: "is" is no inflection of "i", "as" of "a".
+_MIN_BASE = 3
+
+
+def stems(word: str) -> tuple[str, ...]:
+    """The words ``word`` may be a regular inflection of (plural ``-s``/``-es``/``-ies``,
+    ``-ed``/``-ied``, ``-ing``, a doubled final consonant, a dropped final ``e``); recall
+    looks a keyword up under each of them. Only plain suffix rules: an irregular form
+    (``ran``, ``mice``) is not an inflection here, nor is any word outside ASCII."""
+    found: list[str] = []
+    if not word.isascii():  # English suffixes: "überweisungs" is no plural of a keyword
+        return ()
+    if word.endswith("ies"):
+        found.append(word[:-3] + "y")
+    elif word.endswith("es"):
+        found += [word[:-1], word[:-2]]
+    elif word.endswith("s") and not word.endswith("ss"):
+        found.append(word[:-1])
+    elif word.endswith("ied"):
+        found.append(word[:-3] + "y")
+    elif word.endswith("ed"):
+        found += [word[:-1], word[:-2], *_undoubled(word[:-2])]
+    elif word.endswith("ing"):
+        found += [word[:-3], word[:-3] + "e", *_undoubled(word[:-3])]
+    # A base without a vowel is no English word: "string" is not "str" plus -ing.
+    return tuple(b for b in found if len(b) >= _MIN_BASE and any(v in b for v in "aeiouy"))
+
+
+def _undoubled(stem: str) -> tuple[str, ...]:
+    """``stopp`` -> ``stop``: the base of a word whose final consonant was doubled."""
+    if len(stem) > 1 and stem[-1] == stem[-2] and stem[-1] not in "aeiou":
+        return (stem[:-1],)
+    return ()

@@ -30,7 +30,8 @@ def render_text(explanation: Explanation) -> str:
         f"budget: {config.max_trigger_matches} trigger + {config.max_prompt_matches} prompt "
         f"matches, {config.max_tokens} tokens"
         + (f", limit {explanation.limit}" if explanation.limit is not None else "")
-        + f"; broad: {config.max_broad_matches} a call, when nothing specific matches",
+        + f"; broad: {config.max_broad_matches} a call, when nothing as specific matches "
+        "(same tier or stronger)",
         "rank key: tier (file, command, keyword, prompt), then specificity (higher first), "
         "relevance (BM25, then shared terms), shared by (fewer first), created (newer "
         "first), id",

@@ -16,8 +16,8 @@ A lesson that matches several ways is ranked by its best match, a specific trigg
 before a broad one's (``lessons_core.matching.breadth``). A prompt-only match needs at least two
 distinct meaningful words shared with the prompt (common English never counts). The
 budget takes the top specific trigger matches up to their cap (broad ones only when no
-specific one is left, fewer, and a few per session) and the prompt matches up to theirs,
-then the token cap; the top rule the caps allow is always shown.
+specific one of their tier or a stronger one is left, fewer, and a few per session) and
+the prompt matches up to theirs, then the token cap; the top rule the caps allow is always shown.
 
 Only the standard library and the small core modules are imported here; RE2 is imported
 only when a command is matched, and nothing here touches numpy, click or pathspec unless
@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from lessons_core.matching.bm25 import scores
 from lessons_core.matching.glob_match import glob_matches, normalise_glob
-from lessons_core.matching.words import meaningful, phrase_at, tokens
+from lessons_core.matching.words import meaningful, phrase_at, stems, tokens
 from lessons_core.recall.types import NO_LIMITS, Allowance, Hit, Recall, RecallRequest
 from lessons_core.records import NamedTuple
 
@@ -203,12 +203,15 @@ def command_matches(index: RecallIndex, command: str) -> Iterable[tuple[CommandE
 
 
 def keyword_matches(index: RecallIndex, words: list[str]) -> Iterable[KeywordEntry]:
-    """Keywords whose words occur in ``words`` consecutively (whole words only), through
-    the one keyword matcher (``words.phrase_at``) at each start the index files them by."""
+    """Keywords whose words occur in ``words`` consecutively (whole words, or their
+    regular inflections), through the one keyword matcher (``words.phrase_at``) at each
+    start the index files them by: their first word, which the word there is or inflects
+    (``words.stems``)."""
     for start, word in enumerate(words):
-        for entry in index.keywords.get(word, ()):
-            if phrase_at(words, start, entry.phrase):
-                yield entry
+        for first in (word, *stems(word)):
+            for entry in index.keywords.get(first, ()):
+                if phrase_at(words, start, entry.phrase):
+                    yield entry
 
 
 def shared_terms(index: RecallIndex, prompt_terms: list[str]) -> dict[int, tuple[str, ...]]:
@@ -232,7 +235,8 @@ def select(
     When the session has no tokens left (``allowance.tokens_left``, what it has left of
     ``max_session_tokens``; None outside a session), only ``pinned`` matches remain. Then
     per-tier caps: ``max_trigger_matches`` specific trigger matches; broad ones
-    (``Hit.broad``) only when no specific one is left, at most ``max_broad_matches`` and
+    (``Hit.broad``) only when no specific one of their tier or a stronger one is left
+    (a broad command match is not held back by a keyword), at most ``max_broad_matches`` and
     at most ``allowance.broad_left`` (what the session has left of
     ``max_broad_per_session``); ``max_prompt_matches`` prompt matches. Then
     ``allowance.limit`` on the total, then ``max_tokens``: rules are taken in order while
@@ -262,10 +266,13 @@ def select(
     room = config.max_broad_matches
     if allowance.broad_left is not None:
         room = max(min(room, allowance.broad_left), 0)
-    if specific:
-        allowed, held = specific, tuple(broad)
-    else:
-        allowed, held = broad[:room], tuple(broad[room:])
+    # A broad match waits only for a specific one of its own tier or a stronger one: a
+    # keyword never silences the rule about the very command being run.
+    strongest = min((TIERS[c.hit.via] for c in specific), default=len(TIERS))
+    admitted = [c for c in broad if TIERS[c.hit.via] < strongest][:room]
+    allowed = sorted([*specific, *admitted], key=lambda c: c.key) if admitted else specific
+    let_in = {id(c) for c in admitted}
+    held = tuple(c for c in broad if id(c) not in let_in)
     picked = allowed[: config.max_trigger_matches] + prompts[: config.max_prompt_matches]
     if allowance.limit is not None:
         picked = picked[: max(allowance.limit, 0)]

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from lessons_core.matching.trigger_checks import TriggerProblem, judge_glob
 from lessons_core.store.layout import Layout
-from lessons_core.store.model import Status
+from lessons_core.store.model import Lesson, Status
 from lessons_core.telemetry.stats import Stats, compute
 from lessons_core.validate import ValidationReport, load_context, validate
 
@@ -42,6 +42,7 @@ class ReportData:
     validation: ValidationReport
     telemetry_on: bool
     stats: Stats | None
+    retired: tuple[Lesson, ...] = ()  # deprecated and superseded lessons, by id
 
 
 def gather(layout: Layout, now: dt.datetime | None = None) -> ReportData:
@@ -68,6 +69,7 @@ def gather(layout: Layout, now: dt.datetime | None = None) -> ReportData:
         validation=validate(layout, ctx),
         telemetry_on=log is not None,
         stats=compute(log, lessons) if log is not None and log.recalls else None,
+        retired=tuple(sorted((x for x in lessons if not x.is_active), key=lambda x: x.id)),
     )
 
 

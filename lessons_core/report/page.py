@@ -10,6 +10,8 @@ from lessons_core.validate import Severity
 MAX_FINDINGS = 300
 MAX_TOPICS = 25
 MAX_FOLDERS = 80
+MAX_NEVER = 50
+MAX_RETIRED = 100
 
 _CSS = """
 :root { color-scheme: light; }
@@ -49,6 +51,7 @@ def render_page(data: ReportData) -> str:
         _topics(data),
         _coverage(data),
         _findings(data),
+        _retired(data),
         _telemetry(data),
         "</main>",
     ]
@@ -149,6 +152,32 @@ def _findings(data: ReportData) -> str:
     )
 
 
+def _retired(data: ReportData) -> str:
+    """Deprecated and superseded lessons, with the reason each was given."""
+    if not data.retired:
+        return ""
+    rows = []
+    for lesson in data.retired[:MAX_RETIRED]:
+        status = escape(lesson.status.value)
+        if lesson.superseded_by:
+            status += f" by <code>{escape(lesson.superseded_by)}</code>"
+        rows.append(
+            f"<tr><td><code>{escape(lesson.id)}</code></td><td>{status}</td>"
+            f"<td>{escape(lesson.reason or '-')}</td><td>{escape(lesson.rule)}</td></tr>"
+        )
+    more = len(data.retired) - MAX_RETIRED
+    note = (
+        f'<p class="note">{more} more: run lessons list --status deprecated (or superseded).</p>'
+        if more > 0
+        else ""
+    )
+    return (
+        '<section id="retired"><h2>Retired lessons</h2><table><thead><tr><th>lesson</th>'
+        "<th>status</th><th>reason</th><th>rule</th></tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table>{note}</section>"
+    )
+
+
 def _telemetry(data: ReportData) -> str:
     title = "<h2>Recall in use</h2>"
     if not data.telemetry_on:
@@ -176,10 +205,16 @@ def _usage(stats: Stats) -> str:
             _card("never recalled", len(stats.never_recalled)),
         ]
     )
+    never = ""
+    if stats.never_recalled:
+        names = ", ".join(f"<code>{escape(i)}</code>" for i in stats.never_recalled[:MAX_NEVER])
+        more = len(stats.never_recalled) - MAX_NEVER
+        rest = f" and {more} more (<code>lessons stats --json</code>)" if more > 0 else ""
+        never = f'<p class="note">Never recalled: {names}{rest}.</p>'
     most = [(c.lesson_id, c.count) for c in stats.most_recalled]
     failed = [(f"{f.lesson_id} before {f.key}", f.failures) for f in stats.failed_after[:10]]
     return (
-        f'<div class="cards">{cards}</div>'
+        f'<div class="cards">{cards}</div>{never}'
         "<h3>Recalls per day</h3>"
         f"{day_chart(stats.days, 'Recalls per day (dark: delivering)')}"
         '<p class="note">Pale: every recall. Dark: recalls that delivered a lesson.</p>'

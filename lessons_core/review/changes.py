@@ -70,6 +70,8 @@ class Review:
     base: str
     base_ref: str
     changes: tuple[LessonChange, ...]
+    # How the base was chosen, for the reader: "the merge base of HEAD and main".
+    base_how: str = ""
 
     def of_kind(self, kind: str) -> list[LessonChange]:
         return [change for change in self.changes if change.kind == kind]
@@ -78,6 +80,7 @@ class Review:
         return {
             "base": self.base,
             "base_ref": self.base_ref,
+            "base_how": self.base_how,
             "summary": {kind: len(self.of_kind(kind)) for kind in KINDS},
             "changes": [change.to_dict() for change in self.changes],
         }
@@ -100,7 +103,8 @@ def review(layout: Layout, base_ref: str | None = None) -> Review:
         if name.endswith(".json") and not name.startswith(".")
     ]
     changes.sort(key=lambda c: (KINDS.index(c.kind), c.lesson_id))
-    return Review(base=base, base_ref=ref, changes=tuple(changes))
+    how = f"{ref}, as given" if base_ref else f"the merge base of HEAD and {ref}"
+    return Review(base=base, base_ref=ref, changes=tuple(changes), base_how=how)
 
 
 def _bytes_now(path: Path) -> bytes:

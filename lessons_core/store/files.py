@@ -7,6 +7,7 @@ never overwritten.
 
 from __future__ import annotations
 
+import difflib
 import os
 from collections import Counter
 from dataclasses import dataclass, field
@@ -81,15 +82,23 @@ def load_graph(layout: Layout) -> Graph:
 def get_lesson(layout: Layout, lesson_id: str) -> Lesson:
     path = lesson_path(layout, lesson_id)
     if not path.exists():
-        raise LessonNotFound(lesson_id)
+        raise not_found(layout, lesson_id)
     return read_lesson(path)
 
 
 def lesson_path(layout: Layout, lesson_id: str) -> Path:
     """The file of ``lesson_id``; an id that is not a plain slug names no file at all."""
     if not ID_PATTERN.match(lesson_id):
-        raise LessonNotFound(lesson_id)
+        raise not_found(layout, lesson_id)
     return layout.lesson_path(lesson_id)
+
+
+def not_found(layout: Layout, lesson_id: str) -> LessonNotFound:
+    """The error for an id the store lacks, naming the closest id it has (a typo, an id
+    from another branch): ``no lesson 'foo-bar'; did you mean 'foo-baz'?``."""
+    known = [path.stem for path in lesson_files(layout)]
+    close = difflib.get_close_matches(lesson_id, known, n=1, cutoff=0.6)
+    return LessonNotFound(lesson_id, close[0] if close else None)
 
 
 def create_lesson(layout: Layout, lesson: Lesson) -> bool:
@@ -108,4 +117,4 @@ def delete_lesson(layout: Layout, lesson_id: str) -> None:
     try:
         path.unlink()
     except FileNotFoundError:
-        raise LessonNotFound(lesson_id) from None
+        raise not_found(layout, lesson_id) from None

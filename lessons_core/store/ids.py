@@ -10,8 +10,11 @@ from dataclasses import replace
 from lessons_core.matching.words import COMMON_WORDS
 from lessons_core.store.model import Lesson
 
-MAX_ID_CHARS = 60
+MAX_ID_CHARS = 60  # the longest id ``--id`` accepts
+# A generated id stops at the word that would take it past this: short enough to type.
+GENERATED_ID_CHARS = 40
 _NON_SLUG = re.compile(r"[^a-z0-9]+")
+_ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 
 
 def slug(text: str) -> str:
@@ -20,12 +23,36 @@ def slug(text: str) -> str:
     return _NON_SLUG.sub("-", ascii_text.lower()).strip("-")
 
 
-def base_id(topic: str, rule: str, words: int = 5) -> str:
-    """``topic-first-meaningful-words``; common words are skipped when others remain."""
-    rule_terms = slug(rule).split("-")
-    picked = [w for w in rule_terms if w and w not in COMMON_WORDS] or [w for w in rule_terms if w]
-    stem = "-".join([slug(topic) or "general", *picked[:words]])
-    return stem[:MAX_ID_CHARS].rstrip("-") or "lesson"
+def base_id(topic: str, rule: str, words: int = 4) -> str:
+    """``topic-first-meaningful-words``: common words are skipped when others remain, and
+    each word comes once (the topic's included), within ``GENERATED_ID_CHARS``, so "uv
+    run pytest, not uv tox" under ``testing`` is ``testing-uv-pytest-tox``."""
+    head = slug(topic) or "general"
+    terms = [w for w in slug(rule).split("-") if w]
+    picked = [w for w in terms if w not in COMMON_WORDS and len(w) > 1 and not w.isdigit()]
+    seen = set(head.split("-"))
+    stem = head[:GENERATED_ID_CHARS].rstrip("-")
+    for word in picked or terms:
+        if word in seen:
+            continue
+        if words <= 0 or len(stem) + 1 + len(word) > GENERATED_ID_CHARS:
+            break
+        seen.add(word)
+        stem = f"{stem}-{word}"
+        words -= 1
+    return stem or "lesson"
+
+
+def id_problem(lesson_id: str) -> str | None:
+    """Why ``lesson_id`` cannot name a lesson (``lessons add --id``), or None."""
+    if not _ID.fullmatch(lesson_id):
+        return (
+            f"id {lesson_id!r} must be lowercase letters, digits and single dashes "
+            "(e.g. 'testing-pytest')"
+        )
+    if len(lesson_id) > MAX_ID_CHARS:
+        return f"id {lesson_id!r} is {len(lesson_id)} characters long; the limit is {MAX_ID_CHARS}"
+    return None
 
 
 def candidate_ids(topic: str, rule: str) -> list[str]:

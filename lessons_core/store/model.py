@@ -74,6 +74,8 @@ class Lesson:
     # Delivered at session start and after compaction, whatever the agent touches
     # (lessons_core.delivery.always); triggers are optional then.
     always: bool = False
+    # Why it was deprecated or superseded (``lessons deprecate --reason``).
+    reason: str | None = None
 
     @property
     def is_active(self) -> bool:
@@ -115,6 +117,8 @@ class Lesson:
             data["gate"] = True
         if self.always:
             data["always"] = True
+        if self.reason is not None:
+            data["reason"] = self.reason
         return data
 
     @classmethod
@@ -170,6 +174,9 @@ class Lesson:
         always = data.get("always", False)
         if not isinstance(always, bool):
             raise InvalidLessonFile(source, "must be true or false", "always")
+        reason = data.get("reason")
+        if reason is not None and not isinstance(reason, str):
+            raise InvalidLessonFile(source, "must be a string", "reason")
         return cls(
             id=lesson_id,
             rule=rule,
@@ -182,6 +189,7 @@ class Lesson:
             superseded_by=superseded_by,
             gate=gate,
             always=always,
+            reason=reason,
         )
 
 
@@ -198,6 +206,7 @@ _KNOWN_KEYS = frozenset(
         "superseded_by",
         "gate",
         "always",
+        "reason",
     }
 )
 _TRIGGER_KEYS = ("files", "commands", "keywords")

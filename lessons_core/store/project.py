@@ -45,8 +45,13 @@ def init_project(root: Path) -> tuple[Layout, list[Path]]:
 
 
 def set_status(
-    layout: Layout, lesson_id: str, status: Status, superseded_by: str | None = None
+    layout: Layout,
+    lesson_id: str,
+    status: Status,
+    superseded_by: str | None = None,
+    reason: str | None = None,
 ) -> Lesson:
+    """Give a lesson ``status``; ``reason`` (why, kept in the file) replaces any older one."""
     with locked(layout.lock_path):
         lesson = get_lesson(layout, lesson_id)
         if superseded_by is not None:
@@ -57,7 +62,10 @@ def set_status(
                 raise LessonsError(
                     f"'{superseded_by}' is {successor.status.value}; a successor must be active"
                 )
-        changed = replace(lesson, status=status, superseded_by=superseded_by)
+        why = reason.strip() if reason and reason.strip() else lesson.reason
+        if status is Status.ACTIVE:
+            why = None
+        changed = replace(lesson, status=status, superseded_by=superseded_by, reason=why)
         if changed != lesson:
             update_lesson(layout, changed)
     return changed

@@ -93,7 +93,10 @@ def compute(log: TelemetryLog, lessons: list[Lesson], top: int = TOP) -> Stats:
     delivered = Counter(i for r in recalls for i in r.delivered)
     preload = preload_cost([lesson for lesson in lessons if lesson.is_active])
     ranked = sorted(delivered.items(), key=lambda item: (-item[1], item[0]))
-    least = sorted(delivered.items(), key=lambda item: (item[1], item[0]))
+    # The two lists never share an id: with fewer than twice ``top`` lessons delivered
+    # (or many tied), the upper half is the most recalled and the rest the least.
+    split = min(top, (len(ranked) + 1) // 2)
+    least = sorted(ranked[split:], key=lambda item: (item[1], item[0]))
     return Stats(
         recalls=len(recalls),
         silent=len(recalls) - len(delivering),
@@ -106,7 +109,7 @@ def compute(log: TelemetryLog, lessons: list[Lesson], top: int = TOP) -> Stats:
         active_lessons=len(active),
         preload_tokens=preload,
         ratio=served / (preload * sessions) if preload and sessions else None,
-        most_recalled=tuple(LessonCount(i, n) for i, n in ranked[:top]),
+        most_recalled=tuple(LessonCount(i, n) for i, n in ranked[:split]),
         least_recalled=tuple(LessonCount(i, n) for i, n in least[:top]),
         never_recalled=tuple(i for i in active if i not in delivered),
         failed_after=_failed_after(log),

@@ -9,8 +9,10 @@ keep false alarms away, only unmistakable names count:
   folder written with its ``/`` (``src/db/``), exactly;
 - a command: the first word of a code span (in backticks) that is a program on the PATH
   or a file of the repo, unless it is an ordinary word that some system also has as a
-  program (`true`, `sort`, `write`, ...) standing alone; ``npm`` in "use `pnpm`, never
-  `npm`" counts, plain words outside backticks never do.
+  program (`true`, `sort`, `write`, ...) standing alone; ``npm ci`` in "run `npm ci`,
+  never install" counts, plain words outside backticks never do. A bare program that
+  capture would refuse as broad (``npm``, whose everyday sub-commands it all matches) is
+  no precise trigger, so it is not suggested.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import shutil
 from collections.abc import Iterator
 
 from lessons_core.delivery.always import VIA, fit_hits, render
+from lessons_core.matching.trigger_checks import command_problem
 from lessons_core.recall.render import estimate_tokens, hit_line
 from lessons_core.recall.types import Hit
 from lessons_core.store.model import Lesson
@@ -106,7 +109,9 @@ def precise_trigger(
         if program in files or shutil.which(program) is not None:
             second = words[1] if len(words) > 1 else ""
             plain = re.fullmatch(r"[\w:.-]+", second) is not None and not second.startswith("-")
-            return "--trigger-cmd", literal_pattern(f"{program} {second}" if plain else program)
+            pattern = literal_pattern(f"{program} {second}" if plain else program)
+            if command_problem(pattern) is None:  # never suggest what capture refuses
+                return "--trigger-cmd", pattern
     return None
 
 

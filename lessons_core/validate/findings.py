@@ -25,6 +25,10 @@ class Code:
     code: str
     severity: Severity
     title: str
+    # Found in this machine's telemetry log (L3xx), which no other checkout has: such a
+    # finding never changes the exit code of ``--strict`` (only of ``--strict-telemetry``),
+    # so a laptop and CI agree on the same commit.
+    local: bool = False
 
 
 _TABLE: tuple[Code, ...] = (
@@ -47,12 +51,13 @@ _TABLE: tuple[Code, ...] = (
     Code("L105", Severity.WARNING, "keyword made of common words"),
     Code("L106", Severity.ERROR, "lesson can never be recalled"),
     Code("L107", Severity.WARNING, "command trigger names only an interpreter"),
+    Code("L108", Severity.NOTICE, "trigger is held back as broad at recall"),
     Code("L201", Severity.ERROR, "duplicate active rule"),
     Code("L202", Severity.WARNING, "near-duplicate active rule"),
     Code("L203", Severity.WARNING, "many lessons share one trigger set"),
-    Code("L301", Severity.NOTICE, "never recalled"),
-    Code("L302", Severity.WARNING, "shown, then failed anyway"),
-    Code("L303", Severity.WARNING, "never held"),
+    Code("L301", Severity.NOTICE, "never recalled", local=True),
+    Code("L302", Severity.WARNING, "shown, then failed anyway", local=True),
+    Code("L303", Severity.WARNING, "never held", local=True),
     Code("L401", Severity.WARNING, "always-on lesson does not fit the budget"),
     Code("L402", Severity.WARNING, "always-on lesson could have a precise trigger"),
     Code("L501", Severity.ERROR, "what looks like a secret is committed"),
@@ -82,6 +87,11 @@ class Finding:
     def title(self) -> str:
         return CODES[self.code].title
 
+    @property
+    def local(self) -> bool:
+        """Whether it comes from this machine's telemetry (``Code.local``)."""
+        return CODES[self.code].local
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "code": self.code,
@@ -92,4 +102,5 @@ class Finding:
             "lesson": self.lesson_id,
             "message": self.message,
             "fix": self.fix,
+            "telemetry": self.local,
         }

@@ -28,6 +28,11 @@ def summary(report: ValidationReport) -> dict[str, int]:
 def summary_line(report: ValidationReport) -> str:
     counts = summary(report)
     parts = [_plural(counts[key], key[:-1]) for key in ("errors", "warnings", "notices")]
+    local = sum(1 for f in report.findings if f.local and f.severity is Severity.WARNING)
+    if local:
+        parts[1] += (
+            f" ({local} from this machine's telemetry: only --strict-telemetry fails on them)"
+        )
     return f"{_plural(report.lessons, 'lesson')} checked: {', '.join(parts)}"
 
 
@@ -42,9 +47,11 @@ def as_text(report: ValidationReport) -> str:
     return "\n".join(lines)
 
 
-def as_json(report: ValidationReport, strict: bool = False) -> dict[str, Any]:
+def as_json(
+    report: ValidationReport, strict: bool = False, strict_telemetry: bool = False
+) -> dict[str, Any]:
     return {
-        "ok": not report.failed(strict),
+        "ok": not report.failed(strict, strict_telemetry),
         "summary": summary(report),
         "findings": [finding.to_dict() for finding in report.findings],
     }

@@ -38,9 +38,15 @@ class ValidationReport:
     def count(self, severity: Severity) -> int:
         return sum(1 for finding in self.findings if finding.severity is severity)
 
-    def failed(self, strict: bool = False) -> bool:
-        """Errors fail; with ``strict`` warnings do too; notices never."""
-        return self.count(Severity.ERROR) > 0 or (strict and self.count(Severity.WARNING) > 0)
+    def failed(self, strict: bool = False, strict_telemetry: bool = False) -> bool:
+        """Errors fail; with ``strict`` warnings do too, but those from this machine's
+        telemetry only with ``strict_telemetry`` (``Code.local``); notices never."""
+        if self.count(Severity.ERROR) > 0:
+            return True
+        return any(
+            finding.severity is Severity.WARNING and (strict_telemetry if finding.local else strict)
+            for finding in self.findings
+        )
 
 
 def load_context(

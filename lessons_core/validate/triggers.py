@@ -3,9 +3,11 @@ never fire at all. Triggers the judgement rejects are schema findings (L009, L01
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 
 from lessons_core.matching import trigger_checks as tc
+from lessons_core.matching.breadth import broad_notices
 from lessons_core.matching.probes import probe_hits_many
 from lessons_core.matching.thresholds import BROAD_GLOB_SHARE
 from lessons_core.store.model import Lesson
@@ -28,6 +30,7 @@ def check(ctx: Context) -> Iterator[Finding]:
     commands = [c for x in active for c in x.triggers.commands]
     hits = probe_hits_many(c for c in commands if tc.command_problem(c, hits=[]) is None)
     glob_cache: dict[str, tc.TriggerProblem | None] = {}
+    shares = _share_counts(active)
     for lesson in active:
         problems: list[tc.TriggerProblem] = []
         for glob in lesson.triggers.files:
@@ -41,6 +44,36 @@ def check(ctx: Context) -> Iterator[Finding]:
         for keyword in lesson.triggers.keywords:
             problems += _some(tc.keyword_problem(keyword))
         yield from _findings(ctx, lesson, problems)
+        if not lesson.gate:  # a gated rule is never held back
+            yield from _held_back(ctx, lesson, shares, {p.trigger for p in problems})
+
+
+def _share_counts(active: list[Lesson]) -> Counter[tuple[str, str]]:
+    """How many active lessons carry each trigger, by ``Triggers`` field."""
+    counts: Counter[tuple[str, str]] = Counter()
+    for lesson in active:
+        for field in ("files", "commands", "keywords"):
+            counts.update({(field, trigger) for trigger in getattr(lesson.triggers, field)})
+    return counts
+
+
+def _held_back(
+    ctx: Context, lesson: Lesson, shares: Counter[tuple[str, str]], judged: set[str]
+) -> Iterator[Finding]:
+    """L108: the triggers recall will hold back as broad (none already reported)."""
+    found = broad_notices(
+        lesson.triggers, lambda field, trigger: shares[field, trigger], lambda t: t not in judged
+    )
+    for trigger, sentence in found:
+        yield Finding(
+            "L108",
+            ctx.lesson_file(lesson.id),
+            sentence,
+            "fine for a rule about every such call; to have it speak beside more specific "
+            'rules, narrow the trigger to the file or command it is about, or set "gate": true',
+            lesson.id,
+            trigger,
+        )
 
 
 def _some(problem: tc.TriggerProblem | None) -> list[tc.TriggerProblem]:

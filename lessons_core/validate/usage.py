@@ -74,16 +74,29 @@ def _never_recalled(ctx: Context, log: TelemetryLog) -> Iterator[Finding]:
 
 def _failed_after(ctx: Context, log: TelemetryLog) -> Iterator[Finding]:
     counts = Counter((i, f.key) for f in log.failures for i in f.after)
+    # Lessons that already reached the agent as a gate (the call refused until it read
+    # them): "gate": true is no fix for those.
+    gated = {i for r in log.recalls if r.gate for i in r.delivered}
     for (lesson_id, key), count in sorted(counts.items()):
         lesson = ctx.graph.lessons.get(lesson_id)
         if count < REPEATED_FAILURE_MIN or lesson is None or not lesson.is_active:
             continue
+        if lesson.gate or lesson_id in gated:
+            fix = (
+                "it already comes as a gate, read before the call runs, so the wording is "
+                "what fails: reword the rule to say exactly what to do instead, check it is "
+                "still true, or narrow its triggers to where it is"
+            )
+        else:
+            fix = (
+                "reword the rule to say exactly what to do instead, check it is still true, "
+                'or set "gate": true so it is read before the call runs'
+            )
         yield Finding(
             "L302",
             ctx.lesson_file(lesson_id),
             f"shown, then '{key}' failed anyway, {count} times: the rule is not working there",
-            "reword the rule to say exactly what to do instead, check it is still true, "
-            'or set "gate": true so it is read before the call runs',
+            fix,
             lesson_id,
             '"rule"',
         )

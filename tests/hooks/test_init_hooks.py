@@ -96,10 +96,43 @@ def test_remove_hooks_restores_other_hooks_only(
         "model": "opus",
         "hooks": {"PreToolUse": [OTHER_HOOK]},
     }
-    assert json.loads((plain_repo / ".cursor" / "hooks.json").read_text()) == {"version": 1}
+    assert not (plain_repo / ".cursor").exists()  # it held nothing but ours
     code, out, _ = init_in(plain_repo, "--remove-hooks", monkeypatch=monkeypatch)
     assert code == 0
     assert "no hooks or sections of lessons found" in out
+
+
+def test_remove_hooks_leaves_nothing_it_emptied(
+    plain_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Wired into a repo that had none of these files, then removed: no 0-byte AGENTS.md,
+    no `{}` settings, no empty `.gemini/`, `.claude/` or `.github/hooks/` is left; a file
+    or folder holding anything of the user's stays, with their content."""
+    (plain_repo / ".github").mkdir()
+    (plain_repo / ".github" / "CODEOWNERS").write_text("* @team\n")
+    (plain_repo / "CLAUDE.md").write_text("# Notes\n")
+    init_in(plain_repo, "--claude-code", "--gemini", "--copilot", "--agents-md", "--claude-md",
+            "--mcp", monkeypatch=monkeypatch)  # fmt: skip
+    before = {p.relative_to(plain_repo).as_posix() for p in plain_repo.rglob("*")}
+    assert {".gemini/settings.json", ".claude/settings.json", "AGENTS.md", ".mcp.json"} <= before
+    code, out, err = init_in(plain_repo, "--remove-hooks", monkeypatch=monkeypatch)
+    assert (code, err) == (0, "")
+    for gone in (".gemini", ".claude", ".github/hooks", "AGENTS.md", ".mcp.json"):
+        assert not (plain_repo / gone).exists(), gone
+    assert "removed the empty folder .gemini/" in out
+    assert (plain_repo / ".github" / "CODEOWNERS").read_text() == "* @team\n"
+    assert (plain_repo / "CLAUDE.md").read_text() == "# Notes\n"
+
+
+def test_an_emptied_doc_file_a_link_points_at_is_kept(
+    plain_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """CLAUDE.md -> AGENTS.md: AGENTS.md is kept (empty), so the link never dangles."""
+    (plain_repo / "CLAUDE.md").symlink_to("AGENTS.md")
+    init_in(plain_repo, "--agents-md", monkeypatch=monkeypatch)
+    assert init_in(plain_repo, "--remove-hooks", monkeypatch=monkeypatch)[0] == 0
+    assert (plain_repo / "AGENTS.md").read_text() == ""
+    assert (plain_repo / "CLAUDE.md").is_symlink()
 
 
 def test_remove_hooks_alone(plain_repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:

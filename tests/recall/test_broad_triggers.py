@@ -193,3 +193,24 @@ def test_explain_names_a_held_back_rule(layout: Layout, write_lesson: WriteLesso
     write_lesson("code-small", "Keep modules small.", files=("src/**",))
     outcomes = {v.lesson_id: v.outcome for v in explain(layout, EDIT, config=Config()).verdicts}
     assert outcomes == {"api-timeouts": SHOWN, "code-small": HELD}
+
+
+def test_a_keyword_never_holds_back_the_rule_about_the_command_run(
+    layout: Layout, write_lesson: WriteLesson
+) -> None:
+    """`pytest` fires on `pytest -q` and `python -m pytest`, so it is broad; a keyword
+    rule matching the words of the same command is a weaker tier and does not silence it:
+    the command rule comes first. A specific command rule still holds it back."""
+    write_lesson("test-run", "Run the tests with uv run pytest -q.", commands=("pytest",))
+    write_lesson("http-redirect", "Follow redirects explicitly.", keywords=("redirect",))
+    run = RecallRequest(command="uv run pytest -k redirect")
+    found = recall(layout, run, config=Config())
+    assert [(h.lesson_id, h.via, h.broad) for h in found.hits] == [
+        ("test-run", "command", True),
+        ("http-redirect", "keyword", False),
+    ]
+    assert found.more == 0
+    write_lesson("test-k", "Quote the -k expression.", commands=("pytest -k",))
+    held = recall(layout, run, config=Config())
+    assert [h.lesson_id for h in held.hits] == ["test-k", "http-redirect"]
+    assert held.more == 1

@@ -54,7 +54,8 @@ COMMANDS = st.sampled_from(
 )  # fmt: skip
 WORDS = st.sampled_from(
     ["release", "database", "pool", "alembic", "timeouts", "client", "python", "module",
-     "readme", "the", "migrations", "version", "bumped", "generated", "code"]
+     "readme", "the", "migrations", "version", "bumped", "generated", "code", "pools",
+     "releases", "releasing", "released", "alembics", "pooling"]
 )  # fmt: skip
 REQUESTS = st.builds(
     RecallRequest,

@@ -103,6 +103,18 @@ def test_leading_assignment_does_not_hide_an_anchored_pattern(
         ("платёж", "платёжка", False),
         ("café", "the cafe\u0301 menu", True),
         ("Straße", "STRASSE", True),
+        # regular English inflections of a whole word
+        ("type hint", "add type hints to the parser", True),
+        ("art", "the arts directory", True),
+        ("art", "restarts the server", False),
+        ("policy", "two retry policies", True),
+        ("box", "the boxes overflow", True),
+        ("push", "it pushed twice", True),
+        ("stop", "the worker stopped", True),
+        ("use", "we are using it", True),
+        ("type hints", "add a type hint", False),  # a keyword's own plural is not its base
+        ("str", "parse the string", False),  # a base needs a vowel
+        ("Überweisung", "ÜberweisungsFormular prüfen", False),  # English suffixes only
     ],
 )
 def test_keywords_are_whole_words_case_insensitive_unicode(
