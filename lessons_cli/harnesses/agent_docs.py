@@ -145,16 +145,11 @@ def remove_snippet(path: Path) -> bool:
 
 
 def _without(text: str, span: tuple[int, int]) -> str:
-    before = text[: span[0]].rstrip("
-")
-    after = text[span[1] :].lstrip("
-")
+    before = text[: span[0]].rstrip("\n")
+    after = text[span[1] :].lstrip("\n")
     if before and after:
-        return f"{before}
-
-{after}"
-    return f"{before}
-" if before else after
+        return f"{before}\n\n{after}"
+    return f"{before}\n" if before else after
 
 
 def _linked_to(path: Path) -> bool:
