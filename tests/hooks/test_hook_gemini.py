@@ -12,7 +12,7 @@ from lessons_cli.harnesses import gemini
 from lessons_core.delivery.deliver import GATE_PREFIX, session_note
 from lessons_core.recall.render import BRACKET_CLOSE, BRACKET_OPEN
 from lessons_core.store.layout import Layout
-from tests.hooks.conftest import answer, call_hook, payload, write_lesson
+from tests.hooks.conftest import answer, call_hook, file_rules_as_context, payload, write_lesson
 
 RELEASE = "Bump VERSION before running scripts/release.sh."
 APP = "Keep src/app.py free of import-time side effects."
@@ -63,6 +63,7 @@ def test_file_rules_arrive_after_the_tool_in_a_bracket_fence(project: Layout) ->
     """BeforeTool cannot add context, so a file rule comes with AfterTool, once, fenced
     without angle brackets (the client would turn them into &lt; and &gt;)."""
     _lessons(project)
+    file_rules_as_context(project)
     assert call_hook("gemini", _call(project, "before_tool_write_file")) == b""
     text = _context(answer("gemini", _call(project, "after_tool_write_file")))
     assert APP in text

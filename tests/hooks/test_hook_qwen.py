@@ -14,6 +14,7 @@ from tests.hooks.conftest import (
     RELEASE_RULE,
     answer,
     call_hook,
+    file_rules_as_context,
     payload,
     write_lesson,
 )
@@ -55,7 +56,8 @@ def test_a_covered_command_is_refused_with_the_rule_then_runs(two_lessons: Layou
 
 def test_a_file_rule_waits_for_post_tool_use(two_lessons: Layout) -> None:
     """PreToolUse says nothing for a context rule (Qwen would drop it); PostToolUse of the
-    same edit delivers it, once."""
+    same edit delivers it, once (``delivery_file: "context"``)."""
+    file_rules_as_context(two_lessons)
     assert call_hook(H, payload(H, "pre_tool_use_edit", two_lessons.root)) == b""
     post = payload(H, "post_tool_use_edit", two_lessons.root)
     context = _context(answer(H, post), "PostToolUse")
