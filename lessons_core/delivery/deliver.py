@@ -235,7 +235,9 @@ def on_prompt(
     ``before_action``)."""
     if not prompt.strip():
         return None
-    request = RecallRequest(files=(), command=None, prompt=prompt)
+    from lessons_core.recall.prompt_files import named_files
+
+    request = RecallRequest(prompt=prompt, named=named_files(layout, prompt))
     with opened or sessions.open_session(layout, key) as session:
         if config.stop_capture:  # a correction of the action before it is evidence
             session_evidence.note_prompt(session, prompt)

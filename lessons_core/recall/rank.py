@@ -52,7 +52,8 @@ if TYPE_CHECKING:
     RankKey: TypeAlias = tuple[int, tuple[int, ...], float, int, int, int, str]
 
 VIA_FILE, VIA_COMMAND, VIA_KEYWORD, VIA_PROMPT = "file", "command", "keyword", "prompt"
-TIERS = {VIA_FILE: 0, VIA_COMMAND: 1, VIA_KEYWORD: 2, VIA_PROMPT: 3}
+VIA_NAMED = "named"  # a file trigger matching a file the prompt names
+TIERS = {VIA_FILE: 0, VIA_NAMED: 0, VIA_COMMAND: 1, VIA_KEYWORD: 2, VIA_PROMPT: 3}
 MIN_SHARED_TERMS = 2
 
 
@@ -125,6 +126,9 @@ def rank(index: RecallIndex, request: RecallRequest) -> list[Candidate]:
     matches: list[tuple[str, GlobEntry | CommandEntry | KeywordEntry, str, str]] = []
     for path in files:
         matches.extend((VIA_FILE, e, e.glob, path) for e in file_matches(index, path))
+    named = dict.fromkeys(normalise_glob(path) for path in request.named if path.strip())
+    for path in [path for path in named if path not in files]:
+        matches.extend((VIA_NAMED, e, e.glob, path) for e in file_matches(index, path))
     if request.command and request.command.strip():
         fired = command_matches(index, request.command)
         matches.extend((VIA_COMMAND, e, e.pattern, part) for e, part in fired)
@@ -275,7 +279,7 @@ def pinned(candidate: Candidate) -> bool:
     hit = candidate.hit
     if hit.gate:
         return True
-    if hit.via == VIA_FILE:
+    if hit.via in (VIA_FILE, VIA_NAMED):
         return candidate.specificity[0] == 1
     return hit.via == VIA_COMMAND and not hit.broad
 

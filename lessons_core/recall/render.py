@@ -173,6 +173,8 @@ def why(hit: Hit) -> str:
         return "prompt terms: " + neutralise(", ".join(hit.terms), MAX_LABEL_CHARS)
     if hit.via == "always":  # lessons_core.delivery.always
         return "always on"
+    if hit.via == "named":  # a file the prompt names (lessons_core.recall.prompt_files)
+        return "named in the prompt: " + neutralise(hit.matched, MAX_LABEL_CHARS)
     return f"{hit.via}: {neutralise(hit.trigger, MAX_LABEL_CHARS)}"
 
 

@@ -10,12 +10,15 @@ class RecallRequest(NamedTuple):
     files: tuple[str, ...] = ()  # repo-relative POSIX paths
     command: str | None = None
     prompt: str | None = None
+    # Repo-relative files the prompt names (lessons_core.recall.prompt_files): matched
+    # like ``files``, shown as "named in the prompt".
+    named: tuple[str, ...] = ()
 
 
 class Hit(NamedTuple):
     lesson_id: str
     rule: str
-    via: str  # "file" | "command" | "keyword" | "prompt"
+    via: str  # "file" | "named" (a file the prompt names) | "command" | "keyword" | "prompt"
     trigger: str  # the glob / pattern / keyword that matched ("" for prompt)
     terms: tuple[str, ...]  # shared terms for prompt matches, else ()
     gate: bool

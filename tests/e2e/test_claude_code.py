@@ -284,3 +284,18 @@ def test_an_always_on_lesson_reaches_the_first_request_and_again_after_compact(
     after = fake.requests[start:]
     assert after
     assert _blob(after[0]).count(ALWAYS_RULE) == 1  # compaction dropped it; the start re-added it
+
+
+def test_a_prompt_naming_a_file_brings_its_rule_to_the_first_request(project: Project) -> None:
+    """The prompt names the file by its basename and a line number: the model's first
+    request carries the file's rule, labelled, before any tool call; once only."""
+    fake = project.fake
+    session = project.claude("why is `app.py:1` slow to import?")["session_id"]
+    first = _first_with(fake.requests, "slow to import")
+    blob = _blob(fake.requests[first])
+    assert blob.count(APP_RULE) == 1
+    assert "(named in the prompt: src/app.py)" in blob
+    assert not tool_results(fake.requests[first])
+    start = len(fake.requests)
+    project.claude("and src/app.py:1 again?", "--resume", session)
+    assert all(_blob(r).count(APP_RULE) == 1 for r in fake.requests[start:])

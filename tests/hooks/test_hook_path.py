@@ -86,8 +86,13 @@ HOOK_PATH: dict[str, frozenset[str]] = {
     # A command (not a file) to match: command triggers, pure reads, Codex's patches.
     "lessons_core.matching.commands": frozenset({"re", "functools"}),
     "lessons_core.matching.pure_reads": frozenset({"re"}),
-    "lessons_cli.harnesses.codex_patches": frozenset({"re"}),
+    "lessons_cli.harnesses.codex_patches": frozenset(),
+    "lessons_core.matching.patch_paths": frozenset(),  # Codex's patches, shell patches
     "lessons_core.matching.command_words": frozenset({"re"}),  # commands imported it already
+    "lessons_core.matching.shell_syntax": frozenset(),  # the files a shell call touches
+    "lessons_core.matching.shell_files": frozenset({"posixpath"}),  # os loaded it already
+    # A prompt that may name a file: git's list of tracked files, run when it changed.
+    "lessons_core.recall.prompt_files": frozenset({"posixpath"}),
     # A session start (or compaction): always-on lessons and the topics line.
     "lessons_core.delivery.always": frozenset({"itertools"}),
     # A failed tool call: the capture nudge, which masks secrets.
