@@ -20,6 +20,7 @@ from lessons_core.delivery.deliver import Notice, ToolAction
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any
 
     from lessons_core.store.config import Config
@@ -86,7 +87,7 @@ def input_action(
     payload: dict[str, Any],
     file_tools: tuple[str, ...],
     shell_tool: str,
-    read_tools: dict[str, tuple[str, ...]] | None = None,
+    read_tools: Mapping[str, tuple[str, ...]] | None = None,
 ) -> ToolAction:
     """A call of one of ``file_tools`` is about ``tool_input.file_path``, one of
     ``shell_tool`` runs ``tool_input.command``, one of ``read_tools`` reads the paths

@@ -67,9 +67,12 @@ def running(layout: Layout, cwd: str | None, command: object) -> ToolAction:
     if not isinstance(command, str) or not command.strip():
         return NOTHING
     reads, writes = _effects(command)
+    read = in_repo(layout, cwd, reads) if reads else ()
+    # A folder searched (``rg x src``) is no file read: its rules are not this call's.
+    read = tuple(f for f in read if not os.path.isdir(os.path.join(layout.top, f)))
     return ToolAction(
         command=command,
-        reads=in_repo(layout, cwd, reads) if reads else (),
+        reads=read,
         writes=in_repo(layout, cwd, writes) if writes else (),
     )
 
@@ -77,11 +80,7 @@ def running(layout: Layout, cwd: str | None, command: object) -> ToolAction:
 def _effects(command: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The paths ``command`` reads and writes, as written in it; imported by shell calls
     only (each module costs a hook about a millisecond)."""
-    try:
-        from lessons_core.matching.shell_files import (  # type: ignore[import-not-found, unused-ignore]
-            shell_file_effects,
-        )
-    except ImportError:  # PENDING-MERGE: the shell reader is not in this build yet
-        return (), ()
+    from lessons_core.matching.shell_files import shell_file_effects
+
     effects = shell_file_effects(command)
     return effects.reads, effects.writes

@@ -138,6 +138,36 @@ def test_a_new_file_is_refused_once_with_its_rule_and_the_retry_writes_it(
     assert _blob(fake.requests[-1]).count(storage_rule) == 1
 
 
+def test_a_shell_write_is_refused_once_and_a_shell_read_brings_the_rule(
+    project: Project,
+) -> None:
+    """A heredoc through Bash writing a new file under a folder rule is refused with the
+    rule before the file exists, and the retry writes it; `sed -n` of a covered file
+    brings its rule beside the output, so the Edit after it runs unrefused."""
+    storage_rule = "Open files under src/storage through storage.paths only."
+    glob = "src/storage/**"
+    lessons(project.root, "add", storage_rule, "--topic", "storage", "--trigger-file", glob)
+    fake = project.fake
+    generated = project.root / "src" / "storage" / "gen.py"
+    fake.probe = lambda: (generated.exists(), _app_text(project)())
+    (project.root / "src" / "storage").mkdir()
+    fake.scenarios["shell"] = [
+        bash_call("cat > src/storage/gen.py <<'EOF'\nX = 1\nEOF"),
+        bash_call("sed -n 1,200p src/app.py"),
+        edit_call(project.root, "VALUE = 1", "VALUE = 2"),
+    ]
+    result = project.claude("SCENARIO:shell generate and change", "--allowedTools", TOOLS)
+    refused = _first_refusal_with(fake.requests, storage_rule)
+    assert fake.observed[refused] == (False, "VALUE = 1\n")
+    assert generated.read_text() == "X = 1\n"
+    first = _first_with(fake.requests, APP_RULE)
+    assert fake.observed[first] == (True, "VALUE = 1\n")
+    assert "VALUE = 1" in result_text(tool_results(fake.requests[first])[-1])  # sed's output
+    assert _answer_to(fake.requests, first) == "Edit"
+    assert [d["tool_name"] for d in result["permission_denials"]] == ["Bash"]
+    assert (project.root / "src" / "app.py").read_text() == "VALUE = 2\n"
+
+
 def test_a_lesson_added_after_the_read_refuses_the_edit_once(project: Project) -> None:
     """The Read brought the file's rule; a lesson added since (through Bash) had not come:
     the Edit is refused once with it alone, before the file changed; the retry runs."""

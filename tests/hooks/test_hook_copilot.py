@@ -82,9 +82,26 @@ def test_tool_args_sent_as_json_text_are_read_too(two_lessons: Layout) -> None:
     assert APP_RULE in got["permissionDecisionReason"]
 
 
-def test_a_pure_read_command_is_silent(two_lessons: Layout) -> None:
-    """cat of a covered file recalls nothing."""
-    assert call_hook(H, payload(H, "pre_tool_use_bash_read", two_lessons.root)) == b""
+def test_a_pure_read_command_speaks_only_about_its_file(two_lessons: Layout) -> None:
+    """cat of a covered file brings its rule as context (after the output, before an
+    edit), never a refusal; cat of an uncovered file recalls nothing."""
+    got = answer(H, payload(H, "pre_tool_use_bash_read", two_lessons.root))
+    assert got is not None
+    assert set(got) == {"additionalContext"}
+    assert APP_RULE in got["additionalContext"]
+    other = payload(H, "pre_tool_use_bash_read", two_lessons.root)
+    other["toolArgs"] = {"command": "cat README.md", "description": "run it"}
+    assert call_hook(H, other) == b""
+
+
+def test_view_brings_the_file_rule_and_the_edit_after_it_is_silent(two_lessons: Layout) -> None:
+    """view of a covered file: its rule as context; the edit of it afterwards runs silent."""
+    view = payload(H, "pre_tool_use_edit", two_lessons.root, toolName="view")
+    view["toolArgs"] = {"path": str(two_lessons.root / "src" / "app.py")}
+    got = answer(H, view)
+    assert got is not None
+    assert APP_RULE in got["additionalContext"]
+    assert call_hook(H, payload(H, "pre_tool_use_edit", two_lessons.root)) == b""
 
 
 def test_session_start_gives_the_note_and_resets(two_lessons: Layout) -> None:

@@ -117,3 +117,32 @@ def test_cursor_session_start_and_compaction(project: Layout) -> None:
     assert call_hook("cursor", shell) == b""  # made again: it runs
     assert call_hook("cursor", payload("cursor", "pre_compact", project.root)) == b""
     assert answer("cursor", shell) is not None
+
+
+def test_cursor_read_brings_the_file_rule_and_an_unread_write_is_refused(
+    project: Layout,
+) -> None:
+    """Documented payloads: postToolUse of Read adds the file's rule as additional_context
+    (beside the content, before the next call), and the Write after it passes; in another
+    conversation a Write not read first is refused with the rule, then runs. A shell
+    command writing a covered file is refused at beforeShellExecution."""
+    _lessons(project)
+    read = payload("cursor", "post_tool_use_write", project.root, tool_name="Read")
+    read["tool_input"] = {"file_path": str(project.root / "src" / "a.py")}
+    got = answer("cursor", read)
+    assert got is not None
+    assert "Keep src/a.py import-safe." in got["additional_context"]
+    assert call_hook("cursor", payload("cursor", "pre_tool_use_write", project.root)) == b""
+    other = payload("cursor", "pre_tool_use_write", project.root, conversation_id="c2")
+    refused = answer("cursor", other)
+    assert refused is not None
+    assert refused["permission"] == "deny"
+    assert "Keep src/a.py import-safe." in refused["agent_message"]
+    assert call_hook("cursor", other) == b""
+    shell = payload(
+        "cursor", "before_shell_execution", project.root, conversation_id="c3",
+        command="sed -i 's/1/2/' src/a.py",
+    )  # fmt: skip
+    denied = answer("cursor", shell)
+    assert denied is not None
+    assert "Keep src/a.py import-safe." in denied["agent_message"]

@@ -36,9 +36,14 @@ def test_the_matchers_are_anchored_as_qwen_searches_tool_names() -> None:
     for event in qwen.WIRING.events:
         if event.matcher is not None:
             assert re.fullmatch(r"\^\(.*\)\$", event.matcher)
-            assert all(re.search(event.matcher, tool) for tool in qwen.TOOLS)
-            for tool in ("read_file", "grep_search", "glob", "notebook_edit", "edit_file"):
+            tools = qwen.TOOLS if event.name == "PostToolUse" else qwen.CHANGE_TOOLS
+            assert all(re.search(event.matcher, tool) for tool in tools)
+            for tool in ("read_file_x", "grep_search", "glob", "notebook_edit", "edit_file"):
                 assert not re.search(event.matcher, tool)
+            # read_file is heard after it ran, where its context is kept
+            assert (re.search(event.matcher, "read_file") is not None) == (
+                event.name == "PostToolUse"
+            )
 
 
 def test_a_covered_command_is_refused_with_the_rule_then_runs(two_lessons: Layout) -> None:
