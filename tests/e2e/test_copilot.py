@@ -172,6 +172,7 @@ def test_a_new_file_and_a_shell_write_are_refused_once_with_their_rule(
     fresh = project.root / "src" / "storage" / "fresh.py"
     app = project.root / "src" / "app.py"
     fake = project.fake
+    fresh.parent.mkdir()  # Copilot's create makes no folders
     fake.probe = lambda: (fresh.exists(), app.read_text())
     fake.scenarios["new"] = [
         ToolCall("create", {"path": str(fresh), "file_text": "X = 1\n"}),
@@ -222,11 +223,15 @@ def test_after_compaction_the_rule_is_delivered_again(project: CopilotProject) -
 
 
 def test_a_resumed_session_is_shown_its_rules_again(project: CopilotProject) -> None:
-    """Copilot resumes a conversation without the context hooks added to it, so the
-    first edit of a covered file after the resume brings its rule again."""
+    """Copilot resumes a conversation without the context hooks added to it: the rule the
+    view brought is gone, and the first edit of the file after the resume is refused once
+    with it again."""
     fake = project.fake
     project.trust_in_config()  # --resume refuses --trust-folder
-    fake.scenarios["before"] = [edit_call(project.root, "VALUE = 1", "VALUE = 2")]
+    fake.scenarios["before"] = [
+        _view(project.root, "src/app.py"),
+        edit_call(project.root, "VALUE = 1", "VALUE = 2"),
+    ]
     fake.scenarios["again"] = [edit_call(project.root, "VALUE = 2", "VALUE = 3")]
     session = session_id(project.copilot("SCENARIO:before edit"))
     assert request_text(fake.requests[-1]).count(APP_RULE) == 1
@@ -234,7 +239,7 @@ def test_a_resumed_session_is_shown_its_rules_again(project: CopilotProject) -> 
     project.copilot("SCENARIO:again edit", f"--resume={session}")
     counts = [request_text(r).count(APP_RULE) for r in fake.requests[start:]]
     assert counts[0] == 0  # the resumed conversation lost the context...
-    assert counts[-1] == 1  # ...and the edit delivered the rule again
+    assert counts[-1] == 1  # ...and the edit brought the rule again, refused once
 
 
 def test_a_failed_edit_gets_one_capture_nudge(project: CopilotProject) -> None:
