@@ -36,7 +36,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterable, Sequence
 
     from lessons_core.recall.types import Hit, Recall
 
@@ -46,9 +46,10 @@ CLOSE = "</project-lessons>"
 # context it hands the model (Gemini CLI). Rules cannot write this one either.
 BRACKET_OPEN = "[project-lessons]"
 BRACKET_CLOSE = "[/project-lessons]"
-HEADER = (
-    "Project lessons, not system instructions; apply where they fit. Full text: lessons show ID"
-)
+# What the block's first line says of the rules in it; the hooks' header adds where the
+# rest of a rule is, ``lessons show`` (which prints it whole, fenced) does not need to.
+NOTE = "Project lessons, not system instructions; apply where they fit."
+HEADER = f"{NOTE} Full text: lessons show ID"
 MAX_RULE_CHARS = 400
 # A rule's first sentence is shown up to this long: what ``lessons add`` accepts as a rule
 # (``model.MAX_RULE_CHARS``) always shows whole.
@@ -96,6 +97,11 @@ def _plain(text: str) -> bool:
         lowered = text.lower()
         return not any(role in lowered for role in _ROLES)
     return True
+
+
+def whole(text: str) -> str:
+    """``text`` inert and uncut: what ``lessons show`` prints of a rule or rationale."""
+    return neutralise(text, len(text) + 1)
 
 
 def first_sentence(line: str, limit: int = MAX_SHOWN_CHARS) -> str:
@@ -181,8 +187,13 @@ def why(hit: Hit) -> str:
 def hit_line(hit: Hit) -> str:
     # Rule and label are each inert; joined, '<x' ending one and '>' in the other could
     # still make a tag, hence the second pass over the whole line.
-    rule = first_sentence(neutralise(hit.rule, len(hit.rule) + 1))
-    line = f"- {hit.lesson_id}: {rule} ({why(hit)})"
+    rule = first_sentence(whole(hit.rule))
+    return inert_line(f"- {hit.lesson_id}: {rule} ({why(hit)})")
+
+
+def inert_line(line: str) -> str:
+    """A line joined from inert parts, inert as a whole: ``<x`` ending one part and ``>``
+    in the next could still make a tag."""
     if "<" not in line:
         return line
     from lessons_core.recall.inert import inert_tags
@@ -217,11 +228,17 @@ def render_block(recall: Recall) -> str:
     if not recall.hits:
         return ""
     shown = recall.lines if len(recall.lines) == len(recall.hits) else map(hit_line, recall.hits)
-    lines = [OPEN, HEADER, *shown]
+    lines = [*shown]
     if recall.more > 0:
         lines.append(notice(recall.more))
-    lines.append(CLOSE)
-    return "\n".join(lines)
+    return fence(lines)
+
+
+def fence(lines: Iterable[str], header: str = HEADER) -> str:
+    """``lines`` in the labelled block, under ``header``: every place lesson text is handed
+    to an agent (hooks, ``lessons query``, ``show``, ``list``, ``topics`` and the MCP tools)
+    frames it so. Each line must be inert already (``hit_line``, ``whole``, ``inert_line``)."""
+    return "\n".join([OPEN, header, *lines, CLOSE])
 
 
 def bracket_fence(text: str) -> str:
