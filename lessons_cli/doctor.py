@@ -10,6 +10,7 @@ fails, the exact fix. Harness switches (trust, hooks turned off) are in
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import subprocess
 from collections.abc import Mapping
@@ -179,7 +180,40 @@ def _entries(layout: Layout, spec: Wiring, settings: dict[str, Any], commands: l
         absent = ", ".join(sorted(wanted - wired)) or "none"
         detail = f"{spec.settings} wires other events than this version (missing: {absent})"
         return Check(spec.harness, WARN, detail, flag)
+    unheard = _unheard_tools(spec, wiring.our_matchers(settings, spec))
+    if unheard:
+        detail = (
+            f"{spec.settings} was written by an older lessons init: its hooks do not hear "
+            f"{', '.join(unheard)}, so a file's rules come only when it is changed "
+            "(a refusal, or after the change) instead of with the read before it"
+        )
+        return Check(spec.harness, WARN, detail, flag)
     return Check(spec.harness, OK, f"{spec.settings}: {len(wanted)} events through .lessons/run")
+
+
+def _unheard_tools(spec: Wiring, matchers: dict[str, str | None]) -> list[str]:
+    """The tools this version's matchers name that the wired ones leave out, per event
+    (``Bash|Edit`` where this version wires ``Bash|Edit|Read``: Read)."""
+    wired = {event.name: event.matcher for event in spec.events}
+    missing: list[str] = []
+    for event, wanted in wired.items():
+        have = matchers.get(event)
+        if wanted is None or have is None or have == wanted:
+            continue
+        for tool in _tool_names(wanted):
+            try:
+                heard = re.fullmatch(have, tool) is not None
+            except re.error:  # a matcher edited by hand: the harness may not read it either
+                heard = False
+            if not heard:
+                missing.append(tool)
+    return list(dict.fromkeys(missing))
+
+
+def _tool_names(matcher: str) -> list[str]:
+    """The names an alternation ``a|b``, or an anchored ``^(a|b)$``, lists."""
+    inner = matcher[2:-2] if matcher.startswith("^(") and matcher.endswith(")$") else matcher
+    return inner.split("|")
 
 
 def _server(layout: Layout, spec: Wiring) -> list[Check]:

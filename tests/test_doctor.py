@@ -247,3 +247,24 @@ def test_the_store_check_counts_in_words(wired: Path, tmp_path: Path) -> None:
     _code, report = _doctor()
     (store,) = [c for c in report["checks"] if c["subject"] == "store"]
     assert store["detail"] == "0 lessons; lessons validate: 1 error, 0 warnings"
+
+
+def test_settings_from_an_older_init_without_the_read_tools_warn(
+    wired: Path, tmp_path: Path
+) -> None:
+    """Entries an older `lessons init` wrote match the edit tools only: doctor names the
+    read tools they miss and the fix (init again), and the fix clears it."""
+    _trust(tmp_path / "home", {str(wired): "TRUST_FOLDER"})
+    claude = wired / ".claude" / "settings.json"
+    claude.write_text(claude.read_text().replace('|Bash|Read"', '|Bash"'))
+    gemini = wired / ".gemini" / "settings.json"
+    gemini.write_text(gemini.read_text().replace("|read_file|read_many_files)$", ")$"))
+    code, report = _doctor()
+    assert code == 0  # the hooks still run: a warning, not a failure
+    warned = {c["subject"]: c for c in report["checks"] if c["status"] == "warn"}
+    assert set(warned) == {"claude-code", "gemini"}
+    assert "do not hear Read," in warned["claude-code"]["detail"]
+    assert "read_file, read_many_files" in warned["gemini"]["detail"]
+    assert warned["claude-code"]["fix"] == "lessons init --claude-code"
+    run("init", "--claude-code", "--gemini")
+    assert {c["status"] for c in _doctor()[1]["checks"]} == {"ok"}

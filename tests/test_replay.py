@@ -73,10 +73,11 @@ def calls(data: dict[str, Any]) -> list[tuple[Any, ...]]:
 
 
 def test_each_call_of_the_real_session_as_the_hook_answers_it(shop: Layout) -> None:
-    """Gate for the commands, context for the file, silence for reads and repeats."""
+    """Gate for the commands and for the file changed before any read of it (and again
+    after /compact), silence for reads of what was shown, and for repeats."""
     assert calls(replay_json(REAL)) == [
         ("SCENARIO:work release it and tidy the app", None, [], None),
-        ("Write src/app.py", "context", [APP], "ok"),  # /home/dev/shop moved onto this repo
+        ("Write src/app.py", "gate", [APP], "ok"),  # /home/dev/shop moved onto this repo
         ("Bash cat src/app.py", None, [], "ok"),
         ("Bash bash scripts/release.sh", "gate", [RELEASE], "refused"),
         ("Bash bash scripts/release.sh", None, [], "ok"),
@@ -85,7 +86,7 @@ def test_each_call_of_the_real_session_as_the_hook_answers_it(shop: Layout) -> N
         ("Edit src/app.py", None, [], "ok"),
         ("Write notes.txt", None, [], "ok"),
         ("SCENARIO:after edit the app once more", None, [], None),
-        ("Edit src/app.py", "context", [APP], "ok"),  # again after /compact
+        ("Edit src/app.py", "gate", [APP], "ok"),  # again after /compact
     ]
 
 
@@ -95,7 +96,7 @@ def test_totals_of_the_real_session(shop: Layout) -> None:
     totals = data["totals"]
     tokens = [c["tokens"] for c in data["calls"] if c["mode"]]
     assert (totals["calls"], totals["prompts"], totals["tool_calls"]) == (11, 2, 9)
-    assert (totals["delivering"], totals["gates"], totals["compactions"]) == (4, 2, 1)
+    assert (totals["delivering"], totals["gates"], totals["compactions"]) == (4, 4, 1)
     assert totals["silent_share"] == round(7 / 11, 4)
     assert totals["tokens"] == sum(tokens)
     assert totals["tokens_per_call"] == round(sum(tokens) / 11, 2)
@@ -180,7 +181,8 @@ def test_a_session_recorded_without_the_hook(shop: Layout, tmp_path: Path) -> No
 
 
 def test_only_the_tools_the_hook_is_wired_for_count(shop: Layout, tmp_path: Path) -> None:
-    """Read never reaches the hook; a subagent keeps its own set of shown rules."""
+    """Read brings the file's rules, so the Edit after it is silent; a subagent keeps its
+    own set of shown rules (its Edit, not read first, is refused)."""
     app = str(shop.root / "src" / "app.py")
     cwd = str(shop.root)
     path = write(
@@ -200,11 +202,12 @@ def test_only_the_tools_the_hook_is_wired_for_count(shop: Layout, tmp_path: Path
     )
     data = replay_json(path)
     assert [(c["line"], c["mode"]) for c in data["calls"]] == [
-        (2, "context"),
-        (3, "context"),
+        (1, "context"),
+        (2, None),
+        (3, "gate"),
         (4, None),
     ]
-    assert data["unhooked_calls"] == 1
+    assert data["unhooked_calls"] == 0
 
 
 def test_not_a_transcript(shop: Layout, tmp_path: Path) -> None:

@@ -22,20 +22,24 @@ def hook_command(harness: str) -> None:
 
     \b
     Harnesses:
-      claude-code  SessionStart, UserPromptSubmit, PreToolUse, PreCompact,
+      claude-code  SessionStart, UserPromptSubmit, PreToolUse (Edit, Write,
+                   MultiEdit, NotebookEdit, Bash, Read), PreCompact,
                    PostToolUseFailure, Stop (.claude/settings.json)
       codex        SessionStart, UserPromptSubmit, PreToolUse (Bash, apply_patch),
                    PostToolUse (Bash), PreCompact, Stop (.codex/hooks.json)
-      gemini       SessionStart, BeforeAgent, BeforeTool, AfterTool, PreCompress,
+      gemini       SessionStart, BeforeAgent, BeforeTool (write_file, replace,
+                   run_shell_command), AfterTool (write_file, replace,
+                   run_shell_command, read_file, read_many_files), PreCompress,
                    AfterAgent (.gemini/settings.json)
-      cursor       sessionStart, beforeShellExecution, preToolUse, postToolUse,
-                   postToolUseFailure, preCompact, stop (.cursor/hooks.json)
-      copilot      sessionStart, userPromptSubmitted, preToolUse, postToolUseFailure
-                   (bash, create, edit), postToolUse (bash), preCompact, agentStop
-                   (.github/hooks/lessons.json)
-      qwen         SessionStart, UserPromptSubmit, PreToolUse, PostToolUse,
+      cursor       sessionStart, beforeShellExecution, preToolUse, postToolUse
+                   (Shell, Write, Edit, Read ...), postToolUseFailure, preCompact, stop
+                   (.cursor/hooks.json)
+      copilot      sessionStart, userPromptSubmitted, preToolUse (bash, create, edit,
+                   view), postToolUseFailure (bash, create, edit), postToolUse
+                   (bash), preCompact, agentStop (.github/hooks/lessons.json)
+      qwen         SessionStart, UserPromptSubmit, PreToolUse, PostToolUse
+                   (run_shell_command, write_file, edit, read_file),
                    PostToolUseFailure, PreCompact, Stop (.qwen/settings.json)
-
     \b
     Example:
       echo '{"hook_event_name": "SessionStart", "session_id": "s1", "source": "startup",

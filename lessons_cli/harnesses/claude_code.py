@@ -5,22 +5,22 @@ reason as the next user message).
 
 A gate is ``permissionDecision: "deny"``: the model gets the rules as the tool's error
 result before anything ran. Context is ``additionalContext``, which Claude Code hands the
-model next to the tool result. Payloads are kept in tests/fixtures/claude_code/.
+model next to the tool result. ``Read`` is wired too: Claude Code refuses an ``Edit`` of
+a file the model has not read, and context given at the ``Read`` arrives beside the
+file's content, in the request the model answers with its edit. Payloads are kept in
+tests/fixtures/claude_code/.
 """
 
 from __future__ import annotations
 
-import os
-
 from lessons_cli.harnesses.spec import HookEvent, Wiring, any_of
+from lessons_core.delivery import actions, sessions
 from lessons_core.delivery import deliver as delivery
-from lessons_core.delivery import sessions
 from lessons_core.delivery.deliver import Notice, ToolAction
-from lessons_core.matching.glob_match import MAX_NAME_CHARS, MAX_PATH_CHARS
-from lessons_core.store.layout import repo_relative
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any
 
     from lessons_core.store.config import Config
@@ -28,7 +28,10 @@ if TYPE_CHECKING:
 
 FILE_TOOLS = ("Edit", "Write", "MultiEdit", "NotebookEdit")
 SHELL_TOOL = "Bash"
-TOOLS = (*FILE_TOOLS, SHELL_TOOL)
+READ_TOOL = "Read"
+# The tools whose calls change something (and whose failures are heard).
+CHANGE_TOOLS = (*FILE_TOOLS, SHELL_TOOL)
+TOOLS = (*CHANGE_TOOLS, READ_TOOL)
 EVENTS = frozenset(
     {"SessionStart", "UserPromptSubmit", "PreToolUse", "PreCompact", "PostToolUseFailure", "Stop"}
 )
@@ -40,7 +43,7 @@ WIRING = Wiring(
         HookEvent("UserPromptSubmit"),
         HookEvent("PreToolUse", any_of(TOOLS)),
         HookEvent("PreCompact"),
-        HookEvent("PostToolUseFailure", any_of(TOOLS)),
+        HookEvent("PostToolUseFailure", any_of(CHANGE_TOOLS)),
         HookEvent("Stop"),
     ),
     project_dir_var="CLAUDE_PROJECT_DIR",
@@ -64,7 +67,8 @@ def session_of(payload: dict[str, Any]) -> str:
 
 
 def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
-    """Files from ``file_path``/``notebook_path``, the command from ``command``."""
+    """Files from ``file_path``/``notebook_path``, the command from ``command``; a
+    ``Read`` reads its ``file_path``."""
     tool = payload.get("tool_name")
     given = payload.get("tool_input")
     tool_input = given if isinstance(given, dict) else {}
@@ -72,45 +76,66 @@ def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
         path = tool_input.get("file_path") or tool_input.get("notebook_path")
         return file_action(layout, payload, path)
     if tool == SHELL_TOOL:
-        return command_action(tool_input.get("command"))
+        return shell_action(layout, payload, tool_input.get("command"))
+    if tool == READ_TOOL:
+        return read_action(layout, payload, tool_input.get("file_path"))
     return ToolAction()
 
 
 def input_action(
-    layout: Layout, payload: dict[str, Any], file_tools: tuple[str, ...], shell_tool: str
+    layout: Layout,
+    payload: dict[str, Any],
+    file_tools: tuple[str, ...],
+    shell_tool: str,
+    read_tools: Mapping[str, tuple[str, ...]] | None = None,
 ) -> ToolAction:
     """A call of one of ``file_tools`` is about ``tool_input.file_path``, one of
-    ``shell_tool`` runs ``tool_input.command`` (Gemini CLI's tools, and Qwen Code's)."""
+    ``shell_tool`` runs ``tool_input.command``, one of ``read_tools`` reads the paths
+    under its keys there (a key may hold one path or a list) (Gemini CLI's tools, and
+    Qwen Code's)."""
     given = payload.get("tool_input")
     tool_input = given if isinstance(given, dict) else {}
     tool = payload.get("tool_name")
     if tool in file_tools:
         return file_action(layout, payload, tool_input.get("file_path"))
     if tool == shell_tool:
-        return command_action(tool_input.get("command"))
+        return shell_action(layout, payload, tool_input.get("command"))
+    keys = read_tools.get(tool) if read_tools and isinstance(tool, str) else None
+    if keys:
+        return read_action(layout, payload, *paths_under(tool_input, keys))
     return ToolAction()
 
 
+def paths_under(tool_input: dict[str, Any], keys: tuple[str, ...]) -> list[Any]:
+    """The values under ``keys``, a list's items one by one (a read of many files)."""
+    found: list[Any] = []
+    for key in keys:
+        value = tool_input.get(key)
+        found.extend(value if isinstance(value, list) else [value])
+    return found
+
+
 def file_action(layout: Layout, payload: dict[str, Any], *paths: Any) -> ToolAction:
-    """The repo-relative files among ``paths``; anything outside the repo is dropped."""
-    cwd = project_dir(payload) or os.getcwd()
-    found = (repo_relative(p, layout.top, cwd) for p in paths if could_name_a_file(p))
-    files = tuple(dict.fromkeys(f for f in found if f))
+    """A call that changes the repo-relative files among ``paths``; anything outside the
+    repo is dropped."""
     content = payload.get("tool_input", payload.get("toolArgs"))
-    return ToolAction(files=files, content=content) if files else ToolAction()
+    return actions.changing(layout, project_dir(payload), *paths, content=content)
 
 
-def could_name_a_file(path: Any) -> bool:
-    """A "path" longer than any file system accepts names no file, and refusing it keeps
-    every matcher's work on a path bounded."""
-    return (
-        isinstance(path, str)
-        and len(path) <= MAX_PATH_CHARS
-        and all(len(name) <= MAX_NAME_CHARS for name in path.replace("\\", "/").split("/"))
-    )
+def read_action(layout: Layout, payload: dict[str, Any], *paths: Any) -> ToolAction:
+    """A call that reads the repo-relative files among ``paths``."""
+    return actions.reading(layout, project_dir(payload), *paths)
+
+
+def shell_action(layout: Layout, payload: dict[str, Any], command: Any) -> ToolAction:
+    """A shell command, with the files it reads and writes, relative to the session's
+    folder."""
+    return actions.running(layout, project_dir(payload), command)
 
 
 def command_action(command: Any) -> ToolAction:
+    """A command alone, without the files it touches (Cursor's ``beforeShellExecution``
+    gates it apart from the files)."""
     if isinstance(command, str) and command.strip():
         return ToolAction(command=command)
     return ToolAction()

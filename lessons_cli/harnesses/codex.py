@@ -7,7 +7,11 @@ Codex speaks Claude Code's hook protocol (``hookSpecificOutput`` with
 tools: its shell tool (``exec_command`` to the model) arrives as ``Bash`` with the script
 in ``tool_input.command``, and an edit as ``apply_patch`` with the patch text there. The
 files an edit touches come from the patch headers, also when the patch is piped through
-the shell (``apply_patch <<'EOF'``).
+the shell (``apply_patch <<'EOF'``). Codex reads files through its shell too (``sed -n
+1,200p FILE``, ``cat``, ``nl -ba``, ``rg``): the files such a command reads bring their
+rules as ``additionalContext``, which Codex hands the model as a developer message before
+the command's output, so before the model writes its patch; a patch of a file whose rules
+no read brought (``*** Add File:``, say) is refused once with them.
 
 Codex has no failure hook: ``PostToolUse`` after a shell call carries its output without
 the exit code, which ``codex_exits`` reads from the session file. A non-zero one runs the
@@ -74,7 +78,7 @@ def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
         return ToolAction()
     if tool == PATCH_TOOL or codex_patches.is_patch(command):
         return claude_code.file_action(layout, payload, *codex_patches.patch_paths(command))
-    return claude_code.command_action(command)
+    return claude_code.shell_action(layout, payload, command)
 
 
 def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str, Any] | None:

@@ -5,9 +5,11 @@ Copilot's stdin does not name the event: it is ``{sessionId, timestamp, cwd}`` p
 event's own fields, so ``event_of`` tells them apart by those fields. A gate is
 ``permissionDecision: "deny"``: the model reads "Denied by preToolUse hook: RULES" as the
 tool's result before anything ran. ``additionalContext`` from ``preToolUse`` reaches the
-model as a user message after the tool result. Tool names are Copilot's own (``bash``,
-``create``, ``edit``; ``view``, ``grep`` and ``glob`` only read). Payloads recorded from
-the real client are kept in tests/fixtures/copilot/.
+model as a user message after the tool result: for a ``view`` of a file, that is beside
+its content, before the model's next call, so its file rules come there, before an
+edit. Tool names are Copilot's own (``bash``, ``create``, ``edit``, ``view``; ``grep`` and
+``glob`` only read and name no file). Payloads recorded from the real client are kept in
+tests/fixtures/copilot/.
 """
 
 from __future__ import annotations
@@ -30,7 +32,9 @@ project_dir = claude_code.project_dir
 
 FILE_TOOLS = ("create", "edit")
 SHELL_TOOL = "bash"
-TOOLS = (SHELL_TOOL, *FILE_TOOLS)
+READ_TOOL = "view"
+CHANGE_TOOLS = (SHELL_TOOL, *FILE_TOOLS)
+TOOLS = (*CHANGE_TOOLS, READ_TOOL)
 EVENTS = frozenset(
     {
         "sessionStart",
@@ -61,7 +65,7 @@ WIRING = Wiring(
         # A command that exits non-zero is a successful call to Copilot (1.0.102): only
         # its result's last line tells, so shell calls are read after they ran.
         HookEvent("postToolUse", SHELL_TOOL),
-        HookEvent("postToolUseFailure", any_of(TOOLS)),
+        HookEvent("postToolUseFailure", any_of(CHANGE_TOOLS)),
         HookEvent("preCompact"),
         HookEvent("agentStop"),
     ),
@@ -109,13 +113,16 @@ def tool_args(payload: dict[str, Any]) -> dict[str, Any]:
 
 
 def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
-    """The file of ``create``/``edit`` (``path``), the command of ``bash``."""
+    """The file of ``create``/``edit`` (``path``), the command of ``bash``, the file
+    ``view`` reads (``path``)."""
     tool = payload.get("toolName")
     args = tool_args(payload)
     if tool in FILE_TOOLS:
         return claude_code.file_action(layout, payload, args.get("path"))
     if tool == SHELL_TOOL:
-        return claude_code.command_action(args.get("command"))
+        return claude_code.shell_action(layout, payload, args.get("command"))
+    if tool == READ_TOOL:
+        return claude_code.read_action(layout, payload, args.get("path"))
     return ToolAction()
 
 

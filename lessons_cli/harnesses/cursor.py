@@ -20,8 +20,8 @@ from __future__ import annotations
 from lessons_cli.harnesses import claude_code
 from lessons_cli.harnesses.spec import HookEvent, Wiring, any_of
 from lessons_core import hookjson
+from lessons_core.delivery import actions, sessions
 from lessons_core.delivery import deliver as delivery
-from lessons_core.delivery import sessions
 from lessons_core.delivery.deliver import CONTEXT, GATE, Notice, ToolAction
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
@@ -33,7 +33,11 @@ if TYPE_CHECKING:
 
 FILE_TOOLS = ("Write", "Edit", "MultiEdit", "StrReplace", "Delete", "NotebookEdit")
 SHELL_TOOL = "Shell"
-TOOLS = (SHELL_TOOL, *FILE_TOOLS)
+# Read's postToolUse context comes beside the file's content, before the model's next
+# call: a file's rules come there, before an edit.
+READ_TOOL = "Read"
+CHANGE_TOOLS = (SHELL_TOOL, *FILE_TOOLS)
+TOOLS = (*CHANGE_TOOLS, READ_TOOL)
 # What each tool event can deliver (see the module docstring).
 EVENT_MODES = {
     "beforeShellExecution": frozenset({GATE}),
@@ -50,7 +54,7 @@ WIRING = Wiring(
         HookEvent("beforeShellExecution"),
         HookEvent("preToolUse", any_of(FILE_TOOLS)),
         HookEvent("postToolUse", any_of(TOOLS)),
-        HookEvent("postToolUseFailure", any_of(TOOLS)),
+        HookEvent("postToolUseFailure", any_of(CHANGE_TOOLS)),
         HookEvent("preCompact"),
         HookEvent("stop"),
     ),
@@ -76,15 +80,17 @@ def session_of(payload: dict[str, Any]) -> str:
 
 def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
     if payload.get("hook_event_name") == "beforeShellExecution":
-        return claude_code.command_action(payload.get("command"))
+        return actions.running(layout, project_dir(payload), payload.get("command"))
     given = payload.get("tool_input")
     tool_input = given if isinstance(given, dict) else {}
     tool = payload.get("tool_name")
     if tool == SHELL_TOOL:
-        return claude_code.command_action(tool_input.get("command"))
+        return actions.running(layout, project_dir(payload), tool_input.get("command"))
+    paths = [tool_input.get(k) for k in ("file_path", "path", "target_file")]
+    if tool == READ_TOOL:
+        return actions.reading(layout, project_dir(payload), *paths)
     if tool not in FILE_TOOLS:
         return ToolAction()
-    paths = (tool_input.get(k) for k in ("file_path", "path", "target_file"))
     return claude_code.file_action(layout, payload, *paths)
 
 

@@ -5,8 +5,11 @@
 which the model receives as the tool's error) but cannot add context, so it delivers the
 gate rules only; context rules follow in ``AfterTool`` as ``additionalContext``, which the
 client appends to the tool's result. Tool names are Gemini's own: ``write_file`` and
-``replace`` edit files, ``run_shell_command`` runs a command; ``WIRING`` matches exactly
-these (tests/hooks/test_wired_tools.py holds the two together).
+``replace`` edit files, ``run_shell_command`` runs a command, ``read_file`` and
+``read_many_files`` read; ``WIRING`` matches exactly these (tests/hooks/test_wired_tools.py
+holds the two together). A read's file rules come with its ``AfterTool``, appended to the
+file's content: the model has them before its next call, so before it edits the file.
+``BeforeTool`` is wired for the changing tools only (a read has nothing to refuse).
 
 Two traps of the client (Gemini CLI 0.61.0, read in its source and seen in
 tests/e2e/test_gemini_cli.py):
@@ -54,7 +57,10 @@ project_dir = claude_code.project_dir
 
 FILE_TOOLS = ("write_file", "replace")
 SHELL_TOOL = "run_shell_command"
-TOOLS = (*FILE_TOOLS, SHELL_TOOL)
+# A read tool and the keys of its input that name what it reads (one path, or a list).
+READ_TOOLS = {"read_file": ("file_path",), "read_many_files": ("include",)}
+CHANGE_TOOLS = (*FILE_TOOLS, SHELL_TOOL)
+TOOLS = (*CHANGE_TOOLS, *READ_TOOLS)
 # What each tool event can deliver (see the module docstring).
 EVENT_MODES = {"BeforeTool": frozenset({GATE}), "AfterTool": frozenset({CONTEXT})}
 EVENTS = frozenset({"SessionStart", "BeforeAgent", "PreCompress", "AfterAgent", *EVENT_MODES})
@@ -74,7 +80,7 @@ WIRING = Wiring(
     (
         HookEvent("SessionStart"),
         HookEvent("BeforeAgent"),
-        HookEvent("BeforeTool", anchored(TOOLS)),
+        HookEvent("BeforeTool", anchored(CHANGE_TOOLS)),
         HookEvent("AfterTool", anchored(TOOLS)),
         HookEvent("PreCompress"),
         HookEvent("AfterAgent"),
@@ -96,7 +102,7 @@ MAX_SCAN = 64 << 20
 
 
 def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
-    return claude_code.input_action(layout, payload, FILE_TOOLS, SHELL_TOOL)
+    return claude_code.input_action(layout, payload, FILE_TOOLS, SHELL_TOOL, READ_TOOLS)
 
 
 def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str, Any] | None:
@@ -133,13 +139,14 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
     if notice is not None and notice.gate:
         return {"decision": "deny", "reason": _fenced(notice.text)}
     texts = [notice.text] if notice is not None else []
-    error = failure_of(payload) if event == "AfterTool" else None
+    changing = payload.get("tool_name") in CHANGE_TOOLS  # a failed read teaches nothing
+    error = failure_of(payload) if event == "AfterTool" and changing else None
     if error is not None:
         from lessons_core.delivery.nudges import after_failure  # failures only
 
         nudge = after_failure(layout, key, action, error, config, event)
         texts += [nudge] if nudge else []
-    elif event == "AfterTool":
+    elif event == "AfterTool" and changing:
         delivery.after_success(layout, key, action, known)
     if CONTEXT in modes:  # always-on lessons a compression left due come first
         due = delivery.with_due(layout, key, config, None, session)

@@ -7,7 +7,9 @@ Qwen Code drops the ``additionalContext`` of ``PreToolUse``, so that event deliv
 gate rules only (``permissionDecision: "deny"``: the model reads the rules as the tool's
 result before anything ran); context rules follow in ``PostToolUse``, whose
 ``additionalContext`` Qwen appends to the tool's result. Tool names are Qwen's own
-(``run_shell_command``, ``write_file``, ``edit``). Qwen fires ``UserPromptSubmit`` before
+(``run_shell_command``, ``write_file``, ``edit``; ``read_file`` reads, and its
+``PostToolUse`` brings the file's rules with its content, before the model's next call,
+so before it edits the file). Qwen fires ``UserPromptSubmit`` before
 every model request, with an empty ``prompt`` after the first, and HTML-escapes ``<`` and
 ``>`` in context, so context blocks are fenced ``[project-lessons]``. Payloads recorded
 from the real client are kept in tests/fixtures/qwen/.
@@ -33,23 +35,26 @@ project_dir = claude_code.project_dir
 
 FILE_TOOLS = ("write_file", "edit")
 SHELL_TOOL = "run_shell_command"
-TOOLS = (SHELL_TOOL, *FILE_TOOLS)
+READ_TOOLS = {"read_file": ("file_path",)}
+CHANGE_TOOLS = (SHELL_TOOL, *FILE_TOOLS)
+TOOLS = (*CHANGE_TOOLS, *READ_TOOLS)
 # What each tool event can deliver (see the module docstring).
 EVENT_MODES = {"PreToolUse": frozenset({GATE}), "PostToolUse": frozenset({CONTEXT})}
 EVENTS = frozenset(
     {"SessionStart", "UserPromptSubmit", "PreCompact", "PostToolUseFailure", "Stop", *EVENT_MODES}
 )
-# Qwen Code searches the tool name for its matcher, so the names are anchored; read_file,
-# grep_search and glob only read.
+# Qwen Code searches the tool name for its matcher, so the names are anchored; grep_search
+# and glob only read, and name no file; read_file is heard after it ran (its PreToolUse
+# context would be dropped, and a read has nothing to refuse).
 WIRING = Wiring(
     "qwen",
     ".qwen/settings.json",
     (
         HookEvent("SessionStart"),
         HookEvent("UserPromptSubmit"),
-        HookEvent("PreToolUse", anchored(TOOLS)),
+        HookEvent("PreToolUse", anchored(CHANGE_TOOLS)),
         HookEvent("PostToolUse", anchored(TOOLS)),
-        HookEvent("PostToolUseFailure", anchored(TOOLS)),
+        HookEvent("PostToolUseFailure", anchored(CHANGE_TOOLS)),
         HookEvent("PreCompact"),
         HookEvent("Stop"),
     ),
@@ -64,7 +69,7 @@ WIRING = Wiring(
 
 def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
     """The file of ``write_file``/``edit`` (``file_path``), the command of the shell tool."""
-    return claude_code.input_action(layout, payload, FILE_TOOLS, SHELL_TOOL)
+    return claude_code.input_action(layout, payload, FILE_TOOLS, SHELL_TOOL, READ_TOOLS)
 
 
 def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str, Any] | None:
@@ -76,7 +81,8 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
         with sessions.open_session(layout, key) as session:  # read once for the whole call
             notice = delivery.before_action(layout, key, action, config, modes, event, session)
             known = session.state
-        if event == "PostToolUse":  # it ran: PostToolUseFailure follows a failure instead
+        changing = payload.get("tool_name") in CHANGE_TOOLS
+        if event == "PostToolUse" and changing:  # PostToolUseFailure follows a failure
             delivery.after_success(layout, key, action, known)
         if notice is not None and notice.gate:
             return claude_code.pre_tool_output(notice, event)

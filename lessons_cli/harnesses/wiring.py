@@ -91,6 +91,23 @@ def our_events(settings: dict[str, Any], wiring: Wiring) -> set[str]:
     return {event for event, _handler in _ours(settings, wiring)}
 
 
+def our_matchers(settings: dict[str, Any], wiring: Wiring) -> dict[str, str | None]:
+    """The matcher of our first entry under each event in parsed ``settings`` (None: an
+    entry without one)."""
+    hooks = settings.get("hooks")
+    found: dict[str, str | None] = {}
+    if not isinstance(hooks, dict):
+        return found
+    for event, entries in hooks.items():
+        for entry in entries if isinstance(entries, list) else []:
+            if event not in found and any(
+                is_ours(h, wiring.command_key) for h in _handlers(wiring, entry)
+            ):
+                matcher = entry.get("matcher") if isinstance(entry, dict) else None
+                found[event] = matcher if isinstance(matcher, str) else None
+    return found
+
+
 def _ours(settings: dict[str, Any], wiring: Wiring) -> list[tuple[str, dict[str, Any]]]:
     hooks = settings.get("hooks")
     if not isinstance(hooks, dict):

@@ -11,6 +11,14 @@ Two modes reach the agent differently:
   The model reads them before anything ran and retries; the retry passes because the rules
   are now marked shown. Only this mode truly delivers a rule *before* the action.
 - ``context``: the rules travel beside the call (in Claude Code, next to the tool result).
+
+A hook's context reaches the model in its next request, so context at a change arrives
+after the change is on disk. A file's rules therefore come with the call that *reads* the
+file (``ToolAction.reads``: context beside the read's result, which the model has before
+it writes), and a change of a file whose rules it has not had yet (a new file, a read
+before a compaction, a lesson added since, a budget that cut the read's block) is refused
+once with them (``delivery_file: "gate"``, the default). What a call reads, changes or
+runs is told by ``lessons_core.delivery.actions``, the same for every harness.
 """
 
 from __future__ import annotations
@@ -61,16 +69,31 @@ def session_note(layout: Layout) -> str:
 
 
 class ToolAction(NamedTuple):
-    """What a tool call is about to touch: repo-relative files, or a shell command."""
+    """What a tool call is about to touch: repo-relative files it changes (an edit tool's),
+    or a shell command; and the repo-relative files it only reads (a read tool's, or those
+    a shell command reads) and those a shell command writes."""
 
     files: tuple[str, ...] = ()
     command: str | None = None
     # The tool's input, read only to tell a changed retry from a repeated one.
     content: object = None
+    reads: tuple[str, ...] = ()
+    writes: tuple[str, ...] = ()
 
     @property
     def is_empty(self) -> bool:
-        return not self.files and not self.command
+        return not self.files and not self.command and not self.reads
+
+    @property
+    def changes(self) -> tuple[str, ...]:
+        """Every file the call changes: an edit tool's, and those a command writes."""
+        return (*self.files, *self.writes) if self.writes else self.files
+
+    @property
+    def read_only(self) -> tuple[str, ...]:
+        """The files the call reads and does not change."""
+        changed = self.changes
+        return tuple(f for f in self.reads if f not in changed)
 
 
 class Notice(NamedTuple):
@@ -83,9 +106,13 @@ class Notice(NamedTuple):
 
 
 def mode_of(hit: Hit, action: ToolAction, config: Config) -> str:
-    """``gate: true`` always gates; otherwise the config's mode for the trigger's kind."""
+    """``gate: true`` always gates; a rule about a file the call only reads comes as
+    context (before the model's next call, so before it changes the file); otherwise the
+    config's mode for the trigger's kind."""
     if hit.gate:
         return GATE
+    if action.reads and _about_read(hit, action):
+        return CONTEXT
     if hit.via == "file":
         return config.delivery_file
     if hit.via == "command":
@@ -117,7 +144,9 @@ def before_action(
     if action.is_empty:
         return None
     pure = action.command is not None and _pure_read(action.command)
-    request = RecallRequest(files=() if pure else action.files, command=action.command, prompt=None)
+    changed = () if pure else action.changes
+    files = tuple(dict.fromkeys((*changed, *action.reads))) if action.reads else changed
+    request = RecallRequest(files=files, command=action.command, prompt=None)
     with opened or sessions.open_session(layout, key) as session:
         if config.stop_capture:  # the latest action, for a correction after it
             session_evidence.note_action(session, action.files, action.command)
@@ -129,8 +158,10 @@ def before_action(
                 _log_recall(layout, config, event, key, action, recurring[1], recurring[0], True)
                 return recurring[0]
         found = recall(layout, request, config=config, allowance=allowance(session.state, config))
-        # A pure read stays silent unless a command trigger names it.
-        hits = [hit for hit in found.hits if not pure or hit.via == "command"]
+        # A pure read speaks only about the files it reads, and of the command only when
+        # a command trigger names it; a ``gate: true`` rule about a file that is only
+        # read waits for the change it refuses.
+        hits = [hit for hit in found.hits if _speaks(hit, action, pure)]
         # The call made again after its refusal runs, as the refusal said, whatever came
         # between: more rules due (the budget held some back) or a reset (compaction,
         # /clear) that made the refusing rules new again; those come as context where the
@@ -166,6 +197,22 @@ def _recurrence_gate(
     head, again = found
     text = f"{head}\n{GATE_PREFIX}\n{render_block(again)}"
     return Notice(text, gate=True, shown=tuple(hit.lesson_id for hit in again.hits)), again
+
+
+def _about_read(hit: Hit, action: ToolAction) -> bool:
+    """Whether ``hit`` matched a file ``action`` only reads (a file trigger's path, or a
+    keyword found in the words of that path)."""
+    if hit.via == "command" or hit.matched == "command":
+        return False
+    path = hit.matched[len("path ") :] if hit.matched.startswith("path ") else hit.matched
+    return path in action.read_only
+
+
+def _speaks(hit: Hit, action: ToolAction, pure: bool) -> bool:
+    """Whether ``hit`` is for this call at all (see ``before_action``)."""
+    if action.reads and _about_read(hit, action):
+        return not hit.gate
+    return not pure or hit.via == "command"
 
 
 def _pure_read(command: str) -> bool:

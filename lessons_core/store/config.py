@@ -39,7 +39,11 @@ class Config(NamedTuple):
     # Tokens a session (until compaction) is shown before only the rules about the very
     # file or command touched, and gated ones, still speak.
     max_session_tokens: int = 1000
-    delivery_file: str = "context"
+    # How a file's rules reach the model when they did not come with a read of the file
+    # (always as context, before the change): "gate" refuses the first change once with
+    # them (a new file, a read before a compaction, a lesson added since); "context" lets
+    # it run and sends them beside its result, after the change.
+    delivery_file: str = "gate"
     delivery_command: str = "gate"
     session_note: bool = True
     # Tokens the always-on lessons (and the topics line) take at session start and after

@@ -9,7 +9,7 @@ records every request, so the assertions read exactly what reached the model and
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -66,25 +66,134 @@ def test_gate_delivers_the_rule_before_the_command_runs_and_the_retry_runs(
     assert _blob(fake.requests[-1]).count(RELEASE_RULE) == 1
 
 
-def test_context_reaches_the_model_after_the_call_and_only_once(project: Project) -> None:
-    """The file rule arrives in the request right after the Write; the Edit adds nothing."""
+def _answer_to(requests: list[dict[str, Any]], index: int) -> str:
+    """The tool the model called in its answer to request ``index``: the last tool call
+    of the request after it (Claude Code merges a turn's calls into one message)."""
+    later = requests[index + 1]["messages"]
+    answer = next(m for m in reversed(later) if m.get("role") == "assistant")
+    content = answer.get("content")
+    blocks = content if isinstance(content, list) else []
+    calls = [str(b["name"]) for b in blocks if isinstance(b, dict) and b.get("type") == "tool_use"]
+    return calls[-1]
+
+
+def _first_refusal_with(requests: list[dict[str, Any]], text: str) -> int:
+    """The first request whose newest tool result is an error holding ``text``."""
+    return next(
+        i
+        for i, r in enumerate(requests)
+        if tool_results(r)
+        and tool_results(r)[-1].get("is_error")
+        and text in result_text(tool_results(r)[-1])
+    )
+
+
+def _app_text(project: Project) -> Callable[[], str]:
+    return (project.root / "src" / "app.py").read_text
+
+
+def test_a_read_brings_the_file_rule_before_the_edit_and_the_edit_runs(
+    project: Project,
+) -> None:
+    """Read, then Edit: the rule arrives beside the Read's result, in the request the
+    model answers with its Edit, while the file is unchanged; the Edit runs unrefused
+    and adds nothing."""
     fake = project.fake
-    fake.scenarios["context"] = [
-        write_call(project.root, "src/app.py", "VALUE = 2\n"),
-        edit_call(project.root, "VALUE = 2", "VALUE = 3"),
+    fake.probe = _app_text(project)
+    fake.scenarios["read"] = [
+        ToolCall("Read", {"file_path": str(project.root / "src" / "app.py")}),
+        edit_call(project.root, "VALUE = 1", "VALUE = 2"),
     ]
-    result = project.claude("SCENARIO:context change the app", "--allowedTools", TOOLS)
+    result = project.claude("SCENARIO:read change the app", "--allowedTools", TOOLS)
     assert result["permission_denials"] == []
     first = _first_with(fake.requests, APP_RULE)
-    after_write = next(i for i, r in enumerate(fake.requests) if tool_results(r))
-    assert first == after_write  # not before the call: beside its result
-    assert not tool_results(fake.requests[first])[0].get("is_error")
-    assert (project.root / "src" / "app.py").read_text() == "VALUE = 3\n"
+    assert fake.observed[first] == "VALUE = 1\n"  # the model had the rule before the change
+    assert _answer_to(fake.requests, first) == "Edit"
+    assert "VALUE = 1" in result_text(tool_results(fake.requests[first])[-1])  # the Read's
+    assert (project.root / "src" / "app.py").read_text() == "VALUE = 2\n"
     assert _blob(fake.requests[-1]).count(APP_RULE) == 1
 
 
+def test_a_new_file_is_refused_once_with_its_rule_and_the_retry_writes_it(
+    project: Project,
+) -> None:
+    """Write of a new file under a folder rule: nothing can be read first, so the first
+    Write is refused with the rule before the file exists; the retry writes it."""
+    storage_rule = "Open files under src/storage through storage.paths only."
+    lessons(
+        project.root, "add", storage_rule, "--topic", "storage", "--trigger-file", "src/storage/**"
+    )
+    fake = project.fake
+    fresh = project.root / "src" / "storage" / "fresh.py"
+    fake.probe = fresh.exists
+    fake.scenarios["new"] = [write_call(project.root, "src/storage/fresh.py", "X = 1\n")]
+    result = project.claude("SCENARIO:new add a storage module", "--allowedTools", TOOLS)
+    first = _first_with(fake.requests, storage_rule)
+    assert fake.observed[first] is False
+    denial = tool_results(fake.requests[first])[-1]
+    assert denial["is_error"] is True
+    assert GATE_PREFIX in result_text(denial)
+    assert [d["tool_name"] for d in result["permission_denials"]] == ["Write"]
+    assert fresh.read_text() == "X = 1\n"
+    assert _blob(fake.requests[-1]).count(storage_rule) == 1
+
+
+def test_a_shell_write_is_refused_once_and_a_shell_read_brings_the_rule(
+    project: Project,
+) -> None:
+    """A heredoc through Bash writing a new file under a folder rule is refused with the
+    rule before the file exists, and the retry writes it; `sed -n` of a covered file
+    brings its rule beside the output, so the Edit after it runs unrefused."""
+    storage_rule = "Open files under src/storage through storage.paths only."
+    glob = "src/storage/**"
+    lessons(project.root, "add", storage_rule, "--topic", "storage", "--trigger-file", glob)
+    fake = project.fake
+    generated = project.root / "src" / "storage" / "gen.py"
+    fake.probe = lambda: (generated.exists(), _app_text(project)())
+    (project.root / "src" / "storage").mkdir()
+    fake.scenarios["shell"] = [
+        bash_call("cat > src/storage/gen.py <<'EOF'\nX = 1\nEOF"),
+        bash_call("sed -n 1,200p src/app.py"),
+        edit_call(project.root, "VALUE = 1", "VALUE = 2"),
+    ]
+    result = project.claude("SCENARIO:shell generate and change", "--allowedTools", TOOLS)
+    refused = _first_refusal_with(fake.requests, storage_rule)
+    assert fake.observed[refused] == (False, "VALUE = 1\n")
+    assert generated.read_text() == "X = 1\n"
+    first = _first_with(fake.requests, APP_RULE)
+    assert fake.observed[first] == (True, "VALUE = 1\n")
+    assert "VALUE = 1" in result_text(tool_results(fake.requests[first])[-1])  # sed's output
+    assert _answer_to(fake.requests, first) == "Edit"
+    assert [d["tool_name"] for d in result["permission_denials"]] == ["Bash"]
+    assert (project.root / "src" / "app.py").read_text() == "VALUE = 2\n"
+
+
+def test_a_lesson_added_after_the_read_refuses_the_edit_once(project: Project) -> None:
+    """The Read brought the file's rule; a lesson added since (through Bash) had not come:
+    the Edit is refused once with it alone, before the file changed; the retry runs."""
+    added = "Keep VALUE an int literal in src/app.py; a tool parses it."
+    add = f"sh {project.root}/.lessons/run add '{added}' --topic code --trigger-file src/app.py"
+    fake = project.fake
+    fake.probe = _app_text(project)
+    fake.scenarios["added"] = [
+        ToolCall("Read", {"file_path": str(project.root / "src" / "app.py")}),
+        bash_call(add),
+        edit_call(project.root, "VALUE = 1", "VALUE = 2"),
+    ]
+    result = project.claude("SCENARIO:added change the app", "--allowedTools", TOOLS)
+    refused = _first_refusal_with(fake.requests, added)
+    assert _first_with(fake.requests, APP_RULE) < refused
+    assert fake.observed[refused] == "VALUE = 1\n"
+    denial = tool_results(fake.requests[refused])[-1]
+    assert GATE_PREFIX in result_text(denial)
+    assert APP_RULE not in result_text(denial)  # shown with the read: not again
+    assert [d["tool_name"] for d in result["permission_denials"]] == ["Edit"]
+    assert (project.root / "src" / "app.py").read_text() == "VALUE = 2\n"
+
+
 def test_after_compact_the_rule_is_delivered_again(project: Project) -> None:
-    """/compact (run with --resume) resets the session: the same edit brings the rule again."""
+    """/compact (run with --resume) resets the session: the next edit, with no read since,
+    is refused once with the rule again, and its retry runs."""
     fake = project.fake
     fake.scenarios["before"] = [write_call(project.root, "src/app.py", "VALUE = 2\n")]
     fake.scenarios["again"] = [edit_call(project.root, "VALUE = 2", "VALUE = 3")]
@@ -99,17 +208,19 @@ def test_after_compact_the_rule_is_delivered_again(project: Project) -> None:
     project.claude("SCENARIO:after edit", "--resume", session, "--allowedTools", TOOLS)
     counts = [_blob(r).count(APP_RULE) for r in fake.requests[start:]]
     assert counts[0] == 0  # compaction dropped it from the conversation...
-    assert counts[-1] == 1  # ...and the next edit delivered it again
+    assert counts[-1] == 1  # ...and the next edit delivered it again, refusing it once
+    denials = [b for r in fake.requests[start:] for b in tool_results(r) if b.get("is_error")]
+    assert any(APP_RULE in result_text(b) for b in denials)
     assert (project.root / "src" / "app.py").read_text() == "VALUE = 4\n"
 
 
 def test_uncovered_calls_and_pure_reads_add_no_text(project: Project) -> None:
-    """A write no lesson covers, cat and Read of a covered file: no hook text at all."""
+    """A write no lesson covers, cat and Read of an uncovered file: no hook text at all."""
     fake = project.fake
     fake.scenarios["quiet"] = [
         write_call(project.root, "docs/notes.md", "# Notes\n"),
-        bash_call("cat src/app.py && ls scripts"),
-        ToolCall("Read", {"file_path": str(project.root / "src" / "app.py")}),
+        bash_call("cat docs/notes.md && ls scripts"),
+        ToolCall("Read", {"file_path": str(project.root / "docs" / "notes.md")}),
         bash_call("echo done > out.txt"),
     ]
     result = project.claude("SCENARIO:quiet look around", "--allowedTools", TOOLS)
@@ -125,7 +236,8 @@ def test_uncovered_calls_and_pure_reads_add_no_text(project: Project) -> None:
 def test_a_broken_trigger_and_a_bad_setting_silence_nothing(project: Project) -> None:
     """A lesson file edited by hand to hold the glob '[z-a]' (beside its good one), and a
     config.json with a setting of the wrong type: the real client's model still gets the
-    command rule as a gate before the call ran, and both file rules after the Write."""
+    command rule as a gate before the call ran, and both file rules with the refusal of
+    the Write (not read first)."""
     broken_rule = "Regenerate generated code instead of editing it by hand."
     (project.root / ".lessons" / "lessons" / "gen-broken-glob.json").write_text(
         json.dumps(

@@ -153,45 +153,85 @@ def test_gate_refuses_the_command_before_it_runs_and_the_retry_runs(codex: Proje
     assert _blob(fake.requests[-1]).count(RELEASE_RULE) == 1
 
 
-def test_patch_rule_arrives_as_a_developer_message_after_the_edit(codex: Project) -> None:
-    """apply_patch on src/app.py: the rule comes between the call and its output, once."""
+def test_a_shell_read_brings_the_rule_before_the_patch_and_the_patch_runs(
+    codex: Project,
+) -> None:
+    """`sed -n 1,200p src/app.py` through the shell: the rule comes as a developer message
+    with the read, in the request the model answers with its patch, while the file is
+    unchanged; the patch runs unrefused, and the next one adds nothing."""
     fake = codex.fake
-    fake.scenarios["patch"] = [
+    fake.scenarios["read"] = [
+        shell_call("sed -n 1,200p src/app.py"),
         patch_call(update_patch("src/app.py", "VALUE = 1", "VALUE = 2")),
         patch_call(update_patch("src/app.py", "VALUE = 2", "VALUE = 3")),
     ]
-    codex.codex("SCENARIO:patch change the app")
+    run = codex.codex("SCENARIO:read change the app")
     first = _first_with(fake.requests, APP_RULE)
-    items = _items(fake.requests[first])
-    at = next(i for i, item in enumerate(items) if APP_RULE in json.dumps(item))
-    assert items[at]["role"] == "developer"
-    assert items[at - 1]["type"] == "custom_tool_call"
-    assert items[at + 1]["type"] == "custom_tool_call_output"
-    assert fake.observed[first][1] == "VALUE = 2\n"  # the edit had already run
+    assert any(APP_RULE in text for text in _developer_texts(fake.requests[first]))
+    assert "VALUE = 1" in _outputs(fake.requests[first])[-1]  # the read's output
+    assert fake.observed[first][1] == "VALUE = 1\n"  # before the patch ran
+    before = {i.get("call_id") for i in _items(fake.requests[first])}
+    answer = [i for i in _items(fake.requests[first + 1]) if i.get("call_id") not in before]
+    assert answer[0]["type"] == "custom_tool_call"  # the model answered with its patch
+    assert answer[0]["name"] == "apply_patch"
+    assert _statuses(run.hooks, "PreToolUse") == ["Completed"] * 3
     assert (codex.root / "src" / "app.py").read_text() == "VALUE = 3\n"
     assert _blob(fake.requests[-1]).count(APP_RULE) == 1
 
 
-def test_a_patch_piped_through_the_shell_brings_the_file_rule(codex: Project) -> None:
-    """`apply_patch <<'EOF'` through the shell tool is read as an edit of src/app.py."""
+def test_an_added_file_is_refused_once_with_its_rule_and_the_retry_adds_it(
+    codex: Project,
+) -> None:
+    """`*** Add File:` under a folder rule: nothing could be read first, so the patch is
+    refused with the rule before the file exists; the retry adds it."""
+    storage_rule = "Open files under src/storage through storage.paths only."
+    lessons(codex.root, "add", storage_rule, "--topic", "storage", "--trigger-file", "src/**/*.py")
     fake = codex.fake
-    patch = update_patch("src/app.py", "VALUE = 1", "VALUE = 2")
-    fake.scenarios["piped"] = [shell_call(f"apply_patch <<'EOF'\n{patch}EOF")]
-    codex.codex("SCENARIO:piped change the app")
+    fresh = codex.root / "src" / "storage" / "fresh.py"
+    fake.probe = fresh.exists
+    added = "*** Begin Patch\n*** Add File: src/storage/fresh.py\n+X = 1\n*** End Patch\n"
+    fake.scenarios["add"] = [patch_call(added)]
+    run = codex.codex("SCENARIO:add a storage module")
+    first = _first_with(fake.requests, storage_rule)
+    assert fake.observed[first] is False
+    assert _outputs(fake.requests[first])[-1].startswith(BLOCKED + GATE_PREFIX)
+    assert fresh.read_text() == "X = 1\n"
+    assert _statuses(run.hooks, "PreToolUse") == ["Blocked", "Completed"]
+
+
+def test_a_shell_write_is_refused_once_with_the_rule(codex: Project) -> None:
+    """A heredoc through the shell writing src/app.py, whose rule no read brought, is
+    refused with it before the file changed; so is `apply_patch <<'EOF'` of it in
+    another session; each retry runs."""
+    fake = codex.fake
+    fake.scenarios["heredoc"] = [shell_call("cat > src/app.py <<'EOF'\nVALUE = 2\nEOF")]
+    run = codex.codex("SCENARIO:heredoc change the app")
     first = _first_with(fake.requests, APP_RULE)
-    assert any(APP_RULE in text for text in _developer_texts(fake.requests[first]))
+    assert fake.observed[first][1] == "VALUE = 1\n"
+    assert _outputs(fake.requests[first])[-1].startswith(BLOCKED + GATE_PREFIX)
+    assert _statuses(run.hooks, "PreToolUse") == ["Blocked", "Completed"]
     assert (codex.root / "src" / "app.py").read_text() == "VALUE = 2\n"
+    patch = update_patch("src/app.py", "VALUE = 2", "VALUE = 3")
+    fake.scenarios["piped"] = [shell_call(f"apply_patch <<'EOF'\n{patch}EOF")]
+    start = len(fake.requests)
+    codex.codex("SCENARIO:piped change the app")
+    first = start + _first_with(fake.requests[start:], APP_RULE)
+    assert fake.observed[first][1] == "VALUE = 2\n"
+    assert _outputs(fake.requests[first])[-1].startswith(BLOCKED + GATE_PREFIX)
+    assert (codex.root / "src" / "app.py").read_text() == "VALUE = 3\n"
 
 
 def test_after_compaction_the_rule_is_delivered_again(codex: Project) -> None:
     """A full context window makes Codex compact mid-turn (PreCompact, then SessionStart
-    compact): the note comes back and the next edit of src/app.py brings the rule again."""
+    compact): the note comes back and the next edit of src/app.py, not read since, is
+    refused with the rule again, and its retry runs."""
     fake = codex.fake
     fake.scenarios["compact"] = [
+        shell_call("cat src/app.py"),
         patch_call(update_patch("src/app.py", "VALUE = 1", "VALUE = 2")),
         patch_call(update_patch("src/app.py", "VALUE = 2", "VALUE = 3")),
     ]
-    fake.full_context_after.add(("compact", 0))
+    fake.full_context_after.add(("compact", 1))
     run = codex.codex("SCENARIO:compact change the app")
     compaction = next(
         i for i, r in enumerate(fake.requests) if COMPACT_MARK in json.dumps(_items(r)[-1])
@@ -201,6 +241,7 @@ def test_after_compaction_the_rule_is_delivered_again(codex: Project) -> None:
     assert APP_RULE not in _blob(after)  # compaction dropped it from the conversation...
     assert session_note(Layout(codex.root)) in _developer_texts(after)
     assert _blob(fake.requests[-1]).count(APP_RULE) == 1  # ...and the next edit brought it
+    assert _statuses(run.hooks, "PreToolUse") == ["Completed", "Completed", "Blocked", "Completed"]
     assert _statuses(run.hooks, "PreCompact") == ["Completed"]
     assert _statuses(run.hooks, "SessionStart") == ["Completed", "Completed"]
     assert (codex.root / "src" / "app.py").read_text() == "VALUE = 3\n"
@@ -213,12 +254,13 @@ def test_a_prompt_brings_the_rules_it_talks_about_before_the_first_reply(codex: 
 
 
 def test_pure_reads_and_uncovered_calls_add_nothing(codex: Project) -> None:
-    """A patch no lesson covers, cat/ls/grep of covered files, a write elsewhere: silence."""
+    """A patch no lesson covers, cat/ls/grep of uncovered files, a search of a covered
+    folder, a write elsewhere: silence."""
     fake = codex.fake
     fake.scenarios["quiet"] = [
         patch_call("*** Begin Patch\n*** Add File: docs/notes.md\n+# Notes\n*** End Patch\n"),
-        shell_call("cat src/app.py && ls scripts"),
-        shell_call("grep -n VALUE src/app.py"),
+        shell_call("cat docs/notes.md && ls scripts"),
+        shell_call("grep -rn VALUE src"),
         shell_call("echo done > out.txt"),
     ]
     run = codex.codex("SCENARIO:quiet look around")

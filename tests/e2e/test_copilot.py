@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -129,58 +130,108 @@ def test_gate_delivers_the_rule_before_the_command_runs_and_the_retry_runs(
     assert request_text(fake.requests[-1]).count(RELEASE_RULE) == 1
 
 
-def test_context_reaches_the_model_after_the_edit_and_only_once(project: CopilotProject) -> None:
-    """The file rule arrives as a user message right after the edit's result; the second
-    edit adds nothing."""
+def _view(root: Path, rel: str) -> ToolCall:
+    return ToolCall("view", {"path": str(root / rel)})
+
+
+def test_a_view_brings_the_rule_before_the_edit_and_only_once(project: CopilotProject) -> None:
+    """view of src/app.py: the file rule arrives as a user message right after the view's
+    result, in the request the model answers with its edit, while the file is unchanged;
+    the edits run unrefused and add nothing."""
     fake = project.fake
-    fake.scenarios["context"] = [
+    fake.probe = (project.root / "src" / "app.py").read_text
+    fake.scenarios["view"] = [
+        _view(project.root, "src/app.py"),
         edit_call(project.root, "VALUE = 1", "VALUE = 2"),
         edit_call(project.root, "VALUE = 2", "VALUE = 3"),
     ]
-    project.copilot("SCENARIO:context change the app", "--trust-folder")
+    project.copilot("SCENARIO:view change the app", "--trust-folder")
     first = first_with(fake.requests, APP_RULE)
-    after_edit = next(i for i, r in enumerate(fake.requests) if tool_results(r))
-    assert first == after_edit  # not before the call: after its result
+    assert fake.observed[first] == "VALUE = 1\n"  # before the edit
     messages = messages_of(fake.requests[first])
     assert messages[-2]["role"] == "tool"
-    assert not text_of(messages[-2]).startswith(DENIED)
+    assert "VALUE = 1" in text_of(messages[-2])  # the view's result
     assert messages[-1]["role"] == "user"
     assert text_of(messages[-1]).startswith(PRE_CONTEXT)
     assert APP_RULE in text_of(messages[-1])
+    answer = messages_of(fake.requests[first + 1])[len(messages)]
+    assert answer["tool_calls"][0]["function"]["name"] == "edit"
     assert (project.root / "src" / "app.py").read_text() == "VALUE = 3\n"
+    assert not any(r.startswith(DENIED) for r in tool_results(fake.requests[-1]))
     assert request_text(fake.requests[-1]).count(APP_RULE) == 1
+
+
+def test_a_new_file_and_a_shell_write_are_refused_once_with_their_rule(
+    project: CopilotProject,
+) -> None:
+    """create of a new file under a folder rule is refused with the rule before the file
+    exists, and the retry creates it; a heredoc through bash writing src/app.py is
+    refused with its rule before the file changed, and its retry runs."""
+    storage_rule = "Open files under src/storage through storage.paths only."
+    project.lessons("add", storage_rule, "--topic", "storage", "--trigger-file", "src/storage/**")
+    fresh = project.root / "src" / "storage" / "fresh.py"
+    app = project.root / "src" / "app.py"
+    fake = project.fake
+    fresh.parent.mkdir()  # Copilot's create makes no folders
+    fake.probe = lambda: (fresh.exists(), app.read_text())
+    fake.scenarios["new"] = [
+        ToolCall("create", {"path": str(fresh), "file_text": "X = 1\n"}),
+        bash_call("cat > src/app.py <<'EOF'\nVALUE = 2\nEOF"),
+    ]
+    project.copilot("SCENARIO:new add a module", "--trust-folder")
+    first = first_with(fake.requests, storage_rule)
+    assert fake.observed[first] == (False, "VALUE = 1\n")
+    assert tool_results(fake.requests[first])[-1].startswith(DENIED + GATE_PREFIX)
+    second = first_with(fake.requests, APP_RULE)
+    assert fake.observed[second] == (True, "VALUE = 1\n")
+    assert tool_results(fake.requests[second])[-1].startswith(DENIED + GATE_PREFIX)
+    assert fresh.read_text() == "X = 1\n"
+    assert app.read_text() == "VALUE = 2\n"
+    results = tool_results(fake.requests[-1])
+    assert [r.startswith(DENIED) for r in results] == [True, False, True, False]
 
 
 def test_after_compaction_the_rule_is_delivered_again(project: CopilotProject) -> None:
     """A compaction in the middle of a run (the model reports a nearly full prompt) resets
-    the session: the next edit of the file brings its rule again."""
+    the session: the view brought the rule before it, and the next edit of the file, not
+    viewed since, is refused once with it after it; the retry runs."""
     fake = project.fake
     fake.scenarios["long"] = [
+        _view(project.root, "src/app.py"),
         edit_call(project.root, "VALUE = 1", "VALUE = 2"),
         bash_call("echo one"),  # its reply reports the full prompt: compaction starts
         bash_call("echo two"),
         edit_call(project.root, "VALUE = 2", "VALUE = 3"),
     ]
-    fake.full_at["long"] = 1
+    fake.full_at["long"] = 2
     project.copilot("SCENARIO:long edit", "--trust-folder")
     summaries = [i for i, r in enumerate(fake.requests) if is_compaction(messages_of(r))]
     assert len(summaries) == 1
     lasts = [text_of(messages_of(r)[-1]) for r in fake.requests]
-    deliveries = [i for i, t in enumerate(lasts) if t.startswith(PRE_CONTEXT) and APP_RULE in t]
-    assert len(deliveries) == 2  # once after each edit: before and after the compaction
-    assert deliveries[0] < summaries[0] < deliveries[1]
+    viewed = [i for i, t in enumerate(lasts) if t.startswith(PRE_CONTEXT) and APP_RULE in t]
+    refused = [
+        i
+        for i, r in enumerate(fake.requests)
+        if tool_results(r) and tool_results(r)[-1].startswith(DENIED) and APP_RULE in lasts[i]
+    ]
+    assert len(viewed) == 1
+    assert viewed[0] < summaries[0] < refused[0]
     final = request_text(fake.requests[-1])
     assert "summarized" in final  # the conversation the model holds now is the summary...
-    assert final.count(APP_RULE) == 1  # ...plus the rule delivered after it
+    assert final.count(APP_RULE) == 1  # ...plus the rule the refusal after it brought
     assert (project.root / "src" / "app.py").read_text() == "VALUE = 3\n"
 
 
 def test_a_resumed_session_is_shown_its_rules_again(project: CopilotProject) -> None:
-    """Copilot resumes a conversation without the context hooks added to it, so the
-    first edit of a covered file after the resume brings its rule again."""
+    """Copilot resumes a conversation without the context hooks added to it: the rule the
+    view brought is gone, and the first edit of the file after the resume is refused once
+    with it again."""
     fake = project.fake
     project.trust_in_config()  # --resume refuses --trust-folder
-    fake.scenarios["before"] = [edit_call(project.root, "VALUE = 1", "VALUE = 2")]
+    fake.scenarios["before"] = [
+        _view(project.root, "src/app.py"),
+        edit_call(project.root, "VALUE = 1", "VALUE = 2"),
+    ]
     fake.scenarios["again"] = [edit_call(project.root, "VALUE = 2", "VALUE = 3")]
     session = session_id(project.copilot("SCENARIO:before edit"))
     assert request_text(fake.requests[-1]).count(APP_RULE) == 1
@@ -188,7 +239,7 @@ def test_a_resumed_session_is_shown_its_rules_again(project: CopilotProject) -> 
     project.copilot("SCENARIO:again edit", f"--resume={session}")
     counts = [request_text(r).count(APP_RULE) for r in fake.requests[start:]]
     assert counts[0] == 0  # the resumed conversation lost the context...
-    assert counts[-1] == 1  # ...and the edit delivered the rule again
+    assert counts[-1] == 1  # ...and the edit brought the rule again, refused once
 
 
 def test_a_failed_edit_gets_one_capture_nudge(project: CopilotProject) -> None:
@@ -227,13 +278,14 @@ def test_the_agent_captures_a_lesson_with_the_line_the_nudge_gave(
 
 
 def test_uncovered_calls_and_pure_reads_add_no_text(project: CopilotProject) -> None:
-    """A file no lesson covers, cat and view of a covered file, a plain command: silence."""
+    """A file no lesson covers, cat and view of an uncovered file, a grep of the repo, a
+    plain command: silence."""
     fake = project.fake
     root = project.root
     fake.scenarios["quiet"] = [
         ToolCall("create", {"path": str(root / "docs.md"), "file_text": "# Notes\n"}),
-        bash_call("cat src/app.py && ls scripts"),
-        ToolCall("view", {"path": str(root / "src" / "app.py")}),
+        bash_call("cat docs.md && ls scripts"),
+        ToolCall("view", {"path": str(root / "docs.md")}),
         ToolCall("grep", {"pattern": "VALUE", "path": str(root)}),
         bash_call("echo done > out.txt"),
     ]

@@ -127,29 +127,66 @@ def test_gate_refuses_once_before_the_command_and_the_retry_runs(gemini: Project
     assert len(_events(calls, "PreCompress")) == len(_main_loop(fake.requests))
 
 
-def test_context_comes_with_the_tool_result_readable_and_once(gemini: Project) -> None:
-    """The file rule is appended to write_file's result, fenced in square brackets (the
-    client HTML-escapes angle brackets in hook context); the replace after it adds
-    nothing."""
+def test_read_file_brings_the_rule_before_the_edit_readable_and_once(gemini: Project) -> None:
+    """read_file of src/app.py: the file rule is appended to the read's result (AfterTool),
+    fenced in square brackets (the client HTML-escapes angle brackets in hook context),
+    in the request the model answers with its replace, while the file is unchanged; the
+    replace runs unrefused and adds nothing."""
     fake = gemini.fake
-    fake.scenarios["context"] = [
-        write_call(gemini.root, "src/app.py", "VALUE = 2\n"),
-        replace_call(gemini.root, "VALUE = 2", "VALUE = 3"),
+    fake.probe = (gemini.root / "src" / "app.py").read_text
+    fake.scenarios["read"] = [
+        read_call(gemini.root, "src/app.py"),
+        replace_call(gemini.root, "VALUE = 1", "VALUE = 2"),
     ]
-    gemini.gemini("-p", "SCENARIO:context change the app")
+    gemini.gemini("-p", "SCENARIO:read change the app")
     first = _first_with(fake.requests, APP_RULE)
+    assert fake.observed[first] == "VALUE = 1\n"
     (tool, text, error), *_ = _results(fake.requests[first])
-    assert (tool, error) == ("write_file", False)
+    assert (tool, error) == ("read_file", False)
     context = text[text.index("<hook_context>") :]
     assert context.startswith(f"<hook_context>{BRACKET_OPEN}\n")
     assert context.endswith(f"\n{BRACKET_CLOSE}</hook_context>")
     assert "&lt;" not in context
-    assert (gemini.root / "src" / "app.py").read_text() == "VALUE = 3\n"
+    assert (gemini.root / "src" / "app.py").read_text() == "VALUE = 2\n"
     last = fake.requests[-1]
-    assert [t for t, _, _ in _results(last)] == ["write_file", "replace"]
+    assert [(t, e) for t, _, e in _results(last)] == [("read_file", False), ("replace", False)]
     assert "hook_context" not in _results(last)[1][1]
     assert _blob(last).count(APP_RULE) == 1
     assert all(c.answer is None for c in _events(gemini.hook_calls(), "BeforeTool"))
+
+
+def test_a_new_file_and_a_shell_write_are_refused_once_with_their_rule(
+    gemini: Project,
+) -> None:
+    """write_file of a new file under a folder rule is refused with the rule before the
+    file exists, and the retry writes it; a heredoc through the shell writing src/app.py
+    is refused with its rule before the file changed, and its retry runs."""
+    storage_rule = "Open files under src/storage through storage.paths only."
+    glob = "src/storage/**"
+    lessons(gemini.root, "add", storage_rule, "--topic", "storage", "--trigger-file", glob)
+    fresh = gemini.root / "src" / "storage" / "fresh.py"
+    app = gemini.root / "src" / "app.py"
+    fake = gemini.fake
+    fake.probe = lambda: (fresh.exists(), app.read_text())
+    fake.scenarios["new"] = [
+        write_call(gemini.root, "src/storage/fresh.py", "X = 1\n"),
+        shell_call("cat > src/app.py <<'EOF'\nVALUE = 2\nEOF"),
+    ]
+    gemini.gemini("-p", "SCENARIO:new add a module")
+    first = _first_with(fake.requests, storage_rule)
+    assert fake.observed[first] == (False, "VALUE = 1\n")
+    tool, text, error = _results(fake.requests[first])[-1]
+    assert (tool, error) == ("write_file", True)
+    assert text.startswith(BLOCKED + GATE_PREFIX)
+    second = _first_with(fake.requests, APP_RULE)
+    assert fake.observed[second] == (True, "VALUE = 1\n")
+    tool, text, error = _results(fake.requests[second])[-1]
+    assert (tool, error) == ("run_shell_command", True)
+    assert APP_RULE in text
+    assert fresh.read_text() == "X = 1\n"
+    assert app.read_text() == "VALUE = 2\n"
+    gates = [c.answer for c in _events(gemini.hook_calls(), "BeforeTool")]
+    assert [a and a["decision"] for a in gates] == ["deny", None, "deny", None]
 
 
 def test_a_real_compression_delivers_the_rule_again_resume_does_not(
@@ -178,18 +215,18 @@ def test_a_real_compression_delivers_the_rule_again_resume_does_not(
     assert summaries  # the client asked the model for a summary: it compressed
     counts = [_blob(r).count(APP_RULE) for r in _main_loop(requests)]
     assert counts[0] == 0  # compression dropped the rule from the conversation...
-    assert counts[-1] == 1  # ...and the next edit delivered it again
+    assert counts[-1] == 1  # ...and the next edit, not read since, was refused with it
     assert (gemini.root / "src" / "app.py").read_text() == "VALUE = 4\n"
 
 
 def test_pure_reads_and_uncovered_calls_add_nothing(gemini: Project) -> None:
-    """A write no lesson covers, `cat`, read_file of a covered file and a redirect no
-    lesson covers: the hooks run (read_file is not wired) and say nothing."""
+    """A write no lesson covers, `cat` and read_file of an uncovered file and a redirect
+    no lesson covers: the hooks run (read_file after it ran only) and say nothing."""
     fake = gemini.fake
     fake.scenarios["quiet"] = [
         write_call(gemini.root, "docs/notes.md", "# Notes\n"),
-        shell_call("cat src/app.py && ls scripts"),
-        read_call(gemini.root, "src/app.py"),
+        shell_call("cat docs/notes.md && ls scripts"),
+        read_call(gemini.root, "docs/notes.md"),
         shell_call("echo done > out.txt"),
     ]
     gemini.gemini("-p", "SCENARIO:quiet look around")
@@ -203,7 +240,7 @@ def test_pure_reads_and_uncovered_calls_add_nothing(gemini: Project) -> None:
     calls = gemini.hook_calls()
     tools = [c.tool for c in _events(calls, "BeforeTool")]
     assert tools == ["write_file", "run_shell_command", "run_shell_command"]
-    assert len(_events(calls, "AfterTool")) == 3
+    assert len(_events(calls, "AfterTool")) == 4
     assert all(c.answer is None for c in calls if c.event != "SessionStart")
 
 
@@ -325,8 +362,11 @@ def test_after_a_real_compression_the_always_on_lesson_comes_with_the_next_tool_
     counts = [_blob(r).count(ALWAYS_RULE) for r in _main_loop(requests)]
     assert counts[0] == 0  # compression dropped it...
     assert counts[-1] == 1  # ...and the tool result brought it back, once
-    (_tool, text, _error), *_ = _results(_main_loop(requests)[-1])
-    assert ALWAYS_RULE in text
+    # The replace, not read since the compression, was refused first (BeforeTool cannot
+    # add context); its retry's AfterTool brought the always-on rule.
+    results = _results(_main_loop(requests)[-1])
+    assert [error for _, _, error in results] == [True, False]
+    assert ALWAYS_RULE in results[-1][1]
 
 
 def test_a_failure_fixed_in_the_session_is_asked_for_at_its_stop(gemini: Project) -> None:

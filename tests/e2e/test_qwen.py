@@ -90,10 +90,12 @@ def test_gate_delivers_the_rule_before_the_command_runs_and_the_retry_runs(
     assert request_text(fake.requests[-1]).count(RELEASE_RULE) == 1
 
 
-def test_a_file_rule_follows_the_edit_in_its_result_once(project: QwenProject) -> None:
-    """PreToolUse context is dropped by Qwen, so the rule comes from PostToolUse: appended
-    to the first edit's result, after the edit ran; the second edit adds nothing."""
+def test_read_file_brings_the_rule_before_the_edit_once(project: QwenProject) -> None:
+    """PreToolUse context is dropped by Qwen, so the rule comes from PostToolUse of the
+    read: appended to read_file's result, in the request the model answers with its edit,
+    while the file is unchanged; the edits run unrefused and add nothing."""
     fake = project.fake
+    fake.probe = (project.root / "src" / "app.py").read_text
     fake.scenarios["context"] = [
         read_call(project.root),  # Qwen edits only files read in the session
         edit_call(project.root, "VALUE = 1", "VALUE = 2"),
@@ -101,18 +103,51 @@ def test_a_file_rule_follows_the_edit_in_its_result_once(project: QwenProject) -
     ]
     project.qwen("SCENARIO:context change the app")
     first = first_with(fake.requests, APP_RULE)
+    assert fake.observed[first] == "VALUE = 1\n"  # the model had the rule before the edit
     result = tool_results(fake.requests[first])[-1]
-    assert "has been updated" in result  # the edit ran before the rule arrived
+    assert "VALUE = 1" in result  # the read's result
     assert APP_RULE in result
     assert "[project-lessons]" in result  # a fence that Qwen's HTML escaping leaves alone
     assert "&lt;" not in result
+    answer = messages_of(fake.requests[first + 1])[len(messages_of(fake.requests[first]))]
+    assert answer["tool_calls"][0]["function"]["name"] == "edit"
     assert (project.root / "src" / "app.py").read_text() == "VALUE = 3\n"
+    assert not any(GATE_PREFIX in r for r in tool_results(fake.requests[-1]))
     assert request_text(fake.requests[-1]).count(APP_RULE) == 1
+
+
+def test_a_new_file_and_a_shell_write_are_refused_once_with_their_rule(
+    project: QwenProject,
+) -> None:
+    """write_file of a new file under a folder rule is refused with the rule before the
+    file exists, and the retry writes it; a heredoc through the shell writing src/app.py
+    is refused with its rule before the file changed, and its retry runs."""
+    storage_rule = "Open files under src/storage through storage.paths only."
+    project.lessons("add", storage_rule, "--topic", "storage", "--trigger-file", "src/storage/**")
+    fresh = project.root / "src" / "storage" / "fresh.py"
+    app = project.root / "src" / "app.py"
+    fake = project.fake
+    fake.probe = lambda: (fresh.exists(), app.read_text())
+    fake.scenarios["new"] = [
+        ToolCall("write_file", {"file_path": str(fresh), "content": "X = 1\n"}),
+        shell_call("cat > src/app.py <<'EOF'\nVALUE = 2\nEOF"),
+    ]
+    project.qwen("SCENARIO:new add a module")
+    first = first_with(fake.requests, storage_rule)
+    assert fake.observed[first] == (False, "VALUE = 1\n")
+    assert GATE_PREFIX in tool_results(fake.requests[first])[-1]
+    second = first_with(fake.requests, APP_RULE)
+    assert fake.observed[second] == (True, "VALUE = 1\n")
+    assert GATE_PREFIX in tool_results(fake.requests[second])[-1]
+    assert fresh.read_text() == "X = 1\n"
+    assert app.read_text() == "VALUE = 2\n"
+    results = tool_results(fake.requests[-1])
+    assert [GATE_PREFIX in r for r in results] == [True, False, True, False]
 
 
 def test_after_compaction_the_rule_is_delivered_again(project: QwenProject) -> None:
     """A compaction in the middle of a run (the model reports a nearly full context) fires
-    PreCompact: the next edit of the file brings its rule again."""
+    PreCompact: the read of the file after it brings its rule again."""
     fake = project.fake
     fake.scenarios["long"] = [
         read_call(project.root),
@@ -128,7 +163,7 @@ def test_after_compaction_the_rule_is_delivered_again(project: QwenProject) -> N
     deliveries = [
         i for i, r in enumerate(fake.requests) if APP_RULE in (tool_results(r) or [""])[-1]
     ]
-    assert len(deliveries) == 2  # once after each edit: before and after the compaction
+    assert len(deliveries) == 2  # once with each read: before and after the compaction
     assert deliveries[0] < summaries[0] < deliveries[1]
     assert request_text(fake.requests[-1]).count(APP_RULE) == 1  # the first went with the summary
     assert (project.root / "src" / "app.py").read_text() == "VALUE = 3\n"
@@ -171,13 +206,14 @@ def test_the_agent_captures_a_lesson_with_the_line_the_nudge_gave(project: QwenP
 
 
 def test_uncovered_calls_and_pure_reads_add_no_text(project: QwenProject) -> None:
-    """A file no lesson covers, cat and read_file of a covered file, a plain command."""
+    """A file no lesson covers, cat and read_file of an uncovered file, a search, a plain
+    command."""
     fake = project.fake
     root = project.root
     fake.scenarios["quiet"] = [
         ToolCall("write_file", {"file_path": str(root / "docs.md"), "content": "# Notes\n"}),
-        shell_call("cat src/app.py && ls scripts"),
-        read_call(root),
+        shell_call("cat docs.md && ls scripts"),
+        ToolCall("read_file", {"file_path": str(root / "docs.md")}),
         ToolCall("grep_search", {"pattern": "VALUE"}),
         shell_call("echo done > out.txt"),
     ]

@@ -38,6 +38,12 @@ def two_lessons(project: Layout) -> Layout:
     return project
 
 
+def file_rules_as_context(layout: Layout) -> None:
+    """``delivery_file: "context"``: a change whose rules no read brought runs, with them
+    beside its result (the mode a test of the context path runs in)."""
+    layout.config_path.write_text('{"delivery_file": "context"}\n')
+
+
 def write_lesson(layout: Layout, lesson_id: str, rule: str, **fields: Any) -> Lesson:
     """Write a lesson file directly (no capture guards)."""
     return save_lesson(layout, lesson_id, rule, topics=("testing",), **fields)

@@ -19,6 +19,7 @@ from tests.hooks.conftest import write_lesson
 
 PUSH = ToolAction(command="git push origin main")
 EDIT = ToolAction(files=("src/a.py",))
+READ = ToolAction(reads=("src/a.py",))
 
 
 def _lessons(layout: Layout) -> None:
@@ -30,11 +31,14 @@ def _lessons(layout: Layout) -> None:
     )
 
 
-def test_command_rules_gate_and_file_rules_add_context_by_default(project: Layout) -> None:
-    """Defaults: a command trigger gates the call, a file trigger travels as context."""
+def test_command_rules_gate_and_file_rules_come_with_the_read_by_default(
+    project: Layout,
+) -> None:
+    """Defaults: a command trigger gates the call; a file's rules come as context with
+    the read of the file, and the change after it is silent."""
     _lessons(project)
     gate = delivery.before_action(project, "s", PUSH, Config())
-    context = delivery.before_action(project, "s", EDIT, Config())
+    context = delivery.before_action(project, "s", READ, Config())
     assert gate is not None
     assert gate.gate
     assert gate.text.startswith(delivery.GATE_PREFIX)
@@ -44,6 +48,93 @@ def test_command_rules_gate_and_file_rules_add_context_by_default(project: Layou
     assert not context.gate
     assert "Keep src/a.py import-safe." in context.text
     assert delivery.GATE_PREFIX not in context.text
+    assert delivery.before_action(project, "s", EDIT, Config()) is None
+
+
+def test_a_change_whose_rules_did_not_come_with_a_read_is_refused_once(
+    project: Layout,
+) -> None:
+    """No read before the change (a new file): the first attempt is refused with the
+    rules, the retry runs; ``delivery_file: "context"`` lets it run with them instead."""
+    _lessons(project)
+    first = delivery.before_action(project, "s", EDIT, Config())
+    assert first is not None
+    assert first.gate
+    assert "Keep src/a.py import-safe." in first.text
+    assert delivery.before_action(project, "s", EDIT, Config()) is None  # the retry runs
+    context = delivery.before_action(project, "t", EDIT, Config(delivery_file=CONTEXT))
+    assert context is not None
+    assert not context.gate
+
+
+def test_a_read_before_a_reset_or_a_lesson_added_since_leaves_the_change_refused(
+    project: Layout,
+) -> None:
+    """Rules the model no longer holds (compaction after the read), or that did not
+    exist at the read, refuse the change once; a read of an uncovered file is silent."""
+    _lessons(project)
+    assert delivery.before_action(project, "s", READ, Config()) is not None
+    delivery.before_compaction(project, "s")
+    again = delivery.before_action(project, "s", EDIT, Config())
+    assert again is not None
+    assert again.gate
+    assert delivery.before_action(project, "s", EDIT, Config()) is None
+    write_lesson(project, "code-a-typed", "Type every function in src/a.py.", files=("src/a.py",))
+    added = delivery.before_action(project, "s", EDIT, Config())
+    assert added is not None
+    assert added.gate
+    assert "code-a-typed" in added.text
+    assert "code-a-no-side-effects" not in added.text
+    readme = ToolAction(reads=("README.md",))
+    assert delivery.before_action(project, "s", readme, Config()) is None
+
+
+def test_a_budget_cut_at_the_read_leaves_the_rest_for_the_change(project: Layout) -> None:
+    """More rules than a call may show: the read brings the first, the change is refused
+    with the rest, and the retry runs."""
+    for n in range(3):
+        write_lesson(project, f"code-a-{n}", f"Rule {n} about src/a.py.", files=("src/a.py",))
+    config = Config(max_trigger_matches=2)
+    read = delivery.before_action(project, "s", READ, config)
+    assert read is not None
+    assert len(read.shown) == 2
+    change = delivery.before_action(project, "s", EDIT, config)
+    assert change is not None
+    assert change.gate
+    assert len(change.shown) == 1
+    assert set(change.shown).isdisjoint(read.shown)
+    assert delivery.before_action(project, "s", EDIT, config) is None
+
+
+def test_a_gate_lesson_waits_for_the_change(project: Layout) -> None:
+    """A ``gate: true`` rule is not spent on a read: the change is refused with it."""
+    write_lesson(
+        project, "code-a-gated", "Never edit src/a.py by hand.", files=("src/a.py",), gate=True
+    )
+    assert delivery.before_action(project, "s", READ, Config()) is None
+    notice = delivery.before_action(project, "s", EDIT, Config())
+    assert notice is not None
+    assert notice.gate
+
+
+def test_a_shell_read_speaks_about_its_file_and_a_shell_write_is_a_change(
+    project: Layout,
+) -> None:
+    """``sed -n`` of a covered file brings its rule as context (no command rule fires
+    for a pure read); a command writing a covered file is refused with its rule."""
+    _lessons(project)
+    write_lesson(project, "build-cat", "Never run sed here.", commands=("sed -i",))
+    read = ToolAction(command="sed -n 1,200p src/a.py", reads=("src/a.py",))
+    notice = delivery.before_action(project, "s", read, Config())
+    assert notice is not None
+    assert not notice.gate
+    assert notice.shown == ("code-a-no-side-effects",)
+    write = ToolAction(command="cat > src/a.py <<'EOF'\nx = 2\nEOF", writes=("src/a.py",))
+    other = delivery.before_action(project, "t", write, Config())
+    assert other is not None
+    assert other.gate
+    assert other.shown == ("code-a-no-side-effects",)
+    assert delivery.before_action(project, "t", write, Config()) is None
 
 
 def test_config_switches_both_modes(project: Layout) -> None:
@@ -187,8 +278,10 @@ def test_a_pre_tool_hook_without_context_leaves_context_rules_for_later(project:
     """With only GATE allowed, context rules stay unclaimed for the post-tool hook."""
     _lessons(project)
     gate_only = frozenset({GATE})
-    assert delivery.before_action(project, "s", EDIT, Config(), gate_only) is None
-    later = delivery.before_action(project, "s", EDIT, Config(), frozenset({CONTEXT}))
+    config = Config(delivery_file=CONTEXT)
+    assert delivery.before_action(project, "s", EDIT, config, gate_only) is None
+    assert delivery.before_action(project, "s", READ, Config(), gate_only) is None
+    later = delivery.before_action(project, "s", EDIT, config, frozenset({CONTEXT}))
     assert later is not None
     assert not later.gate
 
@@ -279,7 +372,7 @@ def test_a_spent_session_budget_quiets_folder_rules_not_command_gates(project: L
     a folder rule is silent, a command rule still gates, and compaction starts over."""
     _lessons(project)
     write_lesson(project, "code-src-typed", "Type every public function.", files=("src/*.py",))
-    config = Config(max_session_tokens=1)
+    config = Config(max_session_tokens=1, delivery_file=CONTEXT)
     first = delivery.before_action(project, "s", ToolAction(files=("src/b.py",)), config)
     assert first is not None
     assert sessions.load(project, "s").tokens == estimate_tokens(first.text)

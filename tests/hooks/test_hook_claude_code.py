@@ -45,16 +45,31 @@ def test_pre_tool_use_bash_gates_with_the_rule_as_reason(project: Layout) -> Non
     assert call_hook(H, _bash(project.root, "git push origin main")) == b""
 
 
-def test_pre_tool_use_write_adds_context_with_the_repo_relative_path(project: Layout) -> None:
-    """Write's absolute file_path is matched repo-relative; the rule comes as context."""
+def test_pre_tool_use_read_adds_context_with_the_repo_relative_path(project: Layout) -> None:
+    """Read's absolute file_path is matched repo-relative; the rule comes as context
+    beside the file's content, and the Edit after it is silent."""
     write_lesson(project, "code-a-import-safe", "Keep src/a.py import-safe.", files=("src/a.py",))
-    got = answer(H, payload(H, "pre_tool_use_write", project.root))
+    read = payload(H, "pre_tool_use_read", project.root)
+    read["tool_input"] = {"file_path": str(project.root / "src" / "a.py")}
+    got = answer(H, read)
     assert got is not None
     out = got["hookSpecificOutput"]
     assert set(out) == {"hookEventName", "additionalContext"}
     assert out["hookEventName"] == "PreToolUse"
     assert "Keep src/a.py import-safe." in out["additionalContext"]
     assert call_hook(H, payload(H, "pre_tool_use_edit", project.root)) == b""
+
+
+def test_a_write_not_read_first_is_refused_once_with_the_rule(project: Layout) -> None:
+    """Write of a file whose rules did not come with a read (a new file): refused with
+    them, repo-relative; the retry runs."""
+    write_lesson(project, "code-a-import-safe", "Keep src/a.py import-safe.", files=("src/a.py",))
+    got = answer(H, payload(H, "pre_tool_use_write", project.root))
+    assert got is not None
+    out = got["hookSpecificOutput"]
+    assert out["permissionDecision"] == "deny"
+    assert "Keep src/a.py import-safe." in out["permissionDecisionReason"]
+    assert call_hook(H, payload(H, "pre_tool_use_write", project.root)) == b""
 
 
 def test_notebook_path_is_read_for_notebook_edit(project: Layout) -> None:
@@ -66,17 +81,18 @@ def test_notebook_path_is_read_for_notebook_edit(project: Layout) -> None:
     data["tool_input"] = {"notebook_path": str(project.root / "nb" / "x.ipynb"), "new_source": "1"}
     got = answer(H, data)
     assert got is not None
-    assert "Clear outputs" in got["hookSpecificOutput"]["additionalContext"]
+    assert "Clear outputs" in got["hookSpecificOutput"]["permissionDecisionReason"]
 
 
 def test_uncovered_calls_and_pure_reads_are_silent(project: Layout) -> None:
-    """No stdout at all for a call no lesson covers, a Read, or a read-only command."""
+    """No stdout at all for a call no lesson covers, a Read of an uncovered file, or a
+    read-only command of no command rule."""
     _push_lesson(project)
     write_lesson(project, "code-a-import-safe", "Keep src/a.py import-safe.", files=("src/a.py",))
     assert call_hook(H, _bash(project.root, "make docs")) == b""
-    assert call_hook(H, _bash(project.root, "cat src/a.py")) == b""
+    assert call_hook(H, _bash(project.root, "ls src && git status")) == b""
     read = payload(H, "pre_tool_use_read", project.root)
-    read["tool_input"] = {"file_path": str(project.root / "src" / "a.py")}
+    read["tool_input"] = {"file_path": str(project.root / "README.md")}
     assert call_hook(H, read) == b""
 
 

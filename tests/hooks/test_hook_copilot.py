@@ -15,6 +15,7 @@ from tests.hooks.conftest import (
     RELEASE_RULE,
     answer,
     call_hook,
+    file_rules_as_context,
     payload,
     write_lesson,
 )
@@ -54,7 +55,9 @@ def test_a_covered_command_is_refused_with_the_rule_then_runs(two_lessons: Layou
 
 
 def test_an_edit_gets_the_file_rule_as_context_once(two_lessons: Layout) -> None:
-    """edit's absolute path is matched repo-relative; the rule is additionalContext."""
+    """edit's absolute path is matched repo-relative; with ``delivery_file: "context"``
+    the rule is additionalContext."""
+    file_rules_as_context(two_lessons)
     got = answer(H, payload(H, "pre_tool_use_edit", two_lessons.root))
     assert got is not None
     assert set(got) == {"additionalContext"}
@@ -67,7 +70,7 @@ def test_create_is_matched_on_its_path(project: Layout) -> None:
     write_lesson(project, "code-new", "Register new modules in src/__init__.py.", files=("src/*",))
     got = answer(H, payload(H, "pre_tool_use_create", project.root))
     assert got is not None
-    assert "Register new modules" in got["additionalContext"]
+    assert "Register new modules" in got["permissionDecisionReason"]
 
 
 def test_tool_args_sent_as_json_text_are_read_too(two_lessons: Layout) -> None:
@@ -76,12 +79,29 @@ def test_tool_args_sent_as_json_text_are_read_too(two_lessons: Layout) -> None:
     data["toolArgs"] = json.dumps(data["toolArgs"])
     got = answer(H, data)
     assert got is not None
+    assert APP_RULE in got["permissionDecisionReason"]
+
+
+def test_a_pure_read_command_speaks_only_about_its_file(two_lessons: Layout) -> None:
+    """cat of a covered file brings its rule as context (after the output, before an
+    edit), never a refusal; cat of an uncovered file recalls nothing."""
+    got = answer(H, payload(H, "pre_tool_use_bash_read", two_lessons.root))
+    assert got is not None
+    assert set(got) == {"additionalContext"}
     assert APP_RULE in got["additionalContext"]
+    other = payload(H, "pre_tool_use_bash_read", two_lessons.root)
+    other["toolArgs"] = {"command": "cat README.md", "description": "run it"}
+    assert call_hook(H, other) == b""
 
 
-def test_a_pure_read_command_is_silent(two_lessons: Layout) -> None:
-    """cat of a covered file recalls nothing."""
-    assert call_hook(H, payload(H, "pre_tool_use_bash_read", two_lessons.root)) == b""
+def test_view_brings_the_file_rule_and_the_edit_after_it_is_silent(two_lessons: Layout) -> None:
+    """view of a covered file: its rule as context; the edit of it afterwards runs silent."""
+    view = payload(H, "pre_tool_use_edit", two_lessons.root, toolName="view")
+    view["toolArgs"] = {"path": str(two_lessons.root / "src" / "app.py")}
+    got = answer(H, view)
+    assert got is not None
+    assert APP_RULE in got["additionalContext"]
+    assert call_hook(H, payload(H, "pre_tool_use_edit", two_lessons.root)) == b""
 
 
 def test_session_start_gives_the_note_and_resets(two_lessons: Layout) -> None:

@@ -93,10 +93,11 @@ main(["hook", "claude-code"])
 """
 
 
-def test_an_edit_over_usual_globs_loads_no_regex_engine(project: Layout) -> None:
-    """A PreToolUse Edit whose lessons have globs of literals, '*' and '**' and a keyword
-    in the path delivers them all without loading re, typing, pathlib, json or any other
-    module a bare interpreter has not loaded and the hook can do without."""
+def test_a_read_over_usual_globs_loads_no_regex_engine(project: Layout) -> None:
+    """A PreToolUse Read (where file rules come, before the edit) whose lessons have globs
+    of literals, '*' and '**' and a keyword in the path delivers them all without loading
+    re, typing, pathlib, json or any other module a bare interpreter has not loaded and
+    the hook can do without."""
     # Globs that pin a folder or a name, not broad ones (src/**, **/*.py): those would
     # wait behind these; four matches, so the config shows four.
     write_lesson(project, "src-tree", "Keep src importable.", files=("src/*.py",))
@@ -105,7 +106,8 @@ def test_an_edit_over_usual_globs_loads_no_regex_engine(project: Layout) -> None
     write_lesson(project, "src-word", "Mind the src layout.", keywords=("src",))
     project.config_path.write_text('{"max_trigger_matches": 4}\n')
     load_index(project)
-    data = payload("claude-code", "pre_tool_use_edit", project.root)
+    data = payload("claude-code", "pre_tool_use_read", project.root)
+    data["tool_input"] = {"file_path": str(project.root / "src" / "a.py")}
     root = Path(lessons_cli.__file__).parents[1]
     done = subprocess.run(
         [sys.executable, "-S", "-c", LEAN_PROBE.format(root=str(root))],

@@ -12,7 +12,7 @@ from lessons_cli.harnesses import gemini
 from lessons_core.delivery.deliver import GATE_PREFIX, session_note
 from lessons_core.recall.render import BRACKET_CLOSE, BRACKET_OPEN
 from lessons_core.store.layout import Layout
-from tests.hooks.conftest import answer, call_hook, payload, write_lesson
+from tests.hooks.conftest import answer, call_hook, file_rules_as_context, payload, write_lesson
 
 RELEASE = "Bump VERSION before running scripts/release.sh."
 APP = "Keep src/app.py free of import-time side effects."
@@ -63,6 +63,7 @@ def test_file_rules_arrive_after_the_tool_in_a_bracket_fence(project: Layout) ->
     """BeforeTool cannot add context, so a file rule comes with AfterTool, once, fenced
     without angle brackets (the client would turn them into &lt; and &gt;)."""
     _lessons(project)
+    file_rules_as_context(project)
     assert call_hook("gemini", _call(project, "before_tool_write_file")) == b""
     text = _context(answer("gemini", _call(project, "after_tool_write_file")))
     assert APP in text
@@ -73,23 +74,51 @@ def test_file_rules_arrive_after_the_tool_in_a_bracket_fence(project: Layout) ->
     assert call_hook("gemini", _call(project, "after_tool_replace")) == b""
 
 
-def test_a_pure_read_through_the_shell_is_silent(project: Layout) -> None:
-    """`cat` of a covered file recalls nothing, before or after the call."""
+def test_a_pure_read_through_the_shell_speaks_only_about_its_file(project: Layout) -> None:
+    """`cat` of a covered file refuses nothing and brings the file's rule after the call
+    (appended to its output, before an edit); `cat` of an uncovered file is silent."""
     _lessons(project)
     cat = {"command": "cat src/app.py", "description": "show it"}
     assert call_hook("gemini", _call(project, "before_tool_shell", tool_input=cat)) == b""
-    assert call_hook("gemini", _call(project, "after_tool_shell", tool_input=cat)) == b""
+    assert APP in _context(answer("gemini", _call(project, "after_tool_shell", tool_input=cat)))
+    other = {"command": "cat README.md", "description": "show it"}
+    assert call_hook("gemini", _call(project, "before_tool_shell", tool_input=other)) == b""
+    assert call_hook("gemini", _call(project, "after_tool_shell", tool_input=other)) == b""
+
+
+def test_read_file_brings_the_file_rule_after_it_and_the_edit_is_silent(
+    project: Layout,
+) -> None:
+    """read_file (and read_many_files) bring a file's rule with AfterTool; the replace of
+    that file afterwards is neither refused nor told again."""
+    _lessons(project)
+    path = str(project.root / "src" / "app.py")
+    read = _call(project, "after_tool_write_file", tool_name="read_file")
+    read["tool_input"] = {"file_path": path}
+    assert APP in _context(answer("gemini", read))
+    assert call_hook("gemini", _call(project, "before_tool_replace")) == b""
+    many = _call(project, "after_tool_write_file", tool_name="read_many_files", session_id="t")
+    many["tool_input"] = {"include": ["README.md", path]}
+    assert APP in _context(answer("gemini", many))
 
 
 def test_the_matchers_are_anchored_as_gemini_searches_tool_names() -> None:
     """The client runs the matcher as an unanchored RegExp: anchors keep it exact (the
     tools themselves: tests/hooks/test_wired_tools.py)."""
-    for event in ("BeforeTool", "AfterTool"):
+    wired = {"BeforeTool": gemini.CHANGE_TOOLS, "AfterTool": gemini.TOOLS}
+    for event, tools in wired.items():
         (matcher,) = [hook.matcher for hook in gemini.WIRING.events if hook.name == event]
         assert matcher is not None
-        assert all(re.search(matcher, tool) for tool in gemini.TOOLS)
-        for tool in ("read_file", "search_replace", "write_file_x"):
+        assert all(re.search(matcher, tool) for tool in tools)
+        for tool in ("read_file_x", "search_replace", "write_file_x", "grep_search"):
             assert not re.search(matcher, tool)
+    assert not re.search(wired_matcher("BeforeTool"), "read_file")  # nothing to refuse
+
+
+def wired_matcher(event: str) -> str:
+    (matcher,) = [hook.matcher for hook in gemini.WIRING.events if hook.name == event]
+    assert matcher is not None
+    return matcher
 
 
 def test_pre_compress_that_compressed_nothing_forgets_nothing(project: Layout) -> None:

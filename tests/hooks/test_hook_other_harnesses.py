@@ -7,7 +7,7 @@ import pytest
 
 from lessons_core.delivery.deliver import GATE_PREFIX, session_note
 from lessons_core.store.layout import Layout
-from tests.hooks.conftest import answer, call_hook, payload, write_lesson
+from tests.hooks.conftest import answer, call_hook, file_rules_as_context, payload, write_lesson
 
 
 def _lessons(layout: Layout) -> None:
@@ -25,7 +25,7 @@ def test_codex_apply_patch_paths_come_from_the_patch_text(project: Layout) -> No
     _lessons(project)
     got = answer("codex", payload("codex", "pre_tool_use_apply_patch", project.root))
     assert got is not None
-    context = got["hookSpecificOutput"]["additionalContext"]
+    context = got["hookSpecificOutput"]["permissionDecisionReason"]
     assert "Keep src/a.py import-safe." in context
     assert "List new notes in docs/index.md." in context
 
@@ -35,7 +35,7 @@ def test_codex_patch_through_the_shell_is_read_as_a_patch(project: Layout) -> No
     _lessons(project)
     got = answer("codex", payload("codex", "pre_tool_use_shell_heredoc_patch", project.root))
     assert got is not None
-    assert "src/a.py import-safe" in got["hookSpecificOutput"]["additionalContext"]
+    assert "src/a.py import-safe" in got["hookSpecificOutput"]["permissionDecisionReason"]
 
 
 def test_codex_bash_gates_like_claude_code(project: Layout) -> None:
@@ -88,6 +88,7 @@ def test_cursor_shell_gate_goes_to_the_agent_message(project: Layout) -> None:
 def test_cursor_file_rules_arrive_after_the_edit(project: Layout) -> None:
     """preToolUse leaves context rules alone; postToolUse adds them as additional_context."""
     _lessons(project)
+    file_rules_as_context(project)
     assert call_hook("cursor", payload("cursor", "pre_tool_use_write", project.root)) == b""
     got = answer("cursor", payload("cursor", "post_tool_use_write", project.root))
     assert got is not None
@@ -116,3 +117,32 @@ def test_cursor_session_start_and_compaction(project: Layout) -> None:
     assert call_hook("cursor", shell) == b""  # made again: it runs
     assert call_hook("cursor", payload("cursor", "pre_compact", project.root)) == b""
     assert answer("cursor", shell) is not None
+
+
+def test_cursor_read_brings_the_file_rule_and_an_unread_write_is_refused(
+    project: Layout,
+) -> None:
+    """Documented payloads: postToolUse of Read adds the file's rule as additional_context
+    (beside the content, before the next call), and the Write after it passes; in another
+    conversation a Write not read first is refused with the rule, then runs. A shell
+    command writing a covered file is refused at beforeShellExecution."""
+    _lessons(project)
+    read = payload("cursor", "post_tool_use_write", project.root, tool_name="Read")
+    read["tool_input"] = {"file_path": str(project.root / "src" / "a.py")}
+    got = answer("cursor", read)
+    assert got is not None
+    assert "Keep src/a.py import-safe." in got["additional_context"]
+    assert call_hook("cursor", payload("cursor", "pre_tool_use_write", project.root)) == b""
+    other = payload("cursor", "pre_tool_use_write", project.root, conversation_id="c2")
+    refused = answer("cursor", other)
+    assert refused is not None
+    assert refused["permission"] == "deny"
+    assert "Keep src/a.py import-safe." in refused["agent_message"]
+    assert call_hook("cursor", other) == b""
+    shell = payload(
+        "cursor", "before_shell_execution", project.root, conversation_id="c3",
+        command="sed -i 's/1/2/' src/a.py",
+    )  # fmt: skip
+    denied = answer("cursor", shell)
+    assert denied is not None
+    assert "Keep src/a.py import-safe." in denied["agent_message"]

@@ -14,6 +14,7 @@ from tests.hooks.conftest import (
     RELEASE_RULE,
     answer,
     call_hook,
+    file_rules_as_context,
     payload,
     write_lesson,
 )
@@ -35,9 +36,14 @@ def test_the_matchers_are_anchored_as_qwen_searches_tool_names() -> None:
     for event in qwen.WIRING.events:
         if event.matcher is not None:
             assert re.fullmatch(r"\^\(.*\)\$", event.matcher)
-            assert all(re.search(event.matcher, tool) for tool in qwen.TOOLS)
-            for tool in ("read_file", "grep_search", "glob", "notebook_edit", "edit_file"):
+            tools = qwen.TOOLS if event.name == "PostToolUse" else qwen.CHANGE_TOOLS
+            assert all(re.search(event.matcher, tool) for tool in tools)
+            for tool in ("read_file_x", "grep_search", "glob", "notebook_edit", "edit_file"):
                 assert not re.search(event.matcher, tool)
+            # read_file is heard after it ran, where its context is kept
+            assert (re.search(event.matcher, "read_file") is not None) == (
+                event.name == "PostToolUse"
+            )
 
 
 def test_a_covered_command_is_refused_with_the_rule_then_runs(two_lessons: Layout) -> None:
@@ -55,7 +61,8 @@ def test_a_covered_command_is_refused_with_the_rule_then_runs(two_lessons: Layou
 
 def test_a_file_rule_waits_for_post_tool_use(two_lessons: Layout) -> None:
     """PreToolUse says nothing for a context rule (Qwen would drop it); PostToolUse of the
-    same edit delivers it, once."""
+    same edit delivers it, once (``delivery_file: "context"``)."""
+    file_rules_as_context(two_lessons)
     assert call_hook(H, payload(H, "pre_tool_use_edit", two_lessons.root)) == b""
     post = payload(H, "post_tool_use_edit", two_lessons.root)
     context = _context(answer(H, post), "PostToolUse")

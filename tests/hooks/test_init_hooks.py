@@ -30,7 +30,7 @@ def test_claude_code_hooks_merge_with_existing_settings(
     assert data["model"] == "opus"
     assert data["hooks"]["PreToolUse"][0] == OTHER_HOOK
     ours = data["hooks"]["PreToolUse"][1]
-    assert ours["matcher"] == "Edit|Write|MultiEdit|NotebookEdit|Bash"
+    assert ours["matcher"] == "Edit|Write|MultiEdit|NotebookEdit|Bash|Read"
     command = ours["hooks"][0]["command"]
     assert command == 'sh "$CLAUDE_PROJECT_DIR/.lessons/run" hook claude-code || true'
     assert set(data["hooks"]) == {
@@ -263,11 +263,14 @@ def test_agents_md_with_a_lone_marker_is_refused_and_left_alone(
 
 
 def test_wiring_says_which_tools_reach_the_hook() -> None:
-    """Claude Code's entries cover edits and Bash, not Read; events without a matcher all."""
+    """Claude Code's entries cover edits, Bash and Read (where file rules come), not Grep;
+    events without a matcher all."""
     claude = wirings()["claude-code"]
     assert claude.covers("PreToolUse", "Edit")
     assert claude.covers("PreToolUse", "Bash")
-    assert not claude.covers("PreToolUse", "Read")
+    assert claude.covers("PreToolUse", "Read")
+    assert not claude.covers("PostToolUseFailure", "Read")
+    assert not claude.covers("PreToolUse", "Grep")
     assert not claude.covers("PreToolUse", "BashOutput")  # the whole name must match
     assert claude.covers("UserPromptSubmit")
     assert not claude.covers("PostToolUse", "Edit")  # not wired at all

@@ -206,16 +206,16 @@ def test_a_lock_file_that_links_elsewhere_is_refused_not_created(
 def test_a_config_file_that_links_elsewhere_is_not_read(
     project: Layout, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """.lessons/config.json -> a file outside: the hook runs with the defaults (the file
-    rule comes as context, not the gate the linked file asks for) and validate names the
-    link."""
+    """.lessons/config.json -> a file outside: the hook runs with the defaults (a change
+    not read first is refused with the file rule, not let through with it as the linked
+    file asks) and validate names the link."""
     save_lesson(project, "code-sorted", RULE, files=("src/**",))
     target = project.root.parent / "config.json"
-    target.write_text(json.dumps({"delivery_file": "gate"}))
+    target.write_text(json.dumps({"delivery_file": "context"}))
     project.config_path.unlink()
     project.config_path.symlink_to(target)
     got = json.loads(call_hook(H, edit(project.root, "src/a.py")))
-    assert RULE in got["hookSpecificOutput"]["additionalContext"]
+    assert RULE in got["hookSpecificOutput"]["permissionDecisionReason"]
     monkeypatch.chdir(project.root)
     result = run("validate")
     assert result.exit_code == 1

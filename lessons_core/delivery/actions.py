@@ -1,0 +1,86 @@
+"""What a tool call does, in the terms delivery decides on: it reads files, changes files,
+or runs a shell command (which may read and write files of its own).
+
+Every harness adapter translates its tool names and inputs into one of these three, so
+the decision that follows (``deliver.before_action``: context with a read, a refusal of
+a change whose rules the model has not had) is the same in every harness. Paths become
+repo-relative here; anything outside the repo, or longer than a file system accepts, is
+dropped.
+"""
+
+from __future__ import annotations
+
+import os
+
+from lessons_core.delivery.deliver import ToolAction
+from lessons_core.matching.glob_match import MAX_NAME_CHARS, MAX_PATH_CHARS
+from lessons_core.store.layout import repo_relative
+
+TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from lessons_core.store.layout import Layout
+
+NOTHING = ToolAction()
+
+
+def could_name_a_file(path: object) -> bool:
+    """A "path" longer than any file system accepts names no file, and refusing it keeps
+    every matcher's work on a path bounded."""
+    return (
+        isinstance(path, str)
+        and len(path) <= MAX_PATH_CHARS
+        and all(len(name) <= MAX_NAME_CHARS for name in path.replace("\\", "/").split("/"))
+    )
+
+
+def in_repo(layout: Layout, cwd: str | None, paths: Iterable[object]) -> tuple[str, ...]:
+    """The repo-relative files among ``paths`` (relative ones to ``cwd``), in order, once."""
+    base = cwd or os.getcwd()
+    found = (
+        repo_relative(p, layout.top, base)
+        for p in paths
+        if isinstance(p, str) and could_name_a_file(p)
+    )
+    return tuple(dict.fromkeys(f for f in found if f))
+
+
+def changing(layout: Layout, cwd: str | None, *paths: object, content: object = None) -> ToolAction:
+    """A call that changes (or creates, or deletes) ``paths``; ``content`` is the tool's
+    input, which tells a changed retry from a repeated one."""
+    files = in_repo(layout, cwd, paths)
+    return ToolAction(files=files, content=content) if files else NOTHING
+
+
+def reading(layout: Layout, cwd: str | None, *paths: object) -> ToolAction:
+    """A call that only reads ``paths``: it brings their rules as context, before the
+    model's next call and so before it can change them."""
+    files = in_repo(layout, cwd, paths)
+    return ToolAction(reads=files) if files else NOTHING
+
+
+def running(layout: Layout, cwd: str | None, command: object) -> ToolAction:
+    """A shell command, with the repo files it reads and writes
+    (``matching.shell_files``): a file it writes is changed, as by an edit tool; one it
+    reads (``cat``, ``sed -n``, ``head``, ...) is read."""
+    if not isinstance(command, str) or not command.strip():
+        return NOTHING
+    reads, writes = _effects(command)
+    read = in_repo(layout, cwd, reads) if reads else ()
+    # A folder searched (``rg x src``) is no file read: its rules are not this call's.
+    read = tuple(f for f in read if not os.path.isdir(os.path.join(layout.top, f)))
+    return ToolAction(
+        command=command,
+        reads=read,
+        writes=in_repo(layout, cwd, writes) if writes else (),
+    )
+
+
+def _effects(command: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The paths ``command`` reads and writes, as written in it; imported by shell calls
+    only (each module costs a hook about a millisecond)."""
+    from lessons_core.matching.shell_files import shell_file_effects
+
+    effects = shell_file_effects(command)
+    return effects.reads, effects.writes
