@@ -53,13 +53,16 @@ class _History:
         self.days = [_day(commit.time) for commit in commits]
         self.position = {commit.sha: at for at, commit in enumerate(commits)}
         self.added: dict[str, int] = {}  # path -> the oldest commit in the window adding it
+        # path -> the commits changing it (as old or new name), newest first: each lesson
+        # then reads the commits of its own paths, not the whole window.
+        self.changed: dict[str, list[int]] = {}
         for at, commit in enumerate(commits):
             for change in commit.changes:
                 if change.status in "ARC":
                     self.added[change.new] = at
-        self.paths = FileIndex(
-            path for commit in commits for change in commit.changes for path in change[1:]
-        )
+                for path in {change.old, change.new}:
+                    self.changed.setdefault(path, []).append(at)
+        self.paths = FileIndex(self.changed)
 
     def find(self, sha: str) -> int | None:
         """The position of the commit ``sha`` (a full or short hash) names, if in the window."""
@@ -85,7 +88,8 @@ def _judge(ctx: Context, history: _History, lesson: Lesson) -> Finding | None:
     if not touched:
         return None
     changed: list[tuple[Commit, list[Change]]] = []
-    for at in range(end):
+    positions = {at for path in touched for at in history.changed[path] if at < end}
+    for at in sorted(positions):
         if after_day is not None and history.days[at] <= after_day:
             continue
         commit = history.commits[at]
