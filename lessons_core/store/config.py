@@ -59,7 +59,7 @@ class Config(NamedTuple):
     # Drift (validate L304): a lesson whose file triggers match files changed by this many
     # commits since it was written or last re-checked (``lessons touch``) is named; git
     # history is read this many commits back from HEAD, one walk for all lessons.
-    drift_min_commits: int = 5
+    drift_min_commits: int = 10
     drift_max_commits: int = 1000
 
     def to_dict(self) -> dict[str, Any]:
