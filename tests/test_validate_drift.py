@@ -187,3 +187,35 @@ def test_the_window_bounds_the_walk(tmp_path: Path) -> None:
     edit(tmp_path, "src/db/models.py", 2)
     edit(tmp_path, "src/app.py", 2)
     assert drift(layout) == []
+
+
+def test_a_lessons_folder_in_a_package_reads_paths_from_the_package(tmp_path: Path) -> None:
+    """In a monorepo, `.lessons/` in `pkg/` has globs relative to `pkg/`: commits to
+    `pkg/src/db/` count, commits to the top-level `src/db/` do not."""
+    make_project(tmp_path, ["src/db/models.py", "pkg/src/db/models.py"])
+    layout, _ = init_project(tmp_path / "pkg")
+    layout.config_path.write_text('{"drift_min_commits": 3}')
+    write_lesson(layout, LESSON, RULE, files=["src/db/**"])
+    commit_all(tmp_path, "lesson in the package")
+    edit(tmp_path, "src/db/models.py", 4)
+    assert drift(layout) == []
+    shas = edit(tmp_path, "pkg/src/db/models.py", 3)
+    [finding] = drift(layout)
+    assert finding.file == ".lessons/lessons/db-columns.json"
+    assert all(sha[:10] in finding.message for sha in shas)
+
+
+def test_validate_prints_the_notice_and_exits_0_even_when_strict(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project(tmp_path, drift_min_commits=2)
+    edit(tmp_path, "src/db/models.py", 2)
+    monkeypatch.chdir(tmp_path)
+    result = run("validate", "--strict")
+    assert result.exit_code == 0, result.output
+    assert ".lessons/lessons/db-columns.json:" in result.output
+    assert " L304 notice: 2 commits changed the files its file triggers match" in result.output
+    assert f"fix: re-read the rule against the code now, then 'lessons touch {LESSON}'" in (
+        result.output
+    )
+    assert "Record that lessons were re-read" in run("touch", "--help").output

@@ -25,8 +25,8 @@ from lessons_core.validate.findings import Finding
 
 MAX_NAMED_COMMITS = 5
 EVIDENCE_COMMIT = "commit:"
-# The shortest hash a ``commit:`` reference may use (git's own default abbreviation).
-MIN_HASH_CHARS = 7
+# The shortest hash a ``commit:`` reference may use (the shortest git accepts).
+MIN_HASH_CHARS = 4
 
 
 def check(ctx: Context) -> Iterator[Finding]:
