@@ -83,7 +83,8 @@ def _judge(ctx: Context, history: _History, lesson: Lesson) -> Finding | None:
         except GlobError:  # L009 reports it
             continue
         touched.update(history.paths.matching(compiled))
-        if not has_glob_chars(compiled.glob) and compiled.glob not in ctx.files.paths:
+        # An exact file no longer in the repo (the index answers from its sorted paths).
+        if not has_glob_chars(compiled.glob) and not ctx.files.count(compiled):
             gone.append(compiled.glob)
     if not touched:
         return None
