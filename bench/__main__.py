@@ -6,7 +6,8 @@ processes against ``python -c pass`` of the same install, interleaved, for both 
 kinds (``bench.installs``); a rebuild after one lesson changed; the token replay (also
 with the corpus's ten oldest active lessons always-on and the topics line on, and days of
 work on the corpus repository with a dozen lessons of its own);
-``lessons validate`` over a 1,000-lesson graph; what ``lessons mcp`` costs (tokens of its
+``lessons validate`` over a 1,000-lesson graph; its drift check (L304) on a git history of
+10,000 commits; what ``lessons mcp`` costs (tokens of its
 tools list, start and query time); and what harvest finds in the recorded transcripts and
 how its time grows with a transcript's size. Prints one table and its summary lines.
 """
@@ -23,6 +24,7 @@ import time
 from pathlib import Path
 
 from bench.days import days_graph, replay_days
+from bench.drift_run import drift_cost
 from bench.graphs import (
     ALWAYS_ON,
     CORPUS,
@@ -55,6 +57,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--corpus", type=Path, default=CORPUS, help="agentsmesh corpus")
     parser.add_argument("--validate-lessons", type=int, default=1000, metavar="N")
+    parser.add_argument("--drift-commits", type=int, default=10_000, metavar="N")
     parser.add_argument("--replay-calls", type=int, default=360, metavar="N")
     parser.add_argument(
         "--harvest-mb", type=float, default=50.0, help="generated transcript size (default 50)"
@@ -81,6 +84,7 @@ def main(argv: list[str] | None = None) -> None:
             lines += hook_lines(install, graphs, runs)
         lines += [rebuild_line(dev, graph, max(3, runs // 5)) for graph in graphs]
         lines.append(validate_line(folder / "validate", args.validate_lessons, runs))
+        drifted = drift_cost(folder / "drift", runs, args.drift_commits)
         replayed = replay(graphs[0], args.replay_calls)
         variant = always_on_variant(graphs[0], folder / "corpus-always")
         always_replayed = replay(variant, args.replay_calls)
@@ -91,6 +95,7 @@ def main(argv: list[str] | None = None) -> None:
     print(always_summary(always_replayed, ALWAYS_ON))
     print(replay_summary(days, DAYS_NAME))
     print(mcp_summary(served))
+    print(drifted.summary())
     print(harvested.summary())
 
 

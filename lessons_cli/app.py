@@ -31,6 +31,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("status", "deprecate_command"),
     ("status", "supersede_command"),
     ("status", "rm_command"),
+    ("status", "touch_command"),
     ("importing", "import_group"),
     ("export", "export_command"),
     ("evaluate", "eval_command"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 from pathlib import Path
+from typing import NamedTuple
 
 from lessons_core.errors import LessonsError
 
@@ -110,3 +111,55 @@ def files_at(root: Path, rev: str, folder: str) -> dict[str, bytes]:
         contents[name[len(top) :]] = out[start : start + size]
         position = start + size + 1  # the blob is followed by a newline
     return contents
+
+
+class Change(NamedTuple):
+    """One file a commit changed: git's status letter (A, M, D, R, C, T), the path before
+    (renames and copies; else the same) and after, relative to the folder git ran in."""
+
+    status: str
+    old: str
+    new: str
+
+
+class Commit(NamedTuple):
+    sha: str
+    time: int  # committer time, seconds since the epoch
+    changes: tuple[Change, ...]
+
+
+def recent_commits(root: Path, limit: int) -> list[Commit]:
+    """The last ``limit`` commits of HEAD, newest first, with the files each changed under
+    ``root`` (paths relative to it; renames detected; merges list no files, so a change
+    is counted once, on the branch that made it). One ``git log`` for the whole window.
+    ``GitError`` outside git or before the first commit."""
+    out = git(
+        root,
+        "log",
+        "-z",
+        "-M",
+        "--relative",
+        "--name-status",
+        "--format=%x01%H %ct",
+        f"--max-count={limit}",
+        "HEAD",
+        "--",
+    )
+    commits: list[Commit] = []
+    for chunk in out.split(b"\x01")[1:]:
+        header, _, body = chunk.partition(b"\0")
+        sha, _, stamp = header.decode().partition(" ")
+        fields = body.lstrip(b"\n").split(b"\0")
+        changes: list[Change] = []
+        position = 0
+        while position < len(fields) and fields[position]:
+            status = fields[position].decode()[:1]
+            paths = 2 if status in "RC" else 1
+            names = [
+                name.decode(errors="surrogateescape")
+                for name in fields[position + 1 : position + 1 + paths]
+            ]
+            changes.append(Change(status, names[0], names[-1]))
+            position += 1 + paths
+        commits.append(Commit(sha, int(stamp or 0), tuple(changes)))
+    return commits

@@ -19,7 +19,7 @@ def test_quick_benchmark_prints_every_row() -> None:
     """``python -m bench --quick`` on small graphs builds them, checks that delivering rows
     deliver and silent rows stay silent, and prints the table with every row."""
     small = ["--sizes", "300,600", "--validate-lessons", "60", "--replay-calls", "200"]
-    small += ["--harvest-mb", "2"]
+    small += ["--harvest-mb", "2", "--drift-commits", "1200"]
     done = subprocess.run(
         [sys.executable, "-m", "bench", "--quick", *small],
         cwd=ROOT,
@@ -53,6 +53,9 @@ def test_quick_benchmark_prints_every_row() -> None:
     assert "10 oldest lessons always-on" in always
     assert " always-on 0," not in always  # the marked lessons reached both starts
     assert any(line.startswith("lessons mcp (corpus): tools list 5 tools, ") for line in lines)
+    drift = next(line for line in lines if line.startswith("drift check (L304), 1200 commits"))
+    assert "window 1000, 40 lessons (20 reported)" in drift
+    assert "x python -c pass" in drift
     assert lines[-1].startswith("harvest: recall 1.000, precision 1.000 on 22 recorded")
     assert any(
         line.startswith("launcher (.lessons/run) on the silent call, with a project variable")

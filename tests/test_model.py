@@ -11,12 +11,13 @@ from hypothesis import strategies as st
 
 from lessons_core.errors import InvalidLessonFile
 from lessons_core.jsonio import dumps
-from lessons_core.store.model import Lesson, Status, Triggers
+from lessons_core.store.model import Checked, Lesson, Status, Triggers
 
 SOURCE = Path("lessons/x.json")
 
 text = st.text(st.characters(exclude_categories=["Cs"]), min_size=1, max_size=40)
 ids = st.from_regex(r"[a-z0-9][a-z0-9-]{0,30}", fullmatch=True)
+commits = st.from_regex(r"[0-9a-f]{40}|[0-9a-f]{64}", fullmatch=True)
 dates = st.dates().map(lambda d: d.isoformat()).filter(lambda s: len(s) == 10)
 
 
@@ -39,6 +40,7 @@ def lessons(draw: st.DrawFn) -> Lesson:
         superseded_by=draw(ids) if status is Status.SUPERSEDED else None,
         gate=draw(st.booleans()),
         always=draw(st.booleans()),
+        checked=draw(st.none() | st.builds(Checked, commits, dates)),
     )
 
 
@@ -84,6 +86,9 @@ def valid() -> dict[str, object]:
         ({"status": "superseded"}, "superseded_by"),
         ({"gate": "yes"}, "gate"),
         ({"always": 1}, "always"),
+        ({"checked": {"commit": "abc", "date": "2026-01-01"}}, "checked"),
+        ({"checked": {"commit": "a" * 40, "date": "today"}}, "checked"),
+        ({"checked": "HEAD"}, "checked"),
     ],
 )
 def test_invalid_field_is_named(change: dict[str, object], key: str) -> None:

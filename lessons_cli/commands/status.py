@@ -1,13 +1,15 @@
-"""``lessons deprecate``, ``lessons supersede`` and ``lessons rm``."""
+"""``lessons deprecate``, ``lessons supersede``, ``lessons rm`` and ``lessons touch``."""
 
 from __future__ import annotations
 
 import click
 
+from lessons_cli.output import echo_json
 from lessons_core.authoring.guards import check_reason
 from lessons_core.store.layout import find_layout
 from lessons_core.store.model import Status
 from lessons_core.store.project import remove_lesson, set_status
+from lessons_core.store.touch import touch_lessons
 
 _REASON = click.option(
     "--reason",
@@ -65,3 +67,28 @@ def rm_command(lesson_id: str) -> None:
     """
     remove_lesson(find_layout(), lesson_id)
     click.echo(f"removed {lesson_id}")
+
+
+@click.command("touch")
+@click.argument("lesson_ids", metavar="ID...", nargs=-1, required=True)
+@click.option("--json", "as_json", is_flag=True, help="Print what was recorded as JSON.")
+def touch_command(lesson_ids: tuple[str, ...], as_json: bool) -> None:
+    """Record that lessons were re-read and still hold for the code as it is now.
+
+    Writes "checked": {"commit": HEAD, "date": today} into each lesson file, so
+    `lessons validate` counts drift (L304) from here on. Commit the files.
+    Every id must exist; none is written otherwise.
+
+    \b
+    Example:
+      lessons touch db-declare-columns-non-null
+    """
+    touched = touch_lessons(find_layout(), list(lesson_ids))
+    if as_json:
+        echo_json(
+            [{"id": t.id, "checked": t.checked.to_dict() if t.checked else None} for t in touched]
+        )
+        return
+    for lesson in touched:
+        commit = lesson.checked.commit[:10] if lesson.checked else ""
+        click.echo(f"checked {lesson.id} at {commit}")

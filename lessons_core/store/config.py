@@ -60,6 +60,11 @@ class Config(NamedTuple):
     # From this many lesson files a background watcher (Linux) replaces the per-file
     # freshness check of every hook (lessons_core.index.watcher_client); 0 turns it off.
     watch_from: int = 5000
+    # Drift (validate L304): a lesson whose file triggers match files changed by this many
+    # commits since it was written or last re-checked (``lessons touch``) is named; git
+    # history is read this many commits back from HEAD, one walk for all lessons.
+    drift_min_commits: int = 10
+    drift_max_commits: int = 1000
 
     def to_dict(self) -> dict[str, Any]:
         return self._asdict()

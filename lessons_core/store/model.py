@@ -19,6 +19,8 @@ from lessons_core.errors import InvalidLessonFile
 # \Z, not $: "$" also matches before a final newline.
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,79}\Z")
 DATE_PATTERN = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}\Z")
+# A full commit hash, SHA-1 or SHA-256.
+COMMIT_PATTERN = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64})\Z")
 MAX_RULE_CHARS = 300
 
 
@@ -58,6 +60,18 @@ class Triggers:
 
 
 @dataclass(frozen=True)
+class Checked:
+    """When a lesson was last re-read against its code (``lessons touch``): the commit
+    checked out then, and the day. Drift (validate L304) counts commits after it."""
+
+    commit: str
+    date: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"commit": self.commit, "date": self.date}
+
+
+@dataclass(frozen=True)
 class Lesson:
     """One rule. Frozen: changes produce a new record via ``dataclasses.replace``."""
 
@@ -76,6 +90,7 @@ class Lesson:
     always: bool = False
     # Why it was deprecated or superseded (``lessons deprecate --reason``).
     reason: str | None = None
+    checked: Checked | None = None
 
     @property
     def is_active(self) -> bool:
@@ -119,6 +134,8 @@ class Lesson:
             data["always"] = True
         if self.reason is not None:
             data["reason"] = self.reason
+        if self.checked is not None:
+            data["checked"] = self.checked.to_dict()
         return data
 
     @classmethod
@@ -190,6 +207,7 @@ class Lesson:
             gate=gate,
             always=always,
             reason=reason,
+            checked=_checked(data["checked"], source) if "checked" in data else None,
         )
 
 
@@ -207,6 +225,7 @@ _KNOWN_KEYS = frozenset(
         "gate",
         "always",
         "reason",
+        "checked",
     }
 )
 _TRIGGER_KEYS = ("files", "commands", "keywords")
@@ -252,6 +271,24 @@ def _triggers(value: Any, source: Path) -> Triggers:
             )
         lists[key] = tuple(items)
     return Triggers(**lists)
+
+
+def _checked(value: Any, source: Path) -> Checked:
+    if not (
+        isinstance(value, dict)
+        and set(value) == {"commit", "date"}
+        and isinstance(value["commit"], str)
+        and COMMIT_PATTERN.match(value["commit"])
+        and isinstance(value["date"], str)
+        and DATE_PATTERN.match(value["date"])
+    ):
+        raise InvalidLessonFile(
+            source,
+            'must be {"commit": a full commit hash, "date": a YYYY-MM-DD date}; '
+            "run 'lessons touch ID' to write it",
+            "checked",
+        )
+    return Checked(commit=value["commit"], date=value["date"])
 
 
 def _union(first: tuple[str, ...], second: tuple[str, ...]) -> tuple[str, ...]:

@@ -2,7 +2,7 @@
 
 Codes never change meaning once published (docs/validate.md lists them); a retired check
 leaves its code unused. Families: L0xx schema, L1xx triggers, L2xx duplicates, L3xx
-telemetry, L4xx always-on lessons, L5xx secrets.
+use over time (telemetry, and drift from git history), L4xx always-on lessons, L5xx secrets.
 """
 
 from __future__ import annotations
@@ -58,6 +58,7 @@ _TABLE: tuple[Code, ...] = (
     Code("L301", Severity.NOTICE, "never recalled", local=True),
     Code("L302", Severity.WARNING, "shown, then failed anyway", local=True),
     Code("L303", Severity.WARNING, "never held", local=True),
+    Code("L304", Severity.NOTICE, "the code it is about changed since"),
     Code("L401", Severity.WARNING, "always-on lesson does not fit the budget"),
     Code("L402", Severity.WARNING, "always-on lesson could have a precise trigger"),
     Code("L501", Severity.ERROR, "what looks like a secret is committed"),

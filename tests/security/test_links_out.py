@@ -447,13 +447,14 @@ STORE_COMMANDS = (
     ["import", "cursor"],
     ["deprecate", "code-sorted"],
     ["rm", "code-sorted"],
+    ["touch", "code-sorted"],
     ["query", "--file", "src/a.py", "--session", "s"],
 )
 
 
 @pytest.mark.parametrize("folder", [".lessons", ".lessons/lessons", ".lessons/local"])
 def test_every_command_refuses_a_store_folder_linking_out(repo: Layout, folder: str) -> None:
-    """init, add, import, deprecate, rm and query each name the link and change nothing
+    """init, add, import, deprecate, rm, touch and query each name the link and change nothing
     where it leads."""
     save_lesson(repo, "code-sorted", RULE, files=("src/**",))
     (repo.root / ".cursor" / "rules").mkdir(parents=True)
