@@ -12,7 +12,7 @@ import os
 import sys
 
 from lessons_cli.harnesses import harness as harness_module
-from lessons_core import hookjson
+from lessons_core import fsutil, hookjson
 from lessons_core.store.config import load_config
 from lessons_core.store.layout import Layout, escaping_link, find_root
 
@@ -23,14 +23,33 @@ if TYPE_CHECKING:
     from typing import BinaryIO
 
 
+# A hook's lock waits together end this long after it starts, well under every harness's
+# hook timeout (10 s and more): then the hook serves without what it could not lock
+# (docs/security.md). Its input is read up to ``MAX_PAYLOAD_BYTES``; a larger one is
+# refused (logged, silent), as no tool call's JSON is that large.
+LOCK_BUDGET_SECONDS = 2.0
+MAX_PAYLOAD_BYTES = 16 << 20
+
+
 def run_hook(harness: str, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> int:
     """Answer one hook call; always returns 0."""
     if sys.platform == "win32":
         return 0  # unsupported, and `lessons init` says so; a hook only stays out of the way
+    fsutil.set_deadline(LOCK_BUDGET_SECONDS)
+    try:
+        return _run(harness, stdin, stdout)
+    finally:
+        fsutil.set_deadline(None)
+        fsutil.NOTED.clear()
+
+
+def _run(harness: str, stdin: BinaryIO | None, stdout: BinaryIO | None) -> int:
     event = ""
     root: str | None = None
     try:
-        raw = (stdin or sys.stdin.buffer).read()
+        raw = (stdin or sys.stdin.buffer).read(MAX_PAYLOAD_BYTES + 1)
+        if len(raw) > MAX_PAYLOAD_BYTES:
+            raise ValueError(f"hook input is over {MAX_PAYLOAD_BYTES:,} bytes; not read")
         adapter = harness_module(harness)
         payload = hookjson.loads(raw)
         if not isinstance(payload, dict):
@@ -46,17 +65,10 @@ def run_hook(harness: str, stdin: BinaryIO | None = None, stdout: BinaryIO | Non
             return 0  # not a store lessons may use, nor log into: see escaping_link
         answer = adapter.handle(layout, payload, load_config(layout.config_file))
         output = hookjson.dumps(answer).encode() if answer else b""
+        if fsutil.NOTED:  # served, around a store it could not write or lock: say so
+            _log(root, harness, event, fsutil.NOTED)
     except Exception as err:
-        try:
-            from lessons_core.delivery.hooklog import (
-                log_failure,  # only on failure: it masks secrets
-            )
-
-            root = root or find_root(os.getcwd())
-            if root is not None:
-                log_failure(root, harness, event, err)
-        except Exception:  # fail open: a log that cannot be written is skipped
-            return 0
+        _log(root, harness, event, [err])
         return 0
     if output:
         try:
@@ -66,3 +78,17 @@ def run_hook(harness: str, stdin: BinaryIO | None = None, stdout: BinaryIO | Non
         except OSError:
             pass
     return 0
+
+
+def _log(root: str | None, harness: str, event: str, problems: list[BaseException]) -> None:
+    """One line in the hook's log per problem; never raises."""
+    try:
+        from lessons_core.delivery.hooklog import log_failure  # only then: it masks secrets
+
+        where = root or find_root(os.getcwd())
+        if where is None:
+            return
+        for problem in problems:
+            log_failure(where, harness, event, problem)
+    except Exception:  # fail open: a log that cannot be written is skipped
+        return

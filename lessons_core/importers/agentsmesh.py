@@ -32,7 +32,7 @@ _KINDS = {"file_glob": "files", "command_pattern": "commands", "keyword": "keywo
 def plan_agentsmesh(path: Path, root: Path) -> ImportPlan:
     """Read ``path`` (an agentsmesh ``lessons.json``) into a plan for the repo at ``root``;
     nothing is written."""
-    data = load_object(path)
+    data = load_object(path, limit=None)  # the export the user named, whatever its size
     version = data.get("version")
     if version not in VERSIONS:
         raise InvalidLessonFile(
