@@ -36,6 +36,7 @@ def run_hook(harness: str, stdin: BinaryIO | None = None, stdout: BinaryIO | Non
     if sys.platform == "win32":
         return 0  # unsupported, and `lessons init` says so; a hook only stays out of the way
     fsutil.set_deadline(LOCK_BUDGET_SECONDS)
+    fsutil.NOTED.clear()  # what this call meets, not what the process met before it
     try:
         return _run(harness, stdin, stdout)
     finally:
@@ -47,9 +48,7 @@ def _run(harness: str, stdin: BinaryIO | None, stdout: BinaryIO | None) -> int:
     event = ""
     root: str | None = None
     try:
-        raw = (stdin or sys.stdin.buffer).read(MAX_PAYLOAD_BYTES + 1)
-        if len(raw) > MAX_PAYLOAD_BYTES:
-            raise ValueError(f"hook input is over {MAX_PAYLOAD_BYTES:,} bytes; not read")
+        raw = _read_input(stdin or sys.stdin.buffer)
         adapter = harness_module(harness)
         payload = hookjson.loads(raw)
         if not isinstance(payload, dict):
@@ -78,6 +77,20 @@ def _run(harness: str, stdin: BinaryIO | None, stdout: BinaryIO | None) -> int:
         except OSError:
             pass
     return 0
+
+
+def _read_input(stream: BinaryIO) -> bytes:
+    """All of ``stream``, read a block at a time (``read(n)`` with a large ``n`` would
+    allocate ``n`` bytes up front); ``ValueError`` past ``MAX_PAYLOAD_BYTES``."""
+    blocks: list[bytes] = []
+    size = 0
+    while size <= MAX_PAYLOAD_BYTES:
+        block = stream.read(1 << 16)
+        if not block:
+            return b"".join(blocks)
+        blocks.append(block)
+        size += len(block)
+    raise ValueError(f"hook input is over {MAX_PAYLOAD_BYTES:,} bytes; not read")
 
 
 def _log(root: str | None, harness: str, event: str, problems: list[BaseException]) -> None:

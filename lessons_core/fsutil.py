@@ -271,9 +271,14 @@ class LockBusy(LessonsError):
 NOTED: list[BaseException] = []
 
 
+NOTED_KEPT = 20  # a long-lived process (the MCP server) never logs them: keep a few
+
+
 def note(problem: BaseException) -> None:
     """Keep ``problem`` for the hook's log (once per kind and message)."""
-    if not any(type(p) is type(problem) and str(p) == str(problem) for p in NOTED):
+    if len(NOTED) < NOTED_KEPT and not any(
+        type(p) is type(problem) and str(p) == str(problem) for p in NOTED
+    ):
         NOTED.append(problem)
 
 

@@ -284,17 +284,19 @@ def _read(
     """Parse one lesson file: its record, the stat data of what was read, and its bytes.
 
     The stat data comes from the open file before it is read, so it never describes a
-    newer version than the bytes parsed.
+    newer version than the bytes parsed. A file that does not parse is noted for the
+    hook's log (``fsutil.note``): once, when it is read after it changed.
     """
     import errno
     from pathlib import Path
 
     from lessons_core.errors import InvalidLessonFile
-    from lessons_core.fsutil import MAX_STORE_FILE_BYTES, open_regular, too_large
+    from lessons_core.fsutil import MAX_STORE_FILE_BYTES, note, open_regular, too_large
     from lessons_core.index.build import digest
     from lessons_core.store.files import read_lesson
 
     path = Path(folder, name)
+    raw = b""
     try:
         # Never through a link (it could lead out of the repo) nor into a FIFO (it would
         # block the hook): either is reported as a broken file.
@@ -303,16 +305,17 @@ def _read(
             signature = signature_of(status)
             if status.st_size > MAX_STORE_FILE_BYTES:  # judged before a byte is read
                 size = f"is {status.st_size:,} bytes, over {MAX_STORE_FILE_BYTES:,}"
-                err = too_large(path, OSError(errno.EFBIG, size))
-                return ("broken", err.problem, err.key), signature, b""
+                raise too_large(path, OSError(errno.EFBIG, size))
             raw = handle.read()
-    except OSError as err:
-        return ("broken", f"cannot be read ({err.strerror})", None), signature, b""
-    try:
         lesson = read_lesson(path, raw)
+    except OSError as err:
+        problem = InvalidLessonFile(path, f"cannot be read ({err.strerror})", kind="unparsable")
     except InvalidLessonFile as err:
-        return ("broken", err.problem, err.key), signature, raw
-    return ("ok", digest(lesson).plain()), signature, raw
+        problem = err
+    else:
+        return ("ok", digest(lesson).plain()), signature, raw
+    note(problem)
+    return ("broken", problem.problem, problem.key), signature, raw
 
 
 def _broken(layout: Layout, meta: Meta) -> list[InvalidLessonFile]:

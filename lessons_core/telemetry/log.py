@@ -25,7 +25,7 @@ import orjson
 
 from lessons_core.authoring.secrets import mask_secrets
 from lessons_core.errors import LessonsError
-from lessons_core.fsutil import locked, open_regular
+from lessons_core.fsutil import NotRegularFile, locked, open_regular, read_regular
 from lessons_core.store.config import Config
 from lessons_core.store.layout import TELEMETRY_LOCK, TELEMETRY_LOG, TELEMETRY_ROTATED, Layout
 
@@ -209,8 +209,8 @@ def read_log(layout: Layout) -> TelemetryLog:
     log = TelemetryLog()
     for path in (rotated_path(layout), log_path(layout)):
         try:
-            data = path.read_bytes()
-        except FileNotFoundError:
+            data = read_regular(path)
+        except (FileNotFoundError, NotRegularFile):  # a link or a FIFO is not the log
             continue
         for line in data.splitlines():
             if not line.strip():
