@@ -405,3 +405,26 @@ def test_a_committed_link_as_the_index_lock_never_silences_a_clone(
     assert any("recall-index.lock is a symbolic link" in line for line in _log_lines(clone))
     target = clone.lessons_dir / "build-gen-before-push.json"
     assert json.loads(target.read_text())["rule"] == PUSH_RULE  # never written through
+
+
+def test_where_a_hook_can_only_refuse_an_unrecordable_refusal_waits_for_after(
+    project: Layout,
+) -> None:
+    """Gemini CLI's BeforeTool can refuse but not add context: with a session it cannot
+    write, it stays silent rather than refuse a call whose retry it could not let
+    through, and AfterTool brings the rule as context."""
+    write_lesson(project, "release-bump", "Bump VERSION first.", commands=(r"scripts/release\.sh",))
+    project.local_dir.mkdir(parents=True, exist_ok=True)
+    Path(project.local(SESSIONS)).write_text("not a folder\n")
+    before = payload("gemini", "before_tool_shell", project.root)
+    after = payload("gemini", "after_tool_shell", project.root)
+    for _ in range(2):
+        assert answer("gemini", before) is None
+        got = answer("gemini", after)
+        assert got is not None
+        assert "Bump VERSION first." in got["hookSpecificOutput"]["additionalContext"]
+    # With a session it can write, the same call is refused once, as ever.
+    Path(project.local(SESSIONS)).unlink()
+    got = answer("gemini", before)
+    assert got is not None
+    assert got["decision"] == "deny"
