@@ -243,9 +243,14 @@ def write_target(path: Path, root: Path) -> Path:
 # How long a lock is waited for. Another process (another user's, even) can hold a flock
 # as long as it likes, so no wait is unbounded: a command gives up after
 # ``LOCK_WAIT_SECONDS`` with an error naming the lock file, and a hook sets a deadline for
-# all its waits together (``set_deadline``), well under any harness's hook timeout.
+# all its waits together (``set_deadline``), well under any harness's hook timeout: with
+# ``MIN_LOCK_WAIT_SECONDS`` for each of its few locks, 2 s plus 0.5 s a lock at most.
 LOCK_WAIT_SECONDS = 15.0
 _deadline: list[float] = []  # the hook's deadline (time.monotonic), when one is set
+# Past the deadline, each lock is still waited for this long: a session's lock is held for
+# a millisecond, and a hook that gave up on a slow index build (on a loaded machine) still
+# records what it shows, so parallel hooks do not show one rule twice.
+MIN_LOCK_WAIT_SECONDS = 0.5
 
 
 def set_deadline(seconds: float | None) -> None:
@@ -294,7 +299,9 @@ def _flock(fd: int, path: StrPath) -> None:
     import time
 
     start = time.monotonic()
-    until = min([start + LOCK_WAIT_SECONDS, *_deadline])
+    until = start + LOCK_WAIT_SECONDS
+    if _deadline:
+        until = min(until, max(_deadline[0], start + MIN_LOCK_WAIT_SECONDS))
     pause = 0.001
     while True:
         now = time.monotonic()

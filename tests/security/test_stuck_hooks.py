@@ -428,3 +428,25 @@ def test_where_a_hook_can_only_refuse_an_unrecordable_refusal_waits_for_after(
     got = answer("gemini", before)
     assert got is not None
     assert got["decision"] == "deny"
+
+
+def test_a_stop_request_it_cannot_mark_as_made_is_not_made(
+    project: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A correction is kept as evidence, then the session's lock is held elsewhere: the
+    stop is let through (a request it could not mark as made would block every stop),
+    and it is made once the session can be written again."""
+    monkeypatch.setattr("lessons_cli.hook_runner.LOCK_BUDGET_SECONDS", 0.2)
+    edit = payload(H, "pre_tool_use_edit", project.root, session_id="s-stop")
+    said = payload(H, "user_prompt_submit", project.root, session_id="s-stop")
+    said["prompt"] = "No, don't touch that file; the generator writes it."
+    stop = payload(H, "stop", project.root, session_id="s-stop", stop_hook_active=False)
+    answer(H, edit)
+    answer(H, said)
+    with _held(_session_lock(project, stop)):
+        assert answer(H, stop) is None
+        assert answer(H, stop) is None
+    got = answer(H, stop)
+    assert got is not None
+    assert got["decision"] == "block"
+    assert answer(H, stop) is None
