@@ -6,6 +6,7 @@ error (click's own), 3 a bug in lessons (the traceback is printed for a report).
 
 from __future__ import annotations
 
+import errno
 import sys
 import traceback
 from importlib import import_module
@@ -67,6 +68,31 @@ class LessonsGroup(click.Group):
             return super().invoke(ctx)
         except LessonsError as err:
             raise UserError(str(err)) from err
+        except OSError as err:
+            problem = disk_problem(err)
+            if problem is None:
+                raise
+            raise UserError(problem) from err
+
+
+# What the user can do about a file that cannot be written, by errno: not a bug of lessons.
+_DISK_FIXES = {
+    errno.ENOSPC: "free some space on that disk, then run the command again",
+    errno.EDQUOT: "free some of your disk quota, then run the command again",
+    errno.EROFS: "the file system is read-only; run lessons in a writable checkout",
+    errno.EACCES: "you lack permission to write there; fix its owner or mode",
+    errno.EPERM: "you lack permission to write there; fix its owner or mode",
+}
+
+
+def disk_problem(err: OSError) -> str | None:
+    """The message for a file the disk refused (full, read-only, no permission), naming
+    the file and the errno; None for any other error."""
+    fix = _DISK_FIXES.get(err.errno or 0)
+    if fix is None:
+        return None
+    where = f"{err.filename}: " if err.filename else ""
+    return f"{where}{err.strerror} ({errno.errorcode[err.errno or 0]}); {fix}"
 
 
 @click.group(

@@ -13,7 +13,7 @@ import os
 import sys
 
 from lessons_cli.harnesses import harness as harness_module
-from lessons_core import hookjson
+from lessons_core import fsutil, hookjson
 from lessons_core.store.config import load_config
 from lessons_core.store.layout import Layout, contained, find_root
 
@@ -24,14 +24,32 @@ if TYPE_CHECKING:
     from typing import BinaryIO
 
 
+# A hook's lock waits together end this long after it starts, well under every harness's
+# hook timeout (10 s and more): then the hook serves without what it could not lock
+# (docs/security.md). Its input is read up to ``MAX_PAYLOAD_BYTES``; a larger one is
+# refused (logged, silent), as no tool call's JSON is that large.
+LOCK_BUDGET_SECONDS = 2.0
+MAX_PAYLOAD_BYTES = 16 << 20
+
+
 def run_hook(harness: str, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> int:
     """Answer one hook call; always returns 0."""
     if sys.platform == "win32":
         return 0  # unsupported, and `lessons init` says so; a hook only stays out of the way
+    fsutil.set_deadline(LOCK_BUDGET_SECONDS)
+    fsutil.NOTED.clear()  # what this call meets, not what the process met before it
+    try:
+        return _run(harness, stdin, stdout)
+    finally:
+        fsutil.set_deadline(None)
+        fsutil.NOTED.clear()
+
+
+def _run(harness: str, stdin: BinaryIO | None, stdout: BinaryIO | None) -> int:
     event = ""
     root: str | None = None
     try:
-        raw = (stdin or sys.stdin.buffer).read()
+        raw = _read_input(stdin or sys.stdin.buffer)
         adapter = harness_module(harness)
         payload = hookjson.loads(raw)
         if not isinstance(payload, dict):
@@ -47,17 +65,10 @@ def run_hook(harness: str, stdin: BinaryIO | None = None, stdout: BinaryIO | Non
         layout = contained(Layout(root))
         answer = adapter.handle(layout, payload, load_config(layout.config_file))
         output = hookjson.dumps(answer).encode() if answer else b""
+        if fsutil.NOTED:  # served, around a store it could not write or lock: say so
+            _log(root, harness, event, fsutil.NOTED)
     except Exception as err:
-        try:
-            from lessons_core.delivery.hooklog import (
-                log_failure,  # only on failure: it masks secrets
-            )
-
-            root = root or find_root(os.getcwd())
-            if root is not None:
-                log_failure(root, harness, event, err)
-        except Exception:  # fail open: a log that cannot be written is skipped
-            return 0
+        _log(root, harness, event, [err])
         return 0
     if output:
         try:
@@ -67,3 +78,31 @@ def run_hook(harness: str, stdin: BinaryIO | None = None, stdout: BinaryIO | Non
         except OSError:
             pass
     return 0
+
+
+def _read_input(stream: BinaryIO) -> bytes:
+    """All of ``stream``, read a block at a time (``read(n)`` with a large ``n`` would
+    allocate ``n`` bytes up front); ``ValueError`` past ``MAX_PAYLOAD_BYTES``."""
+    blocks: list[bytes] = []
+    size = 0
+    while size <= MAX_PAYLOAD_BYTES:
+        block = stream.read(1 << 16)
+        if not block:
+            return b"".join(blocks)
+        blocks.append(block)
+        size += len(block)
+    raise ValueError(f"hook input is over {MAX_PAYLOAD_BYTES:,} bytes; not read")
+
+
+def _log(root: str | None, harness: str, event: str, problems: list[BaseException]) -> None:
+    """One line in the hook's log per problem; never raises."""
+    try:
+        from lessons_core.delivery.hooklog import log_failure  # only then: it masks secrets
+
+        where = root or find_root(os.getcwd())
+        if where is None:
+            return
+        for problem in problems:
+            log_failure(where, harness, event, problem)
+    except Exception:  # fail open: a log that cannot be written is skipped
+        return

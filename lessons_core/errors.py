@@ -54,8 +54,8 @@ class InvalidLessonFile(LessonsError):
     """A lesson (or config) file that cannot be parsed or breaks the schema.
 
     ``kind`` names the fault for programs (``lessons validate`` maps it to a stable code):
-    ``unparsable``, ``unknown-field``, ``missing-field``, ``bad-status``, ``id-mismatch`` or
-    ``invalid-value``.
+    ``unparsable``, ``unknown-field``, ``missing-field``, ``bad-status``, ``id-mismatch``,
+    ``invalid-value`` or ``too-large`` (a file over ``fsutil.MAX_STORE_FILE_BYTES``).
     """
 
     def __init__(

@@ -46,7 +46,10 @@ def _write_temp(path: StrPath, data: bytes, *, durable: bool = True) -> str:
 
     The temp file shares the folder so that a rename or link stays on one file system.
     """
-    fd, tmp = _temp_beside(path)
+    try:
+        fd, tmp = _temp_beside(path)
+    except OSError as err:
+        raise _naming(err, path) from None
     try:
         os.fchmod(fd, FILE_MODE)
         with os.fdopen(fd, "wb") as handle:
@@ -54,10 +57,17 @@ def _write_temp(path: StrPath, data: bytes, *, durable: bool = True) -> str:
             if durable:
                 handle.flush()
                 os.fsync(handle.fileno())
-    except BaseException:
+    except BaseException as err:
         unlink_if_there(tmp)
+        if isinstance(err, OSError):  # a full disk, say: named by the file being written
+            raise _naming(err, path) from None
         raise
     return tmp
+
+
+def _naming(err: OSError, path: StrPath) -> OSError:
+    """``err`` (same errno, same class) naming ``path``, the file that was being written."""
+    return OSError(err.errno, err.strerror, os.fspath(path))
 
 
 def atomic_write(path: StrPath, data: bytes, *, durable: bool = True) -> None:
@@ -113,12 +123,19 @@ class NotRegularFile(OSError):
     """A path that is a symbolic link, a FIFO, a device or a folder, not a plain file."""
 
 
-def open_regular(path: StrPath) -> BinaryIO:
-    """``path`` open for reading; it must itself be a regular file (``NotRegularFile``)."""
+def open_regular(path: StrPath, *, follow_links: bool = False) -> BinaryIO:
+    """``path`` open for reading; it must be a regular file (``NotRegularFile``), and
+    itself one unless ``follow_links``.
+
+    Opened with ``O_NONBLOCK`` and checked with ``fstat`` on the open file, so a FIFO or a
+    device is refused without waiting for a writer, and a file swapped in between a check
+    and the open cannot slip through.
+    """
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        fd = os.open(path, flags if follow_links else flags | os.O_NOFOLLOW)
     except OSError as err:
-        if err.errno == errno.ELOOP:
+        if err.errno == errno.ELOOP and not follow_links:
             raise NotRegularFile(errno.ELOOP, "is a symbolic link", str(path)) from None
         raise
     handle = os.fdopen(fd, "rb")
@@ -128,23 +145,81 @@ def open_regular(path: StrPath) -> BinaryIO:
     return handle
 
 
-def read_regular(path: StrPath) -> bytes:
-    """The bytes of ``path``, which must itself be a regular file (``NotRegularFile``)."""
+class TooLarge(OSError):
+    """A file over the size lessons reads of its kind."""
+
+
+def read_regular(path: StrPath, limit: int | None = None) -> bytes:
+    """The bytes of ``path``, which must itself be a regular file (``NotRegularFile``) of
+    at most ``limit`` bytes (``TooLarge``, judged by ``fstat`` before anything is read)."""
     with open_regular(path) as handle:
-        return handle.read()
+        if limit is None:
+            return handle.read()
+        size = os.fstat(handle.fileno()).st_size
+        if size > limit:
+            raise TooLarge(errno.EFBIG, f"is {size:,} bytes, over {limit:,}", str(path))
+        return handle.read(limit + 1)[:limit]
 
 
-def read_store_file(path: StrPath) -> bytes:
-    """``read_regular`` for a lesson, topic or config file: a link or a special file is
-    reported as a broken file of the store (``InvalidLessonFile``)."""
+def open_payload_file(path: object) -> BinaryIO | None:
+    """A file a hook payload names (a transcript), open for reading: a regular file,
+    links followed, opened without blocking; None for anything else (no path, a FIFO, a
+    device, a folder, a file that cannot be opened). Callers read it within a bound of
+    their own (docs/security.md)."""
+    if not isinstance(path, str) or not path:
+        return None
     try:
-        return read_regular(path)
+        return open_regular(path, follow_links=True)
+    except (OSError, ValueError):  # ValueError: a NUL in the path
+        return None
+
+
+def read_payload_tail(path: object, limit: int) -> tuple[bytes, bool]:
+    """The last ``limit`` bytes at most of the file ``path`` names (``open_payload_file``),
+    and whether that is the whole file; (b"", True) when there is no such file."""
+    handle = open_payload_file(path)
+    if handle is None:
+        return b"", True
+    with handle:
+        try:
+            size = os.fstat(handle.fileno()).st_size
+            handle.seek(max(0, size - limit))
+            return handle.read(limit), size <= limit
+        except OSError:
+            return b"", True
+
+
+# The most a lesson, topic or config file may hold, judged by ``fstat`` before it is read:
+# the longest valid lesson (a 300-character rule, a 2,000-character rationale and a few
+# dozen triggers) takes a few kB, and one committed file of megabytes must not cost
+# every index build its parse (docs/format.md).
+MAX_STORE_FILE_BYTES = 64 * 1024
+
+
+def read_store_file(path: StrPath, limit: int | None = MAX_STORE_FILE_BYTES) -> bytes:
+    """``read_regular`` for a lesson, topic or config file: a link, a special file or a
+    file over ``limit`` bytes is reported as a broken file of the store
+    (``InvalidLessonFile``)."""
+    try:
+        return read_regular(path, limit)
     except NotRegularFile as err:
         raise InvalidLessonFile(
             path,
             f"{err.strerror}; keep lesson, topic and config files as plain files",
             kind="unparsable",
         ) from None
+    except TooLarge as err:
+        raise too_large(path, err) from None
+
+
+def too_large(path: StrPath, err: OSError) -> InvalidLessonFile:
+    """The error of a store file over ``MAX_STORE_FILE_BYTES`` (``TooLarge``)."""
+    return InvalidLessonFile(
+        path,
+        f"{err.strerror} bytes, the most a lesson, topic or config file may hold; "
+        "move long text into the evidence it links to",
+        kind="too-large",
+    )
 
 
 def output_target(path: Path, root: Path) -> Path:
@@ -178,20 +253,99 @@ def write_target(path: Path, root: Path) -> Path:
     return Path(os.path.realpath(path))
 
 
+# How long a lock is waited for. Another process (another user's, even) can hold a flock
+# as long as it likes, so no wait is unbounded: a command gives up after
+# ``LOCK_WAIT_SECONDS`` with an error naming the lock file, and a hook sets a deadline for
+# all its waits together (``set_deadline``), well under any harness's hook timeout: with
+# ``MIN_LOCK_WAIT_SECONDS`` for each of its few locks, 2 s plus 0.5 s a lock at most.
+LOCK_WAIT_SECONDS = 15.0
+_deadline: list[float] = []  # the hook's deadline (time.monotonic), when one is set
+# Past the deadline, each lock is still waited for this long: a session's lock is held for
+# a millisecond, and a hook that gave up on a slow index build (on a loaded machine) still
+# records what it shows, so parallel hooks do not show one rule twice.
+MIN_LOCK_WAIT_SECONDS = 0.5
+
+
+def set_deadline(seconds: float | None) -> None:
+    """Bound every lock wait of this process from now on to ``seconds`` in total (None:
+    each to ``LOCK_WAIT_SECONDS`` again)."""
+    import time
+
+    _deadline[:] = [] if seconds is None else [time.monotonic() + seconds]
+
+
+class LockBusy(LessonsError):
+    """A lock another process held for longer than this one may wait."""
+
+    def __init__(self, path: StrPath, waited: float) -> None:
+        super().__init__(
+            f"{path} stayed locked by another process for {waited:.1f} s; wait for it to "
+            "finish, or find the process holding it (fuser on that file) and end it"
+        )
+
+
+# Problems a hook worked around (a session it could not write, a lock it could not get):
+# what it served is still right, but a later call may repeat a rule; the hook logs them.
+NOTED: list[BaseException] = []
+
+
+NOTED_KEPT = 20  # a long-lived process (the MCP server) never logs them: keep a few
+
+
+def note(problem: BaseException) -> None:
+    """Keep ``problem`` for the hook's log (once per kind and message)."""
+    if len(NOTED) < NOTED_KEPT and not any(
+        type(p) is type(problem) and str(p) == str(problem) for p in NOTED
+    ):
+        NOTED.append(problem)
+
+
+def _flock(fd: int, path: StrPath) -> None:
+    """An exclusive ``flock`` on ``fd``, waited for within the bound (``LockBusy``)."""
+    import fcntl
+
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return
+    except BlockingIOError:
+        pass
+    import time
+
+    start = time.monotonic()
+    until = start + LOCK_WAIT_SECONDS
+    if _deadline:
+        until = min(until, max(_deadline[0], start + MIN_LOCK_WAIT_SECONDS))
+    pause = 0.001
+    while True:
+        now = time.monotonic()
+        if now >= until:
+            raise LockBusy(path, now - start)
+        time.sleep(min(pause, until - now))
+        pause = min(pause * 2, 0.05)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            continue
+
+
 class locked:  # used like the function it was: ``with locked(path):``
-    """Hold an exclusive ``flock`` on ``lock_path`` for the duration of the block."""
+    """Hold an exclusive ``flock`` on ``lock_path`` for the duration of the block, waiting
+    for it at most as long as ``LOCK_WAIT_SECONDS`` and the deadline allow (``LockBusy``).
+
+    Lock files are 0600: anyone who can open one can flock it, and so stall every hook
+    until it gives up; a file made readable to others earlier is made private again.
+    """
 
     def __init__(self, lock_path: StrPath) -> None:
         self._path = lock_path
         self._fd = -1
 
     def __enter__(self) -> None:
-        import fcntl
-
         os.makedirs(os.path.dirname(os.fspath(self._path)) or ".", exist_ok=True)
-        flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
+        flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
         try:
-            fd = os.open(self._path, flags, 0o644)
+            fd = os.open(self._path, flags, 0o600)
         except OSError as err:
             if err.errno != errno.ELOOP:
                 raise
@@ -199,7 +353,18 @@ class locked:  # used like the function it was: ``with locked(path):``
                 f"{self._path} is a symbolic link; remove it (lessons creates its own lock files)"
             ) from None
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+            mode = os.fstat(fd).st_mode
+            if not stat.S_ISREG(mode):
+                raise LessonsError(
+                    f"{self._path} is not a regular file; remove it "
+                    "(lessons creates its own lock files)"
+                )
+            if mode & 0o077:
+                try:
+                    os.fchmod(fd, 0o600)
+                except PermissionError:  # another user's file: the wait is bounded anyway
+                    mode = 0  # (no contextlib on the hook path)
+            _flock(fd, self._path)
         except BaseException:
             os.close(fd)
             raise

@@ -6,24 +6,18 @@ file (the payload's ``transcript_path``) already holds, when the hook runs, the 
 ``event_msg`` record ``item_completed`` whose ``CommandExecution`` item has the call's id
 (the payload's ``tool_use_id``) and its ``exit_code``, as recorded from the real client;
 the call's ``function_call_output`` is written only after the hook. So only the file's
-last ``TAIL_BYTES`` are read, a block at a time from the end, newest line first. Anything
+last ``TAIL_BYTES`` are read, newest line first, and only from a regular file opened
+without blocking (``fsutil.open_payload_file``: a FIFO there would hang the hook). Anything
 unexpected (no file, no such record, a record cut by the bound) is no exit code, and the
 hook says nothing.
 """
 
 from __future__ import annotations
 
-import os
-
 from lessons_core import hookjson
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Iterator
-    from typing import BinaryIO
+from lessons_core.fsutil import read_payload_tail
 
 TAIL_BYTES = 256 * 1024
-BLOCK_BYTES = 64 * 1024
 _KIND = b'"CommandExecution"'
 
 
@@ -32,32 +26,17 @@ def exit_code(transcript: object, call_id: object) -> int | None:
     if not isinstance(transcript, str) or not isinstance(call_id, str) or not call_id:
         return None
     wanted = hookjson.dumps(call_id).encode()
+    tail, whole = read_payload_tail(transcript, TAIL_BYTES)
+    lines = tail.split(b"\n")
+    if not whole:
+        del lines[0]  # a line the bound cuts is not read
     try:
-        with open(transcript, "rb") as file:
-            for line in _lines_from_end(file):
-                if _KIND in line and wanted in line:
-                    return _code_of(line, call_id)
-    except (OSError, ValueError):
+        for line in reversed(lines):
+            if _KIND in line and wanted in line:
+                return _code_of(line, call_id)
+    except ValueError:
         return None
     return None
-
-
-def _lines_from_end(file: BinaryIO) -> Iterator[bytes]:
-    """The whole lines of the last ``TAIL_BYTES`` of ``file``, newest first; a line the
-    bound cuts is not given."""
-    end = file.seek(0, os.SEEK_END)
-    floor = max(0, end - TAIL_BYTES)
-    rest = b""  # the start of a line whose beginning is in an earlier block
-    while end > floor:
-        start = max(floor, end - BLOCK_BYTES)
-        file.seek(start)
-        block = file.read(end - start) + rest
-        end = start
-        lines = block.split(b"\n")
-        rest = lines[0]
-        yield from reversed(lines[1:])
-    if floor == 0:
-        yield rest
 
 
 def _code_of(line: bytes, call_id: str) -> int | None:

@@ -44,6 +44,7 @@ from lessons_cli.harnesses.spec import HookEvent, Wiring, anchored
 from lessons_core.delivery import deliver as delivery
 from lessons_core.delivery import sessions
 from lessons_core.delivery.deliver import CONTEXT, GATE, ToolAction
+from lessons_core.fsutil import open_payload_file
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
@@ -222,7 +223,10 @@ def _rewritten(path: str, start: int, end: int) -> bool:
     if end < start or end - start > MAX_SCAN:
         return True
     overlap = len(HISTORY_REWRITE) - 1
-    with open(path, "rb") as handle:
+    handle = open_payload_file(path)  # never a FIFO: it would hang the hook
+    if handle is None:
+        return False
+    with handle:
         handle.seek(start)
         tail = b""
         left = end - start

@@ -26,7 +26,7 @@ from __future__ import annotations
 from lessons_core.delivery import sessions
 from lessons_core.feedback import history, session_evidence
 from lessons_core.recall.rank import recall
-from lessons_core.recall.types import Allowance, RecallRequest
+from lessons_core.recall.types import MAX_PROMPT_CHARS, Allowance, RecallRequest
 from lessons_core.records import NamedTuple
 from lessons_core.store.layout import lessons_command
 
@@ -156,7 +156,7 @@ def before_action(
             recurring = _recurrence_gate(layout, session, action, config, mark)
             if recurring is not None:
                 _log_recall(layout, config, event, key, action, recurring[1], recurring[0], True)
-                return recurring[0]
+                return _unrefused(recurring[0], session, modes)
         found = recall(layout, request, config=config, allowance=allowance(session.state, config))
         # A pure read speaks only about the files it reads, and of the command only when
         # a command trigger names it; a ``gate: true`` rule about a file that is only
@@ -177,9 +177,23 @@ def before_action(
         elif refused:
             session.claim([], forget=refused)
     if notice is not None and gating:
-        notice = notice._replace(text=f"{GATE_PREFIX}\n{notice.text}", gate=True)
+        notice = _unrefused(
+            notice._replace(text=f"{GATE_PREFIX}\n{notice.text}", gate=True), session, modes
+        )
     _log_recall(layout, config, event, key, action, found, notice)
     return notice
+
+
+def _unrefused(notice: Notice, session: Session, modes: frozenset[str]) -> Notice | None:
+    """``notice``, unless it refuses a call whose refusal the session could not record (a
+    read-only or full disk, a lock held elsewhere): the retry would be refused again, for
+    ever. Its rules then come as context where the event allows it, else not at all (the
+    event after the call brings them)."""
+    if session.recorded or not notice.gate:
+        return notice
+    if CONTEXT not in modes:
+        return None
+    return notice._replace(text=notice.text.replace(f"{GATE_PREFIX}\n", "", 1), gate=False)
 
 
 def _recurrence_gate(
@@ -233,6 +247,7 @@ def on_prompt(
 ) -> Notice | None:
     """Keyword and prompt matches for a prompt the user just sent (``opened`` as in
     ``before_action``)."""
+    prompt = prompt[:MAX_PROMPT_CHARS]  # all that recall reads of it, the cues too
     if not prompt.strip():
         return None
     from lessons_core.recall.prompt_files import named_files

@@ -26,8 +26,9 @@ import os
 import time
 
 from lessons_core import hookjson
+from lessons_core.errors import LessonsError
 from lessons_core.feedback import history
-from lessons_core.fsutil import atomic_write, locked, unlink_if_there
+from lessons_core.fsutil import atomic_write, locked, note, open_regular, unlink_if_there
 from lessons_core.store.layout import SESSIONS
 
 TYPE_CHECKING = False
@@ -68,8 +69,9 @@ def _lock(path: str) -> str:
 
 
 def _read(path: str) -> object:
-    """The parsed session file (``ValueError`` or ``OSError`` when there is none)."""
-    with open(path, "rb") as handle:
+    """The parsed session file (``ValueError`` or ``OSError`` when there is none, or it
+    is a link or a special file: never followed, never waited on)."""
+    with open_regular(path) as handle:
         return hookjson.loads(handle.read())
 
 
@@ -193,14 +195,18 @@ class Session:
     still naming that inode proves nothing was written since it was read.
     """
 
-    __slots__ = ("_file", "_staged", "path", "state")
+    __slots__ = ("_file", "_staged", "path", "recorded", "state")
 
     def __init__(self, path: str) -> None:
         self.path = path
         self._staged: list[Callable[[SessionState], bool]] = []
         self._file: BinaryIO | None
+        # False once a change could not be written (``_update``): the state holds it for
+        # this call only, so nothing may depend on a later call seeing it (a gate's
+        # refusal, above all: its retry would be refused again).
+        self.recorded = True
         try:
-            self._file = open(path, "rb")  # noqa: SIM115  (kept open until close)
+            self._file = open_regular(path)  # kept open until close
         except OSError:
             self._file, self.state = None, SessionState()
             return
@@ -330,7 +336,8 @@ class Session:
                 changed = each(state) or changed
             return change(state) or changed
 
-        self.state = _update(self.path, changes, self)
+        self.state, recorded = _update(self.path, changes, self)
+        self.recorded = self.recorded and recorded
         self.close()  # what was read is no longer the file: a next update reads it again
 
 
@@ -354,15 +361,30 @@ def _load(path: str) -> SessionState:
 
 def _update(
     path: str, change: Callable[[SessionState], bool], known: Session | None = None
-) -> SessionState:
+) -> tuple[SessionState, bool]:
     """The one way a session file is changed: under its lock, from its current state
     (``known``'s, when the file is still the one it read), written only if ``change``
-    says it changed something. Returns the state as it is now."""
-    with locked(_lock(path)):
-        state = known.state if known is not None and known.unchanged() else _load(path)
-        if change(state):
-            _write(path, state)
-    return state
+    says it changed something. Returns the state as it is now, and whether the change
+    was written.
+
+    A session that cannot be written (a read-only or full disk, a lock held too long by
+    another process, a link or a plain file where ``local/sessions`` or a lock belongs)
+    never stops a hook: the change is made in memory only, for this call, and noted for
+    the hook's log (``fsutil.note``).
+    """
+    state: SessionState | None = None
+    try:
+        with locked(_lock(path)):
+            state = known.state if known is not None and known.unchanged() else _load(path)
+            if change(state):
+                _write(path, state)
+        return state, True
+    except (OSError, LessonsError) as err:
+        note(err)
+        if state is None:  # the lock failed: change what was read (a write failing, too)
+            state = known.state if known is not None else _load(path)
+            change(state)
+        return state, False
 
 
 def gate_mark(action: str) -> str:

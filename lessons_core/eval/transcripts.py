@@ -24,11 +24,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import orjson
 
 from lessons_core.errors import LessonsError
+from lessons_core.fsutil import open_regular
 
 # Text Claude Code puts in a user message that the user did not type as a prompt.
 _CLIENT_MARKERS = (
@@ -113,8 +114,8 @@ def stream_records(path: Path, counts: Transcript, read: RecordReader) -> Iterat
     """``read`` applied to each JSON object line of ``path``, once, in order."""
     found = False
     try:
-        with path.open("rb") as lines:
-            for number, line in enumerate(lines, start=1):
+        with open_regular(path, follow_links=True) as lines:  # never waits on a FIFO
+            for number, line in enumerate(_bounded_lines(lines), start=1):
                 if not line.strip():
                     continue
                 try:
@@ -132,6 +133,20 @@ def stream_records(path: Path, counts: Transcript, read: RecordReader) -> Iterat
         raise TranscriptError(path, f"cannot be read ({err.strerror})") from None
     if not found and counts.skipped_lines:
         raise TranscriptError(path, "holds no prompt, tool call or compaction")
+
+
+# What one session file may take: past this, its lines are not read (docs/harvest.md).
+MAX_TRANSCRIPT_BYTES = 1 << 30
+
+
+def _bounded_lines(lines: BinaryIO, limit: int = MAX_TRANSCRIPT_BYTES) -> Iterator[bytes]:
+    """The lines of ``lines`` within its first ``limit`` bytes."""
+    while limit > 0:
+        line = lines.readline(limit)
+        if not line:
+            return
+        limit -= len(line)
+        yield line
 
 
 def _read_record(record: dict[str, Any], number: int) -> list[Step | Result] | None:

@@ -101,7 +101,9 @@ def stop_request(layout: Layout, key: str, config: Config, *, active: bool) -> s
         since = record.get("since")
         if isinstance(since, (int, float)) and captured_since(layout, since):
             return None
-        if not session_evidence.claim_request(session):
+        # A request whose mark cannot be written (a read-only or full disk) would block
+        # every stop of the session: like a gate that cannot record its refusal, none.
+        if not session_evidence.claim_request(session) or not session.recorded:
             return None
     return _request(layout, found)
 

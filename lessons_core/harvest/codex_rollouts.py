@@ -40,7 +40,10 @@ from lessons_core.eval.transcripts import (
     result_text,
     stream_records,
 )
+from lessons_core.fsutil import open_regular
 
+# The first line (the session's metadata, with Codex's instructions) is read up to this.
+MAX_META_BYTES = 1 << 20
 SHELL_TOOL, PATCH_TOOL = "Bash", "apply_patch"  # as Codex names them to hooks
 _EXIT = re.compile(r"^(?:Process exited with code|Exit code:) (-?\d+)$", re.M)
 
@@ -53,8 +56,8 @@ def is_rollout(path: Path) -> bool:
 def rollout_folder(path: Path) -> str | None:
     """The folder a Codex session ran in, from its first line; None for another file."""
     try:
-        with path.open("rb") as lines:
-            record = orjson.loads(lines.readline())
+        with open_regular(path, follow_links=True) as lines:  # never waits on a FIFO
+            record = orjson.loads(lines.readline(MAX_META_BYTES))
     except (OSError, orjson.JSONDecodeError):
         return None
     if not isinstance(record, dict) or record.get("type") != "session_meta":

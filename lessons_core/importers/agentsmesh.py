@@ -34,7 +34,7 @@ def plan_agentsmesh(path: Path, root: Path) -> ImportPlan:
     """Read ``path`` (an agentsmesh ``lessons.json``) into a plan for the repo at ``root``;
     nothing is written. A ``path`` in the repo must resolve inside it (``LeavesRepo``)."""
     import_bound(Path(os.path.abspath(path)), root, "file")
-    data = load_object(path)
+    data = load_object(path, limit=None)  # the export the user named, whatever its size
     version = data.get("version")
     if version not in VERSIONS:
         raise InvalidLessonFile(

@@ -39,6 +39,7 @@ from lessons_core.store.layout import INDEX_CACHE, INDEX_LOCK, WATCH_STARTED, WA
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any, TypeAlias
 
     from lessons_core.errors import InvalidLessonFile
@@ -77,13 +78,15 @@ class Meta:
             return False
         if scan.listed and self.names != "\0".join(scan.names):
             return False
-        for name, raw in self.racy:
-            try:
-                with open(os.path.join(folder, name), "rb") as handle:
-                    if handle.read() != raw:
+        if self.racy:
+            from lessons_core.fsutil import MAX_STORE_FILE_BYTES, read_regular
+
+            for name, raw in self.racy:
+                try:  # never through a link, nor into a FIFO
+                    if read_regular(os.path.join(folder, name), MAX_STORE_FILE_BYTES) != raw:
                         return False
-            except OSError:
-                return False
+                except OSError:
+                    return False
         return True
 
 
@@ -164,22 +167,24 @@ def _open(layout: Layout) -> tuple[Reader, Meta] | None:
 
 
 def _rebuild(layout: Layout, *, trust: bool) -> Found:
-    from lessons_core.fsutil import locked
+    from lessons_core.errors import LessonsError
+    from lessons_core.fsutil import locked, note
 
     folder = layout.under("lessons")
     lock = layout.local(INDEX_LOCK)
     try:
         with locked(lock):
             return _rebuild_locked(layout, lock, trust)
-    except OSError:
-        # local/ is not writable (a read-only checkout): index in memory, keep nothing.
+    except (OSError, LessonsError) as err:
+        # local/ cannot be written (a read-only checkout, a full disk, a link or a plain
+        # file where the lock belongs) or the lock stayed taken: index in memory, keep
+        # nothing, and say so in the hook's log.
+        note(err)
         index, _records, meta = _build(folder, Scan(folder), None, None)
         return index, _broken(layout, Meta(meta))
 
 
 def _rebuild_locked(layout: Layout, lock: str, trust: bool) -> Found:
-    from lessons_core.fsutil import atomic_write
-
     folder = layout.under("lessons")
     # Another process may have rebuilt while this one waited for the lock.
     opened = _open(layout) if trust else None
@@ -187,13 +192,22 @@ def _rebuild_locked(layout: Layout, lock: str, trust: bool) -> Found:
     scan = Scan(folder)  # after the clock: see the module docstring
     if opened is not None and opened[1].is_fresh(scan, folder):
         return read_index(opened[0]), _broken(layout, opened[1])
-    index, records, meta = _build(folder, scan, opened, clock)
+    index, records, meta = _build(folder, scan, opened, clock, lambda *done: _save(layout, *done))
+    _save(layout, index, records, meta)
+    return index, _broken(layout, Meta(meta))
+
+
+def _save(
+    layout: Layout, index: RecallIndex, records: dict[str, FileRecord], meta: tuple[Any, ...]
+) -> None:
+    """Write the cache: ``index``, built from ``records``, as ``meta`` describes."""
+    from lessons_core.fsutil import atomic_write
+
     writer = Writer()
     add_index(writer, index)
     writer.add_map("files", records)
     # Not durable: a cache lost to a power cut fails its checks and is rebuilt.
     atomic_write(layout.local(INDEX_CACHE), writer.finish(meta), durable=False)
-    return index, _broken(layout, Meta(meta))
 
 
 def _fs_clock(lock: str) -> int:
@@ -202,10 +216,26 @@ def _fs_clock(lock: str) -> int:
     return os.stat(lock).st_ctime_ns
 
 
+# A build that has read lesson files this long saves what it read so far (``_build``).
+CHECKPOINT_SECONDS = 1.0
+
+
 def _build(
-    folder: str, scan: Scan, previous: tuple[Reader, Meta] | None, clock: int | None
+    folder: str,
+    scan: Scan,
+    previous: tuple[Reader, Meta] | None,
+    clock: int | None,
+    checkpoint: Callable[[RecallIndex, dict[str, FileRecord], tuple[Any, ...]], None] | None = None,
 ) -> tuple[RecallIndex, dict[str, FileRecord], tuple[Any, ...]]:
-    """Index ``scan``'s files, reusing ``previous`` records whose stat data is unchanged."""
+    """Index ``scan``'s files, reusing ``previous`` records whose stat data is unchanged.
+
+    Every ``CHECKPOINT_SECONDS`` of reading, ``checkpoint`` gets the records read so far
+    (with an empty index, and stat data of those files only, so it never passes for
+    fresh): a build killed before its end (a harness's hook timeout) leaves them, and
+    the next one reads only the rest.
+    """
+    import time
+
     old_records: dict[str, FileRecord] = {}
     old_signatures: dict[str, tuple[int, ...]] = {}
     if previous is not None:
@@ -223,6 +253,7 @@ def _build(
     records: dict[str, FileRecord] = {}
     stats: list[int] = []
     racy_files: list[tuple[str, bytes]] = []
+    due = time.monotonic() + CHECKPOINT_SECONDS
     for number, name in enumerate(scan.names):
         signature = scan.signature(number)
         record = old_records.get(name)
@@ -230,6 +261,10 @@ def _build(
             record, signature, raw = _read(folder, name, signature)
             if clock is not None and signature[1] >= clock:
                 racy_files.append((name, raw))
+            if checkpoint is not None and time.monotonic() >= due:
+                done = ("\0".join(records), pack(stats), tuple(racy_files), (), UNREADABLE)
+                checkpoint(assemble(()), records, done)
+                due = time.monotonic() + CHECKPOINT_SECONDS
         records[name] = record
         stats.extend(signature)
     index = assemble(Digest.from_plain(r[1]) for r in records.values() if r[0] == "ok")
@@ -249,29 +284,38 @@ def _read(
     """Parse one lesson file: its record, the stat data of what was read, and its bytes.
 
     The stat data comes from the open file before it is read, so it never describes a
-    newer version than the bytes parsed.
+    newer version than the bytes parsed. A file that does not parse is noted for the
+    hook's log (``fsutil.note``): once, when it is read after it changed.
     """
+    import errno
     from pathlib import Path
 
     from lessons_core.errors import InvalidLessonFile
-    from lessons_core.fsutil import open_regular
+    from lessons_core.fsutil import MAX_STORE_FILE_BYTES, note, open_regular, too_large
     from lessons_core.index.build import digest
     from lessons_core.store.files import read_lesson
 
     path = Path(folder, name)
+    raw = b""
     try:
         # Never through a link (it could lead out of the repo) nor into a FIFO (it would
         # block the hook): either is reported as a broken file.
         with open_regular(path) as handle:
-            signature = signature_of(os.fstat(handle.fileno()))
+            status = os.fstat(handle.fileno())
+            signature = signature_of(status)
+            if status.st_size > MAX_STORE_FILE_BYTES:  # judged before a byte is read
+                size = f"is {status.st_size:,} bytes, over {MAX_STORE_FILE_BYTES:,}"
+                raise too_large(path, OSError(errno.EFBIG, size))
             raw = handle.read()
-    except OSError as err:
-        return ("broken", f"cannot be read ({err.strerror})", None), signature, b""
-    try:
         lesson = read_lesson(path, raw)
+    except OSError as err:
+        problem = InvalidLessonFile(path, f"cannot be read ({err.strerror})", kind="unparsable")
     except InvalidLessonFile as err:
-        return ("broken", err.problem, err.key), signature, raw
-    return ("ok", digest(lesson).plain()), signature, raw
+        problem = err
+    else:
+        return ("ok", digest(lesson).plain()), signature, raw
+    note(problem)
+    return ("broken", problem.problem, problem.key), signature, raw
 
 
 def _broken(layout: Layout, meta: Meta) -> list[InvalidLessonFile]:

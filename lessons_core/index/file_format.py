@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import marshal
 import os
+import stat
 import sys
 import zlib
 
@@ -125,9 +126,12 @@ class Reader:
     def __init__(self, path: str) -> None:
         """Open ``path``: ``FileNotFoundError`` when there is none, ``CorruptIndex`` when bad."""
         self._fd = -1
-        # Closed by __del__: parts load lazily. Never through a link: local/ is per clone,
-        # but a repo can commit a cache file there as a link to one outside it.
-        self._fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        # Never through a link nor into a FIFO (a repo can commit either where the cache
+        # belongs): opened without blocking, and only a regular file is read.
+        flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+        self._fd = os.open(path, flags)  # closed by __del__: parts load lazily
+        if not stat.S_ISREG(os.fstat(self._fd).st_mode):
+            raise CorruptIndex("not a regular file")
         prefix = os.pread(self._fd, _PREFIX, 0)
         if len(prefix) < _PREFIX or prefix[: len(MAGIC)] != MAGIC:
             raise CorruptIndex("not a lessons index file")

@@ -10,6 +10,13 @@ from __future__ import annotations
 # A rationale longer than this belongs in the evidence it links to.
 MAX_RATIONALE_CHARS = 2000
 
+# What a lesson file may hold at all: over these, the loader skips the lesson (reported by
+# validate as L005), so a hand-edited or merged file cannot make every index build
+# tokenise megabytes. Imports carry rules longer than the 300 characters ``lessons add``
+# allows (the agentsmesh corpus's longest is 947), hence the margins.
+MAX_STORED_RULE_CHARS = 2000
+MAX_STORED_RATIONALE_CHARS = 8000
+
 # A trigger longer than this is text pasted by mistake, not a glob, a command or a phrase:
 # refused, so that no trigger costs every index build or validate run much. A glob this
 # long could only match a path longer than any file system accepts

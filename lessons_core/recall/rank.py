@@ -29,7 +29,14 @@ from __future__ import annotations
 from lessons_core.matching.bm25 import scores
 from lessons_core.matching.glob_match import glob_matches, normalise_glob
 from lessons_core.matching.words import meaningful, phrase_at, stems, tokens
-from lessons_core.recall.types import NO_LIMITS, Allowance, Hit, Recall, RecallRequest
+from lessons_core.recall.types import (
+    MAX_PROMPT_CHARS,
+    NO_LIMITS,
+    Allowance,
+    Hit,
+    Recall,
+    RecallRequest,
+)
 from lessons_core.records import NamedTuple
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
@@ -117,7 +124,10 @@ def recall(
 
 
 def rank(index: RecallIndex, request: RecallRequest) -> list[Candidate]:
-    """Every lesson matching ``request``, once each at its best match, in rank order."""
+    """Every lesson matching ``request``, once each at its best match, in rank order; a
+    prompt is read up to ``MAX_PROMPT_CHARS``."""
+    if request.prompt and len(request.prompt) > MAX_PROMPT_CHARS:
+        request = request._replace(prompt=request.prompt[:MAX_PROMPT_CHARS])
     files = request_files(request)
     prompt_terms = meaningful(tokens(request.prompt)) if request.prompt else []
     relevance = scores(index.bm25, prompt_terms)

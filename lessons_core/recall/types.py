@@ -5,6 +5,11 @@ from __future__ import annotations
 
 from lessons_core.records import NamedTuple
 
+# A prompt is read up to this many characters, by recall and by the hook's correction cues
+# (docs/recall.md): the words that say what a task is about come first, and a pasted log
+# of megabytes would cost a hook seconds and gigabytes to tokenise.
+MAX_PROMPT_CHARS = 16_384
+
 
 class RecallRequest(NamedTuple):
     files: tuple[str, ...] = ()  # repo-relative POSIX paths

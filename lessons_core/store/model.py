@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from lessons_core.errors import InvalidLessonFile
+from lessons_core.matching.thresholds import MAX_STORED_RATIONALE_CHARS, MAX_STORED_RULE_CHARS
 
 # \Z, not $: "$" also matches before a final newline.
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,79}\Z")
@@ -160,6 +161,7 @@ class Lesson:
         rule = _string(data, "rule", source).strip()
         if not rule:
             raise InvalidLessonFile(source, "rule is empty", "rule")
+        _within(rule, MAX_STORED_RULE_CHARS, "rule", source)
         try:
             status = Status(data["status"])
         except ValueError:
@@ -185,6 +187,8 @@ class Lesson:
         rationale = data.get("rationale")
         if rationale is not None and not isinstance(rationale, str):
             raise InvalidLessonFile(source, "must be a string", "rationale")
+        if rationale is not None:
+            _within(rationale, MAX_STORED_RATIONALE_CHARS, "rationale", source)
         gate = data.get("gate", False)
         if not isinstance(gate, bool):
             raise InvalidLessonFile(source, "must be true or false", "gate")
@@ -240,6 +244,15 @@ def _string(data: dict[str, Any], key: str, source: Path) -> str:
     if not isinstance(value, str):
         raise InvalidLessonFile(source, "must be a string", key)
     return value
+
+
+def _within(text: str, limit: int, key: str, source: Path) -> None:
+    """Refuse ``text`` over ``limit`` characters: a hand-written one must not make every
+    index build tokenise it (docs/format.md)."""
+    if len(text) > limit:
+        raise InvalidLessonFile(
+            source, f"the {key} is {len(text):,} characters; the limit is {limit:,}", key
+        )
 
 
 def _strings(data: dict[str, Any], key: str, source: Path) -> tuple[str, ...]:

@@ -24,7 +24,8 @@ from typing import Any
 import orjson
 
 from lessons_core.authoring.secrets import mask_thoroughly
-from lessons_core.fsutil import locked
+from lessons_core.errors import LessonsError
+from lessons_core.fsutil import NotRegularFile, locked, open_regular, read_regular
 from lessons_core.store.config import Config
 from lessons_core.store.layout import TELEMETRY_LOCK, TELEMETRY_LOG, TELEMETRY_ROTATED, Layout
 
@@ -208,8 +209,8 @@ def read_log(layout: Layout) -> TelemetryLog:
     log = TelemetryLog()
     for path in (rotated_path(layout), log_path(layout)):
         try:
-            data = path.read_bytes()
-        except FileNotFoundError:
+            data = read_regular(path)
+        except (FileNotFoundError, NotRegularFile):  # a link or a FIFO is not the log
             continue
         for line in data.splitlines():
             if not line.strip():
@@ -253,7 +254,7 @@ def _append(layout: Layout, config: Config, record: dict[str, Any]) -> bool:
             os.close(fd)
         if size > config.telemetry_max_bytes // 2:
             _rotate(layout, config.telemetry_max_bytes // 2)
-    except OSError:
+    except (OSError, LessonsError):  # a full disk, a lock held too long: skip the record
         return False
     return True
 
@@ -278,7 +279,7 @@ def _tail(layout: Layout, size: int) -> Iterator[bytes]:
         if wanted <= 0:
             break
         try:
-            with path.open("rb") as handle:
+            with open_regular(path) as handle:  # never a link or a FIFO
                 end = handle.seek(0, os.SEEK_END)
                 start = max(0, end - wanted)
                 handle.seek(start)

@@ -23,6 +23,7 @@ _BROKEN: dict[str, tuple[str, str]] = {
     "missing-field": ("L003", "add the field (docs/format.md lists the required ones)"),
     "bad-status": ("L004", "set status to 'active', 'deprecated' or 'superseded'"),
     "id-mismatch": ("L006", "make the id equal the file name (without .json)"),
+    "too-large": ("L005", "shorten the file: move long text into the evidence it links to"),
 }
 _INVALID_VALUE_FIX = "correct the value to the type and form docs/format.md gives"
 
