@@ -188,7 +188,8 @@ def _start_tokens(text: str, note: str) -> Counter[str]:
         text = text[len(note) :].lstrip("\n")
     lines = text.splitlines()
     topics = next((x for x in lines if x.startswith(TOPICS_PREFIX)), "")
-    if not any(x.endswith(ALWAYS_LABEL) for x in lines):  # the block is the topics line's
+    # "- RULE (always on)", or "… (always on) [ID]" for a rule cut short
+    if not any(x.startswith("- ") and ALWAYS_LABEL in x for x in lines):
         found["topic_tokens"] = estimate_tokens(text)
     else:
         found["topic_tokens"] = estimate_tokens(topics + "\n") if topics else 0
@@ -197,7 +198,10 @@ def _start_tokens(text: str, note: str) -> Counter[str]:
 
 
 ALWAYS_LABEL = "(always on)"
-RULE_LINE = re.compile(r"^- .* \((file|command|keyword|prompt terms): .*\)$")
+# "- rule (why)", and " [ID]" after a rule cut short; "this file" is a file trigger's.
+RULE_LINE = re.compile(
+    r"^- .* \((this file|file|command|keyword|prompt terms)(?:: .*)?\)(?: \[[a-z0-9._-]+\])?$"
+)
 
 
 def _rule_tokens(text: str) -> Counter[str]:
@@ -206,7 +210,8 @@ def _rule_tokens(text: str) -> Counter[str]:
     for line in text.splitlines():
         match = RULE_LINE.match(line)
         if match:
-            found[match.group(1).split()[0]] += estimate_tokens(line)
+            kind = match.group(1).split()
+            found[kind[-1] if kind[0] == "this" else kind[0]] += estimate_tokens(line)
     return found
 
 
