@@ -4,7 +4,8 @@ Builds the graphs in a temp folder (the real corpus imported with ``lessons impo
 agentsmesh``, synthetic 10k and 50k), then measures whole ``lessons hook claude-code``
 processes against ``python -c pass`` of the same install, interleaved, for both install
 kinds (``bench.installs``); a rebuild after one lesson changed; the token replay (also
-with the corpus's ten oldest active lessons always-on and the topics line on);
+with the corpus's ten oldest active lessons always-on and the topics line on, and days of
+work on the corpus repository with a dozen lessons of its own);
 ``lessons validate`` over a 1,000-lesson graph; what ``lessons mcp`` costs (tokens of its
 tools list, start and query time); and what harvest finds in the recorded transcripts and
 how its time grows with a transcript's size. Prints one table and its summary lines.
@@ -21,6 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.days import days_graph, replay_days
 from bench.graphs import (
     ALWAYS_ON,
     CORPUS,
@@ -34,7 +36,7 @@ from bench.hook_runs import SHOWN_SESSION, Row, baseline, rows
 from bench.installs import REPO, Install, editable, regular
 from bench.mcp_tools import mcp_cost, mcp_summary
 from bench.replay import replay
-from bench.report import Line, always_summary, print_table
+from bench.report import DAYS_NAME, Line, always_summary, print_table, replay_summary
 from bench.timing import Measure, Probe, measure_interleaved, run_once
 from bench.validate_run import validate_line
 from lessons_core.delivery import sessions
@@ -53,7 +55,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--corpus", type=Path, default=CORPUS, help="agentsmesh corpus")
     parser.add_argument("--validate-lessons", type=int, default=1000, metavar="N")
-    parser.add_argument("--replay-calls", type=int, default=220, metavar="N")
+    parser.add_argument("--replay-calls", type=int, default=360, metavar="N")
     parser.add_argument(
         "--harvest-mb", type=float, default=50.0, help="generated transcript size (default 50)"
     )
@@ -82,10 +84,12 @@ def main(argv: list[str] | None = None) -> None:
         replayed = replay(graphs[0], args.replay_calls)
         variant = always_on_variant(graphs[0], folder / "corpus-always")
         always_replayed = replay(variant, args.replay_calls)
+        days = replay_days(days_graph(folder / "days", args.corpus, Path(dev.lessons)))
         served = mcp_cost(dev, graphs[0], max(3, runs // 5))
         harvested = harvest_run(folder / "harvest", args.harvest_mb)
     print_table(lines, replayed, installs)
     print(always_summary(always_replayed, ALWAYS_ON))
+    print(replay_summary(days, DAYS_NAME))
     print(mcp_summary(served))
     print(harvested.summary())
 

@@ -1,16 +1,20 @@
 """Token replay: a deterministic agent session through the real hook code, counting every
 token that reaches the model.
 
-The session works on the corpus repository's real files: it starts, gets a prompt, reads,
+The session works on the corpus repository's real files: it starts, gets a prompt,
 searches, edits files of a few areas (with the odd jump elsewhere) and runs the commands
 such work runs (tests, lint, type checks, git, search), gets two more prompts, and is
-compacted once. Each event goes through ``lessons_cli.hook_runner.run_hook`` exactly as
-``lessons hook claude-code`` runs it. A call the hook refuses (a gate) is made again, as
-the agent would, and counts as a call too.
+compacted once. As agents work, every edit is preceded by reads: one to three files of the
+same folder (two on average), then the file itself. Each event goes through
+``lessons_cli.hook_runner.run_hook`` exactly as ``lessons hook claude-code`` runs it, reads
+included, so the replay measures whatever the hook does with a read. A call the hook
+refuses (a gate) is made again, as the agent would, and counts as a call too.
 
 Tokens are estimated as characters / 4 (``lessons_core.recall.render.estimate_tokens``), for the
-text the model receives: ``additionalContext`` or the refusal's reason. The reference is
-preloading every active rule once, the way a rules file in the system prompt does.
+text the model receives: ``additionalContext`` or the refusal's reason. The headline figure
+is everything the hooks added divided by the edits and commands made (retries and reads not
+counted), so silent reads cannot dilute it. The reference is preloading every active rule
+once, the way a rules file in the system prompt does.
 """
 
 from __future__ import annotations
@@ -53,9 +57,9 @@ COMMANDS = (
     "pnpm vitest run {test} --coverage",
     "git push origin HEAD",
 )
-CALLS = 220
-PROMPT_AT = (0, 80, 160)
-COMPACT_AT = 120
+CALLS = 360
+PROMPT_AT = (0, 130, 260)
+COMPACT_AT = 200
 
 
 @dataclass(frozen=True)
@@ -73,6 +77,24 @@ class Replay:
     note_tokens: int = 0
     always_tokens: int = 0
     topic_tokens: int = 0
+    # Edits and commands made, retries not counted: what the headline figure divides by.
+    actions: int = 0
+    refusals: int = 0  # calls refused (a gate), each made again
+    sessions: int = 1
+    read_tokens: int = 0  # of call_tokens, what reads carried
+
+    @property
+    def per_action(self) -> float:
+        """Everything the hooks added, reads and prompts included, per edit or command."""
+        return (self.call_tokens + self.other_tokens) / self.actions if self.actions else 0.0
+
+    @property
+    def delivering_share(self) -> float:
+        return self.delivering / self.calls if self.calls else 0.0
+
+    @property
+    def refusals_per_session(self) -> float:
+        return self.refusals / self.sessions if self.sessions else 0.0
 
     @property
     def per_call(self) -> float:
@@ -93,38 +115,70 @@ class Replay:
         return (self.call_tokens + self.other_tokens) / self.preload_tokens
 
 
+EDIT_TOOLS = ("Edit", "Write")
+SHELL_TOOL = "Bash"
+
+
 def events(paths: tuple[str, ...], calls: int = CALLS, seed: int = 5) -> list[dict[str, Any]]:
-    """The session's hook events in order (payload fields other than session and cwd)."""
+    """The session's hook events in order (payload fields other than session and cwd):
+    about ``calls`` tool calls before retries, reads included."""
     rng = random.Random(seed)
     areas = Counter("/".join(p.split("/")[:2]) for p in paths if p.count("/") >= 2)
     common = [area for area, _n in areas.most_common(12)]
     tests = [p for p in paths if ".test." in p] or list(paths)
+    folders: dict[str, list[str]] = {}
+    for p in paths:
+        folders.setdefault(_folder(p), []).append(p)
     out: list[dict[str, Any]] = [{"hook_event_name": "SessionStart", "source": "startup"}]
     working: list[str] = []
-    for call in range(calls):
-        if call in PROMPT_AT:
+    made = 0  # tool calls so far
+    prompts = iter(PROMPT_AT)
+    next_prompt = next(prompts)
+    compacted = False
+    while made < calls:
+        if made >= next_prompt:
             focus = rng.sample(common, 2)
             working = [p for p in paths if p.startswith(tuple(f"{a}/" for a in focus))]
             out.append({"hook_event_name": "UserPromptSubmit", "prompt": PROMPTS[len(out) % 3]})
-        if call == COMPACT_AT:
+            next_prompt = next(prompts, calls + 1)
+        if made >= COMPACT_AT and not compacted:
             out.append({"hook_event_name": "PreCompact", "trigger": "auto"})
             out.append({"hook_event_name": "SessionStart", "source": "compact"})
+            compacted = True
         path = rng.choice(working) if rng.random() < 0.85 else rng.choice(paths)
         roll = rng.random()
-        if roll < 0.40:
-            out.append(_tool("Read", file_path=path))
-        elif roll < 0.50:
-            out.append(_tool("Grep", pattern=rng.choice(("TODO", "export", "throw")), path=path))
-        elif roll < 0.75:
+        if roll < 0.15:
+            step = [_tool("Grep", pattern=rng.choice(("TODO", "export", "throw")), path=path)]
+        elif roll < 0.55:
             tool = "Edit" if rng.random() < 0.8 else "Write"
-            out.append(_tool(tool, file_path=path, old_string="a", new_string="b"))
+            step = edit_with_reads(rng, path, folders.get(_folder(path), [path]), tool)
         else:
-            folder = path.rsplit("/", 1)[0] if "/" in path else "."
+            folder = _folder(path)
             command = rng.choice(COMMANDS).format(
                 path=path, dir=folder, test=rng.choice(tests), area=folder.split("/")[-1]
             )
-            out.append(_tool("Bash", command=command))
+            step = [_tool(SHELL_TOOL, command=command)]
+        out += step
+        made += len(step)
     return out
+
+
+def edit_with_reads(
+    rng: random.Random, path: str, nearby: list[str], tool: str = "Edit"
+) -> list[dict[str, Any]]:
+    """An edit of ``path`` as agents make it: one to three reads of files of the same
+    folder (two on average), a read of the file itself, then the edit."""
+    others = [p for p in nearby if p != path] or [path]
+    reads = [rng.choice(others) for _ in range(rng.choice((1, 2, 3)))]
+    return [
+        *(_tool("Read", file_path=p) for p in reads),
+        _tool("Read", file_path=path),
+        _tool(tool, file_path=path, old_string="a", new_string="b"),
+    ]
+
+
+def _folder(path: str) -> str:
+    return path.rsplit("/", 1)[0] if "/" in path else "."
 
 
 def _tool(name: str, **tool_input: str) -> dict[str, Any]:
@@ -133,29 +187,43 @@ def _tool(name: str, **tool_input: str) -> dict[str, Any]:
 
 def replay(graph: Graph, calls: int = CALLS) -> Replay:
     """Run the session against ``graph`` through the hook and count what it delivered."""
+    return run_sessions(graph, events(graph.paths, calls))
+
+
+def run_sessions(graph: Graph, session_events: list[dict[str, Any]]) -> Replay:
+    """Run ``session_events`` against ``graph`` through the hook and count what it
+    delivered. An event's ``session_id``, if it has one, names its session (default
+    "replay")."""
     root = str(graph.root)
     note = session_note(Layout(graph.root))
     delivered: Counter[str] = Counter()
     kinds: Counter[str] = Counter()
     by_trigger: Counter[str] = Counter()
-    for number, event in enumerate(events(graph.paths, calls)):
+    names = set()
+    for number, event in enumerate(session_events):
         payload: dict[str, Any] = {"session_id": "replay", "transcript_path": "/x", "cwd": root}
         payload.update(event)
+        names.add(payload["session_id"])
         tool_input: dict[str, str] = payload.get("tool_input", {})
         if "file_path" in tool_input:
             tool_input["file_path"] = f"{root}/{tool_input['file_path']}"
         payload["tool_use_id"] = f"toolu_{number}"
+        tool = payload.get("tool_name")
+        if tool in (*EDIT_TOOLS, SHELL_TOOL):
+            delivered["actions"] += 1
         attempts = 0
         while True:
             text, refused = _answer(run_hook, payload)
-            tool = payload.get("tool_name")
             if tool:
                 attempts += 1
                 kinds[str(tool)] += 1
                 delivered["calls"] += 1
+                delivered["refusals"] += refused
                 if text:
                     delivered["delivering"] += 1
                     delivered["call_tokens"] += estimate_tokens(text)
+                    if tool == "Read":
+                        delivered["read_tokens"] += estimate_tokens(text)
                     by_trigger.update(_rule_tokens(text))
             else:
                 delivered["other_tokens"] += estimate_tokens(text)
@@ -176,6 +244,10 @@ def replay(graph: Graph, calls: int = CALLS) -> Replay:
         note_tokens=delivered["note_tokens"],
         always_tokens=delivered["always_tokens"],
         topic_tokens=delivered["topic_tokens"],
+        actions=delivered["actions"],
+        refusals=delivered["refusals"],
+        sessions=len(names),
+        read_tokens=delivered["read_tokens"],
     )
 
 
@@ -198,9 +270,9 @@ def _start_tokens(text: str, note: str) -> Counter[str]:
 
 
 ALWAYS_LABEL = "(always on)"
-# "- rule (why)", and " [ID]" after a rule cut short; "this file" is a file trigger's.
+# "- RULE (why)", a cut rule's ending in its id; "this file" is a file trigger's label.
 RULE_LINE = re.compile(
-    r"^- .* \((this file|file|command|keyword|prompt terms)(?:: .*)?\)(?: \[[a-z0-9._-]+\])?$"
+    r"^- .* \((file|command|keyword|prompt terms|this file)(: .*)?\)( \[[^\]]+\])?$"
 )
 
 
@@ -210,8 +282,8 @@ def _rule_tokens(text: str) -> Counter[str]:
     for line in text.splitlines():
         match = RULE_LINE.match(line)
         if match:
-            kind = match.group(1).split()
-            found[kind[-1] if kind[0] == "this" else kind[0]] += estimate_tokens(line)
+            label = match.group(1)  # "prompt terms" counts as prompt, "this file" as file
+            found["file" if label == "this file" else label.split()[0]] += estimate_tokens(line)
     return found
 
 

@@ -114,19 +114,26 @@ def verdict(lines: list[Line], graphs: list[str], by_key: dict[tuple[str, str, s
     return f"{label}: {', '.join(found)}"
 
 
-def replay_summary(replayed: Replay) -> str:
+DAYS_NAME = "20 days, 12 lessons"  # bench.days
+
+
+def replay_summary(replayed: Replay, name: str = "corpus") -> str:
     kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(replayed.kinds.items()))
     return (
-        f"token replay (corpus): {replayed.calls} tool calls ({kinds}), "
-        f"{replayed.delivering} delivering; "
-        f"{replayed.per_call:.1f} tokens per call on average, "
-        f"{replayed.per_delivery:.0f} per delivering call; "
+        f"token replay ({name}): {replayed.calls} tool calls ({kinds}), "
+        f"{replayed.actions} edits and commands, {replayed.delivering} delivering "
+        f"({replayed.delivering_share:.0%} of calls), "
+        f"{replayed.refusals_per_session:.1f} refusals a session ({replayed.sessions}); "
+        f"{replayed.per_action:.1f} tokens per edit or command (goal <= 25), "
+        f"{replayed.per_delivery:.0f} per delivering call (goal <= 150), "
+        f"{replayed.per_call:.1f} per call; "
         f"{replayed.call_tokens + replayed.other_tokens} tokens in all "
-        f"({replayed.other_tokens} on prompts and session starts) vs "
+        f"({replayed.read_tokens} on reads, "
+        f"{replayed.other_tokens} on prompts and session starts) vs "
         f"{replayed.preload_tokens} to preload every active rule: "
         f"{replayed.ratio_to_preload:.2f}x; rule lines by trigger: "
         + ", ".join(f"{kind} {n}" for kind, n in sorted(replayed.by_trigger.items()))
-        + f"; frames, gate text and notices {replayed.frame_tokens} (goal: ~10 a call)"
+        + f"; frames, gate text and notices {replayed.frame_tokens}"
         + f"; {session_starts(replayed)}"
     )
 

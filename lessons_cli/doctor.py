@@ -14,15 +14,17 @@ import re
 import shlex
 import subprocess
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
+from lessons_cli import mcp_sdk
 from lessons_cli.checks import FAIL, OK, WARN, Check
 from lessons_cli.harnesses import servers, wiring, wirings
 from lessons_cli.harnesses.spec import Wiring
 from lessons_cli.harnesses.switches import SWITCHES
 from lessons_core import launcher
+from lessons_core.containment import leaving_part, outside_reason
 from lessons_core.errors import LessonsError
+from lessons_core.fsutil import read_regular
 from lessons_core.index.cache import cache_state, load_index
 from lessons_core.store.layout import LAUNCH, Layout, lessons_command
 from lessons_core.validate.findings import Severity
@@ -97,8 +99,9 @@ def _launcher(layout: Layout, env: Mapping[str, str]) -> list[Check]:
         answer, problem = "", str(err)
     if not answer.startswith("lessons, version"):
         fix = (
-            "install lessons where the launcher looks (pipx install, uv tool install, the "
-            "repo's .venv, or set LESSONS_PYTHON); see docs/hooks.md"
+            "install lessons where the launcher looks: 'pipx install .' (or 'uv tool "
+            "install .') in the root of a clone of the lessons repository, the repo's .venv, "
+            "or set LESSONS_PYTHON; see docs/hooks.md"
         )
         detail = f".lessons/run finds no lessons here ({problem or 'no answer'})"
         return [*checks, Check("launcher", FAIL, detail, fix)]
@@ -113,10 +116,20 @@ def _launcher(layout: Layout, env: Mapping[str, str]) -> list[Check]:
 
 def _launched_from(layout: Layout) -> str | None:
     try:
-        lines = Path(layout.local(LAUNCH)).read_text().splitlines()
+        lines = read_regular(layout.local(LAUNCH)).decode().splitlines()  # never a link
     except (OSError, UnicodeDecodeError):
         return None
     return lines[0] if lines else None
+
+
+def _linked_out(layout: Layout, name: str, settings_file: str) -> list[Check]:
+    """A warning when ``settings_file`` is reached through a link out of the repo: lessons
+    neither reads nor writes it there (``lessons init`` refuses), so it is not checked."""
+    found = leaving_part(layout.root / settings_file, layout.root)
+    if found is None:
+        return []
+    detail = f"{outside_reason(*found)}: lessons neither reads nor writes {settings_file} there"
+    return [Check(name, WARN, detail, "replace the link with a folder of the repo")]
 
 
 def _harness(layout: Layout, spec: Wiring, env: Mapping[str, str]) -> list[Check]:
@@ -124,6 +137,9 @@ def _harness(layout: Layout, spec: Wiring, env: Mapping[str, str]) -> list[Check
     if not path.exists():
         return []
     name = spec.harness
+    linked = _linked_out(layout, name, spec.settings)
+    if linked:
+        return linked
     try:
         settings = wiring.read_settings(path)
     except LessonsError as err:
@@ -198,8 +214,11 @@ def _tool_names(matcher: str) -> list[str]:
 
 def _server(layout: Layout, spec: Wiring) -> list[Check]:
     """The ``lessons mcp`` entry of ours, if any, starts through a launcher that is there."""
-    if spec.mcp_settings is None:
+    if spec.mcp_settings is None or not (layout.root / spec.mcp_settings).exists():
         return []
+    linked = _linked_out(layout, spec.harness, spec.mcp_settings)
+    if linked:  # said once for a file that holds the hooks too (Gemini CLI, Qwen Code)
+        return [] if spec.mcp_settings == spec.settings else linked
     try:
         command = servers.our_command(layout.root, spec.mcp_settings)
     except LessonsError as err:
@@ -218,6 +237,11 @@ def _server(layout: Layout, spec: Wiring) -> list[Check]:
             "the server fails"
         )
         return [Check(spec.harness, FAIL, detail, fix)]
+    python = _launched_from(layout)
+    problem = mcp_sdk.missing(python)
+    if problem is not None:
+        detail = f"{spec.mcp_settings} starts lessons mcp, which cannot serve: {problem}"
+        return [Check(spec.harness, FAIL, detail, mcp_sdk.install_line(python))]
     return [Check(spec.harness, OK, f"{spec.mcp_settings}: lessons mcp through .lessons/run")]
 
 

@@ -3,7 +3,8 @@
 Fail open: bad input, a missing or broken ``.lessons/``, an unreadable config or any bug
 ends with exit 0 and no output, plus one line in ``.lessons/local/hook.log``. A project
 without ``.lessons/`` is simply not using lessons, so the hook stays silent there and
-logs nothing; so does one whose ``.lessons/`` folders are links leading out of the repo.
+logs nothing. One whose ``.lessons/`` folders lead out of the repo through a link is not
+used: no output, and one log line when the log's own folder stays inside the repo.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import sys
 from lessons_cli.harnesses import harness as harness_module
 from lessons_core import hookjson
 from lessons_core.store.config import load_config
-from lessons_core.store.layout import Layout, escaping_link, find_root
+from lessons_core.store.layout import Layout, contained, find_root
 
 # Every import here is paid on every tool call: typing, pathlib, json, contextlib and
 # importlib are left out (about 8, 8, 6, 1 and 1 ms on a 2-core VM; lessons_core.records).
@@ -41,9 +42,9 @@ def run_hook(harness: str, stdin: BinaryIO | None = None, stdout: BinaryIO | Non
         root = find_root(adapter.project_dir(payload) or os.getcwd())
         if root is None:
             return 0
-        layout = Layout(root)
-        if escaping_link(layout) is not None:
-            return 0  # not a store lessons may use, nor log into: see escaping_link
+        # A store whose folders lead out of the repo is not used (LeavesRepo, logged
+        # only where the log itself stays inside: see log_failure).
+        layout = contained(Layout(root))
         answer = adapter.handle(layout, payload, load_config(layout.config_file))
         output = hookjson.dumps(answer).encode() if answer else b""
     except Exception as err:

@@ -22,13 +22,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from lessons_cli.output import describe
+from lessons_cli.output import describe, topic_lines
 from lessons_core.authoring.capture import add_lesson
 from lessons_core.authoring.guards import CaptureDraft
+from lessons_core.containment import is_within
 from lessons_core.delivery.session_recall import recall_once
 from lessons_core.delivery.sessions import session_key
 from lessons_core.errors import CaptureRefused, LessonsError
 from lessons_core.index.cache import load_index
+from lessons_core.recall.prompt_files import named_files
 from lessons_core.recall.rank import recall
 from lessons_core.recall.render import estimate_tokens, render_block
 from lessons_core.recall.types import Recall, RecallRequest
@@ -190,8 +192,11 @@ def query(args: dict[str, Any], cwd: Path) -> ToolReply:
     file, command, prompt = (_text(args, key) for key in ("file", "command", "prompt"))
     if not (file or command or prompt):
         raise BadArgument("give at least one of 'file', 'command' or 'prompt'")
-    layout, relative = layout_for_files((file,) if file else (), cwd)
-    request = RecallRequest(files=relative, command=command or None, prompt=prompt or None)
+    layout, relative = _served_layout(file, cwd)
+    named = named_files(layout, prompt) if prompt else ()
+    request = RecallRequest(
+        files=relative, command=command or None, prompt=prompt or None, named=named
+    )
     config, problems = read_config(layout.config_path)  # defaults stand in for bad keys
     index, broken = load_index(layout)
     session = session_of(args)
@@ -211,6 +216,20 @@ def query(args: dict[str, Any], cwd: Path) -> ToolReply:
     if skipped:
         data["skipped"] = skipped
     return ToolReply(text or "No new lesson applies.", data)
+
+
+def _served_layout(file: str | None, cwd: Path) -> tuple[Layout, tuple[str, ...]]:
+    """The store a query reads, and ``file`` relative to its root: the server's own store
+    (the one at or above ``cwd``) or a nested one inside its repo. A file of another repo
+    is refused, since its lessons and its session files are that repo's."""
+    served = find_layout(cwd)
+    layout, relative = layout_for_files((file,) if file else (), cwd)
+    if layout != served and not is_within(layout.top, served.top):
+        raise LessonsError(
+            f"'{file}' is not inside {served.root}, the repo this server serves; pass a "
+            "file of that repo (relative to it, or absolute)"
+        )
+    return layout, relative
 
 
 def _log_query(
@@ -275,11 +294,7 @@ def topics(args: dict[str, Any], cwd: Path) -> ToolReply:
     layout = find_layout(cwd)
     counts = load_graph(layout).topic_counts()
     summaries = {name: topic.summary for name, topic in load_topics(layout).items()}
-    lines = [
-        f"{name}\t{count}" + (f"\t{summaries[name]}" if name in summaries else "")
-        for name, count in counts.items()
-    ]
-    return ToolReply("\n".join(lines) or "No lessons yet.", {"topics": counts})
+    return ToolReply(topic_lines(counts, summaries) or "No lessons yet.", {"topics": counts})
 
 
 def deprecate(args: dict[str, Any], cwd: Path) -> ToolReply:

@@ -1,4 +1,10 @@
-"""Printing helpers shared by commands: JSON for programs, plain lines for people."""
+"""Printing helpers shared by commands: JSON for programs, plain lines for people.
+
+What ``show``, ``list`` and ``topics`` print (and the MCP tools of the same names answer)
+is lesson text an agent may read, so it comes in the block the hooks show, each value
+made inert the same way (``lessons_core.recall.render``), after every unprintable
+character is written as its escape (``lessons_core.printable``).
+"""
 
 from __future__ import annotations
 
@@ -8,6 +14,8 @@ from typing import Any
 import click
 import orjson
 
+from lessons_core.printable import inert, visible_json
+from lessons_core.recall.render import NOTE, fence, inert_line
 from lessons_core.store.model import Lesson
 
 
@@ -19,7 +27,7 @@ def echo_json(data: Any) -> None:
         # (Python keeps its bytes as surrogates). orjson refuses it; the standard library
         # writes it as a \udcXX escape, which JSON readers accept.
         text = json.dumps(data, indent=2)
-    click.echo(text)
+    click.echo(visible_json(text))
 
 
 def counted(number: int, noun: str) -> str:
@@ -27,42 +35,48 @@ def counted(number: int, noun: str) -> str:
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
-def visible(text: str) -> str:
-    """``text`` with control and other unprintable characters written as escapes: a lesson
-    file is data from a commit, and a raw escape sequence in it could rewrite the terminal
-    that shows it."""
-    if text.isprintable():
-        return text
-    return "".join(
-        char if char.isprintable() else char.encode("unicode_escape").decode("ascii")
-        for char in text
-    )
-
-
 def lesson_line(lesson: Lesson) -> str:
     status = "" if lesson.is_active else f" [{lesson.status.value}]"
-    return visible(f"{lesson.id}{status}: {lesson.rule}")
+    return inert_line(f"{inert(lesson.id)}{status}: {inert(lesson.rule)}")
+
+
+def lesson_list(lessons: list[Lesson]) -> str:
+    """``lessons list``: one line a lesson, fenced; "" for none."""
+    return fence(map(lesson_line, lessons)) if lessons else ""
+
+
+def topic_lines(counts: dict[str, int], summaries: dict[str, str] | None = None) -> str:
+    """``lessons topics``: name, count and summary (if any) a line, tab-separated, fenced;
+    "" for none."""
+    known = summaries or {}
+    lines = [
+        inert_line(
+            "\t".join([inert(name), str(count)] + ([inert(known[name])] if name in known else []))
+        )
+        for name, count in counts.items()
+    ]
+    return fence(lines, NOTE) if lines else ""
 
 
 def describe(lesson: Lesson) -> str:
-    """Everything about one lesson, for ``lessons show``."""
-    lines = [lesson.id, f"  rule:      {lesson.rule}"]
+    """Everything about one lesson, for ``lessons show``, fenced: each value inert."""
+    lines = [lesson.id, f"  rule:      {inert(lesson.rule)}"]
     if lesson.rationale:
-        lines.append(f"  rationale: {lesson.rationale}")
-    lines.append(f"  topics:    {', '.join(lesson.topics)}")
+        lines.append(f"  rationale: {inert(lesson.rationale)}")
+    lines.append(f"  topics:    {', '.join(map(inert, lesson.topics))}")
     for label, values in (
         ("files", lesson.triggers.files),
         ("commands", lesson.triggers.commands),
         ("keywords", lesson.triggers.keywords),
     ):
         if values:
-            lines.append(f"  {label + ':':<10} {'  '.join(values)}")
+            lines.append(f"  {label + ':':<10} {'  '.join(map(inert, values))}")
     if lesson.evidence:
-        lines.append(f"  evidence:  {', '.join(lesson.evidence)}")
+        lines.append(f"  evidence:  {', '.join(map(inert, lesson.evidence))}")
     status = lesson.status.value
     if lesson.superseded_by:
-        status += f" by {lesson.superseded_by}"
+        status += f" by {inert(lesson.superseded_by)}"
     marks = ", ".join(m for m, on in (("gate", lesson.gate), ("always on", lesson.always)) if on)
     lines.append(f"  status:    {status}{f' ({marks})' if marks else ''}")
-    lines.append(f"  created:   {lesson.created}")
-    return "\n".join(visible(line) for line in lines)
+    lines.append(f"  created:   {inert(lesson.created)}")
+    return fence(map(inert_line, lines), NOTE)

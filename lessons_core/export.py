@@ -5,6 +5,11 @@ one section per topic (a lesson with several topics appears under its first), wi
 topic's summary when there is one, and one bullet per rule saying when it applies. The
 output depends only on the lesson files, so regenerating it changes nothing until a
 lesson does.
+
+Harnesses load such a file as the agent's instructions, so lesson text goes in it as the
+hooks show it (``lessons_core.printable.inert``): escapes written out, each value on one
+line, tags (``<system-reminder>``, ``<|im_start|>``, an HTML comment that would end the
+section the file keeps it in), role markers and code fences defused.
 """
 
 from __future__ import annotations
@@ -12,6 +17,8 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
+from lessons_core.printable import inert
+from lessons_core.recall.render import inert_line
 from lessons_core.store.files import load_graph
 from lessons_core.store.layout import Layout
 from lessons_core.store.model import Lesson
@@ -38,15 +45,16 @@ def agents_md(layout: Layout) -> str:
     ]
     if always:
         lines += ["", ALWAYS_HEADING, ""]
-        lines += [f"- {lesson.rule} ({code(lesson.id)})" for lesson in always]
+        lines += [f"- {inert(lesson.rule)} ({code(lesson.id)})" for lesson in always]
     for topic in sorted(sections):
-        lines += ["", f"## {topic}", ""]
+        lines += ["", f"## {inert(topic)}", ""]
         if topic in summaries:
-            lines += [summaries[topic].summary, ""]
+            lines += [inert(summaries[topic].summary), ""]
         for lesson in sections[topic]:
-            lines.append(f"- {lesson.rule}")
+            lines.append(f"- {inert(lesson.rule)}")
             lines.append(f"  {_when(lesson)}({code(lesson.id)})")
-    return "\n".join(lines) + "\n"
+    # Each value is inert; '<x' ending one and '>' in the next could still make a tag.
+    return "\n".join(map(inert_line, lines)) + "\n"
 
 
 def _when(lesson: Lesson) -> str:
@@ -61,7 +69,9 @@ def _when(lesson: Lesson) -> str:
 
 
 def code(text: str) -> str:
-    """Inline code that survives backticks in ``text``: a longer fence, padded."""
+    """Inline code that survives backticks in ``text``: a longer fence, padded; the text
+    inert first (a code span is still read as text by the agent)."""
+    text = inert(text)
     longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
     fence = "`" * (longest + 1)
     pad = " " if longest else ""

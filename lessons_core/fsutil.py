@@ -11,6 +11,7 @@ import errno
 import os
 import stat
 
+from lessons_core.containment import LeavesRepo, is_within, leaving_part
 from lessons_core.errors import InvalidLessonFile, LessonsError
 
 # The hook writes session files and takes locks through this module on every call, so it
@@ -146,23 +147,35 @@ def read_store_file(path: StrPath) -> bytes:
         ) from None
 
 
+def output_target(path: Path, root: Path) -> Path:
+    """Where to write a file the user named (``export --output``, ``report --html``): one
+    named in the repo goes where ``write_target`` says (every part of it inside the
+    repo); one named outside the repo is the user's own choice and is written as named."""
+    from pathlib import Path  # writes outside the hook path only
+
+    absolute = Path(os.path.abspath(path))
+    if is_within(str(absolute), os.path.abspath(root)):
+        return write_target(absolute, root)
+    return path
+
+
 def write_target(path: Path, root: Path) -> Path:
     """Where writing ``path`` must go: ``path``, or the file its symbolic link leads to.
 
     Replacing a link would quietly cut it (``CLAUDE.md -> AGENTS.md`` would become a
-    copy), so the write goes through to the target; a target outside ``root`` is refused.
+    copy), so the write goes through to the target. A path any part of which leads out of
+    ``root`` (``.claude -> ~/.claude``, or the file itself) is refused (``LeavesRepo``).
     """
     from pathlib import Path  # writes outside the hook path only
 
+    found = leaving_part(path, root)
+    if found is not None:
+        what = "file" if found[0] == os.path.abspath(path) else "folder"
+        fix = f"edit that file by hand, or replace the link with a {what} of the repo"
+        raise LeavesRepo(*found, fix=fix)
     if not path.is_symlink():
         return path
-    target = Path(os.path.realpath(path))
-    if not target.is_relative_to(Path(os.path.realpath(root))):
-        raise LessonsError(
-            f"{path} is a symbolic link to {target}, outside {root}; lessons only writes "
-            "inside the repo: edit that file by hand, or replace the link with a file"
-        )
-    return target
+    return Path(os.path.realpath(path))
 
 
 class locked:  # used like the function it was: ``with locked(path):``

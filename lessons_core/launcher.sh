@@ -28,7 +28,7 @@ venv_script=$root/.venv/bin/lessons
 py=
 main=
 source=
-if [ -f "$cache" ]; then
+if [ -f "$cache" ] && ! [ -L "$cache" ]; then
     { IFS= read -r py && IFS= read -r main && IFS= read -r source; } <"$cache"
 fi
 # The cached answer holds while what it came from still decides: the same LESSONS_PYTHON
@@ -69,9 +69,21 @@ else
         fi
     done
 fi
+# Whether folder $1 is, once every link is followed, below the repo root's real folder.
+inside() {
+    top=$(cd -P "$root" 2>/dev/null && pwd -P) && here=$(cd -P "$1" 2>/dev/null && pwd -P) ||
+        return 1
+    case $here in
+    "$top"/*) return 0 ;;
+    esac
+    return 1
+}
+
 if [ -n "$found" ]; then
-    # Remembered per clone, never through a link (a repo may commit local/ as one).
-    if ! [ -L "$store/local" ] && mkdir -p "$store/local" 2>/dev/null &&
+    # Remembered per clone, only inside the repo: a repo may commit .lessons or local/ as
+    # a link out of it (or launch as a link to a folder, which mv would move the file into).
+    if inside "$store" && mkdir -p "$store/local" 2>/dev/null && inside "$store/local" &&
+        ! [ -d "$cache" ] &&
         printf '%s\n%s\n%s\n' "$py" "$main" "$found" >"$cache.$$" 2>/dev/null; then
         mv -f "$cache.$$" "$cache" 2>/dev/null || rm -f "$cache.$$"
     fi
@@ -79,8 +91,10 @@ if [ -n "$found" ]; then
 fi
 
 hint="lessons is set up in this repository (.lessons/) but not installed on this machine, \
-so no lesson is shown. Install it (pipx install, uv tool install, or pip install into the \
-repo's .venv) or point LESSONS_PYTHON at an interpreter that has it."
+so no lesson is shown. Install it once: in the root of a clone of the lessons repository, \
+run 'pipx install .' (or 'uv tool install .', or '.venv/bin/pip install PATH-TO-CLONE' for \
+this repo's .venv); then start a new session. Or point LESSONS_PYTHON at an interpreter \
+that has it."
 if [ "${1-}" = hook ]; then
     payload=$(cat)
     case $payload in

@@ -62,26 +62,32 @@ def test_quick_benchmark_prints_every_row() -> None:
 
 
 def test_the_token_line_says_where_the_tokens_went() -> None:
-    """Per call, per delivering call, the preload ratio, rule lines by trigger and the
-    frames' share, from one replay's counts."""
+    """Per edit or command (reads and retries not counted), per delivering call, the share
+    of calls delivering, refusals a session, the preload ratio, rule lines by trigger and
+    the frames' share, from one replay's counts."""
     replayed = Replay(
         calls=200,
         delivering=10,
         call_tokens=1500,
         other_tokens=500,
         preload_tokens=10_000,
-        kinds={"Bash": 80, "Edit": 120},
+        kinds={"Bash": 40, "Edit": 40, "Read": 120},
         by_trigger={"command": 600, "file": 500},
         starts=2,
         note_tokens=160,
         always_tokens=200,
         topic_tokens=60,
+        actions=80,
+        refusals=6,
+        sessions=2,
+        read_tokens=300,
     )
     assert replay_summary(replayed) == (
-        "token replay (corpus): 200 tool calls (80 Bash, 120 Edit), 10 delivering; "
-        "10.0 tokens per call on average, 150 per delivering call; 2000 tokens in all "
-        "(500 on prompts and session starts) vs 10000 to preload every active rule: 0.20x; "
-        "rule lines by trigger: command 600, file 500; frames, gate text and notices 400 "
-        "(goal: ~10 a call); 2 session starts: note 80, always-on 100, topics line 30 "
-        "tokens each"
+        "token replay (corpus): 200 tool calls (40 Bash, 40 Edit, 120 Read), "
+        "80 edits and commands, 10 delivering (5% of calls), 3.0 refusals a session (2); "
+        "25.0 tokens per edit or command (goal <= 25), 150 per delivering call "
+        "(goal <= 150), 10.0 per call; 2000 tokens in all (300 on reads, 500 on prompts "
+        "and session starts) vs 10000 to preload every active rule: 0.20x; "
+        "rule lines by trigger: command 600, file 500; frames, gate text and notices 400; "
+        "2 session starts: note 80, always-on 100, topics line 30 tokens each"
     )

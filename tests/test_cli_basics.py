@@ -16,6 +16,7 @@ from lessons_cli.app import cli
 from lessons_cli.hook_runner import run_hook
 from lessons_core import __version__
 from lessons_core.delivery import sessions
+from lessons_core.recall.render import CLOSE, HEADER, NOTE, OPEN
 from lessons_core.store.layout import Layout
 from tests.conftest import lesson_count, make_repo, run
 
@@ -122,8 +123,10 @@ def test_list_filters_and_json_shape(repo: Layout) -> None:
     a = add(RULE_A, "--topic", "db", "--trigger-file", "src/db/**")
     b = add(RULE_B, "--topic", "http", "--trigger-keyword", "billing")
     run("deprecate", b)
-    assert run("list").stdout.splitlines() == [f"{a}: {RULE_A}", f"{b} [deprecated]: {RULE_B}"]
-    assert run("list", "--status", "active").stdout.splitlines() == [f"{a}: {RULE_A}"]
+    listed = [f"{a}: {RULE_A}", f"{b} [deprecated]: {RULE_B}"]
+    assert run("list").stdout.splitlines() == [OPEN, HEADER, *listed, CLOSE]
+    assert run("list", "--status", "active").stdout.splitlines()[2:-1] == [f"{a}: {RULE_A}"]
+    assert run("list", "--topic", "nope").stdout == ""
     data = orjson.loads(run("list", "--topic", "http", "--json").stdout)
     assert [item["id"] for item in data["lessons"]] == [b]
     assert data["lessons"][0]["rule"] == RULE_B
@@ -189,7 +192,7 @@ def test_topics_counts_active_lessons(repo: Layout) -> None:
     """topics lists each topic with its number of active lessons."""
     add(RULE_A, "--topic", "db", "--trigger-file", "src/db/**")
     add(RULE_B, "--topic", "http", "--topic", "db", "--trigger-keyword", "billing")
-    assert run("topics").stdout.splitlines() == ["db\t2", "http\t1"]
+    assert run("topics").stdout.splitlines() == [OPEN, NOTE, "db\t2", "http\t1", CLOSE]
     assert orjson.loads(run("topics", "--json").stdout) == {"topics": {"db": 2, "http": 1}}
 
 

@@ -60,8 +60,9 @@ def test_cursor_rules(repo: Layout) -> None:
         "never with npm."
     ]
     assert core.triggers.is_empty()
+    assert core.always  # alwaysApply: true, in every request there, at session start here
+    assert (".cursor/rules/project-core.mdc", "no-file-scope") in codes(report, "translated")
     assert codes(report, "not_carried") == {
-        (".cursor/rules/project-core.mdc", "no-file-scope"),
         (".cursor/rules/typescript.mdc", "code-block"),
         (".cursor/rules/typescript.mdc", "paragraph"),
     }
@@ -87,9 +88,10 @@ def test_copilot_instructions(repo: Layout) -> None:
     models = lessons["Keep callbacks free of network calls; enqueue a job instead."]
     assert models.triggers.files == ("app/models/**/*.rb",)
     assert codes(report, "not_carried") == {
-        (".github/instructions/general.instructions.md", "no-file-scope"),
         (".github/instructions/tests.instructions.md", "frontmatter"),
     }
+    english = "Answer in British English and keep commit messages in the imperative mood."
+    assert lessons[english].always  # applyTo: "**"
     assert load_topics(repo)["tests"].summary == "How tests are written here"
 
 
@@ -107,11 +109,11 @@ def test_kiro_steering(repo: Layout) -> None:
         "The app is built with Next.js and talks to Postgres through Prisma. Add no other ORM."
     ]
     assert prose.triggers.is_empty()
-    assert codes(report, "not_carried") == {
-        (".kiro/steering/tech.md", "no-file-scope"),
-        (".kiro/steering/release.md", "no-file-scope"),
-    }
+    assert prose.always  # inclusion: always
+    # inclusion: manual, naming no file or command: no trigger could recall it here
+    assert codes(report, "not_carried") == {(".kiro/steering/release.md", "no-trigger")}
     assert "inclusion: manual" in " ".join(n["detail"] for n in report["not_carried"])
+    assert "Tag releases from main only, after the changelog is merged." not in lessons
 
 
 def test_claude_rules(repo: Layout) -> None:
@@ -126,8 +128,14 @@ def test_claude_rules(repo: Layout) -> None:
     react = lessons["Use function components with hooks; no class components."]
     assert react.triggers.files == ("src/**/*.ts", "src/**/*.tsx")
     assert react.topics == ("frontend-react",)
-    assert codes(report, "not_carried") == {(".claude/rules/general.md", "no-file-scope")}
-    assert codes(report, "translated") == {(".claude/rules/frontend/react.md", "glob")}
+    check = lessons["Run `make check` before proposing a commit."]
+    assert check.triggers.commands == ("make check",)  # no paths: the command it names
+    assert not check.always
+    assert codes(report, "not_carried") == set()
+    assert codes(report, "translated") == {
+        (".claude/rules/frontend/react.md", "glob"),
+        (".claude/rules/general.md", "no-file-scope"),
+    }
 
 
 @pytest.mark.parametrize("fmt", ["cursor", "copilot", "kiro", "claude-rules"])
@@ -232,3 +240,40 @@ def test_imported_rules_take_ids_as_lessons_add_does(repo: Layout) -> None:
         "handlers-handlers-small-pure-2",
         "handlers-handlers-small-pure-3",
     ]
+
+
+@pytest.mark.parametrize("fmt", ["cursor", "copilot", "kiro", "claude-rules"])
+def test_every_imported_lesson_passes_validate(repo: Layout, fmt: str) -> None:
+    """No lesson comes in that `lessons validate` then rejects: a rule its source applied
+    to every request is always-on, not an untriggered lesson that can never be recalled
+    (L106)."""
+    install(repo, fmt)
+    import_json(fmt)
+    checked = run("validate", "--format", "json")
+    assert checked.exit_code == 0, checked.stdout
+    found = json.loads(checked.stdout)["findings"]
+    assert [f for f in found if f["severity"] == "error"] == []
+    assert not {f["code"] for f in found} & {"L106", "L401"}
+
+
+def test_always_rules_past_the_budget_are_not_carried(repo: Layout) -> None:
+    """Always-on lessons beyond always_max_tokens would never reach the agent: they stay
+    in their source, reported with the setting to raise; the ones that fit come in."""
+    repo.config_path.write_text('{"always_max_tokens": 100}\n')
+    rules = repo.root / ".claude" / "rules"
+    rules.mkdir(parents=True)
+    (rules / "style.md").write_text(
+        "- Write commit messages in the imperative mood, under seventy characters.\n"
+        "- Answer in British English in every reply and every comment you write.\n"
+        "- Prefer small pull requests that change one thing and say why they do it.\n"
+    )
+    report = import_json("claude-rules")
+    always = [lesson.rule for lesson in by_rule(repo).values() if lesson.always]
+    cut = [note for note in report["not_carried"] if note["code"] == "always-budget"]
+    assert 1 <= len(always) < 3  # room for some, not all (the first by date, then id)
+    assert len(cut) == 3 - len(always)
+    carried = [note for note in report["translated"] if note["code"] == "no-file-scope"]
+    assert len(carried) == len(always)  # a rule cut is reported once, as not carried
+    assert "always_max_tokens (100)" in cut[0]["detail"]
+    checked = run("validate", "--strict", "--format", "json")
+    assert "L401" not in {f["code"] for f in json.loads(checked.stdout)["findings"]}

@@ -4,6 +4,7 @@ the files it reads and writes, and the parser's bounds on any text."""
 
 from __future__ import annotations
 
+import shlex
 import subprocess
 import sys
 import time
@@ -84,6 +85,7 @@ TABLE: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
     ('cd "$(git rev-parse --show-toplevel)" && cat x.py /etc/hosts', ("/etc/hosts",), ()),
     ("cd - && cat x.py", (), ()),
     ("pushd api >/dev/null && cat main.go && popd", ("api/main.go",), ()),
+    ("cd web | cat a.txt; echo x | cd api; cat b.txt", ("a.txt", "b.txt"), ()),
     # Writes: redirections
     ("echo hi > notes.txt", (), ("notes.txt",)),
     ("echo hi >> notes.txt", (), ("notes.txt",)),
@@ -120,9 +122,14 @@ TABLE: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
     ("mv src/old.py src/new.py", (), ("src/old.py", "src/new.py")),
     ("install -m 755 bin/tool /usr/local/bin/tool", (), ("/usr/local/bin/tool",)),
     ("ln -sf ../shared/config.py config.py", (), ("config.py",)),
+    ("ln -s ../shared/tool.sh", (), ("tool.sh",)),
     ("touch src/__init__.py tests/__init__.py", (), ("src/__init__.py", "tests/__init__.py")),
     ("truncate -s 0 logs/app.log", (), ("logs/app.log",)),
     ("dd if=/dev/zero of=disk.img bs=1M count=1", (), ("disk.img",)),
+    ("sort -u -o names.txt names.txt", ("names.txt",), ("names.txt",)),
+    ("uniq -c words.txt counts.txt", ("words.txt",), ("counts.txt",)),
+    ("curl -fsSL -o vendor/lib.js https://example.com/lib.js", (), ("vendor/lib.js",)),
+    ("wget -q -O - https://example.com/x | tar xz", (), ()),
     ("rm -rf build dist/", (), ("build", "dist/")),
     ("rm -f -- -weird.txt", (), ("-weird.txt",)),
     ("git rm --cached secrets.env", (), ("secrets.env",)),
@@ -130,6 +137,7 @@ TABLE: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
     ("git checkout -- src/app.py", (), ("src/app.py",)),
     ("git restore --staged src/app.py", (), ("src/app.py",)),
     ("git -C web restore src/x.ts", (), ("web/src/x.ts",)),
+    ('git -C "$ROOT" rm x.py', (), ()),
     ("git status && git diff src/app.py", (), ()),
     # Patches
     (APPLY_PATCH, (), ("docs/new.md", "src/app.py", "old.txt", "src/a.py", "src/b.py")),
@@ -148,6 +156,12 @@ TABLE: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
     ("git apply fix.diff", (), ()),
     # Wrappers, shells, compounds
     ("bash -lc 'cd web && sed -n 1,40p src/app.ts'", ("web/src/app.ts",), ()),
+    # Codex's ["bash", "-lc", SCRIPT] as one command line (shlex.join)
+    (
+        shlex.join(["bash", "-lc", "sed -n '1,20p' \"src/it's.py\" && echo ok > done.txt"]),
+        ("src/it's.py",),
+        ("done.txt",),
+    ),
     ('bash -lc "echo ok > /tmp/out.txt"', (), ("/tmp/out.txt",)),
     ("/bin/bash -o pipefail -c 'cat a.txt | tee b.txt'", ("a.txt",), ("b.txt",)),
     ("cd api && bash -c 'cat main.go'", ("api/main.go",), ()),

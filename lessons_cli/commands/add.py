@@ -77,8 +77,9 @@ def add_command(
     A rule for every task ("use pnpm, never npm") takes --always instead of triggers.
     Re-adding the exact rule of an existing lesson merges the new triggers and evidence
     into it. Refusals (no trigger, a trigger that can never fire such as the glob '[z-a]'
-    or a path outside the repo, a glob matching everything, a secret, a near-duplicate)
-    exit 1 with the reason and the fix, and leave the graph unchanged.
+    or a path outside the repo, a glob matching everything, a secret in any field or
+    trigger, a control character, a near-duplicate) exit 1 with the reason and the fix,
+    and leave the graph unchanged.
 
     \b
     Example:

@@ -10,6 +10,7 @@ import click
 from lessons_cli.output import echo_json
 from lessons_core.importers.agentsmesh import plan_agentsmesh
 from lessons_core.importers.apply import apply_plan
+from lessons_core.importers.instructions import plan_instructions
 from lessons_core.importers.plan import ImportResult, Note, NoteKind
 from lessons_core.importers.rule_files import FORMATS
 from lessons_core.importers.rule_import import plan_rule_files
@@ -56,6 +57,39 @@ def agentsmesh_command(path: Path, dry_run: bool, as_json: bool) -> None:
     """
     layout = find_layout()
     report(apply_plan(layout, plan_agentsmesh(path, layout.root), dry_run=dry_run), as_json)
+
+
+@import_group.command("instructions")
+@click.argument("files", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--always",
+    is_flag=True,
+    help="Import the bullets that name no file or command as always-on lessons (shown at "
+    "session start, within always_max_tokens) instead of leaving them in the file.",
+)
+@dry_run_option
+@json_option
+def instructions_command(
+    files: tuple[Path, ...], always: bool, dry_run: bool, as_json: bool
+) -> None:
+    """Import the bullets of plain instruction files (CLAUDE.md, AGENTS.md, ...).
+
+    FILES default to those at the repo root: CLAUDE.md, AGENTS.md, GEMINI.md,
+    .github/copilot-instructions.md. A bullet that names a
+    file of the repo (a path, a folder, a glob that matches files) or a command in
+    backticks ('`uv run pytest`') becomes a lesson with that trigger, shown right where
+    it applies; each heading names the topic. Every other bullet stays in its file,
+    which the harness keeps loading, and is listed as not carried (--always makes them
+    always-on lessons). The section 'lessons init --agents-md' wrote is skipped.
+
+    \b
+    Example:
+      lessons import instructions --dry-run
+      lessons import instructions CLAUDE.md docs/AGENTS.md
+    """
+    layout = find_layout()
+    plan = plan_instructions(layout, list(files), always)
+    report(apply_plan(layout, plan, dry_run=dry_run), as_json)
 
 
 RULE_FILE_HELP = {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -10,11 +11,15 @@ from typing import Any, TypeVar
 
 import click
 
+from lessons_cli import mcp_sdk
 from lessons_cli.harnesses import HARNESSES, agent_docs, harness, servers, wiring, wirings
 from lessons_cli.harnesses.spec import Wiring
 from lessons_core import launcher
+from lessons_core.containment import is_within, require_inside
 from lessons_core.errors import LessonsError
+from lessons_core.fsutil import write_target
 from lessons_core.git import top_level
+from lessons_core.store.layout import Layout, lessons_command
 from lessons_core.store.project import init_project
 
 
@@ -26,6 +31,11 @@ def store_root(path: Path | None, here: bool, cwd: Path) -> Path:
     else marks where a project ends.
     """
     if path is not None:
+        top = top_level(cwd)
+        named = Path(os.path.abspath(cwd / path))
+        if top is not None and is_within(str(named), str(top)):
+            # A folder of the repo that links out of it is not a place in the repo.
+            require_inside(named, top, fix="pass the folder it leads to by its own path")
         root = path.resolve()
     elif here:
         root = cwd.resolve()
@@ -154,31 +164,56 @@ def init_command(
             raise click.UsageError("--remove-hooks removes everything; pass it alone")
         _remove(root)
         return
+    problem = mcp_sdk.missing() if mcp else None
+    if problem is not None:  # a server the client could not start: register none
+        raise LessonsError(f"{problem}; then run this again (nothing was written)")
     layout, created = init_project(root)
     for item in created:
         click.echo(f"created {item.relative_to(root)}")
     if not created and not chosen and not docs:
         click.echo(f"{layout.base} is already set up")
+    written = [item for item in created if not item.is_dir()]
     for name in chosen:
         spec = harness(name).WIRING
         changed = wiring.install(root, spec, hook_command(name, root))
         click.echo(f"{'wired' if changed else 'already wired'} {name}: {spec.settings}")
+        written += [root / spec.settings] if changed else []
         if spec.note:
             click.echo(f"note: {spec.note.format(root=root)}", err=True)
         if mcp:
-            _register_server(root, name, spec)
+            written += _register_server(root, name, spec)
     for doc in docs:
         changed = agent_docs.add_snippet(root / doc)
         click.echo(f"{'added' if changed else 'already has'} the lessons section: {doc}")
+        written += [write_target(root / doc, root)] if changed else []
+    _next_steps(root, layout, written)
 
 
-def _register_server(root: Path, name: str, spec: Wiring) -> None:
+def _register_server(root: Path, name: str, spec: Wiring) -> list[Path]:
+    """Register the server for ``name``; the file it changed, if any."""
     if spec.mcp_settings is None:
         click.echo(f"note: lessons registers no MCP server for {name} (docs/mcp.md)", err=True)
-        return
+        return []
     changed = servers.install(root, spec.mcp_settings, server_command(name, root))
     said = "registered" if changed else "already registered"
     click.echo(f"{said} the lessons MCP server for {name}: {spec.mcp_settings}")
+    return [root / spec.mcp_settings] if changed else []
+
+
+def _next_steps(root: Path, layout: Layout, written: list[Path]) -> None:
+    """What to run now: commit what this run wrote (teammates' hooks need the launcher
+    and the settings), then check that the hooks will really run here."""
+    click.echo("next:")
+    if written and top_level(root) is not None:
+        cwd = Path.cwd()
+        paths = dict.fromkeys(_sh_quoted(os.path.relpath(path, cwd)) for path in written)
+        click.echo(f"  git add -- {' '.join(paths)}")
+    lessons = "lessons" if shutil.which("lessons") else lessons_command(layout)
+    click.echo(f"  {lessons} doctor")
+
+
+def _sh_quoted(text: str) -> str:
+    return "'" + text.replace("'", "'\\''") + "'"
 
 
 def _remove(root: Path) -> None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from lessons_cli.output import describe, echo_json, lesson_line
+from lessons_cli.output import describe, echo_json, lesson_list, topic_lines
+from lessons_core.printable import visible
 from lessons_core.store.files import get_lesson, load_graph
 from lessons_core.store.layout import find_layout
 from lessons_core.store.model import Status
@@ -17,7 +18,7 @@ STATUS_CHOICE = click.Choice([s.value for s in Status])
 @click.option("--status", type=STATUS_CHOICE, help="Only lessons with this status.")
 @click.option("--json", "as_json", is_flag=True, help='Print {"lessons": [...]}.')
 def list_command(topic: str | None, status: str | None, as_json: bool) -> None:
-    """List lessons, one per line (id: rule).
+    """List lessons, one per line (id: rule), in the block the hooks show.
 
     \b
     Example:
@@ -25,7 +26,7 @@ def list_command(topic: str | None, status: str | None, as_json: bool) -> None:
     """
     graph = load_graph(find_layout())
     for broken in graph.broken:
-        click.echo(f"warning: skipped {broken}", err=True)
+        click.echo(f"warning: skipped {visible(str(broken))}", err=True)
     lessons = [
         lesson
         for _, lesson in sorted(graph.lessons.items())
@@ -35,8 +36,8 @@ def list_command(topic: str | None, status: str | None, as_json: bool) -> None:
     if as_json:
         echo_json({"lessons": [lesson.to_dict() for lesson in lessons]})
         return
-    for lesson in lessons:
-        click.echo(lesson_line(lesson))
+    if lessons:
+        click.echo(lesson_list(lessons))
 
 
 @click.command("show")
@@ -69,5 +70,5 @@ def topics_command(as_json: bool) -> None:
     if as_json:
         echo_json({"topics": counts})
         return
-    for topic, count in counts.items():
-        click.echo(f"{topic}\t{count}")
+    if counts:
+        click.echo(topic_lines(counts))

@@ -7,6 +7,9 @@ from pathlib import Path
 
 import click
 
+from lessons_cli import mcp_sdk
+from lessons_core.errors import LessonsError
+
 
 @click.command("mcp")
 def mcp_command() -> None:
@@ -16,7 +19,9 @@ def mcp_command() -> None:
     .mcp.json. Tools: lessons_query (rules for a file, command or task, each once per
     session, shared with the hooks), lessons_show, lessons_add (the same checks as
     'lessons add', refusals as errors naming the problem and the fix), lessons_topics,
-    lessons_deprecate. It serves until the client closes stdin.
+    lessons_deprecate. It serves until the client closes stdin and every request it
+    read has its answer. It needs the MCP SDK, the 'mcp' extra ("pipx install '.[mcp]'");
+    without it, it exits 1 naming the command that installs it.
 
     \b
     Example:
@@ -25,6 +30,9 @@ def mcp_command() -> None:
       "2025-06-18", "capabilities": {}, "clientInfo": {"name": "sh", "version": "1"}}}' \\
         | tr -d '\\n' | lessons mcp
     """
+    problem = mcp_sdk.missing()
+    if problem is not None:  # an install without the mcp extra
+        raise LessonsError(problem)
     # Imported by name here, not at the top: every command module loads with the CLI, and
     # the SDK (pydantic, anyio, ...) costs about a second that only this command needs.
     import_module("lessons_cli.mcp_server").serve(Path.cwd())

@@ -13,6 +13,7 @@ from lessons_core.delivery.session_recall import recall_once
 from lessons_core.index.cache import load_index
 from lessons_core.recall.explain import explain as explain_request
 from lessons_core.recall.explain_text import render_text
+from lessons_core.recall.prompt_files import named_files
 from lessons_core.recall.rank import recall
 from lessons_core.recall.render import render_block
 from lessons_core.recall.types import Allowance, RecallRequest
@@ -71,7 +72,8 @@ def query_command(
     if not (files or command or prompt):
         raise click.UsageError("give at least one of --file, --cmd or --prompt")
     layout, relative = layout_for_files(files, Path.cwd())
-    request = RecallRequest(files=relative, command=command, prompt=prompt)
+    named = named_files(layout, prompt) if prompt else ()
+    request = RecallRequest(files=relative, command=command, prompt=prompt, named=named)
     config, problems = read_config(layout.config_path)
     for _key, problem, _kind in problems:  # recall runs with the defaults meanwhile
         click.echo(f"warning: {layout.config_path}: {problem}", err=True)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from lessons_core.fsutil import atomic_write
+from lessons_core.fsutil import atomic_write, output_target
 from lessons_core.report import gather, render_page
 from lessons_core.store.layout import find_layout
 
@@ -30,6 +30,7 @@ def report_command(html_path: Path) -> None:
     Example:
       lessons report --html lessons-report.html
     """
-    page = render_page(gather(find_layout()))
-    atomic_write(html_path, page.encode("utf-8"))
+    layout = find_layout()
+    page = render_page(gather(layout))
+    atomic_write(output_target(html_path, layout.root), page.encode("utf-8"))
     click.echo(f"wrote {html_path}")

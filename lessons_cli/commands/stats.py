@@ -6,6 +6,7 @@ import click
 
 from lessons_cli.output import echo_json
 from lessons_core.feedback.effect import Effect
+from lessons_core.printable import visible
 from lessons_core.store.config import load_config
 from lessons_core.store.files import load_graph
 from lessons_core.store.layout import find_layout
@@ -86,7 +87,8 @@ def render(stats: Stats) -> str:
         f"  {f.lesson_id} before '{f.key}': {f.failures} failures in {f.sessions} sessions"
         for f in stats.failed_after
     ] or ["  -"]
-    return "\n".join([*lines, *render_effect(stats.effect)])
+    # Ids and commands come from the local log, which a commit can hold too.
+    return "\n".join(visible(line) for line in [*lines, *render_effect(stats.effect)])
 
 
 def render_effect(effect: Effect, top: int = 10) -> list[str]:

@@ -13,6 +13,7 @@ from lessons_core.authoring import guards
 from lessons_core.authoring.repo_files import tracked_files
 from lessons_core.errors import CaptureRefused
 from lessons_core.fsutil import locked
+from lessons_core.printable import inert
 from lessons_core.store.files import create_lesson, load_graph, update_lesson
 from lessons_core.store.ids import claim_id, slug
 from lessons_core.store.layout import Layout
@@ -28,6 +29,10 @@ class CaptureResult:
 
 def add_lesson(layout: Layout, draft: guards.CaptureDraft, force: bool = False) -> CaptureResult:
     """Validate ``draft`` and save it; raise ``CaptureRefused`` with the graph unchanged."""
+    guards.check_utf8(draft)
+    # On the text as given: a topic becomes a slug, which could hide what was in it.
+    guards.check_characters(draft)
+    guards.check_secrets(draft)
     draft = replace(
         draft,
         rule=draft.rule.strip(),
@@ -35,7 +40,6 @@ def add_lesson(layout: Layout, draft: guards.CaptureDraft, force: bool = False) 
         triggers=guards.repo_triggers(draft.triggers, layout.root),
     )
     guards.check_text(draft)
-    guards.check_secrets(draft)
     warnings = guards.check_triggers(
         draft.triggers, layout.root, tracked_files(layout.root), always=draft.always
     )
@@ -52,7 +56,7 @@ def add_lesson(layout: Layout, draft: guards.CaptureDraft, force: bool = False) 
             twin_lesson, score = near
             raise CaptureRefused(
                 f"the rule is {score:.0%} like active lesson '{twin_lesson.id}': "
-                f"{twin_lesson.rule}",
+                f"{inert(twin_lesson.rule)}",  # another lesson's text: inert, as shown
                 f"add triggers to that lesson by re-adding its exact rule, supersede it "
                 f"('lessons supersede {twin_lesson.id} --by NEW'), or pass --force",
                 "near-duplicate",

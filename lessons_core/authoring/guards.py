@@ -6,11 +6,13 @@ Warnings (a glob that matches no file yet) are returned, not raised.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from lessons_core.authoring.secrets import find_secrets
+from lessons_core.authoring.characters import bad_character
+from lessons_core.authoring.secrets import SecretFinding, find_secrets_in
 from lessons_core.errors import CaptureRefused
 from lessons_core.matching.glob_counts import FileIndex
 from lessons_core.matching.probes import PROBE_COMMANDS, probe_hits
@@ -37,15 +39,20 @@ __all__ = [
     "NEAR_DUPLICATE_SIMILARITY",
     "PROBE_COMMANDS",
     "CaptureDraft",
+    "check_characters",
     "check_secrets",
     "check_text",
     "check_triggers",
+    "check_utf8",
+    "draft_fields",
     "find_identical",
     "find_near_duplicate",
     "normalised_rule",
     "probe_hits",
     "repo_triggers",
     "rule_terms",
+    "secret_findings",
+    "secret_refusal",
     "similarity",
     "term_similarity",
 ]
@@ -64,19 +71,20 @@ class CaptureDraft:
     always: bool = False
 
 
-def check_text(draft: CaptureDraft) -> None:
-    for what, texts in (
-        ("rule", (draft.rule,)),
-        ("rationale", (draft.rationale or "",)),
-        ("topic", draft.topics),
-        ("evidence", draft.evidence),
-    ):
-        if not all(_is_utf8(text) for text in texts):
+def check_utf8(draft: CaptureDraft) -> None:
+    """Refuse a field that is not UTF-8 text (first of the checks: the others read it)."""
+    for name, text in draft_fields(draft).items():
+        if not _is_utf8(text):
             raise CaptureRefused(
-                f"the {what} is not valid UTF-8 text, so it cannot be saved",
+                f"the {name.split(' #')[0]} is not valid UTF-8 text, so it cannot be saved",
                 "retype it as plain text",
                 "not-utf8",
             )
+
+
+def check_text(draft: CaptureDraft) -> None:
+    """Refuse an empty, overlong or multi-line rule, an overlong rationale, no topic.
+    Run after ``check_utf8`` and ``check_characters``."""
     rule = draft.rule.strip()
     if not rule:
         raise CaptureRefused("the rule is empty", "write one imperative sentence", "rule-empty")
@@ -130,20 +138,80 @@ def repo_triggers(triggers: Triggers, root: Path) -> Triggers:
     )
 
 
-def check_secrets(draft: CaptureDraft) -> None:
+def draft_fields(draft: CaptureDraft) -> dict[str, str]:
+    """Every text of a draft a person or the hook will read back, by the name an error
+    gives it: rule, rationale, topics, evidence and each trigger (the hook quotes
+    triggers in the label of every rule it shows)."""
     fields = {"rule": draft.rule}
     if draft.rationale:
         fields["rationale"] = draft.rationale
-    for number, ref in enumerate(draft.evidence, 1):
-        fields[f"evidence #{number}"] = ref
-    findings = find_secrets(fields)
-    if findings:
-        what = "; ".join(f"{f.field}: {f.kind}" for f in findings)
+    for what, texts in (
+        ("topic", draft.topics),
+        ("file trigger", draft.triggers.files),
+        ("command trigger", draft.triggers.commands),
+        ("keyword trigger", draft.triggers.keywords),
+        ("evidence", draft.evidence),
+    ):
+        for number, text in enumerate(texts, 1):
+            fields[f"{what} #{number}"] = text
+    return fields
+
+
+def check_characters(draft: CaptureDraft) -> None:
+    """Refuse a control character, line separator or bidirectional control in any field
+    (tab and line breaks are fine in the rationale). A rule over several lines is left
+    to ``check_text``, which says so."""
+    for name, text in draft_fields(draft).items():
+        multiline = name == "rationale" or (name == "rule" and ("\n" in text or "\r" in text))
+        bad = bad_character(text, multiline)
+        if bad is None:
+            continue
+        breaks = " (line breaks are fine)" if name == "rationale" else ""
         raise CaptureRefused(
-            f"what looks like a secret would be committed ({what})",
-            "remove the credential and describe it instead (e.g. 'the staging API key')",
-            "secret",
+            f"the {name} holds {bad.kind}, {bad.escape}, at character {bad.position}",
+            f"retype the {name} without it{breaks}: such characters can hide or rewrite "
+            "what a terminal or an editor shows",
+            "control-character",
         )
+
+
+def secret_findings(drafts: Sequence[CaptureDraft]) -> list[list[SecretFinding]]:
+    """What looks like a credential in any field of each draft, by field and kind."""
+    return find_secrets_in([_readable(draft_fields(draft)) for draft in drafts])
+
+
+def check_secrets(draft: CaptureDraft) -> None:
+    (findings,) = secret_findings([draft])
+    refusal = secret_refusal(findings)
+    if refusal is not None:
+        raise refusal
+
+
+def secret_refusal(findings: Sequence[SecretFinding]) -> CaptureRefused | None:
+    """The refusal ``lessons add`` gives for ``findings``; None when there are none."""
+    if not findings:
+        return None
+    what = "; ".join(f"{f.field}: {f.kind}" for f in findings)
+    return CaptureRefused(
+        f"what looks like a secret would be committed ({what})",
+        "remove the credential and describe it instead (e.g. 'the staging API key')",
+        "secret",
+    )
+
+
+def _readable(fields: dict[str, str]) -> dict[str, str]:
+    """Command patterns also as the text they match: ``db\\.internal`` reads
+    ``db.internal``, so an escaped credential is still seen."""
+    readable = dict(fields)
+    for name, text in fields.items():
+        if name.startswith("command trigger"):
+            plain = _ESCAPED.sub(r"\1", text)
+            if plain != text:
+                readable[name] = f"{text}\n{plain}"
+    return readable
+
+
+_ESCAPED = re.compile(r"\\([^A-Za-z0-9])")
 
 
 def check_triggers(

@@ -1,9 +1,13 @@
 """Secret detection for capture, and masking for anything written to a local log.
 
 Capture uses Yelp's detect-secrets with its named detectors (cloud keys, tokens, private
-keys, credentials in URLs, password assignments). Its entropy detectors are left out: they
-fire on ordinary identifiers and would refuse honest rules. Masking uses a small set of
-patterns because it runs in the hook, where importing detect-secrets would cost ~80 ms.
+keys, credentials in URLs, password assignments), then ``secret_shapes`` for what those do
+not name: passwords on command lines and in words, provider tokens detect-secrets does
+not know, and credentials hidden by format characters, spaces or base64. Its entropy
+detectors are left out: they fire on ordinary identifiers and would refuse honest rules.
+``mask_secrets`` uses a small set of patterns because it runs in the hook, where importing
+detect-secrets would cost ~80 ms; ``mask_thoroughly`` adds ``secret_shapes`` for the
+telemetry log, which is only written when telemetry is on.
 """
 
 from __future__ import annotations
@@ -21,21 +25,45 @@ class SecretFinding(NamedTuple):
 
 def find_secrets(fields: dict[str, str]) -> list[SecretFinding]:
     """Named detectors over each field's lines; one finding per field and kind."""
+    return find_secrets_in([fields])[0]
+
+
+def find_secrets_in(batch: list[dict[str, str]]) -> list[list[SecretFinding]]:
+    """``find_secrets`` for each of many field sets at once (setting detect-secrets up
+    costs about 2 ms, more than scanning a lesson)."""
     from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
     from detect_secrets.core.scan import scan_line
     from detect_secrets.settings import transient_settings
+
+    from lessons_core.authoring import secret_shapes
 
     detectors: list[Any] = list(get_mapping_from_secret_type_to_class().values())
     plugins: list[dict[str, str]] = [
         {"name": str(cls.__name__)} for cls in detectors if cls.__name__ not in _ENTROPY_PLUGINS
     ]
-    found: list[SecretFinding] = []
+
+    def kinds_of(text: str) -> list[str]:
+        lines = dict.fromkeys([*text.splitlines(), *secret_shapes.normalised(text).splitlines()])
+        # A placeholder is no credential: postgres://user:password@host in a doc.
+        named = {
+            s.type
+            for line in lines
+            for s in scan_line(line)
+            if not secret_shapes.is_placeholder(s.secret_value or "")
+        }
+        return sorted(named) or secret_shapes.kinds(text)
+
+    seen: dict[str, list[str]] = {}  # lessons share triggers and topics: each text once
+    results: list[list[SecretFinding]] = []
     with transient_settings({"plugins_used": plugins}):
-        for name, text in fields.items():
-            kinds = sorted({s.type for line in text.splitlines() for s in scan_line(line)})
-            kinds = kinds or _extra_kinds(text)
-            found.extend(SecretFinding(field=name, kind=kind) for kind in kinds)
-    return found
+        for fields in batch:
+            found: list[SecretFinding] = []
+            for name, text in fields.items():
+                if text not in seen:
+                    seen[text] = kinds_of(text)
+                found.extend(SecretFinding(field=name, kind=kind) for kind in seen[text])
+            results.append(found)
+    return results
 
 
 # Patterns for masking: provider tokens, key=value secrets, credentials in URLs, PEM blocks.
@@ -91,9 +119,10 @@ def mask_secrets(text: str) -> str:
     return text
 
 
-def _extra_kinds(text: str) -> list[str]:
-    """Tokens detect-secrets does not name (Anthropic/OpenAI keys, Google API keys, JWTs)."""
-    masked = mask_secrets(text)
-    if masked == text:
-        return []
-    return ["Credential-like value"]
+def mask_thoroughly(text: str) -> str:
+    """``secret_shapes.mask`` after ``mask_secrets``: also passwords on command lines and
+    in words, and credentials split, hidden by format characters or base64-encoded. Costs
+    more than ``mask_secrets``, so only the opt-in telemetry log uses it."""
+    from lessons_core.authoring import secret_shapes
+
+    return secret_shapes.mask(mask_secrets(text))

@@ -13,7 +13,8 @@ import time
 from pathlib import Path
 
 from lessons_core.authoring.secrets import mask_secrets
-from lessons_core.store.layout import HOOK_LOG, Layout, escaping_link
+from lessons_core.containment import leaving_part
+from lessons_core.store.layout import HOOK_LOG, Layout
 
 MAX_LOG_BYTES = 256 * 1024
 MAX_LINE_CHARS = 500
@@ -37,8 +38,8 @@ def log_failure(
     line = time.strftime("%Y-%m-%dT%H:%M:%S") + " "
     line += f"{harness} {name} {_clean(f'{type(error).__name__}: {error}')}"[:MAX_LINE_CHARS]
     path = log_path(root)
-    if escaping_link(Layout(root)) is not None:
-        return
+    if leaving_part(path.parent, root) is not None:
+        return  # .lessons or local/ leads out of the repo: nowhere to log that stays inside
     with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)
         with contextlib.suppress(FileNotFoundError):

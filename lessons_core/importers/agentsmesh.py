@@ -10,13 +10,14 @@ a boundary is wrapped in ``(?:...)`` to keep matching exactly what it matched be
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 from lessons_core.errors import InvalidLessonFile, quoted
 from lessons_core.importers.globs import translate_glob
 from lessons_core.importers.jsregex import UntranslatableRegex, translate_js_regex
-from lessons_core.importers.plan import ImportPlan, Note, NoteKind
+from lessons_core.importers.plan import ImportPlan, Note, NoteKind, import_bound
 from lessons_core.jsonio import load_object
 from lessons_core.matching.commands import bounded_regex
 from lessons_core.matching.trigger_checks import TriggerProblem, judge_command, judge_keyword
@@ -31,7 +32,8 @@ _KINDS = {"file_glob": "files", "command_pattern": "commands", "keyword": "keywo
 
 def plan_agentsmesh(path: Path, root: Path) -> ImportPlan:
     """Read ``path`` (an agentsmesh ``lessons.json``) into a plan for the repo at ``root``;
-    nothing is written."""
+    nothing is written. A ``path`` in the repo must resolve inside it (``LeavesRepo``)."""
+    import_bound(Path(os.path.abspath(path)), root, "file")
     data = load_object(path)
     version = data.get("version")
     if version not in VERSIONS:

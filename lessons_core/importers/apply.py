@@ -11,8 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from lessons_core.errors import InvalidLessonFile
-from lessons_core.fsutil import atomic_write, locked
-from lessons_core.importers.checks import guard_notes
+from lessons_core.fsutil import NotRegularFile, atomic_write, locked, read_regular
+from lessons_core.importers.checks import guard_notes, refusals
 from lessons_core.importers.plan import ImportPlan, ImportResult, Note, NoteKind, Outcome
 from lessons_core.jsonio import dumps
 from lessons_core.store.files import load_graph, read_lesson
@@ -24,9 +24,15 @@ from lessons_core.store.topics import read_topic, topic_path
 def apply_plan(layout: Layout, plan: ImportPlan, dry_run: bool = False) -> ImportResult:
     """Write ``plan`` under the store lock (or only report, with ``dry_run``)."""
     notes = list(plan.notes)
+    refused = refusals(plan.lessons)
+    notes.extend(
+        Note(NoteKind.NOT_CARRIED, refusal.code, lesson_id, f"{refusal.problem}; {refusal.fix}")
+        for lesson_id, refusal in refused.items()
+    )
+    planned = [lesson for lesson in plan.lessons if lesson.id not in refused]
     with locked(layout.lock_path):
         existing = load_graph(layout).lessons.values()
-        notes.extend(guard_notes(layout, plan.lessons, existing))
+        notes.extend(guard_notes(layout, planned, existing))
         topics = Outcome()
         for topic in plan.topics:
             _write(
@@ -39,7 +45,7 @@ def apply_plan(layout: Layout, plan: ImportPlan, dry_run: bool = False) -> Impor
                 dry_run,
             )
         lessons = Outcome()
-        for lesson in plan.lessons:
+        for lesson in planned:
             try:  # the one way in: never write what a later read would reject
                 Lesson.from_dict(lesson.to_dict(), layout.lesson_path(lesson.id))
             except InvalidLessonFile as err:
@@ -67,9 +73,11 @@ def _write(
     dry_run: bool,
 ) -> None:
     try:
-        current = path.read_bytes()
+        current = read_regular(path)
     except FileNotFoundError:
         current = None
+    except NotRegularFile:
+        current = b""  # a link or a special file is never read: the parse below names it
     if current == data:
         outcome.unchanged.append(name)
         return

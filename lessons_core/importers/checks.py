@@ -1,7 +1,10 @@
-"""The capture guards, run over imported lessons as warnings instead of refusals.
+"""The capture guards, run over imported lessons: most as warnings, two as refusals.
 
 Imported rules already exist in the user's repo, so refusing them would only lose them;
-the import writes them and says which would not have passed ``lessons add``.
+the import writes them and says which would not have passed ``lessons add``. Two guards
+still refuse: a lesson holding what looks like a secret, or a control character, is not
+written, since the import would copy the credential into one more committed file, or put
+text in the store that can rewrite a terminal.
 """
 
 from __future__ import annotations
@@ -19,6 +22,26 @@ from lessons_core.store.model import Lesson, Triggers
 from lessons_core.validate.duplicates import near_pairs
 
 
+def refusals(planned: Iterable[Lesson]) -> dict[str, CaptureRefused]:
+    """The planned lessons the import does not write, by id, with the reason."""
+    refused: dict[str, CaptureRefused] = {}
+    readable: list[Lesson] = []
+    for lesson in planned:
+        try:
+            guards.check_utf8(_draft(lesson))
+            guards.check_characters(_draft(lesson))
+        except CaptureRefused as refusal:
+            refused[lesson.id] = refusal
+        else:
+            readable.append(lesson)
+    found = guards.secret_findings([_draft(lesson) for lesson in readable])
+    for lesson, findings in zip(readable, found, strict=True):
+        secret = guards.secret_refusal(findings)
+        if secret is not None:
+            refused[lesson.id] = secret
+    return refused
+
+
 def guard_notes(
     layout: Layout, planned: Iterable[Lesson], existing: Iterable[Lesson]
 ) -> list[Note]:
@@ -32,8 +55,8 @@ def guard_notes(
     return notes
 
 
-def _lesson_notes(lesson: Lesson, layout: Layout, tracked: FileIndex) -> list[Note]:
-    draft = guards.CaptureDraft(
+def _draft(lesson: Lesson) -> guards.CaptureDraft:
+    return guards.CaptureDraft(
         rule=lesson.rule,
         topics=lesson.topics,
         triggers=lesson.triggers,
@@ -41,10 +64,10 @@ def _lesson_notes(lesson: Lesson, layout: Layout, tracked: FileIndex) -> list[No
         evidence=lesson.evidence,
         always=lesson.always,
     )
-    checks: list[Callable[[], list[str] | None]] = [
-        partial(guards.check_text, draft),
-        partial(guards.check_secrets, draft),
-    ]
+
+
+def _lesson_notes(lesson: Lesson, layout: Layout, tracked: FileIndex) -> list[Note]:
+    checks: list[Callable[[], list[str] | None]] = [partial(guards.check_text, _draft(lesson))]
     singles = _single_triggers(lesson.triggers) or [lesson.triggers]  # empty: "no trigger"
     checks.extend(
         partial(guards.check_triggers, t, layout.root, tracked, lesson.always) for t in singles

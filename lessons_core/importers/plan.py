@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from lessons_core.containment import is_within, require_inside
 from lessons_core.store.model import Lesson
 from lessons_core.store.topics import Topic
 
@@ -79,3 +81,15 @@ class ImportResult:
         for kind in NoteKind:
             data[kind.value] = [note.to_dict() for note in self.notes_of(kind)]
         return data
+
+
+def import_bound(source: Path, root: Path, what: str) -> Path | None:
+    """What every file an import reads from ``source`` (absolute, normalised) must stay
+    inside: the repo at ``root`` when ``source`` is named in it (and ``source`` itself
+    must resolve inside, else ``LeavesRepo``); the folder itself when one outside the repo
+    is named; nothing for one file named outside the repo, the user's own pick."""
+    if is_within(str(source), str(root)):
+        fix = f"pass the {what} it leads to by its own path to import it anyway"
+        require_inside(source, root, fix=fix)
+        return root
+    return source if source.is_dir() else None

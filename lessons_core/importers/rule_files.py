@@ -12,8 +12,9 @@ Each format keeps Markdown files whose frontmatter names the files a rule applie
 
 A bullet becomes a lesson with the file's globs as triggers and the file (named after
 its path) as topic; the description becomes the topic's summary. A rule that the other
-tool loads on every request or on demand has no file scope: it is imported without file
-triggers (prompt words can still recall it) and the report says so.
+tool loads on every request or on demand has no file scope: ``rule_import`` gives it the
+triggers its words name, or makes it always-on when the tool applied it always
+(``Scope.always``), or reports it as not carried.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ class Scope:
     summary: str | None = None
     unscoped: str | None = None  # why there is no file scope, when there is none
     ignored: tuple[str, ...] = ()  # frontmatter keys with no equivalent
+    always: bool = False  # the tool put the rules in every request
 
 
 @dataclass(frozen=True)
@@ -61,8 +63,8 @@ def _text(value: Value | None) -> str | None:
 def _cursor(fields: dict[str, Value]) -> Scope:
     globs = _patterns(fields.get("globs"))
     if fields.get("alwaysApply") is True:
-        why = "alwaysApply: the rules were in every request"
-    elif globs:
+        return Scope(globs, _text(fields.get("description")), "alwaysApply: true", always=True)
+    if globs:
         why = None
     elif _text(fields.get("description")):
         why = "the agent chose the rules by their description"
@@ -89,12 +91,15 @@ def _kiro(fields: dict[str, Value]) -> Scope:
         "manual": "inclusion: manual, the steering was attached by hand (#name)",
         "auto": "inclusion: auto, the agent chose the steering by its description",
     }
-    return Scope((), summary, reasons.get(str(inclusion), f"inclusion: {inclusion}"))
+    why = reasons.get(str(inclusion), f"inclusion: {inclusion}")
+    return Scope((), summary, why, always=inclusion == "always")
 
 
 def _claude(fields: dict[str, Value]) -> Scope:
     globs = _patterns(fields.get("paths"))
-    return Scope(globs, None, None if globs else "no paths: the rules were loaded at startup")
+    if globs:
+        return Scope(globs)
+    return Scope((), None, "no paths: the rules were loaded at startup", always=True)
 
 
 FORMATS: dict[str, RuleFormat] = {

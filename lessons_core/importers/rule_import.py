@@ -3,18 +3,31 @@
 A rule whose wording (case and trailing punctuation aside) equals an existing lesson's is
 that lesson: its new triggers, topic and source are merged in, exactly as re-adding a
 rule with ``lessons add`` does. That is what makes a second import write nothing.
+
+A rule without file scope gets the triggers its own words name (``importers.mentions``);
+one naming nothing becomes an always-on lesson when its source applied it to every
+request, within ``always_max_tokens``; any other is not carried, with the reason, since a
+lesson without a trigger could never be recalled (``lessons validate`` L106).
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from lessons_core.authoring import guards
+from lessons_core.authoring.repo_files import tracked_files
+from lessons_core.containment import leaving_part, outside_reason
+from lessons_core.delivery.always import VIA, fit_hits
 from lessons_core.errors import quoted
 from lessons_core.importers.globs import translate_glob
 from lessons_core.importers.markdown_rules import Body, parse_body
-from lessons_core.importers.plan import ImportPlan, Note, NoteKind
+from lessons_core.importers.mentions import Mentions
+from lessons_core.importers.plan import ImportPlan, Note, NoteKind, import_bound
 from lessons_core.importers.rule_files import FORMATS, RuleFile, find_rule_files, read_rule_file
+from lessons_core.matching.glob_counts import FileIndex
+from lessons_core.recall.types import Hit
+from lessons_core.store.config import read_config
 from lessons_core.store.files import load_graph
 from lessons_core.store.ids import claim_id, slug
 from lessons_core.store.layout import Layout
@@ -26,32 +39,57 @@ EXCERPT_CHARS = 80
 
 
 def plan_rule_files(layout: Layout, format_name: str, source: Path | None = None) -> ImportPlan:
+    """Plan the import of ``format_name``'s files under ``source`` (default: the format's
+    folder at the repo root).
+
+    A source in the repo must stay in it (a link out is refused by name, ``LeavesRepo``);
+    so must each file found below it, and one that leads out is not read, but reported
+    as not carried. A folder named outside the repo keeps its files to itself the same way.
+    """
     fmt = FORMATS[format_name]
-    source = source or layout.root / fmt.default_dir
-    existing = list(load_graph(layout).lessons.values())
-    plan = _Planner(existing, layout.root)
+    source = Path(os.path.abspath(source or layout.root / fmt.default_dir))
+    bound = import_bound(source, layout.root, "folder or file")
+    plan = Planner(layout)
     for path in find_rule_files(fmt, source):
-        subject = _display(path, layout.root)
+        subject = display(path, layout.root)
+        leaving = leaving_part(path, bound) if bound is not None else None
+        if leaving is not None:
+            why = f"not read: {outside_reason(*leaving)}"
+            plan.note(NoteKind.NOT_CARRIED, "outside-repo", subject, why)
+            continue
         rule_file = read_rule_file(fmt, path, source, subject, plan.notes)
         if rule_file is not None:
             plan.add_file(rule_file, subject)
-    return ImportPlan(
-        str(source),
-        fmt.name,
-        tuple(plan.lessons.values()),
-        tuple(sorted(plan.topics.values(), key=lambda topic: topic.id)),
-        tuple(plan.notes),
-    )
+    return plan.finish(str(source), fmt.name)
 
 
-class _Planner:
-    def __init__(self, existing: list[Lesson], root: Path) -> None:
-        self.root = root
-        self.by_rule = {guards.normalised_rule(x.rule): x for x in existing}
-        self.taken = {x.id for x in existing}
+class Planner:
+    """The lessons, topics and notes of one import, as they are being planned."""
+
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
+        self.root = layout.root
+        self.existing = list(load_graph(layout).lessons.values())
+        self.by_rule = {guards.normalised_rule(x.rule): x for x in self.existing}
+        self.taken = {x.id for x in self.existing}
         self.lessons: dict[str, Lesson] = {}
         self.topics: dict[str, Topic] = {}
         self.notes: list[Note] = []
+        self.sources: dict[str, str] = {}  # lesson id -> the file its rule came from
+        self.carried: dict[str, Note] = {}  # lesson id -> how a rule without scope came in
+        self.mentions = Mentions(layout.root, FileIndex(tracked_files(layout.root)))
+
+    def finish(self, source: str, format_name: str) -> ImportPlan:
+        """The plan, once the always-on lessons that would not fit are taken out."""
+        self._fit_always()
+        self.notes += [note for key, note in self.carried.items() if key in self.lessons]
+        return ImportPlan(
+            source,
+            format_name,
+            tuple(self.lessons.values()),
+            tuple(sorted(self.topics.values(), key=lambda topic: topic.id)),
+            tuple(self.notes),
+        )
 
     def note(self, kind: NoteKind, code: str, subject: str, detail: str) -> None:
         self.notes.append(Note(kind, code, subject, detail))
@@ -63,11 +101,11 @@ class _Planner:
             self.topics[topic] = Topic(topic, " ".join(scope.summary.split()))
         for key in scope.ignored:
             self.note(NoteKind.NOT_CARRIED, "frontmatter", subject, f"'{key}' has no equivalent")
-        unscoped = scope.unscoped
+        unscoped, always = scope.unscoped, scope.always
         globs: list[str] = []
         for glob in scope.globs:
             if glob.strip().lstrip("./") in _EVERYTHING:
-                unscoped = f"'{glob}' applies to every file"
+                unscoped, always = f"'{glob}' applied the rules to every file", True
                 continue
             translation = translate_glob(glob, self.root)
             globs.extend(translation.globs)
@@ -79,17 +117,77 @@ class _Planner:
                 self.note(
                     NoteKind.TRANSLATED, "glob", subject, f"glob '{glob}': {translation.changed}"
                 )
-        if unscoped and not globs:
+        rules = self._rules(parse_body(rule_file.body), subject)
+        if globs or not unscoped:
+            triggers = Triggers(files=tuple(dict.fromkeys(globs)))
+            for rule, rationale in rules:
+                self.add_lesson(rule, rationale, topic, triggers, subject)
+            return
+        for rule, rationale in rules:
+            self.add_unscoped(rule, rationale, topic, subject, always, unscoped)
+
+    def add_unscoped(
+        self,
+        rule: str,
+        rationale: str | None,
+        topic: str,
+        subject: str,
+        always: bool,
+        why: str,
+        hint: str = "or add it with 'lessons add RULE --trigger-file GLOB'",
+    ) -> bool:
+        """A rule with no file scope from its source: triggered by what it names, else
+        always-on when ``always``, else not carried (``why`` says what the source did);
+        True when it became a lesson."""
+        triggers = self.mentions.triggers(f"{rule} {rationale or ''}")
+        if triggers.is_empty() and not always:
             self.note(
                 NoteKind.NOT_CARRIED,
-                "no-file-scope",
+                "no-trigger",
                 subject,
-                f"{unscoped}; imported without file triggers (a prompt sharing their words "
-                "can still recall them)",
+                f"'{excerpt(rule)}': {why}, and it names no file or command of the repo "
+                f"to recall it by; it stays where it is ({hint})",
             )
-        triggers = Triggers(files=tuple(dict.fromkeys(globs)))
-        for rule, rationale in self._rules(parse_body(rule_file.body), subject):
-            self._add_lesson(rule, rationale, topic, triggers, subject)
+            return False
+        lesson = self.add_lesson(rule, rationale, topic, triggers, subject, triggers.is_empty())
+        if lesson is None:
+            return False
+        named = ", ".join((*triggers.files, *triggers.commands))
+        carried = (
+            f"imported with the triggers it names: {named}"
+            if named
+            else "imported as an always-on lesson (shown at session start)"
+        )
+        self.carried[lesson.id] = Note(
+            NoteKind.TRANSLATED, "no-file-scope", subject, f"'{excerpt(rule)}': {why}; {carried}"
+        )
+        return True
+
+    def _fit_always(self) -> None:
+        """Take out the new always-on lessons that ``always_max_tokens`` leaves out:
+        ``lessons validate`` would flag them (L401), and the agent would never see them."""
+        budget = read_config(self.layout.config_path)[0].always_max_tokens
+        already = {x.id for x in self.existing if x.always and x.is_active}
+        final = {x.id: x for x in self.existing}
+        final.update(self.lessons)
+        always = sorted(
+            (x for x in final.values() if x.always and x.is_active), key=lambda x: (x.created, x.id)
+        )
+        hits = [Hit(x.id, x.rule, VIA, "", (), x.gate) for x in always]
+        shown = set(fit_hits(hits, budget).shown) if budget > 0 else set()
+        for lesson in always:
+            if lesson.id in shown or lesson.id in already or lesson.id not in self.lessons:
+                continue
+            del self.lessons[lesson.id]
+            self.note(
+                NoteKind.NOT_CARRIED,
+                "always-budget",
+                self.sources.get(lesson.id, lesson.id),
+                f"'{excerpt(lesson.rule)}': its source applied it to every request, but "
+                f"always-on lessons are limited to always_max_tokens ({budget}) and it does "
+                "not fit; it stays where it is (raise always_max_tokens in "
+                ".lessons/config.json and import again, or add it with a trigger)",
+            )
 
     def _rules(self, body: Body, subject: str) -> list[tuple[str, str | None]]:
         if body.code_blocks:
@@ -105,7 +203,7 @@ class _Planner:
                     NoteKind.NOT_CARRIED,
                     "paragraph",
                     subject,
-                    f"prose beside the list left out: '{_excerpt(paragraph)}'",
+                    f"prose beside the list left out: '{excerpt(paragraph)}'",
                 )
             return [(item.rule, item.rationale) for item in body.items if item.rule]
         if body.paragraphs:
@@ -119,9 +217,17 @@ class _Planner:
         self.note(NoteKind.NOT_CARRIED, "empty", subject, "no rule text found")
         return []
 
-    def _add_lesson(
-        self, rule: str, rationale: str | None, topic: str, triggers: Triggers, subject: str
-    ) -> None:
+    def add_lesson(
+        self,
+        rule: str,
+        rationale: str | None,
+        topic: str,
+        triggers: Triggers,
+        subject: str,
+        always: bool = False,
+    ) -> Lesson | None:
+        """Plan the lesson of ``rule`` (merged into its twin if there is one), or note why
+        not (None)."""
         key = guards.normalised_rule(rule)
         twin = self.by_rule.get(key)
         if twin is not None and not twin.is_active:
@@ -131,7 +237,7 @@ class _Planner:
                 twin.id,
                 f"the rule is already here as a {twin.status.value} lesson; left as it is",
             )
-            return
+            return None
         again = Lesson(
             id="",
             rule=rule,
@@ -140,13 +246,16 @@ class _Planner:
             created=today(),
             rationale=rationale,
             evidence=(f"import:{subject}",),
+            always=always,
         )
         lesson = twin.readded(again) if twin is not None else claim_id(again, topic, self._claim)
         if lesson is None:
             self.note(NoteKind.NOT_CARRIED, "id-exhausted", subject, f"no free id for {rule!r}")
-            return
+            return None
         self.by_rule[key] = lesson
         self.lessons[lesson.id] = lesson
+        self.sources.setdefault(lesson.id, subject)
+        return lesson
 
     def _claim(self, lesson: Lesson) -> bool:
         """Reserve ``lesson``'s id in this plan, unless a lesson has it already."""
@@ -156,12 +265,15 @@ class _Planner:
         return True
 
 
-def _display(path: Path, root: Path) -> str:
-    try:
-        return path.resolve().relative_to(root.resolve()).as_posix()
-    except ValueError:
-        return str(path)
+def display(path: Path, root: Path) -> str:
+    """``path`` by its name in the repo (a link is named where it is, not where it leads)."""
+    for base in (root, root.resolve()):
+        try:
+            return path.relative_to(base).as_posix()
+        except ValueError:
+            continue
+    return str(path)
 
 
-def _excerpt(text: str) -> str:
+def excerpt(text: str) -> str:
     return text if len(text) <= EXCERPT_CHARS else text[: EXCERPT_CHARS - 1] + "…"

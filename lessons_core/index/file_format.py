@@ -125,7 +125,9 @@ class Reader:
     def __init__(self, path: str) -> None:
         """Open ``path``: ``FileNotFoundError`` when there is none, ``CorruptIndex`` when bad."""
         self._fd = -1
-        self._fd = os.open(path, os.O_RDONLY)  # closed by __del__: parts load lazily
+        # Closed by __del__: parts load lazily. Never through a link: local/ is per clone,
+        # but a repo can commit a cache file there as a link to one outside it.
+        self._fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
         prefix = os.pread(self._fd, _PREFIX, 0)
         if len(prefix) < _PREFIX or prefix[: len(MAGIC)] != MAGIC:
             raise CorruptIndex("not a lessons index file")

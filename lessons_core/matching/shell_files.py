@@ -7,7 +7,8 @@ joined to the folder of a ``cd`` before them; the caller makes them repo-relativ
 Writes are every file the command changes: a redirection (``>``, ``>>``, ``&>``, ``>|``,
 ``2>``...; never ``/dev/*``), ``tee``, ``sed -i``, ``perl -i``, the destination of ``cp``,
 ``mv`` (its sources too: they are gone), ``install`` and ``ln``, ``touch``, ``truncate``,
-``dd of=``, ``rm``/``rmdir``/``unlink`` (a deletion is a change), ``git mv``/``rm``/
+``dd of=``, ``sort -o``, ``uniq IN OUT``, ``curl -o``, ``wget -O``,
+``rm``/``rmdir``/``unlink`` (a deletion is a change), ``git mv``/``rm``/
 ``restore``/``checkout -- PATH``, and a patch: ``patch FILE``, and the files a patch
 names when its text is in the command (a here-document given to ``patch``, ``git apply``
 or ``apply_patch``, or ``apply_patch``'s argument).
@@ -33,7 +34,7 @@ from __future__ import annotations
 import posixpath
 
 from lessons_core.matching.patch_paths import apply_patch_paths, is_patch, patch_text_paths
-from lessons_core.matching.shell_syntax import CLOSE, OPEN, SimpleCommand, structure
+from lessons_core.matching.shell_syntax import OPEN, SimpleCommand, structure
 from lessons_core.records import NamedTuple
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
@@ -123,7 +124,7 @@ _READERS: dict[str, _Reader] = {
     "stat": _Reader(_options("-c -f --format --printf")),
     "diff": _Reader(_options("-x -X -I -F -L --label --exclude --from-file --to-file")),
     "cmp": _Reader(_options("-i -n --ignore-initial --bytes")),
-    "sort": _Reader(_options("-k -t -S -T --key --field-separator --buffer-size")),
+    "sort": _Reader(_options("-k -t -S -T -o --key --field-separator --buffer-size --output")),
     "uniq": _Reader(_options("-f -s -w")),
     "cut": _Reader(_options("-b -c -d -f --bytes --characters --delimiter --fields")),
     "od": _Reader(_options("-A -j -N -t -w")),
@@ -199,20 +200,23 @@ def _effects(
     """Add what ``command`` reads and writes, run in ``cwd`` (None: not known), to the two."""
     scopes: list[str | None] = [cwd]
     previous: SimpleCommand | None = None
+    moved: str | None = None  # where the last command's cd went, once no pipe follows it
     for item in structure(command):
-        if item == OPEN:
-            scopes.append(scopes[-1])
-            continue
-        if item == CLOSE:
-            if len(scopes) > 1:
+        piped = not isinstance(item, str) and item.piped
+        if moved is not None and not piped:  # a cd in a pipeline runs in a subshell
+            scopes[-1] = _joined(scopes[-1], moved) if moved else None
+        moved = None
+        if isinstance(item, str):  # a subshell opens (its cd ends with it) or closes
+            if item == OPEN:
+                scopes.append(scopes[-1])
+            elif len(scopes) > 1:
                 scopes.pop()
             continue
-        assert not isinstance(item, str)
         here = scopes[-1]
         found = _simple(item, previous, here, reads, writes, depth)
         previous = item
-        if found.cd is not None:
-            scopes[-1] = _joined(here, found.cd) if found.cd else None
+        if not piped:
+            moved = found.cd
         for path in found.reads:
             _add(reads, here, path)
         for path in found.writes:
@@ -462,7 +466,8 @@ def _copy(program: str) -> Callable[[list[str], str], _Effects]:
                 return _Effects([], [*(sources if program == "mv" else ()), into])
         else:
             return _Effects([], [])
-        placed = [posixpath.join(into, posixpath.basename(s.rstrip("/"))) for s in sources]
+        names = [posixpath.basename(source.rstrip("/")) for source in sources]
+        placed = [posixpath.normpath(posixpath.join(into, name)) for name in names if name]
         return _Effects([], [*(sources if program == "mv" else ()), *placed])
 
     return effects
@@ -485,6 +490,28 @@ def _value_of(args: Sequence[str], names: tuple[str, ...]) -> str | None:
 
 def _dd(args: list[str], _stdin: str) -> _Effects:
     return _Effects([], [word[3:] for word in args if word.startswith("of=")])
+
+
+def _sort(args: list[str], _stdin: str) -> _Effects:
+    """``sort [-o OUT] FILES``: reads the files, writes ``OUT``."""
+    output = _value_of(args, ("-o", "--output"))
+    return _Effects(_read_operands("sort", args), [output] if output else [])
+
+
+def _uniq(args: list[str], _stdin: str) -> _Effects:
+    """``uniq [IN [OUT]]``: the second operand is where it writes."""
+    operands = _read_operands("uniq", args)
+    return _Effects(operands[:1], operands[1:2])
+
+
+def _download(option: tuple[str, str]) -> Callable[[list[str], str], _Effects]:
+    """``curl -o FILE`` and ``wget -O FILE`` write the file the option names."""
+
+    def effects(args: list[str], _stdin: str) -> _Effects:
+        output = _value_of(args, option)
+        return _Effects([], [output] if output and output != "-" else [])
+
+    return effects
 
 
 def _patch(args: list[str], stdin: str) -> _Effects:
@@ -544,9 +571,9 @@ def _git(args: list[str], stdin: str) -> _Effects:
         found = _Effects([], rest[rest.index("--") + 1 :])
     else:
         return _Effects([], [])
-    if folder and not _computed(folder):
-        return _Effects(_in_folder(folder, found.reads), _in_folder(folder, found.writes))
-    return found
+    if _computed(folder):
+        return _Effects([], [])  # where git runs is not known
+    return _Effects(_in_folder(folder, found.reads), _in_folder(folder, found.writes))
 
 
 _PROGRAMS: dict[str, Callable[[list[str], str], _Effects]] = {
@@ -557,6 +584,10 @@ _PROGRAMS: dict[str, Callable[[list[str], str], _Effects]] = {
     "install": _copy("install"),
     "ln": _copy("ln"),
     "dd": _dd,
+    "sort": _sort,
+    "uniq": _uniq,
+    "curl": _download(("-o", "--output")),
+    "wget": _download(("-O", "--output-document")),
     "patch": _patch,
     "apply_patch": _apply_patch,
     "applypatch": _apply_patch,

@@ -27,6 +27,7 @@ from lessons_core.recall.rank import (
     keyword_sources,
     rank,
     request_files,
+    request_named,
     select,
 )
 from lessons_core.recall.types import NO_LIMITS, Allowance, Recall, RecallRequest
@@ -153,9 +154,11 @@ class _Context:
     def of(cls, request: RecallRequest, index: RecallIndex) -> _Context:
         files = request_files(request)
         prompt_terms = meaningful(tokens(request.prompt)) if request.prompt else []
+        # Files the prompt names are checked like the request's files (rank matches
+        # both), but only the request's own paths are searched for keywords.
         return cls(
             request=request,
-            files=files,
+            files=files + request_named(request, files),
             sources=keyword_sources(request, files),
             prompt_terms=prompt_terms,
             relevance=scores(index.bm25, prompt_terms),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from lessons_core.printable import visible
 from lessons_core.recall.explain import (
     BROKEN,
     CUT,
@@ -56,7 +57,8 @@ def render_text(explanation: Explanation) -> str:
         if count or outcome == CUT:
             counts.append(f"{outcome} {count}")
     lines.append(", ".join(counts))
-    return "\n".join(lines)
+    # Ids, notes and file names come from the store; none of them may act on a terminal.
+    return "\n".join(visible(line) for line in lines)
 
 
 def _matched_lines(verdict: Verdict) -> list[str]:

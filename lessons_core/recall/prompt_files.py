@@ -3,7 +3,8 @@
 "fix the bug in `src/storage/paths.py:12`" names ``src/storage/paths.py``; so does
 "paths.py is wrong" when only one tracked file of the repo is called ``paths.py``. A
 word names a file when, with the quotes, backticks, brackets and closing punctuation
-around it removed, and a line number after it (``:12``, ``:12:5``, ``#L12``):
+around it removed, and a line number after it (``:12``, ``:12:5``, ``:12-20``,
+``#L12``):
 
 - it is a repo-relative path (``src/x.py``, ``./src/x.py``, or an absolute path inside
   the repo) whose last part has an extension or a leading dot, or that git tracks:
@@ -37,6 +38,8 @@ if TYPE_CHECKING:
 
 MAX_PROMPT_CHARS = 20_000
 MAX_NAMED = 8
+# Words that could be paths looked at, at most: each may search the list of files.
+MAX_WORDS = 64
 # How long ``git ls-files`` may take before a prompt goes on without basenames.
 GIT_TIMEOUT_SECONDS = 2.0
 # Characters around (or between) paths in prose and Markdown, never part of one here.
@@ -52,6 +55,8 @@ def prompt_words(prompt: str) -> list[str]:
         cleaned = _cleaned(word)
         if cleaned and ("." in cleaned or "/" in cleaned) and "://" not in word:
             found.setdefault(cleaned, None)
+            if len(found) >= MAX_WORDS:
+                break
     return list(found)
 
 
@@ -61,9 +66,9 @@ def _cleaned(word: str) -> str:
     anchor = word.find("#L")
     if anchor > 0 and word[anchor + 2 : anchor + 3].isdigit():
         word = word[:anchor]
-    while True:  # :12 and :12:5
+    while True:  # :12, :12:5, :12-20
         head, colon, tail = word.rpartition(":")
-        if not colon or not tail.isdigit() or not head:
+        if not colon or not head or not tail.replace("-", "").isdigit():
             break
         word = head
     while word.startswith("./"):
@@ -101,10 +106,13 @@ def _inside(top: str, word: str) -> str | None:
     if "\x00" in word or word.endswith("/"):
         return None
     if posixpath.isabs(word):
-        root = top.rstrip("/") + "/"
-        if not word.startswith(root):
+        for root in (top, os.path.realpath(top)):  # the prompt may spell out either
+            prefix = root.rstrip("/") + "/"
+            if word.startswith(prefix):
+                word = word[len(prefix) :]
+                break
+        else:
             return None
-        word = word[len(root) :]
     path = posixpath.normpath(word)
     if path in (".", "..") or path.startswith(("../", "/")):
         return None

@@ -107,7 +107,7 @@ def recall(
             ranked = rank(rebuilt_index(layout)[0], request)
     else:
         ranked = rank(index, request)
-    selection = select(ranked, config, allowance)
+    selection = select(ranked, config, allowance, read=request.read)
     return Recall(
         hits=tuple(c.hit for c in selection.shown),
         more=selection.more,
@@ -126,8 +126,7 @@ def rank(index: RecallIndex, request: RecallRequest) -> list[Candidate]:
     matches: list[tuple[str, GlobEntry | CommandEntry | KeywordEntry, str, str]] = []
     for path in files:
         matches.extend((VIA_FILE, e, e.glob, path) for e in file_matches(index, path))
-    named = dict.fromkeys(normalise_glob(path) for path in request.named if path.strip())
-    for path in [path for path in named if path not in files]:
+    for path in request_named(request, files):
         matches.extend((VIA_NAMED, e, e.glob, path) for e in file_matches(index, path))
     if request.command and request.command.strip():
         fired = command_matches(index, request.command)
@@ -221,9 +220,14 @@ def shared_terms(index: RecallIndex, prompt_terms: list[str]) -> dict[int, tuple
     return {doc: tuple(terms) for doc, terms in shared.items()}
 
 
-def select(ranked: list[Candidate], config: Config, allowance: Allowance = NO_LIMITS) -> Selection:
+def select(
+    ranked: list[Candidate], config: Config, allowance: Allowance = NO_LIMITS, read: bool = False
+) -> Selection:
     """Apply session exclusion (``allowance.exclude``), then the caps and the token budget,
     keeping rank order.
+
+    On a ``read`` (``RecallRequest.read``), broad matches are left for the change: they
+    neither speak nor count in the notice, and stay eligible for the edit that follows.
 
     When the session has no tokens left (``allowance.tokens_left``, what it has left of
     ``max_session_tokens``; None outside a session), only ``pinned`` matches remain. Then
@@ -239,6 +243,8 @@ def select(ranked: list[Candidate], config: Config, allowance: Allowance = NO_LI
     exclude = allowance.exclude
     excluded = tuple(c for c in ranked if c.hit.lesson_id in exclude)
     eligible = [c for c in ranked if c.hit.lesson_id not in exclude]
+    if read:  # broad matches wait for the change: not shown, not counted
+        eligible = [c for c in eligible if not _demoted(c)]
     if not eligible:  # the silent call: nothing to render, nothing to count
         return Selection(shown=(), cut=(), excluded=excluded)
     from lessons_core.recall.render import fitting
@@ -327,6 +333,13 @@ def _candidate(
 def request_files(request: RecallRequest) -> tuple[str, ...]:
     """The request's paths, distinct; callers normalise, but ``./x`` and ``a\\b`` still work."""
     return tuple(dict.fromkeys(normalise_glob(path) for path in request.files if path.strip()))
+
+
+def request_named(request: RecallRequest, files: tuple[str, ...]) -> tuple[str, ...]:
+    """The files the prompt names (``RecallRequest.named``), normalised and distinct like
+    ``request_files``, less those among the request's own ``files``."""
+    named = dict.fromkeys(normalise_glob(path) for path in request.named if path.strip())
+    return tuple(path for path in named if path not in files)
 
 
 def keyword_sources(request: RecallRequest, files: tuple[str, ...]) -> list[tuple[str, list[str]]]:

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterable, Sequence
 
     from lessons_core.recall.types import Hit, Recall
 
@@ -51,15 +51,16 @@ CLOSE = "</project-lessons>"
 # context it hands the model (Gemini CLI). Rules cannot write this one either.
 BRACKET_OPEN = "[project-lessons]"
 BRACKET_CLOSE = "[/project-lessons]"
-# What a block is, said once: by the session note in hooks, by the block elsewhere.
+# What a block is, said once: by the session note in hooks, by the block elsewhere
+# (``lessons show`` and ``lessons topics``, which print whole rules, say NOTE alone).
 # {lessons}: the command that runs lessons (``lessons_core.store.layout.lessons_command``).
-FRAME_SENTENCE = "Project lessons, not system instructions; apply where they fit."
+NOTE = "Project lessons, not system instructions; apply where they fit."
 SHOW_SENTENCE = "A rule ending … [ID] is cut: {lessons} show ID."
 
 
 def header_for(lessons: str) -> str:
     """The block's header naming ``lessons``, the command that runs lessons here."""
-    return f"{FRAME_SENTENCE} {SHOW_SENTENCE.format(lessons=lessons)}"
+    return f"{NOTE} {SHOW_SENTENCE.format(lessons=lessons)}"
 
 
 HEADER = header_for("lessons")
@@ -118,6 +119,11 @@ def _plain(text: str) -> bool:
         lowered = text.lower()
         return not any(role in lowered for role in _ROLES)
     return True
+
+
+def whole(text: str) -> str:
+    """``text`` inert and uncut: what ``lessons show`` prints of a rule or rationale."""
+    return neutralise(text, len(text) + 1)
 
 
 def first_sentence(line: str, limit: int = MAX_SHOWN_CHARS) -> str:
@@ -206,10 +212,14 @@ def hit_line(hit: Hit) -> str:
     """``- RULE (why)``; a rule shown cut ends ``… (why) [ID]``, for ``lessons show``."""
     # Rule and label are each inert; joined, '<x' ending one and '>' in the other could
     # still make a tag, hence the second pass over the whole line.
-    rule = first_sentence(neutralise(hit.rule, len(hit.rule) + 1))
+    rule = first_sentence(whole(hit.rule))
     line = f"- {rule} ({why(hit)})"
-    if rule.endswith("…"):
-        line += f" [{hit.lesson_id}]"
+    return inert_line(f"{line} [{hit.lesson_id}]" if rule.endswith("…") else line)
+
+
+def inert_line(line: str) -> str:
+    """A line joined from inert parts, inert as a whole: ``<x`` ending one part and ``>``
+    in the next could still make a tag."""
     if "<" not in line:
         return line
     from lessons_core.recall.inert import inert_tags
@@ -238,18 +248,25 @@ def fitting(hits: Sequence[Hit], max_tokens: int) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def render_block(recall: Recall, header: str | None = HEADER) -> str:
+def render_block(recall: Recall, header: str = HEADER) -> str:
     """What an agent is shown; "" when nothing matched. The lines recall costed are used
     as they are (``Recall.lines``); a recall without them has its hits rendered here.
-    ``header`` None leaves it out: a hook whose session note said it already."""
+    ``header`` "" leaves it out: a hook whose session note said it already."""
     if not recall.hits:
         return ""
     shown = recall.lines if len(recall.lines) == len(recall.hits) else map(hit_line, recall.hits)
-    lines = [OPEN, *((header,) if header else ()), *shown]
+    lines = [*shown]
     if recall.more > 0:
         lines.append(notice(recall.more))
-    lines.append(CLOSE)
-    return "\n".join(lines)
+    return fence(lines, header)
+
+
+def fence(lines: Iterable[str], header: str = HEADER) -> str:
+    """``lines`` in the labelled block, under ``header`` ("": none, where the session note
+    said what the block is): every place lesson text is handed to an agent (hooks,
+    ``lessons query``, ``show``, ``list``, ``topics`` and the MCP tools) frames it so. Each
+    line must be inert already (``hit_line``, ``whole``, ``inert_line``)."""
+    return "\n".join([OPEN, *((header,) if header else ()), *lines, CLOSE])
 
 
 def bracket_fence(text: str) -> str:

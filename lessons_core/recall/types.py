@@ -10,6 +10,9 @@ class RecallRequest(NamedTuple):
     files: tuple[str, ...] = ()  # repo-relative POSIX paths
     command: str | None = None
     prompt: str | None = None
+    # The files are being read, not changed: broad trigger matches wait for the change
+    # (``rank.select``), so a rule about a whole tree does not speak on every read.
+    read: bool = False
     # Repo-relative files the prompt names (lessons_core.recall.prompt_files): matched
     # like ``files``, shown as "named in the prompt".
     named: tuple[str, ...] = ()

@@ -6,9 +6,10 @@ Every label passes through ``escape``; lesson ids and topics are project content
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
-from html import escape
 
+from lessons_core.printable import visible
 from lessons_core.telemetry.stats import DayCount
 
 BAR_COLOUR = "#3b6ea8"
@@ -17,6 +18,12 @@ WARN_COLOUR = "#c0504d"
 ROW = 22
 LABEL_WIDTH = 260
 BAR_WIDTH = 360
+
+
+def escape(text: str) -> str:
+    """Project content as HTML text: markup escaped, and every unprintable character
+    written as its escape (a bidi override would reorder what the page shows)."""
+    return html.escape(visible(text))
 
 
 def hbar_chart(

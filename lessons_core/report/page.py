@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from html import escape
-
-from lessons_core.report.charts import WARN_COLOUR, day_chart, hbar_chart, share_bar
+from lessons_core.report.charts import WARN_COLOUR, day_chart, escape, hbar_chart, share_bar
 from lessons_core.report.data import ReportData
 from lessons_core.telemetry.stats import Stats
 from lessons_core.validate import Severity

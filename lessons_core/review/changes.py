@@ -17,6 +17,7 @@ import orjson
 from lessons_core import git
 from lessons_core.authoring.repo_files import tracked_files
 from lessons_core.errors import InvalidLessonFile
+from lessons_core.fsutil import NotRegularFile, read_regular
 from lessons_core.matching.glob_counts import FileIndex
 from lessons_core.matching.thresholds import GLOB_EXAMPLES
 from lessons_core.matching.trigger_checks import TriggerProblem, judge_glob
@@ -89,7 +90,7 @@ def review(layout: Layout, base_ref: str | None = None) -> Review:
     base = git.resolve(root, base_ref) if base_ref else git.merge_base(root, ref)
     folder = layout.lessons_dir.relative_to(root).as_posix()
     then = {Path(name).name: data for name, data in git.files_at(root, base, folder).items()}
-    now = {path.name: path.read_bytes() for path in lesson_files(layout)}
+    now = {path.name: _bytes_now(path) for path in lesson_files(layout)}
     names = sorted(n for n in set(then) | set(now) if then.get(n) != now.get(n))
     files = FileIndex(tracked_files(root))
     report = validate(layout, load_context(layout, files=files))
@@ -100,6 +101,15 @@ def review(layout: Layout, base_ref: str | None = None) -> Review:
     ]
     changes.sort(key=lambda c: (KINDS.index(c.kind), c.lesson_id))
     return Review(base=base, base_ref=ref, changes=tuple(changes))
+
+
+def _bytes_now(path: Path) -> bytes:
+    """A lesson file's bytes; for a link or a special file (never read: it could lead out
+    of the repo, or block), none, so it shows as changed with validate's finding on it."""
+    try:
+        return read_regular(path)
+    except NotRegularFile:
+        return b""
 
 
 def _change(

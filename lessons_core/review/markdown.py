@@ -1,13 +1,16 @@
 """Rendering a ``Review`` as Markdown a reviewer can paste into a pull request.
 
 Rule text and triggers are project content: they are escaped (or fenced as code) so a
-rule can never inject headings, links or HTML into the review.
+rule can never inject headings, links or HTML into the review, and every control,
+separator or bidi character in them is written as its escape (``lessons_core.printable``)
+so none acts on the terminal, the PR page or the diff that shows the review.
 """
 
 from __future__ import annotations
 
 import re
 
+from lessons_core.printable import visible
 from lessons_core.review.changes import KINDS, GlobMatches, LessonChange, Review
 from lessons_core.store.model import Lesson
 
@@ -23,11 +26,12 @@ _TITLES = {
 
 def text(value: str) -> str:
     """Plain text with Markdown's special characters escaped, on one line."""
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(value.split()))
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", visible(" ".join(value.split())))
 
 
 def code(value: str) -> str:
-    """Inline code that survives backticks inside ``value``."""
+    """Inline code that survives backticks inside ``value``, escapes written out."""
+    value = visible(value)
     longest = max((len(run) for run in re.findall(r"`+", value)), default=0)
     fence = "`" * (longest + 1)
     pad = " " if value.startswith("`") or value.endswith("`") or longest else ""

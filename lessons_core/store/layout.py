@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 
+from lessons_core.containment import LeavesRepo, is_within, leaving_part, require_inside
 from lessons_core.errors import LessonsError, NotInitialised
 
 # The hook builds a Layout on every call; pathlib and typing cost it ~8 ms each to import,
@@ -141,8 +142,9 @@ def find_layout(start: StrPath | None = None) -> Layout:
     return contained(Layout(found))
 
 
-def escaping_link(layout: Layout) -> str | None:
-    """The first folder of the store that is a symbolic link leading out of the repo.
+def _leaving_folder(layout: Layout) -> tuple[str, str] | None:
+    """The first folder of the store that leads out of the repo, and where it leads: a
+    symbolic link on it, or on a folder above it below the repo root.
 
     A cloned repo could commit ``.lessons/local`` (or ``.lessons``) as a link to anywhere;
     lessons writes session files, locks and logs there, so such a store is not used at
@@ -155,26 +157,18 @@ def escaping_link(layout: Layout) -> str | None:
     )
     if not any(os.path.islink(folder) for folder in folders):
         return None
-    root = os.path.realpath(layout.top)
     for folder in folders:
-        if not _is_within(os.path.realpath(folder), root):
-            return folder
+        found = leaving_part(folder, layout.top)
+        if found is not None:
+            return found
     return None
 
 
-def _is_within(path: str, folder: str) -> bool:
-    """Whether ``path`` is ``folder`` or lies below it (both real, absolute paths)."""
-    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
-
-
 def contained(layout: Layout) -> Layout:
-    """``layout``, once no folder of its store leads out of the repo (``LessonsError``)."""
-    link = escaping_link(layout)
-    if link is not None:
-        raise LessonsError(
-            f"{link} is a symbolic link to {os.path.realpath(link)}, outside the repo; "
-            "lessons only reads and writes inside it: replace the link with a folder"
-        )
+    """``layout``, once no folder of its store leads out of the repo (``LeavesRepo``)."""
+    found = _leaving_folder(layout)
+    if found is not None:
+        raise LeavesRepo(*found, fix="replace the link with a folder")
     return layout
 
 
@@ -233,7 +227,8 @@ def repo_relative(path: str, root: StrPath, cwd: StrPath | None = None) -> str |
 def layout_for_files(paths: Sequence[str], cwd: Path) -> tuple[Layout, tuple[str, ...]]:
     """The nearest ``.lessons/`` above ``paths`` (above ``cwd`` when there are none), and the
     paths relative to its root. In a monorepo each package may have its own store; every
-    path must belong to the same one.
+    path must belong to the same one. A store below ``cwd``'s must be reached without a
+    link out of it (``LeavesRepo``).
     """
     if not paths:
         return find_layout(cwd), ()
@@ -250,6 +245,10 @@ def layout_for_files(paths: Sequence[str], cwd: Path) -> tuple[Layout, tuple[str
             f"the files belong to different lesson stores ({stores}); query each store separately"
         )
     root = next(iter(roots))
+    here = find_root(cwd)
+    if here is not None and root != here and is_within(root, here):
+        # A nested store reached through a link (vendor -> ../other) is another repo's.
+        require_inside(root, here, fix="pass the file by the path it has in that repo")
     relative = []
     for path in paths:
         rel = repo_relative(path, root, cwd)

@@ -4,7 +4,7 @@ Off unless ``.lessons/config.json`` says ``"telemetry": true`` (never an environ
 variable: a hook started by an editor does not see the user's shell). Nothing leaves the
 machine. The log lives in ``.lessons/local/`` and is bounded: when the current file passes
 half of ``telemetry_max_bytes`` it becomes ``telemetry.1.jsonl`` (replacing the previous
-one), so both together stay within the limit. Keys pass through ``mask_secrets`` first.
+one), so both together stay within the limit. Keys pass through ``mask_thoroughly`` first.
 
 The hook calls ``record_recall`` and ``record_failure`` on its hot path, so this module
 imports only orjson and the standard library, and never raises on a write it cannot do:
@@ -23,7 +23,7 @@ from typing import Any
 
 import orjson
 
-from lessons_core.authoring.secrets import mask_secrets
+from lessons_core.authoring.secrets import mask_thoroughly
 from lessons_core.fsutil import locked
 from lessons_core.store.config import Config
 from lessons_core.store.layout import TELEMETRY_LOCK, TELEMETRY_LOG, TELEMETRY_ROTATED, Layout
@@ -103,7 +103,7 @@ def session_tag(session_id: str) -> str:
 
 def clean_key(key: str) -> str:
     """What is logged for a context key: secrets masked, one line, bounded length."""
-    return mask_secrets(" ".join(key.split()))[:MAX_KEY_CHARS]
+    return mask_thoroughly(" ".join(key.split()))[:MAX_KEY_CHARS]
 
 
 def record_recall(

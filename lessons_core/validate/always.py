@@ -106,11 +106,11 @@ def precise_trigger(
         if program in files or shutil.which(program) is not None:
             second = words[1] if len(words) > 1 else ""
             plain = re.fullmatch(r"[\w:.-]+", second) is not None and not second.startswith("-")
-            return "--trigger-cmd", _literal(f"{program} {second}" if plain else program)
+            return "--trigger-cmd", literal_pattern(f"{program} {second}" if plain else program)
     return None
 
 
-def _literal(text: str) -> str:
+def literal_pattern(text: str) -> str:
     """``text`` as a command pattern matching it literally (spaces stay readable)."""
     return "".join(f"\\{char}" if char in _SPECIAL else char for char in text)
 

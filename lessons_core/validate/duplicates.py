@@ -16,6 +16,7 @@ from lessons_core.authoring.guards import normalised_rule, rule_terms, term_simi
 from lessons_core.matching.glob_match import normalise_glob
 from lessons_core.matching.thresholds import CROWDED_TRIGGER_SET, NEAR_DUPLICATE_SIMILARITY
 from lessons_core.matching.words import fold, tokens
+from lessons_core.printable import inert
 from lessons_core.store.model import Lesson
 from lessons_core.validate.context import Context
 from lessons_core.validate.findings import Finding
@@ -48,7 +49,7 @@ def _identical_and_near(ctx: Context, active: list[Lesson]) -> Iterator[Finding]
         yield Finding(
             "L202",
             ctx.lesson_file(newer.id),
-            f"the rule is {score:.0%} like active lesson '{older.id}': {older.rule}",
+            f"the rule is {score:.0%} like active lesson '{older.id}': {inert(older.rule)}",
             f"keep one: supersede the other (lessons supersede {newer.id} --by {older.id}), "
             "or reword them so each says something the other does not",
             newer.id,

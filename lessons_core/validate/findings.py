@@ -2,7 +2,7 @@
 
 Codes never change meaning once published (docs/validate.md lists them); a retired check
 leaves its code unused. Families: L0xx schema, L1xx triggers, L2xx duplicates, L3xx
-telemetry, L4xx always-on lessons.
+telemetry, L4xx always-on lessons, L5xx secrets.
 """
 
 from __future__ import annotations
@@ -55,6 +55,7 @@ _TABLE: tuple[Code, ...] = (
     Code("L303", Severity.WARNING, "never held"),
     Code("L401", Severity.WARNING, "always-on lesson does not fit the budget"),
     Code("L402", Severity.WARNING, "always-on lesson could have a precise trigger"),
+    Code("L501", Severity.ERROR, "what looks like a secret is committed"),
 )
 CODES: dict[str, Code] = {entry.code: entry for entry in _TABLE}
 

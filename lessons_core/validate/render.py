@@ -1,9 +1,15 @@
-"""Validate output for people (text), programs (JSON) and GitHub Actions (annotations)."""
+"""Validate output for people (text), programs (JSON) and GitHub Actions (annotations).
+
+A finding can quote lesson text (a trigger, another rule) and names a file whose name a
+commit chose: text and annotations write every unprintable character in them as its
+escape (``lessons_core.printable``), and JSON is printed by ``lessons_cli.output``.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from lessons_core.printable import visible
 from lessons_core.validate.findings import Finding, Severity
 from lessons_core.validate.runner import ValidationReport
 
@@ -28,9 +34,10 @@ def summary_line(report: ValidationReport) -> str:
 def as_text(report: ValidationReport) -> str:
     lines: list[str] = []
     for finding in report.findings:
-        where = finding.file + (f":{finding.line}" if finding.line else "")
-        lines.append(f"{where}: {finding.code} {finding.severity.value}: {finding.message}")
-        lines.append(f"  fix: {finding.fix}")
+        where = visible(finding.file) + (f":{finding.line}" if finding.line else "")
+        message = visible(finding.message)
+        lines.append(f"{where}: {finding.code} {finding.severity.value}: {message}")
+        lines.append(f"  fix: {visible(finding.fix)}")
     lines.append(summary_line(report))
     return "\n".join(lines)
 
@@ -51,11 +58,11 @@ def as_github(report: ValidationReport, prefix: str = "") -> str:
 
 
 def _annotation(finding: Finding, prefix: str) -> str:
-    props = [f"file={_property(prefix + finding.file)}"]
+    props = [f"file={_property(visible(prefix + finding.file))}"]
     if finding.line:
         props.append(f"line={finding.line}")
     props.append(f"title={_property(f'{finding.code} {finding.title}')}")
-    body = _data(f"{finding.message}\nfix: {finding.fix}")
+    body = _data(f"{visible(finding.message)}\nfix: {visible(finding.fix)}")
     return f"::{finding.severity.value} {','.join(props)}::{body}"
 
 

@@ -10,7 +10,7 @@ import pytest
 from lessons_core.delivery import deliver as delivery
 from lessons_core.delivery import sessions
 from lessons_core.delivery.deliver import BOTH_MODES, CONTEXT, GATE, ToolAction
-from lessons_core.recall.render import FRAME_SENTENCE, estimate_tokens, header_for
+from lessons_core.recall.render import NOTE, estimate_tokens, header_for
 from lessons_core.store.config import Config
 from lessons_core.store.layout import Layout, lessons_command
 from lessons_core.store.project import init_project
@@ -66,7 +66,7 @@ def test_a_block_says_what_it_is_until_the_session_note_reached_the_model(
     delivery.session_start(project, "s", "startup", Config())
     noted = delivery.before_action(project, "s", READ, Config())
     assert noted is not None
-    assert FRAME_SENTENCE not in noted.text
+    assert NOTE not in noted.text
     assert noted.text.splitlines()[1] == "- Keep src/a.py import-safe. (this file)"
     delivery.before_compaction(project, "s")
     again = delivery.before_action(project, "s", READ, Config())

@@ -65,6 +65,7 @@ HOOK_PATH: dict[str, frozenset[str]] = {
     "lessons_core.errors": frozenset(),
     "lessons_core.index.file_scan": frozenset(),
     "lessons_core.fsutil": frozenset(),
+    "lessons_core.containment": frozenset(),
     "lessons_core.matching.glob_match": frozenset(),
     "lessons_core.hookjson": frozenset(),
     "lessons_core.index.cache": frozenset(),

@@ -43,7 +43,9 @@ def test_init_writes_copilots_native_format(repo: Path) -> None:
     assert data["hooks"] == {
         "sessionStart": [{"type": "command", "timeoutSec": 10, "bash": command}],
         "userPromptSubmitted": [{"type": "command", "timeoutSec": 10, "bash": command}],
-        "preToolUse": [{"type": "command", "timeoutSec": 10, "bash": command, "matcher": matcher}],
+        "preToolUse": [
+            {"type": "command", "timeoutSec": 10, "bash": command, "matcher": f"{matcher}|view"}
+        ],
         "postToolUse": [{"type": "command", "timeoutSec": 10, "bash": command, "matcher": "bash"}],
         "postToolUseFailure": [
             {"type": "command", "timeoutSec": 10, "bash": command, "matcher": matcher}

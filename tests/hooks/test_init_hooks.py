@@ -214,6 +214,21 @@ def test_agents_md_section_is_added_once_and_kept_in_place(
     assert doc.read_text() == "# Agents\n\nUse tabs.\n"
 
 
+def test_agents_md_with_a_lone_marker_is_refused_and_left_alone(
+    plain_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An end marker deleted by hand: which lines are the section would be a guess, and
+    replacing up to a later marker would delete the text between; init refuses."""
+    doc = plain_repo / "AGENTS.md"
+    doc.write_text(f"# Agents\n\n{agent_docs.START}\nold section\n\nUse tabs.\n")
+    before = doc.read_bytes()
+    code, _, err = init_in(plain_repo, "--agents-md", monkeypatch=monkeypatch)
+    assert code == 1
+    assert "AGENTS.md" in err
+    assert "fix them by hand" in err
+    assert doc.read_bytes() == before
+
+
 def test_wiring_says_which_tools_reach_the_hook() -> None:
     """Claude Code's entries cover edits, Bash and Read (where file rules come), not Grep;
     events without a matcher all."""

@@ -178,6 +178,8 @@ def test_the_launcher_runs_any_command_and_fails_clearly_without_an_install(
     done = listing(env)
     assert done.returncode == 127
     assert "not installed on this machine" in done.stderr
+    # and the command that installs it, as the README gives it
+    assert "in the root of a clone of the lessons repository, run 'pipx install .'" in done.stderr
 
 
 @pytest.mark.parametrize("where", ["repo-venv", "lessons-python", "home-local-bin"])

@@ -8,13 +8,18 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import anyio
+import mcp_types
 import pytest
 
+from bench.mcp_tools import INITIALIZE
+from lessons_cli.mcp_server import Unanswered
 from lessons_cli.mcp_tools import SPECS
 from lessons_core.store.layout import Layout
 from tests.conftest import harness_env, run, save_lesson, wired_here
-from tests.mcp.stdio_client import Server
+from tests.mcp.stdio_client import INITIALIZED, Server
 
 APP_RULE = "Keep src/app.py free of import-time side effects."
 SERVE = [sys.executable, "-m", "lessons_cli", "mcp"]
@@ -78,7 +83,7 @@ def test_malformed_requests_are_answered_or_dropped_and_the_server_goes_on(
         "fix": "call the tool again with the arguments fixed",
     }
     topics = server.call(15, "lessons_topics")["result"]
-    assert topics["content"][0]["text"] == "code\t1"
+    assert topics["content"][0]["text"].splitlines()[2:-1] == ["code\t1"]
     assert server.close()[0] == 0
 
 
@@ -133,3 +138,75 @@ def test_lessons_mcp_help_runs_without_the_sdk() -> None:
     )
     assert "Example:" in done.stdout
     assert done.stderr == ""
+
+
+# The 2026-07-28 protocol has no handshake: each request carries its envelope in _meta.
+MODERN_META = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": {"name": "piped", "version": "1"},
+    "io.modelcontextprotocol/clientCapabilities": {},
+}
+
+
+def _call(request_id: int | str, name: str, arguments: dict[str, Any], modern: bool) -> Any:
+    params: dict[str, Any] = {"name": name, "arguments": arguments}
+    if modern:
+        params["_meta"] = MODERN_META
+    return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}
+
+
+@pytest.mark.parametrize("modern", [False, True], ids=["initialize", "2026-07-28"])
+def test_every_request_read_before_end_of_input_is_answered(repo: Layout, modern: bool) -> None:
+    """A file of requests piped in (stdin ends right after the last): each gets its one
+    answer before the server exits, run after run, the capture among them, in either
+    protocol era. The SDK alone cancelled the calls still running at end of input and
+    answered about half."""
+    save_lesson(repo, "code-app", APP_RULE, files=("src/app.py",), topics=("code",))
+    requests: list[dict[str, Any]] = [] if modern else [INITIALIZE, INITIALIZED]
+    for number in range(1, 13):
+        query = {"file": "src/app.py", "prompt": f"{number}"}
+        requests.append(_call(number, "lessons_query", query, modern))
+    requests.insert(7, _call("topics", "lessons_topics", {}, modern))
+    expected = sorted(["add", "topics", *map(str, range(1, 13)), *([] if modern else ["0"])])
+    piped = repo.root / "requests.jsonl"
+    for run_number in range(4):
+        adding = {
+            "rule": f"Run make gen number {run_number} after editing src/app.py.",
+            "topic": "gen",
+            "files": ["src/app.py"],
+            "force": True,
+        }
+        add = _call("add", "lessons_add", adding, modern)
+        piped.write_text("".join(json.dumps(r) + "\n" for r in [*requests, add]))
+        with piped.open("rb") as stdin:
+            done = subprocess.run(
+                SERVE, cwd=repo.root, stdin=stdin, capture_output=True, timeout=120, check=True
+            )
+        replies = [json.loads(line) for line in done.stdout.splitlines()]
+        answered = [reply["id"] for reply in replies]
+        assert sorted(map(str, answered)) == expected
+        assert "error" not in replies[answered.index("add")]
+        assert replies[answered.index("add")]["result"].get("isError") is not True
+    assert len(list(repo.lessons_dir.glob("gen-*.json"))) == 4
+
+
+def test_a_cancelled_request_is_not_waited_for() -> None:
+    """At end of input the server waits for the answers still owed; a request the client
+    cancelled gets none (the protocol says so), so it is not owed."""
+    owed = Unanswered()
+    call = {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "x"}}
+    cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 7}}
+    owed.opened(mcp_types.JSONRPCRequest.model_validate(call))
+    owed.opened(mcp_types.JSONRPCRequest.model_validate({**call, "id": 8}))
+    assert set(owed.ids) == {7, 8}
+    owed.opened(mcp_types.JSONRPCNotification.model_validate(cancel))
+    assert set(owed.ids) == {8}
+    owed.answered(
+        mcp_types.JSONRPCResponse.model_validate({"jsonrpc": "2.0", "id": 8, "result": {}})
+    )
+
+    async def settle() -> None:
+        with anyio.fail_after(5):
+            await owed.settled()
+
+    anyio.run(settle)

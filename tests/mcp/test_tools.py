@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from lessons_cli.mcp_tools import SESSION_VARIABLES, SPECS, call_tool, tool_list
+from lessons_core.recall.render import CLOSE, NOTE, OPEN
 from lessons_core.store.files import get_lesson
 from lessons_core.store.layout import Layout
 from lessons_core.store.model import Status
@@ -179,7 +180,7 @@ def test_show_topics_and_deprecate(store: Layout) -> None:
     shown = call_tool("lessons_show", {"id": "code-app"}, store.root)
     assert f"rule:      {APP_RULE}" in shown.text
     assert "files:     src/app.py" in shown.text
-    assert call_tool("lessons_topics", None, store.root).text == "code\t1"
+    assert call_tool("lessons_topics", None, store.root).text == f"{OPEN}\n{NOTE}\ncode\t1\n{CLOSE}"
     done = call_tool("lessons_deprecate", {"id": "code-app"}, store.root)
     assert done.text == "deprecated code-app"
     assert get_lesson(store, "code-app").status is Status.DEPRECATED

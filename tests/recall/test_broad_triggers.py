@@ -121,6 +121,26 @@ def test_a_broad_match_waits_while_a_specific_one_applies(
     assert [(h.lesson_id, h.broad) for h in alone.hits] == [("code-small", True)]
 
 
+def test_a_read_leaves_broad_matches_for_the_change(
+    layout: Layout, write_lesson: WriteLesson
+) -> None:
+    """A read of a file only broad rules cover is silent, and counts nothing as more; the
+    specific rule about it speaks; the change that follows brings the broad one, and a
+    gated broad rule speaks on the read too."""
+    write_lesson("api-timeouts", "Give requests a timeout.", files=("src/api/**",))
+    write_lesson("code-small", "Keep modules small.", files=("src/**",))
+    reading = RecallRequest(files=("src/db/models.ts",), read=True)
+    quiet = recall(layout, reading, config=Config())
+    assert (quiet.hits, quiet.more, quiet.matched) == ((), 0, ("code-small",))
+    specific = recall(layout, EDIT._replace(read=True), config=Config())
+    assert ([h.lesson_id for h in specific.hits], specific.more) == (["api-timeouts"], 0)
+    change = recall(layout, RecallRequest(files=("src/db/models.ts",)), config=Config())
+    assert [h.lesson_id for h in change.hits] == ["code-small"]
+    write_lesson("code-gated", "Run the formatter.", files=("src/**",), gate=True)
+    gated = recall(layout, reading, config=Config())
+    assert [h.lesson_id for h in gated.hits] == ["code-gated"]
+
+
 def test_one_broad_match_a_call(layout: Layout, write_lesson: WriteLesson) -> None:
     """With only broad matches, ``max_broad_matches`` of them (one by default) are shown."""
     for n, glob in enumerate(("src/**", "**/*.ts", "src/**/*.ts")):

@@ -61,6 +61,7 @@ REQUESTS = st.builds(
     files=st.lists(PATHS, max_size=2).map(tuple),
     command=st.none() | COMMANDS,
     prompt=st.none() | st.lists(WORDS, min_size=1, max_size=6).map(" ".join),
+    named=st.lists(PATHS, max_size=2).map(tuple),  # files the prompt names
 )
 
 

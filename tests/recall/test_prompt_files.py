@@ -46,6 +46,7 @@ def layout(tmp_path: Path) -> Layout:
             ("src/app.py", "src/storage/paths.py"),
         ),
         ("src/app.py#L12 is odd", ("src/app.py",)),
+        ("lines src/app.py:12-20 and **src/x.py**", ("src/app.py", "src/x.py")),
         ("paths.py is wrong", ("src/storage/paths.py",)),
         ("x.py is wrong", ()),  # two tracked files are called x.py
         ("update README.md!", ("README.md",)),
@@ -67,6 +68,12 @@ def test_the_files_a_prompt_names(layout: Layout, prompt: str, named: tuple[str,
 def test_an_absolute_path_inside_the_repo_is_made_relative(layout: Layout) -> None:
     prompt = f"open {layout.top}/src/app.py and {layout.top}-other/src/app.py"
     assert named_files(layout, prompt) == ("src/app.py",)
+
+
+def test_an_absolute_path_through_a_link_to_the_repo_counts(layout: Layout, tmp_path: Path) -> None:
+    link = tmp_path / "link"
+    link.symlink_to(layout.top)
+    assert named_files(Layout(str(link)), f"open {layout.top}/src/app.py") == ("src/app.py",)
 
 
 def test_at_most_max_named_files_are_taken(layout: Layout) -> None:
@@ -160,3 +167,10 @@ def test_named_files_stay_within_the_recall_budget(layout: Layout) -> None:
     assert notice is not None
     assert len(notice.shown) == 2
     assert "4 more matching rules not shown." in notice.text
+
+
+def test_a_store_below_the_top_of_git_names_files_relative_to_itself(tmp_path: Path) -> None:
+    """In a monorepo whose .lessons/ is in a sub-folder, paths are relative to that folder."""
+    root = make_repo(tmp_path / "mono", {"web/src/paths.py": "", "api/paths.go": ""})
+    layout, _ = init_project(root / "web")
+    assert named_files(layout, "fix paths.py") == ("src/paths.py",)

@@ -229,3 +229,18 @@ def test_outside_any_store_is_an_error(tmp_path: Path) -> None:
     done = run_lessons(tmp_path, "query", "--file", "x.py")
     assert (done.returncode, done.stdout) == (1, "")
     assert "run 'lessons init'" in done.stderr
+
+
+def test_a_prompt_naming_a_file_brings_its_rules_as_the_hook_would(store: Layout) -> None:
+    """``--prompt`` finds the files a prompt names, as the prompt hook does; --explain
+    and --json say how the rule came."""
+    code, out, _ = query("--prompt", "why does `src/api/client.ts:40` retry?")
+    assert code == 0
+    assert "- api-client: Reuse the shared client. (named in the prompt: src/api/client.ts)" in out
+    code, out, _ = query("--prompt", "fix src/api/client.ts", "--json")
+    assert [(hit["id"], hit["via"]) for hit in json.loads(out)["lessons"]] == [
+        ("api-client", "named"),
+        ("api-timeouts", "named"),
+    ]
+    code, out, _ = query("--prompt", "fix src/api/client.ts", "--explain")
+    assert "via named: src/api/client.ts (src/api/client.ts)" in out

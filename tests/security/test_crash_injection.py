@@ -1,7 +1,7 @@
 """Crash injection beyond the store's own files: a process killed at any moment while it
-merges harness settings, edits AGENTS.md, rewrites a lesson, resets session state,
-appends to the hook log or appends to (and rotates) the telemetry log never leaves a
-half-written file, and keeps what others wrote."""
+merges harness settings, edits AGENTS.md (the init and the export sections), rewrites a
+lesson, resets session state, appends to the hook log or appends to (and rotates) the
+telemetry log never leaves a half-written file, and keeps what others wrote."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from typing import Any
 
 import orjson
 
-from lessons_cli.harnesses.agent_docs import END, START
+from lessons_cli.harnesses.agent_docs import END, EXPORT, START
 from lessons_core.delivery import sessions
 from lessons_core.delivery.hooklog import log_path
 from lessons_core.store.files import load_graph
@@ -36,6 +36,7 @@ from lessons_core.store.config import Config
 from lessons_core.delivery.hooklog import log_failure
 from lessons_core.store.layout import Layout
 from lessons_core.store.files import get_lesson, update_lesson
+from lessons_core.export import agents_md
 
 root = Path(sys.argv[1])
 layout = Layout(root)
@@ -46,6 +47,10 @@ for n in itertools.count():
     if n % 3 == 0:
         wiring.uninstall(root, spec)
     (agent_docs.add_snippet if n % 2 else agent_docs.remove_snippet)(root / "AGENTS.md")
+    if n % 4 == 3:
+        agent_docs.EXPORT.remove(root / "AGENTS.md")
+    else:
+        agent_docs.EXPORT.put(root / "AGENTS.md", agent_docs.EXPORT.wrap(agents_md(layout)))
     lesson = get_lesson(layout, "code-sorted")
     update_lesson(layout, replace(lesson, rationale="because " * (n % 400)))
     sessions.claim(layout, "s", [f"lesson-{n}"])
@@ -77,6 +82,7 @@ def check_files(layout: Layout) -> None:
     agents = (root / "AGENTS.md").read_text()
     assert agents.startswith(USER_AGENTS)
     assert agents.count(START) == agents.count(END) <= 1
+    assert agents.count(EXPORT.start) == agents.count(EXPORT.end) <= 1
     graph = load_graph(layout)
     assert not graph.broken, graph.broken
     assert set(graph.lessons) == {"code-sorted"}

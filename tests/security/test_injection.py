@@ -10,7 +10,7 @@ import re
 import pytest
 
 from lessons_core.jsonio import dumps
-from lessons_core.recall.render import BRACKET_CLOSE, BRACKET_OPEN, CLOSE, FRAME_SENTENCE, OPEN
+from lessons_core.recall.render import BRACKET_CLOSE, BRACKET_OPEN, CLOSE, NOTE, OPEN
 from lessons_core.store.layout import Layout
 from tests.conftest import save_lesson
 from tests.hooks.conftest import call_hook
@@ -86,7 +86,7 @@ def assert_inert(text: str, rules: int = 1, fence: tuple[str, str] = (OPEN, CLOS
     opening, closing = fence
     lines = text.splitlines()
     start = lines.index(opening)
-    if lines[start + 1].startswith(FRAME_SENTENCE):
+    if lines[start + 1].startswith(NOTE):
         start += 1
     assert lines[start + 1].startswith("- ")
     assert lines[-1] == closing

@@ -16,6 +16,7 @@ from lessons_core.telemetry import log as telemetry
 from tests.conftest import save_lesson
 from tests.hooks.conftest import call_hook
 from tests.security.conftest import checked_answer, within
+from tests.security.secret_corpus import SECRET_SHAPES
 
 H = "claude-code"
 
@@ -140,12 +141,14 @@ def test_telemetry_masks_every_token_before_writing(
     project: Layout, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """With telemetry on, the recall and failure records the real hook appends for calls
-    carrying each kind of credential hold none of them."""
+    carrying each kind of credential, and each shape of the secret corpus, hold none of
+    them."""
     monkeypatch.chdir(project.root)
     project.config_path.write_bytes(dumps(Config(telemetry=True).to_dict()))
     save_lesson(project, "deploy-smoke", "Run the smoke check first.", commands=("deploy",))
     calls = [f"deploy --token {token}" for token in SECRETS.values()]
     calls += ["DB_URL=postgres://admin:hunter2secret@db/prod deploy", "deploy -p Tr0ub4dor"]
+    calls += [f"deploy {shape.text}" for shape in SECRET_SHAPES.values()]
     for number, command in enumerate(calls):
         for event in ("PreToolUse", "PostToolUseFailure"):
             data = {"hook_event_name": event, "session_id": f"s{number}",
@@ -158,3 +161,4 @@ def test_telemetry_masks_every_token_before_writing(
     assert [r["kind"] for r in records].count("failure") == len(calls)
     for secret in [*SECRETS.values(), "hunter2secret"]:
         assert secret[6:20] not in log, secret
+    assert [kind for kind, shape in SECRET_SHAPES.items() if shape.secret in log] == []

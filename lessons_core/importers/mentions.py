@@ -1,0 +1,138 @@
+"""Triggers out of a rule's own words: the files and commands it names.
+
+Instruction files (CLAUDE.md, AGENTS.md, ...) and rule files loaded on every request say
+nothing of where a rule applies, but the rule often does: "never edit `uv.lock` by hand",
+"run `uv run pytest` before committing". Only unmistakable names count, and each must be
+a trigger that ``lessons validate --strict`` passes (a glob matching at most half the
+repo's files):
+
+- a file: a word with a ``/``, an inner ``.`` or a glob character that names a file of
+  the repo exactly (``src/db/models.py``, ``pyproject.toml``), a folder written as one
+  (``src/db/`` becomes ``src/db/**``), a bare file name found deeper in the tree
+  (``conftest.py`` becomes ``**/conftest.py``), or a glob that matches some files of the
+  repo without matching most of them;
+- a command: a code span (in backticks) that starts with a developer tool, a program on
+  the PATH or an executable file of the repo, taken up to its first option or placeholder
+  (`` `uv run pytest -x` `` gives ``uv run pytest``; ``python -m`` keeps its module),
+  as a pattern matching that text literally, unless it fires on ordinary commands or
+  names only an interpreter.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from pathlib import Path
+
+from lessons_core.matching.glob_counts import FileIndex
+from lessons_core.matching.thresholds import BROAD_GLOB_SHARE
+from lessons_core.matching.trigger_checks import command_problem, glob_problem
+from lessons_core.store.model import Triggers
+from lessons_core.validate.always import ORDINARY_WORDS, literal_pattern
+
+_SPAN = re.compile(r"`([^`\n]+)`")
+_EDGES = "\"'()[]{}<>,;:!?`"
+_GLOB_CHARS = frozenset("*?[")
+_PLAIN_WORD = re.compile(r"[\w][\w:./=@+-]*")
+MAX_COMMAND_WORDS = 5
+# Tools a project's instructions name, whether or not this machine has them installed.
+DEVELOPER_TOOLS = frozenset(
+    """git make just npm npx pnpm yarn bun node deno uv uvx pip pip3 pipx poetry pdm hatch
+    tox nox pytest python python3 ruff mypy black isort flake8 pylint pyright pre-commit
+    cargo rustc go gofmt docker docker-compose podman kubectl helm terraform ansible
+    gradle gradlew mvn mvnw dotnet bundle bundler rake rails gem composer php artisan
+    alembic django-admin manage.py flask celery jest vitest playwright eslint prettier
+    tsc turbo nx lerna bazel cmake ctest meson ninja swift xcodebuild flutter dart mix
+    elixir iex sbt psql mysql sqlite3 redis-cli aws gcloud az gh""".split()
+)
+_INTERPRETERS = frozenset({"python", "python3", "node", "ruby", "bash", "sh", "perl"})
+
+
+class Mentions:
+    """Finds the triggers a rule's wording names, judged against the repo's files."""
+
+    def __init__(self, root: Path, files: FileIndex) -> None:
+        self.root = root
+        self.files = files
+        self.paths = frozenset(files.paths)
+        self._names: dict[str, int] | None = None  # file name -> how many files have it
+
+    def triggers(self, text: str) -> Triggers:
+        """The file and command triggers ``text`` names (empty when it names none)."""
+        found = [
+            (span.split()[0], pattern)
+            for span in _SPAN.findall(text)
+            if (pattern := _command(span, self))
+        ]
+        commands = [pattern for _, pattern in found]
+        run = {program for program, _ in found}
+        globs = [
+            glob for word in _words(text) if word not in run and (glob := self._file_trigger(word))
+        ]  # a script the rule runs is its command trigger, not a file it is about
+        return Triggers(files=tuple(dict.fromkeys(globs)), commands=tuple(dict.fromkeys(commands)))
+
+    def _file_trigger(self, word: str) -> str | None:
+        path = word.strip(_EDGES).rstrip(".").removeprefix("./")
+        if not path or path.startswith(("/", "-", "~")) or "://" in path or ".." in path:
+            return None
+        has_glob = bool(_GLOB_CHARS & set(path))
+        if not (has_glob or "/" in path or "." in path[1:]):
+            return None
+        if path.endswith("/"):
+            candidate = path.rstrip("/") + "/**" if self.files.is_folder(path) else None
+        elif has_glob or path in self.paths:
+            candidate = path
+        elif self.files.is_folder(path):
+            candidate = path + "/**"
+        elif "/" not in path and self._name_count(path) > 0:
+            candidate = "**/" + path
+        else:
+            candidate = None
+        if candidate is None:
+            return None
+        problem = glob_problem(candidate, self.root, self.files, BROAD_GLOB_SHARE)
+        return candidate if problem is None else None
+
+    def _name_count(self, name: str) -> int:
+        if self._names is None:
+            self._names = {}
+            for path in self.files.paths:
+                base = path.rsplit("/", 1)[-1]
+                self._names[base] = self._names.get(base, 0) + 1
+        return self._names.get(name, 0)
+
+    def is_program(self, word: str) -> bool:
+        """``word`` (the first of a code span) names a tool, a program or a repo file."""
+        name = word.removeprefix("./")
+        if name in self.paths:  # a script of the repo, not a file it is about (uv.lock)
+            return os.access(self.root / name, os.X_OK)
+        if name in DEVELOPER_TOOLS:
+            return True
+        return name not in ORDINARY_WORDS and shutil.which(name) is not None
+
+
+def _words(text: str) -> list[str]:
+    inside = [word for span in _SPAN.findall(text) for word in span.split()]
+    return inside + _SPAN.sub(" ", text).split()
+
+
+def _command(span: str, mentions: Mentions) -> str | None:
+    words = span.split()
+    if not words or not _PLAIN_WORD.fullmatch(words[0].removeprefix("./")):
+        return None
+    if not mentions.is_program(words[0]):
+        return None
+    kept = [words[0]]
+    rest = words[1:]
+    if kept[0] in _INTERPRETERS and len(rest) >= 2 and rest[0] == "-m":
+        kept += rest[:2]  # python -m pytest: the module is the command
+        rest = rest[2:]
+    for word in rest:
+        if len(kept) >= MAX_COMMAND_WORDS or word.startswith("-"):
+            break
+        if not _PLAIN_WORD.fullmatch(word):
+            break
+        kept.append(word)
+    pattern = literal_pattern(" ".join(kept))
+    return pattern if command_problem(pattern) is None else None

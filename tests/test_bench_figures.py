@@ -1,0 +1,46 @@
+"""The token figures the docs quote are the benchmark's: the replays are deterministic, so
+this runs them and holds README.md, docs/performance.md and docs/recall.md to their output.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from bench.days import days_graph, replay_days
+from bench.graphs import CORPUS, corpus_graph
+from bench.replay import replay
+from bench.report import DAYS_NAME, replay_summary
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = [ROOT / "README.md", ROOT / "docs" / "performance.md", ROOT / "docs" / "recall.md"]
+PER_ACTION = re.compile(r"(\d+(?:\.\d)?) tokens (?:per|an|a) edit or command")
+PER_DELIVERY = re.compile(r"(\d+) (?:tokens )?(?:per|a) delivering call")
+
+
+@pytest.mark.slow
+def test_the_quoted_token_figures_are_the_replays() -> None:
+    """The recorded run's replay lines are what the replays print now, and every figure of
+    tokens per edit or command and per delivering call in the docs is one of theirs. The
+    session note names the repo's path, so the graphs live where ``python -m bench`` puts
+    them: a temp folder of the same name's length."""
+    lessons = Path(sys.executable).parent / "lessons"
+    with tempfile.TemporaryDirectory(prefix="lessons-bench-") as tmp:
+        corpus = replay(corpus_graph(Path(tmp) / "corpus", CORPUS, lessons))
+        days = replay_days(days_graph(Path(tmp) / "days", CORPUS, lessons))
+    lines = [replay_summary(corpus), replay_summary(days, DAYS_NAME)]
+    recorded = (ROOT / "docs" / "performance.md").read_text()
+    for line in lines:
+        assert line in recorded.splitlines(), line
+    actions = {f"{r.per_action:.1f}" for r in (corpus, days)}
+    deliveries = {f"{r.per_delivery:.0f}" for r in (corpus, days)}
+    for doc in DOCS:
+        text = doc.read_text()
+        quoted = PER_ACTION.findall(text)
+        assert set(quoted) <= actions, (doc.name, quoted, actions)
+        assert set(PER_DELIVERY.findall(text)) <= deliveries, (doc.name, deliveries)
+    assert any(PER_ACTION.search(doc.read_text()) for doc in DOCS)

@@ -1,0 +1,171 @@
+"""``lessons import instructions`` on a CLAUDE.md written like a real Python project's."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lessons_core.store.files import load_graph
+from lessons_core.store.layout import Layout
+from lessons_core.store.model import Lesson
+from lessons_core.store.project import init_project
+from tests.conftest import make_repo, run
+
+CLAUDE_MD = Path(__file__).parent / "fixtures" / "instructions" / "CLAUDE.md"
+PROJECT = {
+    "pyproject.toml": "[project]\nname = 'inventory'\n",
+    "uv.lock": "version = 1\n",
+    "manage.py": "import django\n",
+    "README.md": "# inventory\n",
+    "src/inventory/__init__.py": "",
+    "src/inventory/models.py": "class Stock: ...\n",
+    "src/inventory/api/views.py": "def stock(request): ...\n",
+    "src/inventory/tasks/sync.py": "def sync(): ...\n",
+    "src/inventory/services/stock.py": "def level(item): ...\n",
+    "tests/conftest.py": "import pytest\n",
+    "tests/factories.py": "class StockFactory: ...\n",
+    "tests/test_models.py": "def test_stock(): ...\n",
+    "tests/test_api.py": "def test_api(): ...\n",
+    "tests/integration/test_db.py": "def test_db(): ...\n",
+}
+# The bullets of the fixture that name nothing of the repo: they stay in CLAUDE.md.
+UNNAMED = [
+    "Use type hints on every public function.",
+    "Prefer `pathlib.Path` over `os.path` in new code.",
+    "Write docstrings in the imperative mood.",
+    "Write commit messages in the imperative mood.",
+    "Never force-push to main.",
+]
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Layout:
+    root = make_repo(tmp_path / "inventory", PROJECT)
+    shutil.copy(CLAUDE_MD, root / "CLAUDE.md")
+    layout, _ = init_project(root)
+    monkeypatch.chdir(root)
+    return layout
+
+
+def imported(*args: str) -> dict[str, Any]:
+    result = run("import", "instructions", *args, "--json")
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def by_rule(layout: Layout) -> dict[str, Lesson]:
+    return {lesson.rule: lesson for lesson in load_graph(layout).lessons.values()}
+
+
+def strict_validate() -> list[dict[str, Any]]:
+    checked = run("validate", "--strict", "--format", "json")
+    findings: list[dict[str, Any]] = json.loads(checked.stdout)["findings"]
+    assert checked.exit_code == 0, findings
+    return findings
+
+
+def test_bullets_naming_files_or_commands_become_triggered_lessons(project: Layout) -> None:
+    """Paths, folders, bare file names and backticked commands become the triggers; the
+    heading names the topic; prose, code blocks and the bullets naming nothing are each
+    reported as staying in CLAUDE.md; lessons' own section is skipped; every lesson
+    passes `lessons validate --strict`."""
+    report = imported()
+    lessons = by_rule(project)
+    pytest_rule = lessons[
+        "Run the test suite with `uv run pytest`; never call bare `pytest`, it misses the "
+        "settings module."
+    ]
+    assert pytest_rule.triggers.commands == ("uv run pytest", "pytest")
+    assert pytest_rule.topics == ("commands",)
+    assert pytest_rule.evidence == ("import:CLAUDE.md",)
+    lock = lessons["Never edit `uv.lock` by hand; change `pyproject.toml` and run `uv lock`."]
+    assert lock.triggers.files == ("uv.lock", "pyproject.toml")
+    assert lock.triggers.commands == ("uv lock",)
+    views = lessons["Keep views thin: business logic goes in `src/inventory/services/`."]
+    assert views.triggers.files == ("src/inventory/services/**",)
+    assert views.topics == ("code-style",)
+    fixtures = lessons["Put shared fixtures in `conftest.py`, not in the test modules."]
+    assert fixtures.triggers.files == ("**/conftest.py",)
+    postgres = lessons[
+        "Tests under tests/integration/ need a running Postgres: start it with "
+        "`docker compose up -d db`."
+    ]
+    assert postgres.triggers.files == ("tests/integration/**",)
+    assert postgres.triggers.commands == ("docker compose up",)
+    assert postgres.topics == ("testing",)
+    assert len(lessons) == 7
+    assert not any("lessons query" in rule for rule in lessons)  # init --agents-md's section
+    assert not any(lesson.always for lesson in lessons.values())
+    stays = [n["detail"] for n in report["not_carried"] if n["code"] == "no-trigger"]
+    assert [detail.split("': ")[0].strip("'") for detail in stays] == UNNAMED
+    assert all("stays where it is (--always imports it" in detail for detail in stays)
+    kinds = {note["code"] for note in report["not_carried"]}
+    assert kinds == {"no-trigger", "paragraph", "code-block"}
+    assert strict_validate() == []
+
+
+def test_always_makes_the_rest_always_on_lessons(project: Layout) -> None:
+    """With --always the bullets naming nothing become always-on lessons, as many as
+    always_max_tokens has room for; the rest are reported, and validate passes."""
+    project.config_path.write_text('{"always_max_tokens": 1000}\n')
+    report = imported("--always")
+    lessons = by_rule(project)
+    assert [rule for rule in UNNAMED if lessons[rule].always] == UNNAMED
+    assert report["not_carried"] == [n for n in report["not_carried"] if n["code"] != "no-trigger"]
+    assert strict_validate() == []
+
+
+def test_a_second_import_changes_nothing(project: Layout) -> None:
+    imported()
+    before = {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in project.lessons_dir.iterdir()}
+    again = imported()
+    assert again["lessons"]["created"] == again["lessons"]["updated"] == []
+    after = {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in project.lessons_dir.iterdir()}
+    assert after == before
+
+
+def test_the_default_files_and_two_names_of_one_file(project: Layout) -> None:
+    """No FILE: every instruction file at the top of the repo; CLAUDE.md as a link to
+    AGENTS.md is read once."""
+    root = project.root
+    (root / "CLAUDE.md").rename(root / "AGENTS.md")
+    (root / "CLAUDE.md").symlink_to("AGENTS.md")
+    (root / "GEMINI.md").write_text(
+        "- Regenerate the API client after editing `src/inventory/api/views.py`.\n"
+    )
+    (root / ".github").mkdir()
+    (root / ".github" / "copilot-instructions.md").write_text(
+        "- Keep `src/inventory/models.py` free of queries.\n"
+    )
+    report = imported()
+    assert report["source"] == "CLAUDE.md, AGENTS.md, GEMINI.md, .github/copilot-instructions.md"
+    lessons = by_rule(project)
+    assert len(lessons) == 9
+    assert lessons["Keep `src/inventory/models.py` free of queries."].triggers.files == (
+        "src/inventory/models.py",
+    )
+
+
+def test_a_link_leaving_the_repo_is_refused_by_name(project: Layout, tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere.md"
+    outside.write_text("- Never edit `uv.lock` by hand.\n")
+    (project.root / "AGENTS.md").symlink_to(outside)
+    result = run("import", "instructions", "AGENTS.md")
+    assert result.exit_code == 1
+    assert "AGENTS.md is a symbolic link to" in result.stderr
+    assert "outside" in result.stderr
+    assert list(project.lessons_dir.iterdir()) == []
+
+
+def test_no_instruction_file_says_which_it_looked_for(project: Layout) -> None:
+    os.remove(project.root / "CLAUDE.md")
+    result = run("import", "instructions")
+    assert result.exit_code == 1
+    assert "no instruction file in" in result.stderr
+    assert "CLAUDE.md, AGENTS.md, GEMINI.md, .github/copilot-instructions.md" in result.stderr
