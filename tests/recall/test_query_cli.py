@@ -236,7 +236,7 @@ def test_a_prompt_naming_a_file_brings_its_rules_as_the_hook_would(store: Layout
     and --json say how the rule came."""
     code, out, _ = query("--prompt", "why does `src/api/client.ts:40` retry?")
     assert code == 0
-    assert "- api-client: Reuse the shared client. (named in the prompt: src/api/client.ts)" in out
+    assert "- Reuse the shared client. (named in the prompt: src/api/client.ts)" in out
     code, out, _ = query("--prompt", "fix src/api/client.ts", "--json")
     assert [(hit["id"], hit["via"]) for hit in json.loads(out)["lessons"]] == [
         ("api-client", "named"),
