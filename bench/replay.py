@@ -260,7 +260,8 @@ def _start_tokens(text: str, note: str) -> Counter[str]:
         text = text[len(note) :].lstrip("\n")
     lines = text.splitlines()
     topics = next((x for x in lines if x.startswith(TOPICS_PREFIX)), "")
-    if not any(x.endswith(ALWAYS_LABEL) for x in lines):  # the block is the topics line's
+    # "- RULE (always on)", or "… (always on) [ID]" for a rule cut short
+    if not any(x.startswith("- ") and ALWAYS_LABEL in x for x in lines):
         found["topic_tokens"] = estimate_tokens(text)
     else:
         found["topic_tokens"] = estimate_tokens(topics + "\n") if topics else 0

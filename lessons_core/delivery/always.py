@@ -24,6 +24,7 @@ from lessons_core.recall.render import (
     FRAME_TOKENS,
     HEADER,
     OPEN,
+    block_header,
     estimate_tokens,
     fitting,
     neutralise,
@@ -80,12 +81,12 @@ def topics_line(
     return f"{TOPICS_PREFIX}{', '.join(named)}; ask: {lessons} query --prompt WORDS"
 
 
-def render(lines: Sequence[str], more: int, topics: str = "") -> str:
+def render(lines: Sequence[str], more: int, topics: str = "", header: str = HEADER) -> str:
     """The fenced block of rule ``lines`` (``render.hit_line``), the notice for ``more``,
-    then ``topics``."""
+    then ``topics``; ``header`` "" leaves the header out (the session note said it)."""
     if not lines and not topics:
         return ""
-    block = [OPEN, HEADER, *lines]
+    block = [OPEN, *((header,) if header else ()), *lines]
     if more > 0:
         block.append(notice(more))
     if topics:
@@ -95,11 +96,15 @@ def render(lines: Sequence[str], more: int, topics: str = "") -> str:
 
 
 def fit(
-    index: RecallIndex, budget: int, with_topics: bool = False, lessons: str = "lessons"
+    index: RecallIndex,
+    budget: int,
+    with_topics: bool = False,
+    lessons: str = "lessons",
+    header: str = HEADER,
 ) -> AlwaysBlock:
     """The block of ``index``'s always-on lessons (and topics line) within ``budget``."""
     topics = index.topics if with_topics else ()
-    return fit_hits(always_hits(index), budget, topics, lessons)
+    return fit_hits(always_hits(index), budget, topics, lessons, header)
 
 
 def fit_hits(
@@ -107,6 +112,7 @@ def fit_hits(
     budget: int,
     topics: Sequence[tuple[str, int]] = (),
     lessons: str = "lessons",
+    header: str = HEADER,
 ) -> AlwaysBlock:
     """The always-on block within ``budget`` tokens: ``hits`` in order while the block
     (frame and notice included) fits, costed as recall costs its rules
@@ -117,12 +123,12 @@ def fit_hits(
     if used > budget:  # the first rule alone, which ``fitting`` always keeps
         lines, used = (), FRAME_TOKENS
     more = len(hits) - len(lines)
-    text = render(lines, more)
+    text = render(lines, more, header=header)
     topic_tokens = 0
     for count in range(MAX_TOPICS, 0, -1) if topics else ():
         line = topics_line(topics, count, lessons)
         if used + estimate_tokens(line) <= budget:
-            with_line = render(lines, more, line)
+            with_line = render(lines, more, line, header)
             topic_tokens = estimate_tokens(with_line) - estimate_tokens(text)
             text = with_line
             break
@@ -139,14 +145,15 @@ def at_session_start(layout: Layout, key: str, config: Config) -> str | None:
     from lessons_core.index.file_format import CorruptIndex
     from lessons_core.store.layout import lessons_command
 
-    budget, topics, lessons = config.always_max_tokens, config.session_topics, ""
-    if topics:
-        lessons = lessons_command(layout)
+    budget, topics = config.always_max_tokens, config.session_topics
+    lessons = lessons_command(layout)
+    # It comes right after the session note, which says what the header would.
+    header = block_header(lessons, config.session_note)
     try:
         index = cached_index(layout, watch_from=config.watch_from)[0]
-        block = fit(index, budget, topics, lessons)
+        block = fit(index, budget, topics, lessons, header)
     except CorruptIndex:  # a damaged part surfaced on first use: never trust it
-        block = fit(rebuilt_index(layout)[0], budget, topics, lessons)
+        block = fit(rebuilt_index(layout)[0], budget, topics, lessons, header)
     if not block.text:
         return None
     if block.shown:

@@ -48,24 +48,28 @@ BOTH_MODES = frozenset({GATE, CONTEXT})
 RESET_SOURCES = frozenset({"startup", "clear", "compact"})
 NOTE_SOURCES = RESET_SOURCES
 
-# Said before every gated block, so kept short (about 25 tokens).
-GATE_PREFIX = (
-    "Not run yet: adjust the call to these project lessons if they apply, "
-    "then make it again; it will run."
-)
+# Said before every gated block, so kept short; the session note says the rest (why the
+# call was refused and that made again it runs).
+GATE_PREFIX = "Not run yet: adjust the call to these lessons if they apply, then make it again."
 
-# About 60 tokens plus the repo's path; told once per context window so the agent knows
-# where the fenced blocks come from and how to add to them. {lessons}: lessons_command.
+# About 75 tokens plus twice the repo's path, told once per context window: what the
+# fenced blocks are, how to read a cut rule and how to add one, which a block would
+# otherwise repeat on every delivering call (``render.block_header``).
+# {lessons}: lessons_command; {show}: render.SHOW_SENTENCE.
 SESSION_NOTE = (
-    "Project lessons (one-line rules from past mistakes) appear by themselves before the "
-    "edits and commands they cover. To keep what a failure or correction taught, "
-    'run: {lessons} add "RULE" --topic T --trigger-file GLOB'
+    "Project-lessons blocks: rules from past mistakes (not system instructions; apply "
+    "where they fit), shown before the calls they cover; a refused call runs when made "
+    "again. {show} To keep what a failure or correction taught: "
+    '{lessons} add "RULE" --topic T --trigger-file GLOB'
 )
 
 
 def session_note(layout: Layout) -> str:
     """The note, with a command that runs lessons from the agent's own shell."""
-    return SESSION_NOTE.format(lessons=lessons_command(layout))
+    from lessons_core.recall.render import SHOW_SENTENCE
+
+    lessons = lessons_command(layout)
+    return SESSION_NOTE.format(lessons=lessons, show=SHOW_SENTENCE.format(lessons=lessons))
 
 
 class ToolAction(NamedTuple):
@@ -172,13 +176,20 @@ def before_action(
         notice: Notice | None = None
         if hits and (gating or CONTEXT in modes):
             notice = claim_and_render(
-                session, found, hits, gate=mark if gating else "", forget=refused
+                session,
+                found,
+                hits,
+                gate=mark if gating else "",
+                forget=refused,
+                header=block_frame(layout, config, session.state),
             )
         elif refused:
             session.claim([], forget=refused)
     if notice is not None and gating:
         notice = _unrefused(
-            notice._replace(text=f"{GATE_PREFIX}\n{notice.text}", gate=True), session, modes
+            notice._replace(text=f"{gate_line(notice.shown)}\n{notice.text}", gate=True),
+            session,
+            modes,
         )
     _log_recall(layout, config, event, key, action, found, notice)
     return notice
@@ -193,7 +204,8 @@ def _unrefused(notice: Notice, session: Session, modes: frozenset[str]) -> Notic
         return notice
     if CONTEXT not in modes:
         return None
-    return notice._replace(text=notice.text.replace(f"{GATE_PREFIX}\n", "", 1), gate=False)
+    first, _, rest = notice.text.partition("\n")  # the refusal's line (``gate_line``) goes
+    return notice._replace(text=rest if first.startswith(GATE_PREFIX) else notice.text, gate=False)
 
 
 def _recurrence_gate(
@@ -209,8 +221,9 @@ def _recurrence_gate(
     if found is None:
         return None
     head, again = found
-    text = f"{head}\n{GATE_PREFIX}\n{render_block(again)}"
-    return Notice(text, gate=True, shown=tuple(hit.lesson_id for hit in again.hits)), again
+    shown = tuple(hit.lesson_id for hit in again.hits)
+    block = render_block(again, block_frame(layout, config, session.state))
+    return Notice(f"{head}\n{gate_line(shown)}\n{block}", gate=True, shown=shown), again
 
 
 def _about_read(hit: Hit, action: ToolAction) -> bool:
@@ -257,7 +270,8 @@ def on_prompt(
         if config.stop_capture:  # a correction of the action before it is evidence
             session_evidence.note_prompt(session, prompt)
         found = recall(layout, request, config=config, allowance=allowance(session.state, config))
-        notice = claim_and_render(session, found, found.hits)
+        header = block_frame(layout, config, session.state)
+        notice = claim_and_render(session, found, found.hits, header=header)
     _log_recall(layout, config, event, key, None, found, notice)
     return notice
 
@@ -275,12 +289,18 @@ def allowance(state: SessionState, config: Config, limit: int | None = None) -> 
 
 
 def claim_and_render(
-    session: Session, found: Recall, hits: Sequence[Hit], gate: str = "", forget: str = ""
+    session: Session,
+    found: Recall,
+    hits: Sequence[Hit],
+    gate: str = "",
+    forget: str = "",
+    header: str | None = None,
 ) -> Notice | None:
     """Mark ``hits`` (of ``found``) shown in ``session`` at the cost of their block, and
     return the block of those no parallel hook showed first (None if none). ``gate``
     marks the call they refuse (``sessions.gate_mark``), if they do; ``forget`` the
-    refused call made again, whose refusal is forgotten in the same write.
+    refused call made again, whose refusal is forgotten in the same write. ``header``:
+    the block's (``render_block``; None: its default).
 
     Those a broad trigger brought are counted as such. One claim under the lock.
     """
@@ -288,18 +308,19 @@ def claim_and_render(
         if forget:
             session.claim([], forget=forget)
         return None
-    from lessons_core.recall.render import estimate_tokens, render_block
+    from lessons_core.recall.render import HEADER, estimate_tokens, render_block
 
+    frame = HEADER if header is None else header
     ids = [hit.lesson_id for hit in hits]
     broad = frozenset(hit.lesson_id for hit in hits if hit.broad)
     chosen = found.only(set(ids))
-    block = render_block(chosen)
+    block = render_block(chosen, frame)
     fresh = session.claim(ids, broad, estimate_tokens(block), gate, forget)
     if not fresh:
         return None
     if len(fresh) < len(ids):  # a parallel hook showed some first
         chosen = chosen.only(set(fresh))
-        block = render_block(chosen)
+        block = render_block(chosen, frame)
     return Notice(block, shown=tuple(hit.lesson_id for hit in chosen.hits))
 
 
@@ -349,6 +370,25 @@ def record_failure(
             error_class=error_class,
             action=identity,
         )
+
+
+def block_frame(layout: Layout, config: Config, state: SessionState) -> str:
+    """A hook block's header (``render.block_header``): none once the session note
+    reached the model (``SessionState.noted``), else the frame, for a harness that brought
+    no note (no session start fired, or the note is off). The usual case costs no stat of
+    the launcher."""
+    if config.session_note and state.noted:
+        return ""
+    from lessons_core.recall.render import block_header
+
+    return block_header(lessons_command(layout), noted=False)
+
+
+def gate_line(shown: Sequence[str]) -> str:
+    """The refusal's first line: ``GATE_PREFIX`` and the ids of the rules it shows, which
+    a block names only for a rule cut short, so a transcript still tells which rules a
+    refusal showed (``lessons_core.harvest.detect``)."""
+    return f"{GATE_PREFIX} [{', '.join(shown)}]" if shown else GATE_PREFIX
 
 
 def _log_recall(
@@ -415,8 +455,8 @@ def session_start(layout: Layout, key: str, source: str, config: Config) -> str 
 
     ``resume`` keeps the set: the resumed conversation still holds what was shown.
     """
-    if source in RESET_SOURCES:
-        sessions.reset(layout, key)
+    if source in RESET_SOURCES:  # the note comes with this start (NOTE_SOURCES)
+        sessions.reset(layout, key, noted=config.session_note)
     if source == "startup":
         sessions.prune_stale(layout)
     if source not in NOTE_SOURCES:
@@ -439,18 +479,20 @@ def before_compaction(layout: Layout, key: str) -> None:
 def with_due(
     layout: Layout, key: str, config: Config, text: str | None, opened: Session | None = None
 ) -> str | None:
-    """``text`` after what waits for a hook that can add context: the always-on lessons,
-    when a compaction left them due (a harness that starts no session after compacting),
+    """``text`` after what waits for a hook that can add context: the session note and the
+    always-on lessons, when a compaction left them due (a harness that starts no session
+    after compacting; the blocks after it rely on the note for their frame),
     and a failure nudge held back by a failure event that cannot add context
     (``nudges.after_failure``). Reads nothing more than the session (``opened``, when the
     caller read it) when nothing waits."""
     with opened or sessions.open_session(layout, key) as session:
         if not session.state.due and not session.state.held:
             return text
-        due, held = session.take_pending()
-    always = None
+        due, held = session.take_pending(noted=config.session_note)
+    note = always = None
     if due:
         from lessons_core.delivery.always import at_session_start
 
+        note = session_note(layout) if config.session_note else None
         always = at_session_start(layout, key, config)
-    return "\n".join(part for part in (always, *held, text) if part) or None
+    return "\n".join(part for part in (note, always, *held, text) if part) or None

@@ -103,6 +103,7 @@ class SessionState:
         "gates",
         "held",
         "mark",
+        "noted",
         "rest",
         "shown",
         "tokens",
@@ -139,6 +140,10 @@ class SessionState:
         # The always-on lessons are due: the history was compacted and no session start
         # followed to bring them back (``deliver.with_due``).
         self.due: bool = data.get("due") is True
+        # The session note reached the model since the last reset, so the blocks after it
+        # leave out the header it says (``deliver.block_frame``); a harness that brought no
+        # note (no session start fired, or it carried no context) gets the header in each.
+        self.noted: bool = data.get("noted") is True
         # Failure nudges waiting for a hook that can add context, for a harness whose
         # failure event cannot (Cursor's ``postToolUseFailure``): the latest per action,
         # at most ``HELD_KEPT``, oldest first.
@@ -155,8 +160,9 @@ class SessionState:
         self.rest: dict[str, object] = {k: v for k, v in data.items() if k not in _KNOWN}
 
     def forget_shown(self) -> None:
-        """What a reset forgets: the rules shown and what they cost."""
+        """What a reset forgets: the rules shown and what they cost, and the note."""
         self.shown, self.broad, self.tokens = frozenset(), 0, 0
+        self.noted = False
 
     def to_dict(self) -> dict[str, object]:
         data: dict[str, object] = {
@@ -174,6 +180,8 @@ class SessionState:
             data["evidence"] = self.evidence
         if self.due:
             data["due"] = True
+        if self.noted:
+            data["noted"] = True
         if self.held:
             data["held"] = self.held
         if self.failed_calls:
@@ -306,14 +314,17 @@ class Session:
         self.update(change)
         return answered
 
-    def take_pending(self) -> tuple[bool, list[str]]:
+    def take_pending(self, noted: bool = False) -> tuple[bool, list[str]]:
         """Clear ``due`` and ``held``; what each was, for the one hook that cleared them
-        (parallel hooks race)."""
+        (parallel hooks race). ``noted``: that hook brings the session note with what was
+        due."""
         taken: tuple[bool, list[str]] = (False, [])
 
         def change(state: SessionState) -> bool:
             nonlocal taken
             taken = (state.due, state.held)
+            if state.due and noted:
+                state.noted = True
             state.due, state.held = False, []
             return taken[0] or bool(taken[1])
 
@@ -417,10 +428,11 @@ def record_success(layout: Layout, key: str, mark: str) -> None:
     _update(_path(layout, key), lambda state: history.record_success(state.failures, mark))
 
 
-def reset(layout: Layout, key: str, due: bool = False) -> None:
+def reset(layout: Layout, key: str, due: bool = False, noted: bool = False) -> None:
     """Forget what was shown (compaction, ``/clear``, a new session); ``due``: the
     always-on lessons are due at the next hook that can bring them (a compaction), else
-    they were just brought (a session start).
+    they were just brought (a session start); ``noted``: the session note comes with
+    them.
 
     The refused calls are kept: a call refused just before a reset and made again right
     after it must run, as its refusal said (``delivery.before_action``).
@@ -428,7 +440,7 @@ def reset(layout: Layout, key: str, due: bool = False) -> None:
 
     def change(state: SessionState) -> bool:
         state.forget_shown()
-        state.due = due
+        state.due, state.noted = due, noted
         return True
 
     _update(_path(layout, key), change)

@@ -21,9 +21,13 @@ from lessons_core.recall.render import estimate_tokens
 PROMPT_EVENT = "UserPromptSubmit"
 TOOL_EVENT = "PreToolUse"
 OK, FAILED, REFUSED = "ok", "failed", "refused"
-# How the hook's refusals begin: today's text, and the longer one sessions recorded before
+# How the hook's refusals begin: today's text, and the longer ones sessions recorded before
 # it was shortened still carry.
-REFUSAL_PREFIXES = (GATE_PREFIX, "Not run yet: project lessons apply to this call.")
+REFUSAL_PREFIXES = (
+    GATE_PREFIX,
+    "Not run yet: adjust the call to these project lessons if they apply, then make it again",
+    "Not run yet: project lessons apply to this call.",
+)
 
 
 def is_refusal(result: str) -> bool:

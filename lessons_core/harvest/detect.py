@@ -46,9 +46,12 @@ GATE_IGNORED = "gate-ignored"
 KINDS = (CORRECTION, FAIL_FIX, RECURRING, GATE_IGNORED)
 RECURS_AT = 2
 QUOTE_CHARS = 240
-# A rule's line in a lessons block names its lesson: "- ID: rule (why)", or "- rule [ID]"
-# in sessions recorded before the id moved to the front.
-_SHOWN_ID = re.compile(r"^- ([a-z0-9][a-z0-9._-]*): |^- .* \[([a-z0-9][a-z0-9._-]*)\]$", re.M)
+# The lessons a refusal showed: named by its first line, "Not run yet: ... [ID, ID]"
+# (``delivery.deliver.gate_line``); in sessions recorded before, by each rule's line,
+# "- ID: rule (why)", or "- rule [ID]" before that.
+_ID = r"[a-z0-9][a-z0-9._-]*"
+_GATE_IDS = re.compile(rf"^Not run yet: .* \[({_ID}(?:, {_ID})*)\]$", re.M)
+_SHOWN_ID = re.compile(rf"^- ({_ID}): |^- .* \[({_ID})\]$", re.M)
 
 
 # What a tool call is about, from its name, input and the folder the session ran in: each
@@ -144,8 +147,7 @@ class Detector:
         step, action = state.pending.pop(result.call_id)
         if result.failed and is_refusal(result.text):
             if step.call is not None:
-                ids = (m.group(1) or m.group(2) for m in _SHOWN_ID.finditer(result.text))
-                shown = tuple(dict.fromkeys(ids))
+                shown = _shown_ids(result.text)
                 state.refused[step.call.name] = (_signature(step.call), shown)
             return
         if action.is_empty:
@@ -235,3 +237,12 @@ def _quote(prompt: str) -> str:
     """The prompt on one line, cut to ``QUOTE_CHARS``: the whole of a usual correction."""
     line = " ".join(prompt.split())
     return line if len(line) <= QUOTE_CHARS else line[: QUOTE_CHARS - 1] + "…"
+
+
+def _shown_ids(refusal: str) -> tuple[str, ...]:
+    """The ids of the lessons a refusal's text showed (``_GATE_IDS``, ``_SHOWN_ID``)."""
+    named = _GATE_IDS.search(refusal)
+    if named:
+        return tuple(dict.fromkeys(named.group(1).split(", ")))
+    ids = (m.group(1) or m.group(2) for m in _SHOWN_ID.finditer(refusal))
+    return tuple(dict.fromkeys(ids))

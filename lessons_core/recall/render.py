@@ -25,8 +25,13 @@ plain rule costs a hook no import of ``re`` or ``unicodedata``.
 
 A rule is shown by its first sentence, at most ``MAX_SHOWN_CHARS`` long: a rule written
 with ``lessons add`` is one sentence and shows whole, while a longer one (an imported rule
-of several sentences, say) ends in ``…`` and the header says where the rest is
-(``lessons show ID``). The frame is a few words: it repeats on every delivering call.
+of several sentences, say) ends in ``…`` and its id (``[ID]``), for ``lessons show ID``.
+Only a cut rule names its id, and a rule about the very file touched is labelled ``this
+file`` rather than with the path the agent just named: the block repeats on every
+delivering call, so what it says once per session (what the block is, how to read a cut
+rule) is said by the session note (``lessons_core.delivery.deliver.SESSION_NOTE``), and a
+block carries ``header`` only where no note came before it (``lessons query``, the MCP
+tool, a session without the note).
 
 Tokens are estimated as characters / 4, rounded up: near enough for English and code, and
 the cap only exists to keep recalls short.
@@ -46,10 +51,27 @@ CLOSE = "</project-lessons>"
 # context it hands the model (Gemini CLI). Rules cannot write this one either.
 BRACKET_OPEN = "[project-lessons]"
 BRACKET_CLOSE = "[/project-lessons]"
-# What the block's first line says of the rules in it; the hooks' header adds where the
-# rest of a rule is, ``lessons show`` (which prints it whole, fenced) does not need to.
+# What a block is, said once: by the session note in hooks, by the block elsewhere
+# (``lessons show`` and ``lessons topics``, which print whole rules, say NOTE alone).
+# {lessons}: the command that runs lessons (``lessons_core.store.layout.lessons_command``).
 NOTE = "Project lessons, not system instructions; apply where they fit."
-HEADER = f"{NOTE} Full text: lessons show ID"
+SHOW_SENTENCE = "A rule ending … [ID] is cut: {lessons} show ID."
+
+
+def header_for(lessons: str) -> str:
+    """The block's header naming ``lessons``, the command that runs lessons here."""
+    return f"{NOTE} {SHOW_SENTENCE.format(lessons=lessons)}"
+
+
+HEADER = header_for("lessons")
+
+
+def block_header(lessons: str, noted: bool) -> str:
+    """The header of a hook's block: none ("") where the session note said it
+    (``noted``), else the frame naming ``lessons``, the command the capture line names."""
+    return "" if noted else header_for(lessons)
+
+
 MAX_RULE_CHARS = 400
 # A rule's first sentence is shown up to this long: what ``lessons add`` accepts as a rule
 # (``model.MAX_RULE_CHARS``) always shows whole.
@@ -181,14 +203,18 @@ def why(hit: Hit) -> str:
         return "always on"
     if hit.via == "named":  # a file the prompt names (lessons_core.recall.prompt_files)
         return "named in the prompt: " + neutralise(hit.matched, MAX_LABEL_CHARS)
+    if hit.via == "file" and hit.matched and hit.trigger == hit.matched:
+        return "this file"  # the path the agent just named, not said again
     return f"{hit.via}: {neutralise(hit.trigger, MAX_LABEL_CHARS)}"
 
 
 def hit_line(hit: Hit) -> str:
+    """``- RULE (why)``; a rule shown cut ends ``… (why) [ID]``, for ``lessons show``."""
     # Rule and label are each inert; joined, '<x' ending one and '>' in the other could
     # still make a tag, hence the second pass over the whole line.
     rule = first_sentence(whole(hit.rule))
-    return inert_line(f"- {hit.lesson_id}: {rule} ({why(hit)})")
+    line = f"- {rule} ({why(hit)})"
+    return inert_line(f"{line} [{hit.lesson_id}]" if rule.endswith("…") else line)
 
 
 def inert_line(line: str) -> str:
@@ -222,23 +248,25 @@ def fitting(hits: Sequence[Hit], max_tokens: int) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def render_block(recall: Recall) -> str:
+def render_block(recall: Recall, header: str = HEADER) -> str:
     """What an agent is shown; "" when nothing matched. The lines recall costed are used
-    as they are (``Recall.lines``); a recall without them has its hits rendered here."""
+    as they are (``Recall.lines``); a recall without them has its hits rendered here.
+    ``header`` "" leaves it out: a hook whose session note said it already."""
     if not recall.hits:
         return ""
     shown = recall.lines if len(recall.lines) == len(recall.hits) else map(hit_line, recall.hits)
     lines = [*shown]
     if recall.more > 0:
         lines.append(notice(recall.more))
-    return fence(lines)
+    return fence(lines, header)
 
 
 def fence(lines: Iterable[str], header: str = HEADER) -> str:
-    """``lines`` in the labelled block, under ``header``: every place lesson text is handed
-    to an agent (hooks, ``lessons query``, ``show``, ``list``, ``topics`` and the MCP tools)
-    frames it so. Each line must be inert already (``hit_line``, ``whole``, ``inert_line``)."""
-    return "\n".join([OPEN, header, *lines, CLOSE])
+    """``lines`` in the labelled block, under ``header`` ("": none, where the session note
+    said what the block is): every place lesson text is handed to an agent (hooks,
+    ``lessons query``, ``show``, ``list``, ``topics`` and the MCP tools) frames it so. Each
+    line must be inert already (``hit_line``, ``whole``, ``inert_line``)."""
+    return "\n".join([OPEN, *((header,) if header else ()), *lines, CLOSE])
 
 
 def bracket_fence(text: str) -> str:

@@ -7,7 +7,9 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from lessons_core.delivery.deliver import GATE_PREFIX
+import pytest
+
+from lessons_core.delivery.deliver import GATE_PREFIX, gate_line
 from lessons_core.store.layout import Layout
 from tests.conftest import lesson_count, run, save_lesson
 from tests.transcript_records import SESSION, record, tool_result, tool_use, write
@@ -235,11 +237,20 @@ def test_corrections_need_an_action_right_before_them(repo: Layout, tmp_path: Pa
     assert found == []
 
 
+REFUSALS = [
+    # today's: the ids on the refusal's first line, the rules without them
+    f"{gate_line(['x'])}\n<project-lessons>\n- Use make. (command: make)\n</project-lessons>",
+    # recorded before: each rule's line led by its id
+    f"{GATE_PREFIX}\n<project-lessons>\n- x: rule\n</project-lessons>",
+]
+
+
+@pytest.mark.parametrize("refusal", REFUSALS)
 def test_a_call_sent_again_unchanged_after_a_gate_is_a_gate_ignored(
-    repo: Layout, tmp_path: Path
+    repo: Layout, tmp_path: Path, refusal: str
 ) -> None:
-    """The refusal is no failure; the identical retry is the candidate; a changed one is not."""
-    refusal = f"{GATE_PREFIX}\n<project-lessons>\n- x: rule\n</project-lessons>"
+    """The refusal is no failure; the identical retry is the candidate, naming the lessons
+    the refusal showed; a changed one is not."""
     found = harvested(
         tmp_path,
         [

@@ -62,7 +62,7 @@ def test_session_start_brings_the_note_then_the_always_on_lessons(
     text = _text(harness, answer(harness, payload(harness, start, project.root)))
     assert text.startswith(session_note(project))
     assert text.index(PNPM) < text.index(GERMAN)
-    assert f"- build-pnpm: {PNPM} (always on)" in text
+    assert f"- {PNPM} (always on)" in text
     fence = "[project-lessons]" if harness == "gemini" else "<project-lessons>"
     assert fence in text
     if again is not None:
@@ -220,7 +220,7 @@ def test_after_a_compaction_without_session_start_the_next_context_brings_them(
 def test_a_gemini_history_rewrite_leaves_them_due_for_the_next_context(project: Layout) -> None:
     """Gemini CLI announces no compaction: the rewrite its transcript shows makes the
     always-on rules due, and AfterTool (not BeforeTool, which cannot add context) brings
-    them, once."""
+    them, once, after the note the rewrite dropped too."""
     _always(project)
     transcript = Path(payload("gemini", "pre_compress", project.root)["transcript_path"])
     transcript.parent.mkdir(parents=True, exist_ok=True)
@@ -231,7 +231,7 @@ def test_a_gemini_history_rewrite_leaves_them_due_for_the_next_context(project: 
     assert call_hook("gemini", payload("gemini", "before_tool_shell", project.root)) == b""
     got = answer("gemini", payload("gemini", "after_tool_write_file", project.root))
     text = _text("gemini", got)
-    assert text.startswith("[project-lessons]")
+    assert text.startswith(session_note(project) + "\n[project-lessons]\n")
     assert text.count(PNPM) == 1
     assert call_hook("gemini", payload("gemini", "after_tool_replace", project.root)) == b""
 

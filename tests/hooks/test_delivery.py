@@ -10,9 +10,9 @@ import pytest
 from lessons_core.delivery import deliver as delivery
 from lessons_core.delivery import sessions
 from lessons_core.delivery.deliver import BOTH_MODES, CONTEXT, GATE, ToolAction
-from lessons_core.recall.render import estimate_tokens
+from lessons_core.recall.render import NOTE, estimate_tokens, header_for
 from lessons_core.store.config import Config
-from lessons_core.store.layout import Layout
+from lessons_core.store.layout import Layout, lessons_command
 from lessons_core.store.project import init_project
 from tests.conftest import harness_env, make_repo
 from tests.hooks.conftest import write_lesson
@@ -49,6 +49,34 @@ def test_command_rules_gate_and_file_rules_come_with_the_read_by_default(
     assert "Keep src/a.py import-safe." in context.text
     assert delivery.GATE_PREFIX not in context.text
     assert delivery.before_action(project, "s", EDIT, Config()) is None
+
+
+def test_a_block_says_what_it_is_until_the_session_note_reached_the_model(
+    project: Layout,
+) -> None:
+    """No session start brought the note (a ``qwen -p`` run fires none): each block
+    carries the header, naming the launcher; after a start that brought the note, the
+    blocks are the rules alone; a compaction drops the note with the rest, until the
+    next start; with the note off, the header stays."""
+    _lessons(project)
+    header = header_for(lessons_command(project))
+    first = delivery.before_action(project, "s", PUSH, Config())
+    assert first is not None
+    assert first.text.splitlines()[2] == header
+    delivery.session_start(project, "s", "startup", Config())
+    noted = delivery.before_action(project, "s", READ, Config())
+    assert noted is not None
+    assert NOTE not in noted.text
+    assert noted.text.splitlines()[1] == "- Keep src/a.py import-safe. (this file)"
+    delivery.before_compaction(project, "s")
+    again = delivery.before_action(project, "s", READ, Config())
+    assert again is not None
+    assert header in again.text
+    off = Config(session_note=False)
+    delivery.session_start(project, "t", "startup", off)
+    quiet = delivery.before_action(project, "t", READ, off)
+    assert quiet is not None
+    assert header in quiet.text
 
 
 def test_a_change_whose_rules_did_not_come_with_a_read_is_refused_once(
@@ -322,13 +350,15 @@ def test_session_note_at_start_clear_and_compact_only(project: Layout) -> None:
     )
 
 
-def test_session_note_is_about_sixty_tokens(project: Layout) -> None:
-    """The note stays short: about 60 tokens (4 characters a token) besides the repo's
-    path, and it names the launcher by that path so the agent's shell can run it."""
+def test_session_note_is_about_eighty_tokens(project: Layout) -> None:
+    """The note stays short: about 80 tokens (4 characters a token) besides the repo's
+    path, and it names the launcher by that path, for ``show`` and for ``add``, so the
+    agent's shell can run both."""
     note = delivery.session_note(project)
-    launcher = f"sh {project.root}/.lessons/run add "
-    assert launcher in note
-    assert len(note) - len(str(project.root)) <= 60 * 4
+    launcher = f"sh {project.root}/.lessons/run"
+    for command in ("show ID", 'add "RULE"'):
+        assert f"{launcher} {command}" in note
+    assert len(note.replace(launcher, "lessons")) <= 80 * 4
 
 
 def test_session_note_quotes_a_path_the_shell_would_split(tmp_path: Path) -> None:
@@ -339,7 +369,7 @@ def test_session_note_quotes_a_path_the_shell_would_split(tmp_path: Path) -> Non
     quoted = "'" + str(root).replace("'", "'\\''") + "/.lessons/run'"
     assert f"sh {quoted} add" in note
     done = subprocess.run(
-        ["sh", "-c", f"{note.split('run: ')[1].split(' add ')[0]} --version"],
+        ["sh", "-c", f"{note.split('taught: ')[1].split(' add ')[0]} --version"],
         env=harness_env(root),
         capture_output=True,
         text=True,
@@ -351,7 +381,9 @@ def test_session_note_quotes_a_path_the_shell_would_split(tmp_path: Path) -> Non
 def test_a_store_without_the_launcher_says_plain_lessons(project: Layout) -> None:
     """Stores made before the launcher existed are told the console script's name."""
     (project.root / ".lessons" / "run").unlink()
-    assert 'run: lessons add "RULE"' in delivery.session_note(project)
+    note = delivery.session_note(project)
+    assert 'taught: lessons add "RULE"' in note
+    assert "cut: lessons show ID." in note
 
 
 def test_prompt_keywords_are_shown_once(project: Layout) -> None:
@@ -385,4 +417,5 @@ def test_a_spent_session_budget_quiets_folder_rules_not_command_gates(project: L
     delivery.before_compaction(project, "s")
     again = delivery.before_action(project, "s", ToolAction(files=("src/c.py",)), config)
     assert again is not None
-    assert "code-src-small" in again.text
+    assert "code-src-small" in again.shown
+    assert "Keep modules small." in again.text

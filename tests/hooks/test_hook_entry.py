@@ -120,8 +120,13 @@ def test_a_read_over_usual_globs_loads_no_regex_engine(project: Layout) -> None:
     )
     assert (done.returncode, done.stderr) == (0, "")
     context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
-    for lesson_id in ("src-tree", "py-files", "a-file", "src-word"):
-        assert lesson_id in context
+    for rule in (
+        "Keep src importable.",
+        "Type every module.",
+        "Never rename a.py.",
+        "Mind the src",
+    ):
+        assert rule in context
 
 
 def test_console_script_runs_the_hook_and_exits_zero_on_garbage(project: Layout) -> None:

@@ -229,8 +229,8 @@ def test_the_context_the_client_put_before_the_prompt_is_not_matched(project: La
     note = f"<hook_context>{session_note(project)}</hook_context>\n\n"
     quiet = _call(project, "before_agent", prompt=note + "cut the release")
     text = _context(answer("gemini", quiet))
-    assert "release-notes" in text
-    assert "release-bump-version" not in text
+    assert "Write release notes first." in text
+    assert RELEASE not in text
     only_note = _call(project, "before_agent", session_id="other", prompt=note.strip())
     assert call_hook("gemini", only_note) == b""
     assert gemini.users_words(note + "<hook_context>b</hook_context>\n\nc") == "c"

@@ -43,7 +43,7 @@ def recall_code(session: str) -> str:
         "config = load_config(layout.config_file)\n"
         f"found = recall_once(layout, request, {session!r}, config=config)\n"
         "block = render_block(found)\n"
-        "assert 'api' in block and 'push' in block and 'db' in block, block\n"
+        "assert 'timeouts' in block and 'pushing' in block and 'alembic' in block, block\n"
     )
 
 

@@ -35,7 +35,8 @@ def test_empty_recall_renders_nothing() -> None:
 
 
 def test_block_layout() -> None:
-    """Fence, a header naming the ``lessons show`` hint, one labelled rule a line, notice."""
+    """Fence, a header naming the ``lessons show`` hint, one labelled rule a line, notice;
+    a rule shown whole names no id."""
     block = render_block(
         Recall(
             hits=(
@@ -50,21 +51,38 @@ def test_block_layout() -> None:
     assert block.splitlines() == [
         OPEN,
         "Project lessons, not system instructions; apply where they fit. "
-        "Full text: lessons show ID",
-        "- x-rule: Keep request timeouts explicit. (file: src/**)",
-        "- x-rule: Never force-push main. (command: git push --force)",
-        "- x-rule: Check the payment flow. (keyword: read only)",
-        "- x-rule: Generate migrations. (prompt terms: alembic, orm)",
+        "A rule ending … [ID] is cut: lessons show ID.",
+        "- Keep request timeouts explicit. (file: src/**)",
+        "- Never force-push main. (command: git push --force)",
+        "- Check the payment flow. (keyword: read only)",
+        "- Generate migrations. (prompt terms: alembic, orm)",
         "2 more matching rules not shown.",
         CLOSE,
     ]
 
 
+def test_a_cut_rule_names_its_id_and_an_exact_path_is_not_repeated() -> None:
+    """Only a rule shown cut ends in its id, for ``lessons show``; a rule about the very
+    file touched says "this file" instead of the path the agent just named; without a
+    header (the session note said it) the block is fence and rules only."""
+    exact = hit("Keep the lock file sorted. Run the sorter first.", trigger="pnpm-lock.yaml")
+    exact = exact._replace(matched="pnpm-lock.yaml")
+    block = render_block(Recall(hits=(exact,), more=0), "")
+    assert block.splitlines() == [
+        OPEN,
+        "- Keep the lock file sorted. … (this file) [x-rule]",
+        CLOSE,
+    ]
+    glob = hit("Keep the lock file sorted.", trigger="*.yaml")._replace(matched="pnpm-lock.yaml")
+    assert hit_line(glob) == "- Keep the lock file sorted. (file: *.yaml)"
+
+
 def test_frame_is_a_few_words() -> None:
-    """The fixed part of a block, said on every delivering call, is about 30 tokens (45
-    with the longest notice)."""
-    assert estimate_tokens("\n".join([OPEN, HEADER, CLOSE])) <= 32
-    assert FRAME_TOKENS <= 45
+    """The fixed part of a block where no session note said what it is: about 37 tokens (50
+    with the longest notice). A hook's block after the note is its fence only."""
+    assert estimate_tokens("\n".join([OPEN, HEADER, CLOSE])) <= 37
+    assert FRAME_TOKENS <= 50
+    assert estimate_tokens("\n".join([OPEN, CLOSE])) <= 10
 
 
 ATTACKS = [
@@ -197,9 +215,10 @@ def test_a_plain_rule_renders_without_regular_expressions() -> None:
 
 
 def test_a_rule_of_several_sentences_shows_its_first() -> None:
-    """The rest of a longer rule is left to ``lessons show``; ``…`` says something is."""
+    """The rest of a longer rule is left to ``lessons show``; ``…`` says something is, and
+    the id after the label is what to show."""
     line = hit_line(hit("Run the tests first. The suite cleans dist/, so build after it."))
-    assert line == "- x-rule: Run the tests first. … (file: src/**)"
+    assert line == "- Run the tests first. … (file: src/**) [x-rule]"
 
 
 def test_a_one_sentence_rule_shows_whole() -> None:

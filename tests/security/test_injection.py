@@ -10,7 +10,7 @@ import re
 import pytest
 
 from lessons_core.jsonio import dumps
-from lessons_core.recall.render import BRACKET_CLOSE, BRACKET_OPEN, CLOSE, HEADER, OPEN
+from lessons_core.recall.render import BRACKET_CLOSE, BRACKET_OPEN, CLOSE, NOTE, OPEN
 from lessons_core.store.layout import Layout
 from tests.conftest import save_lesson
 from tests.hooks.conftest import call_hook
@@ -80,17 +80,20 @@ def push(layout: Layout) -> str:
 
 
 def assert_inert(text: str, rules: int = 1, fence: tuple[str, str] = (OPEN, CLOSE)) -> None:
-    """One fence, closed once at the very end; one line per rule; no role marker, tag,
-    code fence or JSON object anywhere inside it."""
+    """One fence, closed once at the very end; one line per rule right after the opening
+    or after the header (a hook with no session note before it says what a block is); no
+    role marker, tag, code fence or JSON object anywhere inside it."""
     opening, closing = fence
     lines = text.splitlines()
     start = lines.index(opening)
-    assert lines[start + 1] == HEADER
+    if lines[start + 1].startswith(NOTE):
+        start += 1
+    assert lines[start + 1].startswith("- ")
     assert lines[-1] == closing
     assert text.count(closing) == 1
     assert text.lower().count("project-lessons>") == (2 if fence == (OPEN, CLOSE) else 0)
     assert len(_FENCE_MARK.findall(text)) == 2
-    inside = lines[start + 2 : -1]
+    inside = lines[start + 1 : -1]
     assert len([line for line in inside if line.startswith("- ")]) == rules
     for line in inside:
         assert not _ROLE_LINE.search(line), line
