@@ -30,6 +30,8 @@ from tests.e2e.sample_repo import (
     NUDGE_MARK,
     RELEASE_RULE,
     lessons,
+    log_recalls,
+    logged_recalls,
     nudge_line,
     saved_lesson,
 )
@@ -112,9 +114,15 @@ def test_uncovered_calls_and_pure_reads_add_no_text(project: Project) -> None:
         ToolCall("Read", {"file_path": str(project.root / "src" / "app.py")}),
         bash_call("echo done > out.txt"),
     ]
+    log_recalls(project.root)
     result = project.claude("SCENARIO:quiet look around", "--allowedTools", TOOLS)
     assert result["permission_denials"] == []
     assert (project.root / "out.txt").exists()
+    # The hooks ran on those calls (telemetry logs each recall) and delivered nothing.
+    recalls = logged_recalls(project.root)
+    quiet = {"docs/notes.md", "cat src/app.py && ls scripts", "echo done > out.txt"}
+    assert quiet <= set(recalls), recalls
+    assert not any(recalls.values()), recalls
     for request in fake.requests:
         text = _blob(request)
         assert APP_RULE not in text
