@@ -7,16 +7,26 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 from hypothesis import HealthCheck, settings
 
 from lessons_cli.harnesses import copilot
-from tests.hooks.conftest import project
+from tests.hooks.conftest import payload, project
 
 T = TypeVar("T")
 
-__all__ = ["ANSWERS", "checked_answer", "event_of", "fuzz_settings", "project", "within"]
+__all__ = [
+    "ANSWERS",
+    "COMMAND",
+    "checked_answer",
+    "command_calls",
+    "event_of",
+    "fuzz_settings",
+    "project",
+    "within",
+]
 
 
 def fuzz_settings(examples: int) -> settings:
@@ -147,3 +157,31 @@ def _shape(harness: str, event: object, data: Any) -> tuple[str, Any]:
     assert set(inner) == {"hookEventName", "permissionDecision", "permissionDecisionReason"}
     assert inner["permissionDecision"] == "deny", data
     return _DENY, inner["permissionDecisionReason"]
+
+
+COMMAND = "git push origin release"
+SHELL = "run_shell_command"  # Qwen Code's shell tool
+
+
+def command_calls(harness: str, root: Path) -> list[dict[str, Any]]:
+    """One ``git push origin release`` as the harness reports it (pre and post events)."""
+    shell = {"command": COMMAND}
+    return {
+        "claude-code": lambda: [
+            payload("claude-code", "pre_tool_use_bash_redirect", root, tool_input=shell)
+        ],
+        "codex": lambda: [payload("codex", "pre_tool_use_bash", root, tool_input=shell)],
+        "gemini": lambda: [
+            payload("gemini", "before_tool_shell", root, tool_input=shell),
+            payload("gemini", "after_tool_shell", root, tool_input=shell),
+        ],
+        "cursor": lambda: [
+            payload("cursor", "before_shell_execution", root, command=COMMAND),
+            payload("cursor", "post_tool_use_write", root, tool_name="Shell", tool_input=shell),
+        ],
+        "qwen": lambda: [
+            payload("qwen", "pre_tool_use_shell", root, tool_input=shell),
+            payload("qwen", "post_tool_use_edit", root, tool_name=SHELL, tool_input=shell),
+        ],
+        "copilot": lambda: [payload("copilot", "pre_tool_use_bash", root, toolArgs=shell)],
+    }[harness]()

@@ -44,7 +44,14 @@ from lessons_core.store.model import Lesson
 from lessons_core.store.project import init_project
 from tests.conftest import make_repo, run
 from tests.hooks.conftest import call_hook, payload
-from tests.security.conftest import ANSWERS, checked_answer, event_of, fuzz_settings
+from tests.security.conftest import (
+    ANSWERS,
+    COMMAND,
+    checked_answer,
+    command_calls,
+    event_of,
+    fuzz_settings,
+)
 
 HARNESSES = sorted(ANSWERS)
 FILE_RULE = "Keep src/a.py import-safe at all times."
@@ -54,8 +61,6 @@ GOOD: dict[str, tuple[str, list[str], list[str]]] = {
     "good-file": (FILE_RULE, ["src/a.py"], []),
     "good-cmd": (COMMAND_RULE, [], ["git push"]),
 }
-COMMAND = "git push origin release"
-SHELL = "run_shell_command"  # Qwen Code's shell tool
 # Room for every match: the test is about which lessons survive, not about the budget.
 ROOMY = Config(
     max_trigger_matches=100,
@@ -320,30 +325,6 @@ def file_calls(harness: str, root: Path) -> list[dict[str, Any]]:
         "copilot": lambda: [
             payload("copilot", "pre_tool_use_create", root, toolArgs={"path": edit["file_path"]})
         ],
-    }[harness]()
-
-
-def command_calls(harness: str, root: Path) -> list[dict[str, Any]]:
-    """One ``git push origin release`` as the harness reports it (pre and post events)."""
-    shell = {"command": COMMAND}
-    return {
-        "claude-code": lambda: [
-            payload("claude-code", "pre_tool_use_bash_redirect", root, tool_input=shell)
-        ],
-        "codex": lambda: [payload("codex", "pre_tool_use_bash", root, tool_input=shell)],
-        "gemini": lambda: [
-            payload("gemini", "before_tool_shell", root, tool_input=shell),
-            payload("gemini", "after_tool_shell", root, tool_input=shell),
-        ],
-        "cursor": lambda: [
-            payload("cursor", "before_shell_execution", root, command=COMMAND),
-            payload("cursor", "post_tool_use_write", root, tool_name="Shell", tool_input=shell),
-        ],
-        "qwen": lambda: [
-            payload("qwen", "pre_tool_use_shell", root, tool_input=shell),
-            payload("qwen", "post_tool_use_edit", root, tool_name=SHELL, tool_input=shell),
-        ],
-        "copilot": lambda: [payload("copilot", "pre_tool_use_bash", root, toolArgs=shell)],
     }[harness]()
 
 
