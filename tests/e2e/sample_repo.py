@@ -273,3 +273,16 @@ def logged_recalls(root: Path) -> dict[str, list[str]]:
         if record["kind"] == "recall":
             found.setdefault(record["key"], []).extend(record["delivered"])
     return found
+
+
+def recording_command(target: Path) -> str:
+    """A hook command that appends its stdin, one payload a line, to ``target``."""
+    script = shlex.quote('cat >> "$1"; echo >> "$1"')
+    return f"sh -c {script} sh {shlex.quote(str(target))}"
+
+
+def payload_shape(value: Any) -> Any:
+    """A payload's keys and the types of their values (what a fixture must keep)."""
+    if isinstance(value, dict):
+        return {key: payload_shape(item) for key, item in value.items()}
+    return type(value).__name__
