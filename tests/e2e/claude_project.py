@@ -15,7 +15,7 @@ from typing import Any
 
 from tests.e2e.fake_anthropic import FakeModel
 from tests.e2e.fake_server import ToolCall
-from tests.e2e.sample_repo import ClientProject, open_project, released
+from tests.e2e.sample_repo import ClientProject, open_project, recording_command, released
 
 CLAUDE = Path(__file__).resolve().parents[2] / ".e2e" / "node_modules" / ".bin" / "claude"
 TOOLS = "Bash,Write,Edit,Read"
@@ -55,6 +55,21 @@ def make_project(tmp_path: Path) -> Project:
     """A git repo with two lessons, wired with `lessons init --claude-code`; close its server."""
     fake = FakeModel(scenarios={}, probe=released(tmp_path))
     return open_project(Project, tmp_path, fake, "--claude-code")
+
+
+CLAUDE_EVENTS = (
+    "SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUseFailure", "PreCompact", "Stop"
+)  # fmt: skip
+
+
+def record_payloads(settings: Path, target: Path, events: tuple[str, ...]) -> None:
+    """Add a hook for each of ``events`` to the user settings file ``settings`` (beside, not
+    inside, the repo's wiring) that appends its stdin to ``target``."""
+    data = json.loads(settings.read_text()) if settings.exists() else {}
+    handler = {"type": "command", "command": recording_command(target), "timeout": 10}
+    data["hooks"] = {event: [{"matcher": "*", "hooks": [handler]}] for event in events}
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    settings.write_text(json.dumps(data))
 
 
 def write_call(root: Path, rel: str, content: str) -> ToolCall:

@@ -11,14 +11,13 @@ from __future__ import annotations
 import json
 import os
 import re
-import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
 from tests.e2e.codex_trust import hook_trust, project_trust
 from tests.e2e.fake_responses import FULL_CONTEXT_TOKENS, FakeResponses
 from tests.e2e.fake_server import ToolCall
-from tests.e2e.sample_repo import ClientProject, serve_wired_repo
+from tests.e2e.sample_repo import ClientProject, recording_command, serve_wired_repo
 
 CODEX = Path(__file__).resolve().parents[2] / ".e2e" / "node_modules" / ".bin" / "codex"
 # Codex prints each hook run to stderr: "hook: PreToolUse" when it starts, then the event
@@ -78,8 +77,7 @@ class Project(ClientProject[FakeResponses]):
 
         It lives in ``$CODEX_HOME/hooks.json``, beside and not inside the repo's wiring.
         """
-        script = shlex.quote('cat >> "$1"; echo >> "$1"')
-        command = f"sh -c {script} sh {shlex.quote(str(target))}"
+        command = recording_command(target)
         handler = {"hooks": [{"type": "command", "command": command, "timeout": 10}]}
         events = (
             "SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PreCompact", "Stop"

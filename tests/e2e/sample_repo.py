@@ -256,3 +256,36 @@ def saved_lesson(root: Path, rule: str) -> dict[str, Any]:
     saved: list[dict[str, Any]] = [json.loads(path.read_text()) for path in folder.glob("*.json")]
     (lesson,) = [data for data in saved if data["rule"] == rule]
     return lesson
+
+
+def log_recalls(root: Path) -> None:
+    """Turn telemetry on in the repo's config, so every hook call that recalls is logged
+    (a silent one too): a test of silence then shows the hooks did run."""
+    config = root / ".lessons" / "config.json"
+    data = json.loads(config.read_text()) if config.exists() else {}
+    config.write_text(json.dumps({**data, "telemetry": True}, indent=2) + "\n")
+
+
+def logged_recalls(root: Path) -> dict[str, list[str]]:
+    """What the hooks recalled, by key (a path or a command): the ids each delivered
+    (docs/telemetry.md)."""
+    log = root / ".lessons" / "local" / "telemetry.jsonl"
+    records = [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+    found: dict[str, list[str]] = {}
+    for record in records:
+        if record["kind"] == "recall":
+            found.setdefault(record["key"], []).extend(record["delivered"])
+    return found
+
+
+def recording_command(target: Path) -> str:
+    """A hook command that appends its stdin, one payload a line, to ``target``."""
+    script = shlex.quote('cat >> "$1"; echo >> "$1"')
+    return f"sh -c {script} sh {shlex.quote(str(target))}"
+
+
+def payload_shape(value: Any) -> Any:
+    """A payload's keys and the types of their values (what a fixture must keep)."""
+    if isinstance(value, dict):
+        return {key: payload_shape(item) for key, item in value.items()}
+    return type(value).__name__

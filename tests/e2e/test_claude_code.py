@@ -10,16 +10,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from lessons_core.delivery.deliver import GATE_PREFIX
 from tests.e2e.claude_project import (
+    CLAUDE_EVENTS,
     TOOLS,
     Project,
     bash_call,
     edit_call,
+    record_payloads,
     write_call,
 )
 from tests.e2e.fake_anthropic import result_text, tool_results
@@ -30,7 +33,10 @@ from tests.e2e.sample_repo import (
     NUDGE_MARK,
     RELEASE_RULE,
     lessons,
+    log_recalls,
+    logged_recalls,
     nudge_line,
+    payload_shape,
     saved_lesson,
 )
 
@@ -223,9 +229,15 @@ def test_uncovered_calls_and_pure_reads_add_no_text(project: Project) -> None:
         ToolCall("Read", {"file_path": str(project.root / "docs" / "notes.md")}),
         bash_call("echo done > out.txt"),
     ]
+    log_recalls(project.root)
     result = project.claude("SCENARIO:quiet look around", "--allowedTools", TOOLS)
     assert result["permission_denials"] == []
     assert (project.root / "out.txt").exists()
+    # The hooks ran on those calls (telemetry logs each recall) and delivered nothing.
+    recalls = logged_recalls(project.root)
+    quiet = {"docs/notes.md", "cat src/app.py && ls scripts", "echo done > out.txt"}
+    assert quiet <= set(recalls), recalls
+    assert not any(recalls.values()), recalls
     for request in fake.requests:
         text = _blob(request)
         assert APP_RULE not in text
@@ -329,3 +341,59 @@ def test_a_prompt_naming_a_file_brings_its_rule_to_the_first_request(project: Pr
     start = len(fake.requests)
     project.claude("and src/app.py:1 again?", "--resume", session)
     assert all(_blob(r).count(APP_RULE) == 1 for r in fake.requests[start:])
+
+
+CLAUDE_FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "claude_code"
+FIXTURE_FAILING = "false && exit 3"
+# Fixtures of the same event whose payload only a particular call produces (a subagent's
+# write, a failure of another kind): each is checked against the payload named here.
+SAME_SHAPE = {
+    "post_tool_use_failure_bash_module": "post_tool_use_failure_bash",
+    "post_tool_use_failure_bash_not_found": "post_tool_use_failure_bash",
+    "pre_tool_use_write_subagent": None,  # needs the Agent tool: recorded by hand
+}
+
+
+def _claude_fixture_kind(payload: dict[str, Any]) -> str:
+    """The fixture file in tests/fixtures/claude_code a recorded payload is an instance of."""
+    event = payload["hook_event_name"]
+    if event == "SessionStart":
+        return f"session_start_{payload['source']}"
+    if event == "PreCompact":
+        return f"pre_compact_{payload['trigger']}"
+    if event == "PostToolUseFailure":
+        return "post_tool_use_failure_bash"
+    if event == "PreToolUse":
+        if payload["tool_name"] == "Bash":
+            failing = payload["tool_input"]["command"] == FIXTURE_FAILING
+            return "pre_tool_use_bash_failing" if failing else "pre_tool_use_bash_redirect"
+        return f"pre_tool_use_{payload['tool_name'].lower()}"
+    return {"UserPromptSubmit": "user_prompt_submit", "Stop": "stop"}[event]
+
+
+def test_the_fixtures_are_what_the_client_sends(project: Project, tmp_path: Path) -> None:
+    """Each payload in tests/fixtures/claude_code has the keys and types Claude Code sends
+    its hooks now: a user-level hook beside the repo's wiring records every event's stdin
+    over a session (edits, a read, a command, a failing one, the stop) and its /compact."""
+    recorded = tmp_path / "payloads.jsonl"
+    record_payloads(project.home / ".claude" / "settings.json", recorded, CLAUDE_EVENTS)
+    fake = project.fake
+    fake.scenarios["rec"] = [
+        write_call(project.root, "src/app.py", "VALUE = 2\n"),
+        edit_call(project.root, "VALUE = 2", "VALUE = 3"),
+        ToolCall("Read", {"file_path": str(project.root / "src" / "app.py")}),
+        bash_call("echo built > side.txt"),
+        bash_call(FIXTURE_FAILING),
+    ]
+    session = project.claude("SCENARIO:rec do it", "--allowedTools", TOOLS)["session_id"]
+    project.claude("/compact", "--resume", session)
+    payloads = [json.loads(line) for line in recorded.read_text().splitlines() if line]
+    kinds = {_claude_fixture_kind(payload): payload for payload in payloads}
+    expected = {path.stem for path in CLAUDE_FIXTURES.glob("*.json")} - set(SAME_SHAPE)
+    assert sorted(kinds) == sorted(expected)
+    for path in sorted(CLAUDE_FIXTURES.glob("*.json")):
+        kind = SAME_SHAPE.get(path.stem, path.stem)
+        if kind is None:
+            continue
+        fixture = json.loads(path.read_text())
+        assert payload_shape(fixture) == payload_shape(kinds[kind]), path.name

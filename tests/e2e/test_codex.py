@@ -35,6 +35,7 @@ from tests.e2e.sample_repo import (
     capturing,
     lessons,
     note_line,
+    payload_shape,
     saved_lesson,
     write_makefile,
 )
@@ -295,12 +296,6 @@ def _fixture_kind(payload: dict[str, Any]) -> str | None:
     return "pre_tool_use_shell_heredoc_patch" if heredoc else "pre_tool_use_bash"
 
 
-def _shape(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {key: _shape(item) for key, item in value.items()}
-    return type(value).__name__
-
-
 FIXTURE_PATCH = (
     "*** Begin Patch\n*** Update File: src/a.py\n@@ def save(p):\n-    return p\n"
     "+    return os.path.basename(p)\n*** Add File: docs/notes.md\n+# Notes\n"
@@ -337,7 +332,7 @@ def test_the_fixtures_are_what_the_client_sends(codex: Project, tmp_path: Path) 
         text = (FIXTURES / f"{kind}.json").read_text()
         text = text.replace("$PROJECT", str(codex.root)).replace("$HOME", str(codex.home))
         fixture = json.loads(text)
-        assert _shape(fixture) == _shape(payload), kind
+        assert payload_shape(fixture) == payload_shape(payload), kind
         assert fixture.get("tool_input") == payload.get("tool_input"), kind
         assert fixture["cwd"] == payload["cwd"], kind
 

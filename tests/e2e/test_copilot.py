@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -43,6 +44,8 @@ from tests.e2e.sample_repo import (
     assert_fix_captured,
     fix_scenario,
     nudge_line,
+    payload_shape,
+    recording_command,
     saved_lesson,
 )
 
@@ -323,3 +326,75 @@ def test_a_failure_fixed_in_the_session_is_asked_for_at_its_stop(
     asked = fix_scenario(project.root, project.fake, bash_call)
     project.copilot("SCENARIO:fix check the build", "--trust-folder")
     assert_fix_captured(project.root, asked)
+
+
+COPILOT_FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "copilot"
+COPILOT_EVENTS = (
+    "sessionStart", "userPromptSubmitted", "preToolUse", "postToolUse", "postToolUseFailure",
+    "preCompact", "agentStop",
+)  # fmt: skip
+FIXTURE_FAILING = "python3 -c 'import nosuchmod_xyz'"
+
+
+def _copilot_fixture_kind(event: str, payload: dict[str, Any]) -> str | None:
+    """The fixture file in tests/fixtures/copilot a payload of ``event`` is an instance of;
+    None for a postToolUse other than the failing command's."""
+    tool, args = payload.get("toolName"), payload.get("toolArgs", {})
+    if event == "preToolUse" and tool == "bash":
+        return (
+            "pre_tool_use_bash_read" if args["command"].startswith("cat ") else "pre_tool_use_bash"
+        )
+    if event == "postToolUse":
+        return "post_tool_use_bash_failing" if args.get("command") == FIXTURE_FAILING else None
+    return {
+        "sessionStart": f"session_start_{payload.get('source')}",
+        "userPromptSubmitted": "user_prompt_submitted",
+        "preToolUse": f"pre_tool_use_{tool}",
+        "postToolUseFailure": f"post_tool_use_failure_{tool}",
+        "preCompact": f"pre_compact_{payload.get('trigger')}",
+        "agentStop": "agent_stop",
+    }[event]
+
+
+def test_the_fixtures_are_what_the_client_sends(project: CopilotProject, tmp_path: Path) -> None:
+    """Each payload in tests/fixtures/copilot has the keys and types Copilot CLI sends its
+    hooks now: a second hooks file beside lessons' records every event's stdin over a
+    session (a create, edits, commands, a failing one, a failed edit, a compaction) and its
+    resume. pre_compact_manual (`/compact` typed in the interactive client) is checked
+    against the automatic compaction's payload: the same event."""
+    recorded = tmp_path / "payloads"
+    recorded.mkdir()
+    handlers = {
+        event: [{"type": "command", "bash": recording_command(recorded / event), "timeoutSec": 10}]
+        for event in COPILOT_EVENTS
+    }
+    hooks = {"version": 1, "hooks": handlers}
+    (project.root / ".github" / "hooks" / "record.json").write_text(json.dumps(hooks))
+    project.trust_in_config()  # --resume refuses --trust-folder
+    root, fake = project.root, project.fake
+    fake.scenarios["rec"] = [
+        ToolCall("create", {"path": str(root / "src" / "new.py"), "file_text": "X = 1\n"}),
+        edit_call(root, "VALUE = 1", "VALUE = 2"),
+        bash_call("cat src/app.py"),
+        bash_call("bash scripts/release.sh"),
+        bash_call(FIXTURE_FAILING),
+        edit_call(root, "NOT THERE", "x"),
+        bash_call("echo one"),  # its reply reports the full prompt: compaction starts
+        bash_call("echo two"),
+    ]
+    fake.full_at["rec"] = 6
+    fake.scenarios["again"] = []
+    session = session_id(project.copilot("SCENARIO:rec do it"))
+    project.copilot("SCENARIO:again hello", f"--resume={session}")
+    kinds: dict[str, dict[str, Any]] = {}
+    for event in COPILOT_EVENTS:
+        file = recorded / event
+        lines = file.read_text().splitlines() if file.exists() else []
+        for payload in (json.loads(line) for line in lines if line):
+            if (kind := _copilot_fixture_kind(event, payload)) is not None:
+                kinds[kind] = payload
+    expected = {path.stem for path in COPILOT_FIXTURES.glob("*.json")} - {"pre_compact_manual"}
+    assert sorted(kinds) == sorted(expected)
+    for path in sorted(COPILOT_FIXTURES.glob("*.json")):
+        payload = kinds[path.stem.replace("_manual", "_auto")]
+        assert payload_shape(json.loads(path.read_text())) == payload_shape(payload), path.name

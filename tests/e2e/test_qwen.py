@@ -34,6 +34,8 @@ from tests.e2e.sample_repo import (
     RELEASE_RULE,
     assert_fix_captured,
     fix_scenario,
+    log_recalls,
+    logged_recalls,
     nudge_line,
     saved_lesson,
 )
@@ -217,10 +219,15 @@ def test_uncovered_calls_and_pure_reads_add_no_text(project: QwenProject) -> Non
         ToolCall("grep_search", {"pattern": "VALUE"}),
         shell_call("echo done > out.txt"),
     ]
+    log_recalls(root)
     project.qwen("SCENARIO:quiet look around")
     assert (root / "out.txt").exists()
     assert (root / "docs.md").exists()
     assert len(tool_results(fake.requests[-1])) == 5
+    # The hooks ran on those calls (telemetry logs each recall) and delivered nothing.
+    recalls = logged_recalls(root)
+    assert {"docs.md", "cat src/app.py && ls scripts", "echo done > out.txt"} <= set(recalls)
+    assert not any(recalls.values()), recalls
     for request in fake.requests:
         text = request_text(request)
         assert APP_RULE not in text

@@ -112,13 +112,9 @@ def test_a_same_size_edit_in_place_with_the_old_mtime_is_seen(
     assert rules(layout) == ["Reuse the common client."]
 
 
-@pytest.mark.usefixtures("one_second_clock")
-def test_a_same_size_edit_in_the_same_second_is_seen(
-    layout: Layout, write_lesson: WriteLesson
-) -> None:
-    """With one-second timestamps, a lesson indexed and then edited in place (same size)
-    within the same second has identical stat data; its bytes, kept because it was
-    changed too close to the build, reveal the edit."""
+def index_then_edit_in_the_same_second(layout: Layout, write_lesson: WriteLesson) -> Path:
+    """Index a lesson, then edit it in place (same size) within the same second of a
+    one-second clock, so its stat data is unchanged; the lesson file's path."""
     for _attempt in range(5):
         start = time.time()
         write_lesson("api", "Reuse the shared client.", files=("src/api/**",))
@@ -130,6 +126,31 @@ def test_a_same_size_edit_in_the_same_second_is_seen(
             break
         path.unlink()  # a second boundary fell in between: try again
     assert stat_numbers(path) == before
+    return path
+
+
+@pytest.mark.usefixtures("one_second_clock")
+def test_a_same_size_edit_in_the_same_second_is_seen(
+    layout: Layout, write_lesson: WriteLesson
+) -> None:
+    """With one-second timestamps, a lesson indexed and then edited in place (same size)
+    within the same second has identical stat data; its bytes, kept because it was
+    changed too close to the build, reveal the edit."""
+    index_then_edit_in_the_same_second(layout, write_lesson)
+    assert rules(layout) == ["Reuse the common client."]
+
+
+@pytest.mark.usefixtures("one_second_clock")
+def test_without_the_byte_comparison_the_same_second_edit_is_missed(
+    layout: Layout, write_lesson: WriteLesson, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The byte comparison is what catches that edit: with it switched off, the stale
+    cache is trusted and the old rule is recalled (so the test above proves something)."""
+    index_then_edit_in_the_same_second(layout, write_lesson)
+    compare = index_cache.racy_unchanged
+    monkeypatch.setattr(index_cache, "racy_unchanged", lambda folder, racy: True)
+    assert rules(layout) == ["Reuse the shared client."]
+    monkeypatch.setattr(index_cache, "racy_unchanged", compare)  # still one-second stat data
     assert rules(layout) == ["Reuse the common client."]
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import collections
 import json
+import re
 import shutil
 from collections.abc import Sized
 from pathlib import Path
@@ -43,7 +44,14 @@ from lessons_core.store.model import Lesson
 from lessons_core.store.project import init_project
 from tests.conftest import make_repo, run
 from tests.hooks.conftest import call_hook, payload
-from tests.security.conftest import ANSWERS, checked_answer, event_of, fuzz_settings
+from tests.security.conftest import (
+    ANSWERS,
+    COMMAND,
+    checked_answer,
+    command_calls,
+    event_of,
+    fuzz_settings,
+)
 
 HARNESSES = sorted(ANSWERS)
 FILE_RULE = "Keep src/a.py import-safe at all times."
@@ -53,8 +61,6 @@ GOOD: dict[str, tuple[str, list[str], list[str]]] = {
     "good-file": (FILE_RULE, ["src/a.py"], []),
     "good-cmd": (COMMAND_RULE, [], ["git push"]),
 }
-COMMAND = "git push origin release"
-SHELL = "run_shell_command"  # Qwen Code's shell tool
 # Room for every match: the test is about which lessons survive, not about the budget.
 ROOMY = Config(
     max_trigger_matches=100,
@@ -322,30 +328,6 @@ def file_calls(harness: str, root: Path) -> list[dict[str, Any]]:
     }[harness]()
 
 
-def command_calls(harness: str, root: Path) -> list[dict[str, Any]]:
-    """One ``git push origin release`` as the harness reports it (pre and post events)."""
-    shell = {"command": COMMAND}
-    return {
-        "claude-code": lambda: [
-            payload("claude-code", "pre_tool_use_bash_redirect", root, tool_input=shell)
-        ],
-        "codex": lambda: [payload("codex", "pre_tool_use_bash", root, tool_input=shell)],
-        "gemini": lambda: [
-            payload("gemini", "before_tool_shell", root, tool_input=shell),
-            payload("gemini", "after_tool_shell", root, tool_input=shell),
-        ],
-        "cursor": lambda: [
-            payload("cursor", "before_shell_execution", root, command=COMMAND),
-            payload("cursor", "post_tool_use_write", root, tool_name="Shell", tool_input=shell),
-        ],
-        "qwen": lambda: [
-            payload("qwen", "pre_tool_use_shell", root, tool_input=shell),
-            payload("qwen", "post_tool_use_edit", root, tool_name=SHELL, tool_input=shell),
-        ],
-        "copilot": lambda: [payload("copilot", "pre_tool_use_bash", root, toolArgs=shell)],
-    }[harness]()
-
-
 def delivered(harness: str, calls: list[dict[str, Any]]) -> str:
     """Everything the harness's model is handed over ``calls`` (one session)."""
     texts = []
@@ -502,17 +484,73 @@ def _assert_all_judged_good(lesson: Lesson, root: Path) -> None:
 IMPORT_EXAMPLES = 100
 
 
-def imported(store: Layout, *args: str) -> tuple[int, int]:
+def imported(store: Layout, *args: str) -> tuple[int, list[Lesson]]:
     """Run ``lessons import ARGS``: it exits 0 or 1 and every lesson it wrote holds only
-    triggers the judgement accepts. Its exit code and how many lessons it wrote with
-    triggers."""
+    triggers the judgement accepts. Its exit code and the lessons it wrote (those already
+    in the store left out); refused, it writes none."""
     result = run("import", *args)
     assert result.exit_code in (0, 1), result.output
     written = [read_lesson(path) for path in lesson_files(store)]
     for lesson in written:
         _assert_all_judged_good(lesson, store.root)
-    new = [x for x in written if x.id not in GOOD and not x.triggers.is_empty()]
-    return result.exit_code, len(new)
+    new = sorted((x for x in written if x.id not in GOOD), key=lambda x: x.id)
+    if result.exit_code:
+        assert new == [], (result.output, new)
+    return result.exit_code, new
+
+
+def is_unicode(text: str) -> bool:
+    """Whether ``text`` can be written as UTF-8 (holds no lone surrogate)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def agentsmesh_refuses(graph: dict[str, Any]) -> bool:
+    """Whether docs/importing.md's agentsmesh import must refuse ``graph`` (written out
+    independently of the importer): an unknown version, a section that is not an object,
+    a lesson that is not one or lacks a rule, a known status or a date, a successor that
+    is not an id; text that is not Unicode (a lone surrogate)."""
+    if not is_unicode(json.dumps(graph, ensure_ascii=False)):
+        return True
+    if graph.get("version") not in (1, 2):
+        return True
+    if any(not isinstance(graph.get(key, {}), dict) for key in ("lessons", "topics", "triggers")):
+        return True
+    for raw in graph.get("lessons", {}).values():
+        if not isinstance(raw, dict):
+            return True
+        rule, created, successor = raw.get("rule"), raw.get("createdAt"), raw.get("supersededBy")
+        if not isinstance(rule, str) or not rule.strip():
+            return True
+        if raw.get("status") not in ("active", "deprecated", "superseded"):
+            return True
+        if not isinstance(created, str) or not re.match(
+            r"[0-9]{4}-[0-9]{2}-[0-9]{2}\Z", created[:10]
+        ):
+            return True
+        if successor is not None and not isinstance(successor, str):
+            return True
+    return False
+
+
+def carried_keywords(graph: dict[str, Any], lesson_id: str) -> set[str]:
+    """The keyword triggers of ``lesson_id`` in ``graph`` that the judgement accepts:
+    each must reach the imported lesson."""
+    refs = graph["lessons"][lesson_id].get("triggers")
+    found = set()
+    for ref in refs if isinstance(refs, list) else []:
+        trigger = graph["triggers"].get(ref) if isinstance(ref, str) else None
+        if not isinstance(trigger, dict) or trigger.get("kind") != "keyword":
+            continue
+        pattern = trigger.get("pattern")
+        if isinstance(pattern, str) and not isinstance(
+            judge_keyword(pattern.strip()), TriggerProblem
+        ):
+            found.add(pattern.strip())
+    return found
 
 
 @st.composite
@@ -555,7 +593,7 @@ def agentsmesh_graph(draw: st.DrawFn) -> dict[str, Any]:
 def test_import_refuses_or_writes_only_triggers_that_can_fire(store: Layout) -> None:
     """``lessons import agentsmesh`` of generated graphs: exit 0 or 1, never a crash; every
     lesson written loads and holds only triggers the judgement accepts."""
-    examples: list[object] = []
+    examples: list[tuple[int, int, int]] = []
     source = store.root.parent / "lessons.json"
 
     @fuzz_settings(IMPORT_EXAMPLES)
@@ -563,11 +601,24 @@ def test_import_refuses_or_writes_only_triggers_that_can_fire(store: Layout) -> 
     def check(graph: dict[str, Any]) -> None:
         reset(store)
         source.write_bytes(json.dumps(graph).encode("utf-8", "surrogatepass"))
-        examples.append(imported(store, "agentsmesh", str(source)))
+        code, new = imported(store, "agentsmesh", str(source))
+        if agentsmesh_refuses(graph):
+            assert code == 1, graph
+        else:
+            assert code == 0, graph
+            sources = graph.get("lessons", {})
+            assert len(new) == len(sources), (graph, new)
+            if list(sources) == ["gen-x"]:
+                assert [x.id for x in new] == ["gen-x"]
+                assert carried_keywords(graph, "gen-x") <= set(new[0].triggers.keywords)
+        examples.append((code, len(new), sum(1 for x in new if not x.triggers.is_empty())))
 
     check()
     counted(examples, IMPORT_EXAMPLES)
     print(f"import agentsmesh: {sorted(collections.Counter(examples).items())}")
+    # Both sides were reached, and most valid graphs carried triggers.
+    assert sum(1 for code, _n, _t in examples if code == 1) >= 10
+    assert sum(1 for code, n, t in examples if code == 0 and n == t == 1) >= IMPORT_EXAMPLES // 3
 
 
 RULE_FILE_EXAMPLES = 50
@@ -576,11 +627,14 @@ RULE_FILE_EXAMPLES = 50
 def test_rule_file_import_writes_only_globs_that_can_fire(store: Layout) -> None:
     """A Cursor rule whose ``globs`` line is generated: exit 0 or 1, never a crash; every
     glob written passes the judgement."""
-    examples: list[object] = []
+    examples: list[tuple[int, int]] = []
     rules = store.root / ".cursor" / "rules"
     rules.mkdir(parents=True)
     globs = st.lists(
-        st.one_of(any_trigger(), certainly_bad_globs()).filter(lambda g: "\n" not in g),
+        # One line: any line break (str.splitlines's, U+0085 and U+2028 too) ends it.
+        st.one_of(any_trigger(), certainly_bad_globs()).filter(
+            lambda g: len(f"{g}.".splitlines()) == 1
+        ),
         min_size=1,
         max_size=3,
     )
@@ -591,11 +645,19 @@ def test_rule_file_import_writes_only_globs_that_can_fire(store: Layout) -> None
         reset(store)
         text = "---\nglobs: " + ", ".join(patterns) + "\n---\n- Regenerate generated code.\n"
         (rules / "gen.mdc").write_bytes(text.encode("utf-8", "surrogatepass"))
-        examples.append(imported(store, "cursor"))
+        code, new = imported(store, "cursor")
+        # The file's one bullet, and nothing else; a file that is not UTF-8 is skipped.
+        expected = ["Regenerate generated code."] if is_unicode(text) else []
+        if code == 0:
+            assert [x.rule for x in new] == expected, (patterns, new)
+        examples.append((code, sum(len(x.triggers.files) for x in new)))
 
     check()
     counted(examples, RULE_FILE_EXAMPLES)
     print(f"import cursor: {sorted(collections.Counter(examples).items())}")
+    # Most files were imported, and some with the globs they named.
+    assert sum(1 for code, _globs in examples if code == 0) >= RULE_FILE_EXAMPLES // 2
+    assert sum(1 for code, globs in examples if code == 0 and globs) >= RULE_FILE_EXAMPLES // 5
 
 
 CONFIG_EXAMPLES = 100

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -27,7 +28,14 @@ from lessons_core.store.config import Config
 from lessons_core.store.layout import Layout
 from lessons_core.telemetry import log as telemetry
 from tests.hooks.conftest import call_hook, write_lesson
-from tests.security.conftest import ANSWERS, checked_answer, event_of, fuzz_settings, within
+from tests.security.conftest import (
+    ANSWERS,
+    checked_answer,
+    command_calls,
+    event_of,
+    fuzz_settings,
+    within,
+)
 
 HARNESSES = sorted(ANSWERS)
 EVENTS = sorted(
@@ -271,15 +279,19 @@ def test_hook_answers_any_payload_validly_in_budget(
 def test_hook_survives_any_bytes_on_stdin(
     harness: str, project: Layout, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Invalid UTF-8, truncated and corrupted JSON, binary noise: exit 0, nothing or a
-    valid answer."""
+    """Invalid UTF-8, truncated and corrupted JSON, binary noise, made from the harness's
+    own shell-call payload: exit 0 within the budget, nothing or a valid answer; the
+    intact payload and a share of the corrupted ones that still parse are answered (so a
+    hook that never answers fails)."""
     monkeypatch.chdir(project.root)
-    write_lesson(project, "build-gen-before-push", "Run make gen before pushing.",
-                 commands=("git push",))  # fmt: skip
-    good = raw_input(
-        {"hook_event_name": "PreToolUse", "session_id": "s", "cwd": str(project.root),
-         "tool_name": "Bash", "tool_input": {"command": "git push"}}
-    )  # fmt: skip
+    rule = "Run make gen before pushing."
+    write_lesson(project, "build-gen-before-push", rule, commands=("git push",))
+    good = raw_input(command_calls(harness, project.root)[0])
+    sessions = project.local_dir / "sessions"
+    # The hook is wired to this payload: it answers with the lesson.
+    assert rule in (
+        checked_answer(harness, event_of(harness, json.loads(good)), call_hook(harness, good)) or ""
+    )
     mangled = st.one_of(
         st.binary(max_size=300),
         st.integers(0, len(good) - 1).map(lambda cut: good[:cut]),
@@ -287,16 +299,25 @@ def test_hook_survives_any_bytes_on_stdin(
             lambda at: good[: at[0]] + at[1] + good[at[0] + 1 :]
         ),
         st.sampled_from([b"\xff\xfe", good.replace(b'"s"', b'"\xc3\x28"'), b"\x00" * 64]),
+        # One byte made a letter: mostly inside a string, so the JSON still parses.
+        st.tuples(st.integers(1, len(good) - 2), st.sampled_from(b"az")).map(
+            lambda at: good[: at[0]] + bytes([at[1]]) + good[at[0] + 1 :]
+        ),
     )
+    answered = []
 
     @fuzz_settings(100)
     @given(mangled)
     def run(raw: bytes) -> None:
+        shutil.rmtree(sessions, ignore_errors=True)  # each example a new session
         out = within(2.0, lambda: call_hook(harness, raw))
         if out:  # a byte flip can leave valid JSON: then it must be a valid answer
-            checked_answer(harness, event_of(harness, json.loads(raw)), out)
+            answered.append(checked_answer(harness, event_of(harness, json.loads(raw)), out))
 
     run()
+    # 6 (Copilot's short payload) to 17 of the 100 are answered; the draws shift with
+    # unrelated code changes (see above), so the floor is low.
+    assert sum(1 for text in answered if text and rule in text) >= 3, answered
 
 
 def test_huge_values_stay_within_budget_and_out_of_the_nudge(
@@ -336,8 +357,15 @@ def test_real_hook_process_answers_hostile_input_validly(
     harness: str, hostile_project: tuple[Layout, Path]
 ) -> None:
     """Ten hostile payloads a harness through the real process: exit 0, empty stderr, a
-    valid answer or nothing, within the 10 s the harness allows."""
+    valid answer or nothing, within the 10 s the harness allows; the intact shell call
+    is answered with its lesson, so the process does run the hook."""
     project, outside = hostile_project
+    good = command_calls(harness, project.root)[0]
+    code, out, err, took = _run_hook_process(harness, raw_input(good), project.root)
+    assert (code, err, took < 10) == (0, b"", True)
+    assert "Run make gen before pushing." in (
+        checked_answer(harness, event_of(harness, good), out) or ""
+    )
 
     @fuzz_settings(10)
     @given(st.one_of(payloads(harness, project.root, outside).map(raw_input), st.binary()))
