@@ -67,7 +67,9 @@ def strict_validate() -> list[dict[str, Any]]:
     checked = run("validate", "--strict", "--format", "json")
     findings: list[dict[str, Any]] = json.loads(checked.stdout)["findings"]
     assert checked.exit_code == 0, findings
-    return findings
+    # A bare `pytest` beside `uv run pytest` is kept and said to be broad (L108): a notice
+    # for people to read, not a problem.
+    return [f for f in findings if f["code"] != "L108"]
 
 
 def test_bullets_naming_files_or_commands_become_triggered_lessons(project: Layout) -> None:

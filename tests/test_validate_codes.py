@@ -206,7 +206,7 @@ def test_l011_names_each_bad_setting_and_recall_keeps_the_others(tmp_path: Path)
     )
     found = sorted(f.message for f in validate(layout).findings if f.code == "L011")
     assert found == [
-        "setting 'delivery_file' must be 'gate' or 'context'; the default \"context\" is used",
+        "setting 'delivery_file' must be 'gate' or 'context'; the default \"gate\" is used",
         "setting 'max_tokens' must be a whole number; the default 600 is used",
         "setting 'max_trigger_matches' must not be negative; the default 3 is used",
     ]

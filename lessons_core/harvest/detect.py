@@ -50,7 +50,8 @@ QUOTE_CHARS = 240
 # (``delivery.deliver.gate_line``); in sessions recorded before, by each rule's line,
 # "- ID: rule (why)", or "- rule [ID]" before that.
 _ID = r"[a-z0-9][a-z0-9._-]*"
-_GATE_IDS = re.compile(rf"^Not run yet: .* \[({_ID}(?:, {_ID})*)\]$", re.M)
+# The harness may put words of its own before it ("... hook blocking error from command: ").
+_GATE_IDS = re.compile(rf"Not run yet: [^\n]* \[({_ID}(?:, {_ID})*)\]$", re.M)
 _SHOWN_ID = re.compile(rf"^- ({_ID}): |^- .* \[({_ID})\]$", re.M)
 
 

@@ -27,7 +27,7 @@ pytestmark = pytest.mark.e2e
 TAG_RULE = "Tag a release only from the main branch."
 DEPLOY_RULE = "Run make check before make deploy; deploy does not build."
 DOCS_RULE = "Write docs in British English."
-WIRED = {"Bash", "Write", "Edit", "MultiEdit", "NotebookEdit"}
+WIRED = {"Bash", "Read", "Write", "Edit", "MultiEdit", "NotebookEdit"}
 _DENIED = re.compile(r"^PreToolUse:\w+ hook error: ", re.S)
 
 
@@ -80,9 +80,9 @@ def run_session(project: Project) -> tuple[Path, str]:
     project.lessons("add", DEPLOY_RULE, "--topic", "deploy", "--trigger-cmd", "make deploy")
     docs = project.lessons("add", DOCS_RULE, "--topic", "docs", "--trigger-file", "docs/**")
     project.fake.scenarios["work"] = [
+        ToolCall("Read", {"file_path": str(root / "src" / "app.py")}),  # brings its rule
         write_call(root, "src/app.py", "VALUE = 2\n"),
         bash_call("cat src/app.py"),
-        ToolCall("Read", {"file_path": str(root / "src" / "app.py")}),
         bash_call("bash scripts/release.sh"),
         bash_call("make deploy"),  # there is no Makefile: the retry after the gate fails
         edit_call(root, "VALUE = 2", "VALUE = 3"),
@@ -120,13 +120,15 @@ def test_replay_matches_what_the_live_hook_delivered(project: Project) -> None:
     totals = data["totals"]
     assert totals["session_note_tokens"] == sum(estimate_tokens(t) for t in live.notes)
     assert totals["nudge_tokens"] == sum(estimate_tokens(t) for t in live.nudges)
-    assert data["unhooked_calls"] == 1  # the Read
+    assert data["unhooked_calls"] == 0  # the hooks hear every call, the Read included
     assert {path.name: path.read_bytes() for path in folder.iterdir()} == state
 
     # The session covered every kind of answer, so the comparison above is not vacuous.
     assert [c["mode"] for c in prompts] == ["context", None]
     assert {c["mode"] for c in tools} == {"gate", "context", None}
-    assert [c["outcome"] for c in tools].count("refused") == 2
+    # The release script, make deploy, and the edit after the compaction (no read brought
+    # the file's rule back since): each refused once.
+    assert [c["outcome"] for c in tools].count("refused") == 3
     assert (totals["compactions"], len(live.notes), len(live.nudges)) == (1, 2, 1)
     assert [f["label"] for f in totals["failed_after_lesson"]] == ["Bash make deploy"]
     assert totals["never_fired"] == [docs]

@@ -58,7 +58,7 @@ def real(layout: Layout, *args: str) -> str:
 
 def test_review_markdown_writes_escapes(hostile: Layout) -> None:
     """The added lesson's rule, topic and triggers, and the finding quoting it."""
-    out = clean(run("review", "HEAD").stdout)
+    out = clean(run("review", "HEAD", "--format", "markdown").stdout)
     assert "\\\\x1b\\]0;owned\\\\x07" in out  # visible escapes, then Markdown's
     assert "\\x1b[2J" in out  # inside a code span
     assert "\\x1b" in real(hostile, "review", "HEAD")
