@@ -186,9 +186,9 @@ def test_query_serves_every_lesson_beside_a_rejected_trigger(
     monkeypatch.chdir(layout.root)
     result = run("query", "--file", "src/app.py", "--file", "src/db/models.py")
     assert (result.exit_code, result.stderr) == (0, "")
-    assert "gen-mixed" in result.stdout
-    assert "db-models" in result.stdout
-    assert "ci-push" in run("query", "--cmd", "git push origin main").stdout
+    assert "Regenerate generated code instead of editing it." in result.stdout
+    assert "Declare every column non-null." in result.stdout
+    assert "Run the full suite" in run("query", "--cmd", "git push origin main").stdout
     explained = run("query", "--file", "src/app.py", "--explain").stdout
     assert "left out: file trigger '[z-a]' is not a valid glob" in explained
     assert "left out: keyword '--' has no letters or digits" in explained

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -245,7 +246,9 @@ def note_line(note: str, rule: str, topic: str, glob: str) -> str:
     """The capture line of the session note with its placeholders filled in, as a model
     would run it (harnesses without a failure nudge carry the line there)."""
     # The line ends at its last placeholder (a client may wrap the note in markup).
-    line = note.split("run: ", 1)[1].split("--trigger-file GLOB", 1)[0] + "--trigger-file GLOB"
+    found = re.search(r'(?:sh \S+|lessons) add "RULE" --topic T --trigger-file GLOB', note)
+    assert found is not None, note
+    line = found.group(0)
     filled = line.replace('"RULE"', shlex.quote(rule)).replace("--topic T", f"--topic {topic}")
     return filled.replace("--trigger-file GLOB", f"--trigger-file {shlex.quote(glob)}")
 

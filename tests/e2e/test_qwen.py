@@ -226,7 +226,7 @@ def test_uncovered_calls_and_pure_reads_add_no_text(project: QwenProject) -> Non
     assert len(tool_results(fake.requests[-1])) == 5
     # The hooks ran on those calls (telemetry logs each recall) and delivered nothing.
     recalls = logged_recalls(root)
-    assert {"docs.md", "cat src/app.py && ls scripts", "echo done > out.txt"} <= set(recalls)
+    assert {"docs.md", "cat docs.md && ls scripts", "echo done > out.txt"} <= set(recalls)
     assert not any(recalls.values()), recalls
     for request in fake.requests:
         text = request_text(request)

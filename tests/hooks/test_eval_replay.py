@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +16,9 @@ from lessons_core.jsonio import dumps
 from lessons_core.store.files import get_lesson, update_lesson
 from lessons_core.store.layout import SESSIONS, Layout
 from lessons_core.store.model import Status
+from lessons_core.store.project import init_project
 from lessons_core.telemetry.log import log_path, read_log
-from tests.conftest import run
+from tests.conftest import make_repo, run
 from tests.hooks.conftest import call_hook, payload, write_lesson
 
 APP = "code-a-import-safe"
@@ -165,10 +167,18 @@ def test_cases_or_replay(
     assert message in result.stderr
 
 
-def test_the_docs_example_is_real_output(logged: Layout) -> None:
-    """docs/eval.md's --replay block: these sessions, then the push rule deprecated."""
+def test_the_docs_example_is_real_output(monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/eval.md's --replay block: these sessions, then the push rule deprecated.
+
+    What the hooks say names the launcher by the repo's path, so its tokens depend on the
+    path's length: the example is made in a folder whose path has a fixed length, wherever
+    the tests' own temp folder is."""
     doc = Path(__file__).resolve().parents[2] / "docs" / "eval.md"
     blocks = re.findall(r"```console\n\$ (.*?)\n(.*?)```", doc.read_text(), re.S)
     ((command, shown),) = [(c, out) for c, out in blocks if "--replay" in c]
-    update_lesson(logged, get_lesson(logged, PUSH).with_status(Status.DEPRECATED))
-    assert run(*shlex.split(command)[1:]).stdout == shown
+    with tempfile.TemporaryDirectory(prefix="lessons-eval-", dir="/tmp") as folder:
+        layout, _ = init_project(make_repo(Path(folder) / "repo", {"src/a.py": "x = 1\n"}))
+        live_sessions(layout)
+        monkeypatch.chdir(layout.root)
+        update_lesson(layout, get_lesson(layout, PUSH).with_status(Status.DEPRECATED))
+        assert run(*shlex.split(command)[1:]).stdout == shown
