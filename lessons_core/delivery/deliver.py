@@ -204,8 +204,8 @@ def _unrefused(notice: Notice, session: Session, modes: frozenset[str]) -> Notic
         return notice
     if CONTEXT not in modes:
         return None
-    first, _, rest = notice.text.partition("\n")  # the refusal's line (``gate_line``) goes
-    return notice._replace(text=rest if first.startswith(GATE_PREFIX) else notice.text, gate=False)
+    refusal = f"{gate_line(notice.shown)}\n"  # wherever it stands (a recurrence's comes second)
+    return notice._replace(text=notice.text.replace(refusal, "", 1), gate=False)
 
 
 def _recurrence_gate(

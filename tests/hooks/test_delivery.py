@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import subprocess
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -419,3 +421,17 @@ def test_a_spent_session_budget_quiets_folder_rules_not_command_gates(project: L
     assert again is not None
     assert "code-src-small" in again.shown
     assert "Keep modules small." in again.text
+
+
+def test_a_refusal_the_session_cannot_record_comes_as_context_without_its_refusal_line() -> None:
+    """Where the session could not record a refusal, its rules come as context: the
+    refusal's line goes, also when it stands second (a recurrence gate's head first)."""
+    unrecorded: Any = SimpleNamespace(recorded=False)
+    block = "<project-lessons>\n- Rule.\n</project-lessons>"
+    for head in ("", "That call failed twice the same way.\n"):
+        notice = delivery.Notice(
+            f"{head}{delivery.gate_line(('a-rule',))}\n{block}", gate=True, shown=("a-rule",)
+        )
+        context = delivery._unrefused(notice, unrecorded, BOTH_MODES)
+        assert context is not None
+        assert (context.text, context.gate) == (f"{head}{block}", False)
