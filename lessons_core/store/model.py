@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from lessons_core.errors import InvalidLessonFile
+from lessons_core.matching.forbid import ForbidPatternError, check_forbid
 from lessons_core.matching.thresholds import MAX_STORED_RATIONALE_CHARS, MAX_STORED_RULE_CHARS
 
 # \Z, not $: "$" also matches before a final newline.
@@ -92,6 +93,12 @@ class Lesson:
     # Why it was deprecated or superseded (``lessons deprecate --reason``).
     reason: str | None = None
     checked: Checked | None = None
+    # Set only by a person (``lessons add --enforce``): every matching command is refused
+    # with the rule, not only the first of a session.
+    enforce: bool = False
+    # Set only by a person (``lessons add --forbid``): an RE2 pattern that a change to the
+    # lesson's files must not add (lessons_core.matching.forbid).
+    forbid: str | None = None
 
     @property
     def is_active(self) -> bool:
@@ -137,6 +144,10 @@ class Lesson:
             data["reason"] = self.reason
         if self.checked is not None:
             data["checked"] = self.checked.to_dict()
+        if self.enforce:
+            data["enforce"] = True
+        if self.forbid is not None:
+            data["forbid"] = self.forbid
         return data
 
     @classmethod
@@ -198,11 +209,16 @@ class Lesson:
         reason = data.get("reason")
         if reason is not None and not isinstance(reason, str):
             raise InvalidLessonFile(source, "must be a string", "reason")
+        enforce = data.get("enforce", False)
+        if not isinstance(enforce, bool):
+            raise InvalidLessonFile(source, "must be true or false", "enforce")
+        triggers = _triggers(data["triggers"], source)
+        forbid = _forbid(data["forbid"], triggers, source) if "forbid" in data else None
         return cls(
             id=lesson_id,
             rule=rule,
             topics=_strings(data, "topics", source),
-            triggers=_triggers(data["triggers"], source),
+            triggers=triggers,
             created=created,
             status=status,
             rationale=rationale,
@@ -212,6 +228,8 @@ class Lesson:
             always=always,
             reason=reason,
             checked=_checked(data["checked"], source) if "checked" in data else None,
+            enforce=enforce,
+            forbid=forbid,
         )
 
 
@@ -230,6 +248,8 @@ _KNOWN_KEYS = frozenset(
         "always",
         "reason",
         "checked",
+        "enforce",
+        "forbid",
     }
 )
 _TRIGGER_KEYS = ("files", "commands", "keywords")
@@ -302,6 +322,21 @@ def _checked(value: Any, source: Path) -> Checked:
             "checked",
         )
     return Checked(commit=value["commit"], date=value["date"])
+
+
+def _forbid(value: Any, triggers: Triggers, source: Path) -> str:
+    if not isinstance(value, str):
+        raise InvalidLessonFile(source, "must be a string (an RE2 pattern)", "forbid")
+    if not triggers.files:
+        raise InvalidLessonFile(
+            source,
+            "a forbid pattern checks changes to the lesson's files; add a file trigger",
+            "forbid",
+        )
+    try:
+        return check_forbid(value)
+    except ForbidPatternError as err:
+        raise InvalidLessonFile(source, f"the pattern {err}", "forbid") from None
 
 
 def _union(first: tuple[str, ...], second: tuple[str, ...]) -> tuple[str, ...]:
