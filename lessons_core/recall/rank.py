@@ -257,8 +257,8 @@ def select(
     exclude = allowance.exclude
     excluded = tuple(c for c in ranked if c.hit.lesson_id in exclude)
     eligible = [c for c in ranked if c.hit.lesson_id not in exclude]
-    if read:  # broad matches wait for the change: not shown, not counted
-        eligible = [c for c in eligible if not _demoted(c)]
+    if read:  # broad file matches wait for the change: not shown, not counted
+        eligible = [c for c in eligible if not (_demoted(c) and c.hit.via != VIA_COMMAND)]
     if not eligible:  # the silent call: nothing to render, nothing to count
         return Selection(shown=(), cut=(), excluded=excluded)
     from lessons_core.recall.render import fitting
