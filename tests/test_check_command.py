@@ -71,8 +71,8 @@ def test_staged_change_adding_forbidden_text_is_a_finding(store: Layout) -> None
     assert result.stdout.splitlines() == [
         "src/app.py:3: Never leave print() calls in src; use the logger. (matched: 'print(') "
         "[lesson no-print]",
-        "lessons check: 1 finding in 1 file (1 forbid rule over 3 added lines of the staged "
-        "changes)",
+        "lessons check: 1 finding in 1 file; 1 forbid rule over 3 added lines of the staged "
+        "changes",
     ]
     data = json.loads(run("check", "--json").stdout)
     assert data["ok"] is False
@@ -98,7 +98,7 @@ def test_unstaged_text_and_what_the_file_held_before_are_not_checked(store: Layo
     write(store.root, "src/app.py", "print('not staged')\n")
     result = run("check")
     assert result.exit_code == 0, result.stdout
-    assert "no findings (1 forbid rule over 1 added line of the staged changes)" in result.stdout
+    assert "no findings; 1 forbid rule over 1 added line of the staged changes" in result.stdout
 
 
 def test_inactive_lessons_and_other_files_are_left_out(store: Layout) -> None:

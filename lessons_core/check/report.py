@@ -35,7 +35,7 @@ class CheckReport:
     def what(self) -> str:
         if self.commits is None:
             return "the staged changes"
-        return f"{self.commits.given} (from the merge base {self.commits.base[:12]})"
+        return f"{self.commits.given}, from its merge base {self.commits.base[:12]}"
 
 
 def check_changes(layout: Layout, given: str | None = None) -> CheckReport:
@@ -110,8 +110,8 @@ def summary_line(report: CheckReport) -> str:
         else "no findings"
     )
     return (
-        f"lessons check: {found} ({_plural(report.rules, 'forbid rule')} over "
-        f"{_plural(report.lines, 'added line')} of {report.what})"
+        f"lessons check: {found}; {_plural(report.rules, 'forbid rule')} over "
+        f"{_plural(report.lines, 'added line')} of {report.what}"
     )
 
 
