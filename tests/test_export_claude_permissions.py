@@ -143,6 +143,16 @@ def test_every_other_byte_stays_and_a_rerun_changes_nothing(project: Layout) -> 
     assert path.read_text() == SETTINGS
 
 
+def test_entries_of_any_json_type_are_kept_as_written(project: Layout) -> None:
+    path = settings_path(project)
+    path.parent.mkdir()
+    path.write_text('{"permissions": {"deny": [{"odd": 1}, 7, "Bash(x:*)"]}}')
+    assert run("export", "--format", "claude-permissions").exit_code == 0
+    assert json.loads(path.read_text())["permissions"]["deny"] == [
+        {"odd": 1}, 7, "Bash(x:*)", "Bash(git push --force:*)"
+    ]  # fmt: skip
+
+
 def test_an_entry_a_person_wrote_stays_theirs(project: Layout) -> None:
     path = settings_path(project)
     path.parent.mkdir()

@@ -20,7 +20,7 @@ import os
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from lessons_core.containment import LeavesRepo, is_within
+from lessons_core.containment import is_within
 from lessons_core.errors import LessonsError
 from lessons_core.fsutil import atomic_write, read_regular, read_store_file, write_target
 from lessons_core.jsonio import dumps
@@ -77,10 +77,9 @@ def export_permissions(layout: Layout, output: Path | None = None) -> Permission
     root = layout.root
     target = Path(os.path.abspath(output if output is not None else root / DEFAULT_SETTINGS))
     if not is_within(str(target), os.path.abspath(root)):
-        raise LeavesRepo(
-            str(target),
-            str(target),
-            f"write Claude Code's project settings inside the repo, e.g. {DEFAULT_SETTINGS}",
+        raise SettingsError(
+            f"{target} is outside the repo {root}; lessons writes Claude Code's project "
+            f"settings inside it only, e.g. {DEFAULT_SETTINGS}"
         )
     relative = target.relative_to(os.path.abspath(root)).as_posix()
     path = write_target(target, root)
@@ -136,13 +135,10 @@ def edit_deny(
         raise SettingsError(f'{name}: "permissions.deny" is not a list; fix it, then export again')
     items = deny.items if deny is not None else []
     values = [json.loads(text[item.start : item.end]) for item in items]
-    kept = [
-        text[item.start : item.end]
-        for item, value in zip(items, values, strict=True)
-        if value not in ours_before
-    ]
-    removed = tuple(v for v in values if isinstance(v, str) and v in ours_before)
-    present = {v for v in values if v not in ours_before}
+    ours = [isinstance(value, str) and value in ours_before for value in values]
+    kept = [text[item.start : item.end] for item, mine in zip(items, ours, strict=True) if not mine]
+    removed = tuple(v for v, mine in zip(values, ours, strict=True) if mine)
+    present = {v for v, mine in zip(values, ours, strict=True) if isinstance(v, str) and not mine}
     added = tuple(rule for rule in wanted if rule not in present)
     entries = kept + [json.dumps(rule) for rule in added]
     if not added and len(kept) == len(items):  # nothing to change: not a byte rewritten
