@@ -29,6 +29,7 @@ from lessons_core.matching.forbid import (
     first_forbidden,
 )
 from lessons_core.printable import inert
+from lessons_core.recall.render import fence, inert_line
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
@@ -46,7 +47,9 @@ ENFORCE_HEAD = (
     "Refused, every time: a project rule holds for every such command. Run one that "
     "follows the rule instead."
 )
-# {key}: the lesson file's key; {file}: the lesson file, repo-relative.
+# Each rule comes in the labelled block, as every rule an agent is handed (its text,
+# and the agent's own text quoted from the call, cannot close it), with the match and
+# the lesson file. {key}: the lesson file's key; {file}: the lesson file, repo-relative.
 PERSON_LINE = '  If it does not apply here, a person removes "{key}" from {file}.'
 
 
@@ -71,26 +74,30 @@ def _refusal(
     enforced = [hit for hit in binding if hit.enforce and command]
     if not forbidden and not enforced:
         return None
-    lines: list[str] = []
+    parts: list[str] = []
     shown: dict[str, None] = {}
     if forbidden:
-        lines.append(FORBID_HEAD)
+        lines: list[str] = []
         for hit, path, found, line in forbidden:
-            lines.append(f"- [{hit.lesson_id}] {inert(hit.rule)}")
+            lines.append(inert_line(f"- [{hit.lesson_id}] {inert(hit.rule)}"))
             lines.append(
-                f"  {inert(path)} line {found.line} of the added text adds "
-                f'"{inert(found.text)}": {inert(line)}'
+                inert_line(
+                    f"  {inert(path)} line {found.line} of the added text adds "
+                    f'"{inert(found.text)}": {inert(line)}'
+                )
             )
             lines.append(_person_line("forbid", hit.lesson_id))
             shown.setdefault(hit.lesson_id, None)
+        parts += [FORBID_HEAD, fence(lines, "")]
     enforced = [hit for hit in enforced if hit.lesson_id not in shown]
     if enforced:
-        lines.append(ENFORCE_HEAD)
+        lines = []
         for hit in enforced:
-            lines.append(f"- [{hit.lesson_id}] {inert(hit.rule)}")
+            lines.append(inert_line(f"- [{hit.lesson_id}] {inert(hit.rule)}"))
             lines.append(_person_line("enforce", hit.lesson_id))
             shown.setdefault(hit.lesson_id, None)
-    return "\n".join(lines), tuple(shown)
+        parts += [ENFORCE_HEAD, fence(lines, "")]
+    return "\n".join(parts), tuple(shown)
 
 
 def _forbidden(
