@@ -288,3 +288,35 @@ def test_the_quoted_call_cannot_close_the_block(bound: Layout) -> None:
     assert text is not None
     assert text.count(OPEN) == text.count(CLOSE) == 1
     assert text.rstrip().endswith(CLOSE)
+
+
+@pytest.mark.parametrize(
+    ("harness", "fixture", "key"),
+    [
+        ("codex", "pre_tool_use_bash", "tool_input"),
+        ("gemini", "before_tool_shell", "tool_input"),
+        ("qwen", "pre_tool_use_shell", "tool_input"),
+        ("copilot", "pre_tool_use_bash", "toolArgs"),
+        ("cursor", "before_shell_execution", ""),
+    ],
+)
+def test_every_harness_refuses_an_enforced_command_every_time(
+    bound: Layout, harness: str, fixture: str, key: str
+) -> None:
+    """Each harness's shell tool (Cursor's beforeShellExecution): refused on each attempt;
+    another command is not refused by it."""
+
+    def call(command: str) -> str | None:
+        data = payload(harness, fixture, bound.root)
+        if key:
+            data[key] = {**data[key], "command": command}
+        else:
+            data["command"] = command
+        return refusal(harness, data)
+
+    for _ in range(3):
+        text = call("git push origin main")
+        assert text is not None
+        assert PUSH_RULE in text
+        assert "Refused, every time" in text
+    assert call("git status") is None
