@@ -19,6 +19,10 @@ it writes), and a change of a file whose rules it has not had yet (a new file, a
 before a compaction, a lesson added since, a budget that cut the read's block) is refused
 once with them (``delivery_file: "gate"``, the default). What a call reads, changes or
 runs is told by ``lessons_core.delivery.actions``, the same for every harness.
+
+Rules a person made binding are the exception to "once": ``lessons_core.delivery.binding``
+refuses every call that breaks one (an enforced lesson's command, a change adding a match
+of a file lesson's ``forbid`` pattern), decided at one point in ``before_action``.
 """
 
 from __future__ import annotations
@@ -146,8 +150,12 @@ def before_action(
     A call refused by a gate and made again runs, whatever reset happened in between
     (``sessions.reset`` keeps the refusals).
 
+    A rule a person made binding (``enforce``, ``forbid``: ``delivery.binding``) refuses
+    the call every time it breaks it, before and whatever the rest; its refusal comes
+    first, then what else the call brings.
+
     The session is read once (``opened``, when the caller read it already), and changed
-    at most once, under its lock.
+    at most once under its lock (twice for a binding refusal, which marks its rules shown).
     """
     if action.is_empty:
         return None
