@@ -130,11 +130,23 @@ def recall(
 
 
 def binding(index: RecallIndex, request: RecallRequest, ranked: list[Candidate]) -> tuple[Hit, ...]:
-    """``Recall.binding``: among the lessons that matched, the enforced ones whose best
-    match is a command trigger, and those with a ``forbid`` pattern once for each of the
+    """``Recall.binding``: among the lessons that matched, the enforced ones that matched
+    through a command trigger, and those with a ``forbid`` pattern once for each of the
     request's files one of their file triggers matches. Most calls match neither, and pay
     one pass over ``ranked``."""
     enforced = [c.hit for c in ranked if c.hit.enforce and c.hit.via == VIA_COMMAND]
+    if request.command and any(c.hit.enforce and c.hit.via != VIA_COMMAND for c in ranked):
+        # Ranked by a file or keyword match (a command writing a file the lesson covers
+        # too, say): did its command trigger match as well?
+        others = {c.hit.lesson_id: c.hit for c in ranked if c.hit.enforce}
+        fired = {
+            index.ids[e.lesson]: (e, part) for e, part in command_matches(index, request.command)
+        }
+        enforced += [
+            hit._replace(via=VIA_COMMAND, trigger=fired[i][0].pattern, matched=fired[i][1])
+            for i, hit in others.items()
+            if hit.via != VIA_COMMAND and i in fired
+        ]
     if not any(c.hit.forbid for c in ranked):
         return tuple(enforced)
     forbidding = {c.hit.lesson_id: c.hit for c in ranked if c.hit.forbid}

@@ -320,3 +320,14 @@ def test_every_harness_refuses_an_enforced_command_every_time(
         assert PUSH_RULE in text
         assert "Refused, every time" in text
     assert call("git status") is None
+
+
+def test_an_enforced_lesson_ranked_by_its_file_still_refuses_its_command(project: Layout) -> None:
+    """The command writes a file the lesson also covers, so the lesson ranks by its file
+    trigger: its command trigger matched too, and the command is refused every time."""
+    write_lesson(project, "no-push-log", PUSH_RULE, commands=("git push",),
+                 files=("push.log",), enforce=True)  # fmt: skip
+    for _ in range(2):
+        text = refusal("claude-code", bash(project.root, "git push origin main > push.log"))
+        assert text is not None
+        assert "Refused, every time" in text
