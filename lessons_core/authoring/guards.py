@@ -70,6 +70,10 @@ class CaptureDraft:
     gate: bool = False
     always: bool = False
     lesson_id: str | None = None  # ``--id``: the id to take instead of a generated one
+    # Set by a person only (``lessons add --enforce``/``--forbid``); an agent's capture
+    # (the MCP tool, a nudge's command) never sets them.
+    enforce: bool = False
+    forbid: str | None = None
 
 
 def check_utf8(draft: CaptureDraft) -> None:

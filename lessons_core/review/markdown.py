@@ -116,6 +116,13 @@ def _triggers(lesson: Lesson, change: LessonChange, style: _Style) -> list[str]:
     lines = [f"- topics: {', '.join(style.code(t) for t in lesson.topics) or '-'}"]
     if lesson.always:  # its tokens go to every session, a reviewer should know
         lines.append("- always on: delivered at every session start and after compaction")
+    if lesson.enforce:  # binding: refuses every matching command, a reviewer should know
+        lines.append("- enforce: every command its command triggers match is refused")
+    if lesson.forbid is not None:
+        lines.append(
+            f"- forbid {style.code(lesson.forbid)}: every change to its files adding a match "
+            "is refused"
+        )
     old = change.before.triggers if change.before and change.after else None
     matches = {g.glob: g for g in change.globs}
     for glob in lesson.triggers.files:
