@@ -1,0 +1,95 @@
+"""What ``lessons review`` compares: a base commit and a head (a commit, or the working tree).
+
+The argument takes git's forms: ``BASE`` (the base against the working tree, uncommitted
+edits included), ``BASE..HEAD`` (two commits), ``BASE...HEAD`` (the merge base of the two
+against HEAD), and nothing (the merge base of HEAD with the default branch). A ref that
+names no commit is reported by name with the fix; in a shallow clone (what CI checks out
+by default) the fix is to fetch more history.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from lessons_core import git
+from lessons_core.git import GitError
+
+FETCH_FIX = (
+    "fetch more history: 'git fetch --deepen=200' or 'git fetch --unshallow' (in GitHub "
+    "Actions, 'fetch-depth: 0' in actions/checkout)"
+)
+
+
+@dataclass(frozen=True)
+class Range:
+    base: str  # the base commit's sha
+    base_ref: str  # the ref it was named by
+    base_how: str  # how it was chosen, for the reader
+    # The head commit's sha; None for the working tree (lesson files and code as they are
+    # on disk, uncommitted edits included).
+    head: str | None = None
+    head_ref: str = ""
+
+    @property
+    def head_label(self) -> str:
+        return self.head_ref or "the working tree"
+
+
+def resolve_range(root: Path, argument: str | None) -> Range:
+    """The base and head ``argument`` names (see the module docstring)."""
+    if argument is None:
+        ref = git.default_branch(root)
+        base = _merge_base(root, "HEAD", ref)
+        return Range(base, ref, f"the merge base of HEAD and {ref}")
+    if "..." in argument:
+        left, _, right = argument.partition("...")
+        left, right = left or "HEAD", right or "HEAD"
+        head = commit(root, right)
+        base = _merge_base(root, head, commit(root, left))
+        return Range(base, left, f"the merge base of {left} and {right}", head, right)
+    if ".." in argument:
+        left, _, right = argument.partition("..")
+        left, right = left or "HEAD", right or "HEAD"
+        return Range(commit(root, left), left, f"{left}, as given", commit(root, right), right)
+    return Range(commit(root, argument), argument, f"{argument}, as given")
+
+
+def commit(root: Path, ref: str) -> str:
+    """The commit ``ref`` names, or a ``GitError`` naming it and the fix."""
+    try:
+        return git.resolve(root, ref)
+    except GitError:
+        pass
+    if is_shallow(root):
+        raise GitError(f"'{ref}' names no commit in this shallow clone of {root}; {FETCH_FIX}")
+    raise GitError(
+        f"'{ref}' names no commit in {root}; pass a branch, tag or sha that this clone has "
+        "(a remote branch may need 'git fetch origin' first)"
+    )
+
+
+def _merge_base(root: Path, left: str, right: str) -> str:
+    try:
+        return git.git(root, "merge-base", left, right).decode().strip()
+    except GitError:
+        pass
+    for ref in (left, right):
+        commit(root, ref)  # names the ref that does not resolve, with its fix
+    if is_shallow(root):
+        raise GitError(
+            f"'{left}' and '{right}' have no common commit in this shallow clone of {root}; "
+            f"{FETCH_FIX}"
+        )
+    raise GitError(
+        f"'{left}' and '{right}' have no common commit in {root}; name the base commit "
+        f"itself, e.g. 'lessons review {right}..{left}'"
+    )
+
+
+def is_shallow(root: Path) -> bool:
+    try:
+        out = git.git(root, "rev-parse", "--is-shallow-repository")
+    except GitError:
+        return False
+    return out.strip() == b"true"
