@@ -79,8 +79,8 @@ def default_branch(root: Path) -> str:
     )
 
 
-def merge_base(root: Path, other: str) -> str:
-    return git(root, "merge-base", "HEAD", other).decode().strip()
+def merge_base(root: Path, left: str, right: str) -> str:
+    return git(root, "merge-base", left, right).decode().strip()
 
 
 def resolve(root: Path, rev: str) -> str:

@@ -11,9 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from lessons_core.review.diff import Hunk, changed_files, hunks
 from lessons_core.review.github import PER_LEVEL, data, prop
+from lessons_core.review.ranges import resolve_range
 from lessons_core.store.layout import Layout
-from tests.conftest import git, run
+from tests.conftest import git, make_repo, run
 from tests.lesson_graphs import write_lesson
 from tests.review_branch import branch_repo, write
 
@@ -252,3 +254,17 @@ def test_review_reads_no_script_through_a_link_or_a_fifo(branch: Layout, tmp_pat
         ("A", "scripts/linked.sh"),
     ]
     assert code["commands"] == []
+
+
+def test_hunks_of_files_named_with_spaces_quotes_and_non_ascii(tmp_path: Path) -> None:
+    """git quotes some names in a patch and ends others with a tab: each is read back as
+    the path the name-status list gives."""
+    names = ["a b.sh", 'q"x.sh', "ü.sh", "tab\there.sh"]
+    root = tmp_path / "repo"
+    make_repo(root, dict.fromkeys(names, "a\n"))
+    for name in names:
+        (root / name).write_text("a\nrm -rf x\n")
+    span = resolve_range(root, "HEAD")
+    changes = changed_files(root, span)
+    assert sorted(change.new for change in changes) == sorted(names)
+    assert hunks(root, span, changes) == {name: (Hunk(2, 1),) for name in names}

@@ -18,7 +18,13 @@ from typing import Any, NamedTuple
 
 from lessons_core import git
 from lessons_core.authoring.repo_files import tracked_files
-from lessons_core.index.build import RecallIndex, build_index
+from lessons_core.index.build import (
+    CommandEntry,
+    GlobEntry,
+    KeywordEntry,
+    RecallIndex,
+    build_index,
+)
 from lessons_core.matching.glob_counts import FileIndex
 from lessons_core.matching.glob_match import glob_matches
 from lessons_core.matching.globs import has_glob_chars
@@ -225,7 +231,7 @@ def _inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip("/") + "/")
 
 
-def _keyword_hits(index: RecallIndex, path: str) -> list[Any]:
+def _keyword_hits(index: RecallIndex, path: str) -> list[KeywordEntry]:
     return list(keyword_matches(index, tokens(path))) if index.keywords else []
 
 
@@ -244,7 +250,7 @@ class _Found:
         self.index = index
         self.by_lesson: dict[int, list[tuple[tuple[Any, ...], Match]]] = {}
 
-    def add(self, entry: Any, match: Match) -> None:
+    def add(self, entry: GlobEntry | CommandEntry | KeywordEntry, match: Match) -> None:
         lesson = entry.lesson
         key = (
             match.broad,

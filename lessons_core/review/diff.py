@@ -114,7 +114,9 @@ def parse_hunks(patch: bytes) -> dict[str, tuple[Hunk, ...]]:
     current: list[Hunk] | None = None
     for raw in patch.split(b"\n"):
         if raw.startswith(b"+++ "):
-            name = unquote(raw[4:].decode("utf-8", "surrogateescape"))
+            # git ends an unquoted name holding a space with a tab (for GNU patch); a
+            # name that really ends in a tab is quoted, so the tab is never the name's.
+            name = unquote(raw[4:].decode("utf-8", "surrogateescape").removesuffix("\t"))
             current = None if name == "/dev/null" else found.setdefault(name[2:], [])
         elif raw.startswith(b"@@ ") and current is not None:
             head_side = raw.split(b" ", 3)[2]  # +START[,COUNT]

@@ -71,7 +71,7 @@ def commit(root: Path, ref: str) -> str:
 
 def _merge_base(root: Path, left: str, right: str) -> str:
     try:
-        return git.git(root, "merge-base", left, right).decode().strip()
+        return git.merge_base(root, left, right)
     except GitError:
         pass
     for ref in (left, right):
