@@ -40,7 +40,7 @@ def review_command(range_: str | None, output_format: str, as_json: bool) -> Non
     Example:
       lessons review
       lessons review --format markdown > lessons-review.md
-      lessons review origin/main..HEAD --format github
+      lessons review origin/main...HEAD --format github
       lessons review origin/main --json
     """
     layout = find_layout()
