@@ -144,3 +144,12 @@ def test_only_commands_with_an_added_line_are_kept() -> None:
     commands = commands_of(".github/workflows/ci.yml", WORKFLOW)
     assert added(commands, {11, 15}) == [(11, "pip install -e . --quiet"), (15, "pytest -q")]
     assert added(commands, set()) == []
+
+
+def test_a_quoted_string_over_several_lines_is_one_command() -> None:
+    text = "#!/bin/sh\npy=${info%%\"\n\"*}\necho 'a\nb' # it's a comment\nls\n"
+    assert _commands("run.sh", text) == [
+        (2, 3, 'py=${info%%"\n"*}'),
+        (4, 5, "echo 'a\nb' # it's a comment"),
+        (6, 6, "ls"),
+    ]

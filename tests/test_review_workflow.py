@@ -144,3 +144,31 @@ def test_pre_commit_hook_reviews_the_staged_change(tmp_path: Path) -> None:
     assert "2 changed files · 1 added command · 3 lessons apply · 0 triggers to fix" in out
     assert "- file 'src/db/**' matched 'src/db/session.py:2'" in out
     assert "- 'scripts/migrate.sh:2' 'alembic upgrade head': 'db-migrate'" in out
+
+
+def test_pre_commit_hook_on_the_first_commit(tmp_path: Path) -> None:
+    """Before any commit HEAD names nothing: the hook reviews against the empty tree and
+    lets the commit through; lessons' own files (the launcher, the config) are not code."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    write(root, {"src/a.py": "X = 1\n"})
+    env = _env()
+
+    def lessons(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            ["lessons", *args], cwd=root, env=env, capture_output=True, text=True, check=False
+        )
+
+    assert lessons("init").returncode == 0
+    added = lessons("add", "Keep src/a.py tiny.", "--topic", "src", "--trigger-file", "src/a.py")
+    assert added.returncode == 0, added.stderr
+    git(root, "add", "-A")
+    result = subprocess.run(
+        shlex.split(_hook()["entry"]), cwd=root, env=env, capture_output=True, text=True,
+        check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("Lesson changes since '4b825dc642cb', HEAD, as given\n")
+    assert "1 changed file · 0 added commands · 1 lesson apply · 0 triggers to fix" in result.stdout
+    assert "- file 'src/a.py' matched 'src/a.py:1'" in result.stdout

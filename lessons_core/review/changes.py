@@ -126,7 +126,7 @@ def review(layout: Layout, argument: str | None = None) -> Review:
     lessons = [
         lesson for name, data in sorted(now.items()) if (lesson := _now(layout, span, name, data))
     ]
-    code = code_changes(root, span, lessons, folder)
+    code = code_changes(root, span, lessons, layout.base.relative_to(root).as_posix(), folder)
     return Review(
         base=span.base,
         base_ref=span.base_ref,

@@ -162,14 +162,18 @@ class CodeChanges:
         }
 
 
-def code_changes(root: Path, span: Range, lessons: list[Lesson], lesson_folder: str) -> CodeChanges:
-    """What ``span`` changes outside ``lesson_folder``, against the active ``lessons``."""
+def code_changes(
+    root: Path, span: Range, lessons: list[Lesson], store_folder: str, lesson_folder: str
+) -> CodeChanges:
+    """What ``span`` changes outside ``store_folder`` (``.lessons``: the lessons, and the
+    launcher and config lessons writes), against the active ``lessons``, whose files are
+    in ``lesson_folder``."""
     active = {lesson.id: lesson for lesson in lessons if lesson.is_active}
     index = build_index(active.values())
     files = [
         change
         for change in diff.changed_files(root, span)
-        if not (_inside(change.old, lesson_folder) and _inside(change.new, lesson_folder))
+        if not (_inside(change.old, store_folder) and _inside(change.new, store_folder))
     ]
     present = [change.new for change in files if change.status != "D"]
     # A file the range deletes is matched below for the lessons it leaves (``_moved``).

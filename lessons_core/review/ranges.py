@@ -55,12 +55,20 @@ def resolve_range(root: Path, argument: str | None) -> Range:
     return Range(commit(root, argument), argument, f"{argument}, as given")
 
 
+# What git hashes an empty tree to: the base of a repo before its first commit.
+EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+
+
 def commit(root: Path, ref: str) -> str:
-    """The commit ``ref`` names, or a ``GitError`` naming it and the fix."""
+    """The commit ``ref`` names, or a ``GitError`` naming it and the fix. ``HEAD`` before
+    the first commit names the empty tree, so a pre-commit hook's ``lessons review HEAD``
+    reviews the first commit too."""
     try:
         return git.resolve(root, ref)
     except GitError:
         pass
+    if ref == "HEAD" and _unborn(root):
+        return EMPTY_TREE
     if is_shallow(root):
         raise GitError(f"'{ref}' names no commit in this shallow clone of {root}; {FETCH_FIX}")
     raise GitError(
@@ -85,6 +93,19 @@ def _merge_base(root: Path, left: str, right: str) -> str:
         f"'{left}' and '{right}' have no common commit in {root}; name the base commit "
         f"itself, e.g. 'lessons review {right}..{left}'"
     )
+
+
+def _unborn(root: Path) -> bool:
+    """Whether HEAD names a branch that has no commit yet."""
+    try:
+        git.git(root, "symbolic-ref", "-q", "HEAD")
+    except GitError:
+        return False
+    try:
+        git.git(root, "rev-parse", "--verify", "-q", "HEAD")
+    except GitError:
+        return True
+    return False
 
 
 def is_shallow(root: Path) -> bool:

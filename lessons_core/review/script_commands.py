@@ -126,13 +126,17 @@ def shell_commands(lines: list[str], first: int) -> list[ScriptCommand]:
     at = 0
     while at < len(lines):
         start = at
-        pieces = [lines[at].rstrip("\r")]
-        while pieces[-1].endswith("\\") and at + 1 < len(lines):
-            at += 1
-            pieces[-1] = pieces[-1][:-1]
-            pieces.append(lines[at].strip())
+        command = lines[at].rstrip("\r")
         at += 1
-        command = " ".join(piece.strip() for piece in pieces).strip()
+        while at < len(lines):
+            if command.endswith("\\"):
+                command = f"{command[:-1].rstrip()} {lines[at].strip()}"
+            elif _open_quote(command):  # a quoted string goes on: its newline is the string's
+                command = f"{command}\n{lines[at].rstrip()}"
+            else:
+                break
+            at += 1
+        command = command.strip()
         if not _runs_something(command):
             continue
         delimiter = _heredoc(command)
@@ -147,6 +151,26 @@ def shell_commands(lines: list[str], first: int) -> list[ScriptCommand]:
             command = "\n".join([command, *lines[body_start:at]])
         found.append(ScriptCommand(first + start, first + at - 1, command))
     return found
+
+
+def _open_quote(text: str) -> bool:
+    """Whether ``text`` ends inside a quoted string (a comment ends the scan)."""
+    quote = ""
+    at = 0
+    while at < len(text):
+        char = text[at]
+        if quote == "'":
+            quote = "" if char == "'" else quote
+        elif char == "\\":
+            at += 1
+        elif quote == '"':
+            quote = "" if char == '"' else quote
+        elif char in "'\"":
+            quote = char
+        elif char == "#" and (at == 0 or text[at - 1] in " \t"):
+            return False
+        at += 1
+    return bool(quote)
 
 
 def _runs_something(command: str) -> bool:
