@@ -268,3 +268,25 @@ def test_hunks_of_files_named_with_spaces_quotes_and_non_ascii(tmp_path: Path) -
     changes = changed_files(root, span)
     assert sorted(change.new for change in changes) == sorted(names)
     assert hunks(root, span, changes) == {name: (Hunk(2, 1),) for name in names}
+
+
+def test_keywords_match_changed_paths_and_added_commands_after_triggers(
+    branch: Layout,
+) -> None:
+    """A keyword is matched in a path's words and an added command's, as recall does, and
+    ranks after every file and command trigger."""
+    write_lesson(branch, "ops-deploy", "Announce deploys in the ops channel.", keywords=["deploy"])
+    write_lesson(branch, "db-alembic", "Pin alembic in CI.", keywords=["alembic"])
+    git(branch.root, "add", "-A")
+    git(branch.root, "commit", "-qm", "keyword lessons")
+    lessons = _review("main..HEAD")["code"]["lessons"]
+    assert [m["id"] for m in lessons][-2:] == ["db-alembic", "ops-deploy"]
+    by_id = {m["id"]: m["matches"] for m in lessons}
+    assert by_id["ops-deploy"] == [
+        {"via": "keyword", "trigger": "deploy", "file": "scripts/deploy.sh", "line": 4,
+         "broad": False},
+    ]  # fmt: skip
+    assert by_id["db-alembic"] == [
+        {"via": "keyword", "trigger": "alembic", "file": ".github/workflows/ci.yml", "line": 11,
+         "command": "alembic upgrade head", "part": None, "broad": False},
+    ]  # fmt: skip
