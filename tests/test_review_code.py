@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from lessons_core.review.diff import Hunk, changed_files, hunks
+from lessons_core.review.diff import added_lines, changed_files
 from lessons_core.review.github import PER_LEVEL, data, prop
 from lessons_core.review.ranges import resolve_range
 from lessons_core.store.layout import Layout
@@ -115,19 +115,21 @@ def test_base_alone_reviews_the_working_tree_uncommitted_edits_included(branch: 
     assert db_all["matches"][0]["line"] == 2
 
 
-def test_three_dots_review_from_the_merge_base(branch: Layout) -> None:
-    """Work landed on main after the branch point is not the branch's change."""
+def test_a_range_reviews_from_the_merge_base(branch: Layout) -> None:
+    """Work landed on main after the branch point is not the branch's change, with two
+    dots as with three (as `lessons check` reads a range)."""
     root = branch.root
     git(root, "checkout", "-q", "main")
     write(root, {"src/db/session.py": "SESSION = 'main moved on'\n"})
     git(root, "commit", "-qam", "main moves on")
     git(root, "checkout", "-q", "feature")
-    two = {f["new"] for f in _review("main..feature")["code"]["files"]}
-    three = _review("main...feature")
-    assert "src/db/session.py" in two
-    assert "src/db/session.py" not in {f["new"] for f in three["code"]["files"]}
-    assert three["base_how"] == "the merge base of main and feature"
-    assert three["base"] == git(root, "merge-base", "main", "feature").strip()
+    merge_base = git(root, "merge-base", "main", "feature").strip()
+    for given in ("main..feature", "main...feature"):
+        data = _review(given)
+        assert "src/db/session.py" not in {f["new"] for f in data["code"]["files"]}
+        assert data["base_how"] == "the merge base of main and feature"
+        assert (data["base"], data["head_ref"]) == (merge_base, "feature")
+    assert "src/db/session.py" in {f["new"] for f in _review("main")["code"]["files"]}
 
 
 def test_text_lists_rule_flags_matches_and_fixes(branch: Layout) -> None:
@@ -256,7 +258,7 @@ def test_review_reads_no_script_through_a_link_or_a_fifo(branch: Layout, tmp_pat
     assert code["commands"] == []
 
 
-def test_hunks_of_files_named_with_spaces_quotes_and_non_ascii(tmp_path: Path) -> None:
+def test_added_lines_of_files_named_with_spaces_quotes_and_non_ascii(tmp_path: Path) -> None:
     """git quotes some names in a patch and ends others with a tab: each is read back as
     the path the name-status list gives."""
     names = ["a b.sh", 'q"x.sh', "ü.sh", "tab\there.sh"]
@@ -267,7 +269,7 @@ def test_hunks_of_files_named_with_spaces_quotes_and_non_ascii(tmp_path: Path) -
     span = resolve_range(root, "HEAD")
     changes = changed_files(root, span)
     assert sorted(change.new for change in changes) == sorted(names)
-    assert hunks(root, span, changes) == {name: (Hunk(2, 1),) for name in names}
+    assert added_lines(root, span, changes) == {name: [2] for name in names}
 
 
 def test_keywords_match_changed_paths_and_added_commands_after_triggers(

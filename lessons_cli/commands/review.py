@@ -27,20 +27,20 @@ def review_command(range_: str | None, output_format: str, as_json: bool) -> Non
     renames.
 
     BASE alone compares it with the working tree (uncommitted edits included);
-    BASE..HEAD compares two commits; BASE...HEAD compares HEAD with the merge base of
-    the two. Without one, BASE is the merge base of HEAD with the default branch
-    (origin/HEAD, else main or master). Each lesson comes with its rule, its triggers,
-    what it matched (the file and line, or the added command) and why; the lessons are
-    listed most specific match first. Added commands are read from shell scripts,
-    Makefiles, justfiles, package.json scripts, GitHub Actions run steps and other CI
-    YAML, tox.ini, noxfile.py, pre-commit configs and Dockerfile RUN lines. The first
-    line names the base commit and how it was chosen.
+    BASE..HEAD (or BASE...HEAD) compares the commit HEAD with its merge base with BASE,
+    what a pull request adds, as lessons check reads it. Without one, BASE is the merge
+    base of HEAD with the default branch (origin/HEAD, else main or master). Each lesson
+    comes with its rule, its triggers, what it matched (the file and line, or the added
+    command) and why; the lessons are listed most specific match first. Added commands
+    are read from shell scripts, Makefiles, justfiles, package.json scripts, GitHub
+    Actions run steps and other CI YAML, tox.ini, noxfile.py, pre-commit configs and
+    Dockerfile RUN lines. The first line names the base commit and how it was chosen.
 
     \b
     Example:
       lessons review
       lessons review --format markdown > lessons-review.md
-      lessons review origin/main...HEAD --format github
+      lessons review origin/main..HEAD --format github
       lessons review origin/main --json
     """
     layout = find_layout()

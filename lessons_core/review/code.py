@@ -40,7 +40,7 @@ from lessons_core.recall.rank import (
     keyword_matches,
 )
 from lessons_core.review import diff, script_commands
-from lessons_core.review.diff import FileChange, Hunk
+from lessons_core.review.diff import FileChange
 from lessons_core.review.ranges import Range
 from lessons_core.store.model import Lesson
 
@@ -184,10 +184,11 @@ def code_changes(
         if script_commands.extractor(path) is not None or script_commands.may_be_script(path)
     ]
     needed = set(scripts).union(path for path in present if any(by_file[path]))
-    hunks = diff.hunks(root, span, [change for change in files if change.new in needed])
+    added_lines = diff.added_lines(root, span, [c for c in files if c.new in needed])
     found = _Found(index)
     for path in present:
-        line = _first_line(hunks.get(path, ()))
+        # The first added line: that of the file's first hunk that adds any.
+        line = added_lines[path][0] if path in added_lines else None
         globs, keywords = by_file[path]
         for glob in globs:
             found.add(glob, Match(VIA_FILE, glob.glob, path, line, broad=glob.broad))
@@ -195,7 +196,7 @@ def code_changes(
             found.add(keyword, Match(VIA_KEYWORD, keyword.keyword, path, line, broad=keyword.broad))
     added = [
         _lessons_of(found, path, line, command)
-        for path, line, command in _added_commands(root, span, scripts, hunks)
+        for path, line, command in _added_commands(root, span, scripts, added_lines)
     ]
     ranked = found.ranked(active)
     order = {match.lesson.id: n for n, match in enumerate(ranked)}
@@ -205,12 +206,12 @@ def code_changes(
 
 
 def _added_commands(
-    root: Path, span: Range, scripts: list[str], hunks: dict[str, tuple[Hunk, ...]]
+    root: Path, span: Range, scripts: list[str], added_lines: dict[str, list[int]]
 ) -> list[tuple[str, int, str]]:
     """(file, line, command) for each command the range adds to one of ``scripts``."""
     added: list[tuple[str, int, str]] = []
     for path, text in diff.texts_at_head(root, span, scripts).items():
-        lines = diff.added_lines(hunks.get(path, ()))
+        lines = set(added_lines.get(path, ()))
         if lines:
             found = script_commands.added(script_commands.commands_of(path, text), lines)
             added.extend((path, line, command) for line, command in found)
@@ -237,14 +238,6 @@ def _inside(path: str, folder: str) -> bool:
 
 def _keyword_hits(index: RecallIndex, path: str) -> list[KeywordEntry]:
     return list(keyword_matches(index, tokens(path))) if index.keywords else []
-
-
-def _first_line(file_hunks: tuple[Hunk, ...]) -> int | None:
-    """The first added line of the file's first hunk that adds any (else where the first
-    one deletes); None without a hunk (a pure rename, a binary file)."""
-    adding = [hunk for hunk in file_hunks if hunk.added]
-    first = adding[0] if adding else file_hunks[0] if file_hunks else None
-    return first.first_line if first else None
 
 
 class _Found:

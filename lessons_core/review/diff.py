@@ -2,10 +2,11 @@
 of the files whose added commands are looked for.
 
 A few git calls whatever the size of the diff: ``diff --name-status`` for every changed
-file, ``diff -U0`` only for the files the review needs lines of (their paths taken
-literally, a thousand a call), and one ``cat-file --batch`` for the script files' text at
-the head commit. With the working tree as head, the script files are read from disk instead, each
-only if no part of its path leads out of the repo and it is a regular file.
+file, ``diff --unified=0`` only for the files the review needs lines of (their paths
+taken literally, a thousand a call), and one ``cat-file --batch`` for the script files'
+text at the head commit. With the working tree as head, the script files are read from
+disk instead, each only if no part of its path leads out of the repo and it is a regular
+file.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
 
+from lessons_core.check.diff_lines import DIFF_OPTIONS, parse_diff
 from lessons_core.containment import leaving_part
 from lessons_core.fsutil import open_regular
 from lessons_core.git import git, read_blobs
@@ -33,19 +35,6 @@ class FileChange(NamedTuple):
     status: str
     old: str
     new: str
-
-
-class Hunk(NamedTuple):
-    """Where a hunk starts on the head side, and how many lines it adds there (0: it only
-    deletes, after line ``start``)."""
-
-    start: int
-    added: int
-
-    @property
-    def first_line(self) -> int:
-        """The first added line, or for a deletion the line it follows (at least 1)."""
-        return max(self.start, 1)
 
 
 def _range_args(span: Range) -> list[str]:
@@ -79,13 +68,16 @@ def changed_files(root: Path, span: Range) -> list[FileChange]:
     return changes
 
 
-def hunks(root: Path, span: Range, changes: Iterable[FileChange]) -> dict[str, tuple[Hunk, ...]]:
-    """The head-side hunks of each of ``changes`` (by head-side path). A renamed file's
-    old path goes in the pathspec too, or git would see the new one as added whole."""
+def added_lines(root: Path, span: Range, changes: Iterable[FileChange]) -> dict[str, list[int]]:
+    """The head-side numbers of the lines the range adds to each of ``changes`` (by
+    head-side path), in order; a file that adds none (a deletion, a pure rename, a binary
+    file) is left out. The patch is the one ``lessons check`` reads, parsed by it
+    (``lessons_core.check.diff_lines``). A renamed file's old path goes in the pathspec
+    too, or git would see the new one as added whole."""
     wanted = sorted({path for change in changes for path in {change.old, change.new}})
     if span.head is None:  # git cannot hash a FIFO or a device, and fails the whole diff
         wanted = [path for path in wanted if _git_can_read(root / path)]
-    found: dict[str, tuple[Hunk, ...]] = {}
+    found: dict[str, list[int]] = {}
     # Paths go on the command line (git diff reads no pathspec file), a batch at a time
     # so that no command line nears the system's limit on a diff of thousands of files.
     for start in range(0, len(wanted), PATHS_PER_CALL):
@@ -93,69 +85,16 @@ def hunks(root: Path, span: Range, changes: Iterable[FileChange]) -> dict[str, t
             root,
             "--literal-pathspecs",
             "-c",
-            "core.quotePath=false",
+            "core.quotePath=true",
             "diff",
-            "-U0",
-            "-M",
-            "--no-color",
-            "--no-ext-diff",
-            "--relative",
+            *DIFF_OPTIONS,
             *_range_args(span),
             "--",
             *wanted[start : start + PATHS_PER_CALL],
         )
-        found.update(parse_hunks(out))
+        for added in parse_diff(out):
+            found.setdefault(added.path, []).append(added.line)
     return found
-
-
-def parse_hunks(patch: bytes) -> dict[str, tuple[Hunk, ...]]:
-    """The hunks of a ``git diff -U0`` patch per head-side path (``+++ b/PATH``)."""
-    found: dict[str, list[Hunk]] = {}
-    current: list[Hunk] | None = None
-    for raw in patch.split(b"\n"):
-        if raw.startswith(b"+++ "):
-            # git ends an unquoted name holding a space with a tab (for GNU patch); a
-            # name that really ends in a tab is quoted, so the tab is never the name's.
-            name = unquote(raw[4:].decode("utf-8", "surrogateescape").removesuffix("\t"))
-            current = None if name == "/dev/null" else found.setdefault(name[2:], [])
-        elif raw.startswith(b"@@ ") and current is not None:
-            head_side = raw.split(b" ", 3)[2]  # +START[,COUNT]
-            start, _, count = head_side[1:].partition(b",")
-            current.append(Hunk(int(start), int(count) if count else 1))
-        elif raw.startswith(b"diff --git "):
-            current = None
-    return {path: tuple(items) for path, items in found.items()}
-
-
-def added_lines(file_hunks: Iterable[Hunk]) -> set[int]:
-    """The head-side line numbers the hunks add."""
-    return {line for hunk in file_hunks for line in range(hunk.start, hunk.start + hunk.added)}
-
-
-def unquote(name: str) -> str:
-    """A path as git prints it in a patch: C-quoted (``"b/a\\tb"``) when it holds a quote,
-    a backslash or a control character, else as it is."""
-    if not (name.startswith('"') and name.endswith('"') and len(name) > 1):
-        return name
-    body = name[1:-1].encode("utf-8", "surrogateescape")
-    simple = {b"n": 10, b"t": 9, b"r": 13, b'"': 34, b"\\": 92, b"a": 7, b"b": 8, b"f": 12}
-    simple[b"v"] = 11
-    out = bytearray()
-    at = 0
-    while at < len(body):
-        byte = body[at : at + 1]
-        if byte == b"\\" and at + 1 < len(body):
-            following = body[at + 1 : at + 2]
-            if following.isdigit() and at + 3 < len(body):
-                out.append(int(body[at + 1 : at + 4], 8))
-                at += 4
-                continue
-            out.append(simple.get(following, following[0]))
-            at += 2
-            continue
-        out += byte
-        at += 1
-    return out.decode("utf-8", "surrogateescape")
 
 
 def texts_at_head(root: Path, span: Range, paths: Iterable[str]) -> dict[str, str]:

@@ -9,9 +9,9 @@ a notice on its file.
 
 GitHub shows at most ten annotations of each level per step and drops the rest, so each
 level is cut at nine, the tenth saying how many more the job summary (the Markdown form)
-lists. Values are escaped by GitHub's rules (``%``, CR and LF in the message; also ``:``
-and ``,`` in properties) after every unprintable character is written as its escape, and
-an ``@`` before a name gets a zero-width space so no annotation mentions anyone.
+lists. Values are escaped by GitHub's rules (``lessons_core.workflow_commands``) after
+every unprintable character is written as its escape, and an ``@`` before a name gets a
+zero-width space so no annotation mentions anyone.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import re
 from lessons_core.printable import visible
 from lessons_core.review.changes import LessonChange, Review
 from lessons_core.review.code import LessonMatch, MovedTrigger
+from lessons_core.workflow_commands import annotation, escape_data, escape_property
 
 PER_LEVEL = 10  # what GitHub shows per step and level
 LEVELS = ("error", "warning", "notice")
@@ -29,24 +30,30 @@ _MENTION = re.compile(r"@(?=[\w-])")
 
 def data(value: str) -> str:
     """A workflow command's message: one line, escaped."""
-    value = _MENTION.sub("@\u200b", visible(" ".join(value.split())))
-    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return escape_data(_neutral(value))
 
 
 def prop(value: str) -> str:
     """A workflow command's property value, escaped."""
-    return data(value).replace(":", "%3A").replace(",", "%2C")
+    return escape_property(_neutral(value))
+
+
+def _neutral(value: str) -> str:
+    """``value`` on one line, every unprintable character written as its escape, and no
+    ``@name`` that could mention anyone."""
+    return _MENTION.sub("@\u200b", visible(" ".join(value.split())))
 
 
 def command(level: str, message: str, *, file: str | None, line: int | None, title: str) -> str:
     """One workflow command; ``file`` is relative to the repository's top."""
-    props = []
-    if file is not None:
-        props.append(f"file={prop(file)}")
-        if line is not None:
-            props.append(f"line={line}")
-    props.append(f"title={prop(title)}")
-    return f"::{level} {','.join(props)}::{data(message)}"
+    where = None if file is None else _neutral(file)
+    return annotation(
+        level,
+        _neutral(message),
+        file=where,
+        line=line if where is not None else None,
+        title=_neutral(title),
+    )
 
 
 def render(review: Review, prefix: str = "") -> str:

@@ -1,8 +1,9 @@
 """What ``lessons review`` compares: a base commit and a head (a commit, or the working tree).
 
-The argument takes git's forms: ``BASE`` (the base against the working tree, uncommitted
-edits included), ``BASE..HEAD`` (two commits), ``BASE...HEAD`` (the merge base of the two
-against HEAD), and nothing (the merge base of HEAD with the default branch). A ref that
+The argument is ``BASE`` (the base against the working tree, uncommitted edits
+included), ``BASE..HEAD`` or ``BASE...HEAD`` (HEAD against its merge base with BASE: what
+a pull request adds, as ``lessons check`` reads the same range), or nothing (the merge
+base of HEAD with the default branch, against the working tree). A ref that
 names no commit is reported by name with the fix; in a shallow clone (what CI checks out
 by default) the fix is to fetch more history.
 """
@@ -42,16 +43,14 @@ def resolve_range(root: Path, argument: str | None) -> Range:
         ref = git.default_branch(root)
         base = _merge_base(root, "HEAD", ref)
         return Range(base, ref, f"the merge base of HEAD and {ref}")
-    if "..." in argument:
-        left, _, right = argument.partition("...")
+    left, dots, right = argument.partition("...")
+    if not dots:
+        left, dots, right = argument.partition("..")
+    if dots:
         left, right = left or "HEAD", right or "HEAD"
         head = commit(root, right)
         base = _merge_base(root, head, commit(root, left))
         return Range(base, left, f"the merge base of {left} and {right}", head, right)
-    if ".." in argument:
-        left, _, right = argument.partition("..")
-        left, right = left or "HEAD", right or "HEAD"
-        return Range(commit(root, left), left, f"{left}, as given", commit(root, right), right)
     return Range(commit(root, argument), argument, f"{argument}, as given")
 
 
