@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-import yaml  # type: ignore[import-untyped]  # detect-secrets, a dependency, brings it
+import yaml
 
 from tests.conftest import git
 from tests.review_branch import branch_repo, write
