@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from lessons_core.authoring.guards import similarity
 from lessons_core.eval.conflicts import read_pairs, score_pairs
 from lessons_core.store.layout import Layout
 from lessons_core.store.model import Lesson, Triggers
@@ -301,3 +302,29 @@ def test_a_bad_pairs_file_names_the_pair_and_the_fault(tmp_path: Path) -> None:
     result = run("eval", "--conflicts", str(bad))
     assert result.exit_code != 0
     assert "pair 1 ('x'): label must be one of" in result.output
+
+
+def test_lessons_add_takes_the_opposite_rule_as_no_duplicate(repo: Layout) -> None:
+    """Capture judges near-duplicates as L202 does: the opposite rule is added (and
+    validate names the pair L204), a rewording is still refused."""
+    first = run("add", "Never push release tags.", "--topic", "vcs", "--trigger-cmd", "git push")
+    assert first.exit_code == 0, first.output
+    opposite = run(
+        "add", "Always push release tags.", "--topic", "vcs", "--trigger-cmd", "git push"
+    )
+    assert opposite.exit_code == 0, opposite.output
+    copy = run("add", "Don't push release tags!", "--topic", "vcs", "--trigger-cmd", "git push")
+    assert copy.exit_code != 0
+    assert "100% like" in copy.output
+    assert [f.code for f in validate(repo).findings if f.code.startswith("L20")] == ["L204"]
+
+
+def test_rule_terms_read_short_negations_and_plurals() -> None:
+    assert (
+        similarity(
+            "Never embed tokens in git remote URLs.", "Never embed a token in a git remote URL."
+        )
+        == 1.0
+    )
+    assert similarity("Don't forget to run pnpm typecheck.", "Always run pnpm typecheck.") < 1.0
+    assert similarity("Don't commit the last-run file.", "Do not commit the last-run file.") == 1.0
