@@ -277,6 +277,17 @@ def test_the_labelled_pairs_score_as_documented() -> None:
     assert score.summary() in docs
 
 
+def test_the_held_out_pairs_raise_no_false_alarm() -> None:
+    """Pairs written after the checks were tuned on pairs.json, and never tuned on."""
+    score = score_pairs(read_pairs(PAIRS.with_name("held-out.json")))
+    assert score.contradictions.false_alarms == ()
+    assert score.near_copies.false_alarms == ()
+    assert (
+        score.summary()
+        in (Path(__file__).resolve().parents[1] / "docs" / "validate.md").read_text()
+    )
+
+
 def test_eval_conflicts_prints_the_line_and_fails_on_a_false_alarm(tmp_path: Path) -> None:
     result = run("eval", "--conflicts", str(PAIRS))
     assert result.exit_code == 0, result.output
