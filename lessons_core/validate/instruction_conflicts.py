@@ -58,11 +58,13 @@ def check(ctx: Context) -> Iterator[Finding]:
     lines, refused = instruction_lines(ctx)
     yield from refused
     for line in lines:
+        named = None  # what the line names, found once the line is worth it
         for said in stances(line.text):
             for lesson, stance in held.get((said.key, not said.positive), ()):
                 if (lesson.id, line.file) in reported:
                     continue
-                shared = shared_trigger(mentions.triggers(line.text), lesson.triggers, ctx.files)
+                named = named or mentions.triggers(line.text)
+                shared = shared_trigger(named, lesson.triggers, ctx.files)
                 if shared is None:
                     continue
                 reported.add((lesson.id, line.file))
