@@ -109,8 +109,8 @@ _REASONS = re.compile(
     r"|pois|потому что|так как|иначе)\s|因为|因為|否则|否則|ので|때문에",
     re.IGNORECASE,
 )
-# (marker, the side it is for): "A instead of B" is for the left side; "BではなくA" and
-# "B 말고 A" for the right one.
+# Preference markers: "A instead of B" is for the side before the marker; in Japanese and
+# Korean ("BではなくA", "B 말고 A") for the side after it.
 _PAIRS = re.compile(
     r"\s(?:instead of|rather than|anstatt|anstelle von|statt|au lieu d[e']|plutôt que"
     r"|en lugar de|en vez de|em vez de|ao invés de|вместо)\s|而不是|而非"
