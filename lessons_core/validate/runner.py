@@ -21,6 +21,7 @@ from lessons_core.validate import (
     contradictions,
     drift,
     duplicates,
+    forbid_today,
     instruction_conflicts,
     schema,
     secrets,
@@ -38,6 +39,7 @@ CHECKS: tuple[Callable[[Context], Iterator[Finding]], ...] = (
     instruction_conflicts.check,
     usage.check,
     drift.check,
+    forbid_today.check,
     always.check,
     secrets.check,
 )
