@@ -107,7 +107,7 @@ def _first(entry: tuple[int, Stance, Stance, str]) -> int:
     return entry[0]
 
 
-def _distinct(found: list[Stance]) -> list[Stance]:
+def _distinct(found: tuple[Stance, ...]) -> list[Stance]:
     """One stance per (words, polarity): a rule repeating itself is one vote."""
     seen: dict[tuple[frozenset[str], bool], Stance] = {}
     for stance in found:

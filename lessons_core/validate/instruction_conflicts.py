@@ -43,20 +43,20 @@ class InstructionLine(NamedTuple):
 
 
 def check(ctx: Context) -> Iterator[Finding]:
+    lines, refused = instruction_lines(ctx)
+    yield from refused
+    if not lines:
+        return
     held: dict[tuple[frozenset[str], bool], list[tuple[Lesson, Stance]]] = defaultdict(list)
     for lesson in ctx.graph.active():
         for stance in stances(lesson.rule):
             held[stance.key, stance.positive].append((lesson, stance))
-    if not held:
-        return
     # Imported here: importers.mentions reads validate.always, and this module is loaded
     # with the validate package itself.
     from lessons_core.importers.mentions import Mentions  # noqa: PLC0415
 
     mentions = Mentions(ctx.layout.root, ctx.files)
     reported: set[tuple[str, str]] = set()
-    lines, refused = instruction_lines(ctx)
-    yield from refused
     for line in lines:
         named = None  # what the line names, found once the line is worth it
         for said in stances(line.text):

@@ -21,7 +21,7 @@ _CODE_SPAN = re.compile(r"`([^`\n]+)`")
 class RuleView(NamedTuple):
     """What ``one_rule`` reads of a rule, read once a rule."""
 
-    stances: list[Stance]
+    stances: tuple[Stance, ...]
     spans: frozenset[str]  # its code spans
     words: frozenset[str]
 

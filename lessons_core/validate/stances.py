@@ -30,6 +30,8 @@ never precision.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from functools import lru_cache
 from typing import NamedTuple
 
 from lessons_core.matching.words import COMMON_WORDS, fold
@@ -125,7 +127,8 @@ _QUALIFIER = re.compile(
 _OR = re.compile(r"\s(?:or|nor|oder|ou|o|или)\s")
 
 
-def stances(rule: str) -> list[Stance]:
+@lru_cache(maxsize=65536)  # validate asks for each rule in several checks
+def stances(rule: str) -> tuple[Stance, ...]:
     """Every stance of ``rule``, clause by clause (see the module docstring). A clause
     that neither opens its sentence nor holds a cue ("never", "always", "use", a
     preference) is description, not instruction ("..., input length, and trigger
@@ -143,10 +146,10 @@ def stances(rule: str) -> list[Stance]:
             if words and words[0] in _CONDITIONS:
                 carried = _object(words)
                 continue
-            found += _clause_stances(clause, carried, opening)
+            found += _clause_stances(clause, words, carried, opening)
             carried = []
             opening = False
-    return found
+    return tuple(found)
 
 
 def _without_reason(clause: str) -> str:
@@ -154,7 +157,9 @@ def _without_reason(clause: str) -> str:
     return clause[: cut.start()] if cut else clause
 
 
-def _clause_stances(clause: str, carried: list[str], opening: bool) -> list[Stance]:
+def _clause_stances(
+    clause: str, words: list[str], carried: list[str], opening: bool
+) -> list[Stance]:
     folded = fold(clause)
     preferred = _PREFER_OVER.match(folded)
     if preferred:
@@ -166,13 +171,14 @@ def _clause_stances(clause: str, carried: list[str], opening: bool) -> list[Stan
     if reverse:
         # Japanese and Korean put the verb last: none leads the chosen side.
         return _pair(folded[reverse.end() :], folded[: reverse.start()], clause, carried, False)
-    words = _words(folded)
     negations = _negations(words)
     positive = negations % 2 == 0
     if positive and not (opening or negations or _affirmed(folded, words)):
         return []
-    parts = _OR.split(folded) if not positive else [folded]
-    objects = [_object(_words(part)) for part in parts]
+    if positive or not _OR.search(folded):
+        objects = [_object(words)]
+    else:
+        objects = [_object(_words(part)) for part in _OR.split(folded)]
     verb = _leading_verb(objects[0], objects[1:])
     out = []
     for number, part in enumerate(objects):
@@ -315,7 +321,7 @@ def _object(words: list[str]) -> list[str]:
     return [word for word in words if word not in _DROPPED and word not in _USE]
 
 
-def opposed(first: list[Stance], second: list[Stance]) -> tuple[Stance, Stance] | None:
+def opposed(first: Sequence[Stance], second: Sequence[Stance]) -> tuple[Stance, Stance] | None:
     """The first pair of opposite stances about the same object, one from each list."""
     held = {(stance.key, stance.positive): stance for stance in reversed(second)}
     for stance in first:
