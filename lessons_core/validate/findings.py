@@ -1,8 +1,9 @@
 """What ``lessons validate`` reports: findings with stable codes, and the code table.
 
 Codes never change meaning once published (docs/validate.md lists them); a retired check
-leaves its code unused. Families: L0xx schema, L1xx triggers, L2xx duplicates, L3xx
-use over time (telemetry, and drift from git history), L4xx always-on lessons, L5xx secrets.
+leaves its code unused. Families: L0xx schema, L1xx triggers, L2xx duplicates and
+contradictions, L3xx use over time (telemetry, and drift from git history), L4xx always-on
+lessons, L5xx secrets.
 """
 
 from __future__ import annotations
@@ -56,6 +57,9 @@ _TABLE: tuple[Code, ...] = (
     Code("L201", Severity.ERROR, "duplicate active rule"),
     Code("L202", Severity.WARNING, "near-duplicate active rule"),
     Code("L203", Severity.WARNING, "many lessons share one trigger set"),
+    Code("L204", Severity.WARNING, "active lessons contradict each other"),
+    Code("L205", Severity.WARNING, "lesson contradicts the project's instruction file"),
+    Code("L206", Severity.NOTICE, "instruction file not compared"),
     Code("L301", Severity.NOTICE, "never recalled", local=True),
     Code("L302", Severity.WARNING, "shown, then failed anyway", local=True),
     Code("L303", Severity.WARNING, "never held", local=True),

@@ -18,9 +18,11 @@ from lessons_core.store.layout import Layout
 from lessons_core.telemetry.log import read_log
 from lessons_core.validate import (
     always,
+    contradictions,
     drift,
     duplicates,
     forbid_today,
+    instruction_conflicts,
     schema,
     secrets,
     triggers,
@@ -33,6 +35,8 @@ CHECKS: tuple[Callable[[Context], Iterator[Finding]], ...] = (
     schema.check,
     triggers.check,
     duplicates.check,
+    contradictions.check,
+    instruction_conflicts.check,
     usage.check,
     drift.check,
     forbid_today.check,
