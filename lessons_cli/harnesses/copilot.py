@@ -118,7 +118,7 @@ def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
     tool = payload.get("toolName")
     args = tool_args(payload)
     if tool in FILE_TOOLS:
-        return claude_code.file_action(layout, payload, args.get("path"))
+        return claude_code.file_action(layout, payload, args.get("path"), tool_input=args)
     if tool == SHELL_TOOL:
         return claude_code.shell_action(layout, payload, args.get("command"))
     if tool == READ_TOOL:
