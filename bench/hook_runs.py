@@ -6,7 +6,7 @@ command ``lessons init`` wrote: ``sh -c`` with ``CLAUDE_PROJECT_DIR`` set, throu
 committed launcher ``.lessons/run``. A row that must deliver uses a new session every run
 (``@RUN@``), so the rules are new each time; "all shown" reuses one session that has
 already seen every rule matching the edit. "direct command, silent" is the silent call
-as the launcher execs it (the interpreter, isolated, on lessons' entry file): the
+as the launcher execs it (the interpreter, isolated and without site, on lessons' entry file): the
 difference to "silent: nothing applies" is what the launcher costs; "launcher, no
 variable, silent" is the same call through the form written for harnesses that name no
 project folder (Codex CLI, Cursor).
@@ -72,11 +72,11 @@ def rows(graph: Graph, install: Install) -> list[Row]:
         ("CLAUDE_PROJECT_DIR", str(graph.root)),
         ("LESSONS_PYTHON", install.python),
     )
-    # What the launcher execs: the interpreter, isolated, on lessons' entry file by path.
+    # What the launcher execs: the interpreter, isolated and without site, on the entry file.
     info = subprocess.run(
         [install.lessons, "--launch-info"], capture_output=True, text=True, check=True
     ).stdout.splitlines()
-    direct = (info[0], "-I", info[1], "hook", "claude-code")
+    direct = (info[0], "-I", "-S", info[1], "hook", "claude-code")
     no_variable = ("sh", "-c", hook_command("claude-code", None))
     quiet = inputs["silent: nothing applies"]
     return [Row(graph, kind, Probe(argv, graph.root, inputs[kind], env)) for kind in KINDS] + [
