@@ -461,15 +461,17 @@ def _records(record: type, values: tuple[Any, ...]) -> Any:
 
 
 # Rows of the lessons part per chunk: a query fetches the rows of its candidates, spread
-# over the whole store, so a chunk is kept to a few rules.
+# over the whole store, so a chunk is kept to a few rules. Command entries likewise: a
+# command's runs name entries all over the part.
 ROWS_PER_CHUNK = 16
+COMMANDS_PER_CHUNK = 8
 
 
 def add_index(writer: Writer, index: RecallIndex) -> None:
     """Store every part of ``index``; ``read_index`` gives it back, lazily."""
     rows = zip(*(getattr(index, column) for column in LESSON_COLUMNS), strict=True)
     writer.add_seq("lessons", tuple(rows), ROWS_PER_CHUNK)
-    writer.add_seq("commands", tuple(map(tuple, index.commands)))
+    writer.add_seq("commands", tuple(map(tuple, index.commands)), COMMANDS_PER_CHUNK)
     writer.add_value("command_runs", tuple(index.command_runs))
     writer.add_seq("skipped", index.skipped)
     writer.add_seq("always", index.always)
