@@ -23,6 +23,7 @@ through ``hookjson``, paths as strings (no pathlib, no contextlib).
 from __future__ import annotations
 
 import os
+import sys
 import time
 
 from lessons_core import hookjson
@@ -39,13 +40,15 @@ if TYPE_CHECKING:
     from lessons_core.store.layout import Layout
 
 # hashlib's own C SHA-256, without loading OpenSSL's bindings (~5 ms on every hook call).
+# Chosen by version, not by a failed import: a module found nowhere makes the launcher's
+# interpreter run site's setup after all (lessons_cli/__main__.py).
 try:
-    from _sha2 import sha256  # type: ignore[import-not-found, unused-ignore]  # 3.12+
-except ImportError:
-    try:
+    if sys.version_info >= (3, 12):
+        from _sha2 import sha256  # type: ignore[import-not-found, unused-ignore]
+    else:
         from _sha256 import sha256  # type: ignore[import-not-found, no-redef, unused-ignore]
-    except ImportError:
-        from hashlib import sha256  # type: ignore[assignment, unused-ignore]
+except ImportError:
+    from hashlib import sha256  # type: ignore[assignment, unused-ignore]
 
 STALE_AFTER_SECONDS = 14 * 24 * 3600
 
