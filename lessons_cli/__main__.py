@@ -34,14 +34,19 @@ if not __package__:
 
     class _SiteOnMiss:
         """The last finder on ``sys.meta_path`` while site has not run: the first
-        top-level module no other finder has runs ``site.main()`` (the paths and ``.pth``
+        top-level module outside the standard library that no other finder has runs
+        ``site.main()`` (the paths and ``.pth``
         files a start without ``-S`` would have added), then asks the finders again."""
 
         @staticmethod
         def find_spec(
             name: str, path: Sequence[str] | None = None, target: ModuleType | None = None
         ) -> ModuleSpec | None:
-            if path is not None:  # a submodule: site adds no package folders
+            # A submodule: site adds no package folders. A standard module found nowhere
+            # is one the standard library probes for and does without (ntpath's
+            # `_winapi`, as pathlib loads): site would not bring it, and running site then, inside
+            # that import, would run .pth files against a half-imported pathlib.
+            if path is not None or name in sys.stdlib_module_names:
                 return None
             sys.meta_path.remove(_SiteOnMiss)
             import site

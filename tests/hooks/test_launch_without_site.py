@@ -5,6 +5,7 @@ and an install whose dependencies only a ``.pth`` file names still finds them.""
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -61,3 +62,33 @@ def test_an_edit_imports_no_site_and_a_dependency_behind_a_pth_is_still_found(
     assert PUSH_RULE in said
     assert " site " in imported
     assert " re2 " in imported
+
+
+def test_a_standard_module_the_library_probes_for_runs_no_site(
+    project: Layout, tmp_path: Path
+) -> None:
+    """pathlib, as it loads, looks for Windows' ``_winapi`` (through ntpath) and does
+    without it. That miss must not run site: site would then run the ``.pth`` files inside
+    pathlib's own import, and one that imports from pathlib (as an editable install's
+    does) fails on stderr, where a client shows it. A session start that builds the index
+    imports pathlib before anything site could bring."""
+    install = regular(tmp_path / "venv")
+    purelib = next((tmp_path / "venv" / "lib").glob("python*/site-packages"))
+    (purelib / "pathlib-user.pth").write_text("import sys; from pathlib import Path\n")
+    write_lesson(project, "app", EDIT_RULE, files=("src/app.py",))
+    # A fresh clone's: no index yet, so the session start builds it.
+    shutil.rmtree(project.root / ".lessons" / "local", ignore_errors=True)
+    data = {"session_id": "s", "cwd": str(project.root), "hook_event_name": "SessionStart",
+            "source": "startup"}  # fmt: skip
+    main = REPO / "lessons_cli" / "__main__.py"
+    done = subprocess.run(
+        [install.python, "-I", "-S", str(main), "hook", "claude-code"],
+        cwd=project.root,
+        input=json.dumps(data),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert done.stderr == ""
+    assert "Project-lessons" in done.stdout
