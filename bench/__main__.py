@@ -41,10 +41,10 @@ from bench.replay import replay
 from bench.report import DAYS_NAME, Line, always_summary, print_table, replay_summary
 from bench.timing import Measure, Probe, measure_interleaved, run_once
 from bench.validate_run import validate_line
-from lessons_core.delivery import sessions
 from lessons_core.index.cache import load_index
 from lessons_core.recall.rank import rank
 from lessons_core.recall.types import RecallRequest
+from lessons_core.session import state as sessions
 from lessons_core.store.layout import Layout
 
 

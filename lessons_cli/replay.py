@@ -28,8 +28,7 @@ from typing import Any
 
 from lessons_cli.harnesses import claude_code
 from lessons_cli.relocation import Relocation
-from lessons_core.delivery import sessions
-from lessons_core.delivery.deliver import CONTEXT, GATE, ToolAction, call_digest
+from lessons_core.delivery.deliver import CONTEXT, GATE, ToolAction
 from lessons_core.eval.replay_report import (
     FAILED,
     OK,
@@ -41,8 +40,9 @@ from lessons_core.eval.replay_report import (
     is_refusal,
 )
 from lessons_core.eval.transcripts import Step, ToolCall, Transcript
-from lessons_core.feedback.failures import action_identity
 from lessons_core.recall.render import estimate_tokens
+from lessons_core.session import state as sessions
+from lessons_core.session.action import logged_identity
 from lessons_core.store.config import Config
 from lessons_core.store.files import load_graph
 from lessons_core.store.layout import Layout
@@ -129,8 +129,8 @@ class _Player:
             self._call(step, payload, _label(call.name, action)),
             tool_use_id=call.id,
             outcome=_outcome(call),
-            action=action_identity(action.files, action.command) or "",
-            call=call_digest(action),
+            action=logged_identity(action.files, action.command),
+            call=action.digest,
         )
         about = self.shown_for.setdefault(claude_code.session_of(payload), {})
         shown = about.setdefault(action.command or ",".join(action.files), set())

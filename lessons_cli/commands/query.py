@@ -7,7 +7,6 @@ from pathlib import Path
 import click
 
 from lessons_cli.output import echo_json
-from lessons_core.delivery import sessions
 from lessons_core.delivery.deliver import allowance
 from lessons_core.delivery.session_recall import recall_once
 from lessons_core.index.cache import load_index
@@ -17,6 +16,7 @@ from lessons_core.recall.prompt_files import named_files
 from lessons_core.recall.rank import recall
 from lessons_core.recall.render import render_block
 from lessons_core.recall.types import Allowance, RecallRequest
+from lessons_core.session import state as sessions
 from lessons_core.store.config import read_config
 from lessons_core.store.layout import layout_for_files
 

@@ -14,9 +14,10 @@ tests/fixtures/claude_code/.
 from __future__ import annotations
 
 from lessons_cli.harnesses.spec import HookEvent, Wiring, any_of
-from lessons_core.delivery import actions, sessions
+from lessons_core.delivery import actions
 from lessons_core.delivery import deliver as delivery
 from lessons_core.delivery.deliver import Notice, ToolAction
+from lessons_core.session import state as sessions
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:

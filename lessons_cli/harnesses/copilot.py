@@ -18,8 +18,8 @@ from lessons_cli.harnesses import claude_code
 from lessons_cli.harnesses.spec import HookEvent, Wiring, any_of
 from lessons_core import hookjson
 from lessons_core.delivery import deliver as delivery
-from lessons_core.delivery import sessions
 from lessons_core.delivery.deliver import Notice, ToolAction
+from lessons_core.session import state as sessions
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:

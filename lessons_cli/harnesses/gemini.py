@@ -42,15 +42,15 @@ import os
 from lessons_cli.harnesses import claude_code
 from lessons_cli.harnesses.spec import HookEvent, Wiring, anchored
 from lessons_core.delivery import deliver as delivery
-from lessons_core.delivery import sessions
 from lessons_core.delivery.deliver import CONTEXT, GATE, ToolAction
 from lessons_core.fsutil import open_payload_file
+from lessons_core.session import state as sessions
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
     from typing import Any
 
-    from lessons_core.delivery.sessions import Session
+    from lessons_core.session.state import Session
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
 

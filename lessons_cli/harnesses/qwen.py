@@ -20,8 +20,8 @@ from __future__ import annotations
 from lessons_cli.harnesses import claude_code
 from lessons_cli.harnesses.spec import HookEvent, Wiring, anchored
 from lessons_core.delivery import deliver as delivery
-from lessons_core.delivery import sessions
 from lessons_core.delivery.deliver import CONTEXT, GATE
+from lessons_core.session import state as sessions
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:

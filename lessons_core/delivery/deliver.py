@@ -23,19 +23,20 @@ runs is told by ``lessons_core.delivery.actions``, the same for every harness.
 
 from __future__ import annotations
 
-from lessons_core.delivery import sessions
-from lessons_core.feedback import history, session_evidence
+from lessons_core.feedback import session_evidence
 from lessons_core.recall.rank import recall
 from lessons_core.recall.types import MAX_PROMPT_CHARS, Allowance, RecallRequest
 from lessons_core.records import NamedTuple
+from lessons_core.session import state as sessions
+from lessons_core.session.action import call_digest, digest
 from lessons_core.store.layout import lessons_command
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from lessons_core.delivery.sessions import Session, SessionState
     from lessons_core.recall.types import Hit, Recall
+    from lessons_core.session.state import Session, SessionState
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
 
@@ -99,6 +100,19 @@ class ToolAction(NamedTuple):
         changed = self.changes
         return tuple(f for f in self.reads if f not in changed)
 
+    @property
+    def key(self) -> str:
+        """What telemetry calls the call: its files, else its command. A failure hook
+        builds the same ``ToolAction`` from its payload, so a failure and the recall
+        before it share this key; a gate's refusal is kept as its digest."""
+        return " ".join(self.files) if self.files else self.command or ""
+
+    @property
+    def digest(self) -> str:
+        """A digest of the whole call: its command, or its files and the tool's input (an
+        edit retried with other text is another call)."""
+        return call_digest(self.key, None if self.command else self.content)
+
 
 class Notice(NamedTuple):
     """Text for the agent; ``gate`` says the harness should refuse the call with it.
@@ -154,9 +168,9 @@ def before_action(
     with opened or sessions.open_session(layout, key) as session:
         if config.stop_capture:  # the latest action, for a correction after it
             session_evidence.note_action(session, action.files, action.command)
-        mark = sessions.gate_mark(action_key(action)) if GATE in modes else ""
+        mark = digest(action.key) if GATE in modes else ""
         refused = mark if mark in session.state.gates else ""
-        if mark and not refused and history.due(session.state.failures):
+        if mark and not refused and _recurrence_due(session.state):
             recurring = _recurrence_gate(layout, session, action, config, mark)
             if recurring is not None:
                 _log_recall(layout, config, event, key, action, recurring[1], recurring[0], True)
@@ -208,12 +222,22 @@ def _unrefused(notice: Notice, session: Session, modes: frozenset[str]) -> Notic
     return notice._replace(text=notice.text.replace(refusal, "", 1), gate=False)
 
 
+def _recurrence_due(state: SessionState) -> bool:
+    """Whether the session's failure history holds a recurrence due for its gate; only a
+    session with failures imports the history to find out."""
+    if not state.failures:
+        return False
+    from lessons_core.session.failure_history import due
+
+    return due(state.failures)
+
+
 def _recurrence_gate(
     layout: Layout, session: Session, action: ToolAction, config: Config, mark: str
 ) -> tuple[Notice, Recall] | None:
     """The recurrence gate due for ``action`` (``feedback.recurrence``), refusing the call
     ``mark`` names, if any. Only a session whose failure history holds a due recurrence
-    (``history.due``) imports more to find out."""
+    (``_recurrence_due``) imports more to find out."""
     from lessons_core.feedback.recurrence import recurrence_gate
     from lessons_core.recall.render import render_block
 
@@ -298,7 +322,7 @@ def claim_and_render(
 ) -> Notice | None:
     """Mark ``hits`` (of ``found``) shown in ``session`` at the cost of their block, and
     return the block of those no parallel hook showed first (None if none). ``gate``
-    marks the call they refuse (``sessions.gate_mark``), if they do; ``forget`` the
+    marks the call they refuse (the digest of its key), if they do; ``forget`` the
     refused call made again, whose refusal is forgotten in the same write. ``header``:
     the block's (``render_block``; None: its default).
 
@@ -324,15 +348,6 @@ def claim_and_render(
     return Notice(block, shown=tuple(hit.lesson_id for hit in chosen.hits))
 
 
-def action_key(action: ToolAction) -> str:
-    """What telemetry calls a tool call: its files, else its command.
-
-    A failure hook builds the same ``ToolAction`` from its payload, so a failure and the
-    recall before it share this key.
-    """
-    return " ".join(action.files) if action.files else action.command or ""
-
-
 def after_success(
     layout: Layout, key: str, action: ToolAction, known: SessionState | None = None
 ) -> None:
@@ -342,9 +357,11 @@ def after_success(
     state = known if known is not None else sessions.load(layout, key)
     if action.is_empty or not state.failures:
         return
-    from lessons_core.feedback.recurrence import record_success
+    from lessons_core.session.action import precise
 
-    record_success(layout, key, action.files, action.command)
+    found = precise(action.files, action.command)
+    if found is not None:
+        sessions.record_success(layout, key, found)
 
 
 def record_failure(
@@ -365,7 +382,7 @@ def record_failure(
             layout,
             config,
             event=event,
-            key=action_key(action),
+            key=action.key,
             session=key,
             error_class=error_class,
             action=identity,
@@ -416,12 +433,12 @@ def _log_recall(
     if action is None:
         key, about = telemetry.PROMPT_KEY, telemetry.ABOUT_PROMPT
     else:
-        from lessons_core.feedback.failures import action_identity
+        from lessons_core.session.action import logged_identity
 
         about = telemetry.ABOUT_FILES if action.files else telemetry.ABOUT_COMMAND
-        key = action_key(action)
-        identity = action_identity(action.files, action.command) or ""
-        call = call_digest(action)
+        key = action.key
+        identity = logged_identity(action.files, action.command)
+        call = action.digest
     telemetry.record_recall(
         layout,
         config,
@@ -437,16 +454,6 @@ def _log_recall(
         gate=notice is not None and notice.gate,
         recurrence=recurrence,
     )
-
-
-def call_digest(action: ToolAction) -> str:
-    """A digest of the whole call: its command, or its files and the tool's input (an
-    edit retried with other text is another call)."""
-    if action.command or action.content is None:
-        return sessions.gate_mark(action_key(action))
-    from lessons_core import hookjson
-
-    return sessions.gate_mark(action_key(action) + hookjson.dumps(action.content))
 
 
 def session_start(layout: Layout, key: str, source: str, config: Config) -> str | None:

@@ -56,7 +56,7 @@ class ReplayedCall:
     outcome: str | None = None
     failed_after: tuple[str, ...] = ()
     action: str = ""  # the call's action identity (``feedback.failures``), "" if none
-    call: str = ""  # a digest of the whole call (``deliver.call_digest``)
+    call: str = ""  # a digest of the whole call (``ToolAction.digest``)
 
     @property
     def tokens(self) -> int:

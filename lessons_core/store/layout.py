@@ -21,7 +21,7 @@ DIR_NAME = ".lessons"
 # Every file and folder lessons keeps in .lessons/local/ (per clone, never committed), each
 # named here once; ``Layout.local`` gives its place.
 LOCAL = "local"
-SESSIONS = "sessions"  # a folder: one file per session (lessons_core.delivery.sessions)
+SESSIONS = "sessions"  # a folder: one file per session (lessons_core.session.state)
 HOOK_LOG = "hook.log"  # a hook's failures (lessons_core.delivery.hooklog)
 STORE_LOCK = "store.lock"  # held while the store is written (Layout.lock_path)
 LAUNCH = "launch"  # where .lessons/run found lessons (lessons_core/launcher.sh)

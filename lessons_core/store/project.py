@@ -6,11 +6,11 @@ from dataclasses import replace
 from pathlib import Path
 
 from lessons_core import launcher
-from lessons_core.delivery import sessions
 from lessons_core.errors import LessonsError
 from lessons_core.fsutil import atomic_write, locked
 from lessons_core.jsonio import dumps
 from lessons_core.launcher import write_launcher
+from lessons_core.session import state as sessions
 from lessons_core.store.config import Config
 from lessons_core.store.files import delete_lesson, get_lesson, update_lesson
 from lessons_core.store.layout import Layout, contained

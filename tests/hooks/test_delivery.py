@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 
 from lessons_core.delivery import deliver as delivery
-from lessons_core.delivery import sessions
 from lessons_core.delivery.deliver import BOTH_MODES, CONTEXT, GATE, ToolAction
 from lessons_core.recall.render import NOTE, estimate_tokens, header_for
+from lessons_core.session import state as sessions
+from lessons_core.session.action import digest
 from lessons_core.store.config import Config
 from lessons_core.store.layout import Layout, lessons_command
 from lessons_core.store.project import init_project
@@ -279,7 +280,7 @@ def test_a_reset_keeps_refusals_and_the_transcript_mark(project: Layout) -> None
     sessions.reset(project, "s")
     assert sessions.load(project, "s").shown == frozenset()
     assert sessions.load(project, "s").mark == 1234
-    assert sessions.gate_mark(PUSH.command or "") in sessions.load(project, "s").gates
+    assert digest(PUSH.key) in sessions.load(project, "s").gates
 
 
 def test_nothing_matches_means_no_notice(project: Layout) -> None:

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from lessons_cli.harnesses import claude_code
-from lessons_core.delivery import sessions
 from lessons_core.delivery.deliver import GATE_PREFIX, session_note
 from lessons_core.delivery.hooklog import log_path
+from lessons_core.session import state as sessions
 from lessons_core.store.layout import Layout
 from tests.hooks.conftest import answer, call_hook, payload, write_lesson
 

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from lessons_core.delivery import sessions
+from lessons_core.session import state as sessions
 from lessons_core.store.layout import SESSIONS, Layout
 from tests.hooks.conftest import payload, write_lesson
 
