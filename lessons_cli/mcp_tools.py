@@ -26,6 +26,7 @@ from lessons_cli.output import describe, topic_lines
 from lessons_core.authoring.capture import add_lesson
 from lessons_core.authoring.guards import CaptureDraft
 from lessons_core.containment import is_within
+from lessons_core.delivery.deliver import session_key
 from lessons_core.delivery.session_recall import recall_once
 from lessons_core.errors import CaptureRefused, LessonsError
 from lessons_core.index.cache import load_index
@@ -33,7 +34,6 @@ from lessons_core.recall.prompt_files import named_files
 from lessons_core.recall.rank import recall
 from lessons_core.recall.render import estimate_tokens, render_block
 from lessons_core.recall.types import Recall, RecallRequest
-from lessons_core.session.state import session_key
 from lessons_core.store.config import Config, read_config
 from lessons_core.store.files import get_lesson, load_graph
 from lessons_core.store.layout import Layout, find_layout, layout_for_files

@@ -65,6 +65,12 @@ SESSION_NOTE = (
 )
 
 
+def session_key(session_id: str, agent_id: str | None = None) -> str:
+    """The key of a harness's session: a subagent keeps its own set, apart from its
+    parent's."""
+    return f"{session_id}\x1f{agent_id}" if agent_id else session_id
+
+
 def session_note(layout: Layout) -> str:
     """The note, with a command that runs lessons from the agent's own shell."""
     from lessons_core.recall.render import SHOW_SENTENCE
@@ -503,3 +509,46 @@ def with_due(
         note = session_note(layout) if config.session_note else None
         always = at_session_start(layout, key, config)
     return "\n".join(part for part in (note, always, *held, text) if part) or None
+
+
+class HookCall:
+    """One hook call's session, read once for the whole call (a ``with`` block): the
+    rules it delivers (``before_action``, ``on_prompt``), what it records after the
+    call ran (``after_success``), and what waited for a hook that can add context
+    (``with_due``), so an adapter never opens the session itself. Each is the function
+    of this module of the same name, given the session read."""
+
+    __slots__ = ("config", "key", "layout", "session")
+
+    def __init__(self, layout: Layout, key: str, config: Config) -> None:
+        self.layout, self.key, self.config = layout, key, config
+        self.session = sessions.open_session(layout, key)
+
+    def __enter__(self) -> HookCall:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.session.__exit__(*exc)
+
+    def before_action(
+        self, action: ToolAction, modes: frozenset[str] = BOTH_MODES, event: str = "PreToolUse"
+    ) -> Notice | None:
+        return before_action(self.layout, self.key, action, self.config, modes, event, self.session)
+
+    def on_prompt(self, prompt: str, event: str = "UserPromptSubmit") -> Notice | None:
+        return on_prompt(self.layout, self.key, prompt, self.config, event, self.session)
+
+    def after_success(self, action: ToolAction) -> None:
+        after_success(self.layout, self.key, action, self.session.state)
+
+    def with_due(self, text: str | None) -> str | None:
+        return with_due(self.layout, self.key, self.config, text, self.session)
+
+    @property
+    def mark(self) -> int | None:
+        """How far the harness's transcript was looked at (``SessionState.mark``)."""
+        return self.session.state.mark
+
+    def move_mark(self, seen: int | None, to: int | None, forget: bool = False) -> bool:
+        """``Session.move_mark``: the mark to ``to`` if it is still ``seen``."""
+        return self.session.move_mark(seen, to, forget)

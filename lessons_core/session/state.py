@@ -44,11 +44,6 @@ if TYPE_CHECKING:
 STALE_AFTER_SECONDS = 14 * 24 * 3600
 
 
-def session_key(session_id: str, agent_id: str | None = None) -> str:
-    """A subagent keeps its own set, apart from its parent's."""
-    return f"{session_id}\x1f{agent_id}" if agent_id else session_id
-
-
 def _folder(layout: Layout) -> str:
     return layout.local(SESSIONS)
 

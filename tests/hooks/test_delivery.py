@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from lessons_core.delivery import deliver as delivery
-from lessons_core.delivery.deliver import BOTH_MODES, CONTEXT, GATE, ToolAction
+from lessons_core.delivery.deliver import BOTH_MODES, CONTEXT, GATE, ToolAction, session_key
 from lessons_core.recall.render import NOTE, estimate_tokens, header_for
 from lessons_core.session import state as sessions
 from lessons_core.session.action import digest
@@ -334,8 +334,8 @@ def test_compaction_clear_and_startup_reset_but_resume_keeps(project: Layout) ->
 def test_a_subagent_keeps_its_own_set(project: Layout) -> None:
     """A rule shown to the parent is still shown to a subagent, and vice versa."""
     _lessons(project)
-    parent = sessions.session_key("s")
-    child = sessions.session_key("s", "agent-1")
+    parent = session_key("s")
+    child = session_key("s", "agent-1")
     assert delivery.before_action(project, parent, PUSH, Config()) is not None
     assert delivery.before_action(project, child, PUSH, Config()) is not None
     assert delivery.before_action(project, child, PUSH, Config()) is None

@@ -45,6 +45,7 @@ HOOK_PATH: dict[str, frozenset[str]] = {
     "lessons_cli.harnesses": frozenset(),
     "lessons_cli.harnesses.spec": frozenset(),
     "lessons_cli.harnesses.claude_code": frozenset(),
+    "lessons_cli.harnesses.claude_protocol": frozenset(),
     "lessons_cli.harnesses.codex": frozenset(),
     "lessons_cli.harnesses.codex_exits": frozenset(),
     "lessons_cli.harnesses.copilot": frozenset(),
