@@ -427,7 +427,7 @@ def _log_recall(
     """One telemetry record of a recall; ``action`` None is a prompt (never logged itself).
 
     A tool call's record names its action and a digest of the whole call, so what the
-    next call on the same action did can be told (``feedback.effect``).
+    next call on the same action did can be told (``telemetry.effect``).
     """
     # Imported only when on: a hook with telemetry off pays nothing for it.
     if not config.telemetry:

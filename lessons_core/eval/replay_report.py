@@ -15,8 +15,8 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from lessons_core.delivery.deliver import GATE, GATE_PREFIX
-from lessons_core.feedback.effect import CALL, FAILURE, Effect, Event, measure
 from lessons_core.recall.render import estimate_tokens
+from lessons_core.telemetry.effect import CALL, FAILURE, Effect, Event, measure
 
 PROMPT_EVENT = "UserPromptSubmit"
 TOOL_EVENT = "PreToolUse"

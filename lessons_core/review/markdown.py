@@ -4,7 +4,7 @@ into a pull request.
 Rule text and triggers are project content. In Markdown they are escaped (or fenced as
 code) so a rule can never inject headings, links or HTML into the review; in both forms
 every control, separator or bidi character in them is written as its escape
-(``lessons_core.printable``), so none acts on the terminal, the PR page or the diff that
+(``lessons_core.recall.printable``), so none acts on the terminal, the PR page or the diff that
 shows the review. Both share one layout (``render``), so they never list different things.
 """
 
@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
-from lessons_core.printable import visible
+from lessons_core.recall.printable import visible
 from lessons_core.review.changes import KINDS, GlobMatches, LessonChange, Review
 from lessons_core.store.model import Lesson
 

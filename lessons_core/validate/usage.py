@@ -11,12 +11,12 @@ import datetime as dt
 from collections import Counter
 from collections.abc import Iterator
 
-from lessons_core.feedback.effect import log_events, measure
 from lessons_core.matching.thresholds import (
     NEVER_HELD_MIN_SHOWN,
     NEVER_RECALLED_MIN_RECALLS,
     REPEATED_FAILURE_MIN,
 )
+from lessons_core.telemetry.effect import log_events, measure
 from lessons_core.telemetry.log import TelemetryLog
 from lessons_core.validate.context import Context
 from lessons_core.validate.findings import Finding
