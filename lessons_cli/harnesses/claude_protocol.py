@@ -5,12 +5,12 @@ and how an answer is shaped (``hookSpecificOutput``, a stop's ``decision: "block
 with the events every such harness answers alike (``session_event``).
 
 A hook imports this module on every call, so, like the adapters, it imports nothing at
-module level that a hook does not need (docs/performance.md).
+module level that a hook does not need (docs/performance.md): what a tool call touches
+(``delivery.actions``) is imported by tool calls only.
 """
 
 from __future__ import annotations
 
-from lessons_core.delivery import actions
 from lessons_core.delivery import deliver as delivery
 from lessons_core.delivery.deliver import ToolAction
 
@@ -73,18 +73,24 @@ def paths_under(tool_input: dict[str, Any], keys: tuple[str, ...]) -> list[Any]:
 def file_action(layout: Layout, payload: dict[str, Any], *paths: Any) -> ToolAction:
     """A call that changes the repo-relative files among ``paths``; anything outside the
     repo is dropped."""
+    from lessons_core.delivery import actions
+
     content = payload.get("tool_input", payload.get("toolArgs"))
     return actions.changing(layout, project_dir(payload), *paths, content=content)
 
 
 def read_action(layout: Layout, payload: dict[str, Any], *paths: Any) -> ToolAction:
     """A call that reads the repo-relative files among ``paths``."""
+    from lessons_core.delivery import actions
+
     return actions.reading(layout, project_dir(payload), *paths)
 
 
 def shell_action(layout: Layout, payload: dict[str, Any], command: Any) -> ToolAction:
     """A shell command, with the files it reads and writes, relative to the session's
     folder."""
+    from lessons_core.delivery import actions
+
     return actions.running(layout, project_dir(payload), command)
 
 

@@ -23,10 +23,10 @@ runs is told by ``lessons_core.delivery.actions``, the same for every harness.
 
 from __future__ import annotations
 
-from lessons_core.feedback import session_evidence
 from lessons_core.recall.rank import recall
 from lessons_core.recall.types import MAX_PROMPT_CHARS, Allowance, RecallRequest
 from lessons_core.records import NamedTuple
+from lessons_core.session import evidence
 from lessons_core.session import state as sessions
 from lessons_core.session.action import call_digest, digest
 from lessons_core.store.layout import lessons_command
@@ -173,7 +173,7 @@ def before_action(
     request = RecallRequest(files=files, command=action.command, prompt=None)
     with opened or sessions.open_session(layout, key) as session:
         if config.stop_capture:  # the latest action, for a correction after it
-            session_evidence.note_action(session, action.files, action.command)
+            evidence.note_action(session, action.files, action.command, _related)
         mark = digest(action.key) if GATE in modes else ""
         refused = mark if mark in session.state.gates else ""
         if mark and not refused and _recurrence_due(session.state):
@@ -298,12 +298,29 @@ def on_prompt(
     request = RecallRequest(prompt=prompt, named=named_files(layout, prompt))
     with opened or sessions.open_session(layout, key) as session:
         if config.stop_capture:  # a correction of the action before it is evidence
-            session_evidence.note_prompt(session, prompt)
+            evidence.note_prompt(session, prompt, _corrects)
         found = recall(layout, request, config=config, allowance=allowance(session.state, config))
         header = block_frame(layout, config, session.state)
         notice = claim_and_render(session, found, found.hits, header=header)
     _log_recall(layout, config, event, key, None, found, notice)
     return notice
+
+
+def _related(failed: list[str], worked: list[str]) -> bool:
+    """``feedback.fixes.related``, imported only for a command right after one that
+    failed."""
+    from lessons_core.feedback.fixes import related
+
+    return related(failed, worked)
+
+
+def _corrects(prompt: str) -> tuple[tuple[str, ...], str] | None:
+    """``feedback.corrections.find_correction``: its cues and excerpt, imported only for
+    a prompt right after an action."""
+    from lessons_core.feedback.corrections import find_correction
+
+    found = find_correction(prompt)
+    return (found.cues, found.excerpt) if found is not None else None
 
 
 def allowance(state: SessionState, config: Config, limit: int | None = None) -> Allowance:

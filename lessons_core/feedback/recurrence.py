@@ -21,11 +21,11 @@ it.
 from __future__ import annotations
 
 from lessons_core.authoring.secrets import mask_secrets
-from lessons_core.feedback import session_evidence
 from lessons_core.feedback.failures import error_class
 from lessons_core.recall.rank import recall
 from lessons_core.recall.types import RecallRequest
 from lessons_core.records import NamedTuple
+from lessons_core.session import evidence
 from lessons_core.session import failure_history as history
 from lessons_core.session.action import ActionId, precise
 from lessons_core.session.state import FAILED_CALLS_KEPT
@@ -109,7 +109,7 @@ def count_failure(
             verdict = COVERED if covered[0] else UNCOVERED
             history.set_recurrence(failures, mark, history.DUE if covered[0] else history.NUDGED)
             if verdict == UNCOVERED and config.stop_capture:  # for the stop-time request
-                session_evidence.keep_recurrence(state.evidence, action)
+                evidence.keep_recurrence(state.evidence, action)
         else:
             nudge = history.claim_nudge(failures, mark)
         counted[:] = [Counted(action, cls, times, verdict, nudge)]

@@ -5,7 +5,7 @@ A stop hook (Claude Code, Codex and Qwen Code ``Stop``, Gemini CLI ``AfterAgent`
 
 - ``stop_capture`` is on in the project's config (the default);
 - the harness is not already continuing because of a stop hook (``stop_hook_active``);
-- the session shows evidence of a lesson to keep (``session_evidence`` and the failure
+- the session shows evidence of a lesson to keep (``session.evidence`` and the failure
   history, ``session.failure_history``):
   - a person's correction typed right after an action of the agent;
   - a command that failed, and right after it a changed form of it that did not fail
@@ -36,12 +36,12 @@ from __future__ import annotations
 
 import os
 
-from lessons_core.feedback import session_evidence
 from lessons_core.feedback.failures import RULE_PLACEHOLDER, capture_line
 from lessons_core.feedback.fixes import environmental
 from lessons_core.feedback.recurrence import covering
 from lessons_core.records import NamedTuple
 from lessons_core.session import action as action_id
+from lessons_core.session import evidence
 from lessons_core.session import failure_history as history
 from lessons_core.session import state as sessions
 from lessons_core.session.action import ActionId
@@ -102,7 +102,7 @@ def stop_request(layout: Layout, key: str, config: Config, *, active: bool) -> s
             return None
         # A request whose mark cannot be written (a read-only or full disk) would block
         # every stop of the session: like a gate that cannot record its refusal, none.
-        if not session_evidence.claim_request(session) or not session.recorded:
+        if not evidence.claim_request(session) or not session.recorded:
             return None
     return _request(layout, found)
 
@@ -130,7 +130,7 @@ def failures(layout: Layout, state: SessionState, config: Config) -> list[Eviden
     changed = _changed_forms(layout, state, config)
     found = [item for _mark, item in changed]
     fixed_by = {mark for mark, _item in changed}
-    recurred = session_evidence.kept(state.evidence, session_evidence.RECURRED)
+    recurred = evidence.kept(state.evidence, evidence.RECURRED)
     for mark, identity in reversed(recurred.items()):
         entry = state.failures.get(mark)
         action = action_id.from_identity(identity)
@@ -142,7 +142,7 @@ def failures(layout: Layout, state: SessionState, config: Config) -> list[Eviden
             continue  # the edit tool's own error, again
         told = f"{action.label} failed {count} times ({error_class}); no lesson covers it"
         found.append(Evidence(action, told, f"recurrence: {error_class}, {count} times"))
-    fixed = session_evidence.kept(state.evidence, session_evidence.FIXED)
+    fixed = evidence.kept(state.evidence, evidence.FIXED)
     for mark, identity in reversed(fixed.items()):
         entry = state.failures.get(mark)
         action = action_id.from_identity(identity)
@@ -164,9 +164,7 @@ def _changed_forms(
     """Failed commands followed right away by a changed form that did not fail, no
     lesson covering them, newest first, each with the failed command's digest."""
     found = []
-    for mark, (identity, form, form_mark) in reversed(
-        session_evidence.fixes(state.evidence).items()
-    ):
+    for mark, (identity, form, form_mark) in reversed(evidence.fixes(state.evidence).items()):
         entry = state.failures.get(mark)
         action = action_id.from_identity(identity)
         form_entry = state.failures.get(form_mark)

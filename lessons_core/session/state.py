@@ -122,7 +122,7 @@ class SessionState:
         # reset forgets it: the failures happened whatever the model still holds.
         self.failures: History = _failures(data.get("failures"))
         # What the session showed a lesson could keep, for the stop-time request
-        # (``feedback.session_evidence`` reads each of its keys leniently); no reset
+        # (``session.evidence`` reads each of its keys leniently); no reset
         # forgets it either.
         evidence = data.get("evidence")
         self.evidence: dict[str, object] = evidence if isinstance(evidence, dict) else {}

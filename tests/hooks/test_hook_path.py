@@ -83,8 +83,7 @@ HOOK_PATH: dict[str, frozenset[str]] = {
     "lessons_core.matching.specificity": frozenset(),
     "lessons_core.index.watcher_client": frozenset(),
     "lessons_core.matching.words": frozenset(),
-    "lessons_core.feedback": frozenset(),
-    "lessons_core.feedback.session_evidence": frozenset(),
+    "lessons_core.session.evidence": frozenset(),
 
     # A command (not a file) to match: command triggers, pure reads, Codex's patches.
     "lessons_core.matching.commands": frozenset({"re", "functools"}),
@@ -104,6 +103,7 @@ HOOK_PATH: dict[str, frozenset[str]] = {
     "lessons_core.delivery.nudges": frozenset(),
     "lessons_core.authoring.secrets": frozenset({"re", "typing"}),
     # A prompt right after an action: is it a correction? A stop: the capture request.
+    "lessons_core.feedback": frozenset(),
     "lessons_core.feedback.corrections": frozenset(),
     "lessons_core.feedback.stop_capture": frozenset(),
     # A command right after one that failed: is it a changed form of it?

@@ -27,6 +27,9 @@ would say to run); one that holds a secret is kept as its words alone. A correct
 sentence is kept with secrets masked.
 
 Runs in the hook on every tool call, so it imports only what those already loaded.
+What it keeps, feedback judges: the caller hands in whether a prompt corrects the agent
+(``feedback.corrections``) and whether a command is a changed form of another
+(``feedback.fixes.related``), each asked only when it matters.
 """
 
 from __future__ import annotations
@@ -37,9 +40,18 @@ from lessons_core.session import action as action_id
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from lessons_core.session.action import ActionId
     from lessons_core.session.failure_history import History
     from lessons_core.session.state import Session, SessionState
+
+    # Whether the command named by the second words is a changed form of the one named
+    # by the first (``feedback.fixes.related``).
+    Related = Callable[[list[str], list[str]], bool]
+    # The cues a prompt corrects the agent with and the clause holding the first, or
+    # None (``feedback.corrections.find_correction``).
+    Corrects = Callable[[str], tuple[tuple[str, ...], str] | None]
 
 # A session keeps this many corrections (the request quotes the newest), and this many
 # actions of each kind: fixed after a failure, recurred with no lesson about them.
@@ -58,11 +70,14 @@ MAX_FIX_WORDS = 8
 Record = dict[str, object]
 
 
-def note_action(session: Session, files: tuple[str, ...], command: str | None) -> None:
+def note_action(
+    session: Session, files: tuple[str, ...], command: str | None, related: Related
+) -> None:
     """Remember the action on ``files`` or running ``command`` as the session's latest (a
     prompt after it may correct it). One whose last attempt failed is being made again:
     the failure history counts it as not failed (a failure hook counts this attempt over
-    it if it fails too), and its trigger is kept as a fix's."""
+    it if it fails too), and its trigger is kept as a fix's; a command right after one
+    that failed is kept as its fix when ``related`` says it changes it."""
     named = action_id.named(files, command)
     if named is None:
         return
@@ -70,7 +85,7 @@ def note_action(session: Session, files: tuple[str, ...], command: str | None) -
     fixed = named if _last_failed(session.state.failures, named.mark) else None
     last = session.state.evidence.get(LAST_COMMAND)
     current = [named.mark, saved[1]] if named.kind == action_id.COMMAND else None
-    changed = _changed_form(session.state, last, named, current, command)
+    changed = _changed_form(session.state, last, current, command, related)
     same_command = current is None or last == current
     if session.state.evidence.get("action") == saved and fixed is None and same_command:
         return  # the same file or command again: nothing to record
@@ -106,9 +121,9 @@ def _last_failed(failures: History, mark: str) -> bool:
 def _changed_form(
     state: SessionState,
     last: object,
-    named: ActionId,
     current: list[str] | None,
     command: str | None,
+    related: Related,
 ) -> tuple[str, list[str]] | None:
     """When the command before this one failed and this is a changed form of it: the
     failed one's digest, and ``[its identity, this form as run, this form's digest]``."""
@@ -119,8 +134,6 @@ def _changed_form(
         return None
     if not _last_failed(state.failures, mark):
         return None
-    from lessons_core.feedback.fixes import related
-
     if not related(words.split(" "), current[1].split(" ")):
         return None
     failed = action_id.of_words(words).identity
@@ -176,20 +189,19 @@ def _keep_fix(record: Record, mark: str, entry: list[str]) -> None:
     record[FIXED_BY] = dict(list(kept.items())[-MAX_FAILED:])
 
 
-def note_prompt(session: Session, prompt: str) -> None:
-    """A prompt ends the window of the action before it; one that corrects the agent is
-    kept, with that action's trigger."""
+def note_prompt(session: Session, prompt: str, corrects: Corrects) -> None:
+    """A prompt ends the window of the action before it; one that corrects the agent (as
+    ``corrects`` finds it) is kept, with that action's trigger."""
     action = session.state.evidence.get("action")  # ``ActionId.saved``
     if not isinstance(action, list):
         return  # no action since the last prompt: a correction of nothing, or a new task
-    from lessons_core.feedback.corrections import find_correction
-
-    found = find_correction(prompt)
+    found = corrects(prompt)
     entry: Record | None = None
     if found is not None:
         from lessons_core.authoring.secrets import mask_secrets
 
-        entry = {"action": action, "quote": mask_secrets(found.excerpt), "cues": list(found.cues)}
+        cues, excerpt = found
+        entry = {"action": action, "quote": mask_secrets(excerpt), "cues": list(cues)}
 
     def change(state: SessionState) -> bool:
         record = state.evidence
