@@ -9,7 +9,10 @@ work on the corpus repository with a dozen lessons of its own);
 ``lessons validate`` over a 1,000-lesson graph; its drift check (L304) on a git history of
 10,000 commits; what ``lessons mcp`` costs (tokens of its
 tools list, start and query time); and what harvest finds in the recorded transcripts and
-how its time grows with a transcript's size. Prints one table and its summary lines.
+how its time grows with a transcript's size; the precision and recall of contradiction
+(L204) and near-copy (L202) detection on the labelled pairs, and what those checks cost
+on the corpus, a synthetic 10,000-lesson graph and one made to contradict itself. Prints
+one table and its summary lines.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.conflicts_run import conflicts_summary
 from bench.days import days_graph, replay_days
 from bench.drift_run import drift_cost
 from bench.graphs import (
@@ -59,6 +63,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--corpus", type=Path, default=CORPUS, help="agentsmesh corpus")
     parser.add_argument("--validate-lessons", type=int, default=1000, metavar="N")
     parser.add_argument("--drift-commits", type=int, default=10_000, metavar="N")
+    parser.add_argument("--conflict-lessons", type=int, default=10_000, metavar="N")
     parser.add_argument("--replay-calls", type=int, default=360, metavar="N")
     parser.add_argument(
         "--harvest-mb", type=float, default=50.0, help="generated transcript size (default 50)"
@@ -92,12 +97,14 @@ def main(argv: list[str] | None = None) -> None:
         days = replay_days(days_graph(folder / "days", args.corpus, Path(dev.lessons)))
         served = mcp_cost(dev, graphs[0], max(3, runs // 5))
         harvested = harvest_run(folder / "harvest", args.harvest_mb)
+        conflicts = conflicts_summary(graphs[0].root, max(1, runs // 7), args.conflict_lessons)
     print_table(lines, replayed, installs)
     print(always_summary(always_replayed, ALWAYS_ON))
     print(replay_summary(days, DAYS_NAME))
     print(mcp_summary(served))
     print(drifted.summary())
     print(harvested.summary())
+    print(conflicts)
 
 
 def hook_lines(install: Install, graphs: list[Graph], runs: int) -> list[Line]:

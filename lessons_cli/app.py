@@ -44,6 +44,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("doctor", "doctor_command"),
     ("stats", "stats_command"),
     ("review", "review_command"),
+    ("check", "check_command"),
     ("report", "report_command"),
 )
 

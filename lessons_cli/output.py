@@ -52,7 +52,14 @@ def format_option(
 
 def lesson_line(lesson: Lesson) -> str:
     status = "" if lesson.is_active else f" [{lesson.status.value}]"
-    return inert_line(f"{inert(lesson.id)}{status}: {inert(lesson.rule)}")
+    return inert_line(f"{inert(lesson.id)}{status}{binding_marks(lesson)}: {inert(lesson.rule)}")
+
+
+def binding_marks(lesson: Lesson) -> str:
+    """`` [enforce]``, `` [forbid]``: a rule a person made binding, refused every time."""
+    return "".join(
+        f" [{mark}]" for mark, on in (("enforce", lesson.enforce), ("forbid", lesson.forbid)) if on
+    )
 
 
 def lesson_list(lessons: list[Lesson]) -> str:
@@ -91,8 +98,20 @@ def describe(lesson: Lesson) -> str:
     status = lesson.status.value
     if lesson.superseded_by:
         status += f" by {inert(lesson.superseded_by)}"
-    marks = ", ".join(m for m, on in (("gate", lesson.gate), ("always on", lesson.always)) if on)
+    marks = ", ".join(
+        m
+        for m, on in (
+            ("gate", lesson.gate),
+            ("always on", lesson.always),
+            ("enforce", lesson.enforce),
+        )
+        if on
+    )
     lines.append(f"  status:    {status}{f' ({marks})' if marks else ''}")
+    if lesson.enforce:
+        lines.append("  enforce:   every matching command is refused with the rule")
+    if lesson.forbid is not None:
+        lines.append(f"  forbid:    {inert(lesson.forbid)} (refused in what a change adds)")
     if lesson.reason:
         lines.append(f"  reason:    {inert(lesson.reason)}")
     lines.append(f"  created:   {inert(lesson.created)}")

@@ -79,8 +79,8 @@ def default_branch(root: Path) -> str:
     )
 
 
-def merge_base(root: Path, other: str) -> str:
-    return git(root, "merge-base", "HEAD", other).decode().strip()
+def merge_base(root: Path, left: str, right: str) -> str:
+    return git(root, "merge-base", left, right).decode().strip()
 
 
 def resolve(root: Path, rev: str) -> str:
@@ -98,18 +98,29 @@ def files_at(root: Path, rev: str, folder: str) -> dict[str, bytes]:
     names = [name for name in listing.decode().split("\0") if name]
     if not names:
         return {}
-    # One `cat-file --batch` reads every blob in a single process.
-    request = "".join(f"{rev}:{name}\n" for name in names).encode()
+    blobs = read_blobs(root, [f"{rev}:{name}" for name in names])
+    found = zip(names, blobs, strict=True)
+    return {name[len(top) :]: blob for name, blob in found if blob is not None}
+
+
+def read_blobs(root: Path, objects: list[str]) -> list[bytes | None]:
+    """The content of each object named in ``objects`` (``REV:PATH``), in order; None
+    for one that is missing or is not a file. One ``cat-file --batch`` reads them all
+    in a single process."""
+    request = "".join(f"{name}\n" for name in objects).encode("utf-8", "surrogateescape")
     out = git(root, "cat-file", "--batch", input_bytes=request)
-    contents: dict[str, bytes] = {}
+    contents: list[bytes | None] = []
     position = 0
-    for name in names:
+    for _name in objects:
         header_end = out.index(b"\n", position)
         header = out[position:header_end].split()
+        position = header_end + 1
+        if len(header) < 3 or header[1] != b"blob":  # "missing", or a folder or submodule
+            contents.append(None)
+            continue
         size = int(header[2])
-        start = header_end + 1
-        contents[name[len(top) :]] = out[start : start + size]
-        position = start + size + 1  # the blob is followed by a newline
+        contents.append(out[position : position + size])
+        position += size + 1  # the blob is followed by a newline
     return contents
 
 

@@ -110,6 +110,8 @@ def save_lesson(
     status: Status = Status.ACTIVE,
     gate: bool = False,
     always: bool = False,
+    enforce: bool = False,
+    forbid: str | None = None,
 ) -> Lesson:
     """Write a lesson file directly (no capture guards), so any trigger can be tested."""
     lesson = Lesson(
@@ -123,6 +125,8 @@ def save_lesson(
         superseded_by="other" if status is Status.SUPERSEDED else None,
         gate=gate,
         always=always,
+        enforce=enforce,
+        forbid=forbid,
     )
     assert create_lesson(layout, lesson)
     return lesson

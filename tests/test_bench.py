@@ -19,7 +19,7 @@ def test_quick_benchmark_prints_every_row() -> None:
     """``python -m bench --quick`` on small graphs builds them, checks that delivering rows
     deliver and silent rows stay silent, and prints the table with every row."""
     small = ["--sizes", "300,600", "--validate-lessons", "60", "--replay-calls", "200"]
-    small += ["--harvest-mb", "2", "--drift-commits", "1200"]
+    small += ["--harvest-mb", "2", "--drift-commits", "1200", "--conflict-lessons", "400"]
     done = subprocess.run(
         [sys.executable, "-m", "bench", "--quick", *small],
         cwd=ROOT,
@@ -56,7 +56,13 @@ def test_quick_benchmark_prints_every_row() -> None:
     drift = next(line for line in lines if line.startswith("drift check (L304), 1200 commits"))
     assert "window 1000, 40 lessons (20 reported)" in drift
     assert "x python -c pass" in drift
-    assert lines[-1].startswith("harvest: recall 1.000, precision 1.000 on 22 recorded")
+    harvest = "harvest: recall 1.000, precision 1.000 on 22 recorded"
+    assert any(line.startswith(harvest) for line in lines)
+    quality = next(line for line in lines if line.startswith("lessons eval --conflicts "))
+    assert "contradictions: precision 1.000" in quality
+    assert "near-copies: precision 1.000" in quality
+    for graph in ("corpus (523 active lessons)", "synthetic (400 ", "self-contradicting (400 "):
+        assert any(line.startswith(graph) and "contradictions (L204)" in line for line in lines)
     assert any(
         line.startswith("launcher (.lessons/run) on the silent call, with a project variable")
         for line in lines

@@ -113,10 +113,10 @@ def test_empty_store(repo: Layout) -> None:
 
 
 def test_unknown_format_is_a_usage_error(repo: Layout) -> None:
-    """Only agents-md exists; anything else is a usage error (exit 2)."""
+    """Only agents-md and claude-permissions exist; anything else is a usage error (exit 2)."""
     result = run("export", "--format", "html")
     assert result.exit_code == 2
-    assert "'html' is not 'agents-md'" in result.stderr
+    assert "'html' is not one of 'agents-md', 'claude-permissions'" in result.stderr
 
 
 def test_code_spans_survive_backticks() -> None:

@@ -277,3 +277,26 @@ def test_always_rules_past_the_budget_are_not_carried(repo: Layout) -> None:
     assert "always_max_tokens (100)" in cut[0]["detail"]
     checked = run("validate", "--strict", "--format", "json")
     assert "L401" not in {f["code"] for f in json.loads(checked.stdout)["findings"]}
+
+
+def test_rule_whose_every_glob_is_lost_gets_no_untriggered_lesson(repo: Layout) -> None:
+    """A Cursor rule whose only glob can never select a file ('#' is a comment in a
+    gitignore-style glob) keeps no scope: its bullet that names nothing is reported as not
+    carried, and one that names a file of the repo is triggered by it. Neither is written
+    with no trigger, which validate would reject (L106)."""
+    rules = repo.root / ".cursor" / "rules"
+    rules.mkdir(parents=True)
+    (repo.root / "src" / "app.py").write_text("")
+    (rules / "gen.mdc").write_text(
+        "---\nglobs: #\n---\n- Regenerate generated code.\n- Regenerate src/app.py after edits.\n"
+    )
+    report = import_json("cursor")
+    lessons = by_rule(repo)
+    assert list(lessons) == ["Regenerate src/app.py after edits."]
+    assert lessons["Regenerate src/app.py after edits."].triggers.files == ("src/app.py",)
+    lost = [n["detail"] for n in report["not_carried"] if n["code"] == "no-trigger"]
+    assert len(lost) == 1
+    assert "none of its globs can select a file" in lost[0]
+    checked = run("validate", "--format", "json")
+    assert checked.exit_code == 0, checked.stdout
+    assert "L106" not in {f["code"] for f in json.loads(checked.stdout)["findings"]}

@@ -184,7 +184,8 @@ TABLE: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
 def test_the_files_a_command_reads_and_writes(
     command: str, reads: tuple[str, ...], writes: tuple[str, ...]
 ) -> None:
-    assert shell_file_effects(command) == ShellFiles(reads=reads, writes=writes)
+    effects = shell_file_effects(command)
+    assert ShellFiles(effects.reads, effects.writes) == ShellFiles(reads=reads, writes=writes)
 
 
 def test_the_table_covers_sixty_commands_and_more() -> None:
@@ -249,3 +250,28 @@ def test_the_module_imports_no_regular_expressions() -> None:
     added = set(out.stdout.split())
     assert "lessons_core.matching.shell_files" in added
     assert not added & {"re", "typing", "shlex", "subprocess", "json", "pathlib"}
+
+
+@pytest.mark.parametrize(
+    ("command", "added"),
+    [
+        ("cat > a.py <<'EOF'\nx = 1\nEOF", (("a.py", "x = 1\n"),)),
+        ("cd web && cat <<EOF >> x.ts\nfoo\nEOF", (("web/x.ts", "foo\n"),)),
+        ('echo "a b" > a.txt', (("a.txt", "a b"),)),
+        ("cat <<EOF | tee a.py b.py\nhi\nEOF", (("a.py", "hi\n"), ("b.py", "hi\n"))),
+        ("tee a.py <<< 'one'", (("a.py", "one"),)),
+        ('bash -lc "printf hi > z.txt"', (("z.txt", "hi"),)),
+        ("apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: a.py\n@@\n-a\n+b\n"
+         "*** End Patch\nEOF", (("a.py", "b"),)),
+        ("git -C sub apply <<EOF\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+bb\nEOF", (("sub/x", "bb"),)),
+        # What the shell computes, or a program prints, is not known before it runs.
+        ("python - <<EOF > out.py\nprint(1)\nEOF", ()),
+        ("echo $(cat version.txt) > out.txt", ()),
+        ("cat a.py > b.py", ()),
+        ("sed -i 's/a/b/' a.py", ()),
+    ],
+)  # fmt: skip
+def test_the_literal_text_a_command_writes_into_a_file(
+    command: str, added: tuple[tuple[str, str], ...]
+) -> None:
+    assert shell_file_effects(command).added == added

@@ -58,6 +58,19 @@ from lessons_core.store.model import Triggers
     "trigger needed (within the always_max_tokens budget).",
 )
 @click.option(
+    "--enforce",
+    is_flag=True,
+    help="For people only, never for an agent: refuse every command the rule's command "
+    "triggers match, each time, not only the first of a session (needs --trigger-cmd).",
+)
+@click.option(
+    "--forbid",
+    metavar="PATTERN",
+    help="For people only, never for an agent: an RE2 pattern a change to the rule's files "
+    "must not add (needs --trigger-file); every edit, write, patch or shell write that adds "
+    "a match is refused, quoting it, e.g. --forbid \"split\\('/'\\)\".",
+)
+@click.option(
     "--id",
     "lesson_id",
     metavar="ID",
@@ -76,6 +89,8 @@ def add_command(
     evidence: tuple[str, ...],
     gate: bool,
     always: bool,
+    enforce: bool,
+    forbid: str | None,
     lesson_id: str | None,
     force: bool,
     as_json: bool,
@@ -83,6 +98,8 @@ def add_command(
     """Save RULE, one imperative sentence, and print its id.
 
     A rule for every task ("use pnpm, never npm") takes --always instead of triggers.
+    --enforce and --forbid make a rule binding, refused every time it is broken; they are
+    for people, and an agent capturing what it learned never passes them.
     Re-adding the exact rule of an existing lesson merges the new triggers and evidence
     into it. Refusals (no trigger, a trigger that can never fire such as the glob '[z-a]'
     or a path outside the repo, a glob matching everything, a secret in any field or
@@ -104,6 +121,8 @@ def add_command(
         gate=gate,
         always=always,
         lesson_id=lesson_id,
+        enforce=enforce,
+        forbid=forbid,
     )
     result = add_lesson(layout, draft, force=force)
     for warning in result.warnings:

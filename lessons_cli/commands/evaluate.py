@@ -9,6 +9,7 @@ import click
 from lessons_cli.log_replay import replay_log
 from lessons_cli.output import counted, echo_json
 from lessons_cli.transcript_actions import per_transcript
+from lessons_core.eval.conflicts import read_pairs, score_pairs
 from lessons_core.eval.evaluation import DEFAULT_K, EvalReport, evaluate
 from lessons_core.eval.metrics import read_cases
 from lessons_core.eval.replay_report import CallCost, LogReplay
@@ -45,6 +46,14 @@ def _ratio(value: float | None) -> str:
     metavar="LABELS.json",
     help="Score 'lessons harvest' on the labelled transcripts beside LABELS.json instead.",
 )
+@click.option(
+    "--conflicts",
+    "pairs",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    metavar="PAIRS.json",
+    help="Score validate's contradiction (L204) and near-copy (L202) checks on the "
+    "labelled lesson pairs of PAIRS.json instead.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the full report as JSON.")
 @click.pass_context
 def eval_command(
@@ -53,6 +62,7 @@ def eval_command(
     k: int,
     replay: bool,
     labels: Path | None,
+    pairs: Path | None,
     as_json: bool,
 ) -> None:
     """Score recall on CASES.jsonl: recall@k, precision@k, MRR, tokens per case.
@@ -71,12 +81,25 @@ def eval_command(
     scored: recall and precision of its candidates. Exits 1 when a transcript's
     candidates differ from its labels.
 
+    With --conflicts PAIRS.json (and no CASES), each labelled pair of lessons
+    ({"pairs": [{"name", "label", "a": LESSON, "b": LESSON}]}, LESSON being {"rule",
+    "files", "commands", "keywords"}; label contradiction, near-copy, agree, unrelated,
+    different-object or no-overlap) goes through validate's contradiction and near-copy
+    checks: precision and recall of each. Exits 1 when a check flags a pair not
+    labelled for it (a false alarm).
+
     \b
     Example:
       lessons eval tests/eval/cases.jsonl --k 3
       lessons eval --replay
       lessons eval --harvest tests/fixtures/harvest/labels.json
+      lessons eval --conflicts tests/fixtures/conflicts/pairs.json
     """
+    if pairs is not None:
+        if cases is not None or replay or labels is not None:
+            raise click.UsageError("--conflicts scores lesson pairs; pass no CASES or other mode")
+        _conflicts(pairs, as_json)
+        return
     if labels is not None:
         if cases is not None or replay:
             raise click.UsageError("--harvest scores transcripts; pass no CASES or --replay")
@@ -114,6 +137,21 @@ def _harvest(labels: Path, as_json: bool) -> None:
     else:
         _print_harvest(scored)
     if scored.passed < len(scored.transcripts):
+        raise SystemExit(1)
+
+
+def _conflicts(path: Path, as_json: bool) -> None:
+    score = score_pairs(read_pairs(path))
+    if as_json:
+        echo_json(score.to_dict())
+    else:
+        click.echo(score.summary())
+        for found in (score.contradictions, score.near_copies):
+            for name in found.false_alarms:
+                click.echo(f"FALSE ALARM {found.kind}: {name}")
+            for name in found.missed:
+                click.echo(f"missed {found.kind}: {name}")
+    if score.contradictions.false_alarms or score.near_copies.false_alarms:
         raise SystemExit(1)
 
 

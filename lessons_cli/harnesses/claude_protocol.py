@@ -70,13 +70,21 @@ def paths_under(tool_input: dict[str, Any], keys: tuple[str, ...]) -> list[Any]:
     return found
 
 
-def file_action(layout: Layout, payload: dict[str, Any], *paths: Any) -> ToolAction:
+def file_action(
+    layout: Layout,
+    payload: dict[str, Any],
+    *paths: Any,
+    tool_input: Any = None,
+    added: Any = None,
+) -> ToolAction:
     """A call that changes the repo-relative files among ``paths``; anything outside the
-    repo is dropped."""
+    repo is dropped. What it adds to them comes from its input (``tool_input`` when the
+    caller read it apart, ``actions.edit_added``) unless ``added`` gives it per path."""
     from lessons_core.delivery import actions
 
-    content = payload.get("tool_input", payload.get("toolArgs"))
-    return actions.changing(layout, project_dir(payload), *paths, content=content)
+    content = tool_input or payload.get("tool_input", payload.get("toolArgs"))
+    cwd = project_dir(payload)
+    return actions.changing(layout, cwd, *paths, content=content, added=added)
 
 
 def read_action(layout: Layout, payload: dict[str, Any], *paths: Any) -> ToolAction:

@@ -78,7 +78,8 @@ def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
     if tool not in TOOLS or not isinstance(command, str):
         return ToolAction()
     if tool == PATCH_TOOL or codex_patches.is_patch(command):
-        return protocol.file_action(layout, payload, *codex_patches.patch_paths(command))
+        paths, added = codex_patches.patch_paths(command), codex_patches.patch_added(command)
+        return protocol.file_action(layout, payload, *paths, added=added)
     return protocol.shell_action(layout, payload, command)
 
 

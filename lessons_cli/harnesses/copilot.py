@@ -117,7 +117,7 @@ def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
     tool = payload.get("toolName")
     args = tool_args(payload)
     if tool in FILE_TOOLS:
-        return protocol.file_action(layout, payload, args.get("path"))
+        return protocol.file_action(layout, payload, args.get("path"), tool_input=args)
     if tool == SHELL_TOOL:
         return protocol.shell_action(layout, payload, args.get("command"))
     if tool == READ_TOOL:

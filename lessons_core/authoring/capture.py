@@ -15,6 +15,7 @@ from lessons_core.authoring.repo_files import tracked_files
 from lessons_core.errors import CaptureRefused
 from lessons_core.fsutil import locked
 from lessons_core.matching.breadth import broad_notices
+from lessons_core.matching.forbid import ForbidPatternError, check_forbid
 from lessons_core.recall.printable import inert
 from lessons_core.store.files import Graph, create_lesson, load_graph, update_lesson
 from lessons_core.store.ids import MAX_ID_CHARS, claim_id, id_problem, slug
@@ -44,6 +45,7 @@ def add_lesson(layout: Layout, draft: guards.CaptureDraft, force: bool = False) 
         triggers=guards.repo_triggers(draft.triggers, layout.root),
     )
     guards.check_text(draft)
+    _check_binding(draft)
     if draft.lesson_id is not None:
         _check_id(draft.lesson_id)
     warnings = guards.check_triggers(
@@ -79,6 +81,36 @@ def add_lesson(layout: Layout, draft: guards.CaptureDraft, force: bool = False) 
     if lesson is None:
         raise CaptureRefused("no free id for this rule", "reword the rule", "id-exhausted")
     return CaptureResult(lesson, True, tuple(warnings), notices)
+
+
+def _check_binding(draft: guards.CaptureDraft) -> None:
+    """``--enforce`` refuses the commands a lesson's command triggers match, so it needs
+    one; ``--forbid`` is searched in changes to the lesson's files, so it needs a file
+    trigger and a pattern ``matching.forbid`` accepts."""
+    if draft.enforce and not draft.triggers.commands:
+        raise CaptureRefused(
+            "--enforce refuses every command the lesson's command triggers match, and it has none",
+            "add --trigger-cmd PATTERN, or for a rule about code in files use --forbid "
+            "PATTERN with --trigger-file",
+            "enforce-without-command",
+        )
+    if draft.forbid is None:
+        return
+    if not draft.triggers.files:
+        raise CaptureRefused(
+            "--forbid checks changes to the lesson's files, and it has no file trigger",
+            "add --trigger-file GLOB naming the files the pattern must not be added to",
+            "forbid-without-file",
+        )
+    try:
+        check_forbid(draft.forbid)
+    except ForbidPatternError as err:
+        raise CaptureRefused(
+            f"the --forbid pattern {err}",
+            "write an RE2 pattern for the one construct the rule forbids, e.g. "
+            "--forbid \"split\\('/'\\)\"",
+            "forbid-invalid",
+        ) from None
 
 
 def _check_id(lesson_id: str) -> None:
@@ -138,4 +170,6 @@ def _draft_lesson(draft: guards.CaptureDraft) -> Lesson:
         evidence=draft.evidence,
         gate=draft.gate,
         always=draft.always,
+        enforce=draft.enforce,
+        forbid=draft.forbid,
     )

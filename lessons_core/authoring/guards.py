@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lessons_core.authoring.characters import bad_character
+from lessons_core.authoring.rewording import one_rule
 from lessons_core.authoring.secrets import SecretFinding, find_secrets, find_secrets_in
 from lessons_core.errors import CaptureRefused
 from lessons_core.matching.glob_counts import FileIndex
@@ -70,6 +71,10 @@ class CaptureDraft:
     gate: bool = False
     always: bool = False
     lesson_id: str | None = None  # ``--id``: the id to take instead of a generated one
+    # Set by a person only (``lessons add --enforce``/``--forbid``); an agent's capture
+    # (the MCP tool, a nudge's command) never sets them.
+    enforce: bool = False
+    forbid: str | None = None
 
 
 def check_utf8(draft: CaptureDraft) -> None:
@@ -293,8 +298,25 @@ def similarity(first: str, second: str) -> float:
 
 
 def rule_terms(rule: str) -> frozenset[str]:
-    """The meaningful words of a rule, the unit ``similarity`` compares."""
-    return frozenset(meaningful(tokens(rule)))
+    """The meaningful words of a rule, the unit ``similarity`` compares: a negation
+    written short ("don't") is the common word it stands for, and a plural is its
+    singular ("tokens" is "token", "URLs" is "URL"), so a rewording that only changes
+    those is one rule."""
+    text = _CONTRACTION.sub(lambda found: _CONTRACTED.get(fold(found.group()), " not"), rule)
+    text = _ACRONYM_PLURAL.sub(r"\1", text)  # "URLs" would split into "UR", "Ls"
+    return frozenset(_singular(term) for term in meaningful(tokens(text)))
+
+
+_CONTRACTION = re.compile(r"\b(?:can|won)['’]t\b|n['’]t\b", re.IGNORECASE)
+_ACRONYM_PLURAL = re.compile(r"\b([A-Z]{2,})s\b")
+_CONTRACTED = {"can't": "cannot", "can’t": "cannot", "won't": "will not", "won’t": "will not"}
+
+
+def _singular(term: str) -> str:
+    """``term`` without a plural ``s`` (not ``ss``, ``us``, ``is``: class, status, analysis)."""
+    if len(term) > 3 and term.endswith("s") and not term.endswith(("ss", "us", "is")):
+        return term[:-1]
+    return term
 
 
 def term_similarity(a: frozenset[str], b: frozenset[str]) -> float:
@@ -305,11 +327,14 @@ def term_similarity(a: frozenset[str], b: frozenset[str]) -> float:
 
 
 def find_near_duplicate(rule: str, lessons: Iterable[Lesson]) -> tuple[Lesson, float] | None:
+    """The active lesson most like ``rule``, if it is a near-duplicate the way validate's
+    L202 judges one (a rule saying the opposite is no duplicate: L204 names it)."""
     best: tuple[Lesson, float] | None = None
     for lesson in lessons:
         if not lesson.is_active:
             continue
         score = similarity(rule, lesson.rule)
-        if score >= NEAR_DUPLICATE_SIMILARITY and (best is None or score > best[1]):
+        better = score >= NEAR_DUPLICATE_SIMILARITY and (best is None or score > best[1])
+        if better and one_rule(lesson.rule, rule):
             best = (lesson, score)
     return best

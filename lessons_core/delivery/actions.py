@@ -20,6 +20,7 @@ TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
+    from lessons_core.matching.shell_files import ShellFiles
     from lessons_core.store.layout import Layout
 
 NOTHING = ToolAction()
@@ -46,11 +47,54 @@ def in_repo(layout: Layout, cwd: str | None, paths: Iterable[object]) -> tuple[s
     return tuple(dict.fromkeys(f for f in found if f))
 
 
-def changing(layout: Layout, cwd: str | None, *paths: object, content: object = None) -> ToolAction:
+# The keys under which the harnesses' edit tools carry the text they write into the file:
+# Claude Code's Edit and Gemini CLI's replace, Qwen Code's edit and Cursor's StrReplace
+# (new_string), Write and write_file (content; Cursor's Write: contents), NotebookEdit
+# (new_source), Copilot CLI's create (file_text) and edit (new_str); MultiEdit's and
+# Cursor's MultiEdit ``edits`` hold a list of such objects.
+ADDED_KEYS = ("new_string", "content", "contents", "new_source", "file_text", "new_str")
+
+
+def edit_added(tool_input: object) -> str:
+    """The text an edit tool's input adds to its file (``ADDED_KEYS``; each edit of a
+    list), one piece a line apart; "" when it names none."""
+    if not isinstance(tool_input, dict):
+        return ""
+    pieces = [tool_input[k] for k in ADDED_KEYS if isinstance(tool_input.get(k), str)]
+    edits = tool_input.get("edits")
+    if isinstance(edits, list):
+        pieces.extend(edit_added(edit) for edit in edits)
+    return "\n".join(piece for piece in pieces if piece)
+
+
+def changing(
+    layout: Layout,
+    cwd: str | None,
+    *paths: object,
+    content: object = None,
+    added: Iterable[tuple[object, str]] | None = None,
+) -> ToolAction:
     """A call that changes (or creates, or deletes) ``paths``; ``content`` is the tool's
-    input, which tells a changed retry from a repeated one."""
+    input, which tells a changed retry from a repeated one, and what it adds to the files
+    (``edit_added``) unless ``added`` says it per path (a patch's lines)."""
     files = in_repo(layout, cwd, paths)
-    return ToolAction(files=files, content=content) if files else NOTHING
+    if not files:
+        return NOTHING
+    if added is None:
+        text = edit_added(content)
+        pairs = tuple((file, text) for file in files) if text else ()
+    else:
+        pairs = added_in_repo(layout, cwd, added)
+    return ToolAction(files=files, content=content, added=pairs)
+
+
+def added_in_repo(
+    layout: Layout, cwd: str | None, added: Iterable[tuple[object, str]]
+) -> tuple[tuple[str, str], ...]:
+    """``(path, text)`` pairs with each path repo-relative (relative ones to ``cwd``);
+    those outside the repo dropped."""
+    pairs = ((in_repo(layout, cwd, (path,)), text) for path, text in added if text)
+    return tuple((found[0], text) for found, text in pairs if found)
 
 
 def reading(layout: Layout, cwd: str | None, *paths: object) -> ToolAction:
@@ -66,7 +110,8 @@ def running(layout: Layout, cwd: str | None, command: object) -> ToolAction:
     reads (``cat``, ``sed -n``, ``head``, ...) is read."""
     if not isinstance(command, str) or not command.strip():
         return NOTHING
-    reads, writes = _effects(command)
+    effects = _effects(command)
+    reads, writes = effects.reads, effects.writes
     read = in_repo(layout, cwd, reads) if reads else ()
     # A folder searched (``rg x src``) is no file read: its rules are not this call's.
     read = tuple(f for f in read if not os.path.isdir(os.path.join(layout.top, f)))
@@ -74,13 +119,14 @@ def running(layout: Layout, cwd: str | None, command: object) -> ToolAction:
         command=command,
         reads=read,
         writes=in_repo(layout, cwd, writes) if writes else (),
+        added=added_in_repo(layout, cwd, effects.added) if effects.added else (),
     )
 
 
-def _effects(command: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The paths ``command`` reads and writes, as written in it; imported by shell calls
-    only (each module costs a hook about a millisecond)."""
+def _effects(command: str) -> ShellFiles:
+    """The paths ``command`` reads and writes, as written in it, and the literal text it
+    writes into them; imported by shell calls only (each module costs a hook about a
+    millisecond)."""
     from lessons_core.matching.shell_files import shell_file_effects
 
-    effects = shell_file_effects(command)
-    return effects.reads, effects.writes
+    return shell_file_effects(command)

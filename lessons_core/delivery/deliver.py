@@ -19,6 +19,10 @@ it writes), and a change of a file whose rules it has not had yet (a new file, a
 before a compaction, a lesson added since, a budget that cut the read's block) is refused
 once with them (``delivery_file: "gate"``, the default). What a call reads, changes or
 runs is told by ``lessons_core.delivery.actions``, the same for every harness.
+
+Rules a person made binding are the exception to "once": ``lessons_core.delivery.binding``
+refuses every call that breaks one (an enforced lesson's command, a change adding a match
+of a file lesson's ``forbid`` pattern), decided at one point in ``before_action``.
 """
 
 from __future__ import annotations
@@ -90,6 +94,10 @@ class ToolAction(NamedTuple):
     content: object = None
     reads: tuple[str, ...] = ()
     writes: tuple[str, ...] = ()
+    # (repo-relative file, text the call adds to it): an edit's new text, a write's whole
+    # content, a patch's added lines, a here-document a command writes into the file;
+    # what a ``forbid`` pattern is searched in (``lessons_core.delivery.binding``).
+    added: tuple[tuple[str, str], ...] = ()
 
     @property
     def is_empty(self) -> bool:
@@ -162,8 +170,12 @@ def before_action(
     A call refused by a gate and made again runs, whatever reset happened in between
     (``sessions.reset`` keeps the refusals).
 
+    A rule a person made binding (``enforce``, ``forbid``: ``delivery.binding``) refuses
+    the call every time it breaks it, before and whatever the rest; its refusal comes
+    first, then what else the call brings.
+
     The session is read once (``opened``, when the caller read it already), and changed
-    at most once, under its lock.
+    at most once under its lock (twice for a binding refusal, which marks its rules shown).
     """
     if action.is_empty:
         return None
@@ -182,10 +194,16 @@ def before_action(
                 _log_recall(layout, config, event, key, action, recurring[1], recurring[0], True)
                 return _unrefused(recurring[0], session, modes)
         found = recall(layout, request, config=config, allowance=allowance(session.state, config))
+        # A rule a person made binding refuses every such call, shown before or not; its
+        # rules are marked shown, so the call made to follow them is not refused again.
+        bound = _binding(layout, found, action) if found.binding and GATE in modes else None
         # A pure read speaks only about the files it reads, and of the command only when
         # a command trigger names it; a ``gate: true`` rule about a file that is only
         # read waits for the change it refuses.
         hits = [hit for hit in found.hits if _speaks(hit, action, pure)]
+        if bound is not None:
+            hits = [hit for hit in hits if hit.lesson_id not in bound[1]]
+            session.claim(list(bound[1]))
         # The call made again after its refusal runs, as the refusal said, whatever came
         # between: more rules due (the budget held some back) or a reset (compaction,
         # /clear) that made the refusing rules new again; those come as context where the
@@ -211,8 +229,23 @@ def before_action(
             session,
             modes,
         )
+    if bound is not None:  # the binding refusal first, then what else this call brings
+        text, shown = bound
+        if notice is not None:
+            text, shown = f"{text}\n{notice.text}", (*shown, *notice.shown)
+        notice = Notice(text, gate=True, shown=shown)
     _log_recall(layout, config, event, key, action, found, notice)
     return notice
+
+
+def _binding(
+    layout: Layout, found: Recall, action: ToolAction
+) -> tuple[str, tuple[str, ...]] | None:
+    """The refusal the binding rules among ``found`` make of ``action`` and the ids of
+    its rules, if any; imported only by a call that matched one (``Recall.binding``)."""
+    from lessons_core.delivery.binding import refusal
+
+    return refusal(layout, found.binding, action.added, action.command is not None)
 
 
 def _unrefused(notice: Notice, session: Session, modes: frozenset[str]) -> Notice | None:

@@ -117,6 +117,11 @@ class Planner:
                 self.note(
                     NoteKind.TRANSLATED, "glob", subject, f"glob '{glob}': {translation.changed}"
                 )
+        if scope.globs and not globs and not unscoped:
+            # Every glob the source named was lost: the rules keep no scope of their own, so
+            # they are triggered by what they name or not carried, never written without a
+            # trigger (validate would report them as L106).
+            unscoped = "none of its globs can select a file"
         rules = self._rules(parse_body(rule_file.body), subject)
         if globs or not unscoped:
             triggers = Triggers(files=tuple(dict.fromkeys(globs)))

@@ -105,6 +105,8 @@ class LessonRow(NamedTuple):
     rule: str
     created: int  # YYYYMMDD, so newer is larger
     gate: bool
+    enforce: bool = False  # every matching command is refused (``Lesson.enforce``)
+    forbid: str | None = None  # what a change to its files must not add (``Lesson.forbid``)
 
 
 # One lesson's compiled triggers, without the lesson number and share count that only the
@@ -172,6 +174,8 @@ class Digest(NamedTuple):
     skipped: tuple[tuple[str, str], ...]  # (trigger, why it was left out)
     always: bool = False
     topics: tuple[str, ...] = ()
+    enforce: bool = False
+    forbid: str | None = None
 
     def plain(self) -> tuple[Any, ...]:
         """The digest as plain tuples, for ``marshal``."""
@@ -184,13 +188,15 @@ class Digest(NamedTuple):
             self.skipped,
             self.always,
             self.topics,
+            self.enforce,
+            self.forbid,
         )
 
     @classmethod
     def from_plain(cls, raw: Sequence[Any]) -> Digest:
         """The digest ``plain()`` gave."""
         (id_, rule, created, gate, active, globs, commands, keywords, terms, skipped,
-         always, topics) = raw  # fmt: skip
+         always, topics, enforce, forbid) = raw  # fmt: skip
         return cls(
             id_,
             rule,
@@ -204,6 +210,8 @@ class Digest(NamedTuple):
             skipped,
             always,
             topics,
+            enforce,
+            forbid,
         )
 
 
@@ -229,9 +237,11 @@ class RecallIndex(NamedTuple):
     # (topic, active lessons in it), largest first: read at session start only.
     always: Sequence[int] = ()
     topics: Sequence[tuple[str, int]] = ()
+    enforces: Sequence[bool] = ()
+    forbids: Sequence[str | None] = ()
 
     def rows(self, numbers: Iterable[int]) -> dict[int, LessonRow]:
-        """``(id, rule, created, gate)`` of each lesson in ``numbers``.
+        """``(id, rule, created, gate, enforce, forbid)`` of each lesson in ``numbers``.
 
         An index read from the cache fetches them a chunk at a time (its columns offer
         ``rows``); a built one reads its tuples.
@@ -240,7 +250,11 @@ class RecallIndex(NamedTuple):
         if bulk is not None:
             return {n: LessonRow._make(row) for n, row in bulk(numbers).items()}
         ids, rules, created, gates = self.ids, self.rules, self.created, self.gates
-        return {n: LessonRow(ids[n], rules[n], created[n], gates[n]) for n in numbers}
+        enforces, forbids = self.enforces, self.forbids
+        return {
+            n: LessonRow(ids[n], rules[n], created[n], gates[n], enforces[n], forbids[n])
+            for n in numbers
+        }
 
 
 def bm25_terms(lesson: Lesson) -> list[str]:
@@ -287,6 +301,8 @@ def digest(lesson: Lesson) -> Digest:
         skipped=tuple(skipped),
         always=lesson.always,
         topics=lesson.topics,
+        enforce=lesson.enforce,
+        forbid=lesson.forbid,
     )
 
 
@@ -373,6 +389,8 @@ def assemble(digests: Iterable[Digest]) -> RecallIndex:
         skipped=tuple(skipped),
         always=tuple(n for _, n in always),
         topics=_topic_counts(active),
+        enforces=tuple(d.enforce for d in active),
+        forbids=tuple(d.forbid for d in active),
     )
 
 

@@ -52,8 +52,9 @@ MAGIC = b"LSNINDEX"
 # hold only triggers the one judgement accepts (lessons_core.matching.trigger_checks),
 # keywords included; 9: a part of the commands' required runs, so a query reads a command
 # entry only when its run is in the command (entries are read back as named records);
-# 10: always-on lessons and topic counts (read at session start)
-FORMAT_VERSION = 10
+# 10: always-on lessons and topic counts (read at session start); 11: each lesson's row
+# carries its enforce flag and forbid pattern
+FORMAT_VERSION = 11
 KEYS_PER_SHARD = 32
 ITEMS_PER_CHUNK = 64
 LARGE_VALUE = 64  # items in a tuple value that earn it a piece of its own
@@ -326,7 +327,15 @@ def _records(record: type, values: tuple[Any, ...]) -> Any:
 
 def add_index(writer: Writer, index: RecallIndex) -> None:
     """Store every part of ``index``; ``read_index`` gives it back, lazily."""
-    rows = zip(index.ids, index.rules, index.created, index.gates, strict=True)
+    rows = zip(
+        index.ids,
+        index.rules,
+        index.created,
+        index.gates,
+        index.enforces,
+        index.forbids,
+        strict=True,
+    )
     writer.add_seq("lessons", tuple(rows))
     writer.add_seq("commands", tuple(map(tuple, index.commands)))
     writer.add_seq("command_runs", index.command_runs)
@@ -364,4 +373,6 @@ def read_index(reader: Reader) -> RecallIndex:
         skipped=reader.seq("skipped"),
         always=reader.seq("always"),
         topics=reader.seq("topics"),
+        enforces=Column(lessons, 4),
+        forbids=Column(lessons, 5),
     )

@@ -73,3 +73,38 @@ def _stripped(path: str, strip: int | None) -> str:
     if strip is None:
         return path[2:] if path.startswith(("a/", "b/")) else path
     return "/".join(path.split("/")[strip:])
+
+
+def patch_added(text: str, strip: int | None = None) -> list[tuple[str, str]]:
+    """(path, the lines the patch adds to it) for each file a patch in either format adds
+    lines to, in order: an ``apply_patch`` section's ``+`` lines (all of an added file's),
+    given to the file it updates and to the one it moves to; a unified diff's ``+`` lines
+    of each hunk, given to its ``+++`` file. What a ``forbid`` pattern is searched in."""
+    added: dict[str, list[str]] = {}
+    targets: list[str] = []
+    apply = is_patch(text)
+    previous = ""
+    for line in text.split("\n"):
+        if apply and line.startswith("*** "):
+            targets = _apply_targets(line, targets)
+        elif not apply and line.startswith("+++ ") and previous.startswith("--- "):
+            new = _diff_path(line[4:])
+            name = "" if new == "/dev/null" else _stripped(new, strip)
+            targets = [name] if name else []
+        elif line.startswith("+"):
+            for path in targets:
+                added.setdefault(path, []).append(line[1:].rstrip("\r"))
+        previous = line
+    return [(path, "\n".join(found)) for path, found in added.items()]
+
+
+def _apply_targets(line: str, targets: list[str]) -> list[str]:
+    """The files the ``+`` lines after an ``apply_patch`` ``***`` line go to: an added or
+    updated file, and the one it moves to; none after a deletion."""
+    header = next((h for h in _HEADERS if line.startswith(h)), None)
+    if header is None:  # *** End of File, *** End Patch
+        return targets
+    path = line[len(header) :].strip()
+    if header == "*** Move to: ":
+        return [*targets, path] if path else targets
+    return [path] if path and header != "*** Delete File: " else []

@@ -87,3 +87,57 @@ def required_run(pattern: str) -> str:
             best = "".join(run)
         run = []
     return best
+
+
+def example_texts(pattern: str) -> list[str]:
+    """Short texts ``pattern`` matches: for each branch of a top-level alternation, each
+    part at its fewest repeats and each class as its first character (``git push.*-f``
+    gives ``git push-f``). Empty when the pattern cannot be read; a caller checks a
+    text against the pattern's own matcher before relying on it."""
+    parsed = _parse(pattern)
+    if parsed is None:
+        return []
+    nodes = list(parsed.data)
+    if len(nodes) == 1 and _name(nodes[0][0]) == "SUBPATTERN":
+        nodes = list(nodes[0][1][-1])
+    if len(nodes) == 1 and _name(nodes[0][0]) == "BRANCH":
+        return [_example(branch) for branch in nodes[0][1][1]]
+    return [_example(nodes)]
+
+
+def _example(nodes: Any) -> str:
+    out: list[str] = []
+    for op, arg in nodes:
+        kind = _name(op)
+        if kind == "LITERAL":
+            out.append(chr(arg))
+        elif kind == "ANY":
+            out.append("x")
+        elif kind == "IN":
+            out.append(_class_member(arg))
+        elif kind == "SUBPATTERN":
+            out.append(_example(arg[-1]))
+        elif kind == "ATOMIC_GROUP":
+            out.append(_example(arg))
+        elif kind == "BRANCH":
+            out.append(_example(arg[1][0]) if arg[1] else "")
+        elif kind in {"MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"}:
+            out.append(_example(arg[2]) * min(arg[0], _MAX_COUNTED_REPEAT))
+    return "".join(out)
+
+
+def _class_member(items: Any) -> str:
+    """A character of a class: its first literal or range start; a space for ``\\s``, a
+    letter for ``\\w`` and negated classes, a digit for ``\\d``."""
+    for op, arg in items:
+        kind = _name(op)
+        if kind == "LITERAL":
+            return chr(arg)
+        if kind == "RANGE":
+            return chr(arg[0])
+        if kind == "CATEGORY":
+            name = _name(arg)
+            return " " if "SPACE" in name and "NOT" not in name else "0" if "DIGIT" in name else "x"
+        if kind == "NEGATE":
+            return "x"
+    return "x"

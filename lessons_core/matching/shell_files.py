@@ -33,7 +33,12 @@ from __future__ import annotations
 
 import posixpath
 
-from lessons_core.matching.patch_paths import apply_patch_paths, is_patch, patch_text_paths
+from lessons_core.matching.patch_paths import (
+    apply_patch_paths,
+    is_patch,
+    patch_added,
+    patch_text_paths,
+)
 from lessons_core.matching.shell_syntax import OPEN, SimpleCommand, structure
 from lessons_core.records import NamedTuple
 
@@ -45,6 +50,10 @@ if TYPE_CHECKING:
 class ShellFiles(NamedTuple):
     reads: tuple[str, ...] = ()
     writes: tuple[str, ...] = ()
+    # (file, text the command writes into it, as the command spells it out): a
+    # here-document or here-string given to ``cat``/``tee``, ``echo``/``printf``'s words,
+    # redirected into the file or ``tee``'d; a patch's added lines (``patch_added``).
+    added: tuple[tuple[str, str], ...] = ()
 
 
 # How deep ``bash -c`` inside ``bash -c`` is followed.
@@ -184,18 +193,25 @@ def shell_file_effects(command: str) -> ShellFiles:
     """The files ``command`` reads and writes (see the module docstring)."""
     reads: dict[str, None] = {}
     writes: dict[str, None] = {}
-    _effects(command, "", reads, writes, 0)
-    return ShellFiles(tuple(reads), tuple(writes))
+    added: list[tuple[str, str]] = []
+    _effects(command, "", reads, writes, 0, added)
+    return ShellFiles(tuple(reads), tuple(writes), tuple(added))
 
 
 class _Effects(NamedTuple):
     reads: list[str]
     writes: list[str]
     cd: str | None = None  # the folder a cd moved to ("": unknown), None: no cd
+    added: tuple[tuple[str, str], ...] = ()  # see ``ShellFiles.added``
 
 
 def _effects(
-    command: str, cwd: str | None, reads: dict[str, None], writes: dict[str, None], depth: int
+    command: str,
+    cwd: str | None,
+    reads: dict[str, None],
+    writes: dict[str, None],
+    depth: int,
+    added: list[tuple[str, str]],
 ) -> None:
     """Add what ``command`` reads and writes, run in ``cwd`` (None: not known), to the two."""
     scopes: list[str | None] = [cwd]
@@ -213,7 +229,7 @@ def _effects(
                 scopes.pop()
             continue
         here = scopes[-1]
-        found = _simple(item, previous, here, reads, writes, depth)
+        found = _simple(item, previous, here, reads, writes, depth, added)
         previous = item
         if not piped:
             moved = found.cd
@@ -221,6 +237,10 @@ def _effects(
             _add(reads, here, path)
         for path in found.writes:
             _add(writes, here, path)
+        for path, text in found.added:
+            joined = None if _computed(path) else _joined(here, path)
+            if joined:
+                added.append((joined, text))
 
 
 def _add(into: dict[str, None], cwd: str | None, path: str) -> None:
@@ -255,6 +275,7 @@ def _simple(
     reads: dict[str, None],
     writes: dict[str, None],
     depth: int,
+    added: list[tuple[str, str]],
 ) -> _Effects:
     words = _program_words(list(command.words))
     program = words[0].rsplit("/", 1)[-1] if words else ""
@@ -265,16 +286,43 @@ def _simple(
     elif program in _SHELLS:
         script = _shell_script(args)
         if script is not None and depth < MAX_NESTED_SHELLS:
-            _effects(script, cwd, reads, writes, depth + 1)
+            _effects(script, cwd, reads, writes, depth + 1, added)
     elif program in _PROGRAMS:
         found = _PROGRAMS[program](args, _stdin_text(command, previous))
     elif program in _READERS:
         found = _Effects(_read_operands(program, args), [])
     elif program in _CHANGERS:
         found = _Effects([], _operands(args, _CHANGERS[program]))
+    redirected = len(found.writes)
     for operator, target in command.redirects:
         _redirect(operator, target, program, found)
+    text = _literal_output(program, args, command, previous)
+    if text:  # into the files it redirects to, and those tee writes
+        into = found.writes if program == "tee" else found.writes[redirected:]
+        found = found._replace(added=(*found.added, *((path, text) for path in into)))
     return found
+
+
+def _literal_output(
+    program: str, args: list[str], command: SimpleCommand, previous: SimpleCommand | None
+) -> str:
+    """What a command prints when the command itself spells it out: ``echo``/``printf``'s
+    words, the here-document or here-string ``cat`` (without a file) or ``tee`` reads, or
+    the text ``cat <<EOF``/``echo`` pipes to it; "" when that is not known."""
+    if program in ("echo", "printf"):
+        if any(_computed(word) for word in args):
+            return ""  # the shell computes part of it
+        return " ".join(word for word in args if word not in ("-n", "-e", "-E"))
+    if program not in ("cat", "tee") or (program == "cat" and args):
+        return ""
+    for operator, target in command.redirects:
+        if operator in ("<<", "<<-", "<<<"):
+            return target
+    if command.piped and previous is not None:
+        words = _program_words(list(previous.words))
+        head = words[0].rsplit("/", 1)[-1] if words else ""
+        return _literal_output(head, words[1:], previous, None) if head != "tee" else ""
+    return ""
 
 
 def _program_words(words: list[str]) -> list[str]:
@@ -528,7 +576,7 @@ def _patch(args: list[str], stdin: str) -> _Effects:
         return _Effects([], [])  # the patch is in a file: what it names is not known here
     strip = _strip(_value_of(args, ("-p", "--strip")))
     folder = _value_of(args, ("-d", "--directory")) or ""
-    return _Effects([], _in_folder(folder, patch_text_paths(stdin, strip)))
+    return _patched(folder, patch_text_paths(stdin, strip), patch_added(stdin, strip))
 
 
 def _git_apply(args: list[str], stdin: str) -> _Effects:
@@ -539,13 +587,22 @@ def _git_apply(args: list[str], stdin: str) -> _Effects:
         return _Effects([], [])  # the patch is in a file
     strip = _strip(_value_of(args, ("-p", "--strip")), default=1)
     folder = _value_of(args, ("--directory", "--directory")) or ""
-    return _Effects([], _in_folder(folder, patch_text_paths(stdin, strip)))
+    return _patched(folder, patch_text_paths(stdin, strip), patch_added(stdin, strip))
+
+
+def _patched(folder: str, paths: list[str], added: list[tuple[str, str]]) -> _Effects:
+    """A patch's effects: the files it names and the lines it adds to them, in ``folder``."""
+    return _Effects(
+        [],
+        _in_folder(folder, paths),
+        added=tuple((_in_folder(folder, [path])[0], text) for path, text in added),
+    )
 
 
 def _apply_patch(args: list[str], stdin: str) -> _Effects:
     """Codex's ``apply_patch``: the patch as its argument or on its input."""
     text = next((word for word in args if is_patch(word)), stdin)
-    return _Effects([], apply_patch_paths(text))
+    return _Effects([], apply_patch_paths(text), added=tuple(patch_added(text)))
 
 
 def _git(args: list[str], stdin: str) -> _Effects:
@@ -573,7 +630,8 @@ def _git(args: list[str], stdin: str) -> _Effects:
         return _Effects([], [])
     if _computed(folder):
         return _Effects([], [])  # where git runs is not known
-    return _Effects(_in_folder(folder, found.reads), _in_folder(folder, found.writes))
+    added = tuple((_in_folder(folder, [path])[0], text) for path, text in found.added)
+    return _Effects(_in_folder(folder, found.reads), _in_folder(folder, found.writes), added=added)
 
 
 _PROGRAMS: dict[str, Callable[[list[str], str], _Effects]] = {

@@ -63,3 +63,10 @@ BROAD_RECALL_PROBES = 2
 # twice what one recall shows by default, so the trigger says nothing about which of them
 # applies (an imported group's triggers copied onto each of its rules look like this).
 CROWDED_TRIGGER_LESSONS = 6
+
+# The L360 scan of the tracked files a forbid pattern covers: a file over this size is
+# skipped (generated or vendored, not code a rule is about), the scan stops after this
+# many bytes in all, and a finding names this many places.
+FORBID_SCAN_MAX_FILE_BYTES = 1 << 20
+FORBID_SCAN_MAX_BYTES = 64 << 20
+FORBID_PLACES_SHOWN = 5

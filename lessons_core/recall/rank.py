@@ -109,18 +109,55 @@ def recall(
         from lessons_core.index.file_format import CorruptIndex
 
         try:
-            ranked = rank(cached_index(layout, watch_from=config.watch_from)[0], request)
+            index = cached_index(layout, watch_from=config.watch_from)[0]
+            ranked = rank(index, request)
+            bound = binding(index, request, ranked)
         except CorruptIndex:  # a damaged part surfaced on first use: never trust it
-            ranked = rank(rebuilt_index(layout)[0], request)
+            index = rebuilt_index(layout)[0]
+            ranked = rank(index, request)
+            bound = binding(index, request, ranked)
     else:
         ranked = rank(index, request)
+        bound = binding(index, request, ranked)
     selection = select(ranked, config, allowance, read=request.read)
     return Recall(
         hits=tuple(c.hit for c in selection.shown),
         more=selection.more,
         matched=tuple(c.hit.lesson_id for c in ranked),
         lines=selection.lines,
+        binding=bound,
     )
+
+
+def binding(index: RecallIndex, request: RecallRequest, ranked: list[Candidate]) -> tuple[Hit, ...]:
+    """``Recall.binding``: among the lessons that matched, the enforced ones that matched
+    through a command trigger, and those with a ``forbid`` pattern once for each of the
+    request's files one of their file triggers matches. Most calls match neither, and pay
+    one pass over ``ranked``."""
+    enforced = [c.hit for c in ranked if c.hit.enforce and c.hit.via == VIA_COMMAND]
+    if request.command and any(c.hit.enforce and c.hit.via != VIA_COMMAND for c in ranked):
+        # Ranked by a file or keyword match (a command writing a file the lesson covers
+        # too, say): did its command trigger match as well?
+        others = {c.hit.lesson_id: c.hit for c in ranked if c.hit.enforce}
+        fired = {
+            index.ids[e.lesson]: (e, part) for e, part in command_matches(index, request.command)
+        }
+        enforced += [
+            hit._replace(via=VIA_COMMAND, trigger=fired[i][0].pattern, matched=fired[i][1])
+            for i, hit in others.items()
+            if hit.via != VIA_COMMAND and i in fired
+        ]
+    if not any(c.hit.forbid for c in ranked):
+        return tuple(enforced)
+    forbidding = {c.hit.lesson_id: c.hit for c in ranked if c.hit.forbid}
+    covered: dict[tuple[str, str], Hit] = {}  # (lesson, path): its first glob matching
+    for path in request_files(request):
+        for entry in file_matches(index, path):
+            hit = forbidding.get(index.ids[entry.lesson])
+            if hit is not None and (hit.lesson_id, path) not in covered:
+                found = hit._replace(via=VIA_FILE, trigger=entry.glob, matched=path)
+                covered[hit.lesson_id, path] = found
+    return (*enforced, *covered.values())
 
 
 def rank(index: RecallIndex, request: RecallRequest) -> list[Candidate]:
@@ -334,6 +371,8 @@ def _candidate(
         gate=row.gate,
         matched=matched,
         broad=broad,
+        enforce=row.enforce,
+        forbid=row.forbid,
     )
     key = (
         TIERS[via],

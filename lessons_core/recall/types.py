@@ -32,6 +32,10 @@ class Hit(NamedTuple):
     gate: bool
     matched: str = ""  # the path, command part or text source ("prompt", "path", ...) hit
     broad: bool = False  # matched through a broad trigger only (lessons_core.matching.breadth)
+    # Set by a person only: every matching command is refused (``Lesson.enforce``); what a
+    # change to the lesson's files must not add (``Lesson.forbid``).
+    enforce: bool = False
+    forbid: str | None = None
 
     def to_dict(self) -> dict[str, object]:
         """The JSON form ``lessons query --json`` prints for one rule."""
@@ -71,6 +75,10 @@ class Recall(NamedTuple):
     # Each hit's line as rendered when the budget costed it (``render.hit_line``); the
     # block is built from these, so a rule is rendered once per recall.
     lines: tuple[str, ...] = ()
+    # The matches that bind whatever the session was shown and the budget: an enforced
+    # lesson matched through a command trigger, and a lesson with a ``forbid`` pattern once
+    # for each requested file its file triggers match (``matched`` that path).
+    binding: tuple[Hit, ...] = ()
 
     def only(self, ids: set[str] | frozenset[str]) -> Recall:
         """This recall with only the hits (and their lines) whose ids are in ``ids``."""

@@ -1,9 +1,11 @@
-"""``lessons review``: the lesson changes between a base commit and the working tree.
+"""``lessons review``: the lesson changes between a base commit and a head (the working
+tree, or a commit), and the code changes set against the lessons (``code``).
 
-Each lesson file present at the base or now is compared by its bytes; a changed one is
-classified by what changed (its status first). The validate findings shown are those on
-the changed files, from one validation of the whole graph, so cross-lesson checks such as
-duplicates still see every lesson.
+Each lesson file present at the base or the head is compared by its bytes; a changed one
+is classified by what changed (its status first). The validate findings shown are those on
+the changed files, from one validation of the whole graph as it is in the working tree, so
+cross-lesson checks such as duplicates still see every lesson; a range whose head is not
+the checked-out commit shows none (they would describe other files).
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from lessons_core.fsutil import NotRegularFile, read_regular
 from lessons_core.matching.glob_counts import FileIndex
 from lessons_core.matching.thresholds import GLOB_EXAMPLES
 from lessons_core.matching.trigger_checks import TriggerProblem, judge_glob
+from lessons_core.review.code import CodeChanges, code_changes
+from lessons_core.review.ranges import Range, resolve_range
 from lessons_core.store.files import lesson_files, read_lesson
 from lessons_core.store.layout import Layout
 from lessons_core.store.model import Lesson
@@ -72,6 +76,13 @@ class Review:
     changes: tuple[LessonChange, ...]
     # How the base was chosen, for the reader: "the merge base of HEAD and main".
     base_how: str = ""
+    head: str | None = None  # the head commit; None: the working tree
+    head_ref: str = ""
+    code: CodeChanges | None = None
+
+    @property
+    def head_label(self) -> str:
+        return self.head_ref or "the working tree"
 
     def of_kind(self, kind: str) -> list[LessonChange]:
         return [change for change in self.changes if change.kind == kind]
@@ -81,30 +92,62 @@ class Review:
             "base": self.base,
             "base_ref": self.base_ref,
             "base_how": self.base_how,
+            "head": self.head,
+            "head_ref": self.head_ref or None,
             "summary": {kind: len(self.of_kind(kind)) for kind in KINDS},
             "changes": [change.to_dict() for change in self.changes],
+            "code": self.code.to_dict() if self.code else None,
         }
 
 
-def review(layout: Layout, base_ref: str | None = None) -> Review:
-    """Changes since ``base_ref``, by default the merge base with the default branch."""
+def review(layout: Layout, argument: str | None = None) -> Review:
+    """Changes in the range ``argument`` names (``ranges.resolve_range``: by default since
+    the merge base with the default branch, up to the working tree)."""
     root = layout.root
-    ref = base_ref or git.default_branch(root)
-    base = git.resolve(root, base_ref) if base_ref else git.merge_base(root, ref)
+    span = resolve_range(root, argument)
     folder = layout.lessons_dir.relative_to(root).as_posix()
-    then = {Path(name).name: data for name, data in git.files_at(root, base, folder).items()}
-    now = {path.name: _bytes_now(path) for path in lesson_files(layout)}
+    then = _names(git.files_at(root, span.base, folder))
+    if span.head is None:
+        now = {path.name: _bytes_now(path) for path in lesson_files(layout)}
+    else:
+        now = _names(git.files_at(root, span.head, folder))
     names = sorted(n for n in set(then) | set(now) if then.get(n) != now.get(n))
+    names = [name for name in names if name.endswith(".json") and not name.startswith(".")]
     files = FileIndex(tracked_files(root))
-    report = validate(layout, load_context(layout, files=files))
+    findings: tuple[Finding, ...] = ()
+    if names and (span.head is None or span.head == git.resolve(root, "HEAD")):
+        findings = validate(layout, load_context(layout, files=files)).findings
+    on_disk = span.head is None
     changes = [
-        _change(layout, name, then.get(name), now.get(name), files, report.findings)
+        _change(layout, name, then.get(name), now.get(name), files, findings, on_disk)
         for name in names
-        if name.endswith(".json") and not name.startswith(".")
     ]
     changes.sort(key=lambda c: (KINDS.index(c.kind), c.lesson_id))
-    how = f"{ref}, as given" if base_ref else f"the merge base of HEAD and {ref}"
-    return Review(base=base, base_ref=ref, changes=tuple(changes), base_how=how)
+    lessons = [
+        lesson for name, data in sorted(now.items()) if (lesson := _now(layout, span, name, data))
+    ]
+    code = code_changes(root, span, lessons, layout.base.relative_to(root).as_posix(), folder)
+    return Review(
+        base=span.base,
+        base_ref=span.base_ref,
+        changes=tuple(changes),
+        base_how=span.base_how,
+        head=span.head,
+        head_ref=span.head_ref,
+        code=code,
+    )
+
+
+def _names(files: dict[str, bytes]) -> dict[str, bytes]:
+    return {Path(name).name: data for name, data in files.items()}
+
+
+def _now(layout: Layout, span: Range, name: str, data: bytes) -> Lesson | None:
+    """The lesson file ``name`` at the head, parsed (None when it does not parse)."""
+    if not name.endswith(".json") or name.startswith("."):
+        return None
+    path = layout.lessons_dir / name
+    return read_lesson_or_none(path) if span.head is None else _parse(data, path)
 
 
 def _bytes_now(path: Path) -> bytes:
@@ -123,10 +166,13 @@ def _change(
     new: bytes | None,
     files: FileIndex,
     findings: tuple[Finding, ...],
+    on_disk: bool = True,
 ) -> LessonChange:
     path = layout.lessons_dir / name
     before = _parse(old, path)
-    after = read_lesson_or_none(path) if new is not None else None
+    after = None
+    if new is not None:
+        after = read_lesson_or_none(path) if on_disk else _parse(new, path)
     file = path.relative_to(layout.root).as_posix()
     if new is None:
         kind = "removed"

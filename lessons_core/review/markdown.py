@@ -1,24 +1,22 @@
 """Rendering a ``Review`` for a terminal (plain text) or as Markdown a reviewer can paste
-into a pull request.
+into a pull request (or a CI job shows as its summary): the lesson changes first, then the
+lessons the code changes bring up (``code_text``).
 
-Rule text and triggers are project content. In Markdown they are escaped (or fenced as
-code) so a rule can never inject headings, links or HTML into the review; in both forms
-every control, separator or bidi character in them is written as its escape
-(``lessons_core.recall.printable``), so none acts on the terminal, the PR page or the diff that
-shows the review. Both share one layout (``render``), so they never list different things.
+Rule text, triggers, paths and commands are project content, written through
+``lessons_core.review.styles`` in either form: a rule can never inject headings, links,
+mentions or HTML into the review, nor act on a terminal. Both forms share one layout
+(``render``), so they never list different things.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
-from typing import NamedTuple
-
-from lessons_core.recall.printable import visible
 from lessons_core.review.changes import KINDS, GlobMatches, LessonChange, Review
+from lessons_core.review.code_text import code_sections, lesson_flags
+from lessons_core.review.styles import MARKDOWN, TEXT, Style, code, plain, text
 from lessons_core.store.model import Lesson
 
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
+__all__ = ["FORMATS", "code", "plain", "render", "text"]
+
 _TITLES = {
     "added": "Added",
     "changed": "Changed",
@@ -26,51 +24,16 @@ _TITLES = {
     "superseded": "Superseded",
     "removed": "Removed",
 }
-FORMATS = ("text", "markdown")
-
-
-def text(value: str) -> str:
-    """Plain text with Markdown's special characters escaped, on one line."""
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", visible(" ".join(value.split())))
-
-
-def code(value: str) -> str:
-    """Inline code that survives backticks inside ``value``, escapes written out."""
-    value = visible(value)
-    longest = max((len(run) for run in re.findall(r"`+", value)), default=0)
-    fence = "`" * (longest + 1)
-    pad = " " if value.startswith("`") or value.endswith("`") or longest else ""
-    return f"{fence}{pad}{value}{pad}{fence}"
-
-
-def plain(value: str) -> str:
-    """Text for a terminal: on one line, control characters written as escapes."""
-    return visible(" ".join(value.split()))
-
-
-class _Style(NamedTuple):
-    text: Callable[[str], str]
-    code: Callable[[str], str]
-    heading: Callable[[int, str], str]
-    quote: str  # before the rule
-    bold: Callable[[str], str]
-
-
-_MARKDOWN = _Style(text, code, lambda level, title: f"{'#' * level} {title}", "> ", "**{}**".format)
-_TEXT = _Style(
-    plain,
-    lambda value: f"'{plain(value)}'",
-    lambda level, title: title if level < 4 else f"{title}:",
-    "  ",
-    str,
-)
+FORMATS = ("text", "markdown", "github")
 
 
 def render(review: Review, output_format: str = "markdown") -> str:
     """The review as ``text`` (for a terminal) or ``markdown`` (for a pull request)."""
-    style = _MARKDOWN if output_format == "markdown" else _TEXT
+    style = MARKDOWN if output_format == "markdown" else TEXT
     counts = " · ".join(f"{len(review.of_kind(k))} {k}" for k in KINDS)
     since = f"Lesson changes since {style.code(review.base[:12])}, {style.text(review.base_how)}"
+    if review.head is not None:
+        since += f", up to {style.code(review.head[:12])} ({style.text(review.head_label)})"
     lines = [style.heading(2, since), "", counts]
     if not review.changes:
         lines += ["", "No lesson changed."]
@@ -80,10 +43,12 @@ def render(review: Review, output_format: str = "markdown") -> str:
             lines += ["", style.heading(3, _TITLES[kind])]
             for change in changes:
                 lines += ["", *_change(change, style)]
+    if review.code is not None:
+        lines += code_sections(review.code, style)
     return "\n".join(lines) + "\n"
 
 
-def _change(change: LessonChange, style: _Style) -> list[str]:
+def _change(change: LessonChange, style: Style) -> list[str]:
     lesson = change.after or change.before
     lines = [style.heading(4, style.code(change.lesson_id))]
     if lesson is None:
@@ -95,6 +60,7 @@ def _change(change: LessonChange, style: _Style) -> list[str]:
             lines.append(f"- changed: {', '.join(style.code(f) for f in change.fields)}")
         if change.before and change.after and change.before.rule != change.after.rule:
             lines.append(f"- rule was: {style.text(change.before.rule)}")
+        lines += lesson_flags(lesson, style)
         if not lesson.is_active:  # whatever changed, a retired lesson says so
             status = lesson.status.value
             if lesson.superseded_by:
@@ -112,10 +78,17 @@ def _change(change: LessonChange, style: _Style) -> list[str]:
     return lines
 
 
-def _triggers(lesson: Lesson, change: LessonChange, style: _Style) -> list[str]:
+def _triggers(lesson: Lesson, change: LessonChange, style: Style) -> list[str]:
     lines = [f"- topics: {', '.join(style.code(t) for t in lesson.topics) or '-'}"]
     if lesson.always:  # its tokens go to every session, a reviewer should know
         lines.append("- always on: delivered at every session start and after compaction")
+    if lesson.enforce:  # binding: refuses every matching command, a reviewer should know
+        lines.append("- enforce: every command its command triggers match is refused")
+    if lesson.forbid is not None:
+        lines.append(
+            f"- forbid {style.code(lesson.forbid)}: every change to its files adding a match "
+            "is refused"
+        )
     old = change.before.triggers if change.before and change.after else None
     matches = {g.glob: g for g in change.globs}
     for glob in lesson.triggers.files:
@@ -149,7 +122,7 @@ def _new(value: str, before: tuple[str, ...] | None) -> str:
     return " (new)" if before is not None and value not in before else ""
 
 
-def _count(matches: GlobMatches | None, style: _Style) -> str:
+def _count(matches: GlobMatches | None, style: Style) -> str:
     if matches is None:
         return ""
     if matches.count is None:

@@ -110,8 +110,8 @@ class Lesson:
     def readded(self, again: Lesson) -> Lesson:
         """This lesson after its rule came in again (``lessons add`` of the same rule, or an
         import of it): ``again``'s triggers, topics and evidence join these, its rationale
-        fills a missing one, and a gate or an always-on mark on either side stays. Id,
-        date and status stay."""
+        fills a missing one, and a gate, an always-on or enforce mark on either side
+        stays; ``again``'s forbid pattern replaces this one's. Id, date and status stay."""
         return replace(
             self,
             topics=_union(self.topics, again.topics),
@@ -120,6 +120,8 @@ class Lesson:
             rationale=self.rationale or again.rationale or None,
             gate=self.gate or again.gate,
             always=self.always or again.always,
+            enforce=self.enforce or again.enforce,
+            forbid=again.forbid or self.forbid,
         )
 
     def to_dict(self) -> dict[str, Any]:

@@ -11,8 +11,10 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from collections.abc import Iterator
+from typing import NamedTuple
 
 from lessons_core.authoring.guards import normalised_rule, rule_terms, term_similarity
+from lessons_core.authoring.rewording import RuleView, one_rule
 from lessons_core.matching.glob_match import normalise_glob
 from lessons_core.matching.thresholds import CROWDED_TRIGGER_SET, NEAR_DUPLICATE_SIMILARITY
 from lessons_core.matching.words import fold, tokens
@@ -45,16 +47,79 @@ def _identical_and_near(ctx: Context, active: list[Lesson]) -> Iterator[Finding]
             lesson.id,
             '"rule"',
         )
-    for older, newer, score in near_pairs(distinct):
-        yield Finding(
-            "L202",
-            ctx.lesson_file(newer.id),
-            f"the rule is {score:.0%} like active lesson '{older.id}': {inert(older.rule)}",
-            f"keep one: supersede the other (lessons supersede {newer.id} --by {older.id}), "
-            "or reword them so each says something the other does not",
-            newer.id,
-            '"rule"',
+    for cluster in near_copies(distinct):
+        yield _near_finding(ctx, cluster)
+
+
+class NearCopies(NamedTuple):
+    """Active lessons whose rules are rewordings of one rule, oldest first; ``score``
+    is the highest similarity of the newest to another of them."""
+
+    lessons: tuple[Lesson, ...]
+    score: float
+
+
+def near_copies(lessons: list[Lesson]) -> list[NearCopies]:
+    """The near-duplicate pairs of ``lessons`` (oldest first) joined into clusters: fifty
+    rewordings of one rule are one cluster, not 1,225 pairs. A pair whose rules say
+    opposite things ("always push tags" / "never push tags" share every meaningful word)
+    is a contradiction (L204), not a copy; nor is any pair ``rewording.one_rule`` tells
+    apart."""
+    parent = list(range(len(lessons)))
+
+    def root(index: int) -> int:
+        while parent[index] != index:
+            parent[index] = parent[parent[index]]
+            index = parent[index]
+        return index
+
+    best: dict[int, float] = defaultdict(float)
+    order = {id(lesson): n for n, lesson in enumerate(lessons)}
+    views: dict[str, RuleView] = {}
+    for older, newer, score in near_pairs(lessons):
+        first, second = order[id(older)], order[id(newer)]
+        joined = root(first) == root(second)  # already one cluster: nothing to judge
+        if not joined and not one_rule(older.rule, newer.rule, views):
+            continue
+        parent[max(root(first), root(second))] = min(root(first), root(second))
+        best[second] = max(best[second], score)
+        best[first] = max(best[first], score)
+    members: dict[int, list[int]] = defaultdict(list)
+    for index in range(len(lessons)):
+        members[root(index)].append(index)
+    return [
+        NearCopies(tuple(lessons[n] for n in group), best[group[-1]])
+        for group in members.values()
+        if len(group) > 1
+    ]
+
+
+def _near_finding(ctx: Context, cluster: NearCopies) -> Finding:
+    """One finding a cluster, on its newest lesson (the one a commit usually adds)."""
+    oldest, *middle, newest = cluster.lessons
+    if not middle:
+        message = f"the rule is {cluster.score:.0%} like active lesson '{oldest.id}'"
+        fix = f"keep one: supersede the other (lessons supersede {newest.id} --by {oldest.id})"
+    else:
+        others = ", ".join(lesson.id for lesson in middle[:5]) + (
+            f" and {len(middle) - 5} more" if len(middle) > 5 else ""
         )
+        message = (
+            f"the rule is one of {len(cluster.lessons)} near-copies of active lesson "
+            f"'{oldest.id}' (also {others}; up to {cluster.score:.0%} alike)"
+        )
+        fix = (
+            f"keep one: supersede the others by it (lessons supersede {newest.id} --by "
+            f"{oldest.id}, and the same for each of the others)"
+        )
+    return Finding(
+        "L202",
+        ctx.lesson_file(newest.id),
+        f"{message}: {inert(oldest.rule)}",
+        f"{fix}, or reword them so each says something the other does not",
+        newest.id,
+        '"rule"',
+    )
 
 
 def near_pairs(lessons: list[Lesson]) -> list[tuple[Lesson, Lesson, float]]:

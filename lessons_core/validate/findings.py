@@ -1,8 +1,9 @@
 """What ``lessons validate`` reports: findings with stable codes, and the code table.
 
 Codes never change meaning once published (docs/validate.md lists them); a retired check
-leaves its code unused. Families: L0xx schema, L1xx triggers, L2xx duplicates, L3xx
-use over time (telemetry, and drift from git history), L4xx always-on lessons, L5xx secrets.
+leaves its code unused. Families: L0xx schema, L1xx triggers, L2xx duplicates and
+contradictions, L3xx use over time (telemetry, and drift from git history), L4xx always-on
+lessons, L5xx secrets.
 """
 
 from __future__ import annotations
@@ -52,13 +53,19 @@ _TABLE: tuple[Code, ...] = (
     Code("L106", Severity.ERROR, "lesson can never be recalled"),
     Code("L107", Severity.WARNING, "command trigger names only an interpreter"),
     Code("L108", Severity.NOTICE, "trigger is held back as broad at recall"),
+    Code("L150", Severity.WARNING, "enforced command trigger is broad"),
     Code("L201", Severity.ERROR, "duplicate active rule"),
     Code("L202", Severity.WARNING, "near-duplicate active rule"),
     Code("L203", Severity.WARNING, "many lessons share one trigger set"),
+    Code("L204", Severity.WARNING, "active lessons contradict each other"),
+    Code("L205", Severity.WARNING, "lesson contradicts the project's instruction file"),
+    Code("L206", Severity.NOTICE, "instruction file not compared"),
     Code("L301", Severity.NOTICE, "never recalled", local=True),
     Code("L302", Severity.WARNING, "shown, then failed anyway", local=True),
     Code("L303", Severity.WARNING, "never held", local=True),
     Code("L304", Severity.NOTICE, "the code it is about changed since"),
+    Code("L350", Severity.NOTICE, "enforce or forbid would make it hold", local=True),
+    Code("L360", Severity.NOTICE, "the code already breaks its forbid pattern"),
     Code("L401", Severity.WARNING, "always-on lesson does not fit the budget"),
     Code("L402", Severity.WARNING, "always-on lesson could have a precise trigger"),
     Code("L501", Severity.ERROR, "what looks like a secret is committed"),

@@ -12,6 +12,7 @@ from typing import Any
 from lessons_core.recall.printable import visible
 from lessons_core.validate.findings import Finding, Severity
 from lessons_core.validate.runner import ValidationReport
+from lessons_core.workflow_commands import annotation
 
 FORMATS = ("text", "json", "github")
 
@@ -65,21 +66,13 @@ def as_github(report: ValidationReport, prefix: str = "") -> str:
 
 
 def _annotation(finding: Finding, prefix: str) -> str:
-    props = [f"file={_property(visible(prefix + finding.file))}"]
-    if finding.line:
-        props.append(f"line={finding.line}")
-    props.append(f"title={_property(f'{finding.code} {finding.title}')}")
-    body = _data(f"{visible(finding.message)}\nfix: {visible(finding.fix)}")
-    return f"::{finding.severity.value} {','.join(props)}::{body}"
-
-
-def _data(text: str) -> str:
-    """Escape a workflow command's message (GitHub's toolkit escapes exactly these)."""
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def _property(text: str) -> str:
-    return _data(text).replace(":", "%3A").replace(",", "%2C")
+    return annotation(
+        finding.severity.value,
+        f"{visible(finding.message)}\nfix: {visible(finding.fix)}",
+        file=visible(prefix + finding.file),
+        line=finding.line or None,
+        title=f"{finding.code} {finding.title}",
+    )
 
 
 def _plural(count: int, word: str) -> str:

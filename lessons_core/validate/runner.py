@@ -16,7 +16,18 @@ from lessons_core.store.config import read_config
 from lessons_core.store.files import Graph, load_graph
 from lessons_core.store.layout import Layout
 from lessons_core.telemetry.log import read_log
-from lessons_core.validate import always, drift, duplicates, schema, secrets, triggers, usage
+from lessons_core.validate import (
+    always,
+    contradictions,
+    drift,
+    duplicates,
+    forbid_today,
+    instruction_conflicts,
+    schema,
+    secrets,
+    triggers,
+    usage,
+)
 from lessons_core.validate.context import Context
 from lessons_core.validate.findings import Finding, Severity
 
@@ -24,8 +35,11 @@ CHECKS: tuple[Callable[[Context], Iterator[Finding]], ...] = (
     schema.check,
     triggers.check,
     duplicates.check,
+    contradictions.check,
+    instruction_conflicts.check,
     usage.check,
     drift.check,
+    forbid_today.check,
     always.check,
     secrets.check,
 )

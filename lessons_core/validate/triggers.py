@@ -8,8 +8,10 @@ from collections.abc import Iterator
 
 from lessons_core.matching import trigger_checks as tc
 from lessons_core.matching.breadth import broad_notices
-from lessons_core.matching.probes import probe_hits_many
-from lessons_core.matching.thresholds import BROAD_GLOB_SHARE
+from lessons_core.matching.command_words import names_only_an_interpreter
+from lessons_core.matching.commands import CommandPatternError, compile_command
+from lessons_core.matching.probes import probe_hits, probe_hits_many, swept_program
+from lessons_core.matching.thresholds import BROAD_GLOB_SHARE, BROAD_RECALL_PROBES
 from lessons_core.store.model import Lesson
 from lessons_core.validate.context import Context
 from lessons_core.validate.findings import Finding
@@ -44,6 +46,8 @@ def check(ctx: Context) -> Iterator[Finding]:
         for keyword in lesson.triggers.keywords:
             problems += _some(tc.keyword_problem(keyword))
         yield from _findings(ctx, lesson, problems)
+        if lesson.enforce:
+            yield from _enforced_broad(ctx, lesson, hits)
         if not lesson.gate:  # a gated rule is never held back
             yield from _held_back(ctx, lesson, shares, {p.trigger for p in problems})
 
@@ -74,6 +78,50 @@ def _held_back(
             lesson.id,
             trigger,
         )
+
+
+def _enforced_broad(ctx: Context, lesson: Lesson, hits: dict[str, list[str]]) -> Iterator[Finding]:
+    """L150: an enforced lesson refuses every command its triggers match, every time, so
+    a trigger recall would call broad (``BROAD_RECALL_PROBES`` ordinary commands or more,
+    most of one program's, or only an interpreter) would refuse everyday work. One that
+    cannot fire is left to L010; one already too broad for any lesson (L104, L107) is
+    still named here, since enforcing it is what makes it refuse every time."""
+    for pattern in lesson.triggers.commands:
+        found = hits.get(pattern)
+        if found is None:  # not probed with the others: only an interpreter, or invalid
+            try:
+                found = probe_hits(compile_command(pattern).matches)
+            except CommandPatternError:  # L010
+                continue
+        reason = enforced_breadth(pattern, found)
+        if reason is None:
+            continue
+        yield Finding(
+            "L150",
+            ctx.lesson_file(lesson.id),
+            f"enforced, and command trigger '{pattern}' {reason}: every such command would be "
+            f"refused, every time",
+            "narrow the trigger to the one command the rule forbids (e.g. '^git push "
+            '--force\'), or remove "enforce" so the rule is shown once a session instead',
+            lesson.id,
+            pattern,
+        )
+
+
+def enforced_breadth(pattern: str, hits: list[str]) -> str | None:
+    """Why a command trigger is too broad to enforce, given its probe ``hits``; None when
+    it is specific enough."""
+    swept = swept_program(hits)
+    if swept is not None:
+        program, hit, family = swept
+        return f"matches {len(hit)} of the {family} everyday '{program}' commands"
+    if len(hits) >= BROAD_RECALL_PROBES:
+        shown = ", ".join(f"'{command}'" for command in hits[:3])
+        more = ", ..." if len(hits) > 3 else ""
+        return f"fires on {len(hits)} of the ordinary commands ({shown}{more})"
+    if names_only_an_interpreter(pattern):
+        return "names only an interpreter, so it fires on every script it runs"
+    return None
 
 
 def _some(problem: tc.TriggerProblem | None) -> list[tc.TriggerProblem]:

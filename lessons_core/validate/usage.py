@@ -9,13 +9,16 @@ from __future__ import annotations
 import bisect
 import datetime as dt
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
+from lessons_core.matching.commands import CommandPatternError, compile_command
+from lessons_core.matching.globs import GlobError, compile_glob
 from lessons_core.matching.thresholds import (
     NEVER_HELD_MIN_SHOWN,
     NEVER_RECALLED_MIN_RECALLS,
     REPEATED_FAILURE_MIN,
 )
+from lessons_core.store.model import Lesson
 from lessons_core.telemetry.effect import log_events, measure
 from lessons_core.telemetry.log import TelemetryLog
 from lessons_core.validate.context import Context
@@ -28,6 +31,7 @@ def check(ctx: Context) -> Iterator[Finding]:
     yield from _never_recalled(ctx, ctx.telemetry)
     yield from _failed_after(ctx, ctx.telemetry)
     yield from _never_held(ctx, ctx.telemetry)
+    yield from _would_hold(ctx, ctx.telemetry)
 
 
 def created_at(created: str) -> float:
@@ -119,3 +123,74 @@ def _never_held(ctx: Context, log: TelemetryLog) -> Iterator[Finding]:
             effect.lesson_id,
             '"rule"',
         )
+
+
+def _would_hold(ctx: Context, log: TelemetryLog) -> Iterator[Finding]:
+    """L350: a lesson shown, then failed anyway, in several sessions: the rule is known
+    and still broken, which is what a person can make a hard rule of. A command lesson
+    can be enforced (every matching command refused with the rule); a file lesson can
+    carry a ``forbid`` pattern (the hook and ``lessons check`` refuse a change adding it).
+    Only suggested: neither key is ever set by lessons itself."""
+    sessions: dict[str, set[str]] = {}
+    keys: dict[str, list[str]] = {}
+    for failure in log.failures:
+        for lesson_id in failure.after:
+            sessions.setdefault(lesson_id, set()).add(failure.session)
+            keys.setdefault(lesson_id, []).append(failure.key)
+    for lesson_id, seen in sorted(sessions.items()):
+        lesson = ctx.graph.lessons.get(lesson_id)
+        if len(seen) < REPEATED_FAILURE_MIN or lesson is None or not lesson.is_active:
+            continue
+        suggestion = _hard_rule(lesson, keys[lesson_id])
+        if suggestion is None:
+            continue
+        [(example, _)] = Counter(keys[lesson_id]).most_common(1)  # ties: the first logged
+        yield Finding(
+            "L350",
+            ctx.lesson_file(lesson_id),
+            f"shown, then failed anyway in {len(seen)} sessions (e.g. on '{example}'): "
+            f"the rule is known and still broken; {suggestion[0]}",
+            suggestion[1],
+            lesson_id,
+            '"rule"',
+        )
+
+
+_ENFORCE = (
+    'setting "enforce": true would refuse every matching command with the rule',
+    'if the command is never right there, set "enforce": true in the lesson file (only '
+    "a person sets it); first make its command trigger name exactly that command",
+)
+_FORBID = (
+    'a "forbid" pattern would refuse the change that adds it',
+    'if the mistake is text you can name, add "forbid": an RE2 pattern of it to the '
+    "lesson file (only a person sets it): the hook refuses a change adding it and "
+    "'lessons check' holds every commit to it",
+)
+
+
+def _hard_rule(lesson: Lesson, failed_on: list[str]) -> tuple[str, str] | None:
+    """What would make ``lesson`` hold where it failed: ``_ENFORCE`` when it failed on
+    commands its command triggers match, ``_FORBID`` on files its file triggers cover;
+    None when it already carries that key or neither applies."""
+    keys = sorted(set(failed_on))
+    triggers = lesson.triggers
+    on_command = _fires(triggers.commands, lambda p: any(map(compile_command(p).matches, keys)))
+    on_file = _fires(triggers.files, lambda glob: any(map(compile_glob(glob).matches, keys)))
+    if on_command and not lesson.enforce:
+        return _ENFORCE
+    if on_file and lesson.forbid is None:
+        return _FORBID
+    return None
+
+
+def _fires(triggers: tuple[str, ...], fires: Callable[[str], bool]) -> bool:
+    """Whether one of ``triggers`` fires (``fires``); one that does not compile never does
+    (L009, L010)."""
+    for trigger in triggers:
+        try:
+            if fires(trigger):
+                return True
+        except (CommandPatternError, GlobError):
+            continue
+    return False

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lessons_cli.harnesses.codex_patches import is_patch, patch_paths
+from lessons_cli.harnesses.codex_patches import is_patch, patch_added, patch_paths
 
 PATCH = """*** Begin Patch
 *** Update File: src/app.py
@@ -33,3 +33,15 @@ def test_is_patch_recognises_the_begin_marker() -> None:
     """Text is a patch when it carries the Begin Patch marker."""
     assert is_patch(PATCH)
     assert not is_patch("git push origin main")
+
+
+def test_the_added_lines_go_to_the_files_they_are_added_to() -> None:
+    """Each section's + lines, to its file and the file it moves to; a deleted file and
+    removed lines gain nothing; a unified diff's + lines go to its +++ file."""
+    assert patch_added(PATCH) == [
+        ("src/app.py", "    return 2"),
+        ("src/main.py", "    return 2"),
+        ("docs/new.md", "hello"),
+    ]
+    diff = "--- a/x.py\n+++ b/x.py\n@@ -1,2 +1,2 @@\n-old\n+new\n+more\n--- a/y.py\n+++ /dev/null\n"
+    assert patch_added(diff) == [("x.py", "new\nmore")]

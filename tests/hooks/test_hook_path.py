@@ -117,6 +117,10 @@ HOOK_PATH: dict[str, frozenset[str]] = {
         {"re", "warnings", "functools", "collections.abc"}
     ),
     "lessons_core.delivery.hooklog": frozenset({"contextlib", "pathlib"}),
+    # A call a rule a person made binding matched (enforce, forbid): its refusal.
+    "lessons_core.delivery.binding": frozenset(),
+    "lessons_core.matching.forbid": frozenset({"functools"}),  # re loaded it already
+    "lessons_core.recall.printable": frozenset(),
 }  # fmt: skip
 
 # Loaded by a hook only when the cached index is stale and it rebuilds it: compiling the

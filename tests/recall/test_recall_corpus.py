@@ -131,4 +131,6 @@ def _materialise(index: RecallIndex) -> RecallIndex:
         skipped=tuple(index.skipped),
         always=tuple(index.always),
         topics=tuple(index.topics),
+        enforces=tuple(index.enforces),
+        forbids=tuple(index.forbids),
     )

@@ -673,6 +673,9 @@ def test_rule_file_import_writes_only_globs_that_can_fire(store: Layout) -> None
             # A rule whose globs leave it no scope, and whose words name no file, is
             # reported as not carried rather than written without a trigger.
             assert [x.rule for x in new] in (expected, []), (patterns, new)
+            # The bullet names no file, so a lesson written for it has the globs that were
+            # kept: never a lesson with no trigger (validate's L106).
+            assert all(x.triggers.files for x in new), (patterns, new)
         examples.append((code, sum(len(x.triggers.files) for x in new)))
 
     check()

@@ -17,7 +17,7 @@ import pytest
 from lessons_cli.mcp_tools import call_tool
 from lessons_core.jsonio import dumps
 from lessons_core.store.layout import Layout
-from tests.conftest import run
+from tests.conftest import git, run
 from tests.lesson_graphs import log_failure, log_recall
 
 # Every kind the brief of a terminal, a page or a model must never get raw.
@@ -62,6 +62,27 @@ def test_review_markdown_writes_escapes(hostile: Layout) -> None:
     assert "\\\\x1b\\]0;owned\\\\x07" in out  # visible escapes, then Markdown's
     assert "\\x1b[2J" in out  # inside a code span
     assert "\\x1b" in real(hostile, "review", "HEAD")
+
+
+def test_review_of_code_changes_writes_escapes_in_every_format(hostile: Layout) -> None:
+    """A hostile rule brought up by a changed file whose name holds the same characters,
+    and a lesson brought up by an added command holding them: in each format."""
+    root = hostile.root
+    write(hostile, "build-code", RULE, triggers={"files": ["src/*.py"]})
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "hostile lessons")
+    (root / f"src/{HOSTILE}x.py").write_text("X = 1\n")
+    (root / "release.sh").write_text(f"#!/bin/sh\ngit push origin {HOSTILE}\n")
+    git(root, "add", "-A")
+    for fmt in ("text", "markdown", "github"):
+        out = clean(run("review", "HEAD", "--format", fmt).stdout)
+        assert "build-code" in out, fmt
+        assert "build-twin" in out, fmt
+        assert "\\x1b" in out, fmt
+    code = json.loads(clean(run("review", "HEAD", "--json").stdout))["code"]
+    assert {m["id"] for m in code["lessons"]} == {"build-code", "build-twin"}
+    assert code["lessons"][0]["rule"] == RULE
+    assert "\\x1b" in real(hostile, "review", "HEAD", "--format", "github")
 
 
 def test_validate_text_and_annotations_write_escapes(hostile: Layout) -> None:
