@@ -38,7 +38,7 @@ from bench.graphs import (
     synthetic_graph,
 )
 from bench.harvest_run import harvest_run
-from bench.hook_runs import SHOWN_SESSION, Row, baseline, rows
+from bench.hook_runs import DELIVERING, SHOWN_SESSION, Row, baseline, rows
 from bench.installs import REPO, Install, editable, regular
 from bench.mcp_tools import mcp_cost, mcp_summary
 from bench.replay import replay
@@ -128,7 +128,7 @@ def _check(row: Row) -> None:
         matching = [c.hit.lesson_id for c in rank(index, RecallRequest(files=(row.graph.edit,)))]
         sessions.claim(Layout(row.graph.root), session_key(SHOWN_SESSION), matching)
     said = _output(row.probe)
-    if bool(said) != (row.kind in ("edit", "prompt")):
+    if bool(said) != (row.kind in DELIVERING):
         raise SystemExit(f"{row.graph.name} {row.kind}: unexpected output {said[:200]!r}")
 
 

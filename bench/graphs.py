@@ -6,8 +6,9 @@
 - the corpus again with its ten oldest active lessons marked always-on and the topics line
   on, for what session starts cost (``always_on_variant``).
 
-Each graph names a file with rules to show (an edit that delivers) and a file no rule is
-about (a silent edit), both checked against the graph itself.
+Each graph names a file with rules to show (an edit that delivers), a file no rule is
+about (a silent edit or read) and a command with rules to show, all checked against the
+graph itself.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pathlib import Path
 import orjson
 
 from bench.synth import generate, write_repo
+from lessons_core.index.build import RecallIndex
 from lessons_core.index.cache import load_index
 from lessons_core.jsonio import dumps
 from lessons_core.recall.rank import rank
@@ -32,6 +34,9 @@ from lessons_core.store.layout import Layout
 # a clone of this repo is all a test or a benchmark run may read.
 CORPUS = Path(__file__).resolve().parent / "corpus" / "agentsmesh"
 
+# The command of the "command" row: the first of these a graph has a command rule on
+# (the corpus and the synthetic graphs have rules on the first).
+COMMANDS = ("pnpm test", "npm test", "git push origin main")
 # Lessons the always-on variant of a graph marks always-on.
 ALWAYS_ON = 10
 QUIET_CANDIDATES = ("zz-scratch/unrelated.txt", "zz/untracked.bin")
@@ -46,6 +51,7 @@ class Graph:
     edit: str  # a file with at least two rules to show
     quiet: str  # a file no rule applies to
     prompt: str  # a user prompt in the graph's own vocabulary
+    command: str = ""  # a shell command with a rule to show ("" when the graph has none)
 
 
 def corpus_graph(root: Path, corpus: Path, lessons: Path) -> Graph:
@@ -101,8 +107,13 @@ def _finish(name: str, root: Path, paths: tuple[str, ...], prompt: str) -> Graph
     random.Random(11).shuffle(shuffled)
     edit = next(p for p in shuffled if sum(c.hit.via == "file" for c in rank(index, _edit(p))) >= 2)
     quiet = next(p for p in QUIET_CANDIDATES if not rank(index, _edit(p)))
+    command = next((c for c in COMMANDS if _runs_a_rule(index, c)), "")
     lessons = sum(1 for _ in layout.lessons_dir.glob("*.json"))
-    return Graph(name, root, lessons, paths, edit, quiet, prompt)
+    return Graph(name, root, lessons, paths, edit, quiet, prompt, command)
+
+
+def _runs_a_rule(index: RecallIndex, command: str) -> bool:
+    return any(c.hit.via == "command" for c in rank(index, RecallRequest(command=command)))
 
 
 def _edit(path: str) -> RecallRequest:

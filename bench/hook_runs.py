@@ -5,11 +5,12 @@ Claude Code sends (``tests/fixtures/claude_code/``), run the way Claude Code run
 command ``lessons init`` wrote: ``sh -c`` with ``CLAUDE_PROJECT_DIR`` set, through the
 committed launcher ``.lessons/run``. A row that must deliver uses a new session every run
 (``@RUN@``), so the rules are new each time; "all shown" reuses one session that has
-already seen every rule matching the edit. "direct command, silent" is the silent call
-as the launcher execs it (the interpreter, isolated, on lessons' entry file): the
-difference to "silent: nothing applies" is what the launcher costs; "launcher, no
-variable, silent" is the same call through the form written for harnesses that name no
-project folder (Codex CLI, Cursor).
+already seen every rule matching the edit; "read: nothing applies" is a ``Read`` of the
+file no rule is about. "direct command, silent" is the silent call as the launcher execs
+it (the interpreter, isolated and without site, on lessons' entry file): the difference
+to "silent: nothing applies" is what the launcher costs; "launcher, no variable, silent"
+is the same call through the form written for harnesses that name no project folder
+(Codex CLI, Cursor).
 """
 
 from __future__ import annotations
@@ -27,12 +28,21 @@ from lessons_core.store.launcher import hook_command
 @dataclass(frozen=True)
 class Row:
     graph: Graph
-    kind: str  # "edit", "prompt", "silent: nothing applies", "silent: all shown"
+    kind: str  # one of KINDS, DIRECT, NO_VARIABLE
     probe: Probe
 
 
 SHOWN_SESSION = "bench-shown"
-KINDS = ("edit", "prompt", "silent: nothing applies", "silent: all shown")
+KINDS = (
+    "edit",
+    "command",
+    "prompt",
+    "silent: nothing applies",
+    "read: nothing applies",
+    "silent: all shown",
+)
+# The rows that must deliver; every other row must stay silent.
+DELIVERING = ("edit", "command", "prompt")
 DIRECT = "direct command, silent"
 # The form written for harnesses that name no project folder (Codex CLI, Cursor).
 NO_VARIABLE = "launcher, no variable, silent"
@@ -51,8 +61,12 @@ def payload(graph: Graph, session: str, event: str, **fields: object) -> bytes:
 
 def edit_payload(graph: Graph, session: str, path: str) -> bytes:
     tool_input = {"file_path": str(graph.root / path), "old_string": "a", "new_string": "b"}
+    return tool_payload(graph, session, "Edit", tool_input)
+
+
+def tool_payload(graph: Graph, session: str, tool: str, tool_input: dict[str, str]) -> bytes:
     return payload(
-        graph, session, "PreToolUse", tool_name="Edit", tool_input=tool_input, tool_use_id="t"
+        graph, session, "PreToolUse", tool_name=tool, tool_input=tool_input, tool_use_id="t"
     )
 
 
@@ -61,8 +75,12 @@ def rows(graph: Graph, install: Install) -> list[Row]:
     fresh = "bench-" + RUN.decode()
     inputs = {
         "edit": edit_payload(graph, fresh, graph.edit),
+        "command": tool_payload(graph, fresh, "Bash", {"command": graph.command}),
         "prompt": payload(graph, fresh, "UserPromptSubmit", prompt=graph.prompt),
         "silent: nothing applies": edit_payload(graph, fresh, graph.quiet),
+        "read: nothing applies": tool_payload(
+            graph, fresh, "Read", {"file_path": str(graph.root / graph.quiet)}
+        ),
         "silent: all shown": edit_payload(graph, SHOWN_SESSION, graph.edit),
     }
     argv = ("sh", "-c", hook_command("claude-code", "CLAUDE_PROJECT_DIR"))
@@ -72,14 +90,15 @@ def rows(graph: Graph, install: Install) -> list[Row]:
         ("CLAUDE_PROJECT_DIR", str(graph.root)),
         ("LESSONS_PYTHON", install.python),
     )
-    # What the launcher execs: the interpreter, isolated, on lessons' entry file by path.
+    # What the launcher execs: the interpreter, isolated and without site, on the entry file.
     info = subprocess.run(
         [install.lessons, "--launch-info"], capture_output=True, text=True, check=True
     ).stdout.splitlines()
-    direct = (info[0], "-I", info[1], "hook", "claude-code")
+    direct = (info[0], "-I", "-S", info[1], "hook", "claude-code")
     no_variable = ("sh", "-c", hook_command("claude-code", None))
     quiet = inputs["silent: nothing applies"]
-    return [Row(graph, kind, Probe(argv, graph.root, inputs[kind], env)) for kind in KINDS] + [
+    kinds = [kind for kind in KINDS if kind != "command" or graph.command]
+    return [Row(graph, kind, Probe(argv, graph.root, inputs[kind], env)) for kind in kinds] + [
         Row(graph, DIRECT, Probe(direct, graph.root, quiet)),
         Row(graph, NO_VARIABLE, Probe(no_variable, graph.root, quiet, env)),
     ]

@@ -270,9 +270,10 @@ def _start_tokens(text: str, note: str) -> Counter[str]:
 
 
 ALWAYS_LABEL = "(always on)"
-# "- RULE (why)", a cut rule's ending in its id; "this file" is a file trigger's label.
+# "- RULE (why)", a cut rule's ending in its id; "this file" and "this command" are the
+# labels of a rule about the very file or command touched.
 RULE_LINE = re.compile(
-    r"^- .* \((file|command|keyword|prompt terms|this file)(: .*)?\)( \[[^\]]+\])?$"
+    r"^- .* \((file|command|keyword|prompt terms|this file|this command)(: .*)?\)( \[[^\]]+\])?$"
 )
 
 
@@ -283,7 +284,8 @@ def _rule_tokens(text: str) -> Counter[str]:
         match = RULE_LINE.match(line)
         if match:
             label = match.group(1)  # "prompt terms" counts as prompt, "this file" as file
-            found["file" if label == "this file" else label.split()[0]] += estimate_tokens(line)
+            kind = label.split()[-1] if label.startswith("this ") else label.split()[0]
+            found[kind] += estimate_tokens(line)
     return found
 
 

@@ -1,5 +1,5 @@
-"""``python -m lessons_cli``, and ``python -I .../lessons_cli/__main__.py``: the form
-``.lessons/run`` uses, which skips runpy's imports (a few ms a hook).
+"""``python -m lessons_cli``, and ``python -I -S .../lessons_cli/__main__.py``: the form
+``.lessons/run`` uses, which skips runpy's imports and site's setup (a few ms a hook).
 
 Run by its path, Python puts this file's folder first on ``sys.path``, where the package's
 own modules would pass for top-level ones: it is taken off. The folder above it
@@ -7,10 +7,24 @@ own modules would pass for top-level ones: it is taken off. The folder above it
 and lessons_core; it goes last, when not already there, so isolated mode (``-I``, no user
 site) still finds a ``pip install --user`` and nothing in that folder shadows the
 standard library.
+
+Without site (``-S``), ``sys.path`` is the standard library and that folder: all a
+regular install needs, its dependencies beside it. A module found nowhere there (a
+dependency of an editable install, one a ``.pth`` file adds) makes ``_SiteOnMiss`` run
+site's setup after all, as a plain start would have, and look for it again: the hook
+pays for site only when it needs it.
 """
+
+from __future__ import annotations
 
 import os
 import sys
+
+TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from importlib.machinery import ModuleSpec
+    from types import ModuleType
 
 if not __package__:
     del sys.path[0]
@@ -18,6 +32,31 @@ if not __package__:
     if _above not in sys.path:
         sys.path.append(_above)
 
-from lessons_cli.main import main
+    class _SiteOnMiss:
+        """The last finder on ``sys.meta_path`` while site has not run: the first
+        top-level module no other finder has runs ``site.main()`` (the paths and ``.pth``
+        files a start without ``-S`` would have added), then asks the finders again."""
+
+        @staticmethod
+        def find_spec(
+            name: str, path: Sequence[str] | None = None, target: ModuleType | None = None
+        ) -> ModuleSpec | None:
+            if path is not None:  # a submodule: site adds no package folders
+                return None
+            sys.meta_path.remove(_SiteOnMiss)
+            import site
+
+            site.main()
+            for finder in sys.meta_path:
+                find = getattr(finder, "find_spec", None)
+                spec: ModuleSpec | None = find(name, path, target) if find else None
+                if spec is not None:
+                    return spec
+            return None
+
+    if sys.flags.no_site:
+        sys.meta_path.append(_SiteOnMiss)
+
+from lessons_cli.main import main  # noqa: E402 (once sys.path and the finder are set)
 
 main()

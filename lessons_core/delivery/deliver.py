@@ -53,19 +53,25 @@ BOTH_MODES = frozenset({GATE, CONTEXT})
 RESET_SOURCES = frozenset({"startup", "clear", "compact"})
 NOTE_SOURCES = RESET_SOURCES
 
-# Said before every gated block, so kept short; the session note says the rest (why the
-# call was refused and that made again it runs).
-GATE_PREFIX = "Not run yet: adjust the call to these lessons if they apply, then make it again."
+# A refusal's first line. Where the session note reached the model (it says that a
+# refused call runs when made again, and to apply the rules where they fit), the line is
+# ``GATE_PREFIX`` alone, since it comes before every gated block; elsewhere it says the
+# rest too (``gate_line``). The rules it shows are not named by id: harvest finds them by
+# their lines (``lessons_core.harvest.detect``). Every refusal starts with GATE_PREFIX.
+GATE_PREFIX = "Not run yet:"
+GATE_ADVICE = "apply these lessons if they fit, then make the call again."
 
-# About 75 tokens plus twice the repo's path, told once per context window: what the
-# fenced blocks are, how to read a cut rule and how to add one, which a block would
-# otherwise repeat on every delivering call (``render.block_header``).
-# {lessons}: lessons_command; {show}: render.SHOW_SENTENCE.
+# About 55 tokens plus the launcher's path, told once per context window: what the fenced
+# blocks are, that a refused call runs when made again, how to add a rule and how to read
+# a cut one, which a block would otherwise repeat on every delivering call
+# (``render.block_header``, ``gate_line``). The launcher is named once, in the capture line
+# the agent's shell can run as it is; ``show`` is the same command's ("its"). {lessons}:
+# lessons_command.
 SESSION_NOTE = (
-    "Project-lessons blocks: rules from past mistakes (not system instructions; apply "
-    "where they fit), shown before the calls they cover; a refused call runs when made "
-    "again. {show} To keep what a failure or correction taught: "
-    '{lessons} add "RULE" --topic T --trigger-file GLOB'
+    "Project-lessons blocks: rules from past mistakes, not system instructions; apply "
+    "where they fit. A refused call runs if retried. Keep what a failure or correction "
+    'taught: {lessons} add "RULE" --topic T --trigger-file GLOB; its show ID shows a rule '
+    "cut at … [ID]."
 )
 
 
@@ -77,10 +83,7 @@ def session_key(session_id: str, agent_id: str | None = None) -> str:
 
 def session_note(layout: Layout) -> str:
     """The note, with a command that runs lessons from the agent's own shell."""
-    from lessons_core.recall.render import SHOW_SENTENCE
-
-    lessons = lessons_command(layout)
-    return SESSION_NOTE.format(lessons=lessons, show=SHOW_SENTENCE.format(lessons=lessons))
+    return SESSION_NOTE.format(lessons=lessons_command(layout))
 
 
 class ToolAction(NamedTuple):
@@ -182,7 +185,9 @@ def before_action(
     pure = action.command is not None and _pure_read(action.command)
     changed = () if pure else action.changes
     files = tuple(dict.fromkeys((*changed, *action.reads))) if action.reads else changed
-    request = RecallRequest(files=files, command=action.command, prompt=None)
+    # A call that changes nothing leaves the broad rules of the files it reads for the
+    # change (``rank.select``): a rule about a whole tree need not speak on every read.
+    request = RecallRequest(files=files, command=action.command, prompt=None, read=not changed)
     with opened or sessions.open_session(layout, key) as session:
         if config.stop_capture:  # the latest action, for a correction after it
             evidence.note_action(session, action.files, action.command, _related)
@@ -225,7 +230,7 @@ def before_action(
             session.claim([], forget=refused)
     if notice is not None and gating:
         notice = _unrefused(
-            notice._replace(text=f"{gate_line(notice.shown)}\n{notice.text}", gate=True),
+            notice._replace(text=f"{gate_line(config, session.state)}\n{notice.text}", gate=True),
             session,
             modes,
         )
@@ -257,8 +262,11 @@ def _unrefused(notice: Notice, session: Session, modes: frozenset[str]) -> Notic
         return notice
     if CONTEXT not in modes:
         return None
-    refusal = f"{gate_line(notice.shown)}\n"  # wherever it stands (a recurrence's comes second)
-    return notice._replace(text=notice.text.replace(refusal, "", 1), gate=False)
+    # The refusal's line, wherever it stands (a recurrence's comes second).
+    lines = notice.text.split("\n")
+    refusal = next(i for i, line in enumerate(lines) if line.startswith(GATE_PREFIX))
+    text = "\n".join(lines[:refusal] + lines[refusal + 1 :])
+    return notice._replace(text=text, gate=False)
 
 
 def _recurrence_due(state: SessionState) -> bool:
@@ -286,7 +294,8 @@ def _recurrence_gate(
     head, again = found
     shown = tuple(hit.lesson_id for hit in again.hits)
     block = render_block(again, block_frame(layout, config, session.state))
-    return Notice(f"{head}\n{gate_line(shown)}\n{block}", gate=True, shown=shown), again
+    refusal = gate_line(config, session.state)
+    return Notice(f"{head}\n{refusal}\n{block}", gate=True, shown=shown), again
 
 
 def _about_read(hit: Hit, action: ToolAction) -> bool:
@@ -457,11 +466,12 @@ def block_frame(layout: Layout, config: Config, state: SessionState) -> str:
     return block_header(lessons_command(layout), noted=False)
 
 
-def gate_line(shown: Sequence[str]) -> str:
-    """The refusal's first line: ``GATE_PREFIX`` and the ids of the rules it shows, which
-    a block names only for a rule cut short, so a transcript still tells which rules a
-    refusal showed (``lessons_core.harvest.detect``)."""
-    return f"{GATE_PREFIX} [{', '.join(shown)}]" if shown else GATE_PREFIX
+def gate_line(config: Config, state: SessionState) -> str:
+    """A refusal's first line: ``GATE_PREFIX`` alone once the session note reached the
+    model (as for ``block_frame``), else with ``GATE_ADVICE``."""
+    if config.session_note and state.noted:
+        return GATE_PREFIX
+    return f"{GATE_PREFIX} {GATE_ADVICE}"
 
 
 def _log_recall(

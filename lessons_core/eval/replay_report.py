@@ -25,6 +25,7 @@ OK, FAILED, REFUSED = "ok", "failed", "refused"
 # it was shortened still carry.
 REFUSAL_PREFIXES = (
     GATE_PREFIX,
+    "Not run yet: adjust the call to these lessons if they apply, then make it again.",
     "Not run yet: adjust the call to these project lessons if they apply, then make it again",
     "Not run yet: project lessons apply to this call.",
 )

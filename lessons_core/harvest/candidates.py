@@ -28,7 +28,7 @@ from lessons_core.eval.transcripts import Transcript, stream_transcript
 from lessons_core.feedback.failures import capture_line
 from lessons_core.feedback.stop_capture import fix_rule, with_rule
 from lessons_core.harvest.codex_rollouts import is_rollout, stream_rollout
-from lessons_core.harvest.detect import CORRECTION, ActionOf, Detector, Found
+from lessons_core.harvest.detect import CORRECTION, ActionOf, Detector, Found, shown_rules
 from lessons_core.index.cache import load_index
 from lessons_core.recall.rank import rank
 from lessons_core.recall.types import RecallRequest
@@ -163,8 +163,10 @@ def harvest(
     found: list[tuple[str, Found]] = []
     names: list[str] = []
     counts = Transcript()
+    index, _broken = load_index(layout)
+    rules = shown_rules(index.ids, index.rules)  # a refusal's rule lines, to their ids
     for path in transcripts:
-        detector = Detector(action_of(path))
+        detector = Detector(action_of(path), rules)
         read = stream_rollout if is_rollout(path) else stream_transcript
         found += [(path.name, item) for item in detector.feed_all(read(path, counts))]
         names.append(path.name)

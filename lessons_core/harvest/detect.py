@@ -27,7 +27,7 @@ linear in the transcript's length. A result text is classified and dropped, neve
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 import orjson
@@ -40,6 +40,7 @@ from lessons_core.feedback.corrections import find_correction
 from lessons_core.feedback.failures import error_class
 from lessons_core.feedback.fixes import environmental, related
 from lessons_core.matching.command_words import unanchored
+from lessons_core.recall.render import first_sentence, whole
 from lessons_core.session.action import precise
 
 CORRECTION, FAIL_FIX, RECURRING = "correction", "fail-fix", "recurring"
@@ -47,9 +48,10 @@ GATE_IGNORED = "gate-ignored"
 KINDS = (CORRECTION, FAIL_FIX, RECURRING, GATE_IGNORED)
 RECURS_AT = 2
 QUOTE_CHARS = 240
-# The lessons a refusal showed: named by its first line, "Not run yet: ... [ID, ID]"
-# (``delivery.deliver.gate_line``); in sessions recorded before, by each rule's line,
-# "- ID: rule (why)", or "- rule [ID]" before that.
+# The lessons a refusal showed: by each rule's line, "- RULE (why)", the rule as recall
+# shows it (``shown_rules``, from the store), or "- RULE … (why) [ID]" for a rule cut
+# short; in sessions recorded before, by the refusal's first line, "Not run yet: ...
+# [ID, ID]", or each rule's line led by its id, "- ID: rule (why)".
 _ID = r"[a-z0-9][a-z0-9._-]*"
 # The harness may put words of its own before it ("... hook blocking error from command: ").
 _GATE_IDS = re.compile(rf"Not run yet: [^\n]* \[({_ID}(?:, {_ID})*)\]$", re.M)
@@ -103,8 +105,10 @@ class _Session:
 class Detector:
     """Feed it steps and results in file order; read ``found`` at the end."""
 
-    def __init__(self, action_of: ActionOf) -> None:
+    def __init__(self, action_of: ActionOf, shown_rules: Mapping[str, str] | None = None) -> None:
         self.action_of = action_of
+        # each active lesson's rule as a block shows it -> its id (``shown_rules``)
+        self.shown_rules = shown_rules or {}
         self.found: list[Found] = []
         self._sessions: dict[str, _Session] = {}
         self._owner: dict[str, str] = {}  # call id -> session, for results
@@ -149,7 +153,7 @@ class Detector:
         step, action = state.pending.pop(result.call_id)
         if result.failed and is_refusal(result.text):
             if step.call is not None:
-                shown = _shown_ids(result.text)
+                shown = _shown_ids(result.text, self.shown_rules)
                 state.refused[step.call.name] = (_signature(step.call), shown)
             return
         if action.is_empty:
@@ -242,10 +246,37 @@ def _quote(prompt: str) -> str:
     return line if len(line) <= QUOTE_CHARS else line[: QUOTE_CHARS - 1] + "…"
 
 
-def _shown_ids(refusal: str) -> tuple[str, ...]:
-    """The ids of the lessons a refusal's text showed (``_GATE_IDS``, ``_SHOWN_ID``)."""
+def _shown_ids(refusal: str, rules: Mapping[str, str]) -> tuple[str, ...]:
+    """The ids of the lessons a refusal's text showed (``_GATE_IDS``, ``_SHOWN_ID``, and
+    ``rules``: each rule as a block shows it, to its lesson's id), in order."""
     named = _GATE_IDS.search(refusal)
     if named:
         return tuple(dict.fromkeys(named.group(1).split(", ")))
-    ids = (m.group(1) or m.group(2) for m in _SHOWN_ID.finditer(refusal))
+    ids: list[str] = []
+    for line in refusal.splitlines():
+        found = _rule_id(line, rules)
+        if found is None:  # a cut rule, or a line recorded before
+            match = _SHOWN_ID.match(line)
+            found = (match.group(1) or match.group(2)) if match else None
+        if found:
+            ids.append(found)
     return tuple(dict.fromkeys(ids))
+
+
+def _rule_id(line: str, rules: Mapping[str, str]) -> str | None:
+    """The id of the lesson whose rule ``line`` ("- RULE (why)") shows: the rule ends at
+    one of the line's " (", tried from the left, since a label may hold brackets too."""
+    if not line.startswith("- ") or not rules:
+        return None
+    cut = line.find(" (", 2)
+    while cut != -1:
+        found = rules.get(line[2:cut])
+        if found is not None:
+            return found
+        cut = line.find(" (", cut + 1)
+    return None
+
+
+def shown_rules(ids: Iterable[str], rules: Iterable[str]) -> dict[str, str]:
+    """Each rule as a block shows it (``render.hit_line``'s rule part) -> its lesson's id."""
+    return {first_sentence(whole(rule)): lesson for lesson, rule in zip(ids, rules, strict=True)}

@@ -13,12 +13,13 @@ saves a query:
 
 - file globs are compiled once (to a plan ``lessons_core.matching.glob_match`` matches with ``str``
   methods when made of literal text, ``*`` and ``**``, else to a regex) and bucketed by
-  their literal directory prefix (``src/cli/**`` under ``src/cli``), fully literal globs by
-  the path they name, so a query evaluates only globs whose prefix is an ancestor of the
-  path and whose literal ending (``.ts``) the path has;
+  their literal directory prefix and the last characters of their literal ending
+  (``src/cli/**/*.ts`` under ``src/cli`` and ``.ts``: ``glob_bucket``), fully literal globs
+  by the path they name, so a query reads and evaluates only globs whose prefix is an
+  ancestor of the path and whose literal ending the path has;
 - command patterns carry a literal run every match contains (also kept apart, in
-  ``command_runs``), so a pattern is read and compiled with RE2 only when the command
-  contains that run;
+  ``command_runs``, each distinct run once with the numbers of the entries carrying it),
+  so a pattern is read and compiled with RE2 only when the command contains that run;
 - keywords are tokenised and filed under their first word;
 - BM25 term statistics are precomputed (by ``rank_bm25``, see ``lessons_core.matching.bm25``) over
   the rule and rationale wording;
@@ -107,6 +108,31 @@ class LessonRow(NamedTuple):
     gate: bool
     enforce: bool = False  # every matching command is refused (``Lesson.enforce``)
     forbid: str | None = None  # what a change to its files must not add (``Lesson.forbid``)
+
+
+# The ``RecallIndex`` columns a ``LessonRow`` is made of, in its field order: the index
+# file stores them as one row per lesson (``file_format``), so a candidate's row is one
+# read. A new per-lesson field is a field here and in ``LessonRow``, a column of
+# ``RecallIndex`` and its value in ``assemble``.
+LESSON_COLUMNS = ("ids", "rules", "created", "gates", "enforces", "forbids")
+
+# How many characters of a glob's literal ending file it (``glob_bucket``).
+SUFFIX_KEY = 3
+
+
+def glob_bucket(prefix: str, suffix: str) -> str:
+    """The ``by_prefix`` key of a glob with literal directory ``prefix`` and literal
+    ending ``suffix``: the prefix and the last ``SUFFIX_KEY`` characters of the ending, so
+    the extension globs of a folder do not all share one bucket."""
+    return f"{prefix}\0{suffix[-SUFFIX_KEY:]}"
+
+
+def path_buckets(prefix: str, path: str) -> list[str]:
+    """The ``by_prefix`` keys under ``prefix`` that can hold a glob matching ``path``:
+    every ending a glob's literal ending can end in (the last 0 to ``SUFFIX_KEY``
+    characters of ``path``)."""
+    start = f"{prefix}\0"
+    return [start + path[len(path) - size :] for size in range(min(SUFFIX_KEY, len(path)) + 1)]
 
 
 # One lesson's compiled triggers, without the lesson number and share count that only the
@@ -227,9 +253,11 @@ class RecallIndex(NamedTuple):
     created: Sequence[int]  # YYYYMMDD, so newer is larger
     gates: Sequence[bool]
     exact: Mapping[str, tuple[GlobEntry, ...]]  # path -> globs naming exactly it
-    by_prefix: Mapping[str, tuple[GlobEntry, ...]]  # literal directory prefix -> globs
+    by_prefix: Mapping[str, tuple[GlobEntry, ...]]  # glob_bucket(prefix, suffix) -> globs
     commands: Sequence[CommandEntry]
-    command_runs: Sequence[str]  # each command entry's required run, in the same order
+    # Each distinct required run of the command entries, with the numbers of the entries
+    # (in ``commands``) that carry it, in order.
+    command_runs: Sequence[tuple[str, tuple[int, ...]]]
     keywords: Mapping[str, tuple[KeywordEntry, ...]]  # first token -> keywords
     bm25: TermStats
     skipped: Sequence[tuple[str, str, str]]  # (lesson id, trigger, why it was left out)
@@ -367,7 +395,8 @@ def assemble(digests: Iterable[Digest]) -> RecallIndex:
             if glob.exact:
                 exact.setdefault(glob.glob, []).append(entry)
             else:
-                by_prefix.setdefault(literal_prefix(glob.glob), []).append(entry)
+                bucket = glob_bucket(literal_prefix(glob.glob), glob.suffix)
+                by_prefix.setdefault(bucket, []).append(entry)
         for command in lesson.commands:
             commands.append(command.entry(number, shares["command", command.pattern]))
         for keyword in lesson.keywords:
@@ -383,7 +412,7 @@ def assemble(digests: Iterable[Digest]) -> RecallIndex:
         exact={path: tuple(entries) for path, entries in exact.items()},
         by_prefix={prefix: tuple(entries) for prefix, entries in by_prefix.items()},
         commands=tuple(commands),
-        command_runs=tuple(command.required for command in commands),
+        command_runs=_grouped_runs(commands),
         keywords={word: tuple(entries) for word, entries in keywords.items()},
         bm25=term_stats([d.terms for d in active]),
         skipped=tuple(skipped),
@@ -392,6 +421,14 @@ def assemble(digests: Iterable[Digest]) -> RecallIndex:
         enforces=tuple(d.enforce for d in active),
         forbids=tuple(d.forbid for d in active),
     )
+
+
+def _grouped_runs(commands: list[CommandEntry]) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """Each distinct required run with the numbers of the entries carrying it."""
+    runs: dict[str, list[int]] = {}
+    for number, command in enumerate(commands):
+        runs.setdefault(command.required, []).append(number)
+    return tuple((run, tuple(numbers)) for run, numbers in runs.items())
 
 
 def _topic_counts(active: list[Digest]) -> tuple[tuple[str, int], ...]:

@@ -52,15 +52,66 @@ if TYPE_CHECKING:
 
 
 class Meta:
-    """What the cache was built from, as stored in the index file's header."""
+    """What the cache was built from. The index file's header holds the counts, the
+    folder's stat data and the broken files; the names and stat data of every lesson file
+    (megabytes at 50,000 files) are parts of their own, read only by a full check, so a
+    hook the watcher vouches for never reads them."""
 
-    __slots__ = ("broken", "folder_stat", "names", "racy", "stats")
+    __slots__ = ("_parts", "_reader", "broken", "files", "folder_stat")
 
-    def __init__(self, data: Any) -> None:
+    def __init__(
+        self, files: int, folder_stat: tuple[int, ...], broken: Any, reader: Reader | None = None
+    ) -> None:
+        self.files, self.folder_stat, self.broken = files, folder_stat, broken
+        self._reader = reader
+        self._parts: dict[str, Any] = {}
+
+    @classmethod
+    def built(cls, data: tuple[Any, ...]) -> Meta:
+        """The metadata of a build (``_build``'s ``(names, stats, racy, broken, folder_stat)``)."""
+        names, stats, racy, broken, folder_stat = data
+        meta = cls(len(stats) // (NUMBERS * 8), tuple(folder_stat), broken)
+        meta._parts.update(names=names, stats=stats, racy=racy)
+        return meta
+
+    @classmethod
+    def read(cls, reader: Reader) -> Meta:
+        """The metadata of the index file ``reader`` holds."""
         try:
-            self.names, self.stats, self.racy, self.broken, self.folder_stat = data
+            files, folder_stat, racy, broken = reader.meta
+            meta = cls(int(files), tuple(folder_stat), tuple(broken), reader)
         except (TypeError, ValueError):
             raise CorruptIndex("index metadata malformed") from None
+        if not racy:
+            meta._parts["racy"] = ()
+        return meta
+
+    def _part(self, name: str, kind: type) -> Any:
+        found = self._parts.get(name)
+        if found is None:
+            found = self._reader.value(name) if self._reader is not None else None
+            if not isinstance(found, kind):
+                raise CorruptIndex(f"index part {name!r} malformed")
+            self._parts[name] = found
+        return found
+
+    @property
+    def names(self) -> str:
+        """The lesson files' names, in the order of their stat data, joined by NULs."""
+        names: str = self._part("names", str)
+        return names
+
+    @property
+    def stats(self) -> bytes:
+        """Their stat data, packed (``file_scan.pack``)."""
+        stats: bytes = self._part("stats", bytes)
+        return stats
+
+    @property
+    def racy(self) -> tuple[tuple[str, bytes], ...]:
+        """(name, bytes) of the files changed within the build's clock tick."""
+        racy: tuple[tuple[str, bytes], ...] = self._part("racy", tuple)
+        return racy
 
     def listing(self) -> Listing | None:
         """The folder listing the cache was built from; None when it may not be reused."""
@@ -79,6 +130,14 @@ class Meta:
         if scan.listed and self.names != "\0".join(scan.names):
             return False
         return racy_unchanged(folder, self.racy)
+
+    def is_current(self, folder: str, scan: Scan | None = None) -> bool:
+        """``is_fresh`` against ``scan`` (by default the folder now); False when the parts
+        it reads are damaged."""
+        try:
+            return self.is_fresh(scan or self.scan(folder), folder)
+        except CorruptIndex:
+            return False
 
 
 def racy_unchanged(folder: str, racy: Any) -> bool:
@@ -116,18 +175,16 @@ def cached_index(
     opened = _open(layout)
     if opened is not None:
         reader, meta = opened
-        files = len(meta.stats) // (NUMBERS * 8)
         # The record names the cache file it vouches for: another file (a rebuild that
         # finished late, say) is checked in full.
         if (
             seen is not None
-            and files >= watch_from
+            and meta.files >= watch_from
             and watcher_client.verified(layout) == f"{seen} {reader.identity()}"
         ):
             return read_index(reader), _broken(layout, meta)
-        scan = meta.scan(folder)
-        if meta.is_fresh(scan, folder):
-            if watch_from and files >= watch_from:
+        if meta.is_current(folder):
+            if watch_from and meta.files >= watch_from:
                 _vouch(layout, seen, reader)
             return read_index(reader), _broken(layout, meta)
     return _rebuild(layout, trust=True)
@@ -139,8 +196,7 @@ def cache_state(layout: Layout) -> str:
     if opened is None:
         return "missing"
     _reader, meta = opened
-    folder = layout.under("lessons")
-    return "fresh" if meta.is_fresh(meta.scan(folder), folder) else "stale"
+    return "fresh" if meta.is_current(layout.under("lessons")) else "stale"
 
 
 def _watched(layout: Layout) -> bool:
@@ -168,7 +224,7 @@ def rebuilt_index(layout: Layout) -> tuple[RecallIndex, list[InvalidLessonFile]]
 def _open(layout: Layout) -> tuple[Reader, Meta] | None:
     try:
         reader = Reader(layout.local(INDEX_CACHE))
-        return reader, Meta(reader.meta)
+        return reader, Meta.read(reader)
     except (OSError, CorruptIndex):
         return None
 
@@ -188,7 +244,7 @@ def _rebuild(layout: Layout, *, trust: bool) -> Found:
         # nothing, and say so in the hook's log.
         note(err)
         index, _records, meta = _build(folder, Scan(folder), None, None)
-        return index, _broken(layout, Meta(meta))
+        return index, _broken(layout, Meta.built(meta))
 
 
 def _rebuild_locked(layout: Layout, lock: str, trust: bool) -> Found:
@@ -197,11 +253,11 @@ def _rebuild_locked(layout: Layout, lock: str, trust: bool) -> Found:
     opened = _open(layout) if trust else None
     clock = _fs_clock(lock)
     scan = Scan(folder)  # after the clock: see the module docstring
-    if opened is not None and opened[1].is_fresh(scan, folder):
+    if opened is not None and opened[1].is_current(folder, scan):
         return read_index(opened[0]), _broken(layout, opened[1])
     index, records, meta = _build(folder, scan, opened, clock, lambda *done: _save(layout, *done))
     _save(layout, index, records, meta)
-    return index, _broken(layout, Meta(meta))
+    return index, _broken(layout, Meta.built(meta))
 
 
 def _save(
@@ -210,11 +266,20 @@ def _save(
     """Write the cache: ``index``, built from ``records``, as ``meta`` describes."""
     from lessons_core.fsutil import atomic_write
 
+    names, stats, racy, broken, folder_stat = meta
     writer = Writer()
     add_index(writer, index)
-    writer.add_map("files", records)
+    # Read by a rebuild only: larger shards, fewer pieces.
+    writer.add_map("files", records, shard_bytes=FILES_SHARD_BYTES)
+    writer.add_value("names", names)
+    writer.add_value("stats", stats)
+    writer.add_value("racy", racy)
+    header = (len(stats) // (NUMBERS * 8), tuple(folder_stat), len(racy), broken)
     # Not durable: a cache lost to a power cut fails its checks and is rebuilt.
-    atomic_write(layout.local(INDEX_CACHE), writer.finish(meta), durable=False)
+    atomic_write(layout.local(INDEX_CACHE), writer.finish(header), durable=False)
+
+
+FILES_SHARD_BYTES = 1 << 16
 
 
 def _fs_clock(lock: str) -> int:

@@ -5,13 +5,21 @@ Layout::
     MAGIC (8 bytes) | header length (8, little-endian) | header CRC-32 (4) | header | parts
 
 The header (``marshal``) holds the format version, the interpreter's tag (marshal's format
-may change between Python versions), the caller's metadata and a table of parts. A part
-is a mapping cut into shards by a CRC-32 of the key, or a sequence cut into chunks; each
-shard and chunk is marshalled on its own and listed with its offset, length and CRC-32.
+may change between Python versions), the caller's small metadata and a table of parts: per
+part its kind and the piece that is its directory. A part is a mapping cut into shards of
+consecutive keys in sorted order, a sequence cut into chunks, or one value; every shard,
+chunk and value is marshalled on its own and listed in its part's directory with its
+offset, length and CRC-32, packed into bytes.
 
-A reader unmarshals a shard only when a key in it is asked for, so a
-query against 50,000 lessons reads a few kilobytes of index instead of twenty megabytes.
-Every shard's CRC is checked when it is loaded: a damaged or foreign file raises
+A reader loads a part's directory when the part is first used and unmarshals a shard only
+when a key in it is asked for. Shards are cut by size, a few kilobytes, and a value too
+large for one (a common term's postings, the globs under ``src``) is a piece of its own,
+read only when its key is asked for: a query against 50,000 lessons reads a few kilobytes
+of a 40 MB index, whichever keys it misses. The header stays small whatever the store's
+size (what the caller keeps per lesson file goes into parts of its own), so opening the
+file costs the same for 50 lessons or 50,000.
+
+Every piece's CRC is checked when it is loaded: a damaged or foreign file raises
 ``CorruptIndex`` (at open or at first use), and the caller rebuilds rather than trust it.
 """
 
@@ -23,7 +31,13 @@ import stat
 import sys
 import zlib
 
-from lessons_core.index.build import CommandEntry, GlobEntry, KeywordEntry, RecallIndex
+from lessons_core.index.build import (
+    LESSON_COLUMNS,
+    CommandEntry,
+    GlobEntry,
+    KeywordEntry,
+    RecallIndex,
+)
 from lessons_core.matching.bm25 import TermStats
 from lessons_core.records import overload
 
@@ -52,22 +66,42 @@ MAGIC = b"LSNINDEX"
 # hold only triggers the one judgement accepts (lessons_core.matching.trigger_checks),
 # keywords included; 9: a part of the commands' required runs, so a query reads a command
 # entry only when its run is in the command (entries are read back as named records);
-# 10: always-on lessons and topic counts (read at session start); 11: each lesson's row
-# carries its enforce flag and forbid pattern
-FORMAT_VERSION = 11
-KEYS_PER_SHARD = 32
+# 10: always-on lessons and topic counts (read at session start); 11: parts list their
+# pieces in directories of their own, maps are cut by size in key order with large
+# values apart, globs are filed by prefix and the end of their suffix, command runs are
+# grouped, and the per-file stat data is a part, not header metadata; 12: each lesson's
+# row carries its enforce flag and forbid pattern
+FORMAT_VERSION = 12
+SHARD_BYTES = 4096  # a map's shard is cut after this many marshalled bytes of values
+LARGE_BYTES = 1024  # a value marshalling to more is a piece of its own
+SMALL_BYTES = 64  # a value part marshalling to no more is kept in the header
 ITEMS_PER_CHUNK = 64
-LARGE_VALUE = 64  # items in a tuple value that earn it a piece of its own
 _PREFIX = len(MAGIC) + 8 + 4
+_ENTRY = 16  # a piece in a directory: offset (8 bytes), length (4), CRC-32 (4)
 
 
 class CorruptIndex(ValueError):
     """The index file is damaged, truncated, or written by another version."""
 
 
-def shard_of(key: str, shards: int) -> int:
-    """Which shard holds ``key``: stable across processes, unlike ``hash``."""
-    return zlib.crc32(key.encode("utf-8", "surrogatepass")) % shards
+def _packed(pieces: Iterable[Piece]) -> bytes:
+    return b"".join(
+        o.to_bytes(8, "little") + n.to_bytes(4, "little") + c.to_bytes(4, "little")
+        for o, n, c in pieces
+    )
+
+
+def _entry(pieces: bytes, number: int) -> Piece:
+    """Piece ``number`` of a directory's packed ``pieces``."""
+    at = number * _ENTRY
+    entry = pieces[at : at + _ENTRY]
+    if len(entry) != _ENTRY:
+        raise CorruptIndex("index directory damaged")
+    return (
+        int.from_bytes(entry[:8], "little"),
+        int.from_bytes(entry[8:12], "little"),
+        int.from_bytes(entry[12:], "little"),
+    )
 
 
 class Writer:
@@ -79,35 +113,66 @@ class Writer:
         self._table: dict[str, tuple[Any, ...]] = {}
 
     def _piece(self, value: Any) -> Piece:
-        data = marshal.dumps(value)
+        return self._raw(marshal.dumps(value))
+
+    def _raw(self, data: bytes) -> Piece:
         piece = (self._offset, len(data), zlib.crc32(data))
         self._pieces.append(data)
         self._offset += len(data)
         return piece
 
-    def add_map(self, name: str, mapping: Mapping[str, Any]) -> None:
-        """Store ``mapping`` in shards; a large value (a common term's postings, the globs
-        under ``src``) gets a piece of its own so it never weighs on its neighbours."""
-        count = max(1, len(mapping) // KEYS_PER_SHARD)
-        shards: list[dict[str, Any]] = [{} for _ in range(count)]
+    def add_map(
+        self, name: str, mapping: Mapping[str, Any], shard_bytes: int = SHARD_BYTES
+    ) -> None:
+        """Store ``mapping`` in shards of consecutive keys (sorted), each cut once its
+        values pass ``shard_bytes``; a value over ``LARGE_BYTES`` gets a piece of its own
+        so it never weighs on its neighbours (a shard keeps only where it is)."""
+        firsts: list[str] = []
+        pieces: list[Piece] = []
+        inline: dict[str, Any] = {}
         large: dict[str, Piece] = {}
-        for key, value in mapping.items():
-            if isinstance(value, tuple) and len(value) > LARGE_VALUE:
-                large[key] = self._piece(value)
+        size = 0
+        for key in sorted(mapping):
+            if not inline and not large:
+                firsts.append(key)
+            data = marshal.dumps(mapping[key])
+            if len(data) > LARGE_BYTES:
+                large[key] = self._raw(data)
+                size += 32
             else:
-                shards[shard_of(key, count)][key] = value
-        pieces = tuple(self._piece(shard) for shard in shards)
-        self._table[name] = ("map", len(mapping), pieces, large)
+                inline[key] = mapping[key]
+                size += len(data) + len(key)
+            if size >= shard_bytes:
+                pieces.append(self._piece((inline, large)))
+                inline, large, size = {}, {}, 0
+        if inline or large or not pieces:
+            if not firsts:
+                firsts.append("")
+            pieces.append(self._piece((inline, large)))
+        directory = self._piece((tuple(firsts), _packed(pieces)))
+        self._table[name] = ("map", len(mapping), directory)
 
-    def add_seq(self, name: str, items: Sequence[Any]) -> None:
+    def add_seq(self, name: str, items: Sequence[Any], per_chunk: int = ITEMS_PER_CHUNK) -> None:
         values = tuple(items)
-        chunks = tuple(
-            self._piece(values[start : start + ITEMS_PER_CHUNK])
-            for start in range(0, len(values), ITEMS_PER_CHUNK)
-        )
-        self._table[name] = ("seq", len(values), chunks)
+        chunks = [
+            self._piece(values[start : start + per_chunk])
+            for start in range(0, len(values), per_chunk)
+        ]
+        directory = self._piece((per_chunk, _packed(chunks)))
+        self._table[name] = ("seq", len(values), directory)
+
+    def add_value(self, name: str, value: Any) -> None:
+        """One value, read whole when it is asked for (``Reader.value``); a small one is
+        kept in the header itself."""
+        data = marshal.dumps(value)
+        if len(data) <= SMALL_BYTES:
+            self._table[name] = ("value", 0, None, value)
+        else:
+            self._table[name] = ("value", 0, self._raw(data))
 
     def finish(self, meta: Any) -> bytes:
+        """The file; ``meta`` (``Reader.meta``) is read on every open, so keep it small:
+        anything that grows with the store goes into a part."""
         header = marshal.dumps(
             (FORMAT_VERSION, sys.implementation.cache_tag, meta, self._table, self._offset)
         )
@@ -131,14 +196,19 @@ class Reader:
         # belongs): opened without blocking, and only a regular file is read.
         flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
         self._fd = os.open(path, flags)  # closed by __del__: parts load lazily
-        if not stat.S_ISREG(os.fstat(self._fd).st_mode):
+        found = os.fstat(self._fd)
+        if not stat.S_ISREG(found.st_mode):
             raise CorruptIndex("not a regular file")
-        prefix = os.pread(self._fd, _PREFIX, 0)
-        if len(prefix) < _PREFIX or prefix[: len(MAGIC)] != MAGIC:
+        self._stat = found
+        # The prefix and, in one read, a header of the usual size.
+        head = os.pread(self._fd, 4096, 0)
+        if len(head) < _PREFIX or head[: len(MAGIC)] != MAGIC:
             raise CorruptIndex("not a lessons index file")
-        size = int.from_bytes(prefix[len(MAGIC) : len(MAGIC) + 8], "little")
-        header = os.pread(self._fd, size, _PREFIX)
-        if len(header) != size or zlib.crc32(header) != int.from_bytes(prefix[16:], "little"):
+        size = int.from_bytes(head[len(MAGIC) : len(MAGIC) + 8], "little")
+        header = head[_PREFIX : _PREFIX + size]
+        if len(header) < size:
+            header = os.pread(self._fd, size, _PREFIX)
+        if len(header) != size or zlib.crc32(header) != int.from_bytes(head[16:20], "little"):
             raise CorruptIndex("index header damaged")
         try:
             version, tag, meta, table, body = marshal.loads(header)
@@ -147,14 +217,14 @@ class Reader:
         if version != FORMAT_VERSION or tag != sys.implementation.cache_tag:
             raise CorruptIndex("index written by another version")
         self._base = _PREFIX + size
-        if os.fstat(self._fd).st_size != self._base + body:
+        if found.st_size != self._base + body:
             raise CorruptIndex("index file truncated")
         self.meta: Any = meta
         self._table: dict[str, tuple[Any, ...]] = table
 
     def identity(self) -> str:
         """Which file this is: every write makes a new one (a temp file renamed in)."""
-        found = os.fstat(self._fd)
+        found = self._stat
         times = f"{found.st_mtime_ns}:{found.st_ctime_ns}"
         return f"{found.st_dev}:{found.st_ino}:{found.st_size}:{times}"
 
@@ -173,63 +243,92 @@ class Reader:
         except (EOFError, ValueError, TypeError) as err:
             raise CorruptIndex(f"index part unreadable ({err})") from None
 
-    def part(self, name: str, kind: str) -> tuple[Any, ...]:
+    def part(self, name: str, kind: str) -> tuple[int, Piece]:
+        """Part ``name``'s size and the piece holding its directory (its value, for a
+        ``value`` part)."""
         try:
             found = self._table[name]
         except KeyError:
             raise CorruptIndex(f"index has no part {name!r}") from None
         if found[0] != kind:
             raise CorruptIndex(f"index part {name!r} is not a {kind}")
-        return tuple(found[1:])
+        return found[1], found[2]
+
+    def directory(self, name: str, kind: str) -> tuple[int, Any, bytes]:
+        """Part ``name``'s size, the first field of its directory and its packed pieces."""
+        size, piece = self.part(name, kind)
+        try:
+            first, pieces = self.load(piece)
+        except (TypeError, ValueError):
+            raise CorruptIndex(f"index part {name!r} has a malformed directory") from None
+        return size, first, pieces
 
     def map(self, name: str, record: type | None = None) -> LazyMap[Any]:
         """Part ``name``, a mapping; with ``record``, each value is a tuple of records of
-        that type (stored as plain tuples: ``marshal`` takes no other)."""
-        size, shards, large = self.part(name, "map")
-        return LazyMap(self, size, shards, large, record)
+        that type (stored as plain tuples: ``marshal`` takes no other). Its directory is
+        read when a key is first asked for."""
+        return LazyMap(self, name, self.part(name, "map")[0], record)
 
     def seq(self, name: str, record: type | None = None) -> LazySeq[Any]:
         """Part ``name``, a sequence; with ``record``, of records of that type."""
-        size, chunks = self.part(name, "seq")
-        return LazySeq(self, size, chunks, record)
+        return LazySeq(self, name, self.part(name, "seq")[0], record)
+
+    def value(self, name: str) -> Any:
+        """Part ``name``, one value (``Writer.add_value``)."""
+        _size, piece = self.part(name, "value")
+        return self._table[name][3] if piece is None else self.load(piece)
 
 
 class LazyMap(Mapping[str, V]):
-    """A read-only mapping whose shards are unmarshalled when first touched."""
+    """A read-only mapping whose directory and shards are unmarshalled when first touched."""
 
-    def __init__(
-        self,
-        reader: Reader,
-        size: int,
-        shards: tuple[Piece, ...],
-        large: dict[str, Piece],
-        record: type | None = None,
-    ) -> None:
-        self._reader, self._size, self._shards, self._large = reader, size, shards, large
-        self._record = record
-        self._loaded: dict[int, dict[str, V]] = {}
+    def __init__(self, reader: Reader, name: str, size: int, record: type | None = None) -> None:
+        self._reader, self._name, self._size, self._record = reader, name, size, record
+        self._firsts: tuple[str, ...] | None = None
+        self._pieces = b""
+        self._loaded: dict[int, tuple[dict[str, V], dict[str, Piece]]] = {}
 
-    def _shard(self, number: int) -> dict[str, V]:
+    def _shard(self, number: int) -> tuple[dict[str, V], dict[str, Piece]]:
         shard = self._loaded.get(number)
         if shard is None:
-            shard = self._loaded[number] = self._reader.load(self._shards[number])
+            shard = self._reader.load(_entry(self._pieces, number))
+            if not isinstance(shard, tuple) or len(shard) != 2:
+                raise CorruptIndex(f"index part {self._name!r} has a malformed shard")
+            self._loaded[number] = shard
         return shard
 
+    def _shard_of(self, key: str) -> int:
+        """The number of the shard that would hold ``key``: the last whose first key is
+        not after it (a binary search: importing bisect would cost more than it saves)."""
+        firsts = self._firsts
+        if firsts is None:
+            _size, firsts, self._pieces = self._reader.directory(self._name, "map")
+            self._firsts = firsts
+        low, high = 0, len(firsts)
+        while low < high:
+            middle = (low + high) // 2
+            if key < firsts[middle]:
+                high = middle
+            else:
+                low = middle + 1
+        return max(low - 1, 0)
+
     def __getitem__(self, key: str) -> V:
-        piece = self._large.get(key)
-        if piece is not None:
-            value: V = self._reader.load(piece)
-        else:
-            value = self._shard(shard_of(key, len(self._shards)))[key]
+        inline, large = self._shard(self._shard_of(key))
+        piece = large.get(key)
+        value: V = self._reader.load(piece) if piece is not None else inline[key]
         if self._record is None:
             return value
         typed: V = _records(self._record, value)  # type: ignore[arg-type]  # a tuple part
         return typed
 
     def __iter__(self) -> Iterator[str]:
-        yield from self._large
-        for number in range(len(self._shards)):
-            yield from self._shard(number)
+        if self._firsts is None:
+            self._shard_of("")
+        for number in range(len(self._pieces) // _ENTRY):
+            inline, large = self._shard(number)
+            yield from inline
+            yield from large
 
     def __len__(self) -> int:
         return self._size
@@ -258,42 +357,79 @@ class _ReadOnlySeq(Sequence[V]):
 
 
 class LazySeq(_ReadOnlySeq[V]):
-    """A read-only sequence whose chunks are unmarshalled when first touched."""
+    """A read-only sequence whose directory and chunks are unmarshalled when first touched."""
 
-    def __init__(
-        self, reader: Reader, size: int, chunks: tuple[Piece, ...], record: type | None = None
-    ) -> None:
-        self._reader, self._size, self._chunks, self._record = reader, size, chunks, record
+    def __init__(self, reader: Reader, name: str, size: int, record: type | None = None) -> None:
+        self._reader, self._name, self._size, self._record = reader, name, size, record
+        self._per_chunk = 0  # until the directory is read
+        self._pieces = b""
         self._loaded: dict[int, tuple[V, ...]] = {}
 
     def _chunk(self, number: int) -> tuple[V, ...]:
         chunk = self._loaded.get(number)
         if chunk is None:
-            chunk = self._reader.load(self._chunks[number])
+            chunk = self._reader.load(_entry(self._pieces, number))
             if self._record is not None:
                 chunk = _records(self._record, chunk)
             self._loaded[number] = chunk
         return chunk
 
+    def _chunk_size(self) -> int:
+        if not self._per_chunk:
+            _size, per_chunk, self._pieces = self._reader.directory(self._name, "seq")
+            if not isinstance(per_chunk, int) or per_chunk < 1:
+                raise CorruptIndex(f"index part {self._name!r} has a malformed directory")
+            self._per_chunk = per_chunk
+        return self._per_chunk
+
     def _item(self, index: int) -> V:
-        return self._chunk(index // ITEMS_PER_CHUNK)[index % ITEMS_PER_CHUNK]
+        where, offset = divmod(index, self._chunk_size())
+        return self._chunk(where)[offset]
 
     def __iter__(self) -> Iterator[V]:
-        for number in range(len(self._chunks)):
+        if self._size:
+            self._chunk_size()
+        for number in range(len(self._pieces) // _ENTRY):
             yield from self._chunk(number)
 
     def items(self, numbers: Iterable[int]) -> dict[int, V]:
         """``{n: self[n]}`` for valid ``numbers``, without a method call per item."""
         loaded, chunk = self._loaded, self._chunk
+        per_chunk = self._chunk_size() if self._size else 1
         found: dict[int, V] = {}
         for n in numbers:
-            where, offset = divmod(n, ITEMS_PER_CHUNK)
+            where, offset = divmod(n, per_chunk)
             part = loaded.get(where)
             found[n] = (part if part is not None else chunk(where))[offset]
         return found
 
     def __len__(self) -> int:
         return self._size
+
+
+class LazyValue(_ReadOnlySeq[V]):
+    """A sequence stored as one value part, read whole when first used."""
+
+    def __init__(self, reader: Reader, name: str) -> None:
+        self._reader, self._name = reader, name
+        self._value: tuple[V, ...] | None = None
+
+    def _whole(self) -> tuple[V, ...]:
+        if self._value is None:
+            value = self._reader.value(self._name)
+            if not isinstance(value, tuple):
+                raise CorruptIndex(f"index part {self._name!r} is not a sequence")
+            self._value = value
+        return self._value
+
+    def _item(self, index: int) -> V:
+        return self._whole()[index]
+
+    def __iter__(self) -> Iterator[V]:
+        return iter(self._whole())
+
+    def __len__(self) -> int:
+        return len(self._whole())
 
 
 class Column(_ReadOnlySeq[V]):
@@ -325,20 +461,19 @@ def _records(record: type, values: tuple[Any, ...]) -> Any:
     return tuple([new(record, value) for value in values])
 
 
+# Rows of the lessons part per chunk: a query fetches the rows of its candidates, spread
+# over the whole store, so a chunk is kept to a few rules. Command entries likewise: a
+# command's runs name entries all over the part.
+ROWS_PER_CHUNK = 16
+COMMANDS_PER_CHUNK = 8
+
+
 def add_index(writer: Writer, index: RecallIndex) -> None:
     """Store every part of ``index``; ``read_index`` gives it back, lazily."""
-    rows = zip(
-        index.ids,
-        index.rules,
-        index.created,
-        index.gates,
-        index.enforces,
-        index.forbids,
-        strict=True,
-    )
-    writer.add_seq("lessons", tuple(rows))
-    writer.add_seq("commands", tuple(map(tuple, index.commands)))
-    writer.add_seq("command_runs", index.command_runs)
+    rows = zip(*(getattr(index, column) for column in LESSON_COLUMNS), strict=True)
+    writer.add_seq("lessons", tuple(rows), ROWS_PER_CHUNK)
+    writer.add_seq("commands", tuple(map(tuple, index.commands)), COMMANDS_PER_CHUNK)
+    writer.add_value("command_runs", tuple(index.command_runs))
     writer.add_seq("skipped", index.skipped)
     writer.add_seq("always", index.always)
     writer.add_seq("topics", index.topics)
@@ -348,31 +483,28 @@ def add_index(writer: Writer, index: RecallIndex) -> None:
     writer.add_map("idf", index.bm25.idf)
     writer.add_map("postings", index.bm25.postings)
     writer.add_seq("doc_len", index.bm25.doc_len)  # for completeness: postings carry it
-    writer.add_seq("avgdl", (index.bm25.avgdl,))
+    writer.add_value("avgdl", index.bm25.avgdl)
 
 
 def read_index(reader: Reader) -> RecallIndex:
-    """The index stored by ``add_index``; nothing is unmarshalled until it is used."""
+    """The index stored by ``add_index``; nothing is unmarshalled until it is used, but
+    for the handful of bytes in the header."""
     lessons = reader.seq("lessons")
+    columns: dict[str, Any] = {c: Column(lessons, n) for n, c in enumerate(LESSON_COLUMNS)}
     return RecallIndex(
-        ids=Column(lessons, 0),
-        rules=Column(lessons, 1),
-        created=Column(lessons, 2),
-        gates=Column(lessons, 3),
+        **columns,
         exact=reader.map("exact", GlobEntry),
         by_prefix=reader.map("by_prefix", GlobEntry),
         commands=reader.seq("commands", CommandEntry),
-        command_runs=reader.seq("command_runs"),
+        command_runs=LazyValue(reader, "command_runs"),
         keywords=reader.map("keywords", KeywordEntry),
         bm25=TermStats(
             idf=reader.map("idf"),
             postings=reader.map("postings"),
             doc_len=reader.seq("doc_len"),
-            avgdl=float(reader.seq("avgdl")[0]),
+            avgdl=float(reader.value("avgdl")),
         ),
         skipped=reader.seq("skipped"),
         always=reader.seq("always"),
         topics=reader.seq("topics"),
-        enforces=Column(lessons, 4),
-        forbids=Column(lessons, 5),
     )

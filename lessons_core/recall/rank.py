@@ -26,6 +26,7 @@ the cached index must be rebuilt.
 
 from __future__ import annotations
 
+from lessons_core.index.build import path_buckets
 from lessons_core.matching.bm25 import scores
 from lessons_core.matching.glob_match import glob_matches, normalise_glob
 from lessons_core.matching.words import meaningful, phrase_at, stems, tokens
@@ -220,15 +221,16 @@ def rank(index: RecallIndex, request: RecallRequest) -> list[Candidate]:
 def file_matches(index: RecallIndex, path: str) -> list[GlobEntry]:
     """The file triggers that match ``path``, through the one file matcher
     (``glob_match.glob_matches``). Only globs that could match are tried: the path's exact
-    entry, then those under an ancestor prefix whose literal ending the path has."""
+    entry, then those under an ancestor prefix whose literal ending the path has (filed
+    by the end of that ending: ``build.glob_bucket``)."""
     found = list(index.exact.get(path, ()))
     parts = path.split("/")
+    by_prefix = index.by_prefix
     for depth in range(len(parts)):
-        found.extend(
-            entry
-            for entry in index.by_prefix.get("/".join(parts[:depth]), ())
-            if path.endswith(entry.suffix)
-        )
+        for bucket in path_buckets("/".join(parts[:depth]), path):
+            found.extend(
+                entry for entry in by_prefix.get(bucket, ()) if path.endswith(entry.suffix)
+            )
     return [entry for entry in found if glob_matches(entry.matcher, path)]
 
 
@@ -240,9 +242,15 @@ def command_matches(index: RecallIndex, command: str) -> Iterable[tuple[CommandE
     from lessons_core.matching.commands import fired_part, request_parts
 
     parts = request_parts(command)
-    for number, required in enumerate(index.command_runs):
-        if required not in command:
-            continue  # the literal every match contains is absent: skip compiling it
+    # Entries whose literal run is in the command, in entry order; the others are never
+    # read nor compiled.
+    numbers = sorted(
+        number
+        for required, carrying in index.command_runs
+        if required in command
+        for number in carrying
+    )
+    for number in numbers:
         entry = index.commands[number]
         part = fired_part(entry.regex, parts)
         if part is not None:
@@ -294,8 +302,8 @@ def select(
     exclude = allowance.exclude
     excluded = tuple(c for c in ranked if c.hit.lesson_id in exclude)
     eligible = [c for c in ranked if c.hit.lesson_id not in exclude]
-    if read:  # broad matches wait for the change: not shown, not counted
-        eligible = [c for c in eligible if not _demoted(c)]
+    if read:  # broad file matches wait for the change: not shown, not counted
+        eligible = [c for c in eligible if not (_demoted(c) and c.hit.via != VIA_COMMAND)]
     if not eligible:  # the silent call: nothing to render, nothing to count
         return Selection(shown=(), cut=(), excluded=excluded)
     from lessons_core.recall.render import fitting

@@ -27,7 +27,8 @@ A rule is shown by its first sentence, at most ``MAX_SHOWN_CHARS`` long: a rule 
 with ``lessons add`` is one sentence and shows whole, while a longer one (an imported rule
 of several sentences, say) ends in ``…`` and its id (``[ID]``), for ``lessons show ID``.
 Only a cut rule names its id, and a rule about the very file touched is labelled ``this
-file`` rather than with the path the agent just named: the block repeats on every
+file`` rather than with the path the agent just named (a command rule ``this command``,
+rather than with its pattern): the block repeats on every
 delivering call, so what it says once per session (what the block is, how to read a cut
 rule) is said by the session note (``lessons_core.delivery.deliver.SESSION_NOTE``), and a
 block carries ``header`` only where no note came before it (``lessons query``, the MCP
@@ -205,6 +206,8 @@ def why(hit: Hit) -> str:
         return "named in the prompt: " + neutralise(hit.matched, MAX_LABEL_CHARS)
     if hit.via == "file" and hit.matched and hit.trigger == hit.matched:
         return "this file"  # the path the agent just named, not said again
+    if hit.via == "command":
+        return "this command"  # the agent just wrote it; the pattern says no more
     return f"{hit.via}: {neutralise(hit.trigger, MAX_LABEL_CHARS)}"
 
 
@@ -228,8 +231,8 @@ def inert_line(line: str) -> str:
 
 
 def notice(more: int) -> str:
-    rules = "rule" if more == 1 else "rules"
-    return f"{more} more matching {rules} not shown."
+    """The line saying how many more rules match than the block shows."""
+    return "1 more rule matches." if more == 1 else f"{more} more rules match."
 
 
 def fitting(hits: Sequence[Hit], max_tokens: int) -> tuple[str, ...]:

@@ -18,16 +18,20 @@ SHA-256; the command words are imported when a command is named.
 
 from __future__ import annotations
 
+import sys
+
 from lessons_core.records import NamedTuple
 
 # hashlib's own C SHA-256, without loading OpenSSL's bindings (~5 ms on every hook call).
+# Chosen by version, not by a failed import: a module found nowhere makes the launcher's
+# interpreter run site's setup after all (lessons_cli/__main__.py).
 try:
-    from _sha2 import sha256  # type: ignore[import-not-found, unused-ignore]  # 3.12+
-except ImportError:
-    try:
+    if sys.version_info >= (3, 12):
+        from _sha2 import sha256  # type: ignore[import-not-found, unused-ignore]
+    else:
         from _sha256 import sha256  # type: ignore[import-not-found, no-redef, unused-ignore]
-    except ImportError:
-        from hashlib import sha256  # type: ignore[assignment, unused-ignore]
+except ImportError:
+    from hashlib import sha256  # type: ignore[assignment, unused-ignore]
 
 FILE = "file"
 COMMAND = "command"

@@ -11,8 +11,10 @@
 # --user). It asks the install found (`lessons --launch-info`) for its interpreter and
 # entry file, remembers them in .lessons/local/launch (per clone, not committed) and
 # checks them on every call. Python runs isolated (-I), so code in the repo is never run
-# in place of lessons. A hook on a machine without lessons exits 0 without output (at
-# session start it says how to install lessons), so it never gets in the agent's way.
+# in place of lessons, and without site's setup (-S), which the entry file runs itself
+# only if a module is not found without it. A hook on a machine without lessons exits 0
+# without output (at session start it says how to install lessons), so it never gets in
+# the agent's way.
 
 case $0 in
 */*) store=${0%/*} ;;
@@ -43,7 +45,7 @@ else
     esac
 fi
 if [ -n "$source" ] && [ -f "$main" ] && [ -x "$py" ]; then
-    exec "$py" -I "$main" "$@"
+    exec "$py" -I -S "$main" "$@"
 fi
 
 # Ask an install where it lives: its interpreter and its lessons_cli/__main__.py, one a
@@ -87,7 +89,7 @@ if [ -n "$found" ]; then
         printf '%s\n%s\n%s\n' "$py" "$main" "$found" >"$cache.$$" 2>/dev/null; then
         mv -f "$cache.$$" "$cache" 2>/dev/null || rm -f "$cache.$$"
     fi
-    exec "$py" -I "$main" "$@"
+    exec "$py" -I -S "$main" "$@"
 fi
 
 hint="lessons is set up in this repository (.lessons/) but not installed on this machine, \

@@ -30,8 +30,8 @@ COMMANDS = {
 
 @pytest.mark.parametrize("mode", ["allowed", "skip-permissions"])
 def test_claude_code_refuses_an_exported_deny_rule_itself(project: Project, mode: str) -> None:
-    """Each exported form of rule (prefix, exact, wildcard) holds where the hook's gate
-    lets a retry through, and with --dangerously-skip-permissions too: no command runs."""
+    """Each exported form of rule (prefix, exact, wildcard) holds without the lessons hooks,
+    and with --dangerously-skip-permissions too: no command runs."""
     lesson = {
         "created": "2026-12-01",
         "enforce": True,
@@ -52,9 +52,13 @@ def test_claude_code_refuses_an_exported_deny_rule_itself(project: Project, mode
     written = json.loads(settings.read_text())
     assert written["permissions"]["deny"] == rules
     assert written["hooks"] == hooks  # the lessons wiring is untouched
+    # The enforced lesson's hook would refuse first; without the hooks (a teammate who has
+    # not installed lessons) only the client's own deny rules stand in the way.
+    del written["hooks"]
+    settings.write_text(json.dumps(written, indent=2) + "\n")
 
     fake = project.fake
-    # Each command twice: the hook's gate lets a retry run; the deny rule never does.
+    # Each command twice: a retry runs past a refusal made once; the deny rule refuses it again.
     fake.scenarios["deny"] = [bash_call(c) for c in COMMANDS.values() for _ in range(2)]
     flags = ["--allowedTools", TOOLS] if mode == "allowed" else ["--dangerously-skip-permissions"]
     # IS_SANDBOX=1: the client's own switch that lets --dangerously-skip-permissions run
@@ -62,7 +66,7 @@ def test_claude_code_refuses_an_exported_deny_rule_itself(project: Project, mode
     result = project.claude("SCENARIO:deny release it", *flags, IS_SANDBOX="1")
     assert [name for name in COMMANDS if (project.root / name).exists()] == []
     results = tool_results(fake.requests[-1])  # every call's result, in the last request
-    assert GATE_PREFIX not in result_text(results[-1])  # Claude Code's refusal, not the gate's
+    assert GATE_PREFIX not in result_text(results[-1])  # the client's refusal, no hook's
     assert len([d for d in result["permission_denials"] if d["tool_name"] == "Bash"]) >= 6
     assert all(r["is_error"] for r in results)
     denied = {result_text(r) for r in results}

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from lessons_core.delivery.deliver import GATE_PREFIX, gate_line
+from lessons_core.delivery.deliver import GATE_PREFIX
 from lessons_core.store.layout import Layout
 from tests.conftest import lesson_count, run, save_lesson
 from tests.transcript_records import SESSION, record, tool_result, tool_use, write
@@ -237,10 +237,16 @@ def test_corrections_need_an_action_right_before_them(repo: Layout, tmp_path: Pa
     assert found == []
 
 
+RULE = "Use make (not a script of your own) to deploy."
 REFUSALS = [
-    # today's: the ids on the refusal's first line, the rules without them
-    f"{gate_line(['x'])}\n<project-lessons>\n- Use make. (command: make)\n</project-lessons>",
-    # recorded before: each rule's line led by its id
+    # today's: the rules' lines alone, told by the store's rule "x"
+    f"{GATE_PREFIX}\n<project-lessons>\n- {RULE} (command: make)\n</project-lessons>",
+    # a rule cut short ends in its id
+    f"{GATE_PREFIX}\n<project-lessons>\n- Use make … (command: make) [x]\n</project-lessons>",
+    # recorded before: the ids on the refusal's first line
+    "Not run yet: adjust the call to these lessons if they apply, then make it again. [x]\n"
+    "<project-lessons>\n- Use make. (command: make)\n</project-lessons>",
+    # recorded before that: each rule's line led by its id
     f"{GATE_PREFIX}\n<project-lessons>\n- x: rule\n</project-lessons>",
 ]
 
@@ -250,7 +256,9 @@ def test_a_call_sent_again_unchanged_after_a_gate_is_a_gate_ignored(
     repo: Layout, tmp_path: Path, refusal: str
 ) -> None:
     """The refusal is no failure; the identical retry is the candidate, naming the lessons
-    the refusal showed; a changed one is not."""
+    the refusal showed (by their lines, whose rule the store holds); a changed one is
+    not."""
+    save_lesson(repo, "x", RULE, commands=("make release",))
     found = harvested(
         tmp_path,
         [

@@ -46,11 +46,46 @@ def test_command_rules_gate_and_file_rules_come_with_the_read_by_default(
     assert gate.gate
     assert gate.text.startswith(delivery.GATE_PREFIX)
     assert "Run make gen before pushing." in gate.text
-    assert "build-gen-before-push" in gate.text
+    assert gate.shown == ("build-gen-before-push",)
+    assert "build-gen-before-push" not in gate.text  # a whole rule is not named by id
     assert context is not None
     assert not context.gate
     assert "Keep src/a.py import-safe." in context.text
     assert delivery.GATE_PREFIX not in context.text
+    assert delivery.before_action(project, "s", EDIT, Config()) is None
+
+
+def test_a_refusal_line_is_two_words_once_the_session_note_said_the_rest(
+    project: Layout,
+) -> None:
+    """Before any session start the refusal says to apply the rules and make the call
+    again; after the note (which says a refused call runs when made again) it is
+    ``GATE_PREFIX`` alone, then the block."""
+    _lessons(project)
+    first = delivery.before_action(project, "s", PUSH, Config())
+    assert first is not None
+    assert first.text.splitlines()[0] == f"{delivery.GATE_PREFIX} {delivery.GATE_ADVICE}"
+    delivery.session_start(project, "s", "startup", Config())
+    other = ToolAction(command="git push origin dev")  # not the refused call made again
+    noted = delivery.before_action(project, "s", other, Config())
+    assert noted is not None
+    assert noted.text.splitlines()[:2] == [delivery.GATE_PREFIX, "<project-lessons>"]
+
+
+def test_a_read_leaves_a_broad_rule_for_the_change(project: Layout) -> None:
+    """A rule of a glob over a whole tree does not speak on the read of a file it covers
+    (the exact file's rule does); the change of the file is refused once with it, and the
+    retry runs."""
+    _lessons(project)
+    write_lesson(project, "code-src-small", "Keep modules small.", files=("src/**",))
+    read = delivery.before_action(project, "s", READ, Config())
+    assert read is not None
+    assert read.shown == ("code-a-no-side-effects",)
+    other = ToolAction(reads=("src/b.py",))
+    assert delivery.before_action(project, "s", other, Config()) is None
+    change = delivery.before_action(project, "s", EDIT, Config())
+    assert change is not None
+    assert (change.gate, change.shown) == (True, ("code-src-small",))
     assert delivery.before_action(project, "s", EDIT, Config()) is None
 
 
@@ -114,8 +149,8 @@ def test_a_read_before_a_reset_or_a_lesson_added_since_leaves_the_change_refused
     added = delivery.before_action(project, "s", EDIT, Config())
     assert added is not None
     assert added.gate
-    assert "code-a-typed" in added.text
-    assert "code-a-no-side-effects" not in added.text
+    assert added.shown == ("code-a-typed",)
+    assert "Type every function in src/a.py." in added.text
     readme = ToolAction(reads=("README.md",))
     assert delivery.before_action(project, "s", readme, Config()) is None
 
@@ -353,15 +388,16 @@ def test_session_note_at_start_clear_and_compact_only(project: Layout) -> None:
     )
 
 
-def test_session_note_is_about_eighty_tokens(project: Layout) -> None:
-    """The note stays short: about 80 tokens (4 characters a token) besides the repo's
-    path, and it names the launcher by that path, for ``show`` and for ``add``, so the
-    agent's shell can run both."""
+def test_session_note_is_about_sixty_five_tokens(project: Layout) -> None:
+    """The note stays short: about 65 tokens (4 characters a token) besides the repo's
+    path, and it names the launcher by that path once, in the capture line the agent's
+    shell can run as it is; ``show`` is the same command's."""
     note = delivery.session_note(project)
     launcher = f"sh {project.root}/.lessons/run"
-    for command in ("show ID", 'add "RULE"'):
-        assert f"{launcher} {command}" in note
-    assert len(note.replace(launcher, "lessons")) <= 80 * 4
+    assert f'{launcher} add "RULE"' in note
+    assert note.count(str(project.root)) == 1
+    assert "; its show ID shows" in note
+    assert len(note.replace(launcher, "lessons")) <= 65 * 4
 
 
 def test_session_note_quotes_a_path_the_shell_would_split(tmp_path: Path) -> None:
@@ -386,7 +422,6 @@ def test_a_store_without_the_launcher_says_plain_lessons(project: Layout) -> Non
     (project.root / ".lessons" / "run").unlink()
     note = delivery.session_note(project)
     assert 'taught: lessons add "RULE"' in note
-    assert "cut: lessons show ID." in note
 
 
 def test_prompt_keywords_are_shown_once(project: Layout) -> None:
@@ -430,9 +465,8 @@ def test_a_refusal_the_session_cannot_record_comes_as_context_without_its_refusa
     unrecorded: Any = SimpleNamespace(recorded=False)
     block = "<project-lessons>\n- Rule.\n</project-lessons>"
     for head in ("", "That call failed twice the same way.\n"):
-        notice = delivery.Notice(
-            f"{head}{delivery.gate_line(('a-rule',))}\n{block}", gate=True, shown=("a-rule",)
-        )
+        text = f"{head}{delivery.GATE_PREFIX}\n{block}"
+        notice = delivery.Notice(text, gate=True, shown=("a-rule",))
         context = delivery._unrefused(notice, unrecorded, BOTH_MODES)
         assert context is not None
         assert (context.text, context.gate) == (f"{head}{block}", False)

@@ -207,14 +207,14 @@ def test_racy_files_are_compared_only_until_the_next_build(
     write_lesson("api", "Reuse the shared client.", files=("src/api/**",))
     rules(layout)
     reader = index_file.Reader(str(cache(layout)))
-    assert [name for name, _raw in index_cache.Meta(reader.meta).racy] == ["api.json"]
+    assert [name for name, _raw in index_cache.Meta.read(reader).racy] == ["api.json"]
     time.sleep(1.05 - time.time() % 1)
     write_lesson("timeout", "Give requests a timeout.", files=("src/api/client.ts",))
     time.sleep(1.05 - time.time() % 1)
     layout.lesson_path("timeout").touch()  # changed, and in an earlier second than the build
     time.sleep(1.05 - time.time() % 1)
     rules(layout)
-    assert index_cache.Meta(index_file.Reader(str(cache(layout))).meta).racy == ()
+    assert index_cache.Meta.read(index_file.Reader(str(cache(layout)))).racy == ()
 
 
 def test_a_config_change_is_seen_by_the_next_recall(
@@ -285,8 +285,8 @@ def test_a_damaged_part_found_at_first_use_triggers_a_rebuild(
     write_lesson("api", "Reuse the shared client.", files=("src/api/**",))
     rules(layout)
     reader = index_file.Reader(str(cache(layout)))
-    _size, shards, _large = reader.part("by_prefix", "map")
-    offset = reader._base + shards[0][0] + 2
+    _size, _firsts, pieces = reader.directory("by_prefix", "map")
+    offset = reader._base + index_file._entry(pieces, 0)[0] + 2
     data = bytearray(cache(layout).read_bytes())
     data[offset] ^= 0xFF
     cache(layout).write_bytes(bytes(data))

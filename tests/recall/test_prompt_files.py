@@ -166,7 +166,7 @@ def test_named_files_stay_within_the_recall_budget(layout: Layout) -> None:
     notice = delivery.on_prompt(layout, "s", "edit src/app.py", Config(max_trigger_matches=2))
     assert notice is not None
     assert len(notice.shown) == 2
-    assert "4 more matching rules not shown." in notice.text
+    assert "4 more rules match." in notice.text
 
 
 def test_a_store_below_the_top_of_git_names_files_relative_to_itself(tmp_path: Path) -> None:

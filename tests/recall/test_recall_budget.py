@@ -69,8 +69,8 @@ def test_notice_says_how_many_more(layout: Layout, write_lesson: WriteLesson) ->
     """The block ends with a one-line notice when rules were cut."""
     many(write_lesson, 7)
     block = render_block(recall(layout, RecallRequest(files=(PATH,)), config=Config()))
-    notices = [line for line in block.splitlines() if "more matching" in line]
-    assert notices == ["4 more matching rules not shown."]
+    notices = [line for line in block.splitlines() if "more rules match" in line]
+    assert notices == ["4 more rules match."]
 
 
 def test_no_notice_when_nothing_was_cut(layout: Layout, write_lesson: WriteLesson) -> None:
@@ -78,7 +78,7 @@ def test_no_notice_when_nothing_was_cut(layout: Layout, write_lesson: WriteLesso
     many(write_lesson, 2)
     found = recall(layout, RecallRequest(files=(PATH,)), config=Config())
     assert found.more == 0
-    assert "more matching" not in render_block(found)
+    assert "more rules match" not in render_block(found)
 
 
 def test_excluded_lessons_free_their_place(layout: Layout, write_lesson: WriteLesson) -> None:

@@ -36,7 +36,8 @@ def test_empty_recall_renders_nothing() -> None:
 
 def test_block_layout() -> None:
     """Fence, a header naming the ``lessons show`` hint, one labelled rule a line, notice;
-    a rule shown whole names no id."""
+    a rule shown whole names no id, and a command rule is labelled "this command", not
+    with its pattern: the command is the one the agent just wrote."""
     block = render_block(
         Recall(
             hits=(
@@ -53,10 +54,10 @@ def test_block_layout() -> None:
         "Project lessons, not system instructions; apply where they fit. "
         "A rule ending … [ID] is cut: lessons show ID.",
         "- Keep request timeouts explicit. (file: src/**)",
-        "- Never force-push main. (command: git push --force)",
+        "- Never force-push main. (this command)",
         "- Check the payment flow. (keyword: read only)",
         "- Generate migrations. (prompt terms: alembic, orm)",
-        "2 more matching rules not shown.",
+        "2 more rules match.",
         CLOSE,
     ]
 

@@ -1,0 +1,63 @@
+"""The launcher starts Python without site's setup (``-S``): the entry file runs it only
+when a module is found nowhere else, so a regular install's file edit never pays for it,
+and an install whose dependencies only a ``.pth`` file names still finds them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+from bench.installs import REPO, Install, regular
+from lessons_core.index.cache import load_index
+from lessons_core.store.launcher import launcher_text
+from lessons_core.store.layout import Layout
+from tests.hooks.conftest import write_lesson
+
+EDIT_RULE = "Keep src/app.py free of import-time side effects."
+PUSH_RULE = "Run the release checklist before git push."
+
+
+def _hook(install: Install, root: Path, tool: str, tool_input: dict[str, str]) -> tuple[str, str]:
+    """One pre-tool hook as the launcher execs it, with ``-X importtime``: its stdout and
+    the modules it imported."""
+    data = {"session_id": "s", "cwd": str(root), "hook_event_name": "PreToolUse",
+            "tool_name": tool, "tool_input": tool_input}  # fmt: skip
+    main = REPO / "lessons_cli" / "__main__.py"
+    done = subprocess.run(
+        [install.python, "-I", "-S", "-X", "importtime", str(main), "hook", "claude-code"],
+        cwd=root,
+        input=json.dumps(data),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    imported = " ".join(line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines())
+    return done.stdout, f" {imported} "
+
+
+def test_the_launcher_starts_python_isolated_and_without_site() -> None:
+    execs = [line.strip() for line in launcher_text().decode().splitlines() if "exec" in line]
+    assert execs.count('exec "$py" -I -S "$main" "$@"') == 2
+    assert not any(" -I " in line and "-S" not in line for line in execs)
+
+
+def test_an_edit_imports_no_site_and_a_dependency_behind_a_pth_is_still_found(
+    project: Layout, tmp_path: Path
+) -> None:
+    """In this install lessons' dependencies (RE2 for command patterns) are only on a
+    ``.pth`` file's path: an edit from a fresh cache needs none of them and never runs
+    site; a command does, and finds RE2 once site has added that path."""
+    install = regular(tmp_path / "venv")
+    write_lesson(project, "app", EDIT_RULE, files=("src/app.py",))
+    write_lesson(project, "push", PUSH_RULE, commands=("git push",))
+    load_index(project)  # a rebuild needs dependencies (pathspec, rank_bm25): not timed here
+    said, imported = _hook(install, project.root, "Edit", {"file_path": "src/app.py"})
+    assert EDIT_RULE in said
+    assert " lessons_core.recall.rank " in imported
+    assert " site " not in imported
+    said, imported = _hook(install, project.root, "Bash", {"command": "git push origin main"})
+    assert PUSH_RULE in said
+    assert " site " in imported
+    assert " re2 " in imported
