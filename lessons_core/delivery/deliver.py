@@ -57,7 +57,8 @@ NOTE_SOURCES = RESET_SOURCES
 # refused call runs when made again, and to apply the rules where they fit), the line is
 # ``GATE_PREFIX`` alone, since it comes before every gated block; elsewhere it says the
 # rest too (``gate_line``). The rules it shows are not named by id: harvest finds them by
-# their lines (``lessons_core.harvest.detect``). Every refusal starts with GATE_PREFIX.
+# their lines (``lessons_core.harvest.detect``). Every refusal whose retry runs starts
+# with GATE_PREFIX; a binding refusal has a head of its own (``delivery.binding``).
 GATE_PREFIX = "Not run yet:"
 GATE_ADVICE = "apply these lessons if they fit, then make the call again."
 

@@ -46,14 +46,15 @@ def after_failure(
     history (``feedback.recurrence``, one read and one write of the session), log it when
     telemetry is on, and return the text for the agent: the capture nudge (once per
     session and action), the stronger one for an uncovered recurrence, or nothing (a
-    covered recurrence waits for the recurrence gate). A call lessons' own gate refused
-    is no failure: some clients report the refusal as one.
+    covered recurrence waits for the recurrence gate). A call lessons itself refused (its
+    gate, or a rule a person made binding) is no failure: some clients report the refusal
+    as one.
 
     ``hold``: the failure event cannot add context, so the text is kept in the session,
     in the same write, for the next hook that can (``deliver.with_due``), and None is
     returned. ``call``: the harness's id of the call, counted once however often it is
     reported."""
-    if GATE_PREFIX in error:
+    if _refused_by_lessons(error):
         return None
     said: list[str | None] = [None]
 
@@ -105,3 +106,14 @@ def recurrence_nudge(layout: Layout, action: ActionId, error_class: str, times: 
     """The stronger nudge for a recurrence no lesson covers, with the same ready line."""
     line = capture_line(layout, *action.trigger)
     return mask_secrets(RECURRENCE_NUDGE.format(times=times, error_class=error_class, line=line))
+
+
+def _refused_by_lessons(error: str) -> bool:
+    """Whether ``error`` is lessons' own refusal, as a client reports it back: the gate's
+    line, or a binding refusal's head (``delivery.binding``, which the failure path may
+    import: it loads the feedback package anyway)."""
+    if GATE_PREFIX in error:
+        return True
+    from lessons_core.delivery.binding import ENFORCE_HEAD, FORBID_HEAD
+
+    return ENFORCE_HEAD in error or FORBID_HEAD in error

@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 
 import pytest
 
+from lessons_core.delivery.binding import ENFORCE_HEAD, FORBID_HEAD
 from lessons_core.delivery.deliver import GATE_PREFIX
 from lessons_core.feedback.recurrence import MAX_RECURRENCE_RULES
 from lessons_core.session import failure_history as history
@@ -200,12 +201,14 @@ def test_a_success_after_a_failure_is_the_last_outcome(
     assert entry["last"] == history.SUCCEEDED
 
 
-def test_a_refusal_by_the_gate_is_no_failure(project: Layout) -> None:
-    """A client that reports lessons' own refusal as a failed call counts nothing and
-    nudges nothing: refused twice is no recurrence."""
+@pytest.mark.parametrize("head", [GATE_PREFIX, ENFORCE_HEAD, FORBID_HEAD])
+def test_a_refusal_by_lessons_is_no_failure(project: Layout, head: str) -> None:
+    """A client that reports lessons' own refusal (the gate's, or a binding rule's, which
+    refuses every time) as a failed call counts nothing and nudges nothing: refused twice
+    is no recurrence."""
     case = CASES[0]
     failed = _call(case, case.failure, project.root)
-    refused = {**failed, "error": f"{GATE_PREFIX}\n[project-lessons]..."}
+    refused = {**failed, "error": f"PreToolUse:Bash hook error: {head}\n<project-lessons>..."}
     assert answer(case.harness, refused) is None
     assert answer(case.harness, refused) is None
     assert sessions.load(project, SESSION).failures == {}
