@@ -45,10 +45,11 @@ from bench.replay import replay
 from bench.report import DAYS_NAME, Line, always_summary, print_table, replay_summary
 from bench.timing import Measure, Probe, measure_interleaved, run_once
 from bench.validate_run import validate_line
-from lessons_core.delivery import sessions
+from lessons_core.delivery.deliver import session_key
 from lessons_core.index.cache import load_index
 from lessons_core.recall.rank import rank
 from lessons_core.recall.types import RecallRequest
+from lessons_core.session import state as sessions
 from lessons_core.store.layout import Layout
 
 
@@ -125,7 +126,7 @@ def _check(row: Row) -> None:
     if row.kind == "silent: all shown":
         index, _broken = load_index(Layout(row.graph.root))
         matching = [c.hit.lesson_id for c in rank(index, RecallRequest(files=(row.graph.edit,)))]
-        sessions.claim(Layout(row.graph.root), sessions.session_key(SHOWN_SESSION), matching)
+        sessions.claim(Layout(row.graph.root), session_key(SHOWN_SESSION), matching)
     said = _output(row.probe)
     if bool(said) != (row.kind in DELIVERING):
         raise SystemExit(f"{row.graph.name} {row.kind}: unexpected output {said[:200]!r}")

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.synth import generate
+from lessons_core.authoring.stances import stances
 from lessons_core.eval.conflicts import ConflictScore, read_pairs, score_pairs
 from lessons_core.matching.glob_counts import FileIndex
 from lessons_core.store.files import load_graph
@@ -26,7 +27,6 @@ from lessons_core.store.layout import Layout
 from lessons_core.store.model import Lesson, Triggers
 from lessons_core.validate.contradictions import contradictions
 from lessons_core.validate.duplicates import near_copies
-from lessons_core.validate.stances import stances
 
 PAIRS = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "conflicts" / "pairs.json"
 _OBJECTS = """pnpm npm yarn tags main rebase --force --no-verify pathlib os.path console.log

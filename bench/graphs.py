@@ -25,9 +25,9 @@ from bench.synth import generate, write_repo
 from lessons_core.index.build import RecallIndex
 from lessons_core.index.cache import load_index
 from lessons_core.jsonio import dumps
-from lessons_core.launcher import write_launcher
 from lessons_core.recall.rank import rank
 from lessons_core.recall.types import RecallRequest
+from lessons_core.store.launcher import write_launcher
 from lessons_core.store.layout import Layout
 
 # The project's own copy of the real corpus, with its licence notice (NOTICE.md beside it):

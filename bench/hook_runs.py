@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from bench.graphs import Graph
 from bench.installs import Install
 from bench.timing import RUN, Probe
-from lessons_core.launcher import hook_command
+from lessons_core.store.launcher import hook_command
 
 
 @dataclass(frozen=True)

@@ -22,11 +22,11 @@ from lessons_cli.harnesses import servers, wiring, wirings
 from lessons_cli.harnesses.spec import Wiring
 from lessons_cli.harnesses.switches import SWITCHES
 from lessons_cli.output import counted
-from lessons_core import launcher
 from lessons_core.containment import leaving_part, outside_reason
 from lessons_core.errors import LessonsError
 from lessons_core.fsutil import read_regular
 from lessons_core.index.cache import cache_state, load_index
+from lessons_core.store import launcher
 from lessons_core.store.layout import LAUNCH, Layout, lessons_command
 from lessons_core.validate.findings import Severity
 from lessons_core.validate.runner import validate

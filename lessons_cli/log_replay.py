@@ -19,11 +19,11 @@ import uuid
 
 from lessons_cli.harnesses import cursor, gemini
 from lessons_core.delivery import deliver as delivery
-from lessons_core.delivery import sessions
 from lessons_core.delivery.deliver import BOTH_MODES, ToolAction
 from lessons_core.errors import LessonsError
 from lessons_core.eval.replay_report import CallCost, LogReplay
 from lessons_core.recall.render import estimate_tokens
+from lessons_core.session import state as sessions
 from lessons_core.store.config import Config
 from lessons_core.store.layout import Layout
 from lessons_core.telemetry.log import (
@@ -81,7 +81,7 @@ def replay_log(layout: Layout, config: Config) -> LogReplay:
 
 
 def call_of(record: RecallRecord) -> ToolAction | None:
-    """The call a record was logged for (``delivery.action_key`` read backwards), or None
+    """The call a record was logged for (``ToolAction.key`` read backwards), or None
     (a prompt, or a query the agent made through ``lessons mcp``: no hook answered it)."""
     if record.event == MCP_QUERY_EVENT:
         return None

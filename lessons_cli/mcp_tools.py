@@ -26,8 +26,8 @@ from lessons_cli.output import describe, topic_lines
 from lessons_core.authoring.capture import add_lesson
 from lessons_core.authoring.guards import CaptureDraft
 from lessons_core.containment import is_within
+from lessons_core.delivery.deliver import session_key
 from lessons_core.delivery.session_recall import recall_once
-from lessons_core.delivery.sessions import session_key
 from lessons_core.errors import CaptureRefused, LessonsError
 from lessons_core.index.cache import load_index
 from lessons_core.recall.prompt_files import named_files

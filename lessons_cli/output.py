@@ -3,7 +3,7 @@
 What ``show``, ``list`` and ``topics`` print (and the MCP tools of the same names answer)
 is lesson text an agent may read, so it comes in the block the hooks show, each value
 made inert the same way (``lessons_core.recall.render``), after every unprintable
-character is written as its escape (``lessons_core.printable``).
+character is written as its escape (``lessons_core.recall.printable``).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 import click
 import orjson
 
-from lessons_core.printable import inert, visible_json
+from lessons_core.recall.printable import inert, visible_json
 from lessons_core.recall.render import NOTE, fence, inert_line
 from lessons_core.store.model import Lesson
 

@@ -26,10 +26,9 @@ import uuid
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from lessons_cli.harnesses import claude_code
+from lessons_cli.harnesses import claude_code, claude_protocol
 from lessons_cli.relocation import Relocation
-from lessons_core.delivery import sessions
-from lessons_core.delivery.deliver import CONTEXT, GATE, ToolAction, call_digest
+from lessons_core.delivery.deliver import CONTEXT, GATE, ToolAction
 from lessons_core.eval.replay_report import (
     FAILED,
     OK,
@@ -41,8 +40,9 @@ from lessons_core.eval.replay_report import (
     is_refusal,
 )
 from lessons_core.eval.transcripts import Step, ToolCall, Transcript
-from lessons_core.feedback.failures import action_identity
 from lessons_core.recall.render import estimate_tokens
+from lessons_core.session import state as sessions
+from lessons_core.session.action import logged_identity
 from lessons_core.store.config import Config
 from lessons_core.store.files import load_graph
 from lessons_core.store.layout import Layout
@@ -102,7 +102,7 @@ class _Player:
             pre_compact = self._payload("PreCompact", step, trigger="auto")
             self._send(pre_compact)
             self.note_tokens += self._tokens(self._payload("SessionStart", step, source="compact"))
-            self.shown_for.pop(claude_code.session_of(pre_compact), None)
+            self.shown_for.pop(claude_protocol.session_of(pre_compact), None)
         elif step.kind == "prompt" and step.prompt and WIRED.covers(PROMPT_EVENT):
             payload = self._payload(PROMPT_EVENT, step, prompt=step.prompt)
             self.calls.append(self._call(step, payload, _excerpt(step.prompt)))
@@ -129,10 +129,10 @@ class _Player:
             self._call(step, payload, _label(call.name, action)),
             tool_use_id=call.id,
             outcome=_outcome(call),
-            action=action_identity(action.files, action.command) or "",
-            call=call_digest(action),
+            action=logged_identity(action.files, action.command),
+            call=action.digest,
         )
-        about = self.shown_for.setdefault(claude_code.session_of(payload), {})
+        about = self.shown_for.setdefault(claude_protocol.session_of(payload), {})
         shown = about.setdefault(action.command or ",".join(action.files), set())
         shown.update(replayed.lessons)
         if replayed.outcome == FAILED:
@@ -145,7 +145,7 @@ class _Player:
     def _call(self, step: Step, payload: dict[str, Any], label: str) -> ReplayedCall:
         event = str(payload["hook_event_name"])
         notice = claude_code.notice_of(self.layout, payload, self.config)
-        text, gated = claude_code.answer_text(claude_code.notice_output(event, notice))
+        text, gated = claude_protocol.answer_text(claude_code.notice_output(event, notice))
         fresh = tuple(sorted(notice.shown)) if text and notice else ()
         mode = (GATE if gated else CONTEXT) if text else None
         return ReplayedCall(
@@ -168,7 +168,7 @@ class _Player:
         }
         if step and step.agent_id:
             data["agent_id"] = step.agent_id
-        key = claude_code.session_of(data)
+        key = claude_protocol.session_of(data)
         self.keys.add(key)  # every state file the hook may write
         return data
 
@@ -176,7 +176,7 @@ class _Player:
         return claude_code.handle(self.layout, payload, self.config)
 
     def _tokens(self, payload: dict[str, Any]) -> int:
-        text, _gated = claude_code.answer_text(self._send(payload))
+        text, _gated = claude_protocol.answer_text(self._send(payload))
         return estimate_tokens(text) if text else 0
 
 

@@ -7,7 +7,7 @@ output depends only on the lesson files, so regenerating it changes nothing unti
 lesson does.
 
 Harnesses load such a file as the agent's instructions, so lesson text goes in it as the
-hooks show it (``lessons_core.printable.inert``): escapes written out, each value on one
+hooks show it (``lessons_core.recall.printable.inert``): escapes written out, each value on one
 line, tags (``<system-reminder>``, ``<|im_start|>``, an HTML comment that would end the
 section the file keeps it in), role markers and code fences defused.
 """
@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from lessons_core.printable import inert
+from lessons_core.recall.printable import inert
 from lessons_core.recall.render import inert_line
 from lessons_core.store.files import load_graph
 from lessons_core.store.layout import Layout

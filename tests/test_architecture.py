@@ -77,3 +77,74 @@ def test_no_module_imports_itself_back() -> None:
     for name in sorted(graph):
         visit(name, [])
     assert cycles == []
+
+
+# The packages of lessons_core (a sub-package, or a module at its top), bottom first: a
+# package imports only packages of the layers below its own, never one of its own layer
+# nor one above (lessons_cli, the command line over the library, is the top layer). The
+# recall index is built from the store; recall ranks over the index; a session's state
+# names actions (matching) and masks secrets (authoring); feedback judges what a session
+# holds; delivery answers a hook with all of these; validate judges the lessons, eval
+# measures recall and validate's own checks; the commands at the top import, harvest,
+# review and report over all of them.
+LAYERS: tuple[frozenset[str], ...] = (
+    frozenset({"lessons_core", "errors", "records", "hookjson", "platforms", "workflow_commands"}),
+    frozenset({"containment", "git", "matching"}),
+    frozenset({"fsutil"}),
+    frozenset({"jsonio"}),
+    frozenset({"store"}),
+    frozenset({"index", "permission_rules"}),
+    frozenset({"recall"}),
+    frozenset({"authoring", "check", "export"}),
+    frozenset({"session"}),
+    frozenset({"feedback", "telemetry"}),
+    frozenset({"delivery"}),
+    frozenset({"validate"}),
+    frozenset({"eval"}),
+    frozenset({"harvest", "importers", "report", "review"}),
+    frozenset({"lessons_cli"}),
+)
+# An import from a package to one of its own layer or above, allowed by name with its
+# reason: (importer, imported) -> why.
+BACK_ARROWS_ALLOWED: dict[tuple[str, str], str] = {
+    ("validate", "importers"): (
+        "L205 and L206 read the project's CLAUDE.md and AGENTS.md lines into triggers the "
+        "way lessons import does (importers.mentions, imported inside the check), while "
+        "import judges what it would write by validate's checks"
+    ),
+}
+
+
+def package_of(module: str) -> str:
+    """The package ``module`` belongs to in ``LAYERS``: ``lessons_core.recall.rank`` is
+    ``recall``, ``lessons_core.errors`` is ``errors``, every module of lessons_cli is
+    ``lessons_cli``."""
+    parts = module.split(".")
+    if parts[0] == "lessons_cli":
+        return "lessons_cli"
+    return parts[1] if len(parts) > 1 else parts[0]
+
+
+def test_every_package_has_its_layer() -> None:
+    """A package added without a place in ``LAYERS`` fails here: give it the layer
+    above everything it imports (and say why in the comment above ``LAYERS``)."""
+    named = [package for layer in LAYERS for package in layer]
+    assert len(named) == len(set(named))
+    assert {package_of(module) for module in import_graph()} == set(named)
+
+
+def test_each_package_imports_only_the_layers_below_it() -> None:
+    """No package imports one of its own layer or one above it, at module level, in a
+    function or for type checking alike, beyond ``BACK_ARROWS_ALLOWED``: each layer can
+    be read knowing only the layers below it."""
+    layer_of = {package: index for index, layer in enumerate(LAYERS) for package in layer}
+    back: dict[tuple[str, str], list[str]] = {}
+    for module, imported in import_graph().items():
+        for target in imported:
+            pair = (package_of(module), package_of(target))
+            if pair[0] != pair[1] and layer_of[pair[1]] >= layer_of[pair[0]]:
+                back.setdefault(pair, []).append(f"{module} -> {target}")
+    assert {
+        pair: sorted(found) for pair, found in back.items() if pair not in BACK_ARROWS_ALLOWED
+    } == {}
+    assert set(BACK_ARROWS_ALLOWED) <= set(back)  # an allowance nothing uses is gone

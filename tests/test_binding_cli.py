@@ -9,7 +9,7 @@ import orjson
 import pytest
 
 from lessons_cli.mcp_tools import SPECS, call_tool
-from lessons_core.delivery.nudges import capture_line
+from lessons_core.feedback.failures import capture_line
 from lessons_core.store.files import get_lesson
 from lessons_core.store.layout import Layout
 from tests.conftest import git, lesson_count, run

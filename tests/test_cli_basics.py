@@ -15,8 +15,8 @@ from click.testing import CliRunner
 from lessons_cli.app import cli
 from lessons_cli.hook_runner import run_hook
 from lessons_core import __version__
-from lessons_core.delivery import sessions
 from lessons_core.recall.render import CLOSE, HEADER, NOTE, OPEN
+from lessons_core.session import state as sessions
 from lessons_core.store.ids import base_id
 from lessons_core.store.layout import Layout
 from tests.conftest import lesson_count, make_repo, run

@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 
 from lessons_core.authoring.guards import similarity
+from lessons_core.authoring.stances import opposed, stances
 from lessons_core.eval.conflicts import read_pairs, score_pairs
 from lessons_core.store.layout import Layout
 from lessons_core.store.model import Lesson, Triggers
 from lessons_core.validate import Finding, validate
 from lessons_core.validate.contradictions import contradictions
 from lessons_core.validate.overlap import shared_trigger
-from lessons_core.validate.stances import opposed, stances
 from tests.conftest import git, run
 from tests.lesson_graphs import make_project, write_lesson
 

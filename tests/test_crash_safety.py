@@ -10,7 +10,7 @@ import time
 
 import orjson
 
-from lessons_core.delivery import sessions
+from lessons_core.session import state as sessions
 from lessons_core.store.files import load_graph
 from lessons_core.store.layout import Layout
 from tests.conftest import git
@@ -19,7 +19,7 @@ from tests.conftest import git
 WRITER = """
 import sys, itertools
 from pathlib import Path
-from lessons_core.delivery import sessions
+from lessons_core.session import state as sessions
 from lessons_core.authoring.capture import add_lesson
 from lessons_core.store.config import Config
 from lessons_core.fsutil import atomic_write

@@ -9,14 +9,9 @@ from pathlib import Path
 import pytest
 
 from lessons_core.delivery.deliver import ToolAction
-from lessons_core.feedback.failures import (
-    ERROR_PHRASES,
-    action_identity,
-    command_pattern,
-    error_class,
-    first_error_line,
-)
+from lessons_core.feedback.failures import ERROR_PHRASES, error_class, first_error_line
 from lessons_core.matching.commands import compile_command
+from lessons_core.session.action import precise
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -131,12 +126,12 @@ def test_huge_output_is_read_only_at_its_start() -> None:
 )
 def test_action_identity_is_the_nudges_trigger(action: ToolAction, identity: str | None) -> None:
     """The file, or the command's program and sub-commands, as the capture nudge has it."""
-    assert action_identity(action.files, action.command) == identity
+    assert _identity(action.files, action.command) == identity
 
 
 def test_an_action_naming_a_secret_has_no_identity() -> None:
     """A command whose words hold a credential is never stored, even as an identity."""
-    assert action_identity((), "deploy ghp_abcdefghijklmnopqrstuvwxyz0123") is None
+    assert _identity((), "deploy ghp_abcdefghijklmnopqrstuvwxyz0123") is None
 
 
 @pytest.mark.parametrize(
@@ -155,14 +150,14 @@ def test_an_action_naming_a_secret_has_no_identity() -> None:
 )
 def test_an_interpreter_is_identified_by_its_script(command: str, identity: str | None) -> None:
     """The script names what ran; an interpreter with no script names nothing precise."""
-    assert action_identity((), command) == identity
+    assert _identity((), command) == identity
 
 
 def test_two_scripts_of_one_interpreter_are_two_actions() -> None:
     """bash a.sh and bash b.sh failing once each is no recurrence; the pattern fires on
     its own script only."""
-    first = command_pattern("bash scripts/a.sh")
-    second = command_pattern("bash scripts/b.sh")
+    first = _pattern("bash scripts/a.sh")
+    second = _pattern("bash scripts/b.sh")
     assert first is not None
     assert second is not None
     assert first != second
@@ -227,3 +222,15 @@ def test_recorded_failures_keep_no_word_of_their_output() -> None:
         ), found
         classes.add(found)
     assert classes
+
+
+def _identity(files: tuple[str, ...], command: str | None) -> str | None:
+    """The identity a failure of the call is counted under, or None."""
+    found = precise(files, command)
+    return found.identity if found is not None else None
+
+
+def _pattern(command: str) -> str | None:
+    """The command pattern a failure of ``command`` suggests, or None."""
+    found = precise((), command)
+    return found.value if found is not None else None

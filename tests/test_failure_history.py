@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from lessons_core.feedback import history
-from lessons_core.feedback.history import (
+from lessons_core.session import failure_history as history
+from lessons_core.session.failure_history import (
     DUE,
     GATED,
     MAX_ACTIONS,

@@ -11,9 +11,9 @@ from typing import Any
 import orjson
 import pytest
 
-from lessons_core.delivery import sessions
 from lessons_core.delivery.deliver import GATE_PREFIX
 from lessons_core.jsonio import dumps
+from lessons_core.session import state as sessions
 from lessons_core.store.layout import SESSIONS, Layout
 from lessons_core.store.project import init_project
 from lessons_core.telemetry.log import log_path

@@ -14,7 +14,7 @@ from lessons_core.permission_rules.settings import (
     PermissionsExport,
     export_permissions,
 )
-from lessons_core.printable import visible
+from lessons_core.recall.printable import visible
 from lessons_core.store.layout import find_layout
 
 

@@ -14,11 +14,11 @@ import click
 from lessons_cli import mcp_sdk
 from lessons_cli.harnesses import HARNESSES, agent_docs, harness, servers, wiring, wirings
 from lessons_cli.harnesses.spec import Wiring
-from lessons_core import launcher
 from lessons_core.containment import is_within, require_inside
 from lessons_core.errors import LessonsError
 from lessons_core.fsutil import write_target
 from lessons_core.git import top_level
+from lessons_core.store import launcher
 from lessons_core.store.layout import Layout, lessons_command
 from lessons_core.store.project import init_project
 
@@ -60,7 +60,7 @@ def store_root(path: Path | None, here: bool, cwd: Path) -> Path:
 def hook_command(name: str, root: Path) -> str:
     """The command a harness runs: the committed launcher, found from the project folder.
 
-    The same on every machine (``lessons_core/launcher.py``); the launcher finds the
+    The same on every machine (``lessons_core/store/launcher.py``); the launcher finds the
     installed lessons and runs it isolated, so a teammate's clone works as committed.
     """
     spec = harness(name).WIRING

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from lessons_cli.output import describe, echo_json, lesson_list, topic_lines
-from lessons_core.printable import visible
+from lessons_core.recall.printable import visible
 from lessons_core.store.files import get_lesson, load_graph
 from lessons_core.store.layout import find_layout
 from lessons_core.store.model import Status

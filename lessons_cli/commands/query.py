@@ -7,8 +7,7 @@ from pathlib import Path
 import click
 
 from lessons_cli.output import echo_json
-from lessons_core.delivery import sessions
-from lessons_core.delivery.deliver import allowance
+from lessons_core.delivery.deliver import allowance, session_key
 from lessons_core.delivery.session_recall import recall_once
 from lessons_core.index.cache import load_index
 from lessons_core.recall.explain import explain as explain_request
@@ -17,6 +16,7 @@ from lessons_core.recall.prompt_files import named_files
 from lessons_core.recall.rank import recall
 from lessons_core.recall.render import render_block
 from lessons_core.recall.types import Allowance, RecallRequest
+from lessons_core.session import state as sessions
 from lessons_core.store.config import read_config
 from lessons_core.store.layout import layout_for_files
 
@@ -80,7 +80,7 @@ def query_command(
     if explain:
         # Explaining reads the session's state but records nothing.
         left = (
-            allowance(sessions.load(layout, sessions.session_key(session)), config, limit)
+            allowance(sessions.load(layout, session_key(session)), config, limit)
             if session
             else Allowance(limit=limit)
         )
@@ -95,7 +95,7 @@ def query_command(
         click.echo(f"warning: skipped {err}", err=True)
     if session:
         found = recall_once(
-            layout, request, sessions.session_key(session), config=config, limit=limit, index=index
+            layout, request, session_key(session), config=config, limit=limit, index=index
         )
     else:
         found = recall(

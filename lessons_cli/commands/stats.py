@@ -5,11 +5,11 @@ from __future__ import annotations
 import click
 
 from lessons_cli.output import counted, echo_json
-from lessons_core.feedback.effect import Effect
-from lessons_core.printable import visible
+from lessons_core.recall.printable import visible
 from lessons_core.store.config import load_config
 from lessons_core.store.files import load_graph
 from lessons_core.store.layout import find_layout
+from lessons_core.telemetry.effect import Effect
 from lessons_core.telemetry.log import log_path, read_log, rotated_path
 from lessons_core.telemetry.stats import LessonCount, Stats, compute, preload_cost
 

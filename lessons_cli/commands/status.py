@@ -6,6 +6,7 @@ import click
 
 from lessons_cli.output import echo_json
 from lessons_core.authoring.guards import check_reason
+from lessons_core.session.state import forget_lesson
 from lessons_core.store.layout import find_layout
 from lessons_core.store.model import Status
 from lessons_core.store.project import remove_lesson, set_status
@@ -65,7 +66,9 @@ def rm_command(lesson_id: str) -> None:
     Example:
       lessons rm testing-obsolete-rule
     """
-    remove_lesson(find_layout(), lesson_id)
+    layout = find_layout()
+    remove_lesson(layout, lesson_id)
+    forget_lesson(layout, lesson_id)
     click.echo(f"removed {lesson_id}")
 
 

@@ -8,21 +8,22 @@ result before anything ran. Context is ``additionalContext``, which Claude Code 
 model next to the tool result. ``Read`` is wired too: Claude Code refuses an ``Edit`` of
 a file the model has not read, and context given at the ``Read`` arrives beside the
 file's content, in the request the model answers with its edit. Payloads are kept in
-tests/fixtures/claude_code/.
+tests/fixtures/claude_code/. The protocol's own parts, which other adapters share, are in
+``claude_protocol``.
 """
 
 from __future__ import annotations
 
+from lessons_cli.harnesses import claude_protocol as protocol
 from lessons_cli.harnesses.spec import HookEvent, Wiring, any_of
-from lessons_core.delivery import actions, sessions
 from lessons_core.delivery import deliver as delivery
-from lessons_core.delivery.deliver import Notice, ToolAction
+from lessons_core.delivery.deliver import ToolAction
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
-    from collections.abc import Mapping
     from typing import Any
 
+    from lessons_core.delivery.deliver import Notice
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
 
@@ -53,17 +54,7 @@ WIRING = Wiring(
 )
 
 
-def project_dir(payload: dict[str, Any]) -> str | None:
-    cwd = payload.get("cwd")
-    return cwd if isinstance(cwd, str) else None
-
-
-def session_of(payload: dict[str, Any]) -> str:
-    """The session's key; a subagent (``agent_id``) keeps its own set of shown rules."""
-    agent = payload.get("agent_id")
-    return sessions.session_key(
-        str(payload["session_id"]), agent if isinstance(agent, str) else None
-    )
+project_dir = protocol.project_dir
 
 
 def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
@@ -74,134 +65,21 @@ def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
     tool_input = given if isinstance(given, dict) else {}
     if tool in FILE_TOOLS:
         path = tool_input.get("file_path") or tool_input.get("notebook_path")
-        return file_action(layout, payload, path)
+        return protocol.file_action(layout, payload, path)
     if tool == SHELL_TOOL:
-        return shell_action(layout, payload, tool_input.get("command"))
+        return protocol.shell_action(layout, payload, tool_input.get("command"))
     if tool == READ_TOOL:
-        return read_action(layout, payload, tool_input.get("file_path"))
+        return protocol.read_action(layout, payload, tool_input.get("file_path"))
     return ToolAction()
-
-
-def input_action(
-    layout: Layout,
-    payload: dict[str, Any],
-    file_tools: tuple[str, ...],
-    shell_tool: str,
-    read_tools: Mapping[str, tuple[str, ...]] | None = None,
-) -> ToolAction:
-    """A call of one of ``file_tools`` is about ``tool_input.file_path``, one of
-    ``shell_tool`` runs ``tool_input.command``, one of ``read_tools`` reads the paths
-    under its keys there (a key may hold one path or a list) (Gemini CLI's tools, and
-    Qwen Code's)."""
-    given = payload.get("tool_input")
-    tool_input = given if isinstance(given, dict) else {}
-    tool = payload.get("tool_name")
-    if tool in file_tools:
-        return file_action(layout, payload, tool_input.get("file_path"))
-    if tool == shell_tool:
-        return shell_action(layout, payload, tool_input.get("command"))
-    keys = read_tools.get(tool) if read_tools and isinstance(tool, str) else None
-    if keys:
-        return read_action(layout, payload, *paths_under(tool_input, keys))
-    return ToolAction()
-
-
-def paths_under(tool_input: dict[str, Any], keys: tuple[str, ...]) -> list[Any]:
-    """The values under ``keys``, a list's items one by one (a read of many files)."""
-    found: list[Any] = []
-    for key in keys:
-        value = tool_input.get(key)
-        found.extend(value if isinstance(value, list) else [value])
-    return found
-
-
-def file_action(
-    layout: Layout,
-    payload: dict[str, Any],
-    *paths: Any,
-    tool_input: Any = None,
-    added: Any = None,
-) -> ToolAction:
-    """A call that changes the repo-relative files among ``paths``; anything outside the
-    repo is dropped. What it adds to them comes from its input (``tool_input`` when the
-    caller read it apart, ``actions.edit_added``) unless ``added`` gives it per path."""
-    content = tool_input or payload.get("tool_input", payload.get("toolArgs"))
-    cwd = project_dir(payload)
-    return actions.changing(layout, cwd, *paths, content=content, added=added)
-
-
-def read_action(layout: Layout, payload: dict[str, Any], *paths: Any) -> ToolAction:
-    """A call that reads the repo-relative files among ``paths``."""
-    return actions.reading(layout, project_dir(payload), *paths)
-
-
-def shell_action(layout: Layout, payload: dict[str, Any], command: Any) -> ToolAction:
-    """A shell command, with the files it reads and writes, relative to the session's
-    folder."""
-    return actions.running(layout, project_dir(payload), command)
-
-
-def command_action(command: Any) -> ToolAction:
-    """A command alone, without the files it touches (Cursor's ``beforeShellExecution``
-    gates it apart from the files)."""
-    if isinstance(command, str) and command.strip():
-        return ToolAction(command=command)
-    return ToolAction()
-
-
-def context_output(event: str, text: str | None) -> dict[str, Any] | None:
-    if not text:
-        return None
-    return {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
-
-
-def pre_tool_output(notice: Notice | None, event: str = "PreToolUse") -> dict[str, Any] | None:
-    """A gate refuses the call; other rules are context of ``event`` (Qwen Code delivers
-    them from ``PostToolUse``)."""
-    if notice is None:
-        return None
-    if notice.gate:
-        decision = {"permissionDecision": "deny", "permissionDecisionReason": notice.text}
-        return {"hookSpecificOutput": {"hookEventName": "PreToolUse", **decision}}
-    return context_output(event, notice.text)
-
-
-def answer_text(answer: dict[str, Any] | None) -> tuple[str, bool]:
-    """What an answer built above hands the model, and whether it refuses the call."""
-    output = answer.get("hookSpecificOutput") if answer else None
-    if not isinstance(output, dict):
-        return "", False
-    if output.get("permissionDecision") == "deny":
-        return str(output.get("permissionDecisionReason") or ""), True
-    return str(output.get("additionalContext") or ""), False
 
 
 def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str, Any] | None:
     event = payload.get("hook_event_name")
-    key = session_of(payload)
-    if event == "SessionStart":
-        source = str(payload.get("source") or "startup")
-        return context_output(event, delivery.session_start(layout, key, source, config))
     if event in NOTICE_EVENTS:
         return notice_output(event, notice_of(layout, payload, config))
-    if event == "PreCompact":
-        delivery.before_compaction(layout, key)
-        return None
     if event == "PostToolUseFailure":
-        return failure_output(layout, payload, action_of(layout, payload), config)
-    if event == "Stop":
-        return stop_output(layout, key, config, active=payload.get("stop_hook_active") is True)
-    return None
-
-
-def stop_output(layout: Layout, key: str, config: Config, *, active: bool) -> dict[str, Any] | None:
-    """Keep the session going once to capture what it taught (Claude Code, Codex, Gemini
-    CLI and Copilot CLI all read ``decision: "block"`` and its ``reason`` so); ``active``:
-    the harness says it is already continuing because of a stop hook."""
-    from lessons_core.feedback.stop_capture import stop_request  # stops only
-
-    text = stop_request(layout, key, config, active=active)
-    return {"decision": "block", "reason": text} if text else None
+        return protocol.failure_output(layout, payload, action_of(layout, payload), config)
+    return protocol.session_event(layout, payload, config)
 
 
 # The events that deliver rules, each answered with a ``Notice`` (see ``notice_of``).
@@ -211,7 +89,7 @@ NOTICE_EVENTS = ("UserPromptSubmit", "PreToolUse")
 def notice_of(layout: Layout, payload: dict[str, Any], config: Config) -> Notice | None:
     """The rules a prompt or a tool call brings (one of ``NOTICE_EVENTS``); the replay
     reads which rules were shown from it."""
-    key = session_of(payload)
+    key = protocol.session_of(payload)
     if payload.get("hook_event_name") == "UserPromptSubmit":
         prompt = payload.get("prompt")
         return delivery.on_prompt(layout, key, prompt, config) if isinstance(prompt, str) else None
@@ -222,21 +100,5 @@ def notice_output(event: str, notice: Notice | None) -> dict[str, Any] | None:
     """A notice as the answer to ``event``: a refusal or context before a tool call,
     context after a prompt."""
     if event == "PreToolUse":
-        return pre_tool_output(notice)
-    return context_output(event, notice.text if notice else None)
-
-
-def failure_output(
-    layout: Layout, payload: dict[str, Any], action: ToolAction, config: Config
-) -> dict[str, Any] | None:
-    """The capture nudge after ``action`` failed, or the recurrence nudge when it failed
-    again (``feedback.recurrence``); nothing when the user interrupted it."""
-    if payload.get("is_interrupt"):
-        return None
-    # Failures only: keeps every other call lighter.
-    from lessons_core.delivery.nudges import after_failure
-
-    error = payload.get("error")
-    key = session_of(payload)
-    text = after_failure(layout, key, action, error if isinstance(error, str) else "", config)
-    return context_output("PostToolUseFailure", text)
+        return protocol.pre_tool_output(notice)
+    return protocol.context_output(event, notice.text if notice else None)

@@ -23,7 +23,8 @@ then refuses the next attempt from ``PreToolUse``. No hook fires after a failed
 
 from __future__ import annotations
 
-from lessons_cli.harnesses import claude_code, codex_exits, codex_patches
+from lessons_cli.harnesses import claude_protocol as protocol
+from lessons_cli.harnesses import codex_exits, codex_patches
 from lessons_cli.harnesses.spec import HookEvent, Wiring, any_of
 from lessons_core.delivery import deliver as delivery
 from lessons_core.delivery.deliver import ToolAction
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
 
-project_dir = claude_code.project_dir
+project_dir = protocol.project_dir
 
 SHELL_TOOL = "Bash"
 PATCH_TOOL = "apply_patch"
@@ -78,22 +79,20 @@ def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
         return ToolAction()
     if tool == PATCH_TOOL or codex_patches.is_patch(command):
         paths, added = codex_patches.patch_paths(command), codex_patches.patch_added(command)
-        return claude_code.file_action(layout, payload, *paths, added=added)
-    return claude_code.shell_action(layout, payload, command)
+        return protocol.file_action(layout, payload, *paths, added=added)
+    return protocol.shell_action(layout, payload, command)
 
 
 def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str, Any] | None:
     event = payload.get("hook_event_name")
     if event == "PreToolUse":
-        key = claude_code.session_of(payload)
-        return claude_code.pre_tool_output(
+        key = protocol.session_of(payload)
+        return protocol.pre_tool_output(
             delivery.before_action(layout, key, action_of(layout, payload), config)
         )
     if event == "PostToolUse":
         return after_shell(layout, payload, config)
-    if event in {"SessionStart", "UserPromptSubmit", "PreCompact", "Stop"}:
-        return claude_code.handle(layout, payload, config)
-    return None
+    return protocol.session_event(layout, payload, config)
 
 
 def after_shell(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str, Any] | None:
@@ -102,7 +101,7 @@ def after_shell(layout: Layout, payload: dict[str, Any], config: Config) -> dict
     code = codex_exits.exit_code(payload.get("transcript_path"), payload.get("tool_use_id"))
     if code is None:
         return None
-    key, action = claude_code.session_of(payload), action_of(layout, payload)
+    key, action = protocol.session_of(payload), action_of(layout, payload)
     if code == 0:
         delivery.after_success(layout, key, action)
         return None
@@ -113,4 +112,4 @@ def after_shell(layout: Layout, payload: dict[str, Any], config: Config) -> dict
     # The header the failure classes read, as in Claude Code's error text.
     error = f"Exit code {code}\n{output if isinstance(output, str) else ''}"
     text = after_failure(layout, key, action, error, config, "PostToolUse")
-    return claude_code.context_output("PostToolUse", text)
+    return protocol.context_output("PostToolUse", text)

@@ -14,12 +14,11 @@ tests/fixtures/copilot/.
 
 from __future__ import annotations
 
-from lessons_cli.harnesses import claude_code
+from lessons_cli.harnesses import claude_protocol as protocol
 from lessons_cli.harnesses.spec import HookEvent, Wiring, any_of
 from lessons_core import hookjson
 from lessons_core.delivery import deliver as delivery
-from lessons_core.delivery import sessions
-from lessons_core.delivery.deliver import Notice, ToolAction
+from lessons_core.delivery.deliver import HookCall, Notice, ToolAction
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
@@ -28,7 +27,7 @@ if TYPE_CHECKING:
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
 
-project_dir = claude_code.project_dir
+project_dir = protocol.project_dir
 
 FILE_TOOLS = ("create", "edit")
 SHELL_TOOL = "bash"
@@ -118,11 +117,11 @@ def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
     tool = payload.get("toolName")
     args = tool_args(payload)
     if tool in FILE_TOOLS:
-        return claude_code.file_action(layout, payload, args.get("path"), tool_input=args)
+        return protocol.file_action(layout, payload, args.get("path"), tool_input=args)
     if tool == SHELL_TOOL:
-        return claude_code.shell_action(layout, payload, args.get("command"))
+        return protocol.shell_action(layout, payload, args.get("command"))
     if tool == READ_TOOL:
-        return claude_code.read_action(layout, payload, args.get("path"))
+        return protocol.read_action(layout, payload, args.get("path"))
     return ToolAction()
 
 
@@ -143,15 +142,11 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
     key = str(payload["sessionId"])
     if event == "preToolUse":
         action = action_of(layout, payload)
-        with sessions.open_session(layout, key) as session:  # read once for the call
-            notice = delivery.before_action(
-                layout, key, action, config, event=event, opened=session
-            )
+        with HookCall(layout, key, config) as call:  # read once for the call
+            notice = call.before_action(action, event=event)
         if notice is not None and notice.gate:
             return pre_tool_output(notice)
-        return context_output(
-            delivery.with_due(layout, key, config, notice.text if notice else None, session)
-        )
+        return context_output(call.with_due(notice.text if notice else None))
     if event == "sessionStart":
         source = str(payload.get("source"))
         source = SOURCES.get(source, source)
@@ -160,10 +155,9 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
         prompt = payload.get("prompt")
         if not isinstance(prompt, str):
             return None
-        with sessions.open_session(layout, key) as session:
-            said = delivery.on_prompt(layout, key, prompt, config, event, session)
-        text = said.text if said else None
-        return context_output(delivery.with_due(layout, key, config, text, session))
+        with HookCall(layout, key, config) as call:
+            said = call.on_prompt(prompt, event)
+        return context_output(call.with_due(said.text if said else None))
     if event == "postToolUseFailure":
         error = payload.get("error")
         return _failed(layout, key, payload, error if isinstance(error, str) else "", config, event)
@@ -180,7 +174,7 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
     if event == "agentStop":
         # Copilot CLI 1.0.102 sends stop_hook_active (its SDK's types say stopHookActive).
         active = True in (payload.get("stop_hook_active"), payload.get("stopHookActive"))
-        return claude_code.stop_output(layout, key, config, active=active)
+        return protocol.stop_output(layout, key, config, active=active)
     return None
 
 

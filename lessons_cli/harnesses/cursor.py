@@ -17,12 +17,12 @@ recorded from the client (it cannot run offline).
 
 from __future__ import annotations
 
-from lessons_cli.harnesses import claude_code
+from lessons_cli.harnesses import claude_protocol as protocol
 from lessons_cli.harnesses.spec import HookEvent, Wiring, any_of
 from lessons_core import hookjson
-from lessons_core.delivery import actions, sessions
+from lessons_core.delivery import actions
 from lessons_core.delivery import deliver as delivery
-from lessons_core.delivery.deliver import CONTEXT, GATE, Notice, ToolAction
+from lessons_core.delivery.deliver import CONTEXT, GATE, HookCall, Notice, ToolAction
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
@@ -71,7 +71,7 @@ def project_dir(payload: dict[str, Any]) -> str | None:
     roots = payload.get("workspace_roots")
     if isinstance(roots, list) and roots and isinstance(roots[0], str):
         return roots[0]
-    return claude_code.project_dir(payload)
+    return protocol.project_dir(payload)
 
 
 def session_of(payload: dict[str, Any]) -> str:
@@ -91,7 +91,7 @@ def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
         return actions.reading(layout, project_dir(payload), *paths)
     if tool not in FILE_TOOLS:
         return ToolAction()
-    return claude_code.file_action(layout, payload, *paths)
+    return protocol.file_action(layout, payload, *paths)
 
 
 def gate_output(notice: Notice) -> dict[str, Any]:
@@ -111,13 +111,13 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
         modes = EVENT_MODES[event]
         action = action_of(layout, payload)
         ran = shell_exit(payload) if event == "postToolUse" else None
-        with sessions.open_session(layout, key) as session:  # read once for the call
-            notice = delivery.before_action(layout, key, action, config, modes, event, session)
+        with HookCall(layout, key, config) as call:  # read once for the call
+            notice = call.before_action(action, modes, event)
         if GATE in modes:
             return gate_output(notice) if notice else None
-        nudge = _after_tool(layout, key, payload, action, ran, config, session.state)
+        nudge = _after_tool(call, payload, action, ran)
         said = "\n".join(part for part in (nudge, notice.text if notice else None) if part)
-        text = delivery.with_due(layout, key, config, said or None, session)
+        text = call.with_due(said or None)
         return {"additional_context": text} if text else None
     if event == "preCompact":
         delivery.before_compaction(layout, key)
@@ -152,13 +152,7 @@ def call_of(payload: dict[str, Any]) -> str:
 
 
 def _after_tool(
-    layout: Layout,
-    key: str,
-    payload: dict[str, Any],
-    action: ToolAction,
-    ran: tuple[int, str] | None,
-    config: Config,
-    known: sessions.SessionState,
+    call: HookCall, payload: dict[str, Any], action: ToolAction, ran: tuple[int, str] | None
 ) -> str | None:
     """A call ran: a shell call that exited non-zero failed (its nudge is returned); a
     shell call that exited 0, or a file tool's call, is the action's last outcome, a
@@ -168,10 +162,11 @@ def _after_tool(
 
         code, output = ran
         error = f"Exit code {code}\n{output}"
-        call = call_of(payload)
-        return after_failure(layout, key, action, error, config, "postToolUse", call=call)
+        return after_failure(
+            call.layout, call.key, action, error, call.config, "postToolUse", call=call_of(payload)
+        )
     if ran is not None or payload.get("tool_name") in FILE_TOOLS:
-        delivery.after_success(layout, key, action, known)
+        call.after_success(action)
     return None
 
 

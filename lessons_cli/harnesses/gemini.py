@@ -39,22 +39,20 @@ from __future__ import annotations
 
 import os
 
-from lessons_cli.harnesses import claude_code
+from lessons_cli.harnesses import claude_protocol as protocol
 from lessons_cli.harnesses.spec import HookEvent, Wiring, anchored
 from lessons_core.delivery import deliver as delivery
-from lessons_core.delivery import sessions
-from lessons_core.delivery.deliver import CONTEXT, GATE, ToolAction
+from lessons_core.delivery.deliver import CONTEXT, GATE, HookCall, ToolAction
 from lessons_core.fsutil import open_payload_file
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
     from typing import Any
 
-    from lessons_core.delivery.sessions import Session
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
 
-project_dir = claude_code.project_dir
+project_dir = protocol.project_dir
 
 FILE_TOOLS = ("write_file", "replace")
 SHELL_TOOL = "run_shell_command"
@@ -103,40 +101,34 @@ MAX_SCAN = 64 << 20
 
 
 def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
-    return claude_code.input_action(layout, payload, FILE_TOOLS, SHELL_TOOL, READ_TOOLS)
+    return protocol.input_action(layout, payload, FILE_TOOLS, SHELL_TOOL, READ_TOOLS)
 
 
 def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str, Any] | None:
     event = payload.get("hook_event_name")
-    key = claude_code.session_of(payload)
+    key = protocol.session_of(payload)
     if event == "SessionStart":
         source = str(payload.get("source") or "startup")
         note = delivery.session_start(layout, key, source, config)
-        with sessions.open_session(layout, key) as session:
-            seen = session.state.mark
+        with HookCall(layout, key, config) as call:
+            seen = call.mark
             if seen is not None:
-                session.move_mark(seen, None)
+                call.move_mark(seen, None)
         return _context(event, note)
-    with sessions.open_session(layout, key) as session:  # read once for the whole call
-        follow_transcript(session, payload, advance=event == "PreCompress")
+    with HookCall(layout, key, config) as call:  # read once for the whole call
+        follow_transcript(call, payload, advance=event == "PreCompress")
         if event == "BeforeAgent":
             prompt = payload.get("prompt")
-            said = (
-                delivery.on_prompt(layout, key, users_words(prompt), config, event, session)
-                if isinstance(prompt, str)
-                else None
-            )
-            text = said.text if said else None
-            return _context(event, delivery.with_due(layout, key, config, text, session))
+            said = call.on_prompt(users_words(prompt), event) if isinstance(prompt, str) else None
+            return _context(event, call.with_due(said.text if said else None))
         if event == "AfterAgent":
             active = payload.get("stop_hook_active") is True
-            return claude_code.stop_output(layout, key, config, active=active)
+            return protocol.stop_output(layout, key, config, active=active)
         if not (isinstance(event, str) and event in EVENT_MODES):
             return None
         action = action_of(layout, payload)
         modes = EVENT_MODES[event]
-        notice = delivery.before_action(layout, key, action, config, modes, event, session)
-        known = session.state
+        notice = call.before_action(action, modes, event)
     if notice is not None and notice.gate:
         return {"decision": "deny", "reason": _fenced(notice.text)}
     texts = [notice.text] if notice is not None else []
@@ -148,9 +140,9 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
         nudge = after_failure(layout, key, action, error, config, event)
         texts += [nudge] if nudge else []
     elif event == "AfterTool" and changing:
-        delivery.after_success(layout, key, action, known)
+        call.after_success(action)
     if CONTEXT in modes:  # always-on lessons a compression left due come first
-        due = delivery.with_due(layout, key, config, None, session)
+        due = call.with_due(None)
         texts = [due, *texts] if due else texts
     return _context(event, "\n".join(texts)) if texts else None
 
@@ -188,7 +180,7 @@ def users_words(prompt: str) -> str:
 
 
 def _context(event: str, text: str | None) -> dict[str, Any] | None:
-    return claude_code.context_output(event, _fenced(text) if text else None)
+    return protocol.context_output(event, _fenced(text) if text else None)
 
 
 def _fenced(text: str) -> str:
@@ -198,10 +190,10 @@ def _fenced(text: str) -> str:
     return bracket_fence(text)
 
 
-def follow_transcript(session: Session, payload: dict[str, Any], advance: bool) -> None:
+def follow_transcript(call: HookCall, payload: dict[str, Any], advance: bool) -> None:
     """Forget what was shown if the transcript rewrote the history since the mark;
     ``advance`` (at ``PreCompress``) moves the mark to the transcript's end either way."""
-    seen = session.state.mark
+    seen = call.mark
     if seen is None and not advance:
         return
     path = payload.get("transcript_path")
@@ -213,7 +205,7 @@ def follow_transcript(session: Session, payload: dict[str, Any], advance: bool) 
         return
     rewritten = seen is not None and _rewritten(str(path), seen, size)
     if rewritten or advance:
-        session.move_mark(seen, size, forget=rewritten)
+        call.move_mark(seen, size, forget=rewritten)
 
 
 def _rewritten(path: str, start: int, end: int) -> bool:

@@ -17,11 +17,9 @@ from the real client are kept in tests/fixtures/qwen/.
 
 from __future__ import annotations
 
-from lessons_cli.harnesses import claude_code
+from lessons_cli.harnesses import claude_protocol as protocol
 from lessons_cli.harnesses.spec import HookEvent, Wiring, anchored
-from lessons_core.delivery import deliver as delivery
-from lessons_core.delivery import sessions
-from lessons_core.delivery.deliver import CONTEXT, GATE
+from lessons_core.delivery.deliver import CONTEXT, GATE, HookCall
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
@@ -31,7 +29,7 @@ if TYPE_CHECKING:
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
 
-project_dir = claude_code.project_dir
+project_dir = protocol.project_dir
 
 FILE_TOOLS = ("write_file", "edit")
 SHELL_TOOL = "run_shell_command"
@@ -69,41 +67,36 @@ WIRING = Wiring(
 
 def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
     """The file of ``write_file``/``edit`` (``file_path``), the command of the shell tool."""
-    return claude_code.input_action(layout, payload, FILE_TOOLS, SHELL_TOOL, READ_TOOLS)
+    return protocol.input_action(layout, payload, FILE_TOOLS, SHELL_TOOL, READ_TOOLS)
 
 
 def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str, Any] | None:
     event = payload.get("hook_event_name")
-    key = claude_code.session_of(payload)
+    key = protocol.session_of(payload)
     if isinstance(event, str) and event in EVENT_MODES:
         action = action_of(layout, payload)
         modes = EVENT_MODES[event]
-        with sessions.open_session(layout, key) as session:  # read once for the whole call
-            notice = delivery.before_action(layout, key, action, config, modes, event, session)
-            known = session.state
+        with HookCall(layout, key, config) as call:  # read once for the whole call
+            notice = call.before_action(action, modes, event)
         changing = payload.get("tool_name") in CHANGE_TOOLS
         if event == "PostToolUse" and changing:  # PostToolUseFailure follows a failure
-            delivery.after_success(layout, key, action, known)
+            call.after_success(action)
         if notice is not None and notice.gate:
-            return claude_code.pre_tool_output(notice, event)
+            return protocol.pre_tool_output(notice, event)
         if CONTEXT not in modes:
             return None
-        text = delivery.with_due(layout, key, config, notice.text if notice else None, session)
-        return claude_code.context_output(event, _fenced(text) if text else None)
+        text = call.with_due(notice.text if notice else None)
+        return protocol.context_output(event, _fenced(text) if text else None)
     if event == "UserPromptSubmit":  # before every model request: empty after the first
         prompt = payload.get("prompt")
-        with sessions.open_session(layout, key) as session:
-            said = (
-                delivery.on_prompt(layout, key, prompt, config, opened=session)
-                if isinstance(prompt, str)
-                else None
-            )
-        text = delivery.with_due(layout, key, config, said.text if said else None, session)
-        return claude_code.context_output(event, _fenced(text) if text else None)
+        with HookCall(layout, key, config) as call:
+            said = call.on_prompt(prompt) if isinstance(prompt, str) else None
+        text = call.with_due(said.text if said else None)
+        return protocol.context_output(event, _fenced(text) if text else None)
     if event == "PostToolUseFailure":
-        return claude_code.failure_output(layout, payload, action_of(layout, payload), config)
+        return protocol.failure_output(layout, payload, action_of(layout, payload), config)
     if event in {"SessionStart", "PreCompact", "Stop"}:
-        return claude_code.handle(layout, payload, config)
+        return protocol.session_event(layout, payload, config)
     return None
 
 

@@ -16,7 +16,7 @@ from lessons_core.errors import CaptureRefused
 from lessons_core.fsutil import locked
 from lessons_core.matching.breadth import broad_notices
 from lessons_core.matching.forbid import ForbidPatternError, check_forbid
-from lessons_core.printable import inert
+from lessons_core.recall.printable import inert
 from lessons_core.store.files import Graph, create_lesson, load_graph, update_lesson
 from lessons_core.store.ids import MAX_ID_CHARS, claim_id, id_problem, slug
 from lessons_core.store.layout import Layout

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lessons_core.authoring.characters import bad_character
+from lessons_core.authoring.rewording import one_rule
 from lessons_core.authoring.secrets import SecretFinding, find_secrets, find_secrets_in
 from lessons_core.errors import CaptureRefused
 from lessons_core.matching.glob_counts import FileIndex
@@ -328,9 +329,6 @@ def term_similarity(a: frozenset[str], b: frozenset[str]) -> float:
 def find_near_duplicate(rule: str, lessons: Iterable[Lesson]) -> tuple[Lesson, float] | None:
     """The active lesson most like ``rule``, if it is a near-duplicate the way validate's
     L202 judges one (a rule saying the opposite is no duplicate: L204 names it)."""
-    # Imported here: lessons_core.validate, loaded with it, reads this module.
-    from lessons_core.validate.rewording import one_rule  # noqa: PLC0415
-
     best: tuple[Lesson, float] | None = None
     for lesson in lessons:
         if not lesson.is_active:

@@ -2,7 +2,7 @@
 
 Output for people (text), GitHub Actions (``::error`` annotations on the lines) and
 programs (JSON). A rule is lesson text from a commit, and a file name and a matched text
-come from the change: rules are printed inert (``lessons_core.printable.inert``: an agent
+come from the change: rules are printed inert (``lessons_core.recall.printable.inert``: an agent
 that runs a pre-commit hook reads this output), names and matches with every unprintable
 character escaped (``visible``).
 """
@@ -15,7 +15,7 @@ from typing import Any
 from lessons_core.check.diff_lines import DiffRange, added_lines, require_repo, resolve_range
 from lessons_core.check.forbidden import Breach, breaches, forbid_rules
 from lessons_core.git import prefix
-from lessons_core.printable import inert, visible
+from lessons_core.recall.printable import inert, visible
 from lessons_core.store.files import load_graph
 from lessons_core.store.layout import Layout
 from lessons_core.workflow_commands import annotation

@@ -140,9 +140,9 @@ def at_session_start(layout: Layout, key: str, config: Config) -> str | None:
     claimed in it so no trigger repeats one of its lessons; None when there is nothing."""
     if config.always_max_tokens <= 0:
         return None
-    from lessons_core.delivery import sessions
     from lessons_core.index.cache import cached_index, rebuilt_index
     from lessons_core.index.file_format import CorruptIndex
+    from lessons_core.session import state as sessions
     from lessons_core.store.layout import lessons_command
 
     budget, topics = config.always_max_tokens, config.session_topics

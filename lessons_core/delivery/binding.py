@@ -28,7 +28,7 @@ from lessons_core.matching.forbid import (
     check_forbid,
     first_forbidden,
 )
-from lessons_core.printable import inert
+from lessons_core.recall.printable import inert
 from lessons_core.recall.render import fence, inert_line
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records

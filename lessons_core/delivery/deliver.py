@@ -27,19 +27,20 @@ of a file lesson's ``forbid`` pattern), decided at one point in ``before_action`
 
 from __future__ import annotations
 
-from lessons_core.delivery import sessions
-from lessons_core.feedback import history, session_evidence
 from lessons_core.recall.rank import recall
 from lessons_core.recall.types import MAX_PROMPT_CHARS, Allowance, RecallRequest
 from lessons_core.records import NamedTuple
+from lessons_core.session import evidence
+from lessons_core.session import state as sessions
+from lessons_core.session.action import call_digest, digest
 from lessons_core.store.layout import lessons_command
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from lessons_core.delivery.sessions import Session, SessionState
     from lessons_core.recall.types import Hit, Recall
+    from lessons_core.session.state import Session, SessionState
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
 
@@ -73,6 +74,12 @@ SESSION_NOTE = (
     'taught: {lessons} add "RULE" --topic T --trigger-file GLOB; its show ID shows a rule '
     "cut at … [ID]."
 )
+
+
+def session_key(session_id: str, agent_id: str | None = None) -> str:
+    """The key of a harness's session: a subagent keeps its own set, apart from its
+    parent's."""
+    return f"{session_id}\x1f{agent_id}" if agent_id else session_id
 
 
 def session_note(layout: Layout) -> str:
@@ -110,6 +117,19 @@ class ToolAction(NamedTuple):
         """The files the call reads and does not change."""
         changed = self.changes
         return tuple(f for f in self.reads if f not in changed)
+
+    @property
+    def key(self) -> str:
+        """What telemetry calls the call: its files, else its command. A failure hook
+        builds the same ``ToolAction`` from its payload, so a failure and the recall
+        before it share this key; a gate's refusal is kept as its digest."""
+        return " ".join(self.files) if self.files else self.command or ""
+
+    @property
+    def digest(self) -> str:
+        """A digest of the whole call: its command, or its files and the tool's input (an
+        edit retried with other text is another call)."""
+        return call_digest(self.key, None if self.command else self.content)
 
 
 class Notice(NamedTuple):
@@ -171,10 +191,10 @@ def before_action(
     request = RecallRequest(files=files, command=action.command, prompt=None, read=not changed)
     with opened or sessions.open_session(layout, key) as session:
         if config.stop_capture:  # the latest action, for a correction after it
-            session_evidence.note_action(session, action.files, action.command)
-        mark = sessions.gate_mark(action_key(action)) if GATE in modes else ""
+            evidence.note_action(session, action.files, action.command, _related)
+        mark = digest(action.key) if GATE in modes else ""
         refused = mark if mark in session.state.gates else ""
-        if mark and not refused and history.due(session.state.failures):
+        if mark and not refused and _recurrence_due(session.state):
             recurring = _recurrence_gate(layout, session, action, config, mark)
             if recurring is not None:
                 _log_recall(layout, config, event, key, action, recurring[1], recurring[0], True)
@@ -250,12 +270,22 @@ def _unrefused(notice: Notice, session: Session, modes: frozenset[str]) -> Notic
     return notice._replace(text=text, gate=False)
 
 
+def _recurrence_due(state: SessionState) -> bool:
+    """Whether the session's failure history holds a recurrence due for its gate; only a
+    session with failures imports the history to find out."""
+    if not state.failures:
+        return False
+    from lessons_core.session.failure_history import due
+
+    return due(state.failures)
+
+
 def _recurrence_gate(
     layout: Layout, session: Session, action: ToolAction, config: Config, mark: str
 ) -> tuple[Notice, Recall] | None:
     """The recurrence gate due for ``action`` (``feedback.recurrence``), refusing the call
     ``mark`` names, if any. Only a session whose failure history holds a due recurrence
-    (``history.due``) imports more to find out."""
+    (``_recurrence_due``) imports more to find out."""
     from lessons_core.feedback.recurrence import recurrence_gate
     from lessons_core.recall.render import render_block
 
@@ -311,12 +341,29 @@ def on_prompt(
     request = RecallRequest(prompt=prompt, named=named_files(layout, prompt))
     with opened or sessions.open_session(layout, key) as session:
         if config.stop_capture:  # a correction of the action before it is evidence
-            session_evidence.note_prompt(session, prompt)
+            evidence.note_prompt(session, prompt, _corrects)
         found = recall(layout, request, config=config, allowance=allowance(session.state, config))
         header = block_frame(layout, config, session.state)
         notice = claim_and_render(session, found, found.hits, header=header)
     _log_recall(layout, config, event, key, None, found, notice)
     return notice
+
+
+def _related(failed: list[str], worked: list[str]) -> bool:
+    """``feedback.fixes.related``, imported only for a command right after one that
+    failed."""
+    from lessons_core.feedback.fixes import related
+
+    return related(failed, worked)
+
+
+def _corrects(prompt: str) -> tuple[tuple[str, ...], str] | None:
+    """``feedback.corrections.find_correction``: its cues and excerpt, imported only for
+    a prompt right after an action."""
+    from lessons_core.feedback.corrections import find_correction
+
+    found = find_correction(prompt)
+    return (found.cues, found.excerpt) if found is not None else None
 
 
 def allowance(state: SessionState, config: Config, limit: int | None = None) -> Allowance:
@@ -341,7 +388,7 @@ def claim_and_render(
 ) -> Notice | None:
     """Mark ``hits`` (of ``found``) shown in ``session`` at the cost of their block, and
     return the block of those no parallel hook showed first (None if none). ``gate``
-    marks the call they refuse (``sessions.gate_mark``), if they do; ``forget`` the
+    marks the call they refuse (the digest of its key), if they do; ``forget`` the
     refused call made again, whose refusal is forgotten in the same write. ``header``:
     the block's (``render_block``; None: its default).
 
@@ -367,15 +414,6 @@ def claim_and_render(
     return Notice(block, shown=tuple(hit.lesson_id for hit in chosen.hits))
 
 
-def action_key(action: ToolAction) -> str:
-    """What telemetry calls a tool call: its files, else its command.
-
-    A failure hook builds the same ``ToolAction`` from its payload, so a failure and the
-    recall before it share this key.
-    """
-    return " ".join(action.files) if action.files else action.command or ""
-
-
 def after_success(
     layout: Layout, key: str, action: ToolAction, known: SessionState | None = None
 ) -> None:
@@ -385,9 +423,11 @@ def after_success(
     state = known if known is not None else sessions.load(layout, key)
     if action.is_empty or not state.failures:
         return
-    from lessons_core.feedback.recurrence import record_success
+    from lessons_core.session.action import precise
 
-    record_success(layout, key, action.files, action.command)
+    found = precise(action.files, action.command)
+    if found is not None:
+        sessions.record_success(layout, key, found)
 
 
 def record_failure(
@@ -408,7 +448,7 @@ def record_failure(
             layout,
             config,
             event=event,
-            key=action_key(action),
+            key=action.key,
             session=key,
             error_class=error_class,
             action=identity,
@@ -448,7 +488,7 @@ def _log_recall(
     """One telemetry record of a recall; ``action`` None is a prompt (never logged itself).
 
     A tool call's record names its action and a digest of the whole call, so what the
-    next call on the same action did can be told (``feedback.effect``).
+    next call on the same action did can be told (``telemetry.effect``).
     """
     # Imported only when on: a hook with telemetry off pays nothing for it.
     if not config.telemetry:
@@ -460,12 +500,12 @@ def _log_recall(
     if action is None:
         key, about = telemetry.PROMPT_KEY, telemetry.ABOUT_PROMPT
     else:
-        from lessons_core.feedback.failures import action_identity
+        from lessons_core.session.action import logged_identity
 
         about = telemetry.ABOUT_FILES if action.files else telemetry.ABOUT_COMMAND
-        key = action_key(action)
-        identity = action_identity(action.files, action.command) or ""
-        call = call_digest(action)
+        key = action.key
+        identity = logged_identity(action.files, action.command)
+        call = action.digest
     telemetry.record_recall(
         layout,
         config,
@@ -481,16 +521,6 @@ def _log_recall(
         gate=notice is not None and notice.gate,
         recurrence=recurrence,
     )
-
-
-def call_digest(action: ToolAction) -> str:
-    """A digest of the whole call: its command, or its files and the tool's input (an
-    edit retried with other text is another call)."""
-    if action.command or action.content is None:
-        return sessions.gate_mark(action_key(action))
-    from lessons_core import hookjson
-
-    return sessions.gate_mark(action_key(action) + hookjson.dumps(action.content))
 
 
 def session_start(layout: Layout, key: str, source: str, config: Config) -> str | None:
@@ -540,3 +570,46 @@ def with_due(
         note = session_note(layout) if config.session_note else None
         always = at_session_start(layout, key, config)
     return "\n".join(part for part in (note, always, *held, text) if part) or None
+
+
+class HookCall:
+    """One hook call's session, read once for the whole call (a ``with`` block): the
+    rules it delivers (``before_action``, ``on_prompt``), what it records after the
+    call ran (``after_success``), and what waited for a hook that can add context
+    (``with_due``), so an adapter never opens the session itself. Each is the function
+    of this module of the same name, given the session read."""
+
+    __slots__ = ("config", "key", "layout", "session")
+
+    def __init__(self, layout: Layout, key: str, config: Config) -> None:
+        self.layout, self.key, self.config = layout, key, config
+        self.session = sessions.open_session(layout, key)
+
+    def __enter__(self) -> HookCall:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.session.__exit__(*exc)
+
+    def before_action(
+        self, action: ToolAction, modes: frozenset[str] = BOTH_MODES, event: str = "PreToolUse"
+    ) -> Notice | None:
+        return before_action(self.layout, self.key, action, self.config, modes, event, self.session)
+
+    def on_prompt(self, prompt: str, event: str = "UserPromptSubmit") -> Notice | None:
+        return on_prompt(self.layout, self.key, prompt, self.config, event, self.session)
+
+    def after_success(self, action: ToolAction) -> None:
+        after_success(self.layout, self.key, action, self.session.state)
+
+    def with_due(self, text: str | None) -> str | None:
+        return with_due(self.layout, self.key, self.config, text, self.session)
+
+    @property
+    def mark(self) -> int | None:
+        """How far the harness's transcript was looked at (``SessionState.mark``)."""
+        return self.session.state.mark
+
+    def move_mark(self, seen: int | None, to: int | None, forget: bool = False) -> bool:
+        """``Session.move_mark``: the mark to ``to`` if it is still ``seen``."""
+        return self.session.move_mark(seen, to, forget)

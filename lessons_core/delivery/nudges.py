@@ -1,29 +1,27 @@
 """After a failed tool call: a short nudge to capture what it taught, once per session and
 key, and a stronger one when the same failure recurs and no lesson covers it.
 
-The nudge carries a ready ``lessons add`` line whose trigger is as precise as the failure
-allows (``feedback.failures.precise_trigger``): the repo-relative path of the file, or a
-pattern anchored to the start of the command that failed (``^pnpm test:e2e``). Anything
-that looks like a secret is masked before it reaches the agent.
+The nudge carries a ready ``lessons add`` line (``feedback.failures.capture_line``) whose
+trigger is as precise as the failure allows (``session.action.precise``): the
+repo-relative path of the file, or a pattern anchored to the start of the command that
+failed (``^pnpm test:e2e``). Anything that looks like a secret is masked before it
+reaches the agent.
 """
 
 from __future__ import annotations
 
-import shlex
-
 from lessons_core.authoring.secrets import mask_secrets
-from lessons_core.delivery import sessions
 from lessons_core.delivery.deliver import GATE_PREFIX, ToolAction, record_failure
 from lessons_core.feedback import recurrence
-from lessons_core.feedback.failures import command_pattern, precise_trigger, trigger_label
-from lessons_core.store.layout import Layout, lessons_command
+from lessons_core.feedback.failures import capture_line
+from lessons_core.session import state as sessions
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from lessons_core.delivery.sessions import SessionState
+    from lessons_core.session.action import ActionId
+    from lessons_core.session.state import SessionState
     from lessons_core.store.config import Config
-
-__all__ = ["after_failure", "command_pattern", "failure_nudge", "recurrence_nudge"]
+    from lessons_core.store.layout import Layout
 
 RECURRENCE_NUDGE = (
     "This call failed {times} times in this session with the same error "
@@ -61,10 +59,9 @@ def after_failure(
     said: list[str | None] = [None]
 
     def keep(state: SessionState, counted: recurrence.Counted) -> None:
-        said[0] = nudge_for(layout, action, counted)
-        trigger = precise_trigger(action.files, action.command)
-        if hold and said[0] and trigger is not None:
-            state.held = hold_nudge(state.held, said[0], trigger)
+        said[0] = nudge_for(layout, counted)
+        if hold and said[0]:
+            state.held = hold_nudge(state.held, said[0], counted.action)
 
     with sessions.open_session(layout, key) as session:
         counted = recurrence.count_failure(
@@ -72,64 +69,43 @@ def after_failure(
         )
     if counted is not None and counted.verdict == recurrence.AGAIN:
         return None  # logged and answered when it was first reported
-    found_class, identity = (counted.error_class, counted.identity) if counted else ("", "")
+    found_class, identity = (counted.error_class, counted.action.identity) if counted else ("", "")
     record_failure(layout, key, action, config, event, found_class, identity)
     return None if hold else said[0]
 
 
-def nudge_for(layout: Layout, action: ToolAction, counted: recurrence.Counted) -> str | None:
+def nudge_for(layout: Layout, counted: recurrence.Counted) -> str | None:
     """The text a counted failure brings: the stronger nudge for a recurrence no lesson
     covers, the capture nudge when it is due, else None (a covered recurrence waits for
     the recurrence gate)."""
     if counted.verdict == recurrence.UNCOVERED:
-        return recurrence_nudge(layout, action, counted.error_class, counted.times)
+        return recurrence_nudge(layout, counted.action, counted.error_class, counted.times)
     if counted.verdict == recurrence.COVERED or not counted.nudge:
         return None
-    return failure_nudge(layout, action)
+    return failure_nudge(layout, counted.action)
 
 
-def hold_nudge(held: list[str], text: str, trigger: tuple[str, str]) -> list[str]:
+def hold_nudge(held: list[str], text: str, action: ActionId) -> list[str]:
     """``held`` with ``text`` added, to be delivered after later calls: it names the call
     it is about and replaces a nudge held for the same call; the latest few are kept."""
-    head = mask_secrets(f"About an earlier call in this session ({trigger_label(trigger)}):")
+    head = mask_secrets(f"About an earlier call in this session ({action.label}):")
     kept = [h for h in held if not h.startswith(head)][-(sessions.HELD_KEPT - 1) :]
     return [*kept, f"{head} {text}"]
 
 
-def failure_nudge(layout: Layout, action: ToolAction) -> str | None:
-    """The capture nudge for a failed ``action``, or None (nothing precise names it)."""
-    trigger = precise_trigger(action.files, action.command)
-    if trigger is None:
-        return None
+def failure_nudge(layout: Layout, action: ActionId) -> str:
+    """The capture nudge for a failed ``action``."""
     return mask_secrets(
         "That call failed. If the cause is specific to this project (not a typo or a "
         "one-off), capture it so the rule is shown before the next attempt:\n  "
-        + capture_line(layout, *trigger)
+        + capture_line(layout, *action.trigger)
     )
 
 
-def recurrence_nudge(
-    layout: Layout, action: ToolAction, error_class: str, times: int
-) -> str | None:
+def recurrence_nudge(layout: Layout, action: ActionId, error_class: str, times: int) -> str:
     """The stronger nudge for a recurrence no lesson covers, with the same ready line."""
-    trigger = precise_trigger(action.files, action.command)
-    if trigger is None:
-        return None
-    line = capture_line(layout, *trigger)
+    line = capture_line(layout, *action.trigger)
     return mask_secrets(RECURRENCE_NUDGE.format(times=times, error_class=error_class, line=line))
-
-
-RULE_PLACEHOLDER = "<what to do instead, one imperative sentence>"
-
-
-def capture_line(layout: Layout, flag: str, value: str, evidence: tuple[str, ...] = ()) -> str:
-    """The ``lessons add`` line a nudge (or the stop-time request) offers, the rule and
-    topic left to the agent, ``evidence`` filled in."""
-    refs = "".join(f" --evidence {shlex.quote(ref)}" for ref in evidence)
-    return (
-        f'{lessons_command(layout)} add "{RULE_PLACEHOLDER}" '
-        f"--topic <topic> {flag} {shlex.quote(value)}{refs}"
-    )
 
 
 def _refused_by_lessons(error: str) -> bool:

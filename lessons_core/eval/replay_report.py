@@ -15,8 +15,8 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from lessons_core.delivery.deliver import GATE, GATE_PREFIX
-from lessons_core.feedback.effect import CALL, FAILURE, Effect, Event, measure
 from lessons_core.recall.render import estimate_tokens
+from lessons_core.telemetry.effect import CALL, FAILURE, Effect, Event, measure
 
 PROMPT_EVENT = "UserPromptSubmit"
 TOOL_EVENT = "PreToolUse"
@@ -57,7 +57,7 @@ class ReplayedCall:
     outcome: str | None = None
     failed_after: tuple[str, ...] = ()
     action: str = ""  # the call's action identity (``feedback.failures``), "" if none
-    call: str = ""  # a digest of the whole call (``deliver.call_digest``)
+    call: str = ""  # a digest of the whole call (``ToolAction.digest``)
 
     @property
     def tokens(self) -> int:

@@ -1,5 +1,6 @@
-"""What failed, and how: a short error class from a tool's error text, and the action's
-identity, so two failures of the same call with the same kind of error compare equal.
+"""What failed, and how: a short error class from a tool's error text, so two failures of
+the same action (``session.action``) with the same kind of error compare equal; and the
+``lessons add`` line a failure nudge and the stop-time request offer to capture it.
 
 The class keeps the exit code and the *name* of the first error line's error, taken from a
 fixed vocabulary, never the output itself: ``exit 1: ModuleNotFoundError``, ``exit 127:
@@ -9,21 +10,24 @@ in none of its words is ``exit 1: error`` if it says it is an error, else ``exit
 (a customer's address, a host, a project's module) reaches a session file, the telemetry
 log or a lesson's evidence.
 
-The identity is the trigger a capture nudge suggests (``precise_trigger``): the
-repo-relative file, or a pattern anchored to the start of the command that failed, its
-program and sub-commands (``^pnpm test:e2e``), never a glob or pattern that would fire
-everywhere.
+The line's trigger is the action's (``ActionId.trigger``): the repo-relative file, or a
+pattern anchored to the start of the command that failed, its program and sub-commands
+(``^pnpm test:e2e``), never a glob or pattern that would fire everywhere.
 
-Only failure hooks import this module (it needs ``re``); the pre-tool hook compares the
-identities it stored (``feedback.history``) without it.
+Only failure and stop hooks import this module (it needs ``re``); the pre-tool hook
+compares the actions it stored (``session.failure_history``) without it.
 """
 
 from __future__ import annotations
 
 import re
+import shlex
 
-from lessons_core.authoring.secrets import mask_secrets
-from lessons_core.matching.command_words import anchored, command_words
+from lessons_core.store.layout import lessons_command
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lessons_core.store.layout import Layout
 
 # A tool's error text can be megabytes of output: only its start is read.
 MAX_ERROR_CHARS = 16 * 1024
@@ -161,50 +165,15 @@ def error_name(line: str) -> str:
     return ERROR if _SAYS_ERROR.search(line) else ""
 
 
-def action_identity(files: tuple[str, ...], command: str | None) -> str | None:
-    """The file or command pattern a call is about (``file src/a.py``, ``cmd
-    ^git checkout``), or None when nothing precise names it (a secret, no program)."""
-    trigger = precise_trigger(files, command)
-    if trigger is None:
-        return None
-    flag, value = trigger
-    return f"{'file' if flag == '--trigger-file' else 'cmd'} {value}"
+RULE_PLACEHOLDER = "<what to do instead, one imperative sentence>"
 
 
-def precise_trigger(files: tuple[str, ...], command: str | None) -> tuple[str, str] | None:
-    """``--trigger-file PATH`` or ``--trigger-cmd PATTERN`` for a call about ``files``
-    or running ``command``, or None."""
-    if files:
-        path = files[0]
-        return None if _quotes_a_secret(path) else ("--trigger-file", path)
-    if command:
-        pattern = command_pattern(command)
-        if pattern:
-            return "--trigger-cmd", pattern
-    return None
-
-
-def trigger_label(trigger: tuple[str, str]) -> str:
-    """A ``precise_trigger`` as the agent reads it: the path, or the command quoted."""
-    flag, value = trigger
-    if flag == "--trigger-file":
-        return value
-    return "the command '" + value.lstrip("^").replace("\\", "") + "'"
-
-
-def command_pattern(command: str) -> str | None:
-    """A pattern anchored to the last state-changing simple command of ``command``.
-
-    The program and the sub-commands after it, up to the first option, path or value:
-    ``cd web && pnpm test:e2e --filter x`` gives ``^pnpm test:e2e``.
-    """
-    kept = command_words(command)
-    if not kept or _quotes_a_secret(" ".join(kept)):
-        return None
-    return anchored(kept)
-
-
-def _quotes_a_secret(text: str) -> bool:
-    """Whether ``text`` holds a credential. Checked before escaping: ``\\.`` inside a token
-    would hide it from the masks, and a trigger naming a secret could never be captured."""
-    return mask_secrets(text) != text
+def capture_line(layout: Layout, flag: str, value: str, evidence: tuple[str, ...] = ()) -> str:
+    """The ``lessons add`` line a failure nudge (or the stop-time request) offers for the
+    trigger ``flag value`` (``ActionId.trigger``), the rule and topic left to the agent,
+    ``evidence`` filled in."""
+    refs = "".join(f" --evidence {shlex.quote(ref)}" for ref in evidence)
+    return (
+        f'{lessons_command(layout)} add "{RULE_PLACEHOLDER}" '
+        f"--topic <topic> {flag} {shlex.quote(value)}{refs}"
+    )

@@ -15,7 +15,7 @@ when the agent debugged its own change:
 - an edit tool's own failure (its old text not found, the file not read first) is the
   agent's slip, never evidence, unless the file system refused it (``environmental``).
 
-The stop-time request (``feedback.stop_capture`` through ``feedback.session_evidence``) and
+The stop-time request (``feedback.stop_capture`` through ``session.evidence``) and
 ``lessons harvest`` (``harvest.detect``) both decide with these; ``stop_capture.fix_rule``
 drafts the rule a changed form suggests for both. Only string operations:
 the pre-tool hook calls ``related`` (and loads this module only when the command before

@@ -2,8 +2,9 @@
 
 A failure hook counts each failure in the session's history (``count_failure``, through
 ``nudges.after_failure``, in the call's one write to the session) under the action's
-identity and error class (``feedback.failures``). When the action has failed
-``history.RECURS_AT`` times with one class, its recurrence is answered once per session:
+identity (``session.action``) and error class (``feedback.failures``). When the action
+has failed ``failure_history.RECURS_AT`` times with one class, its recurrence is answered
+once per session:
 
 - ``COVERED``: lessons cover the action, so its recurrence is *due*: before the next
   attempt the pre-tool hook (``recurrence_gate``, called by ``deliver.before_action``)
@@ -13,25 +14,28 @@ identity and error class (``feedback.failures``). When the action has failed
   (``nudges.recurrence_nudge``).
 
 Imported by failure hooks, and by a pre-tool hook only when a recurrence is due
-(``history.due``). It imports nothing from ``deliver`` or ``nudges``, which call it.
+(``failure_history.due``). It imports nothing from ``deliver`` or ``nudges``, which call
+it.
 """
 
 from __future__ import annotations
 
 from lessons_core.authoring.secrets import mask_secrets
-from lessons_core.delivery import sessions
-from lessons_core.feedback import history, session_evidence
-from lessons_core.feedback.failures import action_identity, error_class
+from lessons_core.feedback.failures import error_class
 from lessons_core.recall.rank import recall
 from lessons_core.recall.types import RecallRequest
 from lessons_core.records import NamedTuple
+from lessons_core.session import evidence
+from lessons_core.session import failure_history as history
+from lessons_core.session.action import ActionId, precise
+from lessons_core.session.state import FAILED_CALLS_KEPT
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from lessons_core.delivery.sessions import Session, SessionState
     from lessons_core.recall.types import Recall
+    from lessons_core.session.state import Session, SessionState
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
 
@@ -57,7 +61,7 @@ RECURRENCE_HEAD = (
 class Counted(NamedTuple):
     """A failure as the session's history counted it."""
 
-    identity: str
+    action: ActionId
     error_class: str
     times: int
     verdict: str  # FIRST, COVERED, UNCOVERED, or AGAIN (counted before)
@@ -80,10 +84,10 @@ def count_failure(
     call's one write; None when nothing precise names the action; ``AGAIN`` as the
     verdict when ``call`` (the harness's id of the call) was counted already. ``keep``
     changes the state in that same write, knowing the count."""
-    identity = action_identity(files, command)
-    if identity is None:
+    action = precise(files, command)
+    if action is None:
         return None
-    mark = sessions.gate_mark(identity)
+    mark = action.mark
     found_class = error_class(error, edit=bool(files))
     counted: list[Counted] = []
     covered: list[bool] = []  # asked at most once, even when a parallel write re-runs this
@@ -91,10 +95,9 @@ def count_failure(
     def change(state: SessionState) -> bool:
         if call:
             if call in state.failed_calls:
-                counted[:] = [Counted(identity, "", 0, AGAIN, False)]
+                counted[:] = [Counted(action, "", 0, AGAIN, False)]
                 return False
-            kept = sessions.FAILED_CALLS_KEPT
-            state.failed_calls = [*state.failed_calls, call][-kept:]
+            state.failed_calls = [*state.failed_calls, call][-FAILED_CALLS_KEPT:]
         failures = state.failures
         was = failures.get(mark, {}).get("recurrence")
         cls, times = history.record_failure(failures, mark, found_class)
@@ -106,24 +109,16 @@ def count_failure(
             verdict = COVERED if covered[0] else UNCOVERED
             history.set_recurrence(failures, mark, history.DUE if covered[0] else history.NUDGED)
             if verdict == UNCOVERED and config.stop_capture:  # for the stop-time request
-                session_evidence.keep_recurrence(state.evidence, mark, identity)
+                evidence.keep_recurrence(state.evidence, action)
         else:
             nudge = history.claim_nudge(failures, mark)
-        counted[:] = [Counted(identity, cls, times, verdict, nudge)]
+        counted[:] = [Counted(action, cls, times, verdict, nudge)]
         if keep is not None:
             keep(state, counted[0])
         return True
 
     session.update(change)
     return counted[0] if counted else None
-
-
-def record_success(layout: Layout, key: str, files: tuple[str, ...], command: str | None) -> None:
-    """A call about ``files`` or running ``command`` succeeded: its action's last
-    outcome in the session's history, if it failed before."""
-    identity = action_identity(files, command)
-    if identity is not None:
-        sessions.record_success(layout, key, sessions.gate_mark(identity))
 
 
 def covering(
@@ -148,10 +143,10 @@ def recurrence_gate(
     and the lessons to show again, refusing the call ``gate`` names once (one write to
     ``session``); None when nothing is due for this action (or a parallel hook answered
     it first)."""
-    identity = action_identity(files, command)
-    if identity is None:
+    action = precise(files, command)
+    if action is None:
         return None
-    mark = sessions.gate_mark(identity)
+    mark = action.mark
     due = history.due_entry(session.state.failures, mark)
     if due is None:
         return None

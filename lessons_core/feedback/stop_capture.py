@@ -5,8 +5,8 @@ A stop hook (Claude Code, Codex and Qwen Code ``Stop``, Gemini CLI ``AfterAgent`
 
 - ``stop_capture`` is on in the project's config (the default);
 - the harness is not already continuing because of a stop hook (``stop_hook_active``);
-- the session shows evidence of a lesson to keep (``session_evidence`` and the failure
-  history, ``feedback.history``):
+- the session shows evidence of a lesson to keep (``session.evidence`` and the failure
+  history, ``session.failure_history``):
   - a person's correction typed right after an action of the agent;
   - a command that failed, and right after it a changed form of it that did not fail
     (``feedback.fixes.related``: ``make deploy-prod``, then ``make deploy ENV=prod``),
@@ -36,26 +36,25 @@ from __future__ import annotations
 
 import os
 
-from lessons_core.delivery import sessions
-from lessons_core.delivery.nudges import RULE_PLACEHOLDER, capture_line
-from lessons_core.feedback import history, session_evidence
-from lessons_core.feedback.failures import command_pattern, trigger_label
+from lessons_core.feedback.failures import RULE_PLACEHOLDER, capture_line
 from lessons_core.feedback.fixes import environmental
 from lessons_core.feedback.recurrence import covering
-from lessons_core.feedback.session_evidence import COMMAND, FILE
-from lessons_core.matching.command_words import unanchored
 from lessons_core.records import NamedTuple
+from lessons_core.session import action as action_id
+from lessons_core.session import evidence
+from lessons_core.session import failure_history as history
+from lessons_core.session import state as sessions
+from lessons_core.session.action import ActionId
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from lessons_core.delivery.sessions import SessionState
+    from lessons_core.session.state import SessionState
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
 
 # The request opens with this, so a reader (or a test's fake model) knows it.
 REQUEST_MARK = "Before you finish"
 MAX_LISTED = 3
-FILE_FLAG, COMMAND_FLAG = "--trigger-file", "--trigger-cmd"
 
 # A drafted rule goes between double quotes on a shell line: no character the shell reads
 # there, and no quote that would end the ones around a command.
@@ -73,7 +72,7 @@ def fix_rule(failed: str, worked: str) -> str | None:
 
 
 def with_rule(line: str, rule: str | None) -> str:
-    """A ``lessons add`` line (``delivery.nudges.capture_line``) with ``rule`` drafted
+    """A ``lessons add`` line (``feedback.failures.capture_line``) with ``rule`` drafted
     in place of the placeholder."""
     if rule is None:
         return line
@@ -81,9 +80,9 @@ def with_rule(line: str, rule: str | None) -> str:
 
 
 class Evidence(NamedTuple):
-    """One thing the session showed: the trigger a lesson would have, what happened."""
+    """One thing the session showed: the action a lesson would be about, what happened."""
 
-    trigger: tuple[str, str]
+    action: ActionId
     told: str  # for the agent: 'after src/app.py the user said: "..."'
     ref: str  # for the lesson's --evidence
     rule: str | None = None  # a drafted rule, for a changed form that worked
@@ -103,7 +102,7 @@ def stop_request(layout: Layout, key: str, config: Config, *, active: bool) -> s
             return None
         # A request whose mark cannot be written (a read-only or full disk) would block
         # every stop of the session: like a gate that cannot record its refusal, none.
-        if not session_evidence.claim_request(session) or not session.recorded:
+        if not evidence.claim_request(session) or not session.recorded:
             return None
     return _request(layout, found)
 
@@ -115,12 +114,12 @@ def corrections(record: dict[str, object]) -> list[Evidence]:
     for entry in reversed(kept if isinstance(kept, list) else []):
         if not isinstance(entry, dict):
             continue
-        trigger = _trigger(entry.get("action"))
+        action = _corrected(entry.get("action"))
         quote = entry.get("quote")
-        if trigger is None or not isinstance(quote, str):
+        if action is None or not isinstance(quote, str):
             continue
-        told = f'after {trigger_label(trigger)} the user said: "{quote}"'
-        found.append(Evidence(trigger, told, f"correction: {quote}"))
+        told = f'after {action.label} the user said: "{quote}"'
+        found.append(Evidence(action, told, f"correction: {quote}"))
     return found
 
 
@@ -131,31 +130,31 @@ def failures(layout: Layout, state: SessionState, config: Config) -> list[Eviden
     changed = _changed_forms(layout, state, config)
     found = [item for _mark, item in changed]
     fixed_by = {mark for mark, _item in changed}
-    recurred = session_evidence.kept(state.evidence, session_evidence.RECURRED)
+    recurred = evidence.kept(state.evidence, evidence.RECURRED)
     for mark, identity in reversed(recurred.items()):
         entry = state.failures.get(mark)
-        trigger = _identity_trigger(identity)
+        action = action_id.from_identity(identity)
         times = history.recurring(entry) if entry else None
-        if mark in fixed_by or trigger is None or times is None:
+        if mark in fixed_by or action is None or times is None:
             continue
         error_class, count = times
-        if trigger[0] == FILE_FLAG and not environmental(error_class):
+        if action.kind == action_id.FILE and not environmental(error_class):
             continue  # the edit tool's own error, again
-        told = f"{trigger_label(trigger)} failed {count} times ({error_class}); no lesson covers it"
-        found.append(Evidence(trigger, told, f"recurrence: {error_class}, {count} times"))
-    fixed = session_evidence.kept(state.evidence, session_evidence.FIXED)
+        told = f"{action.label} failed {count} times ({error_class}); no lesson covers it"
+        found.append(Evidence(action, told, f"recurrence: {error_class}, {count} times"))
+    fixed = evidence.kept(state.evidence, evidence.FIXED)
     for mark, identity in reversed(fixed.items()):
         entry = state.failures.get(mark)
-        trigger = _identity_trigger(identity)
-        if mark in recurred or mark in fixed_by or trigger is None or not entry:
+        action = action_id.from_identity(identity)
+        if mark in recurred or mark in fixed_by or action is None or not entry:
             continue
         if entry.get("last") != history.SUCCEEDED:
             continue
         env = next((c for c in history.classes(entry) if environmental(c)), None)
-        if env is None or _covered(layout, trigger, config):
+        if env is None or _covered(layout, action, config):
             continue  # the ordinary loop, or a lesson has it already
-        told = f"{trigger_label(trigger)} failed ({env}), then was made again without failing"
-        found.append(Evidence(trigger, told, f"failed, then fixed: {env}"))
+        told = f"{action.label} failed ({env}), then was made again without failing"
+        found.append(Evidence(action, told, f"failed, then fixed: {env}"))
     return found
 
 
@@ -165,35 +164,31 @@ def _changed_forms(
     """Failed commands followed right away by a changed form that did not fail, no
     lesson covering them, newest first, each with the failed command's digest."""
     found = []
-    for mark, (identity, form, form_mark) in reversed(
-        session_evidence.fixes(state.evidence).items()
-    ):
+    for mark, (identity, form, form_mark) in reversed(evidence.fixes(state.evidence).items()):
         entry = state.failures.get(mark)
-        trigger = _identity_trigger(identity)
+        action = action_id.from_identity(identity)
         form_entry = state.failures.get(form_mark)
         if (
-            trigger is None
+            action is None
             or not entry
             or (form_entry and form_entry.get("last") != history.SUCCEEDED)
         ):
             continue  # the changed form failed as well
-        if _covered(layout, trigger, config):
+        if _covered(layout, action, config):
             continue
         error_class = max(history.classes(entry).items(), key=lambda item: item[1])[0]
-        failed = trigger_label(trigger)
-        told = f"{failed} failed ({error_class}); right after it, '{form}' worked"
-        rule = fix_rule(unanchored(trigger[1]), form)
+        told = f"{action.label} failed ({error_class}); right after it, '{form}' worked"
+        rule = fix_rule(action.words, form)
         ref = f"failed ({error_class}), then worked as: {form}"
-        found.append((mark, Evidence(trigger, told, ref, rule)))
+        found.append((mark, Evidence(action, told, ref, rule)))
     return found
 
 
-def _covered(layout: Layout, trigger: tuple[str, str], config: Config) -> bool:
+def _covered(layout: Layout, action: ActionId, config: Config) -> bool:
     """Whether a lesson's file or command trigger already matches the action."""
-    flag, value = trigger
-    if flag == FILE_FLAG:
-        return covering(layout, (value,), None, config) is not None
-    return covering(layout, (), unanchored(value), config) is not None
+    if action.kind == action_id.FILE:
+        return covering(layout, (action.value,), None, config) is not None
+    return covering(layout, (), action.words, config) is not None
 
 
 def captured_since(layout: Layout, since: float) -> bool:
@@ -207,27 +202,14 @@ def captured_since(layout: Layout, since: float) -> bool:
         return False
 
 
-def _trigger(action: object) -> tuple[str, str] | None:
-    """The ``lessons add`` trigger for an action ``session_evidence`` kept."""
-    if not isinstance(action, list) or len(action) != 2:
-        return None
-    kind, value = action
-    if not isinstance(value, str) or not value:
-        return None
-    if kind == FILE:
-        return FILE_FLAG, value
-    if kind == COMMAND:
-        pattern = command_pattern(value)
-        return (COMMAND_FLAG, pattern) if pattern else None
-    return None
-
-
-def _identity_trigger(identity: str) -> tuple[str, str] | None:
-    """The trigger an action identity names (``file src/a.py``, ``cmd ^make gen``)."""
-    kind, _, value = identity.partition(" ")
-    if not value:
-        return None
-    return {"file": (FILE_FLAG, value), "cmd": (COMMAND_FLAG, value)}.get(kind)
+def _corrected(saved: object) -> ActionId | None:
+    """The action a correction followed (``ActionId.saved``); a command's words are read
+    again as a failure's would be (``action.precise``), so none that holds a secret is
+    offered as a trigger."""
+    action = action_id.from_saved(saved)
+    if action is None or action.kind == action_id.FILE:
+        return action
+    return action_id.precise((), action.words)
 
 
 def _request(layout: Layout, found: list[Evidence]) -> str:
@@ -240,6 +222,6 @@ def _request(layout: Layout, found: list[Evidence]) -> str:
         f"no lesson was captured in it:\n{listed}\n"
         "If it is specific to this project (not a one-off), write the rule as one "
         "imperative sentence and the topic into this line, run it, then finish:\n  "
-        + with_rule(capture_line(layout, *first.trigger, evidence=(first.ref,)), first.rule)
+        + with_rule(capture_line(layout, *first.action.trigger, evidence=(first.ref,)), first.rule)
         + "\nIf it taught nothing worth keeping, just finish."
     )

@@ -24,15 +24,15 @@ from typing import Any
 
 from lessons_core.authoring.guards import rule_terms
 from lessons_core.authoring.secrets import mask_secrets
-from lessons_core.delivery.nudges import capture_line
 from lessons_core.eval.transcripts import Transcript, stream_transcript
-from lessons_core.feedback.failures import precise_trigger
+from lessons_core.feedback.failures import capture_line
 from lessons_core.feedback.stop_capture import fix_rule, with_rule
 from lessons_core.harvest.codex_rollouts import is_rollout, stream_rollout
 from lessons_core.harvest.detect import CORRECTION, ActionOf, Detector, Found, shown_rules
 from lessons_core.index.cache import load_index
 from lessons_core.recall.rank import rank
 from lessons_core.recall.types import RecallRequest
+from lessons_core.session.action import precise
 from lessons_core.store.files import load_graph
 from lessons_core.store.layout import Layout
 from lessons_core.validate.duplicates import similar_sets
@@ -88,12 +88,13 @@ def candidates(layout: Layout, found: Iterable[tuple[str, Found]]) -> list[Candi
     for number, (name, item) in enumerate(found):
         request = RecallRequest(files=item.action.files, command=item.action.command)
         by_trigger = [c.hit.lesson_id for c in rank(index, request) if c.hit.via in _COVERING]
-        trigger = precise_trigger(item.action.files, item.action.command)
+        action = precise(item.action.files, item.action.command)
         line = None
-        if trigger is not None:
+        if action is not None:
             evidence = _evidence_option(item.session)
             rule = fix_rule(_subject(item), item.fix) if item.fix else None
-            line = mask_secrets(f"{with_rule(capture_line(layout, *trigger), rule)} {evidence}")
+            line = with_rule(capture_line(layout, *action.trigger), rule)
+            line = mask_secrets(f"{line} {evidence}")
         made.append(
             Candidate(
                 kind=item.kind,
@@ -105,7 +106,7 @@ def candidates(layout: Layout, found: Iterable[tuple[str, Found]]) -> list[Candi
                 evidence=item.evidence,
                 fix=item.fix,
                 count=item.count,
-                trigger=trigger,
+                trigger=action.trigger if action is not None else None,
                 add_line=line,
                 covered_by=tuple(dict.fromkeys([*by_trigger, *by_wording.get(number, ())])),
             )

@@ -37,10 +37,11 @@ from lessons_core.delivery.deliver import ToolAction
 from lessons_core.eval.replay_report import is_refusal
 from lessons_core.eval.transcripts import Result, Step, ToolCall
 from lessons_core.feedback.corrections import find_correction
-from lessons_core.feedback.failures import action_identity, error_class
+from lessons_core.feedback.failures import error_class
 from lessons_core.feedback.fixes import environmental, related
 from lessons_core.matching.command_words import unanchored
 from lessons_core.recall.render import first_sentence, whole
+from lessons_core.session.action import precise
 
 CORRECTION, FAIL_FIX, RECURRING = "correction", "fail-fix", "recurring"
 GATE_IGNORED = "gate-ignored"
@@ -161,9 +162,10 @@ class Detector:
         # Most calls succeed with nothing failing before them: their identity is not needed.
         if not result.failed and not state.failing and state.last_failed is None:
             return
-        key = action_identity(action.files, action.command)
-        if key is None:
+        found = precise(action.files, action.command)
+        if found is None:
             return
+        key = found.identity
         error = error_class(result.text, edit=bool(action.files)) if result.failed else ""
         if action.files and result.failed and not environmental(error):
             return  # the edit tool's own error: the agent's slip, not the project's

@@ -28,7 +28,19 @@ from lessons_core.matching import thresholds
 
 TYPE_CHECKING = False  # the index build imports this module: it needs no store model
 if TYPE_CHECKING:
-    from lessons_core.store.model import Triggers
+    from typing import Protocol
+
+    class Triggers(Protocol):
+        """A lesson's triggers as judging them needs them (``store.model.Triggers`` is
+        one: matching sits below the store and names none of its records)."""
+
+        @property
+        def files(self) -> tuple[str, ...]: ...
+        @property
+        def commands(self) -> tuple[str, ...]: ...
+        @property
+        def keywords(self) -> tuple[str, ...]: ...
+
 
 _SWEEPING_LEAVES = frozenset({"*", "**"})
 

@@ -48,7 +48,7 @@ NEVER_RECALLED_MIN_RECALLS = 100
 # is not working.
 REPEATED_FAILURE_MIN = 3
 # A lesson delivered for an action this many times, the action failing again after each
-# delivery in its session, never held (feedback.effect).
+# delivery in its session, never held (telemetry.effect).
 NEVER_HELD_MIN_SHOWN = 3
 
 # How many example paths review and report show for a glob.

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from lessons_core.printable import visible
 from lessons_core.recall.explain import (
     BROKEN,
     CUT,
@@ -14,6 +13,7 @@ from lessons_core.recall.explain import (
     Verdict,
     iso_date,
 )
+from lessons_core.recall.printable import visible
 from lessons_core.recall.render import neutralise
 
 _TIER_NAMES = ("file", "command", "keyword", "prompt")

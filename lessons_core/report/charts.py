@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-from lessons_core.printable import visible
+from lessons_core.recall.printable import visible
 from lessons_core.telemetry.stats import DayCount
 
 BAR_COLOUR = "#3b6ea8"

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from lessons_core.printable import visible
+from lessons_core.recall.printable import visible
 from lessons_core.review.changes import LessonChange, Review
 from lessons_core.review.code import LessonMatch, MovedTrigger
 from lessons_core.workflow_commands import annotation, escape_data, escape_property

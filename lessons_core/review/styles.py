@@ -2,7 +2,7 @@
 pull request, with project content (rules, triggers, paths, commands) made harmless.
 
 In both, every control, separator or bidi character is written as its escape
-(``lessons_core.printable``), so none acts on the terminal, the PR page or the diff that
+(``lessons_core.recall.printable``), so none acts on the terminal, the PR page or the diff that
 shows the review. In Markdown, text has every character Markdown gives a meaning escaped
 (no heading, link, emphasis or HTML can come of it, ``&`` included, so no entity either),
 an ``@`` before a name or a ``#`` before a number is kept from becoming a mention or an
@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
-from lessons_core.printable import visible
+from lessons_core.recall.printable import visible
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~&])")
 # "@name" and "#12", after escaping: GitHub's mention and issue links, defused.

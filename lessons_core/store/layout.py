@@ -21,10 +21,10 @@ DIR_NAME = ".lessons"
 # Every file and folder lessons keeps in .lessons/local/ (per clone, never committed), each
 # named here once; ``Layout.local`` gives its place.
 LOCAL = "local"
-SESSIONS = "sessions"  # a folder: one file per session (lessons_core.delivery.sessions)
+SESSIONS = "sessions"  # a folder: one file per session (lessons_core.session.state)
 HOOK_LOG = "hook.log"  # a hook's failures (lessons_core.delivery.hooklog)
 STORE_LOCK = "store.lock"  # held while the store is written (Layout.lock_path)
-LAUNCH = "launch"  # where .lessons/run found lessons (lessons_core/launcher.sh)
+LAUNCH = "launch"  # where .lessons/run found lessons (lessons_core/store/launcher.sh)
 INDEX_CACHE = "recall-index.bin"  # the cached recall index (lessons_core.index.cache)
 INDEX_LOCK = "recall-index.lock"  # held while the cache is rebuilt
 # The watcher's state a hook trusts (lessons_core.index.watcher_client).

@@ -5,14 +5,13 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from lessons_core import launcher
-from lessons_core.delivery import sessions
 from lessons_core.errors import LessonsError
 from lessons_core.fsutil import atomic_write, locked
 from lessons_core.jsonio import dumps
-from lessons_core.launcher import write_launcher
+from lessons_core.store import launcher
 from lessons_core.store.config import Config
 from lessons_core.store.files import delete_lesson, get_lesson, update_lesson
+from lessons_core.store.launcher import write_launcher
 from lessons_core.store.layout import Layout, contained
 from lessons_core.store.model import Lesson, Status
 
@@ -72,8 +71,8 @@ def set_status(
 
 
 def remove_lesson(layout: Layout, lesson_id: str) -> None:
-    """Delete the lesson file and every trace of it in local state."""
+    """Delete the lesson file, under the store's lock (``lessons rm`` then forgets it in
+    the session files too: ``session.state.forget_lesson``)."""
     with locked(layout.lock_path):
         # No parse first: a broken file can still be deleted, which rewrites nothing.
         delete_lesson(layout, lesson_id)
-    sessions.forget_lesson(layout, lesson_id)

@@ -131,7 +131,7 @@ def record_recall(
     that matched before session suppression and the budget; ``delivered`` those shown.
     ``action`` is the call's identity, ``call`` a digest of the whole call, ``gate``
     whether the delivery refused it (``recurrence``: as a recurrence gate); these tell
-    what came of the delivery (``feedback.effect``).
+    what came of the delivery (``telemetry.effect``).
     """
     if not config.telemetry:
         return False

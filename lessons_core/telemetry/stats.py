@@ -13,9 +13,9 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from lessons_core.feedback.effect import Effect, log_events, measure
 from lessons_core.recall.render import FRAME_TOKENS, estimate_tokens, neutralise
 from lessons_core.store.model import Lesson
+from lessons_core.telemetry.effect import Effect, log_events, measure
 from lessons_core.telemetry.log import TelemetryLog
 
 TOP = 5
@@ -61,7 +61,7 @@ class Stats:
     failed_after: tuple[FailedAfter, ...]
     days: tuple[DayCount, ...]
     skipped_lines: int
-    effect: Effect  # what the gates changed, which deliveries held (feedback.effect)
+    effect: Effect  # what the gates changed, which deliveries held (telemetry.effect)
 
     @property
     def silent_share(self) -> float:

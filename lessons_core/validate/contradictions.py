@@ -15,13 +15,13 @@ from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
+from lessons_core.authoring.stances import Stance, stances
 from lessons_core.matching.glob_counts import FileIndex
-from lessons_core.printable import inert
+from lessons_core.recall.printable import inert
 from lessons_core.store.model import Lesson
 from lessons_core.validate.context import Context
 from lessons_core.validate.findings import Finding
 from lessons_core.validate.overlap import shared_trigger
-from lessons_core.validate.stances import Stance, stances
 
 _NO_FILES = FileIndex(())
 

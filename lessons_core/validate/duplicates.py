@@ -14,14 +14,14 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from lessons_core.authoring.guards import normalised_rule, rule_terms, term_similarity
+from lessons_core.authoring.rewording import RuleView, one_rule
 from lessons_core.matching.glob_match import normalise_glob
 from lessons_core.matching.thresholds import CROWDED_TRIGGER_SET, NEAR_DUPLICATE_SIMILARITY
 from lessons_core.matching.words import fold, tokens
-from lessons_core.printable import inert
+from lessons_core.recall.printable import inert
 from lessons_core.store.model import Lesson
 from lessons_core.validate.context import Context
 from lessons_core.validate.findings import Finding
-from lessons_core.validate.rewording import RuleView, one_rule
 
 
 def check(ctx: Context) -> Iterator[Finding]:

@@ -19,14 +19,14 @@ from collections import defaultdict
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from lessons_core.authoring.stances import Stance, stances
 from lessons_core.containment import leaving_part, outside_reason
 from lessons_core.fsutil import NotRegularFile, TooLarge, read_regular
-from lessons_core.printable import inert
+from lessons_core.recall.printable import inert
 from lessons_core.store.model import Lesson
 from lessons_core.validate.context import Context
 from lessons_core.validate.findings import Finding
 from lessons_core.validate.overlap import shared_trigger
-from lessons_core.validate.stances import Stance, stances
 
 INSTRUCTION_NAMES = ("CLAUDE.md", "AGENTS.md")
 MAX_INSTRUCTION_BYTES = 512 * 1024

@@ -2,14 +2,14 @@
 
 A finding can quote lesson text (a trigger, another rule) and names a file whose name a
 commit chose: text and annotations write every unprintable character in them as its
-escape (``lessons_core.printable``), and JSON is printed by ``lessons_cli.output``.
+escape (``lessons_core.recall.printable``), and JSON is printed by ``lessons_cli.output``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from lessons_core.printable import visible
+from lessons_core.recall.printable import visible
 from lessons_core.validate.findings import Finding, Severity
 from lessons_core.validate.runner import ValidationReport
 from lessons_core.workflow_commands import annotation

@@ -11,7 +11,6 @@ import datetime as dt
 from collections import Counter
 from collections.abc import Callable, Iterator
 
-from lessons_core.feedback.effect import log_events, measure
 from lessons_core.matching.commands import CommandPatternError, compile_command
 from lessons_core.matching.globs import GlobError, compile_glob
 from lessons_core.matching.thresholds import (
@@ -20,6 +19,7 @@ from lessons_core.matching.thresholds import (
     REPEATED_FAILURE_MIN,
 )
 from lessons_core.store.model import Lesson
+from lessons_core.telemetry.effect import log_events, measure
 from lessons_core.telemetry.log import TelemetryLog
 from lessons_core.validate.context import Context
 from lessons_core.validate.findings import Finding

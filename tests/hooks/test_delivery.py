@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 
 from lessons_core.delivery import deliver as delivery
-from lessons_core.delivery import sessions
-from lessons_core.delivery.deliver import BOTH_MODES, CONTEXT, GATE, ToolAction
+from lessons_core.delivery.deliver import BOTH_MODES, CONTEXT, GATE, ToolAction, session_key
 from lessons_core.recall.render import NOTE, estimate_tokens, header_for
+from lessons_core.session import state as sessions
+from lessons_core.session.action import digest
 from lessons_core.store.config import Config
 from lessons_core.store.layout import Layout, lessons_command
 from lessons_core.store.project import init_project
@@ -314,7 +315,7 @@ def test_a_reset_keeps_refusals_and_the_transcript_mark(project: Layout) -> None
     sessions.reset(project, "s")
     assert sessions.load(project, "s").shown == frozenset()
     assert sessions.load(project, "s").mark == 1234
-    assert sessions.gate_mark(PUSH.command or "") in sessions.load(project, "s").gates
+    assert digest(PUSH.key) in sessions.load(project, "s").gates
 
 
 def test_nothing_matches_means_no_notice(project: Layout) -> None:
@@ -368,8 +369,8 @@ def test_compaction_clear_and_startup_reset_but_resume_keeps(project: Layout) ->
 def test_a_subagent_keeps_its_own_set(project: Layout) -> None:
     """A rule shown to the parent is still shown to a subagent, and vice versa."""
     _lessons(project)
-    parent = sessions.session_key("s")
-    child = sessions.session_key("s", "agent-1")
+    parent = session_key("s")
+    child = session_key("s", "agent-1")
     assert delivery.before_action(project, parent, PUSH, Config()) is not None
     assert delivery.before_action(project, child, PUSH, Config()) is not None
     assert delivery.before_action(project, child, PUSH, Config()) is None

@@ -10,10 +10,10 @@ import pytest
 from click.testing import CliRunner
 
 from lessons_cli.app import cli
-from lessons_core.feedback.effect import CALL, FAILURE, Effect, Event, log_events, measure
 from lessons_core.jsonio import dumps
 from lessons_core.matching.thresholds import NEVER_HELD_MIN_SHOWN
 from lessons_core.store.layout import Layout
+from lessons_core.telemetry.effect import CALL, FAILURE, Effect, Event, log_events, measure
 from lessons_core.telemetry.log import read_log
 from lessons_core.validate.runner import validate
 from tests.hooks.conftest import answer, payload, write_lesson

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from lessons_cli.harnesses import claude_code
-from lessons_core.delivery import sessions
-from lessons_core.delivery.deliver import GATE_PREFIX, session_note
+from lessons_cli.harnesses import claude_protocol
+from lessons_core.delivery.deliver import GATE_PREFIX, session_key, session_note
 from lessons_core.delivery.hooklog import log_path
+from lessons_core.session import state as sessions
 from lessons_core.store.layout import Layout
 from tests.hooks.conftest import answer, call_hook, payload, write_lesson
 
@@ -263,7 +263,7 @@ def test_parallel_hook_processes_lose_no_update(project: Layout) -> None:
     delivered = b"".join(outputs).decode()
     assert delivered.count("Run make gen before pushing.") == 1
     assert delivered.count("Keep src/a.py import-safe.") == 1
-    session = sessions.session_key(str(write["session_id"]))
+    session = session_key(str(write["session_id"]))
     assert sessions.load(project, session).shown == {"build-gen-before-push", "code-a-import-safe"}
 
 
@@ -271,9 +271,9 @@ def test_answer_text_reads_back_both_modes(project: Layout) -> None:
     """The text of a gate answer is its reason, of a context answer the context; none: ''."""
     _push_lesson(project)
     gate = answer(H, _bash(project.root, "git push origin main"))
-    text, gated = claude_code.answer_text(gate)
+    text, gated = claude_protocol.answer_text(gate)
     assert gated
     assert text.startswith(GATE_PREFIX)
-    context = claude_code.context_output("PreToolUse", "note")
-    assert claude_code.answer_text(context) == ("note", False)
-    assert claude_code.answer_text(None) == ("", False)
+    context = claude_protocol.context_output("PreToolUse", "note")
+    assert claude_protocol.answer_text(context) == ("note", False)
+    assert claude_protocol.answer_text(None) == ("", False)

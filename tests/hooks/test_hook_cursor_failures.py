@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from lessons_core.delivery import sessions
-from lessons_core.feedback import history
 from lessons_core.feedback.stop_capture import REQUEST_MARK
+from lessons_core.session import failure_history as history
+from lessons_core.session import state as sessions
 from lessons_core.store.layout import Layout
 from lessons_core.telemetry.log import read_log
 from tests.hooks.conftest import answer, call_hook, payload, write_lesson

@@ -46,6 +46,7 @@ HOOK_PATH: dict[str, frozenset[str]] = {
     "lessons_cli.harnesses": frozenset(),
     "lessons_cli.harnesses.spec": frozenset(),
     "lessons_cli.harnesses.claude_code": frozenset(),
+    "lessons_cli.harnesses.claude_protocol": frozenset(),
     "lessons_cli.harnesses.codex": frozenset(),
     "lessons_cli.harnesses.codex_exits": frozenset(),
     "lessons_cli.harnesses.copilot": frozenset(),
@@ -77,13 +78,13 @@ HOOK_PATH: dict[str, frozenset[str]] = {
     "lessons_core.recall.types": frozenset(),
     "lessons_core.records": frozenset({"operator"}),  # a fallback: _operator is built in
     "lessons_core.recall.render": frozenset(),
-    "lessons_core.delivery.sessions": frozenset({"hashlib"}),  # a fallback: _sha2 is built in
+    "lessons_core.session": frozenset(),
+    "lessons_core.session.state": frozenset(),
+    "lessons_core.session.action": frozenset({"hashlib"}),  # a fallback: _sha2 is built in
     "lessons_core.matching.specificity": frozenset(),
     "lessons_core.index.watcher_client": frozenset(),
     "lessons_core.matching.words": frozenset(),
-    "lessons_core.feedback": frozenset(),
-    "lessons_core.feedback.session_evidence": frozenset(),
-    "lessons_core.feedback.history": frozenset(),  # the session's failure history
+    "lessons_core.session.evidence": frozenset(),
 
     # A command (not a file) to match: command triggers, pure reads, Codex's patches.
     "lessons_core.matching.commands": frozenset({"re", "functools"}),
@@ -97,16 +98,19 @@ HOOK_PATH: dict[str, frozenset[str]] = {
     "lessons_core.recall.prompt_files": frozenset({"posixpath"}),
     # A session start (or compaction): always-on lessons and the topics line.
     "lessons_core.delivery.always": frozenset({"itertools"}),
+    # A session whose failure history holds something: the history.
+    "lessons_core.session.failure_history": frozenset(),
     # A failed tool call: the capture nudge, which masks secrets.
-    "lessons_core.delivery.nudges": frozenset({"shlex"}),
+    "lessons_core.delivery.nudges": frozenset(),
     "lessons_core.authoring.secrets": frozenset({"re", "typing"}),
     # A prompt right after an action: is it a correction? A stop: the capture request.
+    "lessons_core.feedback": frozenset(),
     "lessons_core.feedback.corrections": frozenset(),
     "lessons_core.feedback.stop_capture": frozenset(),
     # A command right after one that failed: is it a changed form of it?
     "lessons_core.feedback.fixes": frozenset(),
     # A failed call, or a recurrence due: error classes, the recurrence gate and nudge.
-    "lessons_core.feedback.failures": frozenset({"re"}),
+    "lessons_core.feedback.failures": frozenset({"re", "shlex"}),
     "lessons_core.feedback.recurrence": frozenset({"shlex"}),
     # Rule text that is not plain, a glob without a plan, a hook that fails.
     "lessons_core.recall.inert": frozenset({"re", "unicodedata"}),
@@ -117,7 +121,7 @@ HOOK_PATH: dict[str, frozenset[str]] = {
     # A call a rule a person made binding matched (enforce, forbid): its refusal.
     "lessons_core.delivery.binding": frozenset(),
     "lessons_core.matching.forbid": frozenset({"functools"}),  # re loaded it already
-    "lessons_core.printable": frozenset(),
+    "lessons_core.recall.printable": frozenset(),
 }  # fmt: skip
 
 # Loaded by a hook only when the cached index is stale and it rebuilds it: compiling the

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from bench.installs import REPO, Install, regular
 from lessons_core.index.cache import load_index
-from lessons_core.launcher import launcher_text
+from lessons_core.store.launcher import launcher_text
 from lessons_core.store.layout import Layout
 from tests.hooks.conftest import write_lesson
 

@@ -41,7 +41,7 @@ def test_no_module_but_layout_spells_a_local_file() -> None:
         if (found := _string_constants(path) & names)
     }
     assert spelled == {}
-    launcher = (SOURCES / "lessons_core" / "launcher.sh").read_text()
+    launcher = (SOURCES / "lessons_core" / "store" / "launcher.sh").read_text()
     assert f"$store/{LOCAL}/{LAUNCH}" in launcher
 
 

@@ -8,8 +8,9 @@ import pytest
 
 from lessons_core.authoring.guards import PROBE_COMMANDS, probe_hits
 from lessons_core.delivery.deliver import ToolAction
-from lessons_core.delivery.nudges import after_failure, command_pattern, failure_nudge
+from lessons_core.delivery.nudges import after_failure, failure_nudge
 from lessons_core.matching.commands import compile_command
+from lessons_core.session.action import ActionId, precise
 from lessons_core.store.config import Config
 from lessons_core.store.layout import Layout
 
@@ -30,13 +31,13 @@ from lessons_core.store.layout import Layout
 )
 def test_command_pattern_is_anchored_to_what_failed(command: str, pattern: str) -> None:
     """Program and sub-commands up to the first option, path or value, anchored at ^."""
-    assert command_pattern(command) == pattern
+    assert _pattern(command) == pattern
 
 
 def test_command_pattern_is_accepted_by_capture_and_matches_the_failure() -> None:
     """The suggested pattern compiles, fires on the failed command, and is not broad."""
     for command in ("pnpm test:e2e --filter web", "git push origin main", "make release"):
-        pattern = command_pattern(command)
+        pattern = _pattern(command)
         assert pattern is not None
         compiled = compile_command(pattern)
         assert compiled.matches(command)
@@ -45,22 +46,20 @@ def test_command_pattern_is_accepted_by_capture_and_matches_the_failure() -> Non
 
 def test_a_failed_pure_read_gets_no_pattern() -> None:
     """cat of a missing file teaches nothing about the project."""
-    assert command_pattern("cat missing.txt") is None
-    assert command_pattern("git status") is None
+    assert _pattern("cat missing.txt") is None
+    assert _pattern("git status") is None
 
 
 def test_nudge_names_the_repo_relative_path_for_a_file(project: Layout) -> None:
     """A failed edit gives --trigger-file with the repo-relative path."""
-    text = failure_nudge(project, ToolAction(files=("src/a.py",)))
-    assert text is not None
+    text = failure_nudge(project, _precise(("src/a.py",), None))
     assert "--trigger-file src/a.py" in text
     assert f"sh {project.root}/.lessons/run add" in text
 
 
 def test_nudge_line_is_a_working_shell_command(project: Layout) -> None:
     """The lessons add line splits into the arguments lessons add expects."""
-    text = failure_nudge(project, ToolAction(command="cd web && pnpm test:e2e --filter x"))
-    assert text is not None
+    text = failure_nudge(project, _precise((), "cd web && pnpm test:e2e --filter x"))
     line = text.splitlines()[-1].strip()
     words = shlex.split(line)
     assert words[:3] == ["sh", f"{project.root}/.lessons/run", "add"]
@@ -85,8 +84,19 @@ def test_nudge_comes_once_per_session_and_key(project: Layout) -> None:
 def test_nudge_never_offers_a_trigger_quoting_a_secret(project: Layout) -> None:
     """A token the trigger would quote never reaches the agent: no nudge for that call."""
     token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
-    assert failure_nudge(project, ToolAction(command=f"{token} deploy now")) is None
-    text = failure_nudge(project, ToolAction(command=f"gh release --token {token}"))
-    assert text is not None
+    assert precise((), f"{token} deploy now") is None
+    text = failure_nudge(project, _precise((), f"gh release --token {token}"))
     assert "^gh release" in text
     assert token not in text
+
+
+def _pattern(command: str) -> str | None:
+    """The command pattern a failure of ``command`` suggests, or None."""
+    found = precise((), command)
+    return found.value if found is not None else None
+
+
+def _precise(files: tuple[str, ...], command: str | None) -> ActionId:
+    found = precise(files, command)
+    assert found is not None
+    return found

@@ -9,11 +9,11 @@ from typing import Any, NamedTuple
 
 import pytest
 
-from lessons_core.delivery import sessions
 from lessons_core.delivery.binding import ENFORCE_HEAD, FORBID_HEAD
 from lessons_core.delivery.deliver import GATE_PREFIX
-from lessons_core.feedback import history
 from lessons_core.feedback.recurrence import MAX_RECURRENCE_RULES
+from lessons_core.session import failure_history as history
+from lessons_core.session import state as sessions
 from lessons_core.store.layout import Layout
 from tests.hooks.conftest import answer, payload, write_lesson
 

@@ -9,7 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from lessons_core.delivery import sessions
+from lessons_core.delivery.deliver import session_key
+from lessons_core.session import state as sessions
 from lessons_core.store.layout import SESSIONS, Layout
 from tests.hooks.conftest import payload, write_lesson
 
@@ -70,7 +71,7 @@ def test_each_hook_call_opens_the_session_file_once(project: Layout) -> None:
     assert decision["permissionDecision"] == "deny"
     assert "Run make gen before pushing." in decision["permissionDecisionReason"]
     assert (retry, silent) == ("", "")
-    state = sessions.load(project, sessions.session_key(str(push["session_id"])))
+    state = sessions.load(project, session_key(str(push["session_id"])))
     assert state.shown == {"push-gen", "a-safe"}
     assert state.gates == []  # the retry ran, and its refusal is forgotten
 
@@ -86,7 +87,7 @@ def test_a_gemini_call_reads_the_session_once_for_the_transcript_and_the_rules(
     transcript.parent.mkdir(parents=True)
     transcript.write_text('{"sessionId":"s","kind":"main"}\n')
     _counted(project, [compress], "gemini")  # sets the mark
-    assert sessions.load(project, sessions.session_key(compress["session_id"])).mark
+    assert sessions.load(project, session_key(compress["session_id"])).mark
     with transcript.open("a") as handle:
         handle.write('{"id":"m1","type":"gemini","content":""}\n')
     (edit,) = _counted(
@@ -149,7 +150,7 @@ def test_each_failure_call_reads_and_writes_the_session_once(project: Layout) ->
     assert "That call failed." in first
     assert "failed 2 times in this session" in again
     assert third == ""
-    state = sessions.load(project, sessions.session_key(str(failure["session_id"])))
+    state = sessions.load(project, session_key(str(failure["session_id"])))
     ((entry),) = state.failures.values()
     assert (entry["recurrence"], entry["nudged"]) == ("nudged", True)
     assert state.evidence["recurred"]  # the trigger the stop-time request will offer

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from lessons_core.delivery import sessions
 from lessons_core.eval.transcripts import Result, Step, Transcript, stream_transcript
 from lessons_core.feedback.stop_capture import REQUEST_MARK
+from lessons_core.session import state as sessions
 from lessons_core.store.layout import SESSIONS, Layout
 from tests.e2e.harvest_recording import FIXTURES as HARVEST
 from tests.e2e.harvest_recording import REPO_PLACEHOLDER

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-from lessons_core.delivery import sessions
 from lessons_core.delivery.session_recall import recall_once
 from lessons_core.recall.types import RecallRequest
+from lessons_core.session import state as sessions
 from lessons_core.store.config import Config
 from lessons_core.store.layout import SESSIONS, Layout
 from tests.recall.conftest import WriteLesson

@@ -8,8 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from lessons_core.delivery import sessions
 from lessons_core.delivery.hooklog import log_path
+from lessons_core.session import state as sessions
 from lessons_core.store.files import load_graph
 from lessons_core.store.layout import Layout
 from tests.conftest import save_lesson

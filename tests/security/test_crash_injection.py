@@ -16,8 +16,8 @@ from typing import Any
 import orjson
 
 from lessons_cli.harnesses.agent_docs import END, EXPORT, START
-from lessons_core.delivery import sessions
 from lessons_core.delivery.hooklog import log_path
+from lessons_core.session import state as sessions
 from lessons_core.store.files import load_graph
 from lessons_core.store.layout import Layout
 from lessons_core.telemetry import log as telemetry
@@ -30,7 +30,7 @@ from dataclasses import replace
 from pathlib import Path
 from lessons_cli.harnesses import wiring, wirings
 from lessons_cli.harnesses import agent_docs
-from lessons_core.delivery import sessions
+from lessons_core.session import state as sessions
 from lessons_core.telemetry import log as telemetry
 from lessons_core.store.config import Config
 from lessons_core.delivery.hooklog import log_failure

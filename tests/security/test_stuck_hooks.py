@@ -25,9 +25,10 @@ from lessons_cli.app import cli
 from lessons_cli.harnesses import codex_exits, gemini
 from lessons_cli.hook_runner import LOCK_BUDGET_SECONDS
 from lessons_core import fsutil
-from lessons_core.delivery import sessions
+from lessons_core.delivery.deliver import session_key
 from lessons_core.eval.transcripts import Transcript, TranscriptError, stream_transcript
 from lessons_core.harvest.codex_rollouts import rollout_folder
+from lessons_core.session import state as sessions
 from lessons_core.store.layout import HOOK_LOG, INDEX_LOCK, SESSIONS, STORE_LOCK, Layout
 from tests.conftest import git
 from tests.hooks.conftest import answer, payload, write_lesson
@@ -120,7 +121,7 @@ def _held(*paths: str) -> Iterator[None]:
 
 
 def _session_lock(layout: Layout, data: dict[str, Any]) -> str:
-    path = sessions._path(layout, sessions.session_key(str(data["session_id"])))
+    path = sessions._path(layout, session_key(str(data["session_id"])))
     return sessions._lock(path)
 
 

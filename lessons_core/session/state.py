@@ -5,9 +5,9 @@ how many of them came through a broad trigger and how many tokens the shown bloc
 The same file keeps digests of the calls a gate refused, which no reset forgets (a refusal
 promises the call runs when made again), and, for harnesses that announce compaction only
 through their transcript, a mark: how far that transcript was already looked at. It
-also keeps the session's failure history (``feedback.history``: per action, by a digest
-of its identity, the error classes seen and how often, the last outcome, what became of
-a recurrence), which no reset forgets either.
+also keeps the session's failure history (``session.failure_history``: per action, by a
+digest of its identity, the error classes seen and how often, the last outcome, what
+became of a recurrence), which no reset forgets either.
 
 One small file per session (and per subagent) under ``.lessons/local/sessions/``, held in
 a ``SessionState``. A hook call reads it once (``open_session``) and changes it at most
@@ -17,19 +17,19 @@ writes are atomic renames; the change under the lock reads the file again only w
 parallel hook wrote it since (``Session.unchanged``).
 
 The hook reads these files on every call, so this module keeps its imports light: JSON
-through ``hookjson``, paths as strings (no pathlib, no contextlib).
+through ``hookjson``, paths as strings (no pathlib, no contextlib), and the failure
+history only for a session that holds one.
 """
 
 from __future__ import annotations
 
 import os
-import sys
 import time
 
 from lessons_core import hookjson
 from lessons_core.errors import LessonsError
-from lessons_core.feedback import history
 from lessons_core.fsutil import atomic_write, locked, note, open_regular, unlink_if_there
+from lessons_core.session.action import digest
 from lessons_core.store.layout import SESSIONS
 
 TYPE_CHECKING = False
@@ -37,25 +37,11 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import BinaryIO
 
+    from lessons_core.session.action import ActionId
+    from lessons_core.session.failure_history import History
     from lessons_core.store.layout import Layout
 
-# hashlib's own C SHA-256, without loading OpenSSL's bindings (~5 ms on every hook call).
-# Chosen by version, not by a failed import: a module found nowhere makes the launcher's
-# interpreter run site's setup after all (lessons_cli/__main__.py).
-try:
-    if sys.version_info >= (3, 12):
-        from _sha2 import sha256  # type: ignore[import-not-found, unused-ignore]
-    else:
-        from _sha256 import sha256  # type: ignore[import-not-found, no-redef, unused-ignore]
-except ImportError:
-    from hashlib import sha256  # type: ignore[assignment, unused-ignore]
-
 STALE_AFTER_SECONDS = 14 * 24 * 3600
-
-
-def session_key(session_id: str, agent_id: str | None = None) -> str:
-    """A subagent keeps its own set, apart from its parent's."""
-    return f"{session_id}\x1f{agent_id}" if agent_id else session_id
 
 
 def _folder(layout: Layout) -> str:
@@ -63,8 +49,7 @@ def _folder(layout: Layout) -> str:
 
 
 def _path(layout: Layout, key: str) -> str:
-    digest = sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:24]
-    return os.path.join(_folder(layout), f"{digest}.json")
+    return os.path.join(_folder(layout), f"{digest(key, 24)}.json")
 
 
 def _lock(path: str) -> str:
@@ -124,7 +109,8 @@ class SessionState:
         )
         self.broad: int = _count(data.get("broad"))
         self.tokens: int = _count(data.get("tokens"))
-        # ``gate_mark``s of the calls a gate refused, oldest first; no reset forgets them.
+        # Digests of the calls a gate refused (``action.digest`` of their key), oldest
+        # first; no reset forgets them.
         gates = data.get("gates")
         self.gates: list[str] = (
             [g for g in gates if isinstance(g, str)] if isinstance(gates, list) else []
@@ -132,11 +118,11 @@ class SessionState:
         # How far the harness's transcript was looked at for a rewrite (None: not yet).
         value = data.get("mark")
         self.mark: int | None = value if type(value) is int and value >= 0 else None
-        # What failed in this session, per action (``feedback.history``); no reset
-        # forgets it: the failures happened whatever the model still holds.
-        self.failures: history.History = history.parse(data.get("failures"))
+        # What failed in this session, per action (``session.failure_history``); no
+        # reset forgets it: the failures happened whatever the model still holds.
+        self.failures: History = _failures(data.get("failures"))
         # What the session showed a lesson could keep, for the stop-time request
-        # (``feedback.session_evidence`` reads each of its keys leniently); no reset
+        # (``session.evidence`` reads each of its keys leniently); no reset
         # forgets it either.
         evidence = data.get("evidence")
         self.evidence: dict[str, object] = evidence if isinstance(evidence, dict) else {}
@@ -195,6 +181,15 @@ class SessionState:
 
 
 _KNOWN = frozenset({*SessionState.__slots__, "updated"}) - {"rest"}
+
+
+def _failures(value: object) -> History:
+    """The failure history as read; its module is imported only when there is one."""
+    if not value:
+        return {}
+    from lessons_core.session.failure_history import parse
+
+    return parse(value)
 
 
 class Session:
@@ -303,6 +298,8 @@ class Session:
         answered it first."""
         answered = False
 
+        from lessons_core.session import failure_history as history
+
         def change(state: SessionState) -> bool:
             nonlocal answered
             if history.due_entry(state.failures, mark) is None:
@@ -401,13 +398,6 @@ def _update(
         return state, False
 
 
-def gate_mark(action: str) -> str:
-    """A short digest naming a refused call: the file keeps no command text (it could
-    hold a secret), only enough to know the same call when it is made again."""
-    digest: str = sha256(action.encode("utf-8", "surrogatepass")).hexdigest()
-    return digest[:16]
-
-
 def claim(
     layout: Layout,
     key: str,
@@ -420,15 +410,18 @@ def claim(
 
     Those of them in ``broad`` (brought by a broad trigger) are counted, and ``tokens``
     (what showing them costs) is added, when any of ``ids`` is new; so is ``gate``, the
-    ``gate_mark`` of the call they refuse, if they do.
+    digest of the call they refuse, if they do.
     """
     with open_session(layout, key) as session:
         return session.claim(ids, broad, tokens, gate)
 
 
-def record_success(layout: Layout, key: str, mark: str) -> None:
-    """The action ``mark`` names ran fine (``history.record_success``)."""
-    _update(_path(layout, key), lambda state: history.record_success(state.failures, mark))
+def record_success(layout: Layout, key: str, action: ActionId) -> None:
+    """``action`` ran fine: its last outcome in the failure history, if it failed before
+    (``failure_history.record_success``)."""
+    from lessons_core.session.failure_history import record_success as recorded
+
+    _update(_path(layout, key), lambda state: recorded(state.failures, action.mark))
 
 
 def reset(layout: Layout, key: str, due: bool = False, noted: bool = False) -> None:

@@ -1,11 +1,12 @@
 """A session's failure history: per action, the error classes seen and how often, the
 last outcome, and whether its recurrence was already answered.
 
-Kept in the session file under ``failures`` (``sessions.SessionState.failures``), keyed
-by ``action_mark``, a digest of the action's identity (``feedback.failures``), so the file
+Kept in the session file under ``failures`` (``state.SessionState.failures``), keyed by
+``ActionId.mark``, a digest of the action's identity (``session.action``), so the file
 holds no path or command text; the classes are masked already. The pre-tool hook reads
-it on every call, so this module imports nothing: a call checks ``due`` on the history it
-already loaded and computes its own identity only when something is due.
+it for a session that holds one, so this module imports nothing: a call checks ``due``
+on the history it already loaded and computes its own identity only when something is
+due.
 
 An action *recurs* once it failed ``RECURS_AT`` times with one error class. Its recurrence
 is answered once per session: by showing the lessons that cover it again (the recurrence

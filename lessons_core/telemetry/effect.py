@@ -33,7 +33,7 @@ class Event(NamedTuple):
 
     session: str
     kind: str
-    action: str  # the action's identity (``failures.action_identity``), "" if none
+    action: str  # the action's identity (``ActionId.identity``), "" if none
     call: str = ""  # a digest of the whole call, to tell a changed retry apart
     lessons: tuple[str, ...] = ()
     gate: bool = False

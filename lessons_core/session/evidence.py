@@ -6,10 +6,11 @@ that action; the commands that failed and were followed right away by a changed 
 them (``feedback.fixes.related``: ``make deploy-prod``, then ``make deploy ENV=prod``),
 with that form; the actions made again after a failure, and those that failed again with
 no lesson about them, by the identity the failure history counts them under
-(``feedback.history`` keeps only its digest); when the session began; whether the
-request was already made. An action that failed and is made again is told to the failure
-history here, where the pre-tool hook of the retry sees it. Whether the changed form
-worked, and which failures are worth a lesson at all, the stop decides
+(``session.action``; ``session.failure_history`` keeps only its digest); when the
+session began; whether the request was already made. An action that failed and is made
+again is told to the failure history here, where the pre-tool hook of the retry sees
+it. Whether the changed form worked, and which failures are worth a lesson at all, the
+stop decides
 (``feedback.fixes``): the failure hook of a changed form that failed too marks it
 failed in the history.
 
@@ -26,17 +27,31 @@ would say to run); one that holds a secret is kept as its words alone. A correct
 sentence is kept with secrets masked.
 
 Runs in the hook on every tool call, so it imports only what those already loaded.
+What it keeps, feedback judges: the caller hands in whether a prompt corrects the agent
+(``feedback.corrections``) and whether a command is a changed form of another
+(``feedback.fixes.related``), each asked only when it matters.
 """
 
 from __future__ import annotations
 
 import time
 
-from lessons_core.feedback import history
+from lessons_core.session import action as action_id
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from lessons_core.delivery.sessions import Session, SessionState
+    from collections.abc import Callable
+
+    from lessons_core.session.action import ActionId
+    from lessons_core.session.failure_history import History
+    from lessons_core.session.state import Session, SessionState
+
+    # Whether the command named by the second words is a changed form of the one named
+    # by the first (``feedback.fixes.related``).
+    Related = Callable[[list[str], list[str]], bool]
+    # The cues a prompt corrects the agent with and the clause holding the first, or
+    # None (``feedback.corrections.find_correction``).
+    Corrects = Callable[[str], tuple[tuple[str, ...], str] | None]
 
 # A session keeps this many corrections (the request quotes the newest), and this many
 # actions of each kind: fixed after a failure, recurred with no lesson about them.
@@ -51,76 +66,64 @@ FIXED_BY = "fixed_by"
 LAST_COMMAND = "last_command"
 # At most this many words of a changed form are kept.
 MAX_FIX_WORDS = 8
-# An action as kept here: ``[FILE, path]`` or ``[COMMAND, words]``.
-FILE = "file"
-COMMAND = "command"
-# A command word that looks like a token (long, with digits) is not kept: it may be one.
-MAX_PLAIN_WORD = 40
 
 Record = dict[str, object]
 
 
-def note_action(session: Session, files: tuple[str, ...], command: str | None) -> None:
+def note_action(
+    session: Session, files: tuple[str, ...], command: str | None, related: Related
+) -> None:
     """Remember the action on ``files`` or running ``command`` as the session's latest (a
     prompt after it may correct it). One whose last attempt failed is being made again:
     the failure history counts it as not failed (a failure hook counts this attempt over
-    it if it fails too), and its trigger is kept as a fix's."""
-    named = _named(files, command)
+    it if it fails too), and its trigger is kept as a fix's; a command right after one
+    that failed is kept as its fix when ``related`` says it changes it."""
+    named = action_id.named(files, command)
     if named is None:
         return
-    fixed = _retried(session.state.failures, named)
+    saved = named.saved
+    fixed = named if _last_failed(session.state.failures, named.mark) else None
     last = session.state.evidence.get(LAST_COMMAND)
-    current = _command_mark(named)
-    changed = _changed_form(session.state, last, named, current, command)
+    current = [named.mark, saved[1]] if named.kind == action_id.COMMAND else None
+    changed = _changed_form(session.state, last, current, command, related)
     same_command = current is None or last == current
-    if session.state.evidence.get("action") == named and fixed is None and same_command:
+    if session.state.evidence.get("action") == saved and fixed is None and same_command:
         return  # the same file or command again: nothing to record
 
     def change(state: SessionState) -> bool:
         if fixed is not None:
-            history.record_success(state.failures, fixed[0])
-            _keep(state.evidence, FIXED, *fixed)
+            from lessons_core.session.failure_history import record_success
+
+            record_success(state.failures, fixed.mark)
+            _keep(state.evidence, FIXED, fixed.mark, fixed.identity)
         if changed is not None:
             mark, entry = changed
             _keep_fix(_since(state.evidence), mark, entry)
         if current is not None:
             state.evidence[LAST_COMMAND] = current
-        _since(state.evidence)["action"] = named
+        _since(state.evidence)["action"] = saved
         return True
 
     session.stage(change)
 
 
-def _retried(failures: history.History, named: list[str]) -> tuple[str, str] | None:
-    """The digest and identity of the action ``named`` if its last attempt failed."""
-    if not failures:
-        return None
-    mark, identity = _identity(named)
-    entry = failures.get(mark)
-    return (mark, identity) if entry and entry.get("last") == history.FAILED else None
+def _last_failed(failures: History, mark: str) -> bool:
+    """Whether the action ``mark`` names failed at its last attempt (the failure history's
+    module is imported only for a session that holds one)."""
+    entry = failures.get(mark) if failures else None
+    if not entry:
+        return False
+    from lessons_core.session.failure_history import FAILED
 
-
-def _identity(named: list[str]) -> tuple[str, str]:
-    """The digest and identity (``feedback.failures.action_identity``) of ``named``."""
-    from lessons_core.delivery.sessions import gate_mark
-    from lessons_core.matching.command_words import anchored
-
-    kind, value = named
-    identity = f"file {value}" if kind == FILE else f"cmd {anchored(value.split(' '))}"
-    return gate_mark(identity), identity
-
-
-def _command_mark(named: list[str]) -> list[str] | None:
-    """``[digest, words]`` of a command action, None for a file."""
-    return [_identity(named)[0], named[1]] if named[0] == COMMAND else None
+    return entry.get("last") == FAILED
 
 
 def _changed_form(
     state: SessionState,
     last: object,
-    named: list[str],
     current: list[str] | None,
     command: str | None,
+    related: Related,
 ) -> tuple[str, list[str]] | None:
     """When the command before this one failed and this is a changed form of it: the
     failed one's digest, and ``[its identity, this form as run, this form's digest]``."""
@@ -129,14 +132,12 @@ def _changed_form(
     mark, words = last
     if not isinstance(mark, str) or not isinstance(words, str) or mark == current[0]:
         return None
-    entry = state.failures.get(mark)
-    if not entry or entry.get("last") != history.FAILED:
+    if not _last_failed(state.failures, mark):
         return None
-    from lessons_core.feedback.fixes import related
-
-    if not related(words.split(" "), named[1].split(" ")):
+    if not related(words.split(" "), current[1].split(" ")):
         return None
-    return mark, [_identity([COMMAND, words])[1], _as_run(command, named[1]), current[0]]
+    failed = action_id.of_words(words).identity
+    return mark, [failed, _as_run(command, current[1]), current[0]]
 
 
 def _as_run(command: str, words: str) -> str:
@@ -152,7 +153,8 @@ def _as_run(command: str, words: str) -> str:
         if found[:1] == [program]:
             kept: list[str] = []
             for word in found[:MAX_FIX_WORDS]:
-                if not _plain(word) or not word.isprintable() or mask_secrets(word) != word:
+                printable = action_id.plain(word) and word.isprintable()
+                if not printable or mask_secrets(word) != word:
                     break
                 kept.append(word)
             text = " ".join(kept)
@@ -187,20 +189,19 @@ def _keep_fix(record: Record, mark: str, entry: list[str]) -> None:
     record[FIXED_BY] = dict(list(kept.items())[-MAX_FAILED:])
 
 
-def note_prompt(session: Session, prompt: str) -> None:
-    """A prompt ends the window of the action before it; one that corrects the agent is
-    kept, with that action's trigger."""
-    action = session.state.evidence.get("action")
+def note_prompt(session: Session, prompt: str, corrects: Corrects) -> None:
+    """A prompt ends the window of the action before it; one that corrects the agent (as
+    ``corrects`` finds it) is kept, with that action's trigger."""
+    action = session.state.evidence.get("action")  # ``ActionId.saved``
     if not isinstance(action, list):
         return  # no action since the last prompt: a correction of nothing, or a new task
-    from lessons_core.feedback.corrections import find_correction
-
-    found = find_correction(prompt)
+    found = corrects(prompt)
     entry: Record | None = None
     if found is not None:
         from lessons_core.authoring.secrets import mask_secrets
 
-        entry = {"action": action, "quote": mask_secrets(found.excerpt), "cues": list(found.cues)}
+        cues, excerpt = found
+        entry = {"action": action, "quote": mask_secrets(excerpt), "cues": list(cues)}
 
     def change(state: SessionState) -> bool:
         record = state.evidence
@@ -214,11 +215,11 @@ def note_prompt(session: Session, prompt: str) -> None:
     session.stage(change)
 
 
-def keep_recurrence(record: Record, mark: str, identity: str) -> None:
-    """Keep in the session's evidence ``record`` the trigger of an action that failed
+def keep_recurrence(record: Record, action: ActionId) -> None:
+    """Keep in the session's evidence ``record`` the trigger of an ``action`` that failed
     again with one kind of error and that no lesson covers (``feedback.recurrence``:
-    ``UNCOVERED``), counted under ``mark``; called within the failure hook's one write."""
-    _keep(_since(record), RECURRED, mark, identity)
+    ``UNCOVERED``); called within the failure hook's one write."""
+    _keep(_since(record), RECURRED, action.mark, action.identity)
 
 
 def kept(record: Record, kind: str) -> dict[str, str]:
@@ -256,21 +257,3 @@ def _since(record: Record) -> Record:
     a capture in this session; a float, so one saved within the second counts)."""
     record.setdefault("since", time.time())
     return record
-
-
-def _named(files: tuple[str, ...], command: str | None) -> list[str] | None:
-    """``[FILE, path]`` or ``[COMMAND, words]`` for an action, or None."""
-    if files:
-        return [FILE, files[0]]
-    if command:
-        from lessons_core.matching.command_words import command_words
-
-        words = command_words(command)
-        if words and all(_plain(word) for word in words):
-            return [COMMAND, " ".join(words)]
-    return None
-
-
-def _plain(word: str) -> bool:
-    """Not a token: short, or without digits."""
-    return len(word) <= MAX_PLAIN_WORD and not (len(word) >= 16 and any(c.isdigit() for c in word))

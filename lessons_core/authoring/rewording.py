@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from lessons_core.authoring.stances import Stance, opposed, stances
 from lessons_core.matching.words import fold, tokens
-from lessons_core.validate.stances import Stance, opposed, stances
 
 _CODE_SPAN = re.compile(r"`([^`\n]+)`")
 
