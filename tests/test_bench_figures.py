@@ -27,8 +27,9 @@ PER_DELIVERY = re.compile(r"(\d+) (?:tokens )?(?:per|a) delivering call")
 def test_the_quoted_token_figures_are_the_replays() -> None:
     """The recorded run's replay lines (the corpus, the twenty days, this repository's
     history) are what the replays print now, and every figure of tokens per edit or
-    command and per delivering call in the docs is one of theirs. The session note names the repo's path, so the graphs live where ``python -m bench`` puts
-    them: a temp folder of the same name's length."""
+    command and per delivering call in the docs is one of theirs. The session note names
+    the repo's path, so the graphs live where ``python -m bench`` puts them: a temp folder
+    of the same name's length."""
     lessons = Path(sys.executable).parent / "lessons"
     with tempfile.TemporaryDirectory(prefix="lessons-bench-") as tmp:
         corpus = replay(corpus_graph(Path(tmp) / "corpus", CORPUS, lessons))
