@@ -68,17 +68,14 @@ def history_graph(root: Path, lessons: Path, data: dict[str, Any]) -> Graph:
     subprocess.run(["git", "init", "-q"], cwd=root, check=True)
     subprocess.run([str(lessons), "init"], cwd=root, check=True, capture_output=True)
     write_launcher(Layout(root))
-    paths = sorted({path for _session, path in _all_paths(data)})
-    return Graph(HISTORY_NAME, root, len(data["lessons"]), tuple(paths), "", "", "")
-
-
-def _all_paths(data: dict[str, Any]) -> list[tuple[int, str]]:
-    return [
-        (number, change[-1])
-        for number, session in enumerate(data["sessions"])
+    paths = {
+        change[-1]
+        for session in data["sessions"]
         for commit in session["commits"]
         for change in commit["changes"]
-    ]
+    }
+    last = len(data["sessions"][-1]["lessons"]) if data["sessions"] else 0
+    return Graph(HISTORY_NAME, root, last, tuple(sorted(paths)), "", "", "")
 
 
 def replay_history(graph: Graph, data: dict[str, Any], sessions: int | None = None) -> Replay:
@@ -86,8 +83,9 @@ def replay_history(graph: Graph, data: dict[str, Any], sessions: int | None = No
     store, counted as ``bench.replay`` counts one session."""
     tree: set[str] = set()
     parts = []
+    initial = Layout(graph.root).config_path.read_text(encoding="utf-8")  # lessons init's
     for number, session in enumerate(data["sessions"][:sessions]):
-        set_store(graph.root, data, session)
+        set_store(graph.root, data, session, initial)
         before = set(tree)
         events = session_events(number, session, tree)  # moves ``tree`` past the session
         for path in sorted(tree - before):
@@ -100,17 +98,17 @@ def replay_history(graph: Graph, data: dict[str, Any], sessions: int | None = No
     return combined(parts)
 
 
-def set_store(root: Path, data: dict[str, Any], session: dict[str, Any]) -> None:
-    """Rebuild the store of ``root`` as ``session`` started with it, and build its index
-    as the first hook would."""
+def set_store(root: Path, data: dict[str, Any], session: dict[str, Any], initial: str) -> None:
+    """Rebuild the store of ``root`` as ``session`` started with it (the ``initial``
+    config where its commit had none), and build its index as the first hook would."""
     layout = Layout(root)
     shutil.rmtree(layout.lessons_dir)
     layout.lessons_dir.mkdir()
     for number in session["lessons"]:
         name, text = data["lessons"][number]
         (layout.lessons_dir / name).write_text(text, encoding="utf-8")
-    if session["config"] is not None:
-        layout.config_path.write_text(data["lessons"][session["config"]][1], encoding="utf-8")
+    config = initial if session["config"] is None else data["lessons"][session["config"]][1]
+    layout.config_path.write_text(config, encoding="utf-8")
     load_index(layout)
 
 

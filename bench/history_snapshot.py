@@ -1,7 +1,8 @@
 """``python -m bench.history_snapshot``: write ``bench/history.json``, this repository's own
 commit history as work sessions with the lessons each session started with, for the
-history replay (``bench.history``). Run by hand after the history it should cover exists;
-the benchmark only reads the file, so its figures do not move as the history grows.
+history replay (``bench.history``). Run by hand, after moving ``STOP`` to the
+commit the snapshot should end at; the benchmark only reads the file, so its figures do
+not move as the history grows.
 
 What it reads is this checkout's own git history, up to the fixed commit ``STOP`` and no
 further: ``git rev-list`` for the shape of the history, ``git log --name-status`` for what
