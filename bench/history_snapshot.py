@@ -1,8 +1,8 @@
 """``python -m bench.history_snapshot``: write ``bench/history.json``, this repository's own
 commit history as work sessions with the lessons each session started with, for the
-history replay (``bench.history``). Run by hand, after moving ``STOP`` to the
-commit the snapshot should end at; the benchmark only reads the file, so its figures do
-not move as the history grows.
+history replay (``bench.history``). Run by hand, after moving ``STOP`` to the commit the
+snapshot should end at; the benchmark only reads the file, so its figures do not move as
+the history grows.
 
 What it reads is this checkout's own git history, up to the fixed commit ``STOP`` and no
 further: ``git rev-list`` for the shape of the history, ``git log --name-status`` for what
@@ -21,7 +21,8 @@ the root commit:
 Every commit up to ``STOP`` but the merges is in exactly one session. The commit dates of
 this history are compressed into a few days, so they do not delimit sessions. A session's
 store is the lesson files and config of the commit its first commit was made on (its first
-parent): the lessons it started with. Each distinct lesson file is stored once and the
+parent): the lessons it started with, superseded and deprecated ones too, as the store
+held them (recall reads only the active ones). Each distinct lesson file is stored once and the
 sessions name them by number.
 """
 
