@@ -24,7 +24,7 @@ import json
 import random
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from bench.graphs import Graph
@@ -164,15 +164,15 @@ def events(paths: tuple[str, ...], calls: int = CALLS, seed: int = 5) -> list[di
 
 
 def edit_with_reads(
-    rng: random.Random, path: str, nearby: list[str], tool: str = "Edit"
+    rng: random.Random, path: str, nearby: list[str], tool: str = "Edit", new: bool = False
 ) -> list[dict[str, Any]]:
     """An edit of ``path`` as agents make it: one to three reads of files of the same
-    folder (two on average), a read of the file itself, then the edit."""
+    folder (two on average), a read of the file itself unless it is ``new``, then the
+    edit."""
     others = [p for p in nearby if p != path] or [path]
     reads = [rng.choice(others) for _ in range(rng.choice((1, 2, 3)))]
     return [
-        *(_tool("Read", file_path=p) for p in reads),
-        _tool("Read", file_path=path),
+        *(_tool("Read", file_path=p) for p in (reads if new else [*reads, path])),
         _tool(tool, file_path=path, old_string="a", new_string="b"),
     ]
 
@@ -249,6 +249,19 @@ def run_sessions(graph: Graph, session_events: list[dict[str, Any]]) -> Replay:
         sessions=len(names),
         read_tokens=delivered["read_tokens"],
     )
+
+
+def combined(parts: list[Replay]) -> Replay:
+    """Replays of separate sessions counted as one: every count added up, the preload
+    reference too (each session's store preloaded once)."""
+    values: dict[str, Any] = {}
+    for field in fields(Replay):
+        found = [getattr(part, field.name) for part in parts]
+        if isinstance(found[0], dict):
+            values[field.name] = dict(sum(map(Counter, found), Counter()))
+        else:
+            values[field.name] = sum(found)
+    return Replay(**values)
 
 
 def _start_tokens(text: str, note: str) -> Counter[str]:
