@@ -51,6 +51,7 @@ if TYPE_CHECKING:  # the model module is not needed to query an index, only to b
     from collections.abc import Callable, Iterable, Mapping, Sequence
     from typing import Any, TypeVar
 
+    from lessons_core.matching.command_plans import Plan as CommandPlan
     from lessons_core.matching.commands import CommandPattern
     from lessons_core.matching.globs import CompiledGlob
     from lessons_core.matching.trigger_checks import TriggerProblem
@@ -86,6 +87,10 @@ class CommandEntry(NamedTuple):
     specificity: tuple[int, ...]
     share: int
     broad: bool
+    # The regex as literals with anchors, matched without RE2 (``command_plans``); None:
+    # RE2 runs the regex, on the parts that hold every run of ``needs``.
+    plan: CommandPlan | None = None
+    needs: tuple[str, ...] = ()  # literal runs every match contains
 
 
 class KeywordEntry(NamedTuple):
@@ -162,13 +167,23 @@ class DigestCommand(NamedTuple):
     required: str
     specificity: tuple[int, ...]
     routine: bool
+    plan: CommandPlan | None
+    needs: tuple[str, ...]
 
     def entry(self, lesson: int, share: int) -> CommandEntry:
         from lessons_core.matching.breadth import crowded
 
         broad = self.routine or crowded(share, exact=False)
         return CommandEntry(
-            lesson, self.pattern, self.regex, self.required, self.specificity, share, broad
+            lesson,
+            self.pattern,
+            self.regex,
+            self.required,
+            self.specificity,
+            share,
+            broad,
+            self.plan,
+            self.needs,
         )
 
 
@@ -370,12 +385,16 @@ def _glob_entry(compiled: CompiledGlob) -> DigestGlob:
 
 def _command_entry(compiled: CommandPattern) -> DigestCommand:
     from lessons_core.matching.breadth import routine_command
-    from lessons_core.matching.regex_literals import required_run
+    from lessons_core.matching.command_plans import command_plan
+    from lessons_core.matching.regex_literals import required_run, required_runs
 
-    pattern = compiled.pattern
+    pattern, regex = compiled.pattern, compiled.regex
     required = required_run(pattern)
     routine = routine_command(required, compiled.matches)
-    return DigestCommand(pattern, compiled.regex, required, command_specificity(pattern), routine)
+    specificity = command_specificity(pattern)
+    plan = command_plan(regex)
+    needs = () if plan is not None else required_runs(regex)
+    return DigestCommand(pattern, regex, required, specificity, routine, plan, needs)
 
 
 def assemble(digests: Iterable[Digest]) -> RecallIndex:

@@ -87,11 +87,14 @@ HOOK_PATH: dict[str, frozenset[str]] = {
     "lessons_core.session.evidence": frozenset(),
 
     # A command (not a file) to match: command triggers, pure reads, Codex's patches.
-    "lessons_core.matching.commands": frozenset({"re", "functools"}),
-    "lessons_core.matching.pure_reads": frozenset({"re"}),
+    # None of them imports re at module level: planned patterns match with string methods.
+    "lessons_core.matching.commands": frozenset(),
+    "lessons_core.matching.command_plans": frozenset(),
+    "lessons_core.matching.re2_patterns": frozenset(),  # RE2 is imported on a first compile
+    "lessons_core.matching.pure_reads": frozenset(),
     "lessons_cli.harnesses.codex_patches": frozenset(),
     "lessons_core.matching.patch_paths": frozenset(),  # Codex's patches, shell patches
-    "lessons_core.matching.command_words": frozenset({"re"}),  # commands imported it already
+    "lessons_core.matching.command_words": frozenset(),
     "lessons_core.matching.shell_syntax": frozenset(),  # the files a shell call touches
     "lessons_core.matching.shell_files": frozenset({"posixpath"}),  # os loaded it already
     # A prompt that may name a file: git's list of tracked files, run when it changed.
@@ -120,7 +123,7 @@ HOOK_PATH: dict[str, frozenset[str]] = {
     "lessons_core.delivery.hooklog": frozenset({"contextlib", "pathlib"}),
     # A call a rule a person made binding matched (enforce, forbid): its refusal.
     "lessons_core.delivery.binding": frozenset(),
-    "lessons_core.matching.forbid": frozenset({"functools"}),  # re loaded it already
+    "lessons_core.matching.forbid": frozenset(),
     "lessons_core.recall.printable": frozenset(),
 }  # fmt: skip
 
