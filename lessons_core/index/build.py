@@ -36,12 +36,6 @@ from __future__ import annotations
 
 from lessons_core.matching.bm25 import TermStats, term_stats
 from lessons_core.matching.glob_match import Plan
-from lessons_core.matching.specificity import (
-    command_specificity,
-    glob_specificity,
-    glob_suffix,
-    keyword_specificity,
-)
 from lessons_core.matching.words import meaningful, tokens
 from lessons_core.records import NamedTuple
 
@@ -316,6 +310,7 @@ def digest(lesson: Lesson) -> Digest:
     Each trigger goes through the one judgement (``lessons_core.matching.trigger_checks``): one it
     rejects is left out and listed in ``skipped``, and the lesson keeps its others.
     """
+    from lessons_core.matching.specificity import keyword_specificity
     from lessons_core.matching.trigger_checks import judge_command, judge_glob, judge_keyword
 
     skipped: list[tuple[str, str]] = []
@@ -371,6 +366,7 @@ def _judged(
 def _glob_entry(compiled: CompiledGlob) -> DigestGlob:
     from lessons_core.matching.breadth import sweeping_glob
     from lessons_core.matching.globs import file_matcher, has_glob_chars
+    from lessons_core.matching.specificity import glob_specificity, glob_suffix
 
     text = compiled.glob
     return DigestGlob(
@@ -387,6 +383,7 @@ def _command_entry(compiled: CommandPattern) -> DigestCommand:
     from lessons_core.matching.breadth import routine_command
     from lessons_core.matching.command_plans import command_plan
     from lessons_core.matching.regex_literals import required_run, required_runs
+    from lessons_core.matching.specificity import command_specificity
 
     pattern, regex = compiled.pattern, compiled.regex
     required = required_run(pattern)

@@ -81,7 +81,6 @@ HOOK_PATH: dict[str, frozenset[str]] = {
     "lessons_core.session": frozenset(),
     "lessons_core.session.state": frozenset(),
     "lessons_core.session.action": frozenset({"hashlib"}),  # a fallback: _sha2 is built in
-    "lessons_core.matching.specificity": frozenset(),
     "lessons_core.index.watcher_client": frozenset(),
     "lessons_core.matching.words": frozenset(),
     "lessons_core.session.evidence": frozenset(),
@@ -133,7 +132,8 @@ REBUILD_PATH = frozenset(
     {"lessons_core.jsonio", "lessons_core.store.files", "lessons_core.store.model",
      "lessons_core.matching.globs", "lessons_core.matching.trigger_checks",
      "lessons_core.matching.breadth", "lessons_core.matching.probes",
-     "lessons_core.matching.regex_literals", "lessons_core.matching.thresholds"}
+     "lessons_core.matching.regex_literals", "lessons_core.matching.thresholds",
+     "lessons_core.matching.specificity"}
 )  # fmt: skip
 PYPROJECT = Path(lessons_cli.__file__).parents[1] / "pyproject.toml"
 
