@@ -4,11 +4,17 @@ and an install whose dependencies only a ``.pth`` file names still finds them.""
 
 from __future__ import annotations
 
+import gc
 import json
+import runpy
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
+import pytest
+
+import lessons_cli.main
 from bench.installs import REPO, Install, linked
 from lessons_core.index.cache import load_index
 from lessons_core.store.launcher import launcher_text
@@ -119,3 +125,26 @@ def test_a_command_on_literal_patterns_loads_neither_re_nor_re2(
         assert " lessons_core.matching.commands " in imported
         for module in (" re ", " re2 ", " shlex ", " site "):
             assert module not in imported, (command, module)
+
+
+# The entry file's HOOK_GC_THRESHOLD (importing the entry file would run it).
+HOOK_GC_THRESHOLD = 100_000
+
+
+@pytest.mark.parametrize(("command", "threshold"), [("hook", HOOK_GC_THRESHOLD), ("mcp", None)])
+def test_a_hook_from_the_entry_file_keeps_the_collector_out_of_its_imports(
+    monkeypatch: pytest.MonkeyPatch, command: str, threshold: int | None
+) -> None:
+    """The entry file raises the collector's first threshold for a hook, before it imports
+    anything of lessons, and leaves it alone for every other command (a server runs on)."""
+    main = REPO / "lessons_cli" / "__main__.py"
+    seen: list[int] = []
+    monkeypatch.setattr(lessons_cli.main, "main", lambda: seen.append(gc.get_threshold()[0]))
+    monkeypatch.setattr(sys, "argv", [str(main), command])
+    monkeypatch.setattr(sys, "path", [str(main.parent), *sys.path])  # it drops its own folder
+    before = gc.get_threshold()
+    try:
+        runpy.run_path(str(main), run_name="__main__")
+    finally:
+        gc.set_threshold(*before)
+    assert seen == [threshold or before[0]]
