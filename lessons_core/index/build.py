@@ -36,12 +36,6 @@ from __future__ import annotations
 
 from lessons_core.matching.bm25 import TermStats, term_stats
 from lessons_core.matching.glob_match import Plan
-from lessons_core.matching.specificity import (
-    command_specificity,
-    glob_specificity,
-    glob_suffix,
-    keyword_specificity,
-)
 from lessons_core.matching.words import meaningful, tokens
 from lessons_core.records import NamedTuple
 
@@ -51,6 +45,7 @@ if TYPE_CHECKING:  # the model module is not needed to query an index, only to b
     from collections.abc import Callable, Iterable, Mapping, Sequence
     from typing import Any, TypeVar
 
+    from lessons_core.matching.command_plans import Plan as CommandPlan
     from lessons_core.matching.commands import CommandPattern
     from lessons_core.matching.globs import CompiledGlob
     from lessons_core.matching.trigger_checks import TriggerProblem
@@ -86,6 +81,10 @@ class CommandEntry(NamedTuple):
     specificity: tuple[int, ...]
     share: int
     broad: bool
+    # The regex as literals with anchors, matched without RE2 (``command_plans``); None:
+    # RE2 runs the regex, on the parts that hold every run of ``needs``.
+    plan: CommandPlan | None = None
+    needs: tuple[str, ...] = ()  # literal runs every match contains
 
 
 class KeywordEntry(NamedTuple):
@@ -162,13 +161,23 @@ class DigestCommand(NamedTuple):
     required: str
     specificity: tuple[int, ...]
     routine: bool
+    plan: CommandPlan | None
+    needs: tuple[str, ...]
 
     def entry(self, lesson: int, share: int) -> CommandEntry:
         from lessons_core.matching.breadth import crowded
 
         broad = self.routine or crowded(share, exact=False)
         return CommandEntry(
-            lesson, self.pattern, self.regex, self.required, self.specificity, share, broad
+            lesson,
+            self.pattern,
+            self.regex,
+            self.required,
+            self.specificity,
+            share,
+            broad,
+            self.plan,
+            self.needs,
         )
 
 
@@ -301,6 +310,7 @@ def digest(lesson: Lesson) -> Digest:
     Each trigger goes through the one judgement (``lessons_core.matching.trigger_checks``): one it
     rejects is left out and listed in ``skipped``, and the lesson keeps its others.
     """
+    from lessons_core.matching.specificity import keyword_specificity
     from lessons_core.matching.trigger_checks import judge_command, judge_glob, judge_keyword
 
     skipped: list[tuple[str, str]] = []
@@ -356,6 +366,7 @@ def _judged(
 def _glob_entry(compiled: CompiledGlob) -> DigestGlob:
     from lessons_core.matching.breadth import sweeping_glob
     from lessons_core.matching.globs import file_matcher, has_glob_chars
+    from lessons_core.matching.specificity import glob_specificity, glob_suffix
 
     text = compiled.glob
     return DigestGlob(
@@ -370,12 +381,17 @@ def _glob_entry(compiled: CompiledGlob) -> DigestGlob:
 
 def _command_entry(compiled: CommandPattern) -> DigestCommand:
     from lessons_core.matching.breadth import routine_command
-    from lessons_core.matching.regex_literals import required_run
+    from lessons_core.matching.command_plans import command_plan
+    from lessons_core.matching.regex_literals import required_run, required_runs
+    from lessons_core.matching.specificity import command_specificity
 
-    pattern = compiled.pattern
+    pattern, regex = compiled.pattern, compiled.regex
     required = required_run(pattern)
     routine = routine_command(required, compiled.matches)
-    return DigestCommand(pattern, compiled.regex, required, command_specificity(pattern), routine)
+    specificity = command_specificity(pattern)
+    plan = command_plan(regex)
+    needs = () if plan is not None else required_runs(regex)
+    return DigestCommand(pattern, regex, required, specificity, routine, plan, needs)
 
 
 def assemble(digests: Iterable[Digest]) -> RecallIndex:

@@ -17,8 +17,6 @@ that show or store the words check them.
 
 from __future__ import annotations
 
-import re
-
 from lessons_core.matching.commands import command_parts, shell_words
 from lessons_core.matching.pure_reads import is_pure_read_command
 
@@ -27,15 +25,15 @@ MAX_PATTERN_WORDS = 3
 MAX_WORD_CHARS = 64
 # A script's path names what ran, however long; a longer word is data.
 MAX_SCRIPT_CHARS = 200
-# Programs that run a script named by their first other word (a path to one of them too).
-_INTERPRETER = re.compile(
-    r"(?:.*/)?(?:sh|bash|zsh|dash|ksh|fish|python(?:\d+(?:\.\d+)?)?|pypy3?|node|deno|bun|"
-    r"ruby|perl|php|tsx|ts-node)"
+# Programs that run a script named by their first other word (a path to one of them too),
+# and ``python`` with a version (``python3``, ``python3.11``).
+_INTERPRETERS = frozenset(
+    "sh bash zsh dash ksh fish python pypy pypy3 node deno bun ruby perl php tsx ts-node".split()
 )
 # Interpreter options whose value is the code itself: nothing names what ran.
 _INLINE_CODE = frozenset({"-c", "-e", "-p", "-r", "--eval", "--print", "-"})
 # What may end a pattern without naming more: ``$``, ``\b``, white space.
-_PATTERN_END = re.compile(r"(?:\\b|\\s[*+?]?|\$|\s)+$")
+_PATTERN_END = r"(?:\\b|\\s[*+?]?|\$|\s)+$"
 # Runners whose next word is the program they run (``uv run python x.py``).
 _RUNNERS = (("uv", "run"), ("poetry", "run"), ("pipenv", "run"), ("npx",), ("bunx",))
 _REGEX_SPECIALS = frozenset("\\.^$*+?()[]{}|")
@@ -64,13 +62,22 @@ def command_words(command: str) -> list[str]:
 
 def is_interpreter(word: str) -> bool:
     """Whether ``word`` names a program that runs a script (``bash``, ``/usr/bin/python3``)."""
-    return _INTERPRETER.fullmatch(word) is not None
+    slash = word.rfind("/")
+    if "\n" in word[: slash + 1]:  # the folder in front is any line of text
+        return False
+    name = word[slash + 1 :]
+    if name in _INTERPRETERS:
+        return True
+    major, dot, minor = name.removeprefix("python").partition(".")
+    return name.startswith("python") and major.isdecimal() and (not dot or minor.isdecimal())
 
 
 def names_only_an_interpreter(pattern: str) -> bool:
     """Whether the command pattern is an interpreter alone (``^bash``, ``python3\\b``): it
     fires on every script the interpreter runs, not on the one the rule is about."""
-    text = _PATTERN_END.sub("", pattern.strip())
+    import re  # validate and capture only, never a hook
+
+    text = re.sub(_PATTERN_END, "", pattern.strip())
     return is_interpreter(unanchored(text).strip())
 
 

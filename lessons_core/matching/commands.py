@@ -8,22 +8,28 @@ character gets a word boundary there, so ``rm`` fires on ``rm -rf x`` but not on
 
 from __future__ import annotations
 
-import re
-from functools import lru_cache  # re imports functools anyway
-
+from lessons_core.matching.command_plans import plan_matches, top_level_alternatives
+from lessons_core.matching.re2_patterns import compiled as _compiled
+from lessons_core.matching.re2_patterns import re2_module
 from lessons_core.records import NamedTuple
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
     from collections.abc import Sequence
-    from typing import Any
+
+    from lessons_core.matching.command_plans import Plan
 
 # Shell operators that start a new simple command. Quotes are not parsed: a false split
 # inside a quoted string only adds a part, and every part is still matched as a whole too.
-_SEPARATORS = re.compile(r"\|\||&&|[;|&\n]|\$\(|`|\(|\)")
-_ASSIGNMENT = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|\"[^\"]*\"|\S*)\s+)+")
-_WORD_START = re.compile(r"^\w", re.UNICODE)
-_WORD_END = re.compile(r"\w$", re.UNICODE)
+# Each becomes NUL and the text is split there (``$(`` first, so its ``(`` is not left
+# behind); a command that holds a NUL itself takes the character loop instead.
+_SEPARATOR_CHARS = ";|&\n`()"
+_TO_NUL = str.maketrans(dict.fromkeys(_SEPARATOR_CHARS, "\0"))
+# What ``shlex`` (POSIX mode, as ``shlex.split``) treats specially beyond its white space:
+# a command without any of them is split at white space alone (``_posix_words`` reads the
+# others).
+_SHLEX_SPECIALS = frozenset("'\"\\")
+_SHLEX_BLANKS = str.maketrans(dict.fromkeys("\t\r\n", " "))
 # How much of a simple command ``shell_words`` reads (see there).
 MAX_PARSED_CHARS = 4096
 
@@ -53,7 +59,7 @@ def compile_command(pattern: str) -> CommandPattern:
         # Checked on the pattern as written too: `x*` would be rescued by the word boundary
         # added in front of it, but it still means "anything" to whoever wrote it.
         empty = compiled.search("") is not None or _compiled(pattern).search("") is not None
-    except (_re2().error, ValueError) as err:  # ValueError: text RE2 cannot take as UTF-8
+    except (re2_module().error, ValueError) as err:  # ValueError: text RE2 cannot take as UTF-8
         reason = err.args[0].decode() if err.args and isinstance(err.args[0], bytes) else err
         raise CommandPatternError(
             f"is not a valid linear-time pattern ({reason}); backreferences and lookarounds "
@@ -78,44 +84,18 @@ def bounded_regex(pattern: str) -> str:
 
 def _bounded(alternative: str) -> str:
     regex = alternative
-    if _WORD_START.search(alternative):
+    if _word(alternative[:1]):
         regex = r"\b" + regex
-    if _WORD_END.search(alternative) and alternative[-2:-1] != "\\":
+    # What Python's ``\w$`` finds: a word character last, or before a final newline.
+    last = alternative[-2:-1] if alternative.endswith("\n") else alternative[-1:]
+    if (_word(alternative[-1:]) or _word(last)) and alternative[-2:-1] != "\\":
         regex = regex + r"\b"
     return regex
 
 
-def top_level_alternatives(pattern: str) -> list[str]:
-    """Split ``pattern`` at ``|`` outside groups, classes and escapes."""
-    parts: list[str] = []
-    depth = 0
-    in_class = False
-    start = 0
-    index = 0
-    while index < len(pattern):
-        char = pattern[index]
-        if char == "\\":
-            index += 2
-            continue
-        if in_class:
-            in_class = char != "]"
-        elif char == "[":
-            in_class = True
-            # a ']' right after '[' or '[^' is a literal member, not the end of the class
-            if pattern[index + 1 : index + 2] == "^":
-                index += 1
-            if pattern[index + 1 : index + 2] == "]":
-                index += 1
-        elif char == "(":
-            depth += 1
-        elif char == ")":
-            depth = max(0, depth - 1)
-        elif char == "|" and depth == 0:
-            parts.append(pattern[start:index])
-            start = index + 1
-        index += 1
-    parts.append(pattern[start:])
-    return parts
+def _word(char: str) -> bool:
+    r"""Python's ``\w`` (Unicode) on one character."""
+    return char.isalnum() or char == "_"
 
 
 def command_parts(command: str) -> list[str]:
@@ -123,28 +103,128 @@ def command_parts(command: str) -> list[str]:
     # A dict keeps first-seen order and finds repeats in constant time: a heredoc of
     # thousands of lines is thousands of parts, and a list search made that quadratic.
     parts = {command.strip(): None}
-    for piece in _SEPARATORS.split(command):
-        stripped = _ASSIGNMENT.sub("", piece.strip()).strip()
+    for piece in _pieces(command):
+        stripped = _without_assignments(piece.strip()).strip()
         if stripped:
             parts.setdefault(stripped, None)
     return list(parts)
 
 
+def _pieces(command: str) -> list[str]:
+    """``command`` split at every shell operator that starts a simple command (``||``,
+    ``&&``, ``;``, ``|``, ``&``, a newline, ``$(``, a backtick, a parenthesis); a piece
+    between two operators is empty."""
+    if "\0" not in command:
+        return command.replace("$(", "\0").translate(_TO_NUL).split("\0")
+    pieces, start, index, size = [], 0, 0, len(command)
+    while index < size:
+        char = command[index]
+        if char in _SEPARATOR_CHARS or command.startswith("$(", index):
+            pieces.append(command[start:index])
+            index += 2 if char == "$" else 1
+            start = index
+        else:
+            index += 1
+    pieces.append(command[start:])
+    return pieces
+
+
+def _without_assignments(piece: str) -> str:
+    """``piece`` without its leading ``VAR=value`` words (each followed by white space): a
+    value is a single-quoted string, a double-quoted one, or a run of non-space, tried in
+    that order, as the regular expression
+    ``^(?:[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"[^"]*"|\\S*)\\s+)+`` removes them."""
+    at, size = 0, len(piece)
+    while True:
+        name_end = at
+        while name_end < size and _name_char(piece[name_end], name_end == at):
+            name_end += 1
+        if name_end == at or piece[name_end : name_end + 1] != "=":
+            return piece[at:]
+        value = name_end + 1
+        after = -1
+        quote = piece[value : value + 1]
+        if quote in ("'", '"'):
+            close = piece.find(quote, value + 1)
+            if close >= 0 and piece[close + 1 : close + 2].isspace():
+                after = close + 1
+        if after < 0:  # a run of non-space, which must be followed by white space
+            after = value
+            while after < size and not piece[after].isspace():
+                after += 1
+            if after == size:
+                return piece[at:]
+        while after < size and piece[after].isspace():
+            after += 1
+        at = after
+
+
+def _name_char(char: str, first: bool) -> bool:
+    ascii_letter = "a" <= char <= "z" or "A" <= char <= "Z" or char == "_"
+    return ascii_letter or (not first and "0" <= char <= "9")
+
+
 def shell_words(part: str, limit: int = MAX_PARSED_CHARS) -> list[str]:
-    """The words of the first ``limit`` characters of a simple command, quotes removed.
+    """The words of the first ``limit`` characters of a simple command, quotes removed,
+    as ``shlex.split`` reads them (``_posix_words``; ``shlex`` itself imports ``re``).
 
-    ``shlex`` grows each word one character at a time by string concatenation, so it is
-    quadratic in a word's length: a 200 kB word took a second. No program name or option
-    is that long, so only the head of the command is read. Unbalanced quotes (also what a
-    cut can leave) fall back to splitting at white space.
+    shlex grew each word one character at a time, quadratic in a word's length (a 200 kB
+    word took a second); no program name or option is that long, so only the head of the
+    command is read. Unbalanced quotes (also what a cut can leave) fall back to splitting
+    at white space.
     """
-    import shlex
-
     head = part[:limit]
+    if _SHLEX_SPECIALS.isdisjoint(head):
+        return [word for word in head.translate(_SHLEX_BLANKS).split(" ") if word]
     try:
-        return shlex.split(head)
+        return _posix_words(head)
     except ValueError:
         return head.split()
+
+
+def _posix_words(text: str) -> list[str]:
+    """``shlex.split(text)`` without importing ``shlex`` (it imports ``re``): words split
+    at its white space, single quotes taken literally, a backslash escaping the next
+    character outside quotes and only ``\\`` or ``"`` inside double quotes; a ``ValueError``
+    where shlex raises one (an unclosed quote, a backslash at the end)."""
+    words: list[str] = []
+    token: list[str] = []
+    state = " "  # between words, "a" in one, or the quote a quoted string is in
+    index, size = 0, len(text)
+    while index < size:
+        char = text[index]
+        index += 1
+        if state in ("'", '"'):
+            if char == state:
+                state = "a"
+            elif char == "\\" and state == '"':
+                if index == size:
+                    raise ValueError("No escaped character")
+                escaped = text[index]
+                index += 1
+                token.append(escaped if escaped in '\\"' else "\\" + escaped)
+            else:
+                token.append(char)
+        elif char in " \t\r\n":
+            if state == "a":
+                words.append("".join(token))
+                token, state = [], " "
+        elif char == "\\":
+            if index == size:
+                raise ValueError("No escaped character")
+            token.append(text[index])
+            index += 1
+            state = "a"
+        elif char in "'\"":
+            state = char
+        else:
+            token.append(char)
+            state = "a"
+    if state in ("'", '"'):
+        raise ValueError("No closing quotation")
+    if state == "a":
+        words.append("".join(token))
+    return words
 
 
 def request_parts(command: str) -> tuple[str, ...]:
@@ -154,24 +234,18 @@ def request_parts(command: str) -> tuple[str, ...]:
     return (*pieces, whole)
 
 
-def fired_part(regex: str, parts: Sequence[str]) -> str | None:
+def fired_part(
+    regex: str, parts: Sequence[str], plan: Plan | None = None, needs: Sequence[str] = ()
+) -> str | None:
     """The one command matcher: the first of ``parts`` (``request_parts``, split once by
-    the caller) in which the pattern's RE2 ``regex`` matches, or None."""
+    the caller) in which the pattern's RE2 ``regex`` matches, or None. With the regex's
+    ``plan`` (``command_plans.command_plan``, made when the index is built) the match is
+    found with string methods and RE2 is not loaded; without one, RE2 runs only on the
+    parts holding every literal run the regex ``needs`` (``regex_literals.required_runs``)."""
+    if plan is not None:
+        return next((part for part in parts if plan_matches(plan, part)), None)
+    candidates = [part for part in parts if all(run in part for run in needs)]
+    if not candidates:
+        return None
     compiled = _compiled(regex)
-    return next((part for part in parts if compiled.search(part) is not None), None)
-
-
-@lru_cache(maxsize=4096)
-def _compiled(regex: str) -> Any:
-    re2 = _re2()
-    options = re2.Options()
-    options.log_errors = False  # errors are reported to the user, not logged to stderr
-    return re2.compile(regex, options=options)
-
-
-def _re2() -> Any:
-    """The RE2 module, imported on first use: splitting a command into its parts (what a
-    hook does for every shell call) needs only ``re``."""
-    import re2
-
-    return re2
+    return next((part for part in candidates if compiled.search(part) is not None), None)

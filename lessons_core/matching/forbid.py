@@ -9,13 +9,8 @@ breaks it (validate names those places).
 
 from __future__ import annotations
 
-from functools import lru_cache  # re imports functools anyway
-
+from lessons_core.matching.re2_patterns import compiled, re2_module
 from lessons_core.records import NamedTuple
-
-TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
-if TYPE_CHECKING:
-    from typing import Any
 
 # A forbid pattern names one construct; a longer one is a program, not a rule.
 MAX_FORBID_CHARS = 500
@@ -48,8 +43,8 @@ def check_forbid(pattern: str) -> str:
             "construct the rule forbids"
         )
     try:
-        empty = _compiled(pattern).search("") is not None
-    except (_re2().error, ValueError) as err:  # ValueError: text RE2 cannot take as UTF-8
+        empty = compiled(pattern).search("") is not None
+    except (re2_module().error, ValueError) as err:  # ValueError: text RE2 cannot take as UTF-8
         reason = err.args[0].decode() if err.args and isinstance(err.args[0], bytes) else err
         raise ForbidPatternError(
             f"is not a valid linear-time pattern ({reason}); backreferences and lookarounds "
@@ -65,8 +60,8 @@ def first_forbidden(pattern: str, added: str) -> Forbidden | None:
     pattern that no longer compiles matches nothing: one broken lesson never blocks a
     change (the loader and validate report it)."""
     try:
-        found = _compiled(pattern).search(added)
-    except (_re2().error, ValueError):
+        found = compiled(pattern).search(added)
+    except (re2_module().error, ValueError):
         return None
     if found is None:
         return None
@@ -74,19 +69,3 @@ def first_forbidden(pattern: str, added: str) -> Forbidden | None:
     if len(text) > MAX_QUOTED_CHARS:
         text = text[: MAX_QUOTED_CHARS - 1] + "…"
     return Forbidden(text=text, line=added.count("\n", 0, found.start()) + 1)
-
-
-@lru_cache(maxsize=1024)
-def _compiled(pattern: str) -> Any:
-    re2 = _re2()
-    options = re2.Options()
-    options.log_errors = False  # errors are reported to the user, not logged to stderr
-    return re2.compile(pattern, options=options)
-
-
-def _re2() -> Any:
-    """The RE2 module, imported on first use: a hook imports it only when a change meets a
-    lesson that carries a ``forbid`` pattern."""
-    import re2
-
-    return re2

@@ -10,8 +10,6 @@ program. When in doubt a command counts as state-changing, which only means reca
 
 from __future__ import annotations
 
-import re
-
 from lessons_core.matching.commands import MAX_PARSED_CHARS, command_parts, shell_words
 
 _READ_PROGRAMS: frozenset[str] = frozenset(
@@ -35,19 +33,62 @@ _FIND_WRITES = frozenset({"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fpr
 # Redirections that write nothing: duplicating a descriptor, or discarding output. The
 # descriptor number is read from its first digit only, so a long run of digits is scanned
 # once, not once from each of its digits.
-_HARMLESS_REDIRECT = re.compile(r"(?<!\d)\d*>&\d+|&?(?<!\d)\d*>\s*/dev/null")
+# (What the regular expression ``(?<!\d)\d*>&\d+|&?(?<!\d)\d*>\s*/dev/null`` finds, found
+# with string methods by ``_without_harmless_redirects``.)
+_DEV_NULL = "/dev/null"
 
 
 def is_pure_read_command(command: str) -> bool:
     """True when every simple command in ``command`` only reads and nothing is redirected."""
     if len(command) > MAX_PURE_READ_CHARS:
         return False  # a heredoc or a generated script: in doubt, not a pure read
-    cleaned = _HARMLESS_REDIRECT.sub(" ", command)
+    cleaned = _without_harmless_redirects(command) if ">" in command else command
     if ">" in cleaned:
         return False
     parts = command_parts(cleaned)
     simple = parts[1:] or parts[:1]
     return bool(simple) and all(_reads(part) for part in simple)
+
+
+def _without_harmless_redirects(command: str) -> str:
+    """``command`` with each harmless redirection (``2>&1``, ``>/dev/null``, ``&> /dev/null``)
+    replaced by a space, left to right, as ``re.sub`` replaces the matches of
+    ``(?<!\\d)\\d*>&\\d+|&?(?<!\\d)\\d*>\\s*/dev/null``: a redirection starts where the
+    digit run before its ``>`` does (or at the ``&`` before that, for /dev/null)."""
+    out: list[str] = []
+    done = 0  # what is copied to out already
+    arrow = command.find(">")
+    while arrow >= 0:
+        start = arrow
+        while start > 0 and command[start - 1].isdecimal():
+            start -= 1
+        found = _redirect_at(command, start, arrow) if start >= done else None
+        if found is not None:
+            start, end = found
+            out += [command[done:start], " "]
+            done = end
+        arrow = command.find(">", max(arrow + 1, done))
+    out.append(command[done:])
+    return "".join(out)
+
+
+def _redirect_at(command: str, digits: int, arrow: int) -> tuple[int, int] | None:
+    """The harmless redirection whose descriptor digits start at ``digits`` and whose
+    ``>`` is at ``arrow`` (start, end), leftmost first, or None."""
+    size = len(command)
+    blank = arrow + 1
+    while blank < size and command[blank].isspace():
+        blank += 1
+    null_end = blank + len(_DEV_NULL) if command.startswith(_DEV_NULL, blank) else -1
+    if digits > 0 and command[digits - 1] == "&" and null_end >= 0:
+        return digits - 1, null_end
+    if command.startswith(">&", arrow):
+        end = arrow + 2
+        while end < size and command[end].isdecimal():
+            end += 1
+        if end > arrow + 2:
+            return digits, end
+    return (digits, null_end) if null_end >= 0 else None
 
 
 def _reads(part: str) -> bool:

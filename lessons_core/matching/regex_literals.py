@@ -89,6 +89,27 @@ def required_run(pattern: str) -> str:
     return best
 
 
+def required_runs(pattern: str) -> tuple[str, ...]:
+    """Every run of literal text at the top level of ``pattern`` (inside one group that
+    is the whole pattern, when it is): a text lacking any of them cannot match. Empty
+    when none is known."""
+    parsed = _parse(pattern)
+    if parsed is None or parsed.state.flags & re.IGNORECASE:
+        return ()
+    nodes = list(parsed.data)
+    while len(nodes) == 1 and _name(nodes[0][0]) == "SUBPATTERN" and not any(nodes[0][1][1:3]):
+        nodes = list(nodes[0][1][-1])
+    runs, run = [], []
+    for op, arg in [*nodes, (None, None)]:
+        if op is not None and _name(op) == "LITERAL":
+            run.append(chr(arg))
+            continue
+        if run:
+            runs.append("".join(run))
+        run = []
+    return tuple(dict.fromkeys(runs))
+
+
 def example_texts(pattern: str) -> list[str]:
     """Short texts ``pattern`` matches: for each branch of a top-level alternation, each
     part at its fewest repeats and each class as its first character (``git push.*-f``

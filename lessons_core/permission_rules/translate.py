@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from lessons_core.matching.commands import top_level_alternatives
+from lessons_core.matching.command_plans import top_level_alternatives
 
 _PREFIX_ENDS = ("( |$)", "(?: |$)", r"(\s|$)", r"(?:\s|$)")
 _WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")

@@ -252,7 +252,7 @@ def command_matches(index: RecallIndex, command: str) -> Iterable[tuple[CommandE
     )
     for number in numbers:
         entry = index.commands[number]
-        part = fired_part(entry.regex, parts)
+        part = fired_part(entry.regex, parts, entry.plan, entry.needs)
         if part is not None:
             yield entry, part
 

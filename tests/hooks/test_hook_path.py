@@ -39,7 +39,8 @@ LEAN = frozenset(
 # Module -> what it may import at module level beyond LEAN and the modules listed here.
 # Modules after the blank line are loaded by some calls only (the comment says which).
 HOOK_PATH: dict[str, frozenset[str]] = {
-    "lessons_cli.__main__": frozenset(),  # the launcher's entry file (imports site on a miss)
+    # The launcher's entry file (imports site on a miss; gc is built in).
+    "lessons_cli.__main__": frozenset({"gc"}),
     "lessons_cli": frozenset(),
     "lessons_cli.main": frozenset(),
     "lessons_cli.hook_runner": frozenset(),
@@ -81,17 +82,19 @@ HOOK_PATH: dict[str, frozenset[str]] = {
     "lessons_core.session": frozenset(),
     "lessons_core.session.state": frozenset(),
     "lessons_core.session.action": frozenset({"hashlib"}),  # a fallback: _sha2 is built in
-    "lessons_core.matching.specificity": frozenset(),
     "lessons_core.index.watcher_client": frozenset(),
     "lessons_core.matching.words": frozenset(),
     "lessons_core.session.evidence": frozenset(),
 
     # A command (not a file) to match: command triggers, pure reads, Codex's patches.
-    "lessons_core.matching.commands": frozenset({"re", "functools"}),
-    "lessons_core.matching.pure_reads": frozenset({"re"}),
+    # None of them imports re at module level: planned patterns match with string methods.
+    "lessons_core.matching.commands": frozenset(),
+    "lessons_core.matching.command_plans": frozenset(),
+    "lessons_core.matching.re2_patterns": frozenset(),  # RE2 is imported on a first compile
+    "lessons_core.matching.pure_reads": frozenset(),
     "lessons_cli.harnesses.codex_patches": frozenset(),
     "lessons_core.matching.patch_paths": frozenset(),  # Codex's patches, shell patches
-    "lessons_core.matching.command_words": frozenset({"re"}),  # commands imported it already
+    "lessons_core.matching.command_words": frozenset(),
     "lessons_core.matching.shell_syntax": frozenset(),  # the files a shell call touches
     "lessons_core.matching.shell_files": frozenset({"posixpath"}),  # os loaded it already
     # A prompt that may name a file: git's list of tracked files, run when it changed.
@@ -120,7 +123,7 @@ HOOK_PATH: dict[str, frozenset[str]] = {
     "lessons_core.delivery.hooklog": frozenset({"contextlib", "pathlib"}),
     # A call a rule a person made binding matched (enforce, forbid): its refusal.
     "lessons_core.delivery.binding": frozenset(),
-    "lessons_core.matching.forbid": frozenset({"functools"}),  # re loaded it already
+    "lessons_core.matching.forbid": frozenset(),
     "lessons_core.recall.printable": frozenset(),
 }  # fmt: skip
 
@@ -130,7 +133,8 @@ REBUILD_PATH = frozenset(
     {"lessons_core.jsonio", "lessons_core.store.files", "lessons_core.store.model",
      "lessons_core.matching.globs", "lessons_core.matching.trigger_checks",
      "lessons_core.matching.breadth", "lessons_core.matching.probes",
-     "lessons_core.matching.regex_literals", "lessons_core.matching.thresholds"}
+     "lessons_core.matching.regex_literals", "lessons_core.matching.thresholds",
+     "lessons_core.matching.specificity"}
 )  # fmt: skip
 PYPROJECT = Path(lessons_cli.__file__).parents[1] / "pyproject.toml"
 

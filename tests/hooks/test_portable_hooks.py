@@ -1,6 +1,6 @@
 """The committed hook works for every teammate: `.lessons/run` finds each machine's install.
 
-A "machine" here is an install of lessons at its own path (``bench.installs.regular``: a
+A "machine" here is an install of lessons at its own path (``bench.installs.linked``: a
 plain venv with the console script). A repo is wired from one, then used from another
 after the first is deleted, the way a teammate's clone meets the committed settings.
 """
@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from bench.installs import Install, regular
+from bench.installs import Install, linked
 from lessons_cli.harnesses import wirings
 from tests.conftest import harness_env, make_repo, run_wired
 
@@ -98,11 +98,11 @@ def _wired_repo(tmp_path: Path, harness: str, install: Install) -> Path:
 def test_a_teammates_machine_runs_the_committed_hook(tmp_path: Path, harness: str) -> None:
     """Wired from one install, which is then deleted; another install at another path
     answers the same committed hook, and its own `lessons init` changes no file."""
-    first = regular(tmp_path / "machine-a")
+    first = linked(tmp_path / "machine-a")
     root = _wired_repo(tmp_path, harness, first)
     assert RULE in _hook(harness, root, (Path(first.lessons).parent,))
     shutil.rmtree(tmp_path / "machine-a")
-    second = regular(tmp_path / "machine-b")
+    second = linked(tmp_path / "machine-b")
     shutil.rmtree(root / ".lessons" / "local")  # a fresh clone has no per-clone state
     out = _hook(harness, root, (Path(second.lessons).parent,))
     assert RULE in out
@@ -115,7 +115,7 @@ def test_without_an_install_the_hook_is_silent_and_says_so_at_session_start(
 ) -> None:
     """No lessons on the machine: the pre-tool hook exits 0 with nothing; session start
     tells the agent (and the user, through Claude Code's systemMessage) how to fix it."""
-    install = regular(tmp_path / "machine-a")
+    install = linked(tmp_path / "machine-a")
     root = _wired_repo(tmp_path, "claude-code", install)
     shutil.rmtree(tmp_path / "machine-a")
     shutil.rmtree(root / ".lessons" / "local")
@@ -135,7 +135,7 @@ def test_without_an_install_the_hook_is_silent_and_says_so_at_session_start(
 def test_without_an_install_copilot_is_told_at_session_start(tmp_path: Path) -> None:
     """Copilot CLI's payloads name no event: its session start (a source, no tool) gets
     the hint as additionalContext; its tool calls stay silent."""
-    install = regular(tmp_path / "machine-a")
+    install = linked(tmp_path / "machine-a")
     root = _wired_repo(tmp_path, "copilot", install)
     shutil.rmtree(tmp_path / "machine-a")
     shutil.rmtree(root / ".lessons" / "local")
@@ -156,7 +156,7 @@ def test_the_launcher_runs_any_command_and_fails_clearly_without_an_install(
 ) -> None:
     """`sh .lessons/run list` works like `lessons list`; without an install it exits 127
     with the reason on stderr."""
-    install = regular(tmp_path / "machine-a")
+    install = linked(tmp_path / "machine-a")
     root = _wired_repo(tmp_path, "claude-code", install)
 
     def listing(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
@@ -186,18 +186,18 @@ def test_the_launcher_runs_any_command_and_fails_clearly_without_an_install(
 def test_the_launcher_finds_each_usual_install(tmp_path: Path, where: str) -> None:
     """The repo's .venv, $LESSONS_PYTHON and ~/.local/bin/lessons (pipx, uv tool, pip
     --user) are each found with nothing on PATH."""
-    wiring_install = regular(tmp_path / "machine-a")
+    wiring_install = linked(tmp_path / "machine-a")
     root = _wired_repo(tmp_path, "claude-code", wiring_install)
     shutil.rmtree(tmp_path / "machine-a")
     home = tmp_path / "home"
     env = harness_env(root, ())
     env["HOME"] = str(home)
     if where == "repo-venv":
-        regular(root / ".venv")
+        linked(root / ".venv")
     elif where == "lessons-python":
-        env["LESSONS_PYTHON"] = regular(tmp_path / "elsewhere").python
+        env["LESSONS_PYTHON"] = linked(tmp_path / "elsewhere").python
     else:
-        install = regular(tmp_path / "tool-venv")
+        install = linked(tmp_path / "tool-venv")
         (home / ".local" / "bin").mkdir(parents=True)
         (home / ".local" / "bin" / "lessons").symlink_to(install.lessons)
     command = 'sh "$CLAUDE_PROJECT_DIR/.lessons/run" hook claude-code || true'
@@ -209,7 +209,7 @@ def test_the_launcher_finds_each_usual_install(tmp_path: Path, where: str) -> No
 def test_a_real_pip_install_at_a_long_path_is_found(tmp_path: Path, lessons_wheel: Path) -> None:
     """pip writes a ``/bin/sh`` trampoline, not a shebang, for an interpreter path over
     127 characters; the launcher asks the script itself, so that install is found too."""
-    wiring_install = regular(tmp_path / "machine-a")
+    wiring_install = linked(tmp_path / "machine-a")
     root = _wired_repo(tmp_path, "claude-code", wiring_install)
     shutil.rmtree(tmp_path / "machine-a")
     venv = tmp_path / ("v" * 60) / ("w" * 60) / "venv"
@@ -241,11 +241,11 @@ def _launch_source(root: Path) -> str:
 def test_a_repo_venv_made_later_takes_over_from_the_remembered_install(tmp_path: Path) -> None:
     """The search order holds after the first answer was remembered: a repo .venv that
     appears later is used from the next call on."""
-    install = regular(tmp_path / "machine-a")
+    install = linked(tmp_path / "machine-a")
     root = _wired_repo(tmp_path, "claude-code", install)
     assert RULE in _hook("claude-code", root, (Path(install.lessons).parent,))
     assert _launch_source(root) == install.lessons
-    venv = regular(root / ".venv")
+    venv = linked(root / ".venv")
     _hook("claude-code", root, (Path(install.lessons).parent,))
     assert _launch_source(root) == venv.lessons
 
@@ -253,9 +253,9 @@ def test_a_repo_venv_made_later_takes_over_from_the_remembered_install(tmp_path:
 def test_lessons_python_decides_only_while_it_is_set(tmp_path: Path) -> None:
     """An install named by LESSONS_PYTHON is remembered as such; once the variable is
     unset the search runs again, and a LESSONS_PYTHON without lessons falls back to it."""
-    install = regular(tmp_path / "machine-a")
+    install = linked(tmp_path / "machine-a")
     root = _wired_repo(tmp_path, "claude-code", install)
-    other = regular(tmp_path / "machine-b")
+    other = linked(tmp_path / "machine-b")
     command = 'sh "$CLAUDE_PROJECT_DIR/.lessons/run" hook claude-code || true'
     payload = json.dumps(_push_payload("claude-code", root))
     env = harness_env(root, (Path(install.lessons).parent,))
@@ -271,7 +271,7 @@ def test_lessons_python_decides_only_while_it_is_set(tmp_path: Path) -> None:
 def test_a_linked_local_folder_is_never_written_through(tmp_path: Path) -> None:
     """A repo that commits .lessons/local as a link elsewhere gets no cache written there;
     the hook still runs (and stays silent, since such a store is not used)."""
-    install = regular(tmp_path / "machine-a")
+    install = linked(tmp_path / "machine-a")
     root = _wired_repo(tmp_path, "claude-code", install)
     shutil.rmtree(root / ".lessons" / "local")
     elsewhere = tmp_path / "elsewhere"
@@ -284,7 +284,7 @@ def test_a_linked_local_folder_is_never_written_through(tmp_path: Path) -> None:
 def test_without_a_project_variable_the_hook_runs_from_a_subfolder_too(tmp_path: Path) -> None:
     """Codex's and Cursor's command looks in the folder the session started in, and asks
     git for the top level only when the launcher is not there."""
-    install = regular(tmp_path / "machine-a")
+    install = linked(tmp_path / "machine-a")
     root = _wired_repo(tmp_path, "codex", install)
     (root / "docs" / "deep").mkdir()
     settings = json.loads((root / ".codex" / "hooks.json").read_text())
@@ -298,7 +298,7 @@ def test_without_a_project_variable_the_hook_runs_from_a_subfolder_too(tmp_path:
 
 def test_without_an_install_cursor_is_told_at_session_start(tmp_path: Path) -> None:
     """Cursor's sessionStart gets the hint as additional_context, its shell calls nothing."""
-    install = regular(tmp_path / "machine-a")
+    install = linked(tmp_path / "machine-a")
     root = _wired_repo(tmp_path, "cursor", install)
     shutil.rmtree(tmp_path / "machine-a")
     shutil.rmtree(root / ".lessons" / "local")
