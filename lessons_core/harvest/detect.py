@@ -264,10 +264,14 @@ def _shown_ids(refusal: str, rules: Mapping[str, str]) -> tuple[str, ...]:
 
 
 def _rule_id(line: str, rules: Mapping[str, str]) -> str | None:
-    """The id of the lesson whose rule ``line`` ("- RULE (why)") shows: the rule ends at
-    one of the line's " (", tried from the left, since a label may hold brackets too."""
+    """The id of the lesson whose rule ``line`` ("- RULE (why)", or "- RULE" for a rule
+    about the very file or command) shows: the rule ends at one of the line's " (", tried
+    from the left, since a label may hold brackets too, or at the line's end."""
     if not line.startswith("- ") or not rules:
         return None
+    whole = rules.get(line[2:])
+    if whole is not None:
+        return whole
     cut = line.find(" (", 2)
     while cut != -1:
         found = rules.get(line[2:cut])

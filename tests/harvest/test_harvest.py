@@ -239,15 +239,17 @@ def test_corrections_need_an_action_right_before_them(repo: Layout, tmp_path: Pa
 
 RULE = "Use make (not a script of your own) to deploy."
 REFUSALS = [
-    # today's: the rules' lines alone, told by the store's rule "x"
-    f"{GATE_PREFIX}\n<project-lessons>\n- {RULE} (command: make)\n</project-lessons>",
+    # today's: the rules' lines alone, told by the store's rule "x"; a rule about the
+    # very command run has no label
+    f"{GATE_PREFIX}\n<lessons>\n- {RULE}\n</lessons>",
+    f"{GATE_PREFIX}\n<lessons>\n- {RULE} (command: make)\n</lessons>",
     # a rule cut short ends in its id
-    f"{GATE_PREFIX}\n<project-lessons>\n- Use make … (command: make) [x]\n</project-lessons>",
+    f"{GATE_PREFIX}\n<lessons>\n- Use make … (command: make) [x]\n</lessons>",
     # recorded before: the ids on the refusal's first line
     "Not run yet: adjust the call to these lessons if they apply, then make it again. [x]\n"
-    "<project-lessons>\n- Use make. (command: make)\n</project-lessons>",
+    "<lessons>\n- Use make. (command: make)\n</lessons>",
     # recorded before that: each rule's line led by its id
-    f"{GATE_PREFIX}\n<project-lessons>\n- x: rule\n</project-lessons>",
+    f"{GATE_PREFIX}\n<lessons>\n- x: rule\n</lessons>",
 ]
 
 

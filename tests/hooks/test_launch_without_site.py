@@ -91,4 +91,4 @@ def test_a_standard_module_the_library_probes_for_runs_no_site(
         check=True,
     )
     assert done.stderr == ""
-    assert "Project-lessons" in done.stdout
+    assert "Lessons blocks" in done.stdout

@@ -46,7 +46,7 @@ def test_plain_output_is_exactly_the_block(store: Layout) -> None:
         recall(store, RecallRequest(files=("src/api/client.ts",)), config=Config())
     )
     assert (code, out, err) == (0, expected + "\n", "")
-    assert "- Reuse the shared client. (this file)" in out
+    assert "- Reuse the shared client.\n" in out
     assert out.index("shared client") < out.index("timeouts explicit")
 
 
