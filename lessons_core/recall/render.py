@@ -44,7 +44,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Callable, Iterable, Sequence
 
     from lessons_core.recall.types import Hit, Recall
 
@@ -219,16 +219,46 @@ def why(hit: Hit) -> str:
     return f"{hit.via}: {neutralise(hit.trigger, MAX_LABEL_CHARS)}"
 
 
-def hit_line(hit: Hit) -> str:
-    """``- RULE (why)``; a rule shown cut ends ``… (why) [ID]``, for ``lessons show``. A
-    rule about the very file or command touched has no ``(why)``: ``- RULE``."""
+def hit_line(hit: Hit, short: Callable[[str], str] | None = None) -> str:
+    """``- RULE (why)``; a rule shown cut ends ``… (why) [ID]``, for ``lessons show``, the
+    id as ``short`` gives it (``short_id``; by default whole). A rule about the very file
+    or command touched has no ``(why)``: ``- RULE``."""
     # Rule and label are each inert; joined, '<x' ending one and '>' in the other could
     # still make a tag, hence the second pass over the whole line.
     loose = hit.via in _LOOSE
     rule = first_sentence(whole(hit.rule), LOOSE_SHOWN_CHARS if loose else MAX_SHOWN_CHARS)
     label = why(hit)
     line = f"- {rule} ({label})" if label else f"- {rule}"
-    return inert_line(f"{line} [{hit.lesson_id}]" if rule.endswith("…") else line)
+    if not rule.endswith("…"):
+        return inert_line(line)
+    return inert_line(f"{line} [{short(hit.lesson_id) if short else hit.lesson_id}]")
+
+
+def short_id(ids: Sequence[str], lesson_id: str) -> str:
+    """The shortest start of ``lesson_id``, to the end of one of its words, that no other
+    of ``ids`` starts with: all ``lessons show`` needs to find it
+    (``lessons_core.store.files.find_lesson``). ``ids`` are sorted (the index numbers its
+    active lessons in id order), so the only ids that share more of it are its
+    neighbours: two lookups, paid only by a rule shown cut. Imported ids are long
+    (``git-commit-hygiene-when-writing-a-git-commit``, 11 tokens) and start with their
+    topic; the start that tells one apart is about half of that. An id not in ``ids``
+    is whole."""
+    from bisect import bisect_left
+
+    at = bisect_left(ids, lesson_id)
+    if at == len(ids) or ids[at] != lesson_id:
+        return lesson_id
+    shared = 0
+    for other in (ids[at - 1] if at else "", ids[at + 1] if at + 1 < len(ids) else ""):
+        same = 0
+        for mine, theirs in zip(lesson_id, other, strict=False):
+            if mine != theirs:
+                break
+            same += 1
+        shared = max(shared, same)
+    end = lesson_id.find("-", shared + 1)
+    start = lesson_id if end == -1 else lesson_id[:end]
+    return lesson_id if start == OPEN[1:-1] else start  # "[lessons]" is the Gemini fence
 
 
 def inert_line(line: str) -> str:
@@ -246,14 +276,16 @@ def notice(more: int) -> str:
     return "1 more rule matches." if more == 1 else f"{more} more rules match."
 
 
-def fitting(hits: Sequence[Hit], max_tokens: int) -> tuple[str, ...]:
+def fitting(
+    hits: Sequence[Hit], max_tokens: int, short: Callable[[str], str] | None = None
+) -> tuple[str, ...]:
     """The lines of the leading ``hits`` whose block stays within ``max_tokens`` (with the
     frame), the first whatever it costs: the one place a rule is rendered and costed. The
-    first line that does not fit ends the list."""
+    first line that does not fit ends the list. ``short``: as for ``hit_line``."""
     lines: list[str] = []
     used = FRAME_TOKENS
     for hit in hits:
-        line = hit_line(hit)
+        line = hit_line(hit, short)
         cost = estimate_tokens(line)
         if lines and used + cost > max_tokens:
             break

@@ -232,7 +232,9 @@ def test_uncovered_calls_and_pure_reads_add_no_text(project: QwenProject) -> Non
         text = request_text(request)
         assert APP_RULE not in text
         assert RELEASE_RULE not in text
-        assert "lessons" not in text
+        assert "[lessons]" not in text  # no block, in either fence
+        assert "lessons&gt;" not in text
+        assert "<lessons>" not in text
 
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "qwen"

@@ -278,6 +278,29 @@ def test_a_call_sent_again_unchanged_after_a_gate_is_a_gate_ignored(
     assert found[0]["evidence"] == "sent again unchanged after a lessons gate showed x"
 
 
+def test_a_cut_rule_named_by_the_start_of_its_id_names_the_whole_id(
+    repo: Layout, tmp_path: Path
+) -> None:
+    """A refusal names a rule shown cut by the start of its id (``render.short_id``): the
+    candidate names the lesson by its whole id."""
+    save_lesson(repo, "deploy-use-make-not-a-script", RULE, commands=("make deploy",))
+    save_lesson(repo, "deploy-check-first", "Run make check first.", commands=("make x",))
+    refusal = f"{GATE_PREFIX}\n<lessons>\n- Use make … [deploy-use]\n</lessons>"
+    found = harvested(
+        tmp_path,
+        [
+            bash("t1", "make deploy"),
+            result("t1", refusal, error=True),
+            bash("t2", "make deploy"),
+            result("t2", "ok"),
+        ],
+    )
+    assert kinds(found) == [("gate-ignored", "make deploy")]
+    assert found[0]["evidence"] == (
+        "sent again unchanged after a lessons gate showed deploy-use-make-not-a-script"
+    )
+
+
 def test_evidence_and_lines_are_masked(repo: Layout, tmp_path: Path) -> None:
     """A credential typed in a correction or run in a command never reaches the output."""
     path = write(

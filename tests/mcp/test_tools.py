@@ -46,6 +46,13 @@ def _edit_hook(layout: Layout, session: str) -> bytes:
     return call_hook("claude-code", data)
 
 
+def test_show_takes_the_start_of_an_id(store: Layout) -> None:
+    """lessons_show finds a lesson by the start of its id, as a block names a cut rule."""
+    reply = call_tool("lessons_show", {"id": "code-a"}, store.root)
+    assert not reply.is_error
+    assert reply.data["id"] == "code-app"
+
+
 def test_query_with_a_session_shows_each_rule_once_and_shares_it_with_the_hooks(
     store: Layout,
 ) -> None:

@@ -23,6 +23,7 @@ from lessons_core.recall.render import (
     hit_line,
     neutralise,
     render_block,
+    short_id,
 )
 from lessons_core.recall.types import Hit, Recall
 
@@ -96,6 +97,32 @@ def test_a_rule_only_the_prompts_words_brought_is_cut_shorter() -> None:
         assert line.endswith(" [x-rule]")
     assert hit_line(hit(long_rule, via="command", trigger="make")) == f"- {long_rule}"
     assert hit_line(hit(long_rule)) == f"- {long_rule} (file: src/**)"
+
+
+def test_a_cut_rule_names_the_start_of_its_id_that_no_other_id_starts_with() -> None:
+    """The shortest start, to a word's end, that no other id (sorted) starts with; the
+    whole id when no shorter start will do, or when it is not among them; never the
+    fence's own name."""
+    ids = sorted(
+        [
+            "git-commit-hygiene-in-this-repo",
+            "git-commit-hygiene-never-let",
+            "git-commit-hygiene-never-push",
+            "lesson-a",
+            "lessons-b-c",
+            "x",
+            "x-y",
+        ]
+    )
+    assert short_id(ids, "git-commit-hygiene-in-this-repo") == "git-commit-hygiene-in"
+    assert short_id(ids, "git-commit-hygiene-never-let") == "git-commit-hygiene-never-let"
+    assert short_id(ids, "x") == "x"
+    assert short_id(ids, "x-y") == "x-y"
+    assert short_id(ids, "lessons-b-c") == "lessons-b-c"  # not "[lessons]"
+    assert short_id(ids, "gone-lesson-id") == "gone-lesson-id"
+    cut = hit("Keep the lock file sorted. Run the sorter first.")
+    assert hit_line(cut, lambda lesson: "x") == "- Keep the lock file sorted. … (file: src/**) [x]"
+    assert hit_line(hit("Whole."), lambda lesson: "x") == "- Whole. (file: src/**)"
 
 
 def test_the_short_fence_cannot_be_written_and_ids_in_brackets_stay() -> None:
