@@ -4,8 +4,9 @@ Builds the graphs in a temp folder (the real corpus imported with ``lessons impo
 agentsmesh``, synthetic 10k and 50k), then measures whole ``lessons hook claude-code``
 processes against ``python -c pass`` of the same install, interleaved, for both install
 kinds (``bench.installs``); a rebuild after one lesson changed; the token replay (also
-with the corpus's ten oldest active lessons always-on and the topics line on, and days of
-work on the corpus repository with a dozen lessons of its own);
+with the corpus's ten oldest active lessons always-on and the topics line on, days of
+work on the corpus repository with a dozen lessons of its own, and this repository's own
+commit history, a session for each line of work, with its lessons as they stood);
 ``lessons validate`` over a 1,000-lesson graph; its drift check (L304) on a git history of
 10,000 commits; what ``lessons mcp`` costs (tokens of its
 tools list, start and query time); and what harvest finds in the recorded transcripts and
@@ -38,6 +39,7 @@ from bench.graphs import (
     synthetic_graph,
 )
 from bench.harvest_run import harvest_run
+from bench.history import HISTORY_NAME, history_graph, load_snapshot, replay_history
 from bench.hook_runs import DELIVERING, SHOWN_SESSION, Row, baseline, rows
 from bench.installs import REPO, Install, editable, regular
 from bench.mcp_tools import mcp_cost, mcp_summary
@@ -65,6 +67,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--drift-commits", type=int, default=10_000, metavar="N")
     parser.add_argument("--conflict-lessons", type=int, default=10_000, metavar="N")
     parser.add_argument("--replay-calls", type=int, default=360, metavar="N")
+    parser.add_argument(
+        "--history-sessions",
+        type=int,
+        metavar="N",
+        help="replay only the first N sessions of the history (default all)",
+    )
     parser.add_argument(
         "--harvest-mb", type=float, default=50.0, help="generated transcript size (default 50)"
     )
@@ -95,12 +103,16 @@ def main(argv: list[str] | None = None) -> None:
         variant = always_on_variant(graphs[0], folder / "corpus-always")
         always_replayed = replay(variant, args.replay_calls)
         days = replay_days(days_graph(folder / "days", args.corpus, Path(dev.lessons)))
+        snapshot = load_snapshot()
+        history_root = history_graph(folder / "history", Path(dev.lessons), snapshot)
+        history = replay_history(history_root, snapshot, args.history_sessions)
         served = mcp_cost(dev, graphs[0], max(3, runs // 5))
         harvested = harvest_run(folder / "harvest", args.harvest_mb)
         conflicts = conflicts_summary(graphs[0].root, max(1, runs // 7), args.conflict_lessons)
     print_table(lines, replayed, installs)
     print(always_summary(always_replayed, ALWAYS_ON))
     print(replay_summary(days, DAYS_NAME))
+    print(replay_summary(history, HISTORY_NAME))
     print(mcp_summary(served))
     print(drifted.summary())
     print(harvested.summary())

@@ -24,7 +24,7 @@ import json
 import random
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from bench.graphs import Graph
@@ -32,6 +32,7 @@ from lessons_cli.hook_runner import run_hook
 from lessons_core.delivery.always import TOPICS_PREFIX
 from lessons_core.delivery.deliver import session_note
 from lessons_core.index.cache import load_index
+from lessons_core.matching.pure_reads import is_pure_read_command
 from lessons_core.recall.render import CLOSE, HEADER, OPEN, estimate_tokens, neutralise
 from lessons_core.store.layout import Layout
 
@@ -164,15 +165,15 @@ def events(paths: tuple[str, ...], calls: int = CALLS, seed: int = 5) -> list[di
 
 
 def edit_with_reads(
-    rng: random.Random, path: str, nearby: list[str], tool: str = "Edit"
+    rng: random.Random, path: str, nearby: list[str], tool: str = "Edit", new: bool = False
 ) -> list[dict[str, Any]]:
     """An edit of ``path`` as agents make it: one to three reads of files of the same
-    folder (two on average), a read of the file itself, then the edit."""
+    folder (two on average), a read of the file itself unless it is ``new``, then the
+    edit."""
     others = [p for p in nearby if p != path] or [path]
     reads = [rng.choice(others) for _ in range(rng.choice((1, 2, 3)))]
     return [
-        *(_tool("Read", file_path=p) for p in reads),
-        _tool("Read", file_path=path),
+        *(_tool("Read", file_path=p) for p in (reads if new else [*reads, path])),
         _tool(tool, file_path=path, old_string="a", new_string="b"),
     ]
 
@@ -224,7 +225,7 @@ def run_sessions(graph: Graph, session_events: list[dict[str, Any]]) -> Replay:
                     delivered["call_tokens"] += estimate_tokens(text)
                     if tool == "Read":
                         delivered["read_tokens"] += estimate_tokens(text)
-                    by_trigger.update(_rule_tokens(text, tool == SHELL_TOOL))
+                    by_trigger.update(_rule_tokens(text, _runs_a_command(tool, tool_input)))
             else:
                 delivered["other_tokens"] += estimate_tokens(text)
                 if payload["hook_event_name"] == "SessionStart":
@@ -249,6 +250,19 @@ def run_sessions(graph: Graph, session_events: list[dict[str, Any]]) -> Replay:
         sessions=len(names),
         read_tokens=delivered["read_tokens"],
     )
+
+
+def combined(parts: list[Replay]) -> Replay:
+    """Replays of separate sessions counted as one: every count added up, the preload
+    reference too (each session's store preloaded once)."""
+    values: dict[str, Any] = {}
+    for field in fields(Replay):
+        found = [getattr(part, field.name) for part in parts]
+        if isinstance(found[0], dict):
+            values[field.name] = dict(sum(map(Counter, found), Counter()))
+        else:
+            values[field.name] = sum(found)
+    return Replay(**values)
 
 
 def _start_tokens(text: str, note: str) -> Counter[str]:
@@ -278,16 +292,22 @@ RULE_LINE = re.compile(
 )
 
 
-def _rule_tokens(text: str, shell: bool) -> Counter[str]:
+def _runs_a_command(tool: object, tool_input: dict[str, str]) -> bool:
+    """Whether the call is a shell command that is not a pure read (``cat FILE`` speaks
+    only about its file)."""
+    return tool == SHELL_TOOL and not is_pure_read_command(tool_input.get("command", ""))
+
+
+def _rule_tokens(text: str, command: bool) -> Counter[str]:
     """Tokens of each rule line in a block, by the kind of trigger that matched it; an
     unlabelled line, about the very file or command touched, counts as a command rule in
-    a shell call's block and as a file rule in any other."""
+    the block of a ``command`` (``_runs_a_command``) and as a file rule in any other."""
     found: Counter[str] = Counter()
     for line in text.splitlines():
         if not line.startswith("- "):
             continue
         match = RULE_LINE.match(line)  # "prompt terms" counts as prompt
-        kind = match.group(1).split()[0] if match else "command" if shell else "file"
+        kind = match.group(1).split()[0] if match else "command" if command else "file"
         found[kind] += estimate_tokens(line)
     return found
 

@@ -13,6 +13,7 @@ import pytest
 
 from bench.days import days_graph, replay_days
 from bench.graphs import CORPUS, corpus_graph
+from bench.history import HISTORY_NAME, history_graph, load_snapshot, replay_history
 from bench.replay import replay
 from bench.report import DAYS_NAME, replay_summary
 
@@ -24,20 +25,28 @@ PER_DELIVERY = re.compile(r"(\d+) (?:tokens )?(?:per|a) delivering call")
 
 @pytest.mark.slow
 def test_the_quoted_token_figures_are_the_replays() -> None:
-    """The recorded run's replay lines are what the replays print now, and every figure of
-    tokens per edit or command and per delivering call in the docs is one of theirs. The
-    session note names the repo's path, so the graphs live where ``python -m bench`` puts
-    them: a temp folder of the same name's length."""
+    """The recorded run's replay lines (the corpus, the twenty days, this repository's
+    history) are what the replays print now, and every figure of tokens per edit or
+    command and per delivering call in the docs is one of theirs. The session note names
+    the repo's path, so the graphs live where ``python -m bench`` puts them: a temp folder
+    of the same name's length."""
     lessons = Path(sys.executable).parent / "lessons"
     with tempfile.TemporaryDirectory(prefix="lessons-bench-") as tmp:
         corpus = replay(corpus_graph(Path(tmp) / "corpus", CORPUS, lessons))
         days = replay_days(days_graph(Path(tmp) / "days", CORPUS, lessons))
-    lines = [replay_summary(corpus), replay_summary(days, DAYS_NAME)]
+        snapshot = load_snapshot()
+        history = replay_history(history_graph(Path(tmp) / "history", lessons, snapshot), snapshot)
+    replays = (corpus, days, history)
+    lines = [
+        replay_summary(corpus),
+        replay_summary(days, DAYS_NAME),
+        replay_summary(history, HISTORY_NAME),
+    ]
     recorded = (ROOT / "docs" / "performance.md").read_text()
     for line in lines:
         assert line in recorded.splitlines(), line
-    actions = {f"{r.per_action:.1f}" for r in (corpus, days)}
-    deliveries = {f"{r.per_delivery:.0f}" for r in (corpus, days)}
+    actions = {f"{r.per_action:.1f}" for r in replays}
+    deliveries = {f"{r.per_delivery:.0f}" for r in replays}
     for doc in DOCS:
         text = doc.read_text()
         quoted = PER_ACTION.findall(text)

@@ -80,7 +80,9 @@ def instructions_command(
     backticks ('`uv run pytest`') becomes a lesson with that trigger, shown right where
     it applies; each heading names the topic. Every other bullet stays in its file,
     which the harness keeps loading, and is listed as not carried (--always makes them
-    always-on lessons). The section 'lessons init --agents-md' wrote is skipped.
+    always-on lessons). The section 'lessons init --agents-md' wrote is skipped. A
+    file below the root (pkg/AGENTS.md) applies to its folder: the paths it names are
+    read from there first, then from the root.
 
     \b
     Example:

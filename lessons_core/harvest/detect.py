@@ -39,9 +39,8 @@ from lessons_core.eval.transcripts import Result, Step, ToolCall
 from lessons_core.feedback.corrections import find_correction
 from lessons_core.feedback.failures import error_class
 from lessons_core.feedback.fixes import environmental, related
-from lessons_core.matching.command_words import unanchored
 from lessons_core.recall.render import first_sentence, whole
-from lessons_core.session.action import precise
+from lessons_core.session.action import ActionId, precise
 
 CORRECTION, FAIL_FIX, RECURRING = "correction", "fail-fix", "recurring"
 GATE_IGNORED = "gate-ignored"
@@ -79,7 +78,7 @@ class Found:
 
 @dataclass(frozen=True)
 class _Failed:
-    key: str
+    key: ActionId
     words: list[str]
     error: str
     step: Step
@@ -90,13 +89,13 @@ class _Failed:
 class _Session:
     pending: dict[str, tuple[Step, ToolAction]] = field(default_factory=dict)
     last_action: tuple[Step, ToolAction] | None = None
-    # action key -> the first environment error class it failed with ("" for none yet)
-    failing: dict[str, str] = field(default_factory=dict)
+    # action -> the first environment error class it failed with ("" for none yet)
+    failing: dict[ActionId, str] = field(default_factory=dict)
     # the last command that failed, while no other command ran after it
     last_failed: _Failed | None = None
-    fixed: set[str] = field(default_factory=set)
-    failures: dict[tuple[str, str], int] = field(default_factory=dict)
-    recurring: dict[tuple[str, str], int] = field(default_factory=dict)  # -> index in found
+    fixed: set[ActionId] = field(default_factory=set)
+    failures: dict[tuple[ActionId, str], int] = field(default_factory=dict)
+    recurring: dict[tuple[ActionId, str], int] = field(default_factory=dict)  # -> index in found
     # tool name -> the input a gate refused, and the lessons it showed
     refused: dict[str, tuple[bytes, tuple[str, ...]]] = field(default_factory=dict)
     ignored: set[bytes] = field(default_factory=set)
@@ -162,10 +161,9 @@ class Detector:
         # Most calls succeed with nothing failing before them: their identity is not needed.
         if not result.failed and not state.failing and state.last_failed is None:
             return
-        found = precise(action.files, action.command)
-        if found is None:
+        key = precise(action.files, action.command)
+        if key is None:
             return
-        key = found.identity
         error = error_class(result.text, edit=bool(action.files)) if result.failed else ""
         if action.files and result.failed and not environmental(error):
             return  # the edit tool's own error: the agent's slip, not the project's
@@ -180,7 +178,7 @@ class Detector:
                 self._add(FAIL_FIX, step, action, first)
 
     def _failed(
-        self, state: _Session, step: Step, action: ToolAction, key: str, error: str
+        self, state: _Session, step: Step, action: ToolAction, key: ActionId, error: str
     ) -> None:
         known = state.failing.get(key, "")
         state.failing[key] = known or (error if environmental(error) else "")
@@ -194,12 +192,12 @@ class Detector:
             self.found[at] = replace(self.found[at], count=count)
 
     def _after_command(
-        self, state: _Session, step: Step, action: ToolAction, key: str, error: str
+        self, state: _Session, step: Step, action: ToolAction, key: ActionId, error: str
     ) -> None:
         """A command's result: a changed form of the command that failed just before it
         fixed that one when it succeeded; a failure becomes the one the next may fix."""
-        # The identity is the anchored words: read them back rather than parse again.
-        words = unanchored(key.partition(" ")[2]).split(" ")
+        # The action is the anchored words: read them back rather than parse the command again.
+        words = key.words.split(" ")
         before, state.last_failed = state.last_failed, None
         if error:
             # A further failing attempt at the same intent keeps the first one it fixes.

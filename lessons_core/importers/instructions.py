@@ -12,6 +12,8 @@ Each heading names the topic of the bullets below it (the file's name before the
 heading). The section ``lessons init --agents-md`` wrote (between its two HTML comments)
 is lessons' own and is skipped. A file given as a symbolic link is read where it leads,
 inside the repo only; two names of one file (``CLAUDE.md -> AGENTS.md``) are read once.
+A file below the root (``pkg/AGENTS.md``) applies to its folder: the paths its bullets
+name are read from there first (``importers.mentions``).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from pathlib import Path
 from lessons_core.errors import LessonsError
 from lessons_core.fsutil import write_target
 from lessons_core.importers.markdown_rules import parse_body
+from lessons_core.importers.mentions import instruction_folder
 from lessons_core.importers.plan import ImportPlan, NoteKind
 from lessons_core.importers.rule_import import Planner, display, excerpt
 from lessons_core.store.ids import slug
@@ -66,11 +69,13 @@ def plan_instructions(layout: Layout, paths: list[Path], always: bool = False) -
         except (OSError, UnicodeDecodeError) as err:
             plan.note(NoteKind.NOT_CARRIED, "file-unreadable", subject, f"skipped: {err}")
             continue
-        _plan_file(plan, _without_own_section(text), subject, always)
+        _plan_file(plan, _without_own_section(text), subject, _folder(path, layout.root), always)
     return plan.finish(", ".join(names), FORMAT)
 
 
-def _plan_file(plan: Planner, text: str, subject: str, always: bool) -> None:
+def _plan_file(plan: Planner, text: str, subject: str, folder: str, always: bool) -> None:
+    """The bullets of one file as lessons; the paths they name are read in ``folder``,
+    the one the file applies to (``mentions.instruction_folder``)."""
     why = f"{subject} is loaded whole into every session"
     hint = "--always imports it as an always-on lesson"
     for heading, body in _sections(text, _file_topic(subject)):
@@ -92,7 +97,9 @@ def _plan_file(plan: Planner, text: str, subject: str, always: bool) -> None:
             )
         for item in parsed.items:
             if item.rule:
-                plan.add_unscoped(item.rule, item.rationale, topic, subject, always, why, hint)
+                plan.add_unscoped(
+                    item.rule, item.rationale, topic, subject, always, why, hint, folder
+                )
 
 
 def _name(path: Path, root: Path) -> str:
@@ -101,6 +108,16 @@ def _name(path: Path, root: Path) -> str:
         return path.relative_to(root).as_posix()
     except ValueError:
         return display(path, root)
+
+
+def _folder(path: Path, root: Path) -> str:
+    """The repo-relative folder the file at ``path`` (as named) applies to; the root for
+    a file given from outside the repo."""
+    try:
+        name = path.absolute().relative_to(root).as_posix()
+    except ValueError:
+        return ""
+    return instruction_folder(name)
 
 
 def _file_topic(subject: str) -> str:

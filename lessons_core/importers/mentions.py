@@ -16,18 +16,28 @@ repo's files):
   (`` `uv run pytest -x` `` gives ``uv run pytest``; ``python -m`` keeps its module),
   as a pattern matching that text literally, unless it fires on ordinary commands or
   names only an interpreter.
+
+A file below the root (``pkg/AGENTS.md``) applies to its folder (``instruction_folder``),
+and a path it names is read from there first: ``generated/api.py`` there is
+``pkg/generated/api.py``, as Claude Code reads an import relative to the file holding it
+and Codex scopes an AGENTS.md to the tree below its folder. A path that names nothing
+there is read from the repo root (``src/app.py`` written in ``pkg/AGENTS.md`` about the
+root's ``src/app.py``); one written ``./x`` or ``../x`` is read from the folder only, and
+one that climbs out of the repo names nothing. ``/x`` is an absolute path, no file of
+the repo.
 """
 
 from __future__ import annotations
 
 import os
+import posixpath
 import re
 import shutil
 from pathlib import Path
 
 from lessons_core.matching.glob_counts import FileIndex
 from lessons_core.matching.thresholds import BROAD_GLOB_SHARE
-from lessons_core.matching.trigger_checks import command_problem, glob_problem
+from lessons_core.matching.trigger_checks import GLOB_DEAD, command_problem, glob_problem
 from lessons_core.store.model import Triggers
 from lessons_core.validate.always import ORDINARY_WORDS, literal_pattern
 
@@ -47,6 +57,9 @@ DEVELOPER_TOOLS = frozenset(
     elixir iex sbt psql mysql sqlite3 redis-cli aws gcloud az gh""".split()
 )
 _INTERPRETERS = frozenset({"python", "python3", "node", "ruby", "bash", "sh", "perl"})
+# Folders whose instruction file is about the folder above them: Claude Code's
+# ``.claude/CLAUDE.md``, Copilot's ``.github/copilot-instructions.md``.
+_CONFIG_FOLDERS = frozenset({".claude", ".github"})
 
 
 class Mentions:
@@ -56,60 +69,104 @@ class Mentions:
         self.root = root
         self.files = files
         self.paths = frozenset(files.paths)
-        self._names: dict[str, int] | None = None  # file name -> how many files have it
+        self._names: dict[str, list[str]] | None = None  # file name -> the files with it
 
-    def triggers(self, text: str) -> Triggers:
-        """The file and command triggers ``text`` names (empty when it names none)."""
+    def triggers(self, text: str, folder: str = "") -> Triggers:
+        """The file and command triggers ``text`` names (empty when it names none), the
+        text being read in ``folder`` (repo-relative, "" for the root: ``instruction_folder``)."""
         found = [
             (span.split()[0], pattern)
             for span in _SPAN.findall(text)
-            if (pattern := _command(span, self))
+            if (pattern := _command(span, self, folder))
         ]
         commands = [pattern for _, pattern in found]
         run = {program for program, _ in found}
         globs = [
-            glob for word in _words(text) if word not in run and (glob := self._file_trigger(word))
+            glob
+            for word in _words(text)
+            if word not in run and (glob := self._file_trigger(word, folder))
         ]  # a script the rule runs is its command trigger, not a file it is about
         return Triggers(files=tuple(dict.fromkeys(globs)), commands=tuple(dict.fromkeys(commands)))
 
-    def _file_trigger(self, word: str) -> str | None:
-        path = word.strip(_EDGES).rstrip(".").removeprefix("./")
-        if not path or path.startswith(("/", "-", "~")) or "://" in path or ".." in path:
+    def _file_trigger(self, word: str, folder: str) -> str | None:
+        path = word.strip(_EDGES).rstrip(".")
+        if not path or path.startswith(("/", "-", "~")) or "://" in path:
+            return None
+        for base, rest in _readings(path, folder):
+            candidate = self._candidate(base, rest)
+            if candidate is None:
+                continue
+            problem = glob_problem(candidate, self.root, self.files, BROAD_GLOB_SHARE)
+            if problem is None:
+                return candidate
+            if problem.kind != GLOB_DEAD:
+                return None  # it names files there, but no trigger validate passes
+        return None
+
+    def _candidate(self, base: str, path: str) -> str | None:
+        """The glob ``path`` names read from the folder ``base`` ("" for the root), or
+        None when it names nothing there."""
+        if not path or path.startswith("/") or ".." in path:
             return None
         has_glob = bool(_GLOB_CHARS & set(path))
         if not (has_glob or "/" in path or "." in path[1:]):
             return None
+        full = f"{base}/{path}" if base else path
         if path.endswith("/"):
-            candidate = path.rstrip("/") + "/**" if self.files.is_folder(path) else None
-        elif has_glob or path in self.paths:
-            candidate = path
-        elif self.files.is_folder(path):
-            candidate = path + "/**"
-        elif "/" not in path and self._name_count(path) > 0:
-            candidate = "**/" + path
-        else:
-            candidate = None
-        if candidate is None:
-            return None
-        problem = glob_problem(candidate, self.root, self.files, BROAD_GLOB_SHARE)
-        return candidate if problem is None else None
+            return full.rstrip("/") + "/**" if self.files.is_folder(full) else None
+        if has_glob or full in self.paths:
+            return full
+        if self.files.is_folder(full):
+            return full + "/**"
+        if "/" not in path and self._has_name(path, base):
+            return f"{base}/**/{path}" if base else "**/" + path
+        return None
 
-    def _name_count(self, name: str) -> int:
+    def _has_name(self, name: str, base: str) -> bool:
+        """Whether a file of the repo below ``base`` is called ``name``."""
         if self._names is None:
             self._names = {}
             for path in self.files.paths:
-                base = path.rsplit("/", 1)[-1]
-                self._names[base] = self._names.get(base, 0) + 1
-        return self._names.get(name, 0)
+                self._names.setdefault(path.rsplit("/", 1)[-1], []).append(path)
+        inside = base + "/"
+        return any(not base or path.startswith(inside) for path in self._names.get(name, ()))
 
-    def is_program(self, word: str) -> bool:
-        """``word`` (the first of a code span) names a tool, a program or a repo file."""
+    def is_program(self, word: str, folder: str = "") -> bool:
+        """``word`` (the first of a code span, read in ``folder``) names a tool, a
+        program or a repo file."""
+        for base, rest in _readings(word, folder):
+            name = f"{base}/{rest}" if base else rest
+            if name in self.paths:  # a script of the repo, not a file it is about (uv.lock)
+                return os.access(self.root / name, os.X_OK)
         name = word.removeprefix("./")
-        if name in self.paths:  # a script of the repo, not a file it is about (uv.lock)
-            return os.access(self.root / name, os.X_OK)
         if name in DEVELOPER_TOOLS:
             return True
         return name not in ORDINARY_WORDS and shutil.which(name) is not None
+
+
+def instruction_folder(name: str) -> str:
+    """The repo-relative folder an instruction file (``name``, repo-relative) applies to:
+    its own, or the one above Claude Code's ``.claude/`` or Copilot's ``.github/``."""
+    folder = posixpath.dirname(name)
+    if posixpath.basename(folder) in _CONFIG_FOLDERS:
+        folder = posixpath.dirname(folder)
+    return folder
+
+
+def _readings(path: str, folder: str) -> list[tuple[str, str]]:
+    """The (folder, path from it) ways to read ``path`` written in ``folder``: from the
+    folder, then from the root; only from the folder when written ``./`` or ``../``
+    (each ``../`` a folder up, none for a path that climbs out of the repo)."""
+    if not path.startswith(("./", "../")):
+        return [(folder, path), ("", path)] if folder else [("", path)]
+    parts = folder.split("/") if folder else []
+    while path.startswith(("./", "../")):
+        up, path = path.split("/", 1)
+        if up == "..":
+            if not parts:
+                return []  # out of the repo
+            parts.pop()
+    return [("/".join(parts), path)]
 
 
 def _words(text: str) -> list[str]:
@@ -117,11 +174,11 @@ def _words(text: str) -> list[str]:
     return inside + _SPAN.sub(" ", text).split()
 
 
-def _command(span: str, mentions: Mentions) -> str | None:
+def _command(span: str, mentions: Mentions, folder: str) -> str | None:
     words = span.split()
     if not words or not _PLAIN_WORD.fullmatch(words[0].removeprefix("./")):
         return None
-    if not mentions.is_program(words[0]):
+    if not mentions.is_program(words[0], folder):
         return None
     kept = [words[0]]
     rest = words[1:]

@@ -140,11 +140,12 @@ class Planner:
         always: bool,
         why: str,
         hint: str = "or add it with 'lessons add RULE --trigger-file GLOB'",
+        folder: str = "",
     ) -> bool:
-        """A rule with no file scope from its source: triggered by what it names, else
-        always-on when ``always``, else not carried (``why`` says what the source did);
-        True when it became a lesson."""
-        triggers = self.mentions.triggers(f"{rule} {rationale or ''}")
+        """A rule with no file scope from its source: triggered by what it names (its
+        paths read in ``folder``, "" for the root), else always-on when ``always``, else
+        not carried (``why`` says what the source did); True when it became a lesson."""
+        triggers = self.mentions.triggers(f"{rule} {rationale or ''}", folder)
         if triggers.is_empty() and not always:
             self.note(
                 NoteKind.NOT_CARRIED,

@@ -9,7 +9,9 @@ the repo is refused by name, L206), and it is read as a regular file of at most
 ``MAX_INSTRUCTION_BYTES``. Code blocks and the section ``lessons init --agents-md``
 wrote are skipped. A line counts only when it holds a stance opposite to a lesson's
 (``stances``) and names a file or command (``importers.mentions``) that the lesson's
-triggers also fire on (``overlap.shared_trigger``).
+triggers also fire on (``overlap.shared_trigger``); a path in a file below the root is
+read from that file's folder first (``pkg/AGENTS.md`` naming ``generated/api.py`` is
+about ``pkg/generated/api.py``), as the harness applies the file to its folder.
 """
 
 from __future__ import annotations
@@ -53,7 +55,7 @@ def check(ctx: Context) -> Iterator[Finding]:
             held[stance.key, stance.positive].append((lesson, stance))
     # Imported here: importers.mentions reads validate.always, and this module is loaded
     # with the validate package itself.
-    from lessons_core.importers.mentions import Mentions  # noqa: PLC0415
+    from lessons_core.importers.mentions import Mentions, instruction_folder  # noqa: PLC0415
 
     mentions = Mentions(ctx.layout.root, ctx.files)
     reported: set[tuple[str, str]] = set()
@@ -63,7 +65,7 @@ def check(ctx: Context) -> Iterator[Finding]:
             for lesson, stance in held.get((said.key, not said.positive), ()):
                 if (lesson.id, line.file) in reported:
                     continue
-                named = named or mentions.triggers(line.text)
+                named = named or mentions.triggers(line.text, instruction_folder(line.file))
                 shared = shared_trigger(named, lesson.triggers, ctx.files)
                 if shared is None:
                     continue

@@ -1,0 +1,208 @@
+"""A CLAUDE.md or AGENTS.md below the repo root applies to its folder: the paths it names
+are read from there (``importers.mentions``), by L205 in ``lessons validate`` and by
+``lessons import instructions`` alike."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lessons_core.importers.mentions import instruction_folder
+from lessons_core.store.files import load_graph
+from lessons_core.store.layout import Layout
+from lessons_core.store.model import Triggers
+from lessons_core.store.project import init_project
+from lessons_core.validate import Finding, validate
+from tests.conftest import git, make_repo, run
+from tests.lesson_graphs import write_lesson
+
+FILES = {
+    "README.md": "# demo\n",
+    "generated/api.py": "# the root's generated client\n",
+    "src/app.py": "print('app')\n",
+    "src/db/models.py": "class Model: ...\n",
+    "docs/guide.md": "guide\n",
+    "tests/test_app.py": "def test(): ...\n",
+    "shared/schema.json": "{}\n",
+    "pkg/generated/api.py": "# the package's generated client\n",
+    "pkg/core/main.py": "print('core')\n",
+    "pkg/core/util.py": "def util(): ...\n",
+    "pkg/tests/conftest.py": "import pytest\n",
+    "pkg/gen.sh": "#!/bin/sh\n",
+    "outside.py": "# a root file of the same name as the one beside the repo\n",
+}
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Layout:
+    """A real git repo at ``tmp_path/repo``, with a file beside it, outside it."""
+    root = make_repo(tmp_path / "repo", FILES)
+    os.chmod(root / "pkg" / "gen.sh", 0o755)
+    git(root, "add", "pkg/gen.sh")
+    (tmp_path / "outside.py").write_text("# not the repo's\n")
+    layout, _ = init_project(root)
+    return layout
+
+
+def instructions(layout: Layout, name: str, text: str) -> None:
+    path = layout.root / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    git(layout.root, "add", name)
+
+
+def l205(layout: Layout) -> list[Finding]:
+    return [f for f in validate(layout).findings if f.code == "L205"]
+
+
+def only_finding(layout: Layout, lesson_id: str, line: str, path: str) -> None:
+    """The one L205 finding is about ``lesson_id``, against ``line`` (FILE:N), about the
+    file trigger ``path``."""
+    [finding] = l205(layout)
+    assert finding.lesson_id == lesson_id
+    assert f"contradicts {line} about file '{path}'" in finding.message
+
+
+def lesson_about(layout: Layout, path: str, written: str) -> str:
+    """A lesson triggered by ``path`` that says to edit it by hand, naming it as the
+    instruction line does (``written``): the opposite stance of the line's; its id."""
+    lesson_id = "hand-" + path.replace("/", "-").replace(".", "-")
+    write_lesson(layout, lesson_id, f"Edit {written} by hand.", files=[path])
+    return lesson_id
+
+
+@pytest.mark.parametrize(
+    ("name", "folder"),
+    [
+        ("AGENTS.md", ""),
+        ("pkg/AGENTS.md", "pkg"),
+        ("pkg/core/CLAUDE.md", "pkg/core"),
+        (".claude/CLAUDE.md", ""),
+        ("pkg/.claude/CLAUDE.md", "pkg"),
+        (".github/copilot-instructions.md", ""),
+    ],
+)
+def test_an_instruction_file_applies_to_its_folder(name: str, folder: str) -> None:
+    """Claude Code's .claude/CLAUDE.md and Copilot's .github/ file speak for the folder
+    above theirs."""
+    assert instruction_folder(name) == folder
+
+
+# L205 in lessons validate.
+
+
+def test_l205_reads_a_nested_files_path_from_its_folder(repo: Layout) -> None:
+    """`generated/api.py` in pkg/AGENTS.md is pkg/generated/api.py: the lesson about it
+    is reported, naming that path; the one about the root's generated/api.py is not."""
+    instructions(repo, "pkg/AGENTS.md", "# Rules\n\n- Never edit `generated/api.py` by hand.\n")
+    package = lesson_about(repo, "pkg/generated/api.py", "generated/api.py")
+    lesson_about(repo, "generated/api.py", "generated/api.py")
+    only_finding(repo, package, "pkg/AGENTS.md:3", "pkg/generated/api.py")
+
+
+def test_l205_reads_a_path_named_from_the_root_in_a_nested_file(repo: Layout) -> None:
+    """src/db/models.py names nothing under pkg/: it is the root's file. Written
+    `./src/db/models.py` it is read from pkg/ only, and names nothing."""
+    instructions(repo, "pkg/AGENTS.md", "- Never edit `src/db/models.py` by hand.\n")
+    instructions(repo, "pkg/core/AGENTS.md", "- Never edit `./src/db/models.py` by hand.\n")
+    models = lesson_about(repo, "src/db/models.py", "src/db/models.py")
+    write_lesson(repo, "dotted", "Edit ./src/db/models.py by hand.", files=["src/db/models.py"])
+    only_finding(repo, models, "pkg/AGENTS.md:1", "src/db/models.py")
+
+
+def test_l205_reads_the_root_file_from_the_root(repo: Layout) -> None:
+    """The root AGENTS.md's `generated/api.py` is the root's, as before."""
+    instructions(repo, "AGENTS.md", "- Never edit `generated/api.py` by hand.\n")
+    root = lesson_about(repo, "generated/api.py", "generated/api.py")
+    lesson_about(repo, "pkg/generated/api.py", "generated/api.py")
+    only_finding(repo, root, "AGENTS.md:1", "generated/api.py")
+
+
+def test_l205_follows_a_path_up_out_of_the_folder_but_not_out_of_the_repo(
+    repo: Layout,
+) -> None:
+    """`../generated/api.py` in pkg/core/ is pkg/generated/api.py, `../../shared/...` the
+    root's shared/; `../../../outside.py` is beside the repo and names no file of it, not
+    even the root's outside.py."""
+    instructions(
+        repo,
+        "pkg/core/CLAUDE.md",
+        "- Never edit `../generated/api.py` by hand.\n"
+        "- Never edit `../../shared/schema.json` by hand.\n"
+        "- Never edit `../../../outside.py` by hand.\n",
+    )
+    package = lesson_about(repo, "pkg/generated/api.py", "../generated/api.py")
+    schema = lesson_about(repo, "shared/schema.json", "../../shared/schema.json")
+    lesson_about(repo, "outside.py", "../../../outside.py")
+    found = {f.lesson_id: f.message for f in l205(repo)}
+    assert set(found) == {package, schema}
+    assert "contradicts pkg/core/CLAUDE.md:1 about file 'pkg/generated/api.py'" in found[package]
+    assert "contradicts pkg/core/CLAUDE.md:2 about file 'shared/schema.json'" in found[schema]
+
+
+# lessons import instructions.
+
+
+def imported(layout: Layout, monkeypatch: pytest.MonkeyPatch, *names: str) -> dict[str, Any]:
+    monkeypatch.chdir(layout.root)
+    result = run("import", "instructions", *names, "--json")
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def triggers_by_rule(layout: Layout) -> dict[str, Triggers]:
+    return {x.rule: x.triggers for x in load_graph(layout).lessons.values()}
+
+
+def test_import_reads_a_nested_files_paths_from_its_folder(
+    repo: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The triggers of pkg/AGENTS.md's bullets are the files and scripts of pkg/, the
+    root's where nothing of pkg/ is named, and none for a path out of the repo."""
+    instructions(
+        repo,
+        "pkg/AGENTS.md",
+        "# Package\n\n"
+        "- Never edit `generated/api.py` by hand.\n"
+        "- Keep `src/db/models.py` in step with the schema.\n"
+        "- Run `./gen.sh` after changing `../shared/schema.json`.\n"
+        "- Put shared fixtures in `conftest.py`.\n"
+        "- Never copy `../../outside.py` in.\n",
+    )
+    report = imported(repo, monkeypatch, "pkg/AGENTS.md")
+    found = triggers_by_rule(repo)
+    assert found["Never edit `generated/api.py` by hand."].files == ("pkg/generated/api.py",)
+    assert found["Keep `src/db/models.py` in step with the schema."].files == ("src/db/models.py",)
+    script = found["Run `./gen.sh` after changing `../shared/schema.json`."]
+    assert script.files == ("shared/schema.json",)
+    assert script.commands == (r"\./gen\.sh",)  # pkg/gen.sh, run from pkg/ as written
+    assert found["Put shared fixtures in `conftest.py`."].files == ("pkg/**/conftest.py",)
+    assert "Never copy `../../outside.py` in." not in found
+    stays = [n["detail"] for n in report["not_carried"] if n["code"] == "no-trigger"]
+    assert [d.split("': ")[0].strip("'") for d in stays] == ["Never copy `../../outside.py` in."]
+
+
+def test_import_reads_the_root_file_from_the_root(
+    repo: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same bullets at the root: the root's files, the root's `**/conftest.py`, and
+    `./gen.sh` is no script of the root."""
+    instructions(
+        repo,
+        "AGENTS.md",
+        "- Never edit `generated/api.py` by hand.\n"
+        "- Put shared fixtures in `conftest.py`.\n"
+        "- Run `./gen.sh` after changing `shared/schema.json`.\n",
+    )
+    imported(repo, monkeypatch)
+    found = triggers_by_rule(repo)
+    assert found["Never edit `generated/api.py` by hand."].files == ("generated/api.py",)
+    assert found["Put shared fixtures in `conftest.py`."].files == ("**/conftest.py",)
+    script = found["Run `./gen.sh` after changing `shared/schema.json`."]
+    assert script.commands == ()  # gen.sh is pkg/'s; its name stays a file of the repo
+    assert script.files == ("**/gen.sh", "shared/schema.json")
