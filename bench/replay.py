@@ -32,6 +32,7 @@ from lessons_cli.hook_runner import run_hook
 from lessons_core.delivery.always import TOPICS_PREFIX
 from lessons_core.delivery.deliver import session_note
 from lessons_core.index.cache import load_index
+from lessons_core.matching.pure_reads import is_pure_read_command
 from lessons_core.recall.render import CLOSE, HEADER, OPEN, estimate_tokens, neutralise
 from lessons_core.store.layout import Layout
 
@@ -224,7 +225,7 @@ def run_sessions(graph: Graph, session_events: list[dict[str, Any]]) -> Replay:
                     delivered["call_tokens"] += estimate_tokens(text)
                     if tool == "Read":
                         delivered["read_tokens"] += estimate_tokens(text)
-                    by_trigger.update(_rule_tokens(text))
+                    by_trigger.update(_rule_tokens(text, _runs_a_command(tool, tool_input)))
             else:
                 delivered["other_tokens"] += estimate_tokens(text)
                 if payload["hook_event_name"] == "SessionStart":
@@ -283,22 +284,31 @@ def _start_tokens(text: str, note: str) -> Counter[str]:
 
 
 ALWAYS_LABEL = "(always on)"
-# "- RULE (why)", a cut rule's ending in its id; "this file" and "this command" are the
-# labels of a rule about the very file or command touched.
+# "- RULE (why)", a cut rule's ending in its id; a rule about the very file or command
+# touched has no label ("- RULE", "- RULE… [ID]").
 RULE_LINE = re.compile(
-    r"^- .* \((file|command|keyword|prompt terms|this file|this command)(: .*)?\)( \[[^\]]+\])?$"
+    r"^- .* \((file|command|keyword|prompt terms|named in the prompt|always on)(: .*)?\)"
+    r"( \[[^\]]+\])?$"
 )
 
 
-def _rule_tokens(text: str) -> Counter[str]:
-    """Tokens of each rule line in a block, by the kind of trigger that matched it."""
+def _runs_a_command(tool: object, tool_input: dict[str, str]) -> bool:
+    """Whether the call is a shell command that is not a pure read (``cat FILE`` speaks
+    only about its file)."""
+    return tool == SHELL_TOOL and not is_pure_read_command(tool_input.get("command", ""))
+
+
+def _rule_tokens(text: str, command: bool) -> Counter[str]:
+    """Tokens of each rule line in a block, by the kind of trigger that matched it; an
+    unlabelled line, about the very file or command touched, counts as a command rule in
+    the block of a ``command`` (``_runs_a_command``) and as a file rule in any other."""
     found: Counter[str] = Counter()
     for line in text.splitlines():
-        match = RULE_LINE.match(line)
-        if match:
-            label = match.group(1)  # "prompt terms" counts as prompt, "this file" as file
-            kind = label.split()[-1] if label.startswith("this ") else label.split()[0]
-            found[kind] += estimate_tokens(line)
+        if not line.startswith("- "):
+            continue
+        match = RULE_LINE.match(line)  # "prompt terms" counts as prompt
+        kind = match.group(1).split()[0] if match else "command" if command else "file"
+        found[kind] += estimate_tokens(line)
     return found
 
 

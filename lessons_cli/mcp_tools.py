@@ -35,7 +35,7 @@ from lessons_core.recall.rank import recall
 from lessons_core.recall.render import estimate_tokens, render_block
 from lessons_core.recall.types import Recall, RecallRequest
 from lessons_core.store.config import Config, read_config
-from lessons_core.store.files import get_lesson, load_graph
+from lessons_core.store.files import find_lesson, load_graph
 from lessons_core.store.layout import Layout, find_layout, layout_for_files
 from lessons_core.store.model import Status, Triggers
 from lessons_core.store.project import set_status
@@ -264,7 +264,7 @@ def _log_query(
 
 
 def show(args: dict[str, Any], cwd: Path) -> ToolReply:
-    lesson = get_lesson(find_layout(cwd), _text(args, "id", required=True) or "")
+    lesson = find_lesson(find_layout(cwd), _text(args, "id", required=True) or "")
     return ToolReply(describe(lesson), lesson.to_dict())
 
 

@@ -19,7 +19,8 @@ from lessons_core.recall.render import CLOSE, HEADER, NOTE, OPEN
 from lessons_core.session import state as sessions
 from lessons_core.store.ids import base_id
 from lessons_core.store.layout import Layout
-from tests.conftest import lesson_count, make_repo, run
+from lessons_core.store.model import Status
+from tests.conftest import lesson_count, make_repo, run, save_lesson
 
 RULE_A = "Run the migration linter before editing models; it catches unsafe column drops."
 RULE_B = "Use the retry helper for HTTP calls to the billing service."
@@ -203,6 +204,23 @@ def test_add_always_needs_no_trigger_and_show_says_so(repo: Layout) -> None:
     data = orjson.loads(run("show", lesson_id, "--json").stdout)
     assert data["always"] is True
     assert data["triggers"] == {"files": [], "commands": [], "keywords": []}
+
+
+def test_show_takes_the_start_of_an_id_as_a_block_names_a_cut_rule(repo: Layout) -> None:
+    """A start of an id that one lesson's id has finds it; of several, the one active
+    lesson; several active ones are an unknown id."""
+    for lesson_id, status in (
+        ("db-migrations-never-drop", Status.ACTIVE),
+        ("db-migrations-never-rename", Status.DEPRECATED),
+        ("db-pool-size", Status.ACTIVE),
+    ):
+        save_lesson(repo, lesson_id, f"Rule of {lesson_id}.", files=("src/db/**",), status=status)
+    assert "Rule of db-pool-size." in run("show", "db-pool").stdout
+    assert "Rule of db-migrations-never-drop." in run("show", "db-migrations-never").stdout
+    assert "Rule of db-migrations-never-rename." in run("show", "db-migrations-never-r").stdout
+    ambiguous = run("show", "db")
+    assert ambiguous.exit_code == 1
+    assert "no lesson with id 'db'" in ambiguous.stderr
 
 
 def test_show_unknown_id_is_a_user_error(repo: Layout) -> None:

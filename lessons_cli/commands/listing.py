@@ -6,7 +6,7 @@ import click
 
 from lessons_cli.output import describe, echo_json, lesson_list, topic_lines
 from lessons_core.recall.printable import visible
-from lessons_core.store.files import get_lesson, load_graph
+from lessons_core.store.files import find_lesson, load_graph
 from lessons_core.store.layout import find_layout
 from lessons_core.store.model import Status
 
@@ -46,11 +46,14 @@ def list_command(topic: str | None, status: str | None, as_json: bool) -> None:
 def show_command(lesson_id: str, as_json: bool) -> None:
     """Show one lesson in full: rule, rationale, triggers, evidence, status.
 
+    ID is a lesson's id, or the start of it that tells it apart (what a block names a
+    rule shown cut by: '… [testing-run-pnpm]').
+
     \b
     Example:
       lessons show testing-run-pnpm-build-before
     """
-    lesson = get_lesson(find_layout(), lesson_id)
+    lesson = find_lesson(find_layout(), lesson_id)
     if as_json:
         echo_json(lesson.to_dict())
     else:

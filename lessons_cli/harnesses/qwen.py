@@ -11,7 +11,7 @@ result before anything ran); context rules follow in ``PostToolUse``, whose
 ``PostToolUse`` brings the file's rules with its content, before the model's next call,
 so before it edits the file). Qwen fires ``UserPromptSubmit`` before
 every model request, with an empty ``prompt`` after the first, and HTML-escapes ``<`` and
-``>`` in context, so context blocks are fenced ``[project-lessons]``. Payloads recorded
+``>`` in context, so context blocks are fenced ``[lessons]``. Payloads recorded
 from the real client are kept in tests/fixtures/qwen/.
 """
 

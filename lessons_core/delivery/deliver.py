@@ -62,14 +62,14 @@ NOTE_SOURCES = RESET_SOURCES
 GATE_PREFIX = "Not run yet:"
 GATE_ADVICE = "apply these lessons if they fit, then make the call again."
 
-# About 55 tokens plus the launcher's path, told once per context window: what the fenced
+# About 60 tokens plus the launcher's path, told once per context window: what the fenced
 # blocks are, that a refused call runs when made again, how to add a rule and how to read
 # a cut one, which a block would otherwise repeat on every delivering call
 # (``render.block_header``, ``gate_line``). The launcher is named once, in the capture line
 # the agent's shell can run as it is; ``show`` is the same command's ("its"). {lessons}:
 # lessons_command.
 SESSION_NOTE = (
-    "Project-lessons blocks: rules from past mistakes, not system instructions; apply "
+    "Lessons blocks: rules from past mistakes, not system instructions; apply "
     "where they fit. A refused call runs if retried. Keep what a failure or correction "
     'taught: {lessons} add "RULE" --topic T --trigger-file GLOB; its show ID shows a rule '
     "cut at … [ID]."

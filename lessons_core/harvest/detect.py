@@ -255,17 +255,31 @@ def _shown_ids(refusal: str, rules: Mapping[str, str]) -> tuple[str, ...]:
         found = _rule_id(line, rules)
         if found is None:  # a cut rule, or a line recorded before
             match = _SHOWN_ID.match(line)
-            found = (match.group(1) or match.group(2)) if match else None
+            found = _whole_id(match.group(1) or match.group(2), rules) if match else None
         if found:
             ids.append(found)
     return tuple(dict.fromkeys(ids))
 
 
+def _whole_id(shown: str, rules: Mapping[str, str]) -> str:
+    """The id a cut rule's line names by its start (``render.short_id``): the one id of
+    ``rules`` that starts so, else ``shown`` as it is (a whole id, or one since gone)."""
+    ids = set(rules.values())
+    if shown in ids:
+        return shown
+    starting = [lesson for lesson in ids if lesson.startswith(shown)]
+    return starting[0] if len(starting) == 1 else shown
+
+
 def _rule_id(line: str, rules: Mapping[str, str]) -> str | None:
-    """The id of the lesson whose rule ``line`` ("- RULE (why)") shows: the rule ends at
-    one of the line's " (", tried from the left, since a label may hold brackets too."""
+    """The id of the lesson whose rule ``line`` ("- RULE (why)", or "- RULE" for a rule
+    about the very file or command) shows: the rule ends at one of the line's " (", tried
+    from the left, since a label may hold brackets too, or at the line's end."""
     if not line.startswith("- ") or not rules:
         return None
+    whole = rules.get(line[2:])
+    if whole is not None:
+        return whole
     cut = line.find(" (", 2)
     while cut != -1:
         found = rules.get(line[2:cut])

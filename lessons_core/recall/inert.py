@@ -14,12 +14,13 @@ import unicodedata
 _UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 _TAG = re.compile(r"<\s*/?\s*[A-Za-z!?|][^<>]*>")
 # What is left of a tag after _TAG: a closing tag never closed, or the fence's own name.
-_TAG_START = re.compile(r"<(?=\s*/\s*[A-Za-z!?|]|\s*project-lessons)", re.IGNORECASE)
+_TAG_START = re.compile(r"<(?=\s*/\s*[A-Za-z!?|]|\s*lessons)", re.IGNORECASE)
 _FENCE = re.compile(r"`{3,}|~{3,}")
 _ROLE = re.compile(r"\b(system|assistant|user|human|developer)(\s*):", re.IGNORECASE)
 _INST = re.compile(r"\[(\s*/?\s*(?:INST|SYS|SYSTEM)\s*)\]", re.IGNORECASE)
-# The bracketed fence (``render.bracket_fence``), opening or closing, closed or left open.
-_BRACKET_FENCE = re.compile(r"\[(?=\s*/?\s*project-lessons)", re.IGNORECASE)
+# The bracketed fence (``render.bracket_fence``), opening or closing, closed or left open
+# (at the end of the text); ``[lessons-system-…]`` (an id, say) is no fence.
+_BRACKET_FENCE = re.compile(r"\[(?=\s*/?\s*lessons\s*(?:\]|$))", re.IGNORECASE)
 _SYS = re.compile(r"<<(\s*/?\s*SYS\s*)>>", re.IGNORECASE)
 _JSON_OBJECT = re.compile(r"\{\s*\"|\"\s*\}")
 _SPACES = re.compile(r"\s+")

@@ -42,7 +42,7 @@ from lessons_core.records import NamedTuple
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable, Sequence
     from typing import TypeAlias
 
     from lessons_core.index.build import (
@@ -120,7 +120,8 @@ def recall(
     else:
         ranked = rank(index, request)
         bound = binding(index, request, ranked)
-    selection = select(ranked, config, allowance, read=request.read)
+    # A cut rule names the start of its id that tells it apart from the others.
+    selection = select(ranked, config, allowance, read=request.read, short=_short(index.ids))
     return Recall(
         hits=tuple(c.hit for c in selection.shown),
         more=selection.more,
@@ -128,6 +129,17 @@ def recall(
         lines=selection.lines,
         binding=bound,
     )
+
+
+def _short(ids: Sequence[str]) -> Callable[[str], str]:
+    """``render.short_id`` over ``ids``; rendering is imported already when it runs."""
+
+    def short(lesson_id: str) -> str:
+        from lessons_core.recall.render import short_id
+
+        return short_id(ids, lesson_id)
+
+    return short
 
 
 def binding(index: RecallIndex, request: RecallRequest, ranked: list[Candidate]) -> tuple[Hit, ...]:
@@ -279,7 +291,11 @@ def shared_terms(index: RecallIndex, prompt_terms: list[str]) -> dict[int, tuple
 
 
 def select(
-    ranked: list[Candidate], config: Config, allowance: Allowance = NO_LIMITS, read: bool = False
+    ranked: list[Candidate],
+    config: Config,
+    allowance: Allowance = NO_LIMITS,
+    read: bool = False,
+    short: Callable[[str], str] | None = None,
 ) -> Selection:
     """Apply session exclusion (``allowance.exclude``), then the caps and the token budget,
     keeping rank order.
@@ -297,7 +313,7 @@ def select(
     ``allowance.limit`` on the total, then ``max_tokens``: rules are taken in order while
     their estimated tokens fit, and the first rule that does not fit ends the list. The
     top rule the caps allow is shown whatever the tier caps, the limit and the token cap
-    say.
+    say. ``short`` gives the id a cut rule's line names (``render.hit_line``).
     """
     exclude = allowance.exclude
     excluded = tuple(c for c in ranked if c.hit.lesson_id in exclude)
@@ -334,7 +350,7 @@ def select(
     top = next(iter(allowed or prompts), None)
     if top is not None and (not picked or picked[0] is not top):
         picked = [top, *(c for c in picked if c is not top)]
-    lines = fitting([c.hit for c in picked], config.max_tokens)
+    lines = fitting([c.hit for c in picked], config.max_tokens, short)
     shown = tuple(picked[: len(lines)])
     kept = {id(c) for c in (*shown, *held, *spent)}
     cut = tuple(c for c in eligible if id(c) not in kept)

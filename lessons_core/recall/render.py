@@ -5,11 +5,11 @@ rendered inert before it goes inside the fence:
 
 - control, format and line-separator characters become spaces and runs of white space
   collapse, so a rule is always exactly one line;
-- anything shaped like a markup tag (``</project-lessons>``, ``</system>``, ``<|im_start|>``)
+- anything shaped like a markup tag (``</lessons>``, ``</system>``, ``<|im_start|>``)
   has its angle brackets swapped for ``‹ ›``, so the fence cannot be closed from inside;
-  so does the start of a closing tag left open (``</project-lessons`` at the end of a
+  so does the start of a closing tag left open (``</lessons`` at the end of a
   rule), and a tag is also looked for across the rule and its label, which are joined
-  on one line; the fence's name in square brackets (``[/project-lessons]``, the fence
+  on one line; the fence's name in square brackets (``[/lessons]``, the fence
   ``bracket_fence`` writes) has its bracket swapped for ``⟦``;
 - code fences (three or more backticks or tildes), role markers (``SYSTEM:``,
   ``Assistant:``, ``[INST]``, ``<<SYS>>``) and JSON objects that could pass for hook output
@@ -25,14 +25,16 @@ plain rule costs a hook no import of ``re`` or ``unicodedata``.
 
 A rule is shown by its first sentence, at most ``MAX_SHOWN_CHARS`` long: a rule written
 with ``lessons add`` is one sentence and shows whole, while a longer one (an imported rule
-of several sentences, say) ends in ``…`` and its id (``[ID]``), for ``lessons show ID``.
-Only a cut rule names its id, and a rule about the very file touched is labelled ``this
-file`` rather than with the path the agent just named (a command rule ``this command``,
-rather than with its pattern): the block repeats on every
-delivering call, so what it says once per session (what the block is, how to read a cut
-rule) is said by the session note (``lessons_core.delivery.deliver.SESSION_NOTE``), and a
-block carries ``header`` only where no note came before it (``lessons query``, the MCP
-tool, a session without the note).
+of several sentences, say) ends in ``…`` and its id (``[ID]``), for ``lessons show ID``. A
+rule only the prompt's words brought (its terms, a keyword) shows at most
+``LOOSE_SHOWN_CHARS``: it may not be about the task at all.
+Only a cut rule names its id, and a rule about the very file or command touched has no
+label at all rather than the path the agent just named or the pattern of the command it
+just wrote: the block repeats on every delivering call, so every word of its frame counts.
+What it says once per session (what the block is, how to read a cut rule) is said by the
+session note (``lessons_core.delivery.deliver.SESSION_NOTE``), and a block carries
+``header`` only where no note came before it (``lessons query``, the MCP tool, a session
+without the note).
 
 Tokens are estimated as characters / 4, rounded up: near enough for English and code, and
 the cap only exists to keep recalls short.
@@ -42,16 +44,18 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Callable, Iterable, Sequence
 
     from lessons_core.recall.types import Hit, Recall
 
-OPEN = "<project-lessons>"
-CLOSE = "</project-lessons>"
+# Short, since every delivering call repeats it (4 tokens a block fewer than the
+# ``<project-lessons>`` it was): the session note says once what the blocks are.
+OPEN = "<lessons>"
+CLOSE = "</lessons>"
 # The same fence in square brackets, for a harness that HTML-escapes angle brackets in the
 # context it hands the model (Gemini CLI). Rules cannot write this one either.
-BRACKET_OPEN = "[project-lessons]"
-BRACKET_CLOSE = "[/project-lessons]"
+BRACKET_OPEN = "[lessons]"
+BRACKET_CLOSE = "[/lessons]"
 # What a block is, said once: by the session note in hooks, by the block elsewhere
 # (``lessons show`` and ``lessons topics``, which print whole rules, say NOTE alone).
 # {lessons}: the command that runs lessons (``lessons_core.store.layout.lessons_command``).
@@ -77,6 +81,10 @@ MAX_RULE_CHARS = 400
 # A rule's first sentence is shown up to this long: what ``lessons add`` accepts as a rule
 # (``model.MAX_RULE_CHARS``) always shows whole.
 MAX_SHOWN_CHARS = 300
+# A rule no trigger matched, only the prompt's words (its terms, a keyword), is shown up
+# to this long: it may not be about the task at all, and ``… [ID]`` says where the rest is.
+LOOSE_SHOWN_CHARS = 160
+_LOOSE = frozenset({"prompt", "keyword"})
 # Words ending in a full stop that do not end a sentence.
 _ABBREVIATIONS = frozenset({"e.g", "i.e", "etc", "vs", "cf", "incl", "approx", "esp", "viz"})
 MAX_LABEL_CHARS = 80
@@ -112,7 +120,7 @@ def _plain(text: str) -> bool:
         return False  # the patterns ignore case: 'ſystem:' reads as 'system:' to them
     if "```" in text or "~~~" in text or ("<" in text and _tag_like(text)):
         return False
-    if "[" in text and _marker_after(text, "[", ("inst", "sys", "project-")):
+    if "[" in text and _marker_after(text, "[", ("inst", "sys", "lessons")):
         return False
     if '"' in text and ("{" in text or "}" in text):
         return False
@@ -204,20 +212,53 @@ def why(hit: Hit) -> str:
         return "always on"
     if hit.via == "named":  # a file the prompt names (lessons_core.recall.prompt_files)
         return "named in the prompt: " + neutralise(hit.matched, MAX_LABEL_CHARS)
-    if hit.via == "file" and hit.matched and hit.trigger == hit.matched:
-        return "this file"  # the path the agent just named, not said again
-    if hit.via == "command":
-        return "this command"  # the agent just wrote it; the pattern says no more
+    if hit.via == "command" or (hit.via == "file" and hit.matched and hit.trigger == hit.matched):
+        # About the very command or file the call names: the agent just wrote it, and
+        # neither the path again nor the pattern says more. No label at all.
+        return ""
     return f"{hit.via}: {neutralise(hit.trigger, MAX_LABEL_CHARS)}"
 
 
-def hit_line(hit: Hit) -> str:
-    """``- RULE (why)``; a rule shown cut ends ``… (why) [ID]``, for ``lessons show``."""
+def hit_line(hit: Hit, short: Callable[[str], str] | None = None) -> str:
+    """``- RULE (why)``; a rule shown cut ends ``… (why) [ID]``, for ``lessons show``, the
+    id as ``short`` gives it (``short_id``; by default whole). A rule about the very file
+    or command touched has no ``(why)``: ``- RULE``."""
     # Rule and label are each inert; joined, '<x' ending one and '>' in the other could
     # still make a tag, hence the second pass over the whole line.
-    rule = first_sentence(whole(hit.rule))
-    line = f"- {rule} ({why(hit)})"
-    return inert_line(f"{line} [{hit.lesson_id}]" if rule.endswith("…") else line)
+    loose = hit.via in _LOOSE
+    rule = first_sentence(whole(hit.rule), LOOSE_SHOWN_CHARS if loose else MAX_SHOWN_CHARS)
+    label = why(hit)
+    line = f"- {rule} ({label})" if label else f"- {rule}"
+    if not rule.endswith("…"):
+        return inert_line(line)
+    return inert_line(f"{line} [{short(hit.lesson_id) if short else hit.lesson_id}]")
+
+
+def short_id(ids: Sequence[str], lesson_id: str) -> str:
+    """The shortest start of ``lesson_id``, to the end of one of its words, that no other
+    of ``ids`` starts with: all ``lessons show`` needs to find it
+    (``lessons_core.store.files.find_lesson``). ``ids`` are sorted (the index numbers its
+    active lessons in id order), so the only ids that share more of it are its
+    neighbours: two lookups, paid only by a rule shown cut. Imported ids are long
+    (``git-commit-hygiene-when-writing-a-git-commit``, 11 tokens) and start with their
+    topic; the start that tells one apart is about half of that. An id not in ``ids``
+    is whole."""
+    from bisect import bisect_left
+
+    at = bisect_left(ids, lesson_id)
+    if at == len(ids) or ids[at] != lesson_id:
+        return lesson_id
+    shared = 0
+    for other in (ids[at - 1] if at else "", ids[at + 1] if at + 1 < len(ids) else ""):
+        same = 0
+        for mine, theirs in zip(lesson_id, other, strict=False):
+            if mine != theirs:
+                break
+            same += 1
+        shared = max(shared, same)
+    end = lesson_id.find("-", shared + 1)
+    start = lesson_id if end == -1 else lesson_id[:end]
+    return lesson_id if start == OPEN[1:-1] else start  # "[lessons]" is the Gemini fence
 
 
 def inert_line(line: str) -> str:
@@ -235,14 +276,16 @@ def notice(more: int) -> str:
     return "1 more rule matches." if more == 1 else f"{more} more rules match."
 
 
-def fitting(hits: Sequence[Hit], max_tokens: int) -> tuple[str, ...]:
+def fitting(
+    hits: Sequence[Hit], max_tokens: int, short: Callable[[str], str] | None = None
+) -> tuple[str, ...]:
     """The lines of the leading ``hits`` whose block stays within ``max_tokens`` (with the
     frame), the first whatever it costs: the one place a rule is rendered and costed. The
-    first line that does not fit ends the list."""
+    first line that does not fit ends the list. ``short``: as for ``hit_line``."""
     lines: list[str] = []
     used = FRAME_TOKENS
     for hit in hits:
-        line = hit_line(hit)
+        line = hit_line(hit, short)
         cost = estimate_tokens(line)
         if lines and used + cost > max_tokens:
             break
@@ -273,8 +316,8 @@ def fence(lines: Iterable[str], header: str = HEADER) -> str:
 
 
 def bracket_fence(text: str) -> str:
-    """``text`` with the fence of each block in it written ``[project-lessons]`` …
-    ``[/project-lessons]``: the lines that are exactly ``OPEN`` or ``CLOSE`` (a rule's line
+    """``text`` with the fence of each block in it written ``[lessons]`` …
+    ``[/lessons]``: the lines that are exactly ``OPEN`` or ``CLOSE`` (a rule's line
     starts with ``- ``, so it is never one of them). Same length, same token estimate."""
     if OPEN not in text:
         return text

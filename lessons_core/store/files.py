@@ -86,6 +86,22 @@ def get_lesson(layout: Layout, lesson_id: str) -> Lesson:
     return read_lesson(path)
 
 
+def find_lesson(layout: Layout, key: str) -> Lesson:
+    """The lesson ``key`` names: its id, or the start of an id, as a block names a rule it
+    shows cut (``lessons_core.recall.render.short_id``: unique among the active lessons
+    when it was shown). Of several lessons whose ids start so, the one active lesson
+    wins; otherwise the error names the closest id."""
+    path = lesson_path(layout, key)
+    if path.exists():
+        return read_lesson(path)
+    starting = [read_lesson(p) for p in lesson_files(layout) if p.stem.startswith(key)]
+    active = [lesson for lesson in starting if lesson.is_active]
+    for found in (active, starting):
+        if len(found) == 1:
+            return found[0]
+    raise not_found(layout, key)
+
+
 def lesson_path(layout: Layout, lesson_id: str) -> Path:
     """The file of ``lesson_id``; an id that is not a plain slug names no file at all."""
     if not ID_PATTERN.match(lesson_id):

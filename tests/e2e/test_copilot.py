@@ -312,7 +312,7 @@ def test_an_always_on_lesson_opens_the_conversation(project: CopilotProject) -> 
     project.copilot("SCENARIO:hello say hi", "--trust-folder")
     first = project.fake.requests[0]
     users = [text_of(m) for m in messages_of(first) if m.get("role") == "user"]
-    assert users[0].startswith(session_note(Layout(project.root)) + "\n<project-lessons>\n")
+    assert users[0].startswith(session_note(Layout(project.root)) + "\n<lessons>\n")
     assert f"{ALWAYS_RULE} (always on)" in users[0]
     assert request_text(first).count(ALWAYS_RULE) == 1
 

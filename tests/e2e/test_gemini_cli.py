@@ -235,7 +235,9 @@ def test_pure_reads_and_uncovered_calls_add_nothing(gemini: Project) -> None:
         text = _blob(request)
         assert APP_RULE not in text
         assert RELEASE_RULE not in text
-        assert "project-lessons" not in text
+        assert "[lessons]" not in text  # no block, in either fence
+        assert "lessons&gt;" not in text
+        assert "<lessons>" not in text
     assert [error for _, _, error in _results(fake.requests[-1])] == [False] * 4
     calls = gemini.hook_calls()
     tools = [c.tool for c in _events(calls, "BeforeTool")]

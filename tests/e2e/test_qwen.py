@@ -68,8 +68,8 @@ def test_the_settings_init_writes_are_what_qwen_loads(project: QwenProject) -> N
     first = request_text(project.fake.requests[0])
     assert session_note(Layout(project.root)) in first
     assert rule in first
-    assert "[project-lessons]" in first
-    assert "&lt;project-lessons" not in first
+    assert "[lessons]" in first
+    assert "&lt;lessons" not in first
 
 
 def test_gate_delivers_the_rule_before_the_command_runs_and_the_retry_runs(
@@ -109,7 +109,7 @@ def test_read_file_brings_the_rule_before_the_edit_once(project: QwenProject) ->
     result = tool_results(fake.requests[first])[-1]
     assert "VALUE = 1" in result  # the read's result
     assert APP_RULE in result
-    assert "[project-lessons]" in result  # a fence that Qwen's HTML escaping leaves alone
+    assert "[lessons]" in result  # a fence that Qwen's HTML escaping leaves alone
     assert "&lt;" not in result
     answer = messages_of(fake.requests[first + 1])[len(messages_of(fake.requests[first]))]
     assert answer["tool_calls"][0]["function"]["name"] == "edit"
@@ -232,7 +232,9 @@ def test_uncovered_calls_and_pure_reads_add_no_text(project: QwenProject) -> Non
         text = request_text(request)
         assert APP_RULE not in text
         assert RELEASE_RULE not in text
-        assert "project-lessons" not in text
+        assert "[lessons]" not in text  # no block, in either fence
+        assert "lessons&gt;" not in text
+        assert "<lessons>" not in text
 
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "qwen"

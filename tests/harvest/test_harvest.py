@@ -239,15 +239,17 @@ def test_corrections_need_an_action_right_before_them(repo: Layout, tmp_path: Pa
 
 RULE = "Use make (not a script of your own) to deploy."
 REFUSALS = [
-    # today's: the rules' lines alone, told by the store's rule "x"
-    f"{GATE_PREFIX}\n<project-lessons>\n- {RULE} (command: make)\n</project-lessons>",
+    # today's: the rules' lines alone, told by the store's rule "x"; a rule about the
+    # very command run has no label
+    f"{GATE_PREFIX}\n<lessons>\n- {RULE}\n</lessons>",
+    f"{GATE_PREFIX}\n<lessons>\n- {RULE} (command: make)\n</lessons>",
     # a rule cut short ends in its id
-    f"{GATE_PREFIX}\n<project-lessons>\n- Use make … (command: make) [x]\n</project-lessons>",
+    f"{GATE_PREFIX}\n<lessons>\n- Use make … (command: make) [x]\n</lessons>",
     # recorded before: the ids on the refusal's first line
     "Not run yet: adjust the call to these lessons if they apply, then make it again. [x]\n"
-    "<project-lessons>\n- Use make. (command: make)\n</project-lessons>",
+    "<lessons>\n- Use make. (command: make)\n</lessons>",
     # recorded before that: each rule's line led by its id
-    f"{GATE_PREFIX}\n<project-lessons>\n- x: rule\n</project-lessons>",
+    f"{GATE_PREFIX}\n<lessons>\n- x: rule\n</lessons>",
 ]
 
 
@@ -274,6 +276,29 @@ def test_a_call_sent_again_unchanged_after_a_gate_is_a_gate_ignored(
     )
     assert kinds(found) == [("gate-ignored", "make deploy")]
     assert found[0]["evidence"] == "sent again unchanged after a lessons gate showed x"
+
+
+def test_a_cut_rule_named_by_the_start_of_its_id_names_the_whole_id(
+    repo: Layout, tmp_path: Path
+) -> None:
+    """A refusal names a rule shown cut by the start of its id (``render.short_id``): the
+    candidate names the lesson by its whole id."""
+    save_lesson(repo, "deploy-use-make-not-a-script", RULE, commands=("make deploy",))
+    save_lesson(repo, "deploy-check-first", "Run make check first.", commands=("make x",))
+    refusal = f"{GATE_PREFIX}\n<lessons>\n- Use make … [deploy-use]\n</lessons>"
+    found = harvested(
+        tmp_path,
+        [
+            bash("t1", "make deploy"),
+            result("t1", refusal, error=True),
+            bash("t2", "make deploy"),
+            result("t2", "ok"),
+        ],
+    )
+    assert kinds(found) == [("gate-ignored", "make deploy")]
+    assert found[0]["evidence"] == (
+        "sent again unchanged after a lessons gate showed deploy-use-make-not-a-script"
+    )
 
 
 def test_evidence_and_lines_are_masked(repo: Layout, tmp_path: Path) -> None:

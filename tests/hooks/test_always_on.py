@@ -63,7 +63,7 @@ def test_session_start_brings_the_note_then_the_always_on_lessons(
     assert text.startswith(session_note(project))
     assert text.index(PNPM) < text.index(GERMAN)
     assert f"- {PNPM} (always on)" in text
-    fence = "[project-lessons]" if harness == "gemini" else "<project-lessons>"
+    fence = "[lessons]" if harness == "gemini" else "<lessons>"
     assert fence in text
     if again is not None:
         assert PNPM in _text(harness, answer(harness, payload(harness, again, project.root)))
@@ -82,7 +82,7 @@ def test_always_on_lessons_come_even_with_the_note_off(project: Layout) -> None:
     _configure(project, json.dumps({"session_note": False}))
     got = answer("claude-code", payload("claude-code", "session_start_startup", project.root))
     text = _text("claude-code", got)
-    assert text.startswith("<project-lessons>")
+    assert text.startswith("<lessons>")
     assert PNPM in text
 
 
@@ -124,7 +124,7 @@ def test_what_does_not_fit_the_budget_is_counted(project: Layout) -> None:
         "claude-code",
         answer("claude-code", payload("claude-code", "session_start_startup", project.root)),
     )
-    block = text[text.index("<project-lessons>") :]
+    block = text[text.index("<lessons>") :]
     assert estimate_tokens(block) <= 120
     assert "Rule number 0 " in block
     shown = block.count("(always on)")
@@ -154,7 +154,7 @@ def test_the_topics_line_names_the_largest_topics_within_the_budget(project: Lay
     line = next(x for x in text.splitlines() if x.startswith("Topics with most lessons: "))
     assert line.startswith("Topics with most lessons: testing (3), build (1), git (1);")
     assert "query --prompt WORDS" in line
-    assert text.index(GERMAN) < text.index(line) < text.index("</project-lessons>")
+    assert text.index(GERMAN) < text.index(line) < text.index("</lessons>")
 
 
 def test_fit_reports_the_topics_line_cost(project: Layout) -> None:
@@ -231,7 +231,7 @@ def test_a_gemini_history_rewrite_leaves_them_due_for_the_next_context(project: 
     assert call_hook("gemini", payload("gemini", "before_tool_shell", project.root)) == b""
     got = answer("gemini", payload("gemini", "after_tool_write_file", project.root))
     text = _text("gemini", got)
-    assert text.startswith(session_note(project) + "\n[project-lessons]\n")
+    assert text.startswith(session_note(project) + "\n[lessons]\n")
     assert text.count(PNPM) == 1
     assert call_hook("gemini", payload("gemini", "after_tool_replace", project.root)) == b""
 

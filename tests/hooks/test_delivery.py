@@ -69,7 +69,7 @@ def test_a_refusal_line_is_two_words_once_the_session_note_said_the_rest(
     other = ToolAction(command="git push origin dev")  # not the refused call made again
     noted = delivery.before_action(project, "s", other, Config())
     assert noted is not None
-    assert noted.text.splitlines()[:2] == [delivery.GATE_PREFIX, "<project-lessons>"]
+    assert noted.text.splitlines()[:2] == [delivery.GATE_PREFIX, "<lessons>"]
 
 
 def test_a_read_leaves_a_broad_rule_for_the_change(project: Layout) -> None:
@@ -105,7 +105,7 @@ def test_a_block_says_what_it_is_until_the_session_note_reached_the_model(
     noted = delivery.before_action(project, "s", READ, Config())
     assert noted is not None
     assert NOTE not in noted.text
-    assert noted.text.splitlines()[1] == "- Keep src/a.py import-safe. (this file)"
+    assert noted.text.splitlines()[1] == "- Keep src/a.py import-safe."
     delivery.before_compaction(project, "s")
     again = delivery.before_action(project, "s", READ, Config())
     assert again is not None
@@ -463,7 +463,7 @@ def test_a_refusal_the_session_cannot_record_comes_as_context_without_its_refusa
     """Where the session could not record a refusal, its rules come as context: the
     refusal's line goes, also when it stands second (a recurrence gate's head first)."""
     unrecorded: Any = SimpleNamespace(recorded=False)
-    block = "<project-lessons>\n- Rule.\n</project-lessons>"
+    block = "<lessons>\n- Rule.\n</lessons>"
     for head in ("", "That call failed twice the same way.\n"):
         text = f"{head}{delivery.GATE_PREFIX}\n{block}"
         notice = delivery.Notice(text, gate=True, shown=("a-rule",))

@@ -55,7 +55,7 @@ def test_a_covered_command_is_refused_with_the_rule_then_runs(two_lessons: Layou
     assert out["permissionDecision"] == "deny"
     assert out["permissionDecisionReason"].startswith(GATE_PREFIX)
     assert RELEASE_RULE in out["permissionDecisionReason"]
-    assert "<project-lessons>" in out["permissionDecisionReason"]  # a reason is not escaped
+    assert "<lessons>" in out["permissionDecisionReason"]  # a reason is not escaped
     assert call_hook(H, data) == b""
 
 
@@ -67,7 +67,7 @@ def test_a_file_rule_waits_for_post_tool_use(two_lessons: Layout) -> None:
     post = payload(H, "post_tool_use_edit", two_lessons.root)
     context = _context(answer(H, post), "PostToolUse")
     assert APP_RULE in context
-    assert context.startswith("[project-lessons]\n")  # Qwen escapes < and > in context
+    assert context.startswith("[lessons]\n")  # Qwen escapes < and > in context
     assert call_hook(H, post) == b""
 
 

@@ -100,7 +100,7 @@ def test_a_standard_module_the_library_probes_for_runs_no_site(
         check=True,
     )
     assert done.stderr == ""
-    assert "Project-lessons" in done.stdout
+    assert "Lessons blocks" in done.stdout
 
 
 def test_a_command_on_literal_patterns_loads_neither_re_nor_re2(

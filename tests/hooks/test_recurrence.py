@@ -208,7 +208,7 @@ def test_a_refusal_by_lessons_is_no_failure(project: Layout, head: str) -> None:
     is no recurrence."""
     case = CASES[0]
     failed = _call(case, case.failure, project.root)
-    refused = {**failed, "error": f"PreToolUse:Bash hook error: {head}\n<project-lessons>..."}
+    refused = {**failed, "error": f"PreToolUse:Bash hook error: {head}\n<lessons>..."}
     assert answer(case.harness, refused) is None
     assert answer(case.harness, refused) is None
     assert sessions.load(project, SESSION).failures == {}

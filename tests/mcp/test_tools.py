@@ -30,12 +30,12 @@ def store(repo: Layout, monkeypatch: pytest.MonkeyPatch) -> Layout:
 
 def test_query_answers_with_the_block_the_hooks_show(store: Layout) -> None:
     """A file the lesson covers: the fenced block with its header (no session note came
-    before it) and the rule, labelled as the rule about the very file asked of."""
+    before it) and the rule, unlabelled as the rule about the very file asked of."""
     reply = call_tool("lessons_query", {"file": "src/app.py"}, store.root)
     assert not reply.is_error
-    assert reply.text.startswith("<project-lessons>")
+    assert reply.text.startswith("<lessons>")
     assert reply.text.splitlines()[1].startswith("Project lessons, not system instructions;")
-    assert f"- {APP_RULE} (this file)" in reply.text
+    assert f"- {APP_RULE}\n" in reply.text
     assert reply.data["lessons"][0]["id"] == "code-app"
 
 
@@ -44,6 +44,13 @@ def _edit_hook(layout: Layout, session: str) -> bytes:
     data = payload("claude-code", "pre_tool_use_edit", layout.root, session_id=session)
     data["tool_input"]["file_path"] = str(layout.root / "src" / "app.py")
     return call_hook("claude-code", data)
+
+
+def test_show_takes_the_start_of_an_id(store: Layout) -> None:
+    """lessons_show finds a lesson by the start of its id, as a block names a cut rule."""
+    reply = call_tool("lessons_show", {"id": "code-a"}, store.root)
+    assert not reply.is_error
+    assert reply.data["id"] == "code-app"
 
 
 def test_query_with_a_session_shows_each_rule_once_and_shares_it_with_the_hooks(

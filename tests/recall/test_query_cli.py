@@ -39,6 +39,23 @@ def query(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
+def test_a_cut_rule_names_the_start_of_its_id_and_show_finds_it(
+    store: Layout, write_lesson: WriteLesson
+) -> None:
+    """A rule shown cut ends in the start of its id no other active lesson's id has, and
+    ``lessons show`` of that start prints the whole rule."""
+    write_lesson(
+        "api-client-retries-backoff",
+        "Retry the client with backoff. Never retry a POST without an idempotency key.",
+        files=("src/api/client.ts",),
+    )
+    code, out, _err = query("--file", "src/api/client.ts")
+    assert code == 0
+    assert "- Retry the client with backoff. … [api-client-retries]" in out
+    shown = CliRunner().invoke(cli, ["show", "api-client-retries"])
+    assert "idempotency key" in shown.stdout
+
+
 def test_plain_output_is_exactly_the_block(store: Layout) -> None:
     """Plain output is what an agent is shown, nothing more."""
     code, out, err = query("--file", "src/api/client.ts")
@@ -46,7 +63,7 @@ def test_plain_output_is_exactly_the_block(store: Layout) -> None:
         recall(store, RecallRequest(files=("src/api/client.ts",)), config=Config())
     )
     assert (code, out, err) == (0, expected + "\n", "")
-    assert "- Reuse the shared client. (this file)" in out
+    assert "- Reuse the shared client.\n" in out
     assert out.index("shared client") < out.index("timeouts explicit")
 
 

@@ -279,4 +279,4 @@ def test_a_repo_cannot_put_its_own_code_in_the_hook(tmp_path: Path) -> None:
     done = run_wired(hook_command("claude-code", repo), repo, payload)
     assert done.returncode == 0
     assert "code from the repo" not in done.stdout + done.stderr
-    assert "Project-lessons blocks: " in done.stdout  # the session note
+    assert "Lessons blocks: " in done.stdout  # the session note
