@@ -22,8 +22,8 @@ from pathlib import Path
 import orjson
 
 from bench.synth import generate, write_repo
-from lessons_core.index.build import RecallIndex
 from lessons_core.index.cache import load_index
+from lessons_core.index.entries import RecallIndex
 from lessons_core.jsonio import dumps
 from lessons_core.recall.rank import rank
 from lessons_core.recall.types import RecallRequest

@@ -37,7 +37,7 @@ TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
-    from lessons_core.index.build import RecallIndex
+    from lessons_core.index.entries import RecallIndex
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
 

@@ -4,7 +4,7 @@ broad triggers bring only ``max_broad_per_session`` rules to it."""
 from __future__ import annotations
 
 from lessons_core.delivery.deliver import allowance, claim_and_render
-from lessons_core.index.build import RecallIndex
+from lessons_core.index.entries import RecallIndex
 from lessons_core.recall.rank import recall
 from lessons_core.recall.types import Recall, RecallRequest
 from lessons_core.session import state as sessions

@@ -7,8 +7,10 @@ Built in two steps, so a rebuild after one lesson changed redoes only that lesso
 2. ``assemble``: the index over all digests (shares, buckets, BM25 statistics).
 
 It holds only records (``GlobEntry``, ``CommandEntry``, ``KeywordEntry``: tuples with named
-fields), tuples, dicts, strings, ints and floats, so ``lessons_core.index.file_format`` can
-store it with ``marshal`` and read back just the parts one query needs. What the index
+fields, defined in ``lessons_core.index.entries`` with the index itself, so a hook reading
+the cache never loads this module), tuples, dicts, strings, ints and floats, so
+``lessons_core.index.file_writer`` can store it with ``marshal`` and
+``lessons_core.index.file_format`` read back just the parts one query needs. What the index
 saves a query:
 
 - file globs are compiled once (to a plan ``lessons_core.matching.glob_match`` matches with ``str``
@@ -34,104 +36,36 @@ one bad trigger never stops recall: its lesson keeps its other triggers.
 
 from __future__ import annotations
 
-from lessons_core.matching.bm25 import TermStats, term_stats
-from lessons_core.matching.glob_match import Plan
+from lessons_core.index.entries import (
+    CommandEntry,
+    GlobEntry,
+    KeywordEntry,
+    RecallIndex,
+    TermStats,
+    glob_bucket,
+)
+from lessons_core.matching.bm25 import term_stats
 from lessons_core.matching.words import meaningful, tokens
 from lessons_core.records import NamedTuple
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:  # the model module is not needed to query an index, only to build one
     from collections import Counter
-    from collections.abc import Callable, Iterable, Mapping, Sequence
+    from collections.abc import Callable, Iterable, Sequence
     from typing import Any, TypeVar
 
     from lessons_core.matching.command_plans import Plan as CommandPlan
     from lessons_core.matching.commands import CommandPattern
+    from lessons_core.matching.glob_match import Plan
     from lessons_core.matching.globs import CompiledGlob
     from lessons_core.matching.trigger_checks import TriggerProblem
     from lessons_core.store.model import Lesson
 
     Judged = TypeVar("Judged")
 
-# Index entries and digests are records (``lessons_core.records.NamedTuple``: tuples with
-# named fields, no typing import). ``marshal`` stores only plain tuples, so
-# ``lessons_core.index.file_format`` writes ``tuple(entry)`` and reads them back as records.
-
-
-class GlobEntry(NamedTuple):
-    """One file trigger of one lesson, as a query matches it."""
-
-    lesson: int  # the lesson's number: ``ids[lesson]``
-    glob: str
-    matcher: Plan | str  # what ``lessons_core.matching.glob_match.glob_matches`` takes
-    suffix: str  # the literal ending every matching path has
-    specificity: tuple[int, ...]
-    share: int  # active lessons carrying this glob
-    broad: bool  # ``lessons_core.matching.breadth``
-
-
-class CommandEntry(NamedTuple):
-    """One command trigger of one lesson; ``RecallIndex.command_runs`` holds its
-    ``required`` run too, so a query reads an entry only when the command contains it."""
-
-    lesson: int
-    pattern: str
-    regex: str  # RE2, word boundaries added
-    required: str  # a literal run every match contains
-    specificity: tuple[int, ...]
-    share: int
-    broad: bool
-    # The regex as literals with anchors, matched without RE2 (``command_plans``); None:
-    # RE2 runs the regex, on the parts that hold every run of ``needs``.
-    plan: CommandPlan | None = None
-    needs: tuple[str, ...] = ()  # literal runs every match contains
-
-
-class KeywordEntry(NamedTuple):
-    """One keyword of one lesson, filed under its first word."""
-
-    lesson: int
-    keyword: str
-    phrase: tuple[str, ...]  # its words, matched consecutively
-    specificity: tuple[int, ...]
-    share: int
-    broad: bool
-
-
-class LessonRow(NamedTuple):
-    """What a candidate needs of its lesson."""
-
-    id: str
-    rule: str
-    created: int  # YYYYMMDD, so newer is larger
-    gate: bool
-    enforce: bool = False  # every matching command is refused (``Lesson.enforce``)
-    forbid: str | None = None  # what a change to its files must not add (``Lesson.forbid``)
-
-
-# The ``RecallIndex`` columns a ``LessonRow`` is made of, in its field order: the index
-# file stores them as one row per lesson (``file_format``), so a candidate's row is one
-# read. A new per-lesson field is a field here and in ``LessonRow``, a column of
-# ``RecallIndex`` and its value in ``assemble``.
-LESSON_COLUMNS = ("ids", "rules", "created", "gates", "enforces", "forbids")
-
-# How many characters of a glob's literal ending file it (``glob_bucket``).
-SUFFIX_KEY = 3
-
-
-def glob_bucket(prefix: str, suffix: str) -> str:
-    """The ``by_prefix`` key of a glob with literal directory ``prefix`` and literal
-    ending ``suffix``: the prefix and the last ``SUFFIX_KEY`` characters of the ending, so
-    the extension globs of a folder do not all share one bucket."""
-    return f"{prefix}\0{suffix[-SUFFIX_KEY:]}"
-
-
-def path_buckets(prefix: str, path: str) -> list[str]:
-    """The ``by_prefix`` keys under ``prefix`` that can hold a glob matching ``path``:
-    every ending a glob's literal ending can end in (the last 0 to ``SUFFIX_KEY``
-    characters of ``path``)."""
-    start = f"{prefix}\0"
-    return [start + path[len(path) - size :] for size in range(min(SUFFIX_KEY, len(path)) + 1)]
+# Digests are records (``lessons_core.records.NamedTuple``: tuples with named fields, no
+# typing import), as the index entries are. ``marshal`` stores only plain tuples, so the
+# cache keeps ``Digest.plain()`` and rebuilds digests with ``Digest.from_plain``.
 
 
 # One lesson's compiled triggers, without the lesson number and share count that only the
@@ -248,50 +182,6 @@ class Digest(NamedTuple):
             enforce,
             forbid,
         )
-
-
-class RecallIndex(NamedTuple):
-    """Lesson ``n`` of every entry is ``ids[n]``; BM25 document ``n`` is the same lesson.
-
-    Fields are read-only mappings and sequences: a freshly built index holds dicts and
-    tuples, one read from the cache loads each part on first use.
-    """
-
-    ids: Sequence[str]
-    rules: Sequence[str]
-    created: Sequence[int]  # YYYYMMDD, so newer is larger
-    gates: Sequence[bool]
-    exact: Mapping[str, tuple[GlobEntry, ...]]  # path -> globs naming exactly it
-    by_prefix: Mapping[str, tuple[GlobEntry, ...]]  # glob_bucket(prefix, suffix) -> globs
-    commands: Sequence[CommandEntry]
-    # Each distinct required run of the command entries, with the numbers of the entries
-    # (in ``commands``) that carry it, in order.
-    command_runs: Sequence[tuple[str, tuple[int, ...]]]
-    keywords: Mapping[str, tuple[KeywordEntry, ...]]  # first token -> keywords
-    bm25: TermStats
-    skipped: Sequence[tuple[str, str, str]]  # (lesson id, trigger, why it was left out)
-    # Numbers of the always-on lessons, oldest first (lessons_core.delivery.always), and
-    # (topic, active lessons in it), largest first: read at session start only.
-    always: Sequence[int] = ()
-    topics: Sequence[tuple[str, int]] = ()
-    enforces: Sequence[bool] = ()
-    forbids: Sequence[str | None] = ()
-
-    def rows(self, numbers: Iterable[int]) -> dict[int, LessonRow]:
-        """``(id, rule, created, gate, enforce, forbid)`` of each lesson in ``numbers``.
-
-        An index read from the cache fetches them a chunk at a time (its columns offer
-        ``rows``); a built one reads its tuples.
-        """
-        bulk = getattr(self.ids, "rows", None)
-        if bulk is not None:
-            return {n: LessonRow._make(row) for n, row in bulk(numbers).items()}
-        ids, rules, created, gates = self.ids, self.rules, self.created, self.gates
-        enforces, forbids = self.enforces, self.forbids
-        return {
-            n: LessonRow(ids[n], rules[n], created[n], gates[n], enforces[n], forbids[n])
-            for n in numbers
-        }
 
 
 def bm25_terms(lesson: Lesson) -> list[str]:
@@ -430,7 +320,7 @@ def assemble(digests: Iterable[Digest]) -> RecallIndex:
         commands=tuple(commands),
         command_runs=_grouped_runs(commands),
         keywords={word: tuple(entries) for word, entries in keywords.items()},
-        bm25=term_stats([d.terms for d in active]),
+        bm25=TermStats(*term_stats([d.terms for d in active])),
         skipped=tuple(skipped),
         always=tuple(n for _, n in always),
         topics=_topic_counts(active),

@@ -31,8 +31,7 @@ from __future__ import annotations
 
 import os
 
-from lessons_core.index.build import Digest, RecallIndex, assemble
-from lessons_core.index.file_format import CorruptIndex, Reader, Writer, add_index, read_index
+from lessons_core.index.file_format import CorruptIndex, Reader, read_index
 from lessons_core.index.file_scan import NUMBERS, UNREADABLE, Listing, Scan, pack, unpack
 from lessons_core.index.file_scan import signature as signature_of
 from lessons_core.store.layout import INDEX_CACHE, INDEX_LOCK, WATCH_STARTED, WATCH_VERIFIED
@@ -43,6 +42,7 @@ if TYPE_CHECKING:
     from typing import Any, TypeAlias
 
     from lessons_core.errors import InvalidLessonFile
+    from lessons_core.index.entries import RecallIndex
     from lessons_core.store.layout import Layout
 
     # A file's record in the cache: ("ok", digest fields) or ("broken", problem, key).
@@ -265,6 +265,7 @@ def _save(
 ) -> None:
     """Write the cache: ``index``, built from ``records``, as ``meta`` describes."""
     from lessons_core.fsutil import atomic_write
+    from lessons_core.index.file_writer import Writer, add_index  # a rebuild's only
 
     names, stats, racy, broken, folder_stat = meta
     writer = Writer()
@@ -307,6 +308,9 @@ def _build(
     the next one reads only the rest.
     """
     import time
+
+    # A rebuild's only: a hook reading a fresh cache loads neither the build nor BM25.
+    from lessons_core.index.build import Digest, assemble
 
     old_records: dict[str, FileRecord] = {}
     old_signatures: dict[str, tuple[int, ...]] = {}

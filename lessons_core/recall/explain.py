@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from lessons_core.index.build import RecallIndex, bm25_terms, build_index
+from lessons_core.index.build import bm25_terms, build_index
+from lessons_core.index.entries import RecallIndex
 from lessons_core.matching.bm25 import scores
 from lessons_core.matching.commands import compile_command
 from lessons_core.matching.globs import compile_glob

@@ -26,8 +26,7 @@ the cached index must be rebuilt.
 
 from __future__ import annotations
 
-from lessons_core.index.build import path_buckets
-from lessons_core.matching.bm25 import scores
+from lessons_core.index.entries import path_buckets
 from lessons_core.matching.glob_match import glob_matches, normalise_glob
 from lessons_core.matching.words import meaningful, phrase_at, stems, tokens
 from lessons_core.recall.types import (
@@ -45,7 +44,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
     from typing import TypeAlias
 
-    from lessons_core.index.build import (
+    from lessons_core.index.entries import (
         CommandEntry,
         GlobEntry,
         KeywordEntry,
@@ -180,7 +179,11 @@ def rank(index: RecallIndex, request: RecallRequest) -> list[Candidate]:
         request = request._replace(prompt=request.prompt[:MAX_PROMPT_CHARS])
     files = request_files(request)
     prompt_terms = meaningful(tokens(request.prompt)) if request.prompt else []
-    relevance = scores(index.bm25, prompt_terms)
+    relevance: dict[int, float] = {}
+    if prompt_terms:  # only a prompt is scored: an edit or a command never loads BM25
+        from lessons_core.matching.bm25 import scores
+
+        relevance = scores(index.bm25, prompt_terms)
     shared = shared_terms(index, prompt_terms)
     # (via, the entry, its trigger, what it matched) for every trigger that matched
     matches: list[tuple[str, GlobEntry | CommandEntry | KeywordEntry, str, str]] = []
@@ -234,7 +237,7 @@ def file_matches(index: RecallIndex, path: str) -> list[GlobEntry]:
     """The file triggers that match ``path``, through the one file matcher
     (``glob_match.glob_matches``). Only globs that could match are tried: the path's exact
     entry, then those under an ancestor prefix whose literal ending the path has (filed
-    by the end of that ending: ``build.glob_bucket``)."""
+    by the end of that ending: ``entries.glob_bucket``)."""
     found = list(index.exact.get(path, ()))
     parts = path.split("/")
     by_prefix = index.by_prefix

@@ -18,13 +18,8 @@ from typing import Any, NamedTuple
 
 from lessons_core import git
 from lessons_core.authoring.repo_files import tracked_files
-from lessons_core.index.build import (
-    CommandEntry,
-    GlobEntry,
-    KeywordEntry,
-    RecallIndex,
-    build_index,
-)
+from lessons_core.index.build import build_index
+from lessons_core.index.entries import CommandEntry, GlobEntry, KeywordEntry, RecallIndex
 from lessons_core.matching.glob_counts import FileIndex
 from lessons_core.matching.glob_match import glob_matches
 from lessons_core.matching.globs import has_glob_chars

@@ -61,7 +61,7 @@ HOOK_PATH: dict[str, frozenset[str]] = {
     "lessons_core.recall": frozenset(),
     "lessons_core.delivery": frozenset(),
     "lessons_core.authoring": frozenset(),  # on a failure: secrets
-    "lessons_core.matching.bm25": frozenset(),
+    "lessons_core.matching.bm25": frozenset(),  # a prompt only: BM25 scores its words
     "lessons_core.store.config": frozenset(),
     "lessons_core.delivery.deliver": frozenset(),
     "lessons_core.delivery.actions": frozenset(),
@@ -75,7 +75,7 @@ HOOK_PATH: dict[str, frozenset[str]] = {
     "lessons_core.index.file_format": frozenset({"collections.abc"}),  # a fallback only
     "lessons_core.store.layout": frozenset(),
     "lessons_core.recall.rank": frozenset(),
-    "lessons_core.index.build": frozenset(),
+    "lessons_core.index.entries": frozenset(),  # the index's records (the build is apart)
     "lessons_core.recall.types": frozenset(),
     "lessons_core.records": frozenset({"operator"}),  # a fallback: _operator is built in
     "lessons_core.recall.render": frozenset(),
@@ -128,13 +128,15 @@ HOOK_PATH: dict[str, frozenset[str]] = {
 }  # fmt: skip
 
 # Loaded by a hook only when the cached index is stale and it rebuilds it: compiling the
-# triggers (pathspec, RE2 and the probes are imported inside the functions that compile).
+# triggers (pathspec, RE2 and the probes are imported inside the functions that compile),
+# assembling the index and writing its file.
 REBUILD_PATH = frozenset(
     {"lessons_core.jsonio", "lessons_core.store.files", "lessons_core.store.model",
      "lessons_core.matching.globs", "lessons_core.matching.trigger_checks",
      "lessons_core.matching.breadth", "lessons_core.matching.probes",
      "lessons_core.matching.regex_literals", "lessons_core.matching.thresholds",
-     "lessons_core.matching.specificity"}
+     "lessons_core.matching.specificity", "lessons_core.index.build",
+     "lessons_core.index.file_writer"}
 )  # fmt: skip
 PYPROJECT = Path(lessons_cli.__file__).parents[1] / "pyproject.toml"
 

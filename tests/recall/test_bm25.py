@@ -8,6 +8,7 @@ import pytest
 from rank_bm25 import BM25Okapi
 
 from lessons_core.index.build import bm25_terms, build_index
+from lessons_core.index.entries import TermStats
 from lessons_core.matching.bm25 import scores, term_stats
 from lessons_core.matching.words import meaningful, tokens
 from lessons_core.store.files import load_graph
@@ -40,7 +41,7 @@ def test_common_terms_get_the_idf_floor() -> None:
     """A term in more than half the documents gets epsilon * average idf, like rank_bm25."""
     corpus = [["alpha", "beta"], ["alpha", "gamma"], ["alpha"], ["delta"]]
     reference = BM25Okapi(corpus)
-    stats = term_stats(corpus)
+    stats = TermStats(*term_stats(corpus))
     assert stats.idf == pytest.approx(reference.idf)
     assert stats.idf["alpha"] > 0
     assert stats.avgdl == reference.avgdl

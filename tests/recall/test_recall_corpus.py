@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from lessons_core.index.build import RecallIndex, build_index
+from lessons_core.index.build import build_index
 from lessons_core.index.cache import load_index
-from lessons_core.index.file_format import Reader, Writer, add_index, read_index
-from lessons_core.matching.bm25 import TermStats
+from lessons_core.index.entries import RecallIndex, TermStats
+from lessons_core.index.file_format import Reader, read_index
+from lessons_core.index.file_writer import Writer, add_index
 from lessons_core.matching.glob_match import plan_matches
 from lessons_core.matching.globs import compile_glob, has_glob_chars, matching_plan
 from lessons_core.recall.rank import rank
