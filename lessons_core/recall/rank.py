@@ -127,6 +127,7 @@ def recall(
         matched=tuple(c.hit.lesson_id for c in ranked),
         lines=selection.lines,
         binding=bound,
+        follows=any(c.hit.pinned for c in selection.cut),
     )
 
 
@@ -362,13 +363,17 @@ def select(
 
 def pinned(candidate: Candidate) -> bool:
     """Whether a match is about the very file or command touched, or gated: no session
-    budget holds it back. An exact path, or a command pattern that is not broad."""
-    hit = candidate.hit
-    if hit.gate:
+    budget holds it back (``Hit.pinned``)."""
+    return candidate.hit.pinned
+
+
+def _pins(via: str, spec: tuple[int, ...], broad: bool, gate: bool) -> bool:
+    """``Hit.pinned``: gated, an exact path, or a command pattern that is not broad."""
+    if gate:
         return True
-    if hit.via in (VIA_FILE, VIA_NAMED):
-        return candidate.specificity[0] == 1
-    return hit.via == VIA_COMMAND and not hit.broad
+    if via in (VIA_FILE, VIA_NAMED):
+        return bool(spec) and spec[0] == 1
+    return via == VIA_COMMAND and not broad
 
 
 def _demoted(candidate: Candidate) -> bool:
@@ -400,6 +405,7 @@ def _candidate(
         broad=broad,
         enforce=row.enforce,
         forbid=row.forbid,
+        pinned=_pins(via, spec, broad, row.gate),
     )
     key = (
         TIERS[via],

@@ -36,6 +36,10 @@ class Hit(NamedTuple):
     # change to the lesson's files must not add (``Lesson.forbid``).
     enforce: bool = False
     forbid: str | None = None
+    # About the very file (an exact path) or command (a pattern that is not broad)
+    # touched, or gated: no session budget holds it back, and it draws on none
+    # (``lessons_core.recall.rank.pinned``).
+    pinned: bool = False
 
     def to_dict(self) -> dict[str, object]:
         """The JSON form ``lessons query --json`` prints for one rule."""
@@ -79,6 +83,10 @@ class Recall(NamedTuple):
     # lesson matched through a command trigger, and a lesson with a ``forbid`` pattern once
     # for each requested file its file triggers match (``matched`` that path).
     binding: tuple[Hit, ...] = ()
+    # Some rule the caps left out is about the very file or command touched (``Hit.pinned``):
+    # no budget holds it back, so the next such call (a refused call's retry) shows it,
+    # with its own count of what is left.
+    follows: bool = False
 
     def only(self, ids: set[str] | frozenset[str]) -> Recall:
         """This recall with only the hits (and their lines) whose ids are in ``ids``."""

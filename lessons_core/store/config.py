@@ -30,15 +30,17 @@ class Config(NamedTuple):
     """
 
     max_trigger_matches: int = 3
-    max_prompt_matches: int = 3
+    max_prompt_matches: int = 1
     max_tokens: int = 600
     # Broad triggers (docs/recall.md): shown only when no specific one matches a call,
     # at most this many a call and this many a session (until compaction).
     max_broad_matches: int = 1
     max_broad_per_session: int = 3
-    # Tokens a session (until compaction) is shown before only the rules about the very
-    # file or command touched, and gated ones, still speak.
-    max_session_tokens: int = 1000
+    # Tokens of rules a session (until compaction) is shown before only the rules about the
+    # very file or command touched, and gated ones, still speak. Those draw on none of it
+    # (``Hit.pinned``): the budget is the folder, keyword and prompt rules' alone, so a
+    # test command's rules cannot spend it on the session's first calls.
+    max_session_tokens: int = 200
     # How a file's rules reach the model when they did not come with a read of the file
     # (always as context, before the change): "gate" refuses the first change once with
     # them (a new file, a read before a compaction, a lesson added since); "context" lets

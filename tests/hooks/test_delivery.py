@@ -445,7 +445,9 @@ def test_a_spent_session_budget_quiets_folder_rules_not_command_gates(project: L
     config = Config(max_session_tokens=1, delivery_file=CONTEXT)
     first = delivery.before_action(project, "s", ToolAction(files=("src/b.py",)), config)
     assert first is not None
-    assert sessions.load(project, "s").tokens == estimate_tokens(first.text)
+    # The folder rule's line is what it spent: not the fence, not the exact path's rule.
+    folder = [line for line in first.text.splitlines() if "(file: src/*.py)" in line]
+    assert sessions.load(project, "s").tokens == estimate_tokens(folder[0])
     assert delivery.before_action(project, "s", EDIT, config) is not None  # the exact path
     write_lesson(project, "code-src-small", "Keep modules small.", files=("src/*.py",))
     assert delivery.before_action(project, "s", ToolAction(files=("src/c.py",)), config) is None
@@ -470,3 +472,36 @@ def test_a_refusal_the_session_cannot_record_comes_as_context_without_its_refusa
         context = delivery._unrefused(notice, unrecorded, BOTH_MODES)
         assert context is not None
         assert (context.text, context.gate) == (f"{head}{block}", False)
+
+
+def test_a_refusal_whose_retry_brings_the_rest_does_not_count_it(project: Layout) -> None:
+    """Four rules about the command run, three a call: the refusal shows three and no
+    count, since its retry (which runs) brings the fourth, which no budget holds back."""
+    for n in range(4):
+        write_lesson(
+            project, f"push-{n}", f"Check thing {n} before pushing.", commands=("git push",)
+        )
+    gate = delivery.before_action(project, "s", PUSH, Config())
+    assert gate is not None
+    assert gate.gate
+    assert len(gate.shown) == 3
+    assert "more rule" not in gate.text
+    assert gate.text.endswith("\n</lessons>")
+    retry = delivery.before_action(project, "s", PUSH, Config())
+    assert retry is not None
+    assert not retry.gate
+    assert len(retry.shown) == 1
+    assert "more rule" not in retry.text
+
+
+def test_a_refusal_keeps_its_count_when_the_rest_may_not_come(project: Layout) -> None:
+    """The rule left out of an edit's refusal is a folder rule, which a spent session
+    budget would hold back on the retry: the refusal still says it is there."""
+    write_lesson(project, "code-a-exact", "Keep src/a.py import-safe.", files=("src/a.py",))
+    for n in range(3):
+        write_lesson(project, f"code-src-{n}", f"Folder rule {n}.", files=("src/*.py",))
+    gate = delivery.before_action(project, "s", EDIT, Config())
+    assert gate is not None
+    assert gate.gate
+    assert len(gate.shown) == 3
+    assert gate.text.endswith("\n1 more rule matches.\n</lessons>")

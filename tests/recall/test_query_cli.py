@@ -185,13 +185,25 @@ def test_explain_reports_session_exclusion(store: Layout) -> None:
 
 def test_explain_reports_a_spent_session_budget(store: Layout) -> None:
     """With the session's tokens spent, explain says which rules wait for the next
-    context window and which still speak."""
+    context window and which still speak. A keyword's rule spends them; the rule about
+    the very command run draws on none (the next test)."""
     store.config_path.write_text('{"max_session_tokens": 1}\n')
-    query("--cmd", "git push", "--session", "abc")
+    query("--prompt", "a schema change", "--session", "abc")
     _, out, _ = query("--file", "src/api/client.ts", "--session", "abc", "--explain")
     assert "api-client [shown]" in out
     assert "api-timeouts [held back: session budget spent]" in out
     assert out.endswith("shown 1, cut by budget 0, held back: session budget spent 1\n")
+
+
+def test_rules_about_the_very_command_run_draw_on_no_session_budget(store: Layout) -> None:
+    """The session budget is the folder, keyword and prompt rules': a rule about the very
+    command run (or file touched) speaks without spending it, so after one the folder
+    rule still speaks."""
+    store.config_path.write_text('{"max_session_tokens": 1}\n')
+    query("--cmd", "git push", "--session", "abc")
+    _, out, _ = query("--file", "src/api/client.ts", "--session", "abc", "--explain")
+    assert "api-client [shown]" in out
+    assert "api-timeouts [shown]" in out
 
 
 def test_broken_files_warn_on_stderr(store: Layout) -> None:

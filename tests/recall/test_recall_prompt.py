@@ -40,14 +40,20 @@ def test_common_words_never_count(layout: Layout, write_lesson: WriteLesson) -> 
     assert found.hits == ()
 
 
-def test_at_most_three_prompt_matches(layout: Layout, write_lesson: WriteLesson) -> None:
-    """Five qualifying rules: three are shown (best BM25 first), two are counted as more."""
+def test_one_prompt_match_by_default(layout: Layout, write_lesson: WriteLesson) -> None:
+    """Five qualifying rules: the best by BM25 is shown (the three of a larger cap, best
+    first, start with it), four are counted as more."""
     for n in range(5):
         words = " ".join(["alembic", "migration", *(["autogenerate"] * n)])
         write_lesson(f"db-{n}", f"Review the {words} output.", keywords=(f"x{n}",))
     found = recall(layout, RecallRequest(prompt="alembic migration autogenerate"), config=Config())
-    assert len(found.hits) == 3
-    assert found.more == 2
+    assert found.more == 4
+    wider = recall(
+        layout,
+        RecallRequest(prompt="alembic migration autogenerate"),
+        config=Config(max_prompt_matches=3),
+    )
+    assert [h.lesson_id for h in wider.hits][:1] == [h.lesson_id for h in found.hits]
     assert {h.via for h in found.hits} == {"prompt"}
 
 
@@ -55,9 +61,9 @@ def test_prompt_matches_are_configurable(layout: Layout, write_lesson: WriteLess
     """``max_prompt_matches`` in config.json changes the cap."""
     for n in range(4):
         write_lesson(f"db-{n}", f"Review alembic migration number {n}.", keywords=(f"x{n}",))
-    config = Config(max_prompt_matches=1)
+    config = Config(max_prompt_matches=3)
     found = recall(layout, RecallRequest(prompt="alembic migration"), config=config)
-    assert (len(found.hits), found.more) == (1, 3)
+    assert (len(found.hits), found.more) == (3, 1)
 
 
 def test_rationale_wording_counts(layout: Layout, write_lesson: WriteLesson) -> None:
