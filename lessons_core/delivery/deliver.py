@@ -235,12 +235,6 @@ def before_action(
             session,
             modes,
         )
-        if notice is not None and notice.gate and found.follows:
-            # The retry (which runs) brings the next of them with its own count of what is
-            # left: the refusal's count would only say it twice. Not worth a sentence of
-            # the session note, which every session pays for: nothing is hidden, the rules
-            # come a call later with their count.
-            notice = notice._replace(text=_without_count(notice.text, found.more))
     if bound is not None:  # the binding refusal first, then what else this call brings
         text, shown = bound
         if notice is not None:
@@ -406,27 +400,22 @@ def claim_and_render(
         return None
     from lessons_core.recall.render import HEADER, render_block
 
-    frame = HEADER if header is None else header
     ids = [hit.lesson_id for hit in hits]
     broad = frozenset(hit.lesson_id for hit in hits if hit.broad)
     chosen = found.only(set(ids))
-    block = render_block(chosen, frame)
     fresh = session.claim(ids, broad, _budgeted(chosen), gate, forget)
     if not fresh:
         return None
     if len(fresh) < len(ids):  # a parallel hook showed some first
         chosen = chosen.only(set(fresh))
-        block = render_block(chosen, frame)
+    if gate and found.follows and session.recorded:
+        # The retry (which runs, as the recorded refusal promises) brings the next of
+        # them with its own count of what is left: the refusal's count would only say it
+        # twice. Not worth a sentence of the session note, which every session pays for:
+        # nothing is hidden, the rules come a call later with their count.
+        chosen = chosen._replace(more=0)
+    block = render_block(chosen, HEADER if header is None else header)
     return Notice(block, shown=tuple(hit.lesson_id for hit in chosen.hits))
-
-
-def _without_count(text: str, more: int) -> str:
-    """``text`` without its block's last line when that is the count of ``more`` rules
-    left out (``render.notice``)."""
-    from lessons_core.recall.render import CLOSE, notice
-
-    head, sep, tail = text.rpartition(f"\n{notice(more)}\n{CLOSE}")
-    return f"{head}\n{CLOSE}{tail}" if sep else text
 
 
 def _budgeted(chosen: Recall) -> int:
