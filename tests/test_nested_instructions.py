@@ -1,6 +1,11 @@
 """A CLAUDE.md or AGENTS.md below the repo root applies to its folder: the paths it names
 are read from there (``importers.mentions``), by L205 in ``lessons validate`` and by
-``lessons import instructions`` alike."""
+``lessons import instructions`` alike.
+
+The ``../`` paths below are words of instruction files written into each test's own
+repository under tmp_path; no test opens them. The code under test resolves them
+against that repository, and those that climb out of it must name nothing.
+"""
 
 from __future__ import annotations
 
