@@ -35,8 +35,8 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 
+from lessons_core import local_service
 from lessons_core.store.layout import WATCH_REFUSED, WATCH_STARTED, WATCH_VERIFIED
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
@@ -59,28 +59,19 @@ def address(dev: int, ino: int) -> bytes:
 def state(folder: str) -> str | None:
     """``"instance counter"`` from the watcher of ``folder``; None when there is none we
     can trust (see the module docstring)."""
-    if not sys.platform.startswith("linux"):
+    if not local_service.available():
         return None
     try:
-        import _socket
-
         found = os.stat(folder)
-        sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
-    except (ImportError, OSError):
-        return None
-    try:
-        sock.settimeout(ANSWER_SECONDS)
-        sock.connect(address(found.st_dev, found.st_ino))
-        credentials = sock.getsockopt(_socket.SOL_SOCKET, _socket.SO_PEERCRED, 12)
-        if int.from_bytes(credentials[4:8], sys.byteorder) != os.getuid():
-            return None
-        data = b""
-        while len(data) < 256:
-            chunk = sock.recv(256)
-            if not chunk:
-                break
-            data += chunk
     except OSError:
+        return None
+    connection = local_service.connect(address(found.st_dev, found.st_ino), ANSWER_SECONDS)
+    if connection is None:
+        return None
+    sock, _pid = connection
+    try:
+        data = local_service.read_all(sock, 256)
+    except (OSError, ValueError):
         return None
     finally:
         sock.close()
@@ -135,7 +126,7 @@ def start(layout: Layout, folder: str) -> None:
     its standard streams and no other descriptor of the hook's, so the harness, which
     waits for the hook's output to close, never waits for it.
     """
-    if not sys.platform.startswith("linux"):
+    if not local_service.available():
         return
     from lessons_core.index.file_scan import fork_is_safe
 
@@ -147,40 +138,12 @@ def start(layout: Layout, folder: str) -> None:
         return
 
 
-def _age(path: str) -> float | None:
-    try:
-        return time.time() - os.lstat(path).st_mtime
-    except FileNotFoundError:
-        return None
-
-
 def _start(layout: Layout, folder: str) -> None:
-    marker = layout.local(WATCH_STARTED)
-    started, refused = _age(marker), _age(layout.local(WATCH_REFUSED))
+    started = local_service.age(layout.local(WATCH_STARTED))
+    refused = local_service.age(layout.local(WATCH_REFUSED))
     if started is not None and started < SPAWN_EVERY_SECONDS:
         return
     if refused is not None and refused < REFUSED_SECONDS:
         return
-    fd = os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
-    try:
-        os.utime(fd)
-    finally:
-        os.close(fd)
-    streams = [
-        (os.POSIX_SPAWN_OPEN, number, os.devnull, flags, 0)
-        for number, flags in ((0, os.O_RDONLY), (1, os.O_WRONLY), (2, os.O_WRONLY))
-    ]
     command = watcher_command(sys.executable, folder)
-    # Spawned from a short-lived child that is waited for at once, so the watcher is
-    # nobody's child once it runs and never lingers as a zombie of a long-lived caller.
-    pid = os.fork()
-    if pid == 0:
-        try:
-            os.chdir("/")  # never keeps a file system busy
-            os.closerange(3, os.sysconf("SC_OPEN_MAX"))
-            os.posix_spawn(
-                sys.executable, command, dict(os.environ), file_actions=streams, setsid=True
-            )
-        finally:
-            os._exit(0)
-    os.waitpid(pid, 0)
+    local_service.spawn(layout.local(WATCH_STARTED), command, os.environ)
