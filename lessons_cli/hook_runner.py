@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import sys
 
+from lessons_cli.harnesses import MAX_PAYLOAD_BYTES
 from lessons_cli.harnesses import harness as harness_module
 from lessons_core import fsutil, hookjson
 from lessons_core.store.config import load_config
@@ -26,10 +27,8 @@ if TYPE_CHECKING:
 
 # A hook's lock waits together end this long after it starts, well under every harness's
 # hook timeout (10 s and more): then the hook serves without what it could not lock
-# (docs/security.md). Its input is read up to ``MAX_PAYLOAD_BYTES``; a larger one is
-# refused (logged, silent), as no tool call's JSON is that large.
+# (docs/security.md). Its input is read up to ``MAX_PAYLOAD_BYTES`` (lessons_cli.harnesses).
 LOCK_BUDGET_SECONDS = 2.0
-MAX_PAYLOAD_BYTES = 16 << 20
 
 
 def run_hook(harness: str, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> int:

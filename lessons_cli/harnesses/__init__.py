@@ -58,6 +58,12 @@ HARNESSES: dict[str, str] = {
 }
 
 
+# A hook's input (a harness's JSON for one event) is read up to this many bytes; a larger
+# one is refused (logged, silent), as no tool call's JSON is that large. Here because both
+# ways of answering read it: hook_client (for the server) and hook_runner.
+MAX_PAYLOAD_BYTES = 16 << 20
+
+
 def harness(name: str) -> Harness:
     """The module of harness ``name`` (imported here: each hook pays for its own only)."""
     module = f"{__name__}.{HARNESSES[name]}"

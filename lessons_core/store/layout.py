@@ -31,14 +31,15 @@ INDEX_LOCK = "recall-index.lock"  # held while the cache is rebuilt
 WATCH_VERIFIED = "watch-verified"
 WATCH_STARTED = "watch-started"  # when a hook last started a watcher
 WATCH_REFUSED = "watch-refused"  # why a watcher would not run, for a while
+HOOK_SERVER_STARTED = "hook-server-started"  # when a hook last started the hook server
 TELEMETRY_LOG = "telemetry.jsonl"  # opt-in telemetry (lessons_core.telemetry.log)
 TELEMETRY_ROTATED = "telemetry.1.jsonl"  # the log before the current one
 TELEMETRY_LOCK = "telemetry.lock"  # held while the log rotates
 REPO_FILES = "repo-files.txt"  # git's tracked files (lessons_core.recall.prompt_files)
 LOCAL_FILES = (
     SESSIONS, HOOK_LOG, STORE_LOCK, LAUNCH, INDEX_CACHE, INDEX_LOCK, WATCH_VERIFIED,
-    WATCH_STARTED, WATCH_REFUSED, TELEMETRY_LOG, TELEMETRY_ROTATED, TELEMETRY_LOCK,
-    REPO_FILES,
+    WATCH_STARTED, WATCH_REFUSED, HOOK_SERVER_STARTED, TELEMETRY_LOG, TELEMETRY_ROTATED,
+    TELEMETRY_LOCK, REPO_FILES,
 )  # fmt: skip
 
 

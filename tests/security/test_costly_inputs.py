@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from lessons_cli.hook_runner import MAX_PAYLOAD_BYTES
+from lessons_cli.harnesses import MAX_PAYLOAD_BYTES
 from lessons_cli.mcp_tools import call_tool
 from lessons_core.fsutil import MAX_STORE_FILE_BYTES
 from lessons_core.index import cache
