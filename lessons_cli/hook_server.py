@@ -7,7 +7,8 @@ process would: in the request's working directory, umask and environment, throug
 and nothing else that a hook reads: no store, config or session state.
 
 It serves only processes of its own user (``SO_PEERCRED``). It exits when another server
-holds its name, when a file of a module it has loaded changes (``Loaded``), after
+holds its name, when its interpreter or a file of a module it has loaded changes or goes
+(``Loaded``: looked at on every call, and every ``CHECK_SECONDS`` without one), after
 ``MAX_REQUESTS`` requests (whatever a long life might accumulate stays bounded), on a
 ``stop`` request (``lessons server stop``), or after ``IDLE_SECONDS`` without one.
 """
@@ -29,6 +30,8 @@ from lessons_core import local_service
 from lessons_core.jsonio import dumps
 
 IDLE_SECONDS = 15 * 60
+# How often a server without calls looks whether its install is still there.
+CHECK_SECONDS = 60.0
 MAX_REQUESTS = 20_000
 # A request is sent at once, whole: one that has not arrived by then is dropped.
 REQUEST_SECONDS = 2.0
@@ -131,11 +134,13 @@ def _serve(listener: socket.socket) -> None:
         left = IDLE_SECONDS - (time.monotonic() - asked)
         if left <= 0:
             return
-        listener.settimeout(left)
+        listener.settimeout(min(left, CHECK_SECONDS))
         try:
             connection, _ = listener.accept()
         except TimeoutError:
-            return
+            if loaded.changed():
+                return  # its install was upgraded or removed: nobody will ask it again
+            continue
         asked = time.monotonic()
         with connection:
             reply, last = _reply(connection, loaded, started, served)

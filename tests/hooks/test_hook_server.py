@@ -411,3 +411,21 @@ def test_lessons_server_status_and_stop(
         CliRunner().invoke(cli, ["server", "stop"]).output
         == "no hook server runs for this install\n"
     )
+
+
+def test_an_idle_server_exits_once_its_install_is_gone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Without calls, a server looks every CHECK_SECONDS whether its code or interpreter
+    changed (a venv deleted with the test that made it): then it exits at once."""
+    monkeypatch.setattr(hook_server, "CHECK_SECONDS", 0.05)
+    changes = iter([False, False, False, True])
+    monkeypatch.setattr(hook_server.Loaded, "changed", lambda self: next(changes))
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    with listener:
+        listener.bind(f"\0lessons-test-{os.getpid()}-{time.monotonic_ns()}".encode())
+        listener.listen(1)
+        start = time.monotonic()
+        hook_server._serve(listener)
+    assert time.monotonic() - start < 5
+    assert next(changes, "done") == "done"
