@@ -9,7 +9,8 @@ and nothing else that a hook reads: no store, config or session state.
 It serves only processes of its own user (``SO_PEERCRED``). It exits when another server
 holds its name, when its interpreter or a file of a module it has loaded changes or goes
 (``Loaded``: looked at on every call, and every ``CHECK_SECONDS`` without one), after
-``MAX_REQUESTS`` requests (whatever a long life might accumulate stays bounded), on a
+``MAX_REQUESTS`` requests or once it holds ``MAX_RESIDENT_BYTES`` (whatever a long life
+or a rebuild of a large store leaves behind stays bounded), on a
 ``stop`` request (``lessons server stop``), or after ``IDLE_SECONDS`` without one.
 """
 
@@ -32,6 +33,9 @@ from lessons_core.jsonio import dumps
 IDLE_SECONDS = 15 * 60
 # How often a server without calls looks whether its install is still there.
 CHECK_SECONDS = 60.0
+# A call that rebuilt a large index leaves the process this large or more (a rebuild of
+# 50,000 lessons: ~260 MB): the server then exits, and the next call starts a lean one.
+MAX_RESIDENT_BYTES = 96 << 20
 MAX_REQUESTS = 20_000
 # A request is sent at once, whole: one that has not arrived by then is dropped.
 REQUEST_SECONDS = 2.0
@@ -147,7 +151,7 @@ def _serve(listener: socket.socket) -> None:
             with contextlib.suppress(OSError):  # the hook gave up: it answers itself
                 connection.sendall(reply)
         served += 1
-        if last:
+        if last or _resident() > MAX_RESIDENT_BYTES:
             return
 
 
@@ -178,6 +182,16 @@ def _reply(
     if request.kind == hook_client.STOP:
         return hook_client.SERVED, True
     return hook_client.DECLINED, False
+
+
+def _resident() -> int:
+    """This process's resident memory in bytes (0 where /proc does not say)."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            pages = int(statm.read().split()[1])
+    except (OSError, ValueError, IndexError):
+        return 0
+    return pages * os.sysconf("SC_PAGE_SIZE")
 
 
 def main() -> None:

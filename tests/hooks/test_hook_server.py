@@ -2,14 +2,16 @@
 to a warm process of the same install answers as the hook's own process would, and every
 way the server can fail leaves the call to the hook's own process, in bounded time.
 
-Real hook processes, a real server of this install, real repos. A hook process that is
-forbidden to import ``hook_runner`` (``SERVED_ONLY``) can only answer through the server:
-it fails loudly if it falls back, which proves that a call was served.
+Real hook processes, a real server, real repos. The hooks and servers run from an install
+of this tree of the module's own (a venv in a temp folder), so their server is no other
+test's: the real harness clients of tests/e2e, run meanwhile by another worker, use the
+test interpreter's. A hook process that is forbidden to import ``hook_runner``
+(``SERVED_ONLY``) can only answer through the server: it fails loudly if it falls back,
+which proves that a call was served.
 """
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import socket
@@ -22,10 +24,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
+from bench.installs import Install, linked
 from lessons_cli import hook_client, hook_server
-from lessons_cli.app import cli
 from lessons_core import local_service
 from lessons_core.store.layout import HOOK_SERVER_STARTED, Layout
 from lessons_core.store.project import init_project
@@ -51,11 +52,40 @@ def _env(**extra: str) -> dict[str, str]:
     return env
 
 
+INSTALL: list[Install] = []  # this module's install, made once per worker
+
+
+@pytest.fixture(scope="module", autouse=True)
+def install(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Install]:
+    """A venv whose python imports this tree, its server stopped at the end."""
+    INSTALL.append(linked(tmp_path_factory.mktemp("install")))
+    yield INSTALL[0]
+    _python(STOP_CODE)
+    INSTALL.clear()
+
+
+def _python(code: str, **extra: str) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [INSTALL[0].python, "-c", code],
+        check=False,
+        capture_output=True,
+        env=_env(**extra),
+        timeout=60,
+    )
+
+
+STATUS_CODE = (
+    "import sys; from lessons_cli.hook_client import STATUS, request; "
+    "sys.stdout.buffer.write(request(STATUS) or b'')"
+)
+STOP_CODE = "from lessons_cli.hook_client import STOP, request; request(STOP)"
+
+
 def _hook(
     data: dict[str, Any], cwd: Path, code: str = HOOK, **extra: str
 ) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(
-        [sys.executable, "-c", code.format(harness=H)],
+        [INSTALL[0].python, "-c", code.format(harness=H)],
         input=json.dumps(data).encode(),
         capture_output=True,
         cwd=cwd,
@@ -73,7 +103,7 @@ def _context(done: subprocess.CompletedProcess[bytes]) -> str:
 
 
 def _status() -> dict[str, Any] | None:
-    reply = hook_client.request(hook_client.STATUS)
+    reply = _python(STATUS_CODE).stdout
     return json.loads(reply) if reply else None
 
 
@@ -88,22 +118,14 @@ def _until(check: Callable[[], Any], what: str) -> Any:
 
 
 @pytest.fixture
-def server(project: Layout, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    """This install's server, started the way a user's first hook starts it. There is one
-    per install, and tests stop and stall it: one test at a time holds it, whichever
-    worker runs it (a lock beside every worker's temp folder)."""
-    with open(tmp_path_factory.getbasetemp().parent / "hook-server.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        yield from _started(project)
-
-
-def _started(project: Layout) -> Iterator[dict[str, Any]]:
+def server(project: Layout) -> Iterator[dict[str, Any]]:
+    """The module install's server, started the way a user's first hook starts it."""
     write_lesson(project, "a-import-safe", RULE, files=("src/a.py",))
     first = _hook(payload(H, "pre_tool_use_edit", project.root, session_id="s-first"), project.root)
     assert RULE in _context(first)
     status = _until(_status, "a server started by the first hook")
     yield status
-    hook_client.request(hook_client.STOP)
+    _python(STOP_CODE)
     _until(lambda: not _alive(status["pid"]), "the server stopped")
 
 
@@ -116,7 +138,7 @@ def test_the_first_hook_answers_itself_and_starts_a_server_in_the_background(
 ) -> None:
     """The first call is answered in its own process; the server it started is this
     install's and this user's, and the start is marked in the repo's local folder."""
-    assert server["python"] == sys.executable
+    assert server["python"] == INSTALL[0].python
     assert Path(server["package"]) == Path(hook_client.__file__).parent
     assert os.path.exists(project.local(HOOK_SERVER_STARTED))
     assert Path(f"/proc/{server['pid']}/status").read_text().count(f"\t{os.getuid()}\t") >= 1
@@ -387,30 +409,37 @@ def test_a_served_call_loads_only_the_client(project: Layout, server: dict[str, 
     }, loaded
 
 
-def test_lessons_server_status_and_stop(
-    server: dict[str, Any], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_lessons_server_status_and_stop(server: dict[str, Any]) -> None:
     """``lessons server status`` names the running server; ``stop`` stops it, and status
     then says none runs (and ``--json`` says so to a program)."""
-    monkeypatch.delenv(hook_client.SWITCH)
-    status = CliRunner().invoke(cli, ["server", "status", "--json"])
-    assert status.exit_code == 0, status.output
-    shown = json.loads(status.output)
+
+    def lessons(*args: str) -> str:
+        done = subprocess.run(
+            [INSTALL[0].lessons, "server", *args],
+            check=False,
+            capture_output=True,
+            text=True,
+            env=_env(),
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    shown = json.loads(lessons("status", "--json"))
     assert shown["running"] is True
     assert shown["pid"] == server["pid"]
-    assert (
-        f"hook server {server['pid']} runs since"
-        in CliRunner().invoke(cli, ["server", "status"]).output
-    )
-    stopped = CliRunner().invoke(cli, ["server", "stop"])
-    assert stopped.output == "hook server stopped\n"
+    assert f"hook server {server['pid']} runs since" in lessons("status")
+    assert lessons("stop") == "hook server stopped\n"
     _until(lambda: not _alive(server["pid"]), "the server stopped")
-    after = json.loads(CliRunner().invoke(cli, ["server", "status", "--json"]).output)
-    assert after == {"enabled": True, "running": False}
-    assert (
-        CliRunner().invoke(cli, ["server", "stop"]).output
-        == "no hook server runs for this install\n"
+    assert json.loads(lessons("status", "--json")) == {"enabled": True, "running": False}
+    assert lessons("stop") == "no hook server runs for this install\n"
+    off = subprocess.run(
+        [INSTALL[0].lessons, "server", "status"],
+        check=False,
+        capture_output=True,
+        text=True,
+        env=_env(**{hook_client.SWITCH: "0"}),
     )
+    assert "turned off: LESSONS_HOOK_SERVER" in off.stdout
 
 
 def test_an_idle_server_exits_once_its_install_is_gone(
@@ -429,3 +458,30 @@ def test_an_idle_server_exits_once_its_install_is_gone(
         hook_server._serve(listener)
     assert time.monotonic() - start < 5
     assert next(changes, "done") == "done"
+
+
+def test_a_server_grown_large_exits_after_the_call_that_grew_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A call that leaves the server over MAX_RESIDENT_BYTES (a rebuild of a large store)
+    is answered, and then the server exits, so a lean one serves the next call."""
+    monkeypatch.setattr(hook_server, "_resident", lambda: hook_server.MAX_RESIDENT_BYTES + 1)
+    name = f"\0lessons-test-{os.getpid()}-{time.monotonic_ns()}".encode()
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    replies: list[bytes | None] = []
+
+    def ask_status() -> None:
+        listening = local_service.connect(name, 5.0)
+        assert listening is not None
+        replies.append(hook_client.ask(listening, hook_client.STATUS, "", b""))
+
+    with listener:
+        listener.bind(name)
+        listener.listen(1)
+        asking = threading.Thread(target=ask_status)
+        asking.start()
+        hook_server._serve(listener)  # returns: the server would exit here
+        asking.join(5)
+    (reply,) = replies
+    assert reply is not None
+    assert json.loads(reply)["pid"] == os.getpid()
