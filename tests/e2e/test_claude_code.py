@@ -9,12 +9,14 @@ records every request, so the assertions read exactly what reached the model and
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from lessons_cli import hook_client
 from lessons_core.delivery.deliver import GATE_PREFIX
 from tests.e2e.claude_project import (
     CLAUDE_EVENTS,
@@ -118,6 +120,47 @@ def test_a_read_brings_the_file_rule_before_the_edit_and_the_edit_runs(
     assert "VALUE = 1" in result_text(tool_results(fake.requests[first])[-1])  # the Read's
     assert (project.root / "src" / "app.py").read_text() == "VALUE = 2\n"
     assert _blob(fake.requests[-1]).count(APP_RULE) == 1
+
+
+def test_a_session_after_the_first_is_answered_by_the_hook_server(project: Project) -> None:
+    """The hooks of a session after the first are answered by this install's hook server,
+    warm from the first: it answers the same hook calls of the real client (the read, the
+    edit, the prompt) and the rule still comes with the read, before the edit."""
+    fake = project.fake
+    fake.scenarios["read"] = [
+        ToolCall("Read", {"file_path": str(project.root / "src" / "app.py")}),
+        edit_call(project.root, "VALUE = 1", "VALUE = 2"),
+    ]
+    project.claude("SCENARIO:read change the app", "--allowedTools", TOOLS)
+    before = _server_status()
+    fake.requests.clear()
+    fake.observed.clear()
+    fake.probe = _app_text(project)
+    fake.scenarios["read"] = [
+        ToolCall("Read", {"file_path": str(project.root / "src" / "app.py")}),
+        edit_call(project.root, "VALUE = 2", "VALUE = 3"),
+    ]
+    result = project.claude("SCENARIO:read change it again", "--allowedTools", TOOLS)
+    after = _server_status()
+    assert result["permission_denials"] == []
+    first = _first_with(fake.requests, APP_RULE)
+    assert fake.observed[first] == "VALUE = 2\n"
+    assert _answer_to(fake.requests, first) == "Edit"
+    assert after["pid"] == before["pid"]
+    # SessionStart, UserPromptSubmit, the Read, the Edit and Stop at least (other workers'
+    # clients may use the same server meanwhile: never fewer).
+    assert after["requests"] - before["requests"] >= 5, (before, after)
+
+
+def _server_status() -> dict[str, Any]:
+    """This install's hook server's status, once one runs (the first hook starts it)."""
+    for _ in range(200):
+        reply = hook_client.request(hook_client.STATUS)
+        if reply:
+            status: dict[str, Any] = json.loads(reply)
+            return status
+        time.sleep(0.05)
+    raise AssertionError("no hook server started")
 
 
 def test_a_new_file_is_refused_once_with_its_rule_and_the_retry_writes_it(
