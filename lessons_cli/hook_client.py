@@ -58,7 +58,8 @@ SERVED, DECLINED = b"+", b"-"
 
 
 def enabled() -> bool:
-    return local_service.available() and os.environ.get(SWITCH, "").lower() not in OFF
+    # The switch first: a hook with the server off loads no socket module.
+    return os.environ.get(SWITCH, "").lower() not in OFF and local_service.available()
 
 
 def address() -> bytes:

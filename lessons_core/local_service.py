@@ -12,8 +12,10 @@ marker file in ``.lessons/local/`` holds when), in a session of its own, with ``
 its working directory, /dev/null for its standard streams and no other descriptor of
 the hook's: the harness waits for the hook's output to close, never for them.
 
-Only ``os``, ``sys`` and ``_socket`` (not ``socket``, which imports ``enum`` and more) are
-imported here: a hook that finds its server warm pays for little else.
+Only ``os`` and ``sys`` are imported here, and ``_socket`` (not ``socket``, which imports
+``enum`` and more) when a socket is needed: a hook that finds its server warm pays for
+little else, and one with the server turned off (or not on Linux) does not load even
+``_socket``, a shared library that takes 0.6-1 ms to load.
 """
 
 from __future__ import annotations
@@ -21,29 +23,37 @@ from __future__ import annotations
 import os
 import sys
 
-try:
-    import _socket
-
-    _HAVE_SOCKETS = True
-except ImportError:  # an interpreter without CPython's socket module: no server, no watcher
-    _HAVE_SOCKETS = False
-
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
+    from socket import socket
+    from types import ModuleType
     from typing import TypeAlias
 
-    Connection: TypeAlias = "tuple[_socket.socket, int]"  # a socket, the pid at its end
+    Connection: TypeAlias = "tuple[socket, int]"  # a socket, the pid at its end
+
+
+def _sockets() -> ModuleType | None:
+    """CPython's socket module, loaded on first use; None where there is none."""
+    try:
+        import _socket
+    except ImportError:
+        return None
+    return _socket
 
 
 def available() -> bool:
-    """Whether this system has abstract socket names and ``SO_PEERCRED``."""
-    return _HAVE_SOCKETS and sys.platform.startswith("linux")
+    """Whether this system has abstract socket names and ``SO_PEERCRED``, and this
+    interpreter CPython's socket module."""
+    return sys.platform.startswith("linux") and _sockets() is not None
 
 
-def peer(sock: _socket.socket) -> tuple[int, int]:
+def peer(sock: socket) -> tuple[int, int]:
     """``(pid, uid)`` of the process at the other end of the connected ``sock``."""
-    credentials = sock.getsockopt(_socket.SOL_SOCKET, _socket.SO_PEERCRED, 12)
+    sockets = _sockets()
+    if sockets is None:
+        raise OSError("no socket module")
+    credentials = sock.getsockopt(sockets.SOL_SOCKET, sockets.SO_PEERCRED, 12)
     return (
         int.from_bytes(credentials[0:4], sys.byteorder, signed=True),
         int.from_bytes(credentials[4:8], sys.byteorder),
@@ -53,10 +63,11 @@ def peer(sock: _socket.socket) -> tuple[int, int]:
 def connect(address: bytes, timeout: float) -> Connection | None:
     """A connection to ``address`` and the pid of the process there, if one of this
     user's processes listens there; None otherwise (``OSError`` is never raised)."""
-    if not available():
+    sockets = _sockets()
+    if sockets is None or not available():
         return None
     try:
-        sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+        sock: socket = sockets.socket(sockets.AF_UNIX, sockets.SOCK_STREAM)
     except OSError:
         return None
     try:
@@ -72,7 +83,7 @@ def connect(address: bytes, timeout: float) -> Connection | None:
     return sock, pid
 
 
-def read_all(sock: _socket.socket, limit: int) -> bytes:
+def read_all(sock: socket, limit: int) -> bytes:
     """What ``sock`` sends until it closes, at most ``limit`` bytes (more: ``ValueError``)."""
     blocks: list[bytes] = []
     size = 0

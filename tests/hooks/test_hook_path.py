@@ -44,7 +44,7 @@ HOOK_PATH: dict[str, frozenset[str]] = {
     "lessons_cli": frozenset(),
     "lessons_cli.main": frozenset(),
     "lessons_cli.hook_client": frozenset(),  # the hook server first, when one is warm
-    "lessons_core.local_service": frozenset({"_socket"}),  # built in: the server's socket
+    "lessons_core.local_service": frozenset(),  # _socket only to reach a server
     "lessons_cli.hook_runner": frozenset(),
     "lessons_cli.harnesses": frozenset(),
     "lessons_cli.harnesses.spec": frozenset(),

@@ -485,3 +485,19 @@ def test_a_server_grown_large_exits_after_the_call_that_grew_it(
     (reply,) = replies
     assert reply is not None
     assert json.loads(reply)["pid"] == os.getpid()
+
+
+def test_a_hook_with_the_server_off_loads_no_socket_module(project: Layout) -> None:
+    """``LESSONS_HOOK_SERVER=0``: the hook answers in its own process without loading
+    ``_socket`` (a shared library, up to a millisecond), nor starting a server. The index
+    is built first: a rebuild loads pathspec, whose typing_extensions loads ``_socket``."""
+    write_lesson(project, "a-import-safe", RULE, files=("src/a.py",))
+    _hook(_edit(project.root, "s-build"), project.root, **{hook_client.SWITCH: "0"})
+    code = (
+        "import atexit, sys; atexit.register(lambda: sys.stderr.write("
+        "'SOCKET' if '_socket' in sys.modules else 'NONE')); " + HOOK
+    )
+    done = _hook(_edit(project.root, "s-off"), project.root, code, **{hook_client.SWITCH: "0"})
+    assert RULE in _context(done)
+    assert done.stderr.decode().endswith("NONE"), done.stderr.decode()
+    assert not os.path.exists(project.local(HOOK_SERVER_STARTED))
