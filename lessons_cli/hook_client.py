@@ -146,20 +146,12 @@ def _stop(pid: int) -> None:
 
 
 def _read_input() -> bytes:
-    """The hook's input, up to one byte past ``MAX_PAYLOAD_BYTES`` (whoever answers then
-    refuses it)."""
-    blocks: list[bytes] = []
-    size = 0
-    while size <= MAX_PAYLOAD_BYTES:
-        try:
-            block = os.read(0, 1 << 16)
-        except OSError:  # no input at all (a closed descriptor)
-            break
-        if not block:
-            break
-        blocks.append(block)
-        size += len(block)
-    return b"".join(blocks)
+    """The hook's input, up to a block past ``MAX_PAYLOAD_BYTES`` (whoever answers then
+    refuses it); nothing when it cannot be read (a closed descriptor)."""
+    try:
+        return local_service.read_up_to(lambda size: os.read(0, size), MAX_PAYLOAD_BYTES)
+    except OSError:
+        return b""
 
 
 def _write(answer: bytes) -> None:

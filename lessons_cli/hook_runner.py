@@ -14,7 +14,7 @@ import sys
 
 from lessons_cli.harnesses import MAX_PAYLOAD_BYTES
 from lessons_cli.harnesses import harness as harness_module
-from lessons_core import fsutil, hookjson
+from lessons_core import fsutil, hookjson, local_service
 from lessons_core.store.config import load_config
 from lessons_core.store.layout import Layout, contained, find_root
 
@@ -80,17 +80,11 @@ def _run(harness: str, stdin: BinaryIO | None, stdout: BinaryIO | None) -> int:
 
 
 def _read_input(stream: BinaryIO) -> bytes:
-    """All of ``stream``, read a block at a time (``read(n)`` with a large ``n`` would
-    allocate ``n`` bytes up front); ``ValueError`` past ``MAX_PAYLOAD_BYTES``."""
-    blocks: list[bytes] = []
-    size = 0
-    while size <= MAX_PAYLOAD_BYTES:
-        block = stream.read(1 << 16)
-        if not block:
-            return b"".join(blocks)
-        blocks.append(block)
-        size += len(block)
-    raise ValueError(f"hook input is over {MAX_PAYLOAD_BYTES:,} bytes; not read")
+    """All of ``stream``; ``ValueError`` past ``MAX_PAYLOAD_BYTES``."""
+    data = local_service.read_up_to(stream.read, MAX_PAYLOAD_BYTES)
+    if len(data) > MAX_PAYLOAD_BYTES:
+        raise ValueError(f"hook input is over {MAX_PAYLOAD_BYTES:,} bytes; not read")
+    return data
 
 
 def _log(root: str | None, harness: str, event: str, problems: list[BaseException]) -> None:

@@ -25,7 +25,7 @@ import sys
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Callable, Mapping, Sequence
     from socket import socket
     from types import ModuleType
     from typing import TypeAlias
@@ -83,18 +83,28 @@ def connect(address: bytes, timeout: float) -> Connection | None:
     return sock, pid
 
 
-def read_all(sock: socket, limit: int) -> bytes:
-    """What ``sock`` sends until it closes, at most ``limit`` bytes (more: ``ValueError``)."""
+def read_up_to(read: Callable[[int], bytes], limit: int) -> bytes:
+    """What ``read`` (a stream's ``read``, a socket's ``recv``) gives, a block at a time
+    (``read(n)`` with a large ``n`` would allocate ``n`` bytes up front), until it gives
+    nothing or more than ``limit`` bytes have come: then the caller refuses them all.
+    The hook's input is read this way too, in the hook client and the hook runner."""
     blocks: list[bytes] = []
     size = 0
-    while True:
-        block = sock.recv(1 << 16)
+    while size <= limit:
+        block = read(1 << 16)
         if not block:
-            return b"".join(blocks)
-        size += len(block)
-        if size > limit:
-            raise ValueError(f"more than {limit:,} bytes")
+            break
         blocks.append(block)
+        size += len(block)
+    return b"".join(blocks)
+
+
+def read_all(sock: socket, limit: int) -> bytes:
+    """What ``sock`` sends until it closes, at most ``limit`` bytes (more: ``ValueError``)."""
+    data = read_up_to(sock.recv, limit)
+    if len(data) > limit:
+        raise ValueError(f"more than {limit:,} bytes")
+    return data
 
 
 def age(path: str) -> float | None:
