@@ -10,11 +10,7 @@ file no rule is about. "direct command, silent" is the silent call as the launch
 it (the interpreter, isolated and without site, on lessons' entry file): the difference
 to "silent: nothing applies" is what the launcher costs; "launcher, no variable, silent"
 is the same call through the form written for harnesses that name no project folder
-(Codex CLI, Cursor).
-
-Every row but the "own process" ones runs with the hook server on, as a user's hooks do:
-the warm-up run of each row starts it where no server runs yet, and the measured runs
-hand their calls to it (lessons_cli.hook_client). The "own process" rows turn it off.
+(Codex CLI, Cursor). Every call answers in its own process, as a user's hooks do.
 """
 
 from __future__ import annotations
@@ -26,7 +22,6 @@ from dataclasses import dataclass
 from bench.graphs import Graph
 from bench.installs import Install
 from bench.timing import RUN, Probe
-from lessons_cli.hook_client import SWITCH
 from lessons_core.store.launcher import hook_command
 
 
@@ -46,11 +41,8 @@ KINDS = (
     "read: nothing applies",
     "silent: all shown",
 )
-# The edit and command again with the hook server turned off: each answered in the hook's
-# own process, as on systems without the server or on a call that finds none warm.
-OWN_PROCESS = {"edit": "edit, own process", "command": "command, own process"}
 # The rows that must deliver; every other row must stay silent.
-DELIVERING = ("edit", "command", "prompt", *OWN_PROCESS.values())
+DELIVERING = ("edit", "command", "prompt")
 DIRECT = "direct command, silent"
 # The form written for harnesses that name no project folder (Codex CLI, Cursor).
 NO_VARIABLE = "launcher, no variable, silent"
@@ -106,14 +98,7 @@ def rows(graph: Graph, install: Install) -> list[Row]:
     no_variable = ("sh", "-c", hook_command("claude-code", None))
     quiet = inputs["silent: nothing applies"]
     kinds = [kind for kind in KINDS if kind != "command" or graph.command]
-    own = [
-        # A session of their own: the server's rows must not have shown their rules.
-        Row(graph, name, Probe(argv, graph.root, inputs[kind].replace(b'"bench-', b'"own-'),
-                               (*env, (SWITCH, "0"))))
-        for kind, name in OWN_PROCESS.items() if kind in kinds
-    ]  # fmt: skip
     return [Row(graph, kind, Probe(argv, graph.root, inputs[kind], env)) for kind in kinds] + [
-        *own,
         Row(graph, DIRECT, Probe(direct, graph.root, quiet)),
         Row(graph, NO_VARIABLE, Probe(no_variable, graph.root, quiet, env)),
     ]

@@ -16,12 +16,9 @@ from bench.timing import Measure
 # Ratio targets by (graph role, call): role 0 is the corpus, 1 the smaller synthetic graph,
 # 2 the larger one.
 TARGETS = {
-    (0, "edit"): 2.0,
-    (0, "command"): 2.0,
-    (1, "edit"): 4.0,
-    (1, "prompt"): 5.0,
-    (2, "edit"): 3.0,
-    (2, "command"): 3.0,
+    **{(0, kind): 3.0 for kind in ("edit", "command", "prompt")},
+    **{(1, kind): 4.0 for kind in ("edit", "command")},
+    **{(2, kind): 4.0 for kind in ("edit", "command", "prompt")},
 }
 # Rows that must cost no more than the graph's delivering calls.
 QUIET = ("silent", "read")

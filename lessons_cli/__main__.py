@@ -17,9 +17,7 @@ pays for site only when it needs it.
 A hook allocates its modules' objects once and exits: the cyclic collector's passes over
 them while they are imported (about fifteen on an edit, ~1.5 ms) free nothing. For a
 hook, the first generation's threshold is raised so that they do not run; a long call (a
-rebuild of a large store) still collects, every ``HOOK_GC_THRESHOLD`` allocations. The
-hook server (``hook-server``) runs the same calls, and a rebuild of 50,000 lessons there
-took 5.8 s at the default threshold and 4.6 s with it (medians of five).
+rebuild of a large store) still collects, every ``HOOK_GC_THRESHOLD`` allocations.
 """
 
 from __future__ import annotations
@@ -36,7 +34,7 @@ if TYPE_CHECKING:
 
 HOOK_GC_THRESHOLD = 100_000
 
-if sys.argv[1:2] in (["hook"], ["hook-server"]):
+if sys.argv[1:2] == ["hook"]:
     gc.set_threshold(HOOK_GC_THRESHOLD)
 
 if not __package__:

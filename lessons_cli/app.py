@@ -39,7 +39,6 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("replay", "replay_command"),
     ("harvest", "harvest_command"),
     ("hook", "hook_command"),
-    ("server", "server_group"),
     ("mcp", "mcp_command"),
     ("validate", "validate_command"),
     ("doctor", "doctor_command"),

@@ -14,7 +14,7 @@ import sys
 
 from lessons_cli.harnesses import MAX_PAYLOAD_BYTES
 from lessons_cli.harnesses import harness as harness_module
-from lessons_core import fsutil, hookjson, local_service
+from lessons_core import fsutil, hookjson
 from lessons_core.store.config import load_config
 from lessons_core.store.layout import Layout, contained, find_root
 
@@ -81,7 +81,7 @@ def _run(harness: str, stdin: BinaryIO | None, stdout: BinaryIO | None) -> int:
 
 def _read_input(stream: BinaryIO) -> bytes:
     """All of ``stream``; ``ValueError`` past ``MAX_PAYLOAD_BYTES``."""
-    data = local_service.read_up_to(stream.read, MAX_PAYLOAD_BYTES)
+    data = stream.read(MAX_PAYLOAD_BYTES + 1)
     if len(data) > MAX_PAYLOAD_BYTES:
         raise ValueError(f"hook input is over {MAX_PAYLOAD_BYTES:,} bytes; not read")
     return data

@@ -1,8 +1,7 @@
 """Entry point of the ``lessons`` console script.
 
 ``lessons hook HARNESS`` runs on every tool call, so it is dispatched here, before the
-click application (and click itself) is imported, as is the hook server those calls
-start (``hook-server``); everything else goes through click.
+click application (and click itself) is imported; everything else goes through click.
 """
 
 from __future__ import annotations
@@ -21,15 +20,10 @@ def main(argv: list[str] | None = None) -> None:
         return
     if len(args) == 2 and args[0] == "hook":
         from lessons_cli.harnesses import HARNESSES
-        from lessons_cli.hook_client import hook
+        from lessons_cli.hook_runner import run_hook
 
         if args[1] in HARNESSES:
-            raise SystemExit(hook(args[1]))
-    if args == ["hook-server"]:  # started by a hook (lessons_cli.hook_client), not by people
-        from lessons_cli.hook_server import main as serve
-
-        serve()
-        return
+            raise SystemExit(run_hook(args[1]))
     from lessons_cli.app import run
 
     run(args)

@@ -13,7 +13,6 @@ from click.testing import CliRunner, Result
 
 from bench.graphs import CORPUS
 from lessons_cli.app import cli
-from lessons_cli.hook_client import STOP, SWITCH, request
 from lessons_core.store.files import create_lesson
 from lessons_core.store.layout import Layout
 from lessons_core.store.model import Lesson, Status, Triggers
@@ -136,20 +135,6 @@ def save_lesson(
 def corpus_dir() -> Path:
     """The real agentsmesh corpus: the project's own copy under bench/corpus/."""
     return CORPUS
-
-
-# Tests run hooks in their own processes, as they always did, unless they ask for the hook
-# server (tests/hooks/test_hook_server.py) or run a real harness client, whose hooks get
-# ``harness_env`` below, which leaves this out: those run through the server, as a
-# user's do. ``LESSONS_HOOK_SERVER=1 bash scripts/test`` runs every test through it.
-os.environ.setdefault(SWITCH, "0")
-
-
-def pytest_sessionfinish(session: pytest.Session) -> None:
-    """No hook server of this install outlives the tests that started it (stopped once
-    every worker is done: a worker that finishes first would stop it under the others)."""
-    if not hasattr(session.config, "workerinput"):
-        request(STOP)
 
 
 # The bin folder of the interpreter running the tests: the install a harness's hook finds

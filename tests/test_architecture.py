@@ -96,7 +96,6 @@ LAYERS: tuple[frozenset[str], ...] = (
             "hookjson",
             "platforms",
             "workflow_commands",
-            "local_service",
         }
     ),
     frozenset({"containment", "git", "matching"}),

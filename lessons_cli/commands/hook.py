@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from lessons_cli.harnesses import HARNESSES
-from lessons_cli.hook_client import hook
+from lessons_cli.hook_runner import run_hook
 
 
 @click.command("hook")
@@ -45,4 +45,4 @@ def hook_command(harness: str) -> None:
       echo '{"hook_event_name": "SessionStart", "session_id": "s1", "source": "startup",
         "cwd": "'"$PWD"'"}' | lessons hook claude-code
     """
-    raise SystemExit(hook(harness))
+    raise SystemExit(run_hook(harness))

@@ -59,8 +59,7 @@ HARNESSES: dict[str, str] = {
 
 
 # A hook's input (a harness's JSON for one event) is read up to this many bytes; a larger
-# one is refused (logged, silent), as no tool call's JSON is that large. Here because both
-# ways of answering read it: hook_client (for the server) and hook_runner.
+# one is refused (logged, silent), as no tool call's JSON is that large.
 MAX_PAYLOAD_BYTES = 16 << 20
 
 

@@ -150,7 +150,7 @@ def at_session_start(layout: Layout, key: str, config: Config) -> str | None:
     # It comes right after the session note, which says what the header would.
     header = block_header(lessons, config.session_note)
     try:
-        index = cached_index(layout, watch_from=config.watch_from)[0]
+        index = cached_index(layout, sampled_from=config.sampled_check_from)[0]
         block = fit(index, budget, topics, lessons, header)
     except CorruptIndex:  # a damaged part surfaced on first use: never trust it
         block = fit(rebuilt_index(layout)[0], budget, topics, lessons, header)

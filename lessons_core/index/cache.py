@@ -1,4 +1,4 @@
-"""The recall index cached under ``.lessons/local/``: checked on every use, never stale.
+"""The recall index cached under ``.lessons/local/``: checked on every use.
 
 Every recall first compares the lesson files with what the cache was built from: the list
 of ``*.json`` names and, per file, ``(mtime_ns, ctime_ns, size, inode, links)``. Any difference
@@ -17,6 +17,14 @@ The folder is listed again only when its own stat data changed: adding, removing
 renaming a file changes it, rewriting one does not, and every file is stat-ed anyway. A
 folder changed at or after the clock is listed on every check, as a racy file is read.
 
+A store of ``sampled_check_from`` files or more (config.json, default 5,000) is checked
+in two parts per call: the folder's own stat data, which every added, removed or renamed
+file changes (lessons, git and most editors write by renaming a new file into place), and
+one window of ``WINDOW_FILES`` files, the next one on the next call. An edit in place of
+a file is then seen within as many calls as the store has windows (13 at 50,000 files)
+rather than on the next one; in exchange no call stats every file, and no process other
+than the hook's own is needed.
+
 A rebuild re-reads only files whose stat data changed: each file's compiled triggers are
 kept in the cache too (``lessons_core.index.build.Digest``), so adding one lesson to
 50,000 costs one parse plus the assembly, not 50,000 parses and glob compilations.
@@ -30,11 +38,20 @@ A missing, damaged or foreign-version cache is rebuilt, never trusted; a store w
 from __future__ import annotations
 
 import os
+import stat
 
 from lessons_core.index.file_format import CorruptIndex, Reader, read_index
-from lessons_core.index.file_scan import NUMBERS, UNREADABLE, Listing, Scan, pack, unpack
+from lessons_core.index.file_scan import (
+    NUMBERS,
+    UNREADABLE,
+    Listing,
+    Scan,
+    pack,
+    stat_numbers,
+    unpack,
+)
 from lessons_core.index.file_scan import signature as signature_of
-from lessons_core.store.layout import INDEX_CACHE, INDEX_LOCK, WATCH_STARTED, WATCH_VERIFIED
+from lessons_core.store.layout import CHECK_WINDOW, INDEX_CACHE, INDEX_LOCK
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
@@ -54,8 +71,7 @@ if TYPE_CHECKING:
 class Meta:
     """What the cache was built from. The index file's header holds the counts, the
     folder's stat data and the broken files; the names and stat data of every lesson file
-    (megabytes at 50,000 files) are parts of their own, read only by a full check, so a
-    hook the watcher vouches for never reads them."""
+    (megabytes at 50,000 files) are parts of their own, read only by a check."""
 
     __slots__ = ("_parts", "_reader", "broken", "files", "folder_stat")
 
@@ -131,6 +147,30 @@ class Meta:
             return False
         return racy_unchanged(folder, self.racy)
 
+    def is_sampled_current(self, folder: str, window: int) -> bool:
+        """Whether the folder is unchanged (no file added, removed or renamed: every write
+        of lessons, git and most editors is a rename) and the files of ``window`` (a share
+        of ``WINDOW_FILES``) have their indexed stat data. A folder changed within the
+        build's clock tick, or racy files, fall back to ``is_current``."""
+        if tuple(self.folder_stat) == UNREADABLE or self.racy:
+            return self.is_current(folder)
+        try:
+            fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+        except OSError:
+            return False
+        try:
+            if signature_of(os.fstat(fd)) != tuple(self.folder_stat):
+                return False
+            first = window * WINDOW_FILES
+            names = self.names.split("\0")[first : first + WINDOW_FILES]
+            width = NUMBERS * 8
+            stats = self.stats[first * width : (first + len(names)) * width]
+            return pack(stat_numbers(fd, names)) == stats
+        except CorruptIndex:
+            return False
+        finally:
+            os.close(fd)
+
     def is_current(self, folder: str, scan: Scan | None = None) -> bool:
         """``is_fresh`` against ``scan`` (by default the folder now); False when the parts
         it reads are damaged."""
@@ -157,37 +197,51 @@ def racy_unchanged(folder: str, racy: Any) -> bool:
 
 
 def cached_index(
-    layout: Layout, *, watch_from: int = 0
+    layout: Layout, *, sampled_from: int = 0
 ) -> tuple[RecallIndex, list[InvalidLessonFile]]:
     """The index of ``layout``'s lesson files, from the cache when it is fresh, and the
     files that failed to parse.
 
-    From ``watch_from`` lesson files on (0: never), a watcher may vouch that nothing
-    changed since the last full check (``lessons_core.index.watcher_client``); it is asked
-    before the cache is opened, so a change after the question always shows in its count.
+    From ``sampled_from`` lesson files on (0: never), a call checks the folder and one
+    window of ``WINDOW_FILES`` files, the next window on the next call
+    (``Meta.is_sampled_current``).
     """
     folder = layout.under("lessons")
-    seen = None
-    if watch_from and _watched(layout):
-        from lessons_core.index import watcher_client
-
-        seen = watcher_client.state(folder)
     opened = _open(layout)
     if opened is not None:
         reader, meta = opened
-        # The record names the cache file it vouches for: another file (a rebuild that
-        # finished late, say) is checked in full.
-        if (
-            seen is not None
-            and meta.files >= watch_from
-            and watcher_client.verified(layout) == f"{seen} {reader.identity()}"
-        ):
-            return read_index(reader), _broken(layout, meta)
-        if meta.is_current(folder):
-            if watch_from and meta.files >= watch_from:
-                _vouch(layout, seen, reader)
+        if sampled_from and meta.files >= sampled_from:
+            fresh = meta.is_sampled_current(folder, _next_window(layout, meta.files))
+        else:
+            fresh = meta.is_current(folder)
+        if fresh:
             return read_index(reader), _broken(layout, meta)
     return _rebuild(layout, trust=True)
+
+
+# Files a call of a large store checks: a window's stats cost about what a small store's
+# whole check does (docs/performance.md).
+WINDOW_FILES = 4000
+
+
+def _next_window(layout: Layout, files: int) -> int:
+    """The window this call checks: the one after the last call's (kept in ``local/``), so
+    every file is checked once in every ``ceil(files / WINDOW_FILES)`` calls. Where the
+    number cannot be kept, a random window."""
+    windows = -(-files // WINDOW_FILES)
+    try:
+        # Never through a link nor into a FIFO: the number is this clone's, in local/.
+        flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK
+        with os.fdopen(os.open(layout.local(CHECK_WINDOW), flags, 0o666), "r+b") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raise OSError("not a regular file")
+            window = (int(handle.read(20) or b"-1") + 1) % windows
+            handle.seek(0)
+            handle.truncate()
+            handle.write(b"%d" % window)
+        return window
+    except (OSError, ValueError):
+        return int.from_bytes(os.urandom(4), "big") % windows
 
 
 def cache_state(layout: Layout) -> str:
@@ -197,23 +251,6 @@ def cache_state(layout: Layout) -> str:
         return "missing"
     _reader, meta = opened
     return "fresh" if meta.is_current(layout.under("lessons")) else "stale"
-
-
-def _watched(layout: Layout) -> bool:
-    """Whether a watcher was ever started for this store (small stores never ask one)."""
-
-    return any(os.path.exists(layout.local(name)) for name in (WATCH_STARTED, WATCH_VERIFIED))
-
-
-def _vouch(layout: Layout, seen: str | None, reader: Reader) -> None:
-    """After the cache ``reader`` holds passed the full check: record that the watcher
-    said ``seen`` before it, or start a watcher if none answered."""
-    from lessons_core.index import watcher_client
-
-    if seen is None:
-        watcher_client.start(layout, layout.under("lessons"))
-    else:
-        watcher_client.record(layout, f"{seen} {reader.identity()}")
 
 
 def rebuilt_index(layout: Layout) -> tuple[RecallIndex, list[InvalidLessonFile]]:

@@ -1,21 +1,17 @@
-"""The lesson files' names and stat data: the freshness check run before every recall.
+"""The lesson files' names and stat data: the freshness check run before a recall.
 
 One ``stat`` per lesson file is the price of never missing an in-place edit (a directory's
-own times do not change when a file in it is rewritten). On a 2-core virtual machine a
-``stat`` costs 1.5-2.5 µs from Python, so 50,000 files take ~130 ms, most of a hook's
-budget. The loop is therefore written for speed (``listdir`` plus ``stat`` relative to the
-open directory, five numbers a file in one flat list, packed into bytes that compare with
-the cached bytes in one step; ``struct`` rather than ``array``, whose import pulls in
-``collections``), and in large stores it is split across forked worker processes, one
-per spare core: the system calls then run in parallel, which threads cannot do here (the
-interpreter lock is taken back between calls far more often than a stat takes).
+own times do not change when a file in it is rewritten). The loop is written for speed
+(``listdir`` plus ``stat`` relative to the open directory, five numbers a file in one
+flat list, packed into bytes that compare with the cached bytes in one step). Large
+stores check a rotating window of their files per call instead
+(``lessons_core.index.cache``); docs/performance.md has the costs.
 """
 
 from __future__ import annotations
 
 import os
 import struct
-import sys
 
 # A file's stat data: (mtime_ns, ctime_ns, size, inode, link count), as 64-bit numbers.
 NUMBERS = 5
@@ -32,9 +28,6 @@ class Listing:
 
 
 _MASK = (1 << 63) - 1
-# Below this many files per process a worker costs more (fork, pipe) than it saves.
-FILES_PER_WORKER = 4000
-MAX_WORKERS = 4
 
 
 class Scan:
@@ -42,9 +35,10 @@ class Scan:
 
     ``folder_stat`` is the folder's own stat data, taken before its names are read. When
     it equals ``known``'s, no file was added, removed or renamed since ``known`` was
-    listed, so its names are used instead of listing the folder again (50,000 names take
-    ~18 ms to list here). The caller must not pass a ``known`` whose folder could have
-    changed within one tick of the clock after it was listed: see index_cache.
+    listed, so its names are used instead of listing the folder again (listing a large
+    folder costs more than a stat of it). The caller must not pass a ``known`` whose
+    folder could have changed within one tick of the clock after it was listed: see
+    lessons_core.index.cache.
     """
 
     __slots__ = ("folder_stat", "listed", "names", "stats")
@@ -70,7 +64,7 @@ class Scan:
                     if name.endswith(".json") and not name.startswith(".")
                 ]
                 self.listed = True
-            self.stats = stat_all(fd, self.names, workers_for(len(self.names)))
+            self.stats = pack(stat_numbers(fd, self.names))
         finally:
             os.close(fd)
 
@@ -114,71 +108,3 @@ def stat_numbers(fd: int, names: list[str]) -> list[int]:
             continue
         extend((found.st_mtime_ns, found.st_ctime_ns, found.st_size, found.st_ino, found.st_nlink))
     return stats
-
-
-def fork_is_safe() -> bool:
-    """Whether this process may fork: not while it runs threads (a lock one of them holds
-    would stay locked in the child forever)."""
-    threading = sys.modules.get("threading")
-    return not (threading and threading.active_count() > 1)
-
-
-def workers_for(files: int) -> int:
-    """Processes worth using for ``files`` stats: one per spare core, never in a process
-    that runs threads (forking one is unsafe)."""
-    if files < 2 * FILES_PER_WORKER or not fork_is_safe():
-        return 1
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        cores = os.cpu_count() or 1
-    return max(1, min(cores, MAX_WORKERS, files // FILES_PER_WORKER))
-
-
-def stat_all(fd: int, names: list[str], workers: int) -> bytes:
-    """Stat data of ``names``, packed, split over ``workers`` processes (this one included).
-
-    A worker writes its packed numbers to a pipe and exits; if one fails in any way, this
-    process stats its share itself, so the result never depends on a worker. The parts
-    are joined as packed, never unpacked (~6 ms at 50,000 files).
-    """
-    if workers <= 1:
-        return pack(stat_numbers(fd, names))
-    size = -(-len(names) // workers)
-    shares = [names[start : start + size] for start in range(size, len(names), size)]
-    children = [_fork_worker(fd, share) for share in shares]
-    parts = [pack(stat_numbers(fd, names[:size]))]
-    for share, child in zip(shares, children, strict=True):
-        data = b""
-        if child is not None:
-            pid, reader = child
-            with os.fdopen(reader, "rb") as pipe:
-                data = pipe.read()
-            os.waitpid(pid, 0)
-        whole = len(data) == NUMBERS * 8 * len(share)
-        parts.append(data if whole else pack(stat_numbers(fd, share)))
-    return b"".join(parts)
-
-
-def _fork_worker(fd: int, names: list[str]) -> tuple[int, int] | None:
-    """Start a process that writes the stat data of ``names`` to a pipe; None if none."""
-    try:
-        reader, writer = os.pipe()
-    except OSError:
-        return None
-    try:
-        pid = os.fork()
-    except OSError:
-        os.close(reader)
-        os.close(writer)
-        return None
-    if pid:
-        os.close(writer)
-        return pid, reader
-    try:  # the worker: never returns, never runs the parent's exit handlers
-        os.close(reader)
-        data = memoryview(pack(stat_numbers(fd, names)))
-        while data:
-            data = data[os.write(writer, data) :]
-    finally:
-        os._exit(0)

@@ -109,7 +109,7 @@ def recall(
         from lessons_core.index.file_format import CorruptIndex
 
         try:
-            index = cached_index(layout, watch_from=config.watch_from)[0]
+            index = cached_index(layout, sampled_from=config.sampled_check_from)[0]
             ranked = rank(index, request)
             bound = binding(index, request, ranked)
         except CorruptIndex:  # a damaged part surfaced on first use: never trust it

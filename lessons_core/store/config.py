@@ -18,6 +18,9 @@ if TYPE_CHECKING:
     Problem: TypeAlias = tuple[str | None, str, str]
 
 DELIVERY_MODES = ("gate", "context")
+# Settings of earlier versions that no longer do anything: accepted and ignored, so an
+# upgrade never turns a committed config.json into a validate error.
+RETIRED = frozenset({"watch_from"})
 
 
 class Config(NamedTuple):
@@ -59,9 +62,9 @@ class Config(NamedTuple):
     stop_capture: bool = True
     telemetry: bool = False
     telemetry_max_bytes: int = 5_000_000
-    # From this many lesson files a background watcher (Linux) replaces the per-file
-    # freshness check of every hook (lessons_core.index.watcher_client); 0 turns it off.
-    watch_from: int = 5000
+    # From this many lesson files a hook checks a rotating share of them against the cached
+    # index instead of every one (lessons_core.index.cache); 0: every file, every hook.
+    sampled_check_from: int = 5000
     # Drift (validate L304): a lesson whose file triggers match files changed by this many
     # commits since it was written or last re-checked (``lessons touch``) is named; git
     # history is read this many commits back from HEAD, one walk for all lessons.
@@ -84,6 +87,8 @@ def parse_settings(data: object) -> tuple[Config, list[Problem]]:
     values: dict[str, Any] = {}
     problems: list[Problem] = []
     for key, value in data.items():
+        if key in RETIRED:
+            continue
         if key not in known:
             names = ", ".join(sorted(known))
             unknown = f"setting {quoted(key)} is unknown; known: {names}"

@@ -27,19 +27,15 @@ STORE_LOCK = "store.lock"  # held while the store is written (Layout.lock_path)
 LAUNCH = "launch"  # where .lessons/run found lessons (lessons_core/store/launcher.sh)
 INDEX_CACHE = "recall-index.bin"  # the cached recall index (lessons_core.index.cache)
 INDEX_LOCK = "recall-index.lock"  # held while the cache is rebuilt
-# The watcher's state a hook trusts (lessons_core.index.watcher_client).
-WATCH_VERIFIED = "watch-verified"
-WATCH_STARTED = "watch-started"  # when a hook last started a watcher
-WATCH_REFUSED = "watch-refused"  # why a watcher would not run, for a while
-HOOK_SERVER_STARTED = "hook-server-started"  # when a hook last started the hook server
+# Which share of a large store's files the next hook checks (lessons_core.index.cache).
+CHECK_WINDOW = "check-window"
 TELEMETRY_LOG = "telemetry.jsonl"  # opt-in telemetry (lessons_core.telemetry.log)
 TELEMETRY_ROTATED = "telemetry.1.jsonl"  # the log before the current one
 TELEMETRY_LOCK = "telemetry.lock"  # held while the log rotates
 REPO_FILES = "repo-files.txt"  # git's tracked files (lessons_core.recall.prompt_files)
 LOCAL_FILES = (
-    SESSIONS, HOOK_LOG, STORE_LOCK, LAUNCH, INDEX_CACHE, INDEX_LOCK, WATCH_VERIFIED,
-    WATCH_STARTED, WATCH_REFUSED, HOOK_SERVER_STARTED, TELEMETRY_LOG, TELEMETRY_ROTATED,
-    TELEMETRY_LOCK, REPO_FILES,
+    SESSIONS, HOOK_LOG, STORE_LOCK, LAUNCH, INDEX_CACHE, INDEX_LOCK, CHECK_WINDOW,
+    TELEMETRY_LOG, TELEMETRY_ROTATED, TELEMETRY_LOCK, REPO_FILES,
 )  # fmt: skip
 
 

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from lessons_cli.hook_client import SWITCH
 from tests.e2e.fake_anthropic import FakeModel
 from tests.e2e.fake_server import ToolCall
 from tests.e2e.sample_repo import ClientProject, open_project, recording_command, released
@@ -28,7 +27,6 @@ class Project(ClientProject[FakeModel]):
         """Run `claude -p ...` (``values``: more environment variables); return its JSON
         result."""
         env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "CLAUDE"))}
-        env.pop(SWITCH, None)  # its hooks go through the hook server, as a user's do
         env.update(
             HOME=str(self.home),
             CLAUDE_CONFIG_DIR=str(self.home / ".claude"),

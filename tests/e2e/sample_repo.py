@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from lessons_cli.hook_client import SWITCH
 from tests.conftest import INSTALL_BIN
 from tests.e2e.fake_server import ApiT, FakeServer, ToolCall
 
@@ -97,7 +96,6 @@ class ClientProject(Generic[ApiT]):
         the temp home with its XDG folders, ``lessons`` found as ``hook_path`` puts it, and
         ``values``."""
         env = {k: v for k, v in os.environ.items() if not k.startswith((*drop, "XDG_"))}
-        env.pop(SWITCH, None)  # its hooks go through the hook server, as a user's do
         env.update(
             HOME=str(self.home),
             XDG_CONFIG_HOME=str(self.home / ".config"),

@@ -43,8 +43,6 @@ HOOK_PATH: dict[str, frozenset[str]] = {
     "lessons_cli.__main__": frozenset({"gc"}),
     "lessons_cli": frozenset(),
     "lessons_cli.main": frozenset(),
-    "lessons_cli.hook_client": frozenset(),  # the hook server first, when one is warm
-    "lessons_core.local_service": frozenset(),  # _socket only to reach a server
     "lessons_cli.hook_runner": frozenset(),
     "lessons_cli.harnesses": frozenset(),
     "lessons_cli.harnesses.spec": frozenset(),
@@ -84,7 +82,6 @@ HOOK_PATH: dict[str, frozenset[str]] = {
     "lessons_core.session": frozenset(),
     "lessons_core.session.state": frozenset(),
     "lessons_core.session.action": frozenset({"hashlib"}),  # a fallback: _sha2 is built in
-    "lessons_core.index.watcher_client": frozenset(),
     "lessons_core.matching.words": frozenset(),
     "lessons_core.session.evidence": frozenset(),
 

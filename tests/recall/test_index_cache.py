@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -15,7 +14,6 @@ import pytest
 
 from lessons_core.index import cache as index_cache
 from lessons_core.index import file_format as index_file
-from lessons_core.index import file_scan
 from lessons_core.index.cache import cached_index
 from lessons_core.recall.rank import recall
 from lessons_core.recall.types import RecallRequest
@@ -388,42 +386,85 @@ def test_concurrent_recalls_after_a_change_all_see_it(
     assert sorted(p.name for p in layout.local_dir.iterdir() if p.name.endswith(".tmp")) == []
 
 
-PARALLEL = """
-import os, sys
-from lessons_core.index.file_scan import pack, stat_all, stat_numbers
-fd = os.open(sys.argv[1], os.O_RDONLY)
-names = sorted(os.listdir(fd)) + ["missing.json"]
-serial = stat_numbers(fd, names)
-assert stat_all(fd, names, 3) == pack(serial), "workers disagree"
-assert list(serial[-5:]) == [-1] * 5
-print(len(serial) // 5)
-"""
+@pytest.fixture
+def sampled(monkeypatch: pytest.MonkeyPatch) -> Config:
+    """A store checked as a large one is: two files a window, from two files on."""
+    monkeypatch.setattr(index_cache, "WINDOW_FILES", 2)
+    return UNLIMITED._replace(sampled_check_from=2)
 
 
-def test_stat_data_split_over_worker_processes_equals_one_process(tmp_path: Path) -> None:
-    """Forked workers give the same stat data as one process, missing files included."""
-    for n in range(50):
-        (tmp_path / f"lesson-{n:02d}.json").write_text("{}\n" * n)
-    root = Path(__file__).resolve().parents[2]
-    done = subprocess.run(
-        [sys.executable, "-c", PARALLEL, str(tmp_path)],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert (done.stdout, done.stderr) == ("51\n", "")
+def write_six(layout: Layout, write_lesson: WriteLesson) -> list[Path]:
+    for n in range(6):
+        write_lesson(f"api-{n}", f"Rule number {n} of the api.", files=("src/api/client.ts",))
+    return [layout.lesson_path(f"api-{n}") for n in range(6)]
 
 
-def test_no_workers_for_small_stores_or_threaded_processes() -> None:
-    """Small stores, and processes running threads (forking those is unsafe), stat
-    in-process."""
-    assert file_scan.workers_for(100) == 1
-    stop = threading.Event()
-    thread = threading.Thread(target=stop.wait)
-    thread.start()
-    try:
-        assert file_scan.workers_for(10**6) == 1
-    finally:
-        stop.set()
-        thread.join()
+def test_a_large_store_sees_an_added_lesson_at_once(
+    layout: Layout, write_lesson: WriteLesson, sampled: Config
+) -> None:
+    """A file added to a large store changes its folder: the very next recall sees it."""
+    write_six(layout, write_lesson)
+    assert len(rules(layout, sampled)) == 6
+    write_lesson("api-new", "Reuse the shared client.", files=("src/api/client.ts",))
+    assert "Reuse the shared client." in rules(layout, sampled)
+
+
+def test_a_large_store_sees_a_rename_rewrite_at_once(
+    layout: Layout, write_lesson: WriteLesson, sampled: Config
+) -> None:
+    """A lesson rewritten by renaming a new file into place (as lessons, git and most
+    editors write) is seen by the very next recall, whichever window it is in."""
+    paths = write_six(layout, write_lesson)
+    assert len(rules(layout, sampled)) == 6
+    last = paths[-1]
+    fresh = last.with_name(".tmp-rewrite")
+    fresh.write_text(last.read_text().replace("Rule number 5", "Rule number 9"))
+    os.replace(fresh, last)
+    assert "Rule number 9 of the api." in rules(layout, sampled)
+
+
+def test_a_large_store_sees_an_edit_in_place_within_one_round_of_windows(
+    layout: Layout, write_lesson: WriteLesson, sampled: Config
+) -> None:
+    """An edit in place leaves the folder as it was: it is seen once the window holding
+    the file is checked, at most as many calls later as the store has windows."""
+    paths = write_six(layout, write_lesson)
+    assert len(rules(layout, sampled)) == 6
+    for path in paths:
+        edit_in_place(path, "Rule number", "Rule NUMBER")
+    seen = []
+    for _ in range(3):  # six files, two a window
+        seen = rules(layout, sampled)
+        if all("NUMBER" in rule for rule in seen):
+            break
+    assert all("NUMBER" in rule for rule in seen), seen
+    window = (layout.local_dir / "check-window").read_text()
+    assert window in {"0", "1", "2"}
+
+
+def test_a_small_store_checks_every_file_on_every_recall(
+    layout: Layout, write_lesson: WriteLesson
+) -> None:
+    """Below ``sampled_check_from`` files an edit in place is seen by the next recall."""
+    paths = write_six(layout, write_lesson)
+    assert len(rules(layout)) == 6
+    edit_in_place(paths[3], "Rule number 3", "Rule NUMBER 3")
+    assert "Rule NUMBER 3 of the api." in rules(layout)
+    assert not (layout.local_dir / "check-window").exists()
+
+
+def test_a_window_marker_that_is_a_link_is_not_followed(
+    layout: Layout, write_lesson: WriteLesson, sampled: Config, tmp_path: Path
+) -> None:
+    """The window number is never written through a link: recall still works, with a
+    window drawn at random, and the link's target is untouched."""
+    write_six(layout, write_lesson)
+    assert len(rules(layout, sampled)) == 6  # the build
+    assert len(rules(layout, sampled)) == 6  # a check, which keeps its window
+    outside = tmp_path / "outside.txt"
+    outside.write_text("untouched")
+    marker = layout.local_dir / "check-window"
+    marker.unlink()
+    marker.symlink_to(outside)
+    assert len(rules(layout, sampled)) == 6
+    assert outside.read_text() == "untouched"

@@ -70,7 +70,6 @@ ROOMY = Config(
     max_broad_matches=100,
     max_broad_per_session=100,
     max_session_tokens=1_000_000,
-    watch_from=0,
 )
 
 # Text around a bad token that cannot make it good: no '[', '?', '\\' nor '..'-forming
@@ -711,10 +710,7 @@ def config_file(draw: st.DrawFn) -> tuple[bytes, set[str] | None]:
         return json.dumps(
             draw(json_value().filter(lambda v: not isinstance(v, dict)))
         ).encode(), None
-    good_values = {
-        key: st.just(value) if key == "watch_from" else st.from_type(type(value))
-        for key, value in DEFAULTS.items()
-    }
+    good_values = {key: st.from_type(type(value)) for key, value in DEFAULTS.items()}
     keys = st.one_of(
         st.sampled_from([*sorted(DEFAULTS), "telemtry", "max_token", "", "\ud800x", "a\x1bb"]),
         st.text(max_size=8),
@@ -727,8 +723,6 @@ def config_file(draw: st.DrawFn) -> tuple[bytes, set[str] | None]:
                 value = draw(st.sampled_from(["gate", "context", value]))
         else:
             value = draw(json_value())
-        if key == "watch_from" and isinstance(value, int) and not isinstance(value, bool):
-            value = 0 if value >= 0 else value  # no background watcher in a test run
         data[key] = value
     bad = {
         key for key, value in data.items() if key not in DEFAULTS or not setting_is_good(key, value)
