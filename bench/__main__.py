@@ -80,7 +80,7 @@ def main(argv: list[str] | None = None) -> None:
     runs = 3 if args.quick else args.runs
     # Bytecode first, as pip compiles it at install time: with PYTHONDONTWRITEBYTECODE set
     # every hook would otherwise compile its twenty-odd modules from source (~15 ms).
-    packages = [str(REPO / "lessons_core"), str(REPO / "lessons_cli")]
+    packages = [str(REPO / "lessons_core"), str(REPO / "cli")]
     subprocess.run([sys.executable, "-m", "compileall", "-q", *packages], check=True)
     with tempfile.TemporaryDirectory(prefix="lessons-bench-") as tmp:
         folder = Path(tmp)

@@ -30,7 +30,7 @@ from packaging.requirements import Requirement
 
 REPO = Path(__file__).resolve().parents[1]
 # What a wheel is built from: the packaging files and the packages, nothing else.
-_SOURCES = ("pyproject.toml", "README.md", "lessons_core", "lessons_cli")
+_SOURCES = ("pyproject.toml", "README.md", "lessons_core", "cli")
 
 
 @dataclass(frozen=True)
@@ -54,7 +54,8 @@ def linked(folder: Path) -> Install:
     python = folder / "bin" / "python"
     purelib = _purelib(python)
     dependencies = sysconfig.get_paths()["purelib"]
-    Path(purelib, "lessons-bench.pth").write_text(f"{REPO}\n{dependencies}\n")
+    # The checkout holds lessons_core, its cli/ folder lessons_cli.
+    Path(purelib, "lessons-bench.pth").write_text(f"{REPO}\n{REPO / 'cli'}\n{dependencies}\n")
     script = folder / "bin" / "lessons"
     _shebang, body = Path(editable().lessons).read_text().split("\n", 1)
     script.write_text(f"#!{python}\n{body}")

@@ -7,8 +7,10 @@ import importlib.util
 import pkgutil
 import subprocess
 import sys
+from importlib import metadata
 from pathlib import Path
 
+import lessons_cli
 import lessons_core
 
 
@@ -25,9 +27,11 @@ def test_core_never_imports_click() -> None:
 
 
 def test_no_top_level_cli_package_is_installed() -> None:
-    """The CLI ships as lessons_cli, never a generic top-level `cli`."""
+    """The CLI ships as lessons_cli, never a generic top-level `cli`: the install's
+    top-level names are lessons' two packages, wherever their sources live."""
+    top = metadata.distribution("lessons").read_text("top_level.txt") or ""
+    assert sorted(top.split()) == ["lessons_cli", "lessons_core"]
     assert importlib.util.find_spec("lessons_cli") is not None
-    assert importlib.util.find_spec("cli") is None
 
 
 def _imports(path: Path, modules: set[str]) -> set[str]:
@@ -46,10 +50,10 @@ def _imports(path: Path, modules: set[str]) -> set[str]:
 
 def import_graph() -> dict[str, set[str]]:
     """Module -> the project modules it imports, over lessons_core and lessons_cli."""
-    root = Path(lessons_core.__file__).parents[1]
     paths = {}
-    for package in ("lessons_core", "lessons_cli"):
-        for path in (root / package).rglob("*.py"):
+    for package in (lessons_core, lessons_cli):
+        root = Path(package.__path__[0]).parent  # the checkout, or its cli/ folder
+        for path in Path(package.__path__[0]).rglob("*.py"):
             parts = path.relative_to(root).with_suffix("").parts
             paths[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
     modules = set(paths)

@@ -6,17 +6,18 @@ import re
 from pathlib import Path
 
 import lessons_cli
+import lessons_core
 
-SOURCES = Path(lessons_cli.__file__).parents[1]
-DOC = SOURCES / "docs" / "architecture.md"
+DOC = Path(lessons_core.__file__).parents[1] / "docs" / "architecture.md"
 
 
 def modules() -> list[str]:
     """Every module and package of lessons_core and lessons_cli, dotted."""
     found = []
-    for package in ("lessons_core", "lessons_cli"):
-        for path in sorted((SOURCES / package).rglob("*.py")):
-            parts = path.relative_to(SOURCES).with_suffix("").parts
+    for package in (lessons_core, lessons_cli):
+        root = Path(package.__path__[0]).parent  # the checkout, or its cli/ folder
+        for path in sorted(Path(package.__path__[0]).rglob("*.py")):
+            parts = path.relative_to(root).with_suffix("").parts
             found.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
     return found
 

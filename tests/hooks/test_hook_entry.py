@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 import lessons_cli
+import lessons_core
 from lessons_cli.app import cli
 from lessons_core.index.cache import load_index
 from lessons_core.store.layout import Layout
@@ -80,7 +81,7 @@ def test_hook_process_never_imports_click_bm25_detect_secrets_or_mcp(
 # ~1 ms (contextlib, collections) to ~8 ms (typing, pathlib) on a 2-core VM.
 LEAN_PROBE = """
 import atexit, sys
-sys.path.insert(0, {root!r})
+sys.path[:0] = {roots!r}
 unwanted = (
     "re", "unicodedata", "typing", "functools", "lessons_core.matching.globs",
     "lessons_core.matching.glob_regex", "re2", "pathlib",
@@ -108,9 +109,10 @@ def test_a_read_over_usual_globs_loads_no_regex_engine(project: Layout) -> None:
     load_index(project)
     data = payload("claude-code", "pre_tool_use_read", project.root)
     data["tool_input"] = {"file_path": str(project.root / "src" / "a.py")}
-    root = Path(lessons_cli.__file__).parents[1]
+    # The folders holding lessons_cli and lessons_core (one in an install, two in a checkout).
+    roots = sorted({str(Path(p.__path__[0]).parent) for p in (lessons_cli, lessons_core)})
     done = subprocess.run(
-        [sys.executable, "-S", "-c", LEAN_PROBE.format(root=str(root))],
+        [sys.executable, "-S", "-c", LEAN_PROBE.format(roots=roots)],
         input=json.dumps(data),
         capture_output=True,
         text=True,

@@ -26,6 +26,7 @@ else:  # pragma: no cover - the test matrix runs 3.11
 import pytest
 
 import lessons_cli
+import lessons_core
 from lessons_core.index.cache import load_index
 from lessons_core.store.layout import Layout
 from tests.hooks.conftest import FIXTURES, payload, write_lesson
@@ -137,11 +138,12 @@ REBUILD_PATH = frozenset(
      "lessons_core.matching.specificity", "lessons_core.index.build",
      "lessons_core.index.file_writer"}
 )  # fmt: skip
-PYPROJECT = Path(lessons_cli.__file__).parents[1] / "pyproject.toml"
+PYPROJECT = Path(lessons_core.__path__[0]).parent / "pyproject.toml"
 
 
 def _source(module: str) -> Path:
-    path = Path(lessons_cli.__file__).parents[1].joinpath(*module.split("."))
+    package = lessons_cli if module.split(".", maxsplit=1)[0] == "lessons_cli" else lessons_core
+    path = Path(package.__path__[0]).parent.joinpath(*module.split("."))
     return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
 
 
@@ -266,7 +268,7 @@ def _production_sources() -> dict[str, Path]:
     root = PYPROJECT.parent
     return {
         path.relative_to(root).as_posix(): path
-        for package in ("lessons_core", "lessons_cli")
+        for package in ("lessons_core", "cli/lessons_cli")
         for path in sorted((root / package).rglob("*.py"))
     }
 

@@ -32,7 +32,7 @@ def _hook(
     the modules it imported."""
     data = {"session_id": session, "cwd": str(root), "hook_event_name": "PreToolUse",
             "tool_name": tool, "tool_input": tool_input}  # fmt: skip
-    main = REPO / "lessons_cli" / "__main__.py"
+    main = REPO / "cli" / "lessons_cli" / "__main__.py"
     done = subprocess.run(
         [install.python, "-I", "-S", "-X", "importtime", str(main), "hook", "claude-code"],
         cwd=root,
@@ -89,7 +89,7 @@ def test_a_standard_module_the_library_probes_for_runs_no_site(
     shutil.rmtree(project.root / ".lessons" / "local", ignore_errors=True)
     data = {"session_id": "s", "cwd": str(project.root), "hook_event_name": "SessionStart",
             "source": "startup"}  # fmt: skip
-    main = REPO / "lessons_cli" / "__main__.py"
+    main = REPO / "cli" / "lessons_cli" / "__main__.py"
     done = subprocess.run(
         [install.python, "-I", "-S", str(main), "hook", "claude-code"],
         cwd=project.root,
@@ -137,7 +137,7 @@ def test_a_hook_from_the_entry_file_keeps_the_collector_out_of_its_imports(
 ) -> None:
     """The entry file raises the collector's first threshold for a hook, before it imports
     anything of lessons, and leaves it alone for every other command (a server runs on)."""
-    main = REPO / "lessons_cli" / "__main__.py"
+    main = REPO / "cli" / "lessons_cli" / "__main__.py"
     seen: list[int] = []
     monkeypatch.setattr(lessons_cli.main, "main", lambda: seen.append(gc.get_threshold()[0]))
     monkeypatch.setattr(sys, "argv", [str(main), command])

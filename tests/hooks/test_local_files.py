@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import lessons_cli
+import lessons_core
 from lessons_cli.app import cli
 from lessons_core.index.cache import load_index
 from lessons_core.jsonio import dumps
@@ -16,7 +16,7 @@ from lessons_core.store import layout as layout_module
 from lessons_core.store.layout import LAUNCH, LOCAL, LOCAL_FILES, Layout
 from tests.hooks.conftest import call_hook, payload, write_lesson
 
-SOURCES = Path(lessons_cli.__file__).parents[1]
+SOURCES = Path(lessons_core.__file__).parents[1]  # the checkout
 
 
 def _string_constants(path: Path) -> set[str]:
@@ -35,7 +35,7 @@ def test_no_module_but_layout_spells_a_local_file() -> None:
     names = {LOCAL} | {name for name in LOCAL_FILES if "." in name or "-" in name}
     spelled = {
         str(path.relative_to(SOURCES)): found
-        for package in ("lessons_core", "lessons_cli")
+        for package in ("lessons_core", "cli/lessons_cli")
         for path in sorted((SOURCES / package).rglob("*.py"))
         if path != Path(layout_module.__file__)
         if (found := _string_constants(path) & names)

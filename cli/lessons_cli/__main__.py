@@ -2,11 +2,11 @@
 ``.lessons/run`` uses, which skips runpy's imports and site's setup (a few ms a hook).
 
 Run by its path, Python puts this file's folder first on ``sys.path``, where the package's
-own modules would pass for top-level ones: it is taken off. The folder above it
-(site-packages, a user site, or the checkout of an editable install) holds lessons_cli
-and lessons_core; it goes last, when not already there, so isolated mode (``-I``, no user
-site) still finds a ``pip install --user`` and nothing in that folder shadows the
-standard library.
+own modules would pass for top-level ones: it is taken off. The folder above it holds
+lessons_cli and, in an install (site-packages, a user site), lessons_core too; in a
+checkout (an editable install) lessons_cli lives in ``cli/`` and lessons_core beside that
+folder. They go last, when not already there, so isolated mode (``-I``, no user site)
+still finds a ``pip install --user`` and nothing in them shadows the standard library.
 
 Without site (``-S``), ``sys.path`` is the standard library and that folder: all a
 regular install needs, its dependencies beside it. A module found nowhere there (a
@@ -40,8 +40,12 @@ if sys.argv[1:2] == ["hook"]:
 if not __package__:
     del sys.path[0]
     _above = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    if _above not in sys.path:
-        sys.path.append(_above)
+    _folders = [_above]
+    if not os.path.isdir(os.path.join(_above, "lessons_core")):  # a checkout's cli/
+        _folders.append(os.path.dirname(_above))
+    for _folder in _folders:
+        if _folder not in sys.path:
+            sys.path.append(_folder)
 
     class _SiteOnMiss:
         """The last finder on ``sys.meta_path`` while site has not run: the first
