@@ -29,6 +29,7 @@ from tests.e2e.fake_chat_completions import (
 )
 from tests.e2e.pi_project import PiProject, bash_call, edit_call, read_call, write_call
 from tests.e2e.sample_repo import (
+    ALWAYS_RULE,
     APP_RULE,
     RELEASE_RULE,
     assert_fix_captured,
@@ -172,19 +173,22 @@ def test_pure_reads_and_uncovered_calls_add_nothing(pi: PiProject) -> None:
 
 
 def test_a_continued_session_keeps_what_it_was_shown_until_pi_compacts(pi: PiProject) -> None:
-    """`pi -c` continues the session: a read of src/app.py brings nothing new. A run whose
-    last answer fills the context makes pi compact at its end (a summary request, no
-    tools); the next continued run's read brings the rule again, with the session note
-    after its prompt."""
+    """The note and an always-on lesson come after the first prompt. `pi -c` continues the
+    session: a read of src/app.py brings nothing new. A run whose last answer fills the
+    context makes pi compact at its end (a summary request, no tools); the next continued
+    run brings the note and the always-on lesson after its prompt, and its read the rule."""
+    pi.lessons("add", ALWAYS_RULE, "--topic", "build", "--always")
     fake = pi.fake
     fake.scenarios["one"] = [read_call(APP)]
     fake.scenarios["two"] = [read_call(APP)]
     fake.scenarios["three"] = [read_call(APP)]
     fake.scenarios["four"] = [read_call(APP)]
     pi.pi("SCENARIO:one read")
+    assert ALWAYS_RULE in _user_texts(fake.requests[0])[-1]
     start = len(fake.requests)
     pi.pi("SCENARIO:two read again", "-c")
     assert [request_text(r).count(APP_RULE) for r in fake.requests[start:]] == [1, 1]
+    assert request_text(fake.requests[-1]).count(ALWAYS_RULE) == 1
     fake.full_after.add("three")
     pi.settings(compaction={"keepRecentTokens": 50})  # summarise all but the last call
     start = len(fake.requests)
@@ -194,8 +198,11 @@ def test_a_continued_session_keeps_what_it_was_shown_until_pi_compacts(pi: PiPro
     start = len(fake.requests)
     pi.pi("SCENARIO:four read after the compaction", "-c")
     first, last = fake.requests[start], fake.requests[-1]
-    note = session_note(Layout(pi.root))
-    assert _user_texts(first)[-2:] == ["SCENARIO:four read after the compaction", note]
+    prompt, context = _user_texts(first)[-2:]
+    assert prompt == "SCENARIO:four read after the compaction"
+    assert context.startswith(session_note(Layout(pi.root)))
+    assert ALWAYS_RULE in context
+    assert request_text(first).count(ALWAYS_RULE) == 1
     assert APP_RULE in tool_results(last)[-1]
     assert request_text(last).count(APP_RULE) == 1  # the summary kept none of it
 
