@@ -145,7 +145,9 @@ def _harness(layout: Layout, spec: Wiring, env: Mapping[str, str]) -> list[Check
     if linked:
         return linked
     if spec.glue:  # a code file of ours, not entries (Pi's extension)
-        return glue.checks(layout.root, spec)
+        checks = glue.checks(layout.root, spec)
+        switches = SWITCHES[name](layout.root, env) if checks and name in SWITCHES else []
+        return [*checks, *switches]
     try:
         settings = wiring.read_settings(path)
     except LessonsError as err:

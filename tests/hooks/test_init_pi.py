@@ -116,14 +116,14 @@ def test_an_older_extension_of_ours_is_replaced_and_doctor_says_so(
     path = plain_repo / EXTENSION
     path.write_bytes(glue.text_of(SPEC) + b"// an older line\n")
     env = dict(os.environ)
-    (check,) = [c for c in diagnose(Layout(plain_repo), env) if c.subject == "pi"]
+    check, _ = [c for c in diagnose(Layout(plain_repo), env) if c.subject == "pi"]
     assert (check.status, check.fix) == (
         "warn",
         "lessons init --pi  (rewrites it; commit the change)",
     )
     init_in(plain_repo, "--pi", monkeypatch=monkeypatch)
     assert path.read_bytes() == glue.text_of(SPEC)
-    (check,) = [c for c in diagnose(Layout(plain_repo), env) if c.subject == "pi"]
+    check, _ = [c for c in diagnose(Layout(plain_repo), env) if c.subject == "pi"]
     assert check.status == "ok"
     assert check.detail == ".pi/extensions/lessons.ts: 7 events through .lessons/run"
 
@@ -135,5 +135,26 @@ def test_doctor_fails_when_the_launcher_is_missing(
     (plain_repo / ".lessons" / "run").unlink()
     result = CliRunner().invoke(cli, ["doctor", "--json"])
     checks = [c for c in json.loads(result.stdout)["checks"] if c["subject"] == "pi"]
-    assert [(c["status"], c["fix"]) for c in checks] == [("fail", "lessons init --pi")]
+    assert (checks[0]["status"], checks[0]["fix"]) == ("fail", "lessons init --pi")
     assert result.exit_code == 1
+
+
+@pytest.mark.parametrize(
+    ("extensions", "loaded"),
+    [
+        (["-extensions/lessons.ts"], False),  # what `pi config` writes to turn it off
+        (["!extensions/*.ts"], False),
+        (["!lessons.ts", "+extensions/lessons.ts"], True),
+        (["!*.ts", "+./extensions/lessons.ts", "-extensions/lessons.ts"], False),
+        (["!extensions/other.ts", "extensions/*.ts"], True),
+    ],
+)
+def test_doctor_says_when_pi_settings_turn_the_extension_off(
+    plain_repo: Path, monkeypatch: pytest.MonkeyPatch, extensions: list[str], loaded: bool
+) -> None:
+    """.pi/settings.json's `extensions` overrides, read as Pi reads them."""
+    init_in(plain_repo, "--pi", monkeypatch=monkeypatch)
+    settings = {"extensions": extensions}
+    (plain_repo / ".pi" / "settings.json").write_text(json.dumps(settings))
+    _, switch = [c for c in diagnose(Layout(plain_repo), dict(os.environ)) if c.subject == "pi"]
+    assert switch.status == ("ok" if loaded else "fail")
