@@ -37,6 +37,7 @@ export default function lessons(pi: any) {
   let session = {}; // session_id and cwd, from session_start
   let note = ""; // what session_start said, given with the first prompt
   let stop = ""; // the stop-time request, sent as the next prompt once the agent is idle
+  let sent = ""; // the request sent: a prompt of lessons', not the user's
   let running = false;
 
   // A handler that throws or rejects does nothing: pi blocks a tool call whose handler fails.
@@ -54,7 +55,7 @@ export default function lessons(pi: any) {
     if (stop && ctx.isIdle()) {
       running = true; // until the agent_end of the turn it starts
       pi.sendUserMessage(stop);
-      stop = "";
+      [sent, stop] = [stop, ""];
     }
   };
 
@@ -65,6 +66,7 @@ export default function lessons(pi: any) {
     note = text(ask("session_start", { source: event.reason, held }));
   });
   on("before_agent_start", (event) => {
+    if (event.prompt === sent) return undefined;
     const content = [note, text(ask("before_agent_start", { prompt: event.prompt }))]
       .filter(Boolean)
       .join("\n");
