@@ -11,6 +11,7 @@ reached the model and when. Every run loads the TypeScript extension init wrote
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -283,6 +284,24 @@ def test_a_crashing_launcher_never_breaks_a_call(pi_project: PiProject) -> None:
     launcher.write_text('cat >/dev/null\necho \'{"block": true, "reason"\'\nexit 3\n')
     _runs_unhindered(pi_project)
     assert "<lessons>" not in request_text(pi_project.fake.requests[0])
+
+
+def test_a_launcher_that_hangs_is_cut_off_and_the_call_runs(pi_project: PiProject) -> None:
+    """A launcher that never answers tool_call is stopped at the extension's timeout, and
+    the command a working one would refuse runs."""
+    launcher = pi_project.root / ".lessons" / "run"
+    launcher.rename(launcher.with_name("run.real"))
+    launcher.write_text(
+        "payload=$(cat)\ncase $payload in *'\"tool_call\"'*) exec sleep 60 ;; esac\n"
+        'printf "%s" "$payload" | exec sh "$0.real" "$@"\n'
+    )
+    pi_project.fake.scenarios["slow"] = [bash_call("bash scripts/release.sh")]
+    started = time.monotonic()
+    pi_project.pi("SCENARIO:slow release it")
+    assert time.monotonic() - started >= 10  # the timeout, not the hook, ended the wait
+    (result,) = tool_results(pi_project.fake.requests[-1])
+    assert not result.startswith(GATE_PREFIX)
+    assert (pi_project.root / "released.txt").exists()
 
 
 def test_a_missing_launcher_never_breaks_a_call(pi_project: PiProject) -> None:
