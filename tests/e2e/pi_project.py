@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,6 +35,7 @@ CONTEXT_WINDOW = 128_000
 # of the window.
 FULL_PROMPT_TOKENS = 120_000
 DONE = "All steps are done."
+RPC_WAIT_SECONDS = 120
 
 
 @dataclass
@@ -85,6 +89,24 @@ class PiProject(ClientProject[PiModel]):
             folders = env["PATH"].split(os.pathsep)
             env["PATH"] = os.pathsep.join(d for d in folders if Path(d) != INSTALL_BIN)
         return env
+
+    def rpc(self, prompt: str, done: Callable[[], bool]) -> None:
+        """Send PROMPT to a long-lived `pi --mode rpc` (an interactive session as far as
+        extensions can tell: it has a UI), wait until ``done()``, then end it."""
+        argv = [str(PI), "--provider", PROVIDER, "--model", MODEL, "--mode", "rpc"]
+        with subprocess.Popen(
+            argv, cwd=self.root, env=self.env(), stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True,
+        ) as client:  # fmt: skip
+            assert client.stdin is not None
+            client.stdin.write(json.dumps({"type": "prompt", "message": prompt}) + "\n")
+            client.stdin.flush()
+            until = time.monotonic() + RPC_WAIT_SECONDS
+            while not done() and time.monotonic() < until:
+                time.sleep(0.2)
+            client.stdin.close()
+            client.wait(timeout=60)
+        assert done()
 
     def settings(self, **values: Any) -> None:
         """The client's user settings (``$PI_CODING_AGENT_DIR/settings.json``)."""

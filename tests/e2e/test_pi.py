@@ -221,6 +221,18 @@ def test_a_failure_fixed_in_the_session_is_asked_for_at_its_end(pi: PiProject) -
     assert "/.lessons/run add " in failed  # the nudge, appended to the failed result
 
 
+def test_in_a_session_with_a_ui_the_request_follows_once_the_agent_is_idle(
+    pi: PiProject,
+) -> None:
+    """In a long-lived session (`pi --mode rpc`, which has a UI, as an interactive one
+    does) nothing waits at shutdown: the extension sends the request once the agent is
+    idle after agent_end, once, and the model captures the lesson."""
+    asked = fix_scenario(pi.root, pi.fake, bash_call)
+    lessons = pi.root / ".lessons" / "lessons"
+    pi.rpc("SCENARIO:fix check the build", lambda: len(list(lessons.glob("*.json"))) == 3)
+    assert_fix_captured(pi.root, asked)
+
+
 def test_a_forbidden_text_and_an_enforced_command_are_refused_every_time(pi: PiProject) -> None:
     """An edit adding split('/') is refused with the rule and the match, twice, while the
     file is unchanged, and the basename() edit applies; an enforced command is refused
