@@ -4,11 +4,12 @@ Pi runs no hook commands; it loads the project's extensions from ``.pi/extension
 ``lessons init --pi`` writes ``lessons.ts`` there (the text is ``pi_extension.ts`` beside
 this module, written by ``lessons_cli.harnesses.glue``); on each event it runs the
 launcher, ``sh .lessons/run hook pi``, with JSON like Claude Code's: ``hook_event_name``
-(Pi's own event name), ``session_id``, ``cwd``, and per event ``source`` (the reason of
-``session_start``), ``prompt`` (``before_agent_start``), ``tool_name`` and ``tool_input``
-(``tool_call``, ``tool_result``, the latter with ``is_error`` and the failed call's
-``error`` text). It reads back ``{"block": true, "reason": R}`` (refuse a tool call: the
-model gets R as its result before anything ran) or ``{"context": T}``.
+(Pi's own event name), ``session_id``, ``cwd``, and per event ``source`` and ``held`` (the
+reason of ``session_start``, and whether the session holds messages), ``prompt``
+(``before_agent_start``), ``tool_name`` and ``tool_input`` (``tool_call``,
+``tool_result``, the latter with ``is_error`` and the failed call's ``error`` text). It
+reads back ``{"block": true, "reason": R}`` (refuse a tool call: the model gets R as its
+result before anything ran) or ``{"context": T}``.
 
 What Pi 0.73.1 does with them (tests/e2e/test_pi.py):
 
@@ -19,9 +20,10 @@ What Pi 0.73.1 does with them (tests/e2e/test_pi.py):
 - ``session_start`` has no way to the model: its note waits in the extension and goes
   with the first prompt, beside ``before_agent_start``'s prompt rules, as a message of its
   own after the user's.
-- Pi compacts only at the end of a turn (``session_before_compact``, then
-  ``session_compact``): both make shown rules eligible again, the note and always-on
-  lessons due for the next tool result or prompt.
+- Pi compacts only when a run ends (and before the next prompt), never between two tool
+  calls of a run (``session_before_compact``, then ``session_compact``): both make shown
+  rules eligible again, the note and always-on lessons due for the next tool result or
+  prompt.
 - ``agent_end`` answers the stop-time capture request, which the extension sends as the
   next prompt once the agent is idle (a ``pi -p`` run waits for it before it exits).
 """
@@ -55,6 +57,8 @@ EVENTS = frozenset({"session_start", "before_agent_start", "agent_end", *COMPACT
 # resumed, forked or reloaded one holds what it was shown, and so does one started with
 # messages in it (``held``: ``pi -c``, whose reason is "startup").
 SOURCES = {"startup": "startup", "new": "startup"}
+# The extension itself calls the hook for these tools only (its CHANGES and TOOLS;
+# tests/hooks/test_init_pi.py holds the two together).
 WIRING = Wiring(
     "pi",
     ".pi/extensions/lessons.ts",

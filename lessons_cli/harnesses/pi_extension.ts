@@ -90,7 +90,7 @@ export default function lessons(pi: any) {
     const said = text(ask("tool_result", fields));
     return said ? { content: [...event.content, { type: "text", text: said }] } : undefined;
   });
-  // Pi compacts at the end of a turn only, never between two tool calls of one.
+  // Pi compacts when a run ends (or before the next prompt), never between two tool calls.
   on("session_before_compact", () => {
     ask("session_before_compact");
   });
