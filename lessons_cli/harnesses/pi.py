@@ -71,6 +71,8 @@ WIRING = Wiring(
         HookEvent("session_compact"),
         HookEvent("agent_end"),
     ),
+    # Pi 0.73.1 looks for .pi/extensions/ in the folder it starts in, not above it.
+    note="Pi loads .pi/extensions/lessons.ts only in a session started in {root}",
     glue="pi_extension.ts",
 )
 

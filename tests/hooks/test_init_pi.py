@@ -41,9 +41,10 @@ def test_init_writes_the_shipped_extension(
     plain_repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The file is the shipped one, byte for byte; a re-run writes nothing."""
-    code, out, _ = init_in(plain_repo, "--pi", monkeypatch=monkeypatch)
+    code, out, err = init_in(plain_repo, "--pi", monkeypatch=monkeypatch)
     assert code == 0
     assert "wired pi: .pi/extensions/lessons.ts" in out
+    assert f"only in a session started in {plain_repo}" in err  # not in a subfolder
     assert (plain_repo / EXTENSION).read_bytes() == glue.text_of(SPEC)
     assert wiring.installed(plain_repo, SPEC)
     _, again, _ = init_in(plain_repo, "--pi", monkeypatch=monkeypatch)
