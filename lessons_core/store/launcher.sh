@@ -111,6 +111,10 @@ if [ "${1-}" = hook ]; then
     case ${2-}:$payload in
     cursor:*'"sessionStart"'*) printf '{"additional_context":"%s"}\n' "$hint" ;;
     esac
+    # Pi's extension (.pi/extensions/lessons.ts) gives a session start's context to the model.
+    case ${2-}:$payload in
+    pi:*'"session_start"'*) printf '{"context":"%s"}\n' "$hint" ;;
+    esac
     # Copilot CLI names no event: its session start is the payload with a source and no tool.
     if [ "${2-}" = copilot ]; then
         case $payload in

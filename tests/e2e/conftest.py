@@ -1,6 +1,6 @@
 """Fixtures: repos wired for the real Claude Code, Codex, Gemini, Copilot and Qwen Code
-CLIs, each with its fake model. A missing client is a failure, never a skip:
-`bash scripts/test` installs each one."""
+CLIs and the Pi coding agent, each with its fake model. A missing client is a failure,
+never a skip: `bash scripts/test` installs each one."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import pytest
 from tests.e2e import codex_project, gemini_project
 from tests.e2e.claude_project import CLAUDE, Project, make_project
 from tests.e2e.copilot_project import COPILOT, COPILOT_CACHE, CopilotProject, make_copilot_project
+from tests.e2e.pi_project import PI, PiProject, make_pi_project
 from tests.e2e.qwen_project import QWEN, QwenProject, make_qwen_project
 from tests.e2e.sample_repo import ClientProject
 
@@ -78,3 +79,9 @@ def copilot_project(tmp_path: Path) -> Iterator[CopilotProject]:
 def qwen_project(tmp_path: Path) -> Iterator[QwenProject]:
     """A git repo with two lessons, wired with `lessons init --qwen`."""
     yield from _served(QWEN, "Qwen Code CLI", lambda: make_qwen_project(tmp_path))
+
+
+@pytest.fixture
+def pi_project(tmp_path: Path) -> Iterator[PiProject]:
+    """A git repo with two lessons, wired with `lessons init --pi`."""
+    yield from _served(PI, "Pi coding agent", lambda: make_pi_project(tmp_path))

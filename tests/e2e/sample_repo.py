@@ -292,3 +292,13 @@ def payload_shape(value: Any) -> Any:
     if isinstance(value, dict):
         return {key: payload_shape(item) for key, item in value.items()}
     return type(value).__name__
+
+
+def assert_recorded(recorded: dict[str, Any], folder: Path, out: Path) -> None:
+    """The payloads a real client sent this run (``recorded``: one per fixture name) are
+    the ones stored in ``folder``; else they are written to ``out`` to copy there."""
+    out.mkdir()
+    for name, data in recorded.items():
+        (out / f"{name}.json").write_text(json.dumps(data, indent=2) + "\n")
+    stored = {path.stem: json.loads(path.read_text()) for path in folder.glob("*.json")}
+    assert stored == recorded, f"re-record: copy {out}/*.json to {folder}/"

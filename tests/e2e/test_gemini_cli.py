@@ -36,6 +36,7 @@ from tests.e2e.sample_repo import (
     APP_RULE,
     RELEASE_RULE,
     assert_fix_captured,
+    assert_recorded,
     fix_scenario,
     lessons,
     note_line,
@@ -299,12 +300,7 @@ def test_the_fixtures_are_what_the_client_sends(gemini: Project, tmp_path: Path)
     recorded: dict[str, Any] = {}
     for call in gemini.hook_calls():
         recorded.setdefault(_fixture_name(call), _normalised(call.input, gemini))
-    out = tmp_path / "recorded"
-    out.mkdir()
-    for name, data in recorded.items():
-        (out / f"{name}.json").write_text(json.dumps(data, indent=2) + "\n")
-    stored = {path.stem: json.loads(path.read_text()) for path in FIXTURES.glob("*.json")}
-    assert stored == recorded, f"re-record: copy {out}/*.json to {FIXTURES}/"
+    assert_recorded(recorded, FIXTURES, tmp_path / "recorded")
 
 
 def test_the_agent_captures_a_lesson_with_the_line_the_session_note_gave(gemini: Project) -> None:

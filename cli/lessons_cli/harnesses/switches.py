@@ -6,6 +6,7 @@ Used by ``lessons doctor``; every function returns checks for one harness.
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import os
 import sys
@@ -264,9 +265,42 @@ def copilot(root: Path, env: Mapping[str, str]) -> list[Check]:
     return [*checks, Check("copilot", FAIL, detail, fix)]
 
 
+def pi(root: Path, env: Mapping[str, str]) -> list[Check]:
+    """Pi skips a project extension its ``.pi/settings.json`` turns off in ``extensions``
+    (``pi config`` writes ``-extensions/lessons.ts``; ``!GLOB`` excludes, ``+PATH`` takes
+    back): ``isEnabledByOverrides`` in Pi 0.73.1's package manager, globs read as fnmatch
+    reads them."""
+    path = root / ".pi" / "settings.json"
+    data, problem = _json_object(path)
+    if problem:
+        return [Check("pi", FAIL, problem, f"fix {path} by hand")]
+    patterns = (data or {}).get("extensions")
+    file = (root / ".pi" / "extensions" / "lessons.ts").as_posix()
+    names = ("extensions/lessons.ts", "lessons.ts", file)
+    enabled = True
+    for kind, matches in (("!", _glob_matches), ("+", _exact_matches), ("-", _exact_matches)):
+        chosen = [str(p)[1:] for p in patterns or [] if isinstance(p, str) and p[:1] == kind]
+        if chosen and matches(names, chosen):
+            enabled = kind == "+"
+    if enabled:
+        return [Check("pi", OK, "the extension is not turned off in .pi/settings.json")]
+    detail = f"{path} turns .pi/extensions/lessons.ts off (extensions): Pi does not load it"
+    return [Check("pi", FAIL, detail, "remove that entry (or enable it again in `pi config`)")]
+
+
+def _glob_matches(names: tuple[str, ...], patterns: list[str]) -> bool:
+    return any(fnmatch.fnmatchcase(name, pattern) for name in names for pattern in patterns)
+
+
+def _exact_matches(names: tuple[str, ...], patterns: list[str]) -> bool:
+    exact = {p[2:] if p.startswith("./") else p for p in patterns}
+    return names[0] in exact or names[2] in exact
+
+
 SWITCHES: dict[str, Switches] = {
     "claude-code": claude_code,
     "codex": codex,
     "gemini": gemini,
     "copilot": copilot,
+    "pi": pi,
 }

@@ -16,6 +16,7 @@ from typing import Any
 
 import orjson
 
+from lessons_cli.harnesses import glue
 from lessons_cli.harnesses.spec import HookEvent, Wiring
 from lessons_core.errors import LessonsError
 from lessons_core.fsutil import atomic_write, write_target
@@ -37,6 +38,8 @@ def install(root: Path, wiring: Wiring, command: str) -> bool:
     An entry of ours already there is replaced where it stands, so re-running changes
     nothing and never reorders what other tools put around it.
     """
+    if wiring.glue:  # a code file of ours, not entries (Pi's extension)
+        return glue.install(root, wiring)
     path = write_target(root / wiring.settings, root)
     settings = read_settings(path)
     before = orjson.dumps(settings)
@@ -56,6 +59,8 @@ def install(root: Path, wiring: Wiring, command: str) -> bool:
 
 def uninstall(root: Path, wiring: Wiring) -> bool:
     """Remove our entries from ``wiring.settings``; True if the file changed."""
+    if wiring.glue:
+        return glue.uninstall(root, wiring)
     path = write_target(root / wiring.settings, root)
     if not path.exists():
         return False
@@ -75,6 +80,8 @@ def uninstall(root: Path, wiring: Wiring) -> bool:
 
 def installed(root: Path, wiring: Wiring) -> bool:
     """True when the settings file holds at least one of our entries."""
+    if wiring.glue:
+        return glue.installed(root, wiring)
     path = root / wiring.settings
     if not path.exists():
         return False
