@@ -18,7 +18,7 @@ from typing import Any
 
 from lessons_cli import mcp_sdk
 from lessons_cli.checks import FAIL, OK, WARN, Check
-from lessons_cli.harnesses import servers, wiring, wirings
+from lessons_cli.harnesses import cline_wiring, servers, wiring, wirings
 from lessons_cli.harnesses.spec import Wiring
 from lessons_cli.harnesses.switches import SWITCHES
 from lessons_cli.output import counted
@@ -144,6 +144,8 @@ def _harness(layout: Layout, spec: Wiring, env: Mapping[str, str]) -> list[Check
     linked = _linked_out(layout, name, spec.settings)
     if linked:
         return linked
+    if name == "cline":  # a plugin file of its own, not entries in a settings file
+        return cline_wiring.checks(layout)
     try:
         settings = wiring.read_settings(path)
     except LessonsError as err:

@@ -1,5 +1,5 @@
 """The harnesses lessons wires, one module each: ``claude_code``, ``codex``, ``gemini``,
-``cursor``, ``copilot``, ``qwen``.
+``cursor``, ``copilot``, ``qwen``, ``cline``.
 
 Each harness module owns everything about its harness: the events it answers
 (``EVENTS``), the tools whose calls it reads (``TOOLS``), the wiring ``lessons init``
@@ -55,6 +55,7 @@ HARNESSES: dict[str, str] = {
     "cursor": "cursor",
     "copilot": "copilot",
     "qwen": "qwen",
+    "cline": "cline",
 }
 
 

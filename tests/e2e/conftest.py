@@ -12,6 +12,7 @@ import pytest
 
 from tests.e2e import codex_project, gemini_project
 from tests.e2e.claude_project import CLAUDE, Project, make_project
+from tests.e2e.cline_project import CLINE, ClineProject, make_cline_project
 from tests.e2e.copilot_project import COPILOT, COPILOT_CACHE, CopilotProject, make_copilot_project
 from tests.e2e.qwen_project import QWEN, QwenProject, make_qwen_project
 from tests.e2e.sample_repo import ClientProject
@@ -78,3 +79,9 @@ def copilot_project(tmp_path: Path) -> Iterator[CopilotProject]:
 def qwen_project(tmp_path: Path) -> Iterator[QwenProject]:
     """A git repo with two lessons, wired with `lessons init --qwen`."""
     yield from _served(QWEN, "Qwen Code CLI", lambda: make_qwen_project(tmp_path))
+
+
+@pytest.fixture
+def cline_project(tmp_path: Path) -> Iterator[ClineProject]:
+    """A git repo with two lessons, wired with `lessons init --cline`."""
+    yield from _served(CLINE, "Cline CLI", lambda: make_cline_project(tmp_path))
