@@ -85,8 +85,11 @@ def refusals(requests: list[dict[str, Any]], text: str) -> list[int]:
 def test_init_writes_the_plugin_cline_loads_and_the_note_reaches_the_first_request(
     project: ClineProject,
 ) -> None:
-    """init wrote the plugin through the launcher; the client loaded it: the session note
-    is in the run's first request, as a `<hook_context>` after the prompt."""
+    """init wrote the plugin through the launcher and doctor agrees; the client loaded
+    it: the session note is in the run's first request, as a `<hook_context>` after the
+    prompt."""
+    code, checks = project.doctor_checks(project.env(), "cline")
+    assert (code, [check["status"] for check in checks]) == (0, ["ok"]), checks
     written = (project.root / PLUGIN).read_bytes()
     assert written.startswith(cline_wiring.MARK)
     assert b'sh \\"$r/.lessons/run\\" hook cline || true' in written
