@@ -82,12 +82,25 @@ def refusals(requests: list[dict[str, Any]], text: str) -> list[int]:
     return [i for i, r in enumerate(requests) if text in (tool_results(r) or [""])[-1]]
 
 
+# A plugin of the user's, beside ours: its own words at the start of every run.
+THEIR_PLUGIN = """module.exports = {
+  name: "theirs",
+  manifest: { capabilities: ["hooks"] },
+  hooks: { beforeRun() { return { appendContext: "THEIR PLUGIN RAN" }; } },
+};
+"""
+
+
 def test_init_writes_the_plugin_cline_loads_and_the_note_reaches_the_first_request(
     project: ClineProject,
 ) -> None:
-    """init wrote the plugin through the launcher and doctor agrees; the client loaded
-    it: the session note is in the run's first request, as a `<hook_context>` after the
-    prompt."""
+    """init wrote the plugin through the launcher and doctor agrees; a plugin of the
+    user's beside it is left alone by a second init; the client loaded both: the session
+    note is in the run's first request, as a `<hook_context>` after the prompt."""
+    theirs = project.root / ".cline" / "plugins" / "theirs.js"
+    theirs.write_text(THEIR_PLUGIN)
+    assert "already wired cline" in project.lessons("init", "--cline")
+    assert theirs.read_text() == THEIR_PLUGIN
     code, checks = project.doctor_checks(project.env(), "cline")
     assert (code, [check["status"] for check in checks]) == (0, ["ok"]), checks
     written = (project.root / PLUGIN).read_bytes()
@@ -96,9 +109,10 @@ def test_init_writes_the_plugin_cline_loads_and_the_note_reaches_the_first_reque
     project.fake.scenarios["hello"] = []
     project.cline("SCENARIO:hello say hello")
     (first, *_) = project.fake.requests
-    messages = messages_of(first)
-    assert text_of(messages[-1]).startswith('<hook_context source="RunStart">')
-    assert session_note(Layout(project.root)) in text_of(messages[-1])
+    contexts = [text_of(m) for m in messages_of(first)[2:]]
+    assert all(text.startswith('<hook_context source="RunStart">') for text in contexts)
+    assert session_note(Layout(project.root)) in "\n".join(contexts)
+    assert "THEIR PLUGIN RAN" in "\n".join(contexts)
 
 
 def test_a_read_brings_the_rule_before_the_edit_once(project: ClineProject) -> None:
