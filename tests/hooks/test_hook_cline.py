@@ -123,3 +123,15 @@ def test_the_payloads_name_files_under_their_project(tmp_path: Path) -> None:
         data = payload(H, path.stem, tmp_path)
         assert data["cwd"] == str(tmp_path)
         assert str(data["session_id"]).startswith("conv_")
+
+
+def test_a_call_lessons_refused_is_no_failure(two_lessons: Layout) -> None:
+    """Cline runs afterTool after a skipped call too, with the refusal as an error result:
+    that brings no capture nudge."""
+    root = two_lessons.root
+    refused = answer(H, payload(H, "pre_tool_use_editor", root))
+    assert refused is not None
+    reason = refused["hookSpecificOutput"]["permissionDecisionReason"]
+    after = payload(H, "post_tool_use_editor", root)
+    after["tool_response"] = {"output": {"error": reason}, "isError": True}
+    assert call_hook(H, after) == b""
