@@ -18,7 +18,7 @@ from typing import Any
 
 from lessons_cli import mcp_sdk
 from lessons_cli.checks import FAIL, OK, WARN, Check
-from lessons_cli.harnesses import glue, servers, wiring, wirings
+from lessons_cli.harnesses import cline_wiring, glue, servers, wiring, wirings
 from lessons_cli.harnesses.spec import Wiring
 from lessons_cli.harnesses.switches import SWITCHES
 from lessons_cli.output import counted
@@ -148,6 +148,8 @@ def _harness(layout: Layout, spec: Wiring, env: Mapping[str, str]) -> list[Check
         checks = glue.checks(layout.root, spec)
         switches = SWITCHES[name](layout.root, env) if checks and name in SWITCHES else []
         return [*checks, *switches]
+    if name == "cline":  # a plugin file of its own, not entries in a settings file
+        return cline_wiring.checks(layout)
     try:
         settings = wiring.read_settings(path)
     except LessonsError as err:

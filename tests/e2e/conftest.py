@@ -12,6 +12,7 @@ import pytest
 
 from tests.e2e import codex_project, gemini_project
 from tests.e2e.claude_project import CLAUDE, Project, make_project
+from tests.e2e.cline_project import CLINE, ClineProject, make_cline_project
 from tests.e2e.copilot_project import COPILOT, COPILOT_CACHE, CopilotProject, make_copilot_project
 from tests.e2e.pi_project import PI, PiProject, make_pi_project
 from tests.e2e.qwen_project import QWEN, QwenProject, make_qwen_project
@@ -85,3 +86,6 @@ def qwen_project(tmp_path: Path) -> Iterator[QwenProject]:
 def pi_project(tmp_path: Path) -> Iterator[PiProject]:
     """A git repo with two lessons, wired with `lessons init --pi`."""
     yield from _served(PI, "Pi coding agent", lambda: make_pi_project(tmp_path))
+def cline_project(tmp_path: Path) -> Iterator[ClineProject]:
+    """A git repo with two lessons, wired with `lessons init --cline`."""
+    yield from _served(CLINE, "Cline CLI", lambda: make_cline_project(tmp_path))

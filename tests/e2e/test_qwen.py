@@ -19,6 +19,10 @@ import pytest
 from lessons_cli.harnesses import wirings
 from lessons_core.delivery.deliver import GATE_PREFIX, session_note
 from lessons_core.store.layout import Layout
+from tests.e2e.change_gates import (
+    assert_each_refused_once_then_applied,
+    script_new_file_and_shell_write,
+)
 from tests.e2e.fake_chat_completions import (
     first_with,
     is_compaction,
@@ -124,27 +128,10 @@ def test_a_new_file_and_a_shell_write_are_refused_once_with_their_rule(
     """write_file of a new file under a folder rule is refused with the rule before the
     file exists, and the retry writes it; a heredoc through the shell writing src/app.py
     is refused with its rule before the file changed, and its retry runs."""
-    storage_rule = "Open files under src/storage through storage.paths only."
-    project.lessons("add", storage_rule, "--topic", "storage", "--trigger-file", "src/storage/**")
-    fresh = project.root / "src" / "storage" / "fresh.py"
-    app = project.root / "src" / "app.py"
-    fake = project.fake
-    fake.probe = lambda: (fresh.exists(), app.read_text())
-    fake.scenarios["new"] = [
-        ToolCall("write_file", {"file_path": str(fresh), "content": "X = 1\n"}),
-        shell_call("cat > src/app.py <<'EOF'\nVALUE = 2\nEOF"),
-    ]
+    write = lambda path, text: ToolCall("write_file", {"file_path": path, "content": text})  # noqa: E731
+    script_new_file_and_shell_write(project, write, shell_call)
     project.qwen("SCENARIO:new add a module")
-    first = first_with(fake.requests, storage_rule)
-    assert fake.observed[first] == (False, "VALUE = 1\n")
-    assert GATE_PREFIX in tool_results(fake.requests[first])[-1]
-    second = first_with(fake.requests, APP_RULE)
-    assert fake.observed[second] == (True, "VALUE = 1\n")
-    assert GATE_PREFIX in tool_results(fake.requests[second])[-1]
-    assert fresh.read_text() == "X = 1\n"
-    assert app.read_text() == "VALUE = 2\n"
-    results = tool_results(fake.requests[-1])
-    assert [GATE_PREFIX in r for r in results] == [True, False, True, False]
+    assert_each_refused_once_then_applied(project)
 
 
 def test_after_compaction_the_rule_is_delivered_again(project: QwenProject) -> None:

@@ -33,6 +33,7 @@ ARGS = {
     "path": "src/a.py",
     "include": ["src/a.py"],
     "command": "*** Begin Patch\n*** Update File: src/a.py\n@@\n-x = 1\n+x = 2\n*** End Patch\n",
+    "input": "*** Begin Patch\n*** Update File: src/a.py\n@@\n-x = 1\n+x = 2\n*** End Patch\n",
 }
 UNIVERSE = sorted({t for name in HARNESSES for t in harness(name).TOOLS} | set(OTHER_TOOLS))
 

@@ -14,7 +14,8 @@ def hook_command(harness: str) -> None:
     """Answer one hook call of HARNESS: its JSON on stdin, the answer on stdout.
 
     Harnesses run this, not people: 'lessons init --claude-code' (or --codex, --gemini,
-    --cursor, --copilot, --qwen, --pi) wires it up. It shows the agent the project rules new
+    --cursor, --copilot, --qwen, --pi, --cline) wires it up. It shows the agent the project
+    rules new
     to the session that apply to the file or command at hand, a short note at session
     start, a capture nudge after a failure, and, once per session at its stop, a request
     to capture what a correction or a fixed failure taught. It always exits 0; a problem
@@ -44,6 +45,9 @@ def hook_command(harness: str) -> None:
                    bash), tool_result (edit, write, bash, read),
                    session_before_compact, session_compact, agent_end
                    (.pi/extensions/lessons.ts)
+      cline        SessionStart, PreToolUse (editor, apply_patch, run_commands),
+                   PostToolUse (editor, apply_patch, run_commands, read_files),
+                   PreCompact (.cline/plugins/lessons.js)
     \b
     Example:
       echo '{"hook_event_name": "SessionStart", "session_id": "s1", "source": "startup",

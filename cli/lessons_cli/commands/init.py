@@ -12,7 +12,15 @@ from typing import Any, TypeVar
 import click
 
 from lessons_cli import mcp_sdk
-from lessons_cli.harnesses import HARNESSES, agent_docs, harness, servers, wiring, wirings
+from lessons_cli.harnesses import (
+    HARNESSES,
+    agent_docs,
+    cline_wiring,
+    harness,
+    servers,
+    wiring,
+    wirings,
+)
 from lessons_cli.harnesses.spec import Wiring
 from lessons_core.containment import is_within, require_inside
 from lessons_core.errors import LessonsError
@@ -175,7 +183,7 @@ def init_command(
     written = [item for item in created if not item.is_dir()]
     for name in chosen:
         spec = harness(name).WIRING
-        changed = wiring.install(root, spec, hook_command(name, root))
+        changed = _install(root, name, spec)
         click.echo(f"{'wired' if changed else 'already wired'} {name}: {spec.settings}")
         written += [root / spec.settings] if changed else []
         if spec.note:
@@ -187,6 +195,19 @@ def init_command(
         click.echo(f"{'added' if changed else 'already has'} the lessons section: {doc}")
         written += [write_target(root / doc, root)] if changed else []
     _next_steps(root, layout, written)
+
+
+def _install(root: Path, name: str, spec: Wiring) -> bool:
+    """Wire ``name``: entries in its settings file, or Cline's plugin file of its own."""
+    if name == "cline":
+        return cline_wiring.install(root, hook_command(name, root))
+    return wiring.install(root, spec, hook_command(name, root))
+
+
+def _uninstall(root: Path, spec: Wiring) -> bool:
+    if spec.harness == "cline":
+        return cline_wiring.uninstall(root)
+    return wiring.uninstall(root, spec)
 
 
 def _emptied_folders(root: Path, files: list[str]) -> list[str]:
@@ -256,7 +277,7 @@ def _remove(root: Path) -> None:
 
     for spec in wirings().values():
         said = f"removed {spec.harness} hooks: {spec.settings}"
-        undo(partial(wiring.uninstall, root, spec), said, spec.settings)
+        undo(partial(_uninstall, root, spec), said, spec.settings)
     server_files = {spec.mcp_settings for spec in wirings().values() if spec.mcp_settings}
     for settings_file in sorted(server_files):
         said = f"removed the lessons MCP server: {settings_file}"

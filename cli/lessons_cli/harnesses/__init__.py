@@ -1,5 +1,5 @@
 """The harnesses lessons wires, one module each: ``claude_code``, ``codex``, ``gemini``,
-``cursor``, ``copilot``, ``qwen``, ``pi``.
+``cursor``, ``copilot``, ``qwen``, ``pi``, ``cline``.
 
 Each harness module owns everything about its harness: the events it answers
 (``EVENTS``), the tools whose calls it reads (``TOOLS``), the wiring ``lessons init``
@@ -56,6 +56,7 @@ HARNESSES: dict[str, str] = {
     "copilot": "copilot",
     "qwen": "qwen",
     "pi": "pi",
+    "cline": "cline",
 }
 
 
