@@ -15,10 +15,9 @@ def hook_command(harness: str) -> None:
 
     Harnesses run this, not people: 'lessons init --claude-code' (or --codex, --gemini,
     --cursor, --copilot, --qwen, --pi, --cline) wires it up. It shows the agent the project
-    rules new
-    to the session that apply to the file or command at hand, a short note at session
-    start, a capture nudge after a failure, and, once per session at its stop, a request
-    to capture what a correction or a fixed failure taught. It always exits 0; a problem
+    rules new to the session that apply to the file or command at hand, a short note at
+    session start, a capture nudge after a failure, and, once per session at its stop, a
+    request to capture what a correction or a fixed failure taught. It always exits 0; a problem
     is logged to .lessons/local/hook.log and the agent is left alone.
 
     \b
