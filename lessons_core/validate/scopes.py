@@ -70,7 +70,8 @@ def validate_scopes(layout: Layout | None, personal: SourceStore | None = None) 
         findings.extend(validate(store, scope.context).findings)
     crossing = across(scopes, project.files)
     if personal is not None:  # only the contradictions a personal lesson is part of
-        mine = scopes[-1].lesson_file("")
+        context = scopes[-1].context
+        mine = context.rel(context.layout.lessons_dir) + "/"
         crossing = (finding for finding in crossing if finding.file.startswith(mine))
     findings.extend(crossing)
     findings.sort(key=lambda f: (f.file, f.line or 0, f.code, f.message))
