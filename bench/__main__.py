@@ -7,8 +7,9 @@ kinds (``bench.installs``); a rebuild after one lesson changed; the token replay
 with the corpus's ten oldest active lessons always-on and the topics line on, days of
 work on the corpus repository with a dozen lessons of its own, and this repository's own
 commit history, a session for each line of work, with its lessons as they stood);
-``lessons validate`` over a 1,000-lesson graph; its drift check (L304) on a git history of
-10,000 commits; what ``lessons mcp`` costs (tokens of its
+the edit and the command on the corpus with a pack and a personal store of 500 lessons
+each (``bench.scopes_run``); ``lessons validate`` over a 1,000-lesson graph; its drift
+check (L304) on a git history of 10,000 commits; what ``lessons mcp`` costs (tokens of its
 tools list, start and query time); and what harvest finds in the recorded transcripts and
 how its time grows with a transcript's size; the precision and recall of contradiction
 (L204) and near-copy (L202) detection on the labelled pairs, and what those checks cost
@@ -45,6 +46,7 @@ from bench.installs import REPO, Install, editable, regular
 from bench.mcp_tools import mcp_cost, mcp_summary
 from bench.replay import replay
 from bench.report import DAYS_NAME, Line, always_summary, print_table, replay_summary
+from bench.scopes_run import scoped_graph, scoped_lines, scoped_summary
 from bench.timing import Measure, Probe, measure_interleaved, run_once
 from bench.validate_run import validate_line
 from lessons_core.delivery.deliver import session_key
@@ -97,6 +99,9 @@ def main(argv: list[str] | None = None) -> None:
         for install in installs:
             lines += hook_lines(install, graphs, runs)
         lines += [rebuild_line(dev, graph, max(3, runs // 5)) for graph in graphs]
+        scoped, data_home = scoped_graph(graphs[0], folder / "corpus-scoped")
+        for install in installs:
+            lines += scoped_lines(install, scoped, data_home, runs)
         lines.append(validate_line(folder / "validate", args.validate_lessons, runs))
         drifted = drift_cost(folder / "drift", runs, args.drift_commits)
         replayed = replay(graphs[0], args.replay_calls)
@@ -110,6 +115,7 @@ def main(argv: list[str] | None = None) -> None:
         harvested = harvest_run(folder / "harvest", args.harvest_mb)
         conflicts = conflicts_summary(graphs[0].root, max(1, runs // 7), args.conflict_lessons)
     print_table(lines, replayed, installs)
+    print(scoped_summary(lines))
     print(always_summary(always_replayed, ALWAYS_ON))
     print(replay_summary(days, DAYS_NAME))
     print(replay_summary(history, HISTORY_NAME))

@@ -96,30 +96,12 @@ def test_validate_checks_a_pack_as_its_own_source(root: Path) -> None:
 
 def test_add_never_writes_into_a_pack(root: Path) -> None:
     before = pack_state(root)
-    done = lessons(
-        root / PACK,
-        "add",
-        "Run the linter before every commit.",
-        "--topic",
-        "lint",
-        "--trigger-cmd",
-        "git commit",
-    )
+    lint = ("add", "Run the linter before every commit.", "--topic", "lint")
+    done = lessons(root / PACK, *lint, "--trigger-cmd", "git commit")
     # Inside the submodule no project store is found; from the repo it goes to .lessons/.
     assert done.returncode == 1
     assert "no .lessons/ directory" in done.stderr
-    assert (
-        lessons(
-            root,
-            "add",
-            "Run the linter before every commit.",
-            "--topic",
-            "lint",
-            "--trigger-cmd",
-            "git commit",
-        ).returncode
-        == 0
-    )
+    assert lessons(root, *lint, "--trigger-cmd", "git commit").returncode == 0
     for command in ("rm", "deprecate"):
         refused = lessons(root, command, "platform-lessons:settings-module-level")
         assert refused.returncode == 1
