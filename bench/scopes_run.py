@@ -13,17 +13,15 @@ the project's at equal rank, out of the block).
 
 from __future__ import annotations
 
-import itertools
 import os
 import shutil
-import subprocess
 from dataclasses import replace
 from pathlib import Path
 
 import orjson
 
 from bench.graphs import Graph
-from bench.hook_runs import OWN_PROCESS, Row, baseline, rows
+from bench.hook_runs import OWN_PROCESS, Row, baseline, check_output, rows
 from bench.installs import Install
 from bench.report import Line
 from bench.synth import generate
@@ -84,7 +82,7 @@ def _write(folder: Path, seed: int, prefix: str, graph: Graph) -> None:
 
 def scoped_lines(install: Install, graph: Graph, data_home: Path, runs: int) -> list[Line]:
     """The edit and the command in the hook's own process, with both scopes speaking."""
-    env = (("XDG_DATA_HOME", str(data_home)),)
+    env = (("XDG_DATA_HOME", str(data_home)), ("LESSONS_PERSONAL", "1"))
     chosen = [
         Row(row.graph, row.kind, replace(row.probe, env=(*row.probe.env, *env)))
         for row in rows(graph, install)
@@ -101,22 +99,9 @@ def scoped_lines(install: Install, graph: Graph, data_home: Path, runs: int) -> 
     ]
 
 
-# Each check a session of its own (a rule shown in one stays quiet there), apart from the
-# main table's checks (bench.__main__) and the measured runs.
-_CHECK_RUNS = itertools.count(-100, -1)
-
-
 def _check(row: Row) -> None:
     """The row delivers the pack's and the personal rule, labelled, or its figure lies."""
-    probe, run = row.probe, next(_CHECK_RUNS)
-    said = subprocess.run(
-        probe.argv_for(run),
-        cwd=probe.cwd,
-        input=probe.input_for(run),
-        env={**os.environ, **dict(probe.env)},
-        capture_output=True,
-        check=True,
-    ).stdout.decode()
+    said = check_output(row.probe).decode()
     for label in ("(pack team-pack", "(personal"):
         if label not in said:
             raise SystemExit(f"{NAME} {row.kind}: no {label}) rule in {said[:300]!r}")

@@ -73,13 +73,8 @@ class Config(NamedTuple):
     packs: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        """The settings as config.json holds them (``packs`` only when there are some)."""
-        found = self._asdict()
-        if not self.packs:
-            del found["packs"]
-        else:
-            found["packs"] = list(self.packs)
-        return found
+        """The settings as config.json holds them."""
+        return {**self._asdict(), "packs": list(self.packs)}
 
 
 def parse_settings(data: object) -> tuple[Config, list[Problem]]:
