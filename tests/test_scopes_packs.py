@@ -225,3 +225,24 @@ def test_a_vendored_pack_is_reviewed_from_the_tree(tmp_path: Path) -> None:
     assert "'lessons-pack:team-rule':\n  " + MIGRATION_RULE in review
     text = hook_text(root, read_call(root, "src/a.py"))
     assert f"- {MIGRATION_RULE} (pack lessons-pack)" in text
+
+
+def test_a_packs_always_on_lesson_comes_at_session_start_and_a_personal_one_never(
+    root: Path,
+) -> None:
+    rule = "Use the platform's make targets, never raw docker commands, for every task."
+    pack_file = write_lesson_file(root / PACK / "lessons", "platform-make", rule)
+    pack_file.write_text(pack_file.read_text().replace('"active"', '"active",\n  "always": true'))
+    mine = "Answer in British English in every repository."
+    personal = write_lesson_file(personal_dir() / "lessons", "mine-always", mine)
+    personal.write_text(personal.read_text().replace('"active"', '"active",\n  "always": true'))
+    start = {
+        "session_id": "s1",
+        "transcript_path": "",
+        "cwd": str(root),
+        "hook_event_name": "SessionStart",
+        "source": "startup",
+    }
+    text = hook_text(root, start)
+    assert f"- {rule} (pack platform-lessons, always on)" in text
+    assert mine not in text
