@@ -339,3 +339,15 @@ def test_doctor_names_the_store_and_init_mentions_personal_lessons(tmp_path: Pat
     done = lessons(fresh, "init")
     assert "lessons add --personal" in done.stdout
     assert str(personal_dir()) in lessons(fresh, "doctor").stdout
+
+
+def test_add_personal_outside_any_repository(tmp_path: Path) -> None:
+    """Outside git the triggers are judged against the store itself, never a walk of the
+    folder the command ran in, and nothing is written there."""
+    folder = tmp_path / "not-a-repo"
+    (folder / "deep" / "tree").mkdir(parents=True)
+    (folder / "deep" / "tree" / "compose.yml").write_text("services: {}\n")
+    done = add_personal(folder, DOCKER_RULE, "--trigger-file", "**/compose.yml")
+    assert done.returncode == 0, done.stderr
+    assert "matches no file yet" in done.stderr  # judged against the store, not the cwd
+    assert sorted(p.name for p in folder.rglob("*")) == ["compose.yml", "deep", "tree"]

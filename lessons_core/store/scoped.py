@@ -7,10 +7,10 @@ lives, and git brings the change (``lessons_core.store.sources``).
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from lessons_core.errors import LessonsError
+from lessons_core.git import top_level
 from lessons_core.store.config import load_config
 from lessons_core.store.files import find_lesson
 from lessons_core.store.layout import Layout, find_layout, find_root
@@ -20,6 +20,7 @@ from lessons_core.store.sources import (
     SourceStore,
     ensure_private,
     pack_stores,
+    personal_folder,
     personal_store,
     split_qualified,
 )
@@ -27,10 +28,12 @@ from lessons_core.store.sources import (
 
 def personal_layout(start: Path | None = None, *, create: bool = False) -> SourceStore:
     """The personal store, its triggers judged against the repository above ``start``
-    (the working directory), or that folder itself outside one; ``create`` makes its
+    (the working directory); outside any repository against the store's own folder,
+    never a walk of whatever folder (a home) the command ran in. ``create`` makes its
     folders (0700)."""
-    here = os.fspath(start or Path.cwd())
-    store = personal_store(find_root(here) or here)
+    here = start or Path.cwd()
+    root = find_root(here) or top_level(here) or personal_folder()
+    store = personal_store(root) if root is not None else None
     if store is None:
         raise LessonsError(
             "no personal store: neither XDG_DATA_HOME nor HOME is an absolute path; set one"
@@ -45,14 +48,15 @@ def packs_of(layout: Layout) -> list[SourceStore]:
     return pack_stores(layout, load_config(layout.config_file).packs)
 
 
-def scope_of(key: str, personal: bool = False) -> tuple[Layout, str]:
-    """The store ``key`` names a lesson of, and the id in it."""
+def scope_of(key: str, personal: bool = False, start: Path | None = None) -> tuple[Layout, str]:
+    """The store ``key`` names a lesson of, and the id in it, as seen from ``start`` (the
+    working directory)."""
     source, lesson_id = split_qualified(key)
     if personal or source == PERSONAL:
-        return personal_layout(), lesson_id
+        return personal_layout(start), lesson_id
     if source is None:
-        return find_layout(), lesson_id
-    layout = find_layout()
+        return find_layout(start), lesson_id
+    layout = find_layout(start)
     packs = packs_of(layout)
     for pack in packs:
         if pack.name == source:
@@ -61,9 +65,11 @@ def scope_of(key: str, personal: bool = False) -> tuple[Layout, str]:
     raise LessonsError(f"no scope named '{source}' for '{key}'; known: {known}")
 
 
-def find_scoped(key: str, personal: bool = False) -> tuple[Layout, Lesson]:
+def find_scoped(
+    key: str, personal: bool = False, start: Path | None = None
+) -> tuple[Layout, Lesson]:
     """The lesson ``key`` names (``lessons show``), and its store."""
-    store, lesson_id = scope_of(key, personal)
+    store, lesson_id = scope_of(key, personal, start)
     return store, find_lesson(store, lesson_id)
 
 
