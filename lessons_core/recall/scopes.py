@@ -36,7 +36,6 @@ if TYPE_CHECKING:
 def other_sources(layout: Layout, config: Config) -> list[SourceStore]:
     """The packs the config names, then the personal store when it is on and holds a
     ``lessons/`` folder; a scope that cannot be used is noted and left out."""
-
     found: list[SourceStore] = []
     for path in config.packs:
         try:
