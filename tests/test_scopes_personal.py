@@ -123,6 +123,10 @@ def test_a_personal_lesson_reaches_the_hook_labelled_and_once_per_session(root: 
     assert f"- {DOCKER_RULE} (personal)" in hook_text(
         other, bash_call(other, "docker compose down -v", session="s2")
     )
+    # What the hooks wrote there (the index, its lock) is as private as the lessons.
+    for path in personal_dir().rglob("*"):
+        mode = stat.S_IMODE(path.stat().st_mode)
+        assert mode == (0o700 if path.is_dir() else 0o600), path
 
 
 def test_at_equal_rank_the_project_lesson_comes_first(root: Path) -> None:
