@@ -7,8 +7,9 @@ kinds (``bench.installs``); a rebuild after one lesson changed; the token replay
 with the corpus's ten oldest active lessons always-on and the topics line on, days of
 work on the corpus repository with a dozen lessons of its own, and this repository's own
 commit history, a session for each line of work, with its lessons as they stood);
-``lessons validate`` over a 1,000-lesson graph; its drift check (L304) on a git history of
-10,000 commits; what ``lessons mcp`` costs (tokens of its
+the edit and the command on the corpus with a pack and a personal store of 500 lessons
+each (``bench.scopes_run``); ``lessons validate`` over a 1,000-lesson graph; its drift
+check (L304) on a git history of 10,000 commits; what ``lessons mcp`` costs (tokens of its
 tools list, start and query time); and what harvest finds in the recorded transcripts and
 how its time grows with a transcript's size; the precision and recall of contradiction
 (L204) and near-copy (L202) detection on the labelled pairs, and what those checks cost
@@ -19,7 +20,6 @@ one table and its summary lines.
 from __future__ import annotations
 
 import argparse
-import itertools
 import os
 import subprocess
 import sys
@@ -40,12 +40,13 @@ from bench.graphs import (
 )
 from bench.harvest_run import harvest_run
 from bench.history import HISTORY_NAME, history_graph, load_snapshot, replay_history
-from bench.hook_runs import DELIVERING, SHOWN_SESSION, Row, baseline, rows
+from bench.hook_runs import DELIVERING, SHOWN_SESSION, Row, baseline, check_output, rows
 from bench.installs import REPO, Install, editable, regular
 from bench.mcp_tools import mcp_cost, mcp_summary
 from bench.replay import replay
 from bench.report import DAYS_NAME, Line, always_summary, print_table, replay_summary
-from bench.timing import Measure, Probe, measure_interleaved, run_once
+from bench.scopes_run import scoped_graph, scoped_lines, scoped_summary
+from bench.timing import Measure, measure_interleaved, run_once
 from bench.validate_run import validate_line
 from lessons_core.delivery.deliver import session_key
 from lessons_core.index.cache import load_index
@@ -78,6 +79,9 @@ def main(argv: list[str] | None = None) -> None:
     )
     args = parser.parse_args(argv)
     runs = 3 if args.quick else args.runs
+    # Every figure is the project's lessons alone (a user's own personal lessons would
+    # change them), but for the rows that set up a personal store of their own.
+    os.environ["LESSONS_PERSONAL"] = "0"
     # Bytecode first, as pip compiles it at install time: with PYTHONDONTWRITEBYTECODE set
     # every hook would otherwise compile its twenty-odd modules from source (~15 ms).
     packages = [str(REPO / "lessons_core"), str(REPO / "cli")]
@@ -97,6 +101,9 @@ def main(argv: list[str] | None = None) -> None:
         for install in installs:
             lines += hook_lines(install, graphs, runs)
         lines += [rebuild_line(dev, graph, max(3, runs // 5)) for graph in graphs]
+        scoped, data_home = scoped_graph(graphs[0], folder / "corpus-scoped")
+        for install in installs:
+            lines += scoped_lines(install, scoped, data_home, runs)
         lines.append(validate_line(folder / "validate", args.validate_lessons, runs))
         drifted = drift_cost(folder / "drift", runs, args.drift_commits)
         replayed = replay(graphs[0], args.replay_calls)
@@ -110,6 +117,7 @@ def main(argv: list[str] | None = None) -> None:
         harvested = harvest_run(folder / "harvest", args.harvest_mb)
         conflicts = conflicts_summary(graphs[0].root, max(1, runs // 7), args.conflict_lessons)
     print_table(lines, replayed, installs)
+    print(scoped_summary(lines))
     print(always_summary(always_replayed, ALWAYS_ON))
     print(replay_summary(days, DAYS_NAME))
     print(replay_summary(history, HISTORY_NAME))
@@ -139,26 +147,9 @@ def _check(row: Row) -> None:
         index, _broken = load_index(Layout(row.graph.root))
         matching = [c.hit.lesson_id for c in rank(index, RecallRequest(files=(row.graph.edit,)))]
         sessions.claim(Layout(row.graph.root), session_key(SHOWN_SESSION), matching)
-    said = _output(row.probe)
+    said = check_output(row.probe)
     if bool(said) != (row.kind in DELIVERING):
         raise SystemExit(f"{row.graph.name} {row.kind}: unexpected output {said[:200]!r}")
-
-
-# Run numbers for checks: negative, so they never meet a measured run's session, and
-# each check gets its own (the second install must not find the first's rules shown).
-_CHECK_RUNS = itertools.count(-2, -1)
-
-
-def _output(probe: Probe) -> bytes:
-    run = next(_CHECK_RUNS)
-    return subprocess.run(
-        probe.argv_for(run),
-        cwd=probe.cwd,
-        input=probe.input_for(run),
-        env={**os.environ, **dict(probe.env)},
-        capture_output=True,
-        check=True,
-    ).stdout
 
 
 def rebuild_line(install: Install, graph: Graph, runs: int) -> Line:

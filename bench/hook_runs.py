@@ -15,7 +15,9 @@ is the same call through the form written for harnesses that name no project fol
 
 from __future__ import annotations
 
+import itertools
 import json
+import os
 import subprocess
 from dataclasses import dataclass
 
@@ -106,3 +108,21 @@ def rows(graph: Graph, install: Install) -> list[Row]:
 
 def baseline(install: Install, graph: Graph) -> Probe:
     return Probe((install.python, "-c", "pass"), graph.root)
+
+
+# Run numbers for checks: negative, so they never meet a measured run's session, and
+# each check gets its own (the second install must not find the first's rules shown).
+_CHECK_RUNS = itertools.count(-2, -1)
+
+
+def check_output(probe: Probe) -> bytes:
+    """What ``probe`` prints, run once in a session of its own, before any timing."""
+    run = next(_CHECK_RUNS)
+    return subprocess.run(
+        probe.argv_for(run),
+        cwd=probe.cwd,
+        input=probe.input_for(run),
+        env={**os.environ, **dict(probe.env)},
+        capture_output=True,
+        check=True,
+    ).stdout

@@ -40,9 +40,11 @@ def unlink_if_there(path: StrPath) -> None:
         return
 
 
-def _write_temp(path: StrPath, data: bytes, *, durable: bool = True) -> str:
-    """``data`` in a new temp file beside ``path`` (on disk, unless not ``durable``);
-    returns the temp file's name.
+def _write_temp(
+    path: StrPath, data: bytes, *, durable: bool = True, mode: int | None = None
+) -> str:
+    """``data`` in a new temp file beside ``path`` (on disk, unless not ``durable``), with
+    ``mode`` (default ``FILE_MODE``); returns the temp file's name.
 
     The temp file shares the folder so that a rename or link stays on one file system.
     """
@@ -51,7 +53,7 @@ def _write_temp(path: StrPath, data: bytes, *, durable: bool = True) -> str:
     except OSError as err:
         raise _naming(err, path) from None
     try:
-        os.fchmod(fd, FILE_MODE)
+        os.fchmod(fd, FILE_MODE if mode is None else mode)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             if durable:
@@ -70,7 +72,9 @@ def _naming(err: OSError, path: StrPath) -> OSError:
     return OSError(err.errno, err.strerror, os.fspath(path))
 
 
-def atomic_write(path: StrPath, data: bytes, *, durable: bool = True) -> None:
+def atomic_write(
+    path: StrPath, data: bytes, *, durable: bool = True, mode: int | None = None
+) -> None:
     """Write ``data`` to ``path`` via a temp file and ``os.replace``.
 
     Readers see the old file or the new one, never a mix, whenever a process dies. With
@@ -78,7 +82,7 @@ def atomic_write(path: StrPath, data: bytes, *, durable: bool = True) -> None:
     a VM), so a power cut cannot leave an empty file under the name either; state that is
     rebuilt or harmlessly forgotten (sessions, the index cache) can skip that.
     """
-    tmp = _write_temp(path, data, durable=durable)
+    tmp = _write_temp(path, data, durable=durable, mode=mode)
     try:
         os.replace(tmp, path)
     except BaseException:
@@ -86,13 +90,13 @@ def atomic_write(path: StrPath, data: bytes, *, durable: bool = True) -> None:
         raise
 
 
-def create_exclusive(path: StrPath, data: bytes) -> bool:
+def create_exclusive(path: StrPath, data: bytes, mode: int | None = None) -> bool:
     """Create ``path`` with ``data`` only if nothing is there yet; False when it exists.
 
     The content is written to a temp file first and hard-linked into place, so the name
     appears complete or not at all, and two writers racing for one name cannot both win.
     """
-    tmp = _write_temp(path, data)
+    tmp = _write_temp(path, data, mode=mode)
     try:
         os.link(tmp, path)
     except FileExistsError:

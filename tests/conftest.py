@@ -25,6 +25,8 @@ def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local" / "share"))
+    monkeypatch.delenv("LESSONS_PERSONAL", raising=False)
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
     for name, value in {
         "GIT_AUTHOR_NAME": "Test",

@@ -33,6 +33,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("status", "supersede_command"),
     ("status", "rm_command"),
     ("status", "touch_command"),
+    ("promote", "promote_command"),
     ("importing", "import_group"),
     ("export", "export_command"),
     ("evaluate", "eval_command"),

@@ -22,6 +22,7 @@ from lessons_cli.harnesses import cline_wiring, glue, servers, wiring, wirings
 from lessons_cli.harnesses.spec import Wiring
 from lessons_cli.harnesses.switches import SWITCHES
 from lessons_cli.output import counted
+from lessons_cli.scope_checks import pack_checks, personal_check
 from lessons_core.containment import leaving_part, outside_reason
 from lessons_core.errors import LessonsError
 from lessons_core.fsutil import read_regular
@@ -34,7 +35,8 @@ from lessons_core.validate.runner import validate
 
 def diagnose(layout: Layout, env: Mapping[str, str]) -> list[Check]:
     """Every check for the store at ``layout``, as seen from a process with ``env``."""
-    checks = [_store(layout), _index(layout), *_launcher(layout, env)]
+    checks = [_store(layout), _index(layout), *pack_checks(layout), personal_check(layout, env)]
+    checks += _launcher(layout, env)
     specs = wirings()
     for spec in specs.values():
         checks += _harness(layout, spec, env)

@@ -35,10 +35,11 @@ from lessons_core.recall.rank import recall
 from lessons_core.recall.render import estimate_tokens, render_block
 from lessons_core.recall.types import Recall, RecallRequest
 from lessons_core.store.config import Config, read_config
-from lessons_core.store.files import find_lesson, load_graph
+from lessons_core.store.files import load_graph
 from lessons_core.store.layout import Layout, find_layout, layout_for_files
 from lessons_core.store.model import Status, Triggers
 from lessons_core.store.project import set_status
+from lessons_core.store.scoped import find_scoped
 from lessons_core.store.topics import load_topics
 from lessons_core.telemetry import log as telemetry
 
@@ -264,7 +265,8 @@ def _log_query(
 
 
 def show(args: dict[str, Any], cwd: Path) -> ToolReply:
-    lesson = find_lesson(find_layout(cwd), _text(args, "id", required=True) or "")
+    # personal:ID and PACK:ID too, as a block names a cut rule of those scopes
+    _store, lesson = find_scoped(_text(args, "id", required=True) or "", start=cwd)
     return ToolReply(describe(lesson), lesson.to_dict())
 
 

@@ -76,6 +76,22 @@ class CaptureDraft:
     enforce: bool = False
     forbid: str | None = None
 
+    @classmethod
+    def from_lesson(cls, lesson: Lesson, lesson_id: str | None = None) -> CaptureDraft:
+        """``lesson`` captured again (an import's check, ``lessons promote``)."""
+        return cls(
+            rule=lesson.rule,
+            topics=lesson.topics,
+            triggers=lesson.triggers,
+            rationale=lesson.rationale,
+            evidence=lesson.evidence,
+            gate=lesson.gate,
+            always=lesson.always,
+            lesson_id=lesson_id,
+            enforce=lesson.enforce,
+            forbid=lesson.forbid,
+        )
+
 
 def check_utf8(draft: CaptureDraft) -> None:
     """Refuse a field that is not UTF-8 text (first of the checks: the others read it)."""

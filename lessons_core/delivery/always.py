@@ -135,6 +135,31 @@ def fit_hits(
     return AlwaysBlock(text, tuple(hit.lesson_id for hit in hits[: len(lines)]), more, topic_tokens)
 
 
+def pack_always_hits(layout: Layout, config: Config) -> list[Hit]:
+    """The always-on lessons of the packs the config names, after the project's, labelled
+    with their pack. Personal lessons never come here: they speak only on a trigger. A
+    pack that cannot be read is noted and left out."""
+    if not config.packs:
+        return []
+    from lessons_core.fsutil import note
+    from lessons_core.recall.scopes import other_sources, source_index
+
+    hits: list[Hit] = []
+    for store in other_sources(layout, config):
+        if store.personal:
+            continue
+        try:
+            found = always_hits(source_index(store))
+        except Exception as err:  # one pack never silences the rest: noted, left out
+            note(err)
+            continue
+        label = store.label
+        hits += [
+            hit._replace(lesson_id=store.qualified(hit.lesson_id), source=label) for hit in found
+        ]
+    return hits
+
+
 def at_session_start(layout: Layout, key: str, config: Config) -> str | None:
     """The always-on block for a session that just started, was cleared or compacted,
     claimed in it so no trigger repeats one of its lessons; None when there is nothing."""
@@ -151,9 +176,12 @@ def at_session_start(layout: Layout, key: str, config: Config) -> str | None:
     header = block_header(lessons, config.session_note)
     try:
         index = cached_index(layout, sampled_from=config.sampled_check_from)[0]
-        block = fit(index, budget, topics, lessons, header)
+        hits = always_hits(index)
     except CorruptIndex:  # a damaged part surfaced on first use: never trust it
-        block = fit(rebuilt_index(layout)[0], budget, topics, lessons, header)
+        index = rebuilt_index(layout)[0]
+        hits = always_hits(index)
+    hits += pack_always_hits(layout, config)
+    block = fit_hits(hits, budget, index.topics if topics else (), lessons, header)
     if not block.text:
         return None
     if block.shown:

@@ -56,14 +56,7 @@ def guard_notes(
 
 
 def _draft(lesson: Lesson) -> guards.CaptureDraft:
-    return guards.CaptureDraft(
-        rule=lesson.rule,
-        topics=lesson.topics,
-        triggers=lesson.triggers,
-        rationale=lesson.rationale,
-        evidence=lesson.evidence,
-        always=lesson.always,
-    )
+    return guards.CaptureDraft.from_lesson(lesson)
 
 
 def _lesson_notes(lesson: Lesson, layout: Layout, tracked: FileIndex) -> list[Note]:

@@ -314,7 +314,8 @@ def _save(
     writer.add_value("racy", racy)
     header = (len(stats) // (NUMBERS * 8), tuple(folder_stat), len(racy), broken)
     # Not durable: a cache lost to a power cut fails its checks and is rebuilt.
-    atomic_write(layout.local(INDEX_CACHE), writer.finish(header), durable=False)
+    cache, data = layout.local(INDEX_CACHE), writer.finish(header)
+    atomic_write(cache, data, durable=False, mode=layout.file_mode)
 
 
 FILES_SHARD_BYTES = 1 << 16

@@ -258,7 +258,7 @@ def _verdict_dict(verdict: Verdict) -> dict[str, Any]:
 
 
 def _key_dict(candidate: Candidate) -> dict[str, Any]:
-    tier, _spec, _score, _terms, share, created, lesson_id = candidate.key
+    tier, _spec, _score, _terms, _order, share, created, lesson_id = candidate.key
     return {
         "tier": tier,
         "specificity": list(candidate.specificity),

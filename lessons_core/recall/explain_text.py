@@ -67,7 +67,7 @@ def _matched_lines(verdict: Verdict) -> list[str]:
     if candidate is None:
         return []
     hit = candidate.hit
-    tier, _spec, _score, _terms, share, created, _id = candidate.key
+    tier, _spec, _score, _terms, _order, share, created, _id = candidate.key
     what = ", ".join(hit.terms) if hit.via == "prompt" else hit.trigger
     spec = ",".join(str(value) for value in candidate.specificity) or "-"
     return [

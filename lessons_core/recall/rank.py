@@ -8,9 +8,11 @@ Ranking, best first (``docs/recall.md`` has the why of each step):
    (``lessons_core.matching.specificity``), so a more specific trigger wins whatever else is true;
 3. relevance of the lesson's wording to the prompt: its BM25 score, then how many distinct
    meaningful prompt terms it contains (0 and none without a prompt);
-4. fewer active lessons sharing the matched trigger;
-5. newer ``created``;
-6. id.
+4. the scope: the project's own lessons, then its packs', then personal ones
+   (``lessons_core.recall.scopes``);
+5. fewer active lessons sharing the matched trigger;
+6. newer ``created``;
+7. id.
 
 A lesson that matches several ways is ranked by its best match, a specific trigger's
 before a broad one's (``lessons_core.matching.breadth``). A prompt-only match needs at least two
@@ -53,10 +55,12 @@ if TYPE_CHECKING:
     )
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
+    from lessons_core.store.sources import SourceStore
 
     # (tier, negated specificity, negated BM25 score, negated count of shared prompt
-    #  terms, lessons sharing the trigger, negated created date, id): ascending is rank.
-    RankKey: TypeAlias = tuple[int, tuple[int, ...], float, int, int, int, str]
+    #  terms, the scope's order (project first), lessons sharing the trigger, negated
+    #  created date, id): ascending is rank.
+    RankKey: TypeAlias = tuple[int, tuple[int, ...], float, int, int, int, int, str]
 
 VIA_FILE, VIA_COMMAND, VIA_KEYWORD, VIA_PROMPT = "file", "command", "keyword", "prompt"
 VIA_NAMED = "named"  # a file trigger matching a file the prompt names
@@ -96,13 +100,16 @@ def recall(
     config: Config,
     allowance: Allowance = NO_LIMITS,
     index: RecallIndex | None = None,
+    sources: bool = True,
 ) -> Recall:
     """The lessons to show for ``request`` within ``allowance`` (``select``); lesson files
     that fail to parse are skipped.
 
     ``index`` saves loading it when the caller already has one (to report broken files,
     say); by default it comes from the cache (``lessons_core.index.cache``), which is
-    rebuilt first when any lesson file changed.
+    rebuilt first when any lesson file changed. With ``sources``, the project's packs and
+    the user's personal lessons are ranked with its own (``lessons_core.recall.scopes``),
+    within the same caps.
     """
     if index is None:
         from lessons_core.index.cache import cached_index, rebuilt_index
@@ -119,6 +126,8 @@ def recall(
     else:
         ranked = rank(index, request)
         bound = binding(index, request, ranked)
+    if sources:
+        ranked, bound = with_sources(layout, request, config, ranked, bound)
     # A cut rule names the start of its id that tells it apart from the others.
     selection = select(ranked, config, allowance, read=request.read, short=_short(index.ids))
     return Recall(
@@ -173,9 +182,63 @@ def binding(index: RecallIndex, request: RecallRequest, ranked: list[Candidate])
     return (*enforced, *covered.values())
 
 
-def rank(index: RecallIndex, request: RecallRequest) -> list[Candidate]:
+def with_sources(
+    layout: Layout,
+    request: RecallRequest,
+    config: Config,
+    ranked: list[Candidate],
+    bound: tuple[Hit, ...],
+) -> tuple[list[Candidate], tuple[Hit, ...]]:
+    """``ranked`` and ``bound`` (the project's) with the matches of its packs and the
+    personal store (``lessons_core.recall.scopes``), their ids qualified (``personal:ID``)
+    and their hits labelled, in one rank order. A scope that fails is noted and left out:
+    it never silences the project's lessons."""
+    from lessons_core.fsutil import note
+    from lessons_core.index.file_format import CorruptIndex
+    from lessons_core.recall.scopes import other_sources, source_index
+
+    stores = other_sources(layout, config)
+    if not stores:
+        return ranked, bound
+    merged, binds = list(ranked), list(bound)
+    for order, store in enumerate(stores, 1):
+        # A personal lesson needs a trigger to match: never the prompt's wording alone.
+        try:
+            try:
+                found, bind = _scope_matches(source_index(store), request, order, store.personal)
+            except CorruptIndex:
+                index = source_index(store, rebuild=True)
+                found, bind = _scope_matches(index, request, order, store.personal)
+        except Exception as err:  # one scope never silences another: noted, left out
+            note(err)
+            continue
+        for candidate in found:
+            hit = _labelled(candidate.hit, store)
+            merged.append(candidate._replace(hit=hit, key=(*candidate.key[:-1], hit.lesson_id)))
+        binds.extend(_labelled(hit, store) for hit in bind)
+    merged.sort(key=lambda candidate: candidate.key)
+    return merged, tuple(binds)
+
+
+def _scope_matches(
+    index: RecallIndex, request: RecallRequest, order: int, triggered_only: bool
+) -> tuple[list[Candidate], tuple[Hit, ...]]:
+    """One scope's ranked matches (``rank`` at ``order``) and its binding ones; with
+    ``triggered_only``, none that only the prompt's wording brought."""
+    found = rank(index, request, order)
+    if triggered_only:
+        found = [candidate for candidate in found if candidate.hit.via != VIA_PROMPT]
+    return found, binding(index, request, found)
+
+
+def _labelled(hit: Hit, store: SourceStore) -> Hit:
+    return hit._replace(lesson_id=store.qualified(hit.lesson_id), source=store.label)
+
+
+def rank(index: RecallIndex, request: RecallRequest, order: int = 0) -> list[Candidate]:
     """Every lesson matching ``request``, once each at its best match, in rank order; a
-    prompt is read up to ``MAX_PROMPT_CHARS``."""
+    prompt is read up to ``MAX_PROMPT_CHARS``. ``order`` is the scope's place in the rank
+    key: 0 for the project's own lessons, which come first at equal rank."""
     if request.prompt and len(request.prompt) > MAX_PROMPT_CHARS:
         request = request._replace(prompt=request.prompt[:MAX_PROMPT_CHARS])
     files = request_files(request)
@@ -223,6 +286,7 @@ def rank(index: RecallIndex, request: RecallRequest) -> list[Candidate]:
             matched,
             found,
             entry.broad,
+            order,
         )
         # A lesson is listed at its best specific match, at its best broad one only when
         # no specific trigger matched.
@@ -230,7 +294,9 @@ def rank(index: RecallIndex, request: RecallRequest) -> list[Candidate]:
         if old is None or (entry.broad, candidate.key) < (old.hit.broad, old.key):
             best[lesson] = candidate
     for lesson in prompt_only:
-        best[lesson] = _candidate(rows[lesson], lesson, VIA_PROMPT, "", (), 0, "prompt", found)
+        best[lesson] = _candidate(
+            rows[lesson], lesson, VIA_PROMPT, "", (), 0, "prompt", found, order=order
+        )
     return sorted(best.values(), key=lambda c: c.key)
 
 
@@ -391,6 +457,7 @@ def _candidate(
     matched: str,
     prompt: tuple[dict[int, float], dict[int, tuple[str, ...]]],
     broad: bool = False,
+    order: int = 0,
 ) -> Candidate:
     relevance, shared = prompt
     score, terms = relevance.get(lesson, 0.0), shared.get(lesson, ())
@@ -412,6 +479,7 @@ def _candidate(
         tuple(-value for value in spec),
         -score,
         -len(terms),
+        order,
         share,
         -row.created,
         row.id,

@@ -222,12 +222,16 @@ def why(hit: Hit) -> str:
 def hit_line(hit: Hit, short: Callable[[str], str] | None = None) -> str:
     """``- RULE (why)``; a rule shown cut ends ``… (why) [ID]``, for ``lessons show``, the
     id as ``short`` gives it (``short_id``; by default whole). A rule about the very file
-    or command touched has no ``(why)``: ``- RULE``."""
+    or command touched has no ``(why)``: ``- RULE``. A rule from a pack or the personal
+    store names it first: ``- RULE (personal, file: GLOB)``, ``- RULE (pack NAME)``."""
     # Rule and label are each inert; joined, '<x' ending one and '>' in the other could
     # still make a tag, hence the second pass over the whole line.
     loose = hit.via in _LOOSE
     rule = first_sentence(whole(hit.rule), LOOSE_SHOWN_CHARS if loose else MAX_SHOWN_CHARS)
     label = why(hit)
+    if hit.source:  # a pack's or a personal lesson says where it comes from, always
+        scope = neutralise(hit.source, MAX_LABEL_CHARS)
+        label = f"{scope}, {label}" if label else scope
     line = f"- {rule} ({label})" if label else f"- {rule}"
     if not rule.endswith("…"):
         return inert_line(line)

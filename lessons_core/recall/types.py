@@ -40,6 +40,9 @@ class Hit(NamedTuple):
     # touched, or gated: no session budget holds it back, and it draws on none
     # (``lessons_core.recall.rank.pinned``).
     pinned: bool = False
+    # Where the lesson lives, as its block labels it: "" for the project's own store,
+    # "personal", or "pack NAME" (``lessons_core.store.sources``).
+    source: str = ""
 
     def to_dict(self) -> dict[str, object]:
         """The JSON form ``lessons query --json`` prints for one rule."""
@@ -52,6 +55,7 @@ class Hit(NamedTuple):
             "gate": self.gate,
             "matched": self.matched,
             "broad": self.broad,
+            "source": self.source or "project",
         }
 
 

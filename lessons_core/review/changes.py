@@ -10,7 +10,7 @@ the checked-out commit shows none (they would describe other files).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -24,11 +24,15 @@ from lessons_core.matching.glob_counts import FileIndex
 from lessons_core.matching.thresholds import GLOB_EXAMPLES
 from lessons_core.matching.trigger_checks import TriggerProblem, judge_glob
 from lessons_core.review.code import CodeChanges, code_changes
+from lessons_core.review.packs import pack_files_at
 from lessons_core.review.ranges import Range, resolve_range
+from lessons_core.store.config import load_config
 from lessons_core.store.files import lesson_files, read_lesson
 from lessons_core.store.layout import Layout
 from lessons_core.store.model import Lesson
+from lessons_core.store.sources import SourceStore, pack_stores
 from lessons_core.validate import Finding, load_context, validate
+from lessons_core.validate.scopes import validate_scopes
 
 KINDS = ("added", "changed", "deprecated", "superseded", "removed")
 
@@ -114,14 +118,31 @@ def review(layout: Layout, argument: str | None = None) -> Review:
     names = sorted(n for n in set(then) | set(now) if then.get(n) != now.get(n))
     names = [name for name in names if name.endswith(".json") and not name.startswith(".")]
     files = FileIndex(tracked_files(root))
+    packs = pack_stores(layout, load_config(layout.config_file).packs)
+    in_packs = {pack: _pack_names(pack, span) for pack in packs}
     findings: tuple[Finding, ...] = ()
-    if names and (span.head is None or span.head == git.resolve(root, "HEAD")):
-        findings = validate(layout, load_context(layout, files=files)).findings
+    if (names or any(in_packs.values())) and (
+        span.head is None or span.head == git.resolve(root, "HEAD")
+    ):
+        if packs:  # each pack as its own source, and contradictions across them
+            findings = validate_scopes(layout).findings
+        else:
+            findings = validate(layout, load_context(layout, files=files)).findings
     on_disk = span.head is None
     changes = [
         _change(layout, name, then.get(name), now.get(name), files, findings, on_disk)
         for name in names
     ]
+    for pack, (pack_then, pack_now, pack_names) in in_packs.items():
+        changes += [
+            replace(
+                _change(
+                    pack, name, pack_then.get(name), pack_now.get(name), files, findings, on_disk
+                ),
+                lesson_id=pack.qualified(name[: -len(".json")]),
+            )
+            for name in pack_names
+        ]
     changes.sort(key=lambda c: (KINDS.index(c.kind), c.lesson_id))
     lessons = [
         lesson for name, data in sorted(now.items()) if (lesson := _now(layout, span, name, data))
@@ -136,6 +157,21 @@ def review(layout: Layout, argument: str | None = None) -> Review:
         head_ref=span.head_ref,
         code=code,
     )
+
+
+def _pack_names(
+    pack: SourceStore, span: Range
+) -> tuple[dict[str, bytes], dict[str, bytes], list[str]]:
+    """A pack's lesson files at the base and the head (``review.packs``), and the names of
+    those that differ, as ``review`` compares the project's."""
+    root = pack.root
+    then = _names(pack_files_at(root, span.base, pack.path))
+    if span.head is None:
+        now = {path.name: _bytes_now(path) for path in lesson_files(pack)}
+    else:
+        now = _names(pack_files_at(root, span.head, pack.path))
+    names = sorted(n for n in set(then) | set(now) if then.get(n) != now.get(n))
+    return then, now, [n for n in names if n.endswith(".json") and not n.startswith(".")]
 
 
 def _names(files: dict[str, bytes]) -> dict[str, bytes]:

@@ -70,9 +70,14 @@ class Config(NamedTuple):
     # history is read this many commits back from HEAD, one walk for all lessons.
     drift_min_commits: int = 10
     drift_max_commits: int = 1000
+    # Folders inside the repo holding lessons/*.json a team shares across repositories (a
+    # git submodule, a subtree, a vendored copy): recalled with the project's lessons,
+    # labelled with the folder's name (lessons_core.store.sources).
+    packs: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return self._asdict()
+        """The settings as config.json holds them."""
+        return {**self._asdict(), "packs": list(self.packs)}
 
 
 def parse_settings(data: object) -> tuple[Config, list[Problem]]:
@@ -96,7 +101,7 @@ def parse_settings(data: object) -> tuple[Config, list[Problem]]:
             continue
         wrong = _value_problem(key, value, known[key])
         if wrong is None:
-            values[key] = value
+            values[key] = tuple(value) if isinstance(value, list) else value
         else:
             default = hookjson.dumps(known[key])
             wrong = f"setting {quoted(key)} {wrong}; the default {default} is used"
@@ -105,6 +110,10 @@ def parse_settings(data: object) -> tuple[Config, list[Problem]]:
 
 
 def _value_problem(key: str, value: Any, default: Any) -> str | None:
+    if isinstance(default, tuple):  # packs: a list of folder paths
+        if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+            return 'must be a list of folder paths, such as ["vendor/platform-lessons"]'
+        return None
     if type(value) is not type(default):  # bool is not an int here, nor 3.0 an int
         return f"must be {_TYPE_NAMES[type(default)]}"
     if key.startswith("delivery_") and value not in DELIVERY_MODES:

@@ -119,13 +119,14 @@ def not_found(layout: Layout, lesson_id: str) -> LessonNotFound:
 
 def create_lesson(layout: Layout, lesson: Lesson) -> bool:
     """Write a new lesson file; False when a file with that id already exists."""
-    return create_exclusive(lesson_path(layout, lesson.id), dumps(lesson.to_dict()))
+    data = dumps(lesson.to_dict())
+    return create_exclusive(lesson_path(layout, lesson.id), data, mode=layout.file_mode)
 
 
 def update_lesson(layout: Layout, lesson: Lesson) -> None:
     """Replace an existing lesson, which must parse first (never clobber what we can't read)."""
     read_lesson(lesson_path(layout, lesson.id))
-    atomic_write(lesson_path(layout, lesson.id), dumps(lesson.to_dict()))
+    atomic_write(lesson_path(layout, lesson.id), dumps(lesson.to_dict()), mode=layout.file_mode)
 
 
 def delete_lesson(layout: Layout, lesson_id: str) -> None:

@@ -52,6 +52,9 @@ class Layout:
     """
 
     __slots__ = ("top",)
+    # The mode of the files the store writes; None: what a plain open() gives (the
+    # personal store's are private: ``lessons_core.store.sources``).
+    file_mode: int | None = None
 
     def __init__(self, root: StrPath) -> None:
         self.top: str = os.fspath(root)

@@ -34,10 +34,4 @@ def check(ctx: Context) -> Iterator[Finding]:
 
 
 def _draft(lesson: Lesson) -> CaptureDraft:
-    return CaptureDraft(
-        rule=lesson.rule,
-        topics=lesson.topics,
-        triggers=lesson.triggers,
-        rationale=lesson.rationale,
-        evidence=lesson.evidence,
-    )
+    return CaptureDraft.from_lesson(lesson)

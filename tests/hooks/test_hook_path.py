@@ -77,6 +77,8 @@ HOOK_PATH: dict[str, frozenset[str]] = {
     "lessons_core.index.cache": frozenset(),
     "lessons_core.index.file_format": frozenset({"collections.abc"}),  # a fallback only
     "lessons_core.store.layout": frozenset(),
+    "lessons_core.store.sources": frozenset(),  # packs and the personal store
+    "lessons_core.recall.scopes": frozenset(),
     "lessons_core.recall.rank": frozenset(),
     "lessons_core.index.entries": frozenset(),  # the index's records (the build is apart)
     "lessons_core.recall.types": frozenset(),

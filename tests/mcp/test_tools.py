@@ -15,6 +15,7 @@ from lessons_core.store.model import Status
 from lessons_core.telemetry.log import MCP_QUERY_EVENT, read_log
 from tests.conftest import lesson_count, save_lesson
 from tests.hooks.conftest import call_hook, payload
+from tests.scopes_env import personal_dir, write_lesson_file
 
 APP_RULE = "Keep src/app.py free of import-time side effects."
 
@@ -51,6 +52,19 @@ def test_show_takes_the_start_of_an_id(store: Layout) -> None:
     reply = call_tool("lessons_show", {"id": "code-a"}, store.root)
     assert not reply.is_error
     assert reply.data["id"] == "code-app"
+
+
+def test_query_and_show_reach_a_personal_lesson_by_its_scoped_id(store: Layout) -> None:
+    """A personal lesson comes labelled in lessons_query, and lessons_show finds it by the
+    id the query names (personal:ID)."""
+    rule = "Run src/app.py through the wrapper on this machine."
+    write_lesson_file(personal_dir() / "lessons", "mine-wrapper", rule, files=["src/app.py"])
+    reply = call_tool("lessons_query", {"file": "src/app.py"}, store.root)
+    assert f"- {rule} (personal)" in reply.text
+    assert reply.data["lessons"][1]["id"] == "personal:mine-wrapper"
+    shown = call_tool("lessons_show", {"id": "personal:mine-wrapper"}, store.root)
+    assert not shown.is_error
+    assert shown.data["rule"] == rule
 
 
 def test_query_with_a_session_shows_each_rule_once_and_shares_it_with_the_hooks(

@@ -9,6 +9,7 @@ from lessons_core.authoring.capture import add_lesson
 from lessons_core.authoring.guards import CaptureDraft
 from lessons_core.store.layout import find_layout
 from lessons_core.store.model import Triggers
+from lessons_core.store.scoped import personal_layout, shown_id
 
 
 @click.command("add")
@@ -78,6 +79,13 @@ from lessons_core.store.model import Triggers
     "characters) instead of one made from the topic and the rule; refused if taken.",
 )
 @click.option("--force", is_flag=True, help="Save even if a near-duplicate rule exists.")
+@click.option(
+    "--personal",
+    is_flag=True,
+    help="Save it in your own store ($XDG_DATA_HOME/lessons, default "
+    "~/.local/share/lessons), not the repository: recalled in every repository wired "
+    "with lessons, only where a trigger matches.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the saved lesson as JSON.")
 def add_command(
     rule: str,
@@ -93,6 +101,7 @@ def add_command(
     forbid: str | None,
     lesson_id: str | None,
     force: bool,
+    personal: bool,
     as_json: bool,
 ) -> None:
     """Save RULE, one imperative sentence, and print its id.
@@ -106,12 +115,20 @@ def add_command(
     trigger, a control character, a near-duplicate) exit 1 with the reason and the fix,
     and leave the graph unchanged.
 
+    With --personal the lesson is yours alone, kept outside every repository, and judged
+    by the same guards against the repository you are in; it is named personal:ID.
+
     \b
     Example:
       lessons add "Run 'pnpm build' before 'pnpm test:e2e'; e2e runs dist/." \\
           --topic testing --trigger-cmd 'pnpm test:e2e' --evidence commit:3f2a1bc
     """
-    layout = find_layout()
+    if personal and always:
+        raise click.UsageError(
+            "--always cannot be personal: a personal lesson speaks only where a trigger of "
+            "its own matches; give it --trigger-file, --trigger-cmd or --trigger-keyword"
+        )
+    layout = personal_layout(create=True) if personal else find_layout()
     draft = CaptureDraft(
         rule=rule,
         topics=topics,
@@ -138,6 +155,7 @@ def add_command(
             }
         )
         return
+    name = shown_id(layout, result.lesson.id)
     if not result.created:
-        click.echo(f"updated existing lesson (same rule): {result.lesson.id}", err=True)
-    click.echo(result.lesson.id)
+        click.echo(f"updated existing lesson (same rule): {name}", err=True)
+    click.echo(name)

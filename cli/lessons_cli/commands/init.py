@@ -244,7 +244,12 @@ def _register_server(root: Path, name: str, spec: Wiring) -> list[Path]:
 
 def _next_steps(root: Path, layout: Layout, written: list[Path]) -> None:
     """What to run now: commit what this run wrote (teammates' hooks need the launcher
-    and the settings), then check that the hooks will really run here."""
+    and the settings), then check that the hooks will really run here. Before it, the two
+    other scopes a lesson can have (docs/format.md)."""
+    click.echo(
+        "scopes: a lesson for you alone, in every repository: lessons add --personal ...; "
+        'lessons a team shares across repositories: "packs" in .lessons/config.json'
+    )
     click.echo("next:")
     if written and top_level(root) is not None:
         cwd = Path.cwd()

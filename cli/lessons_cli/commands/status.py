@@ -7,9 +7,10 @@ import click
 from lessons_cli.output import echo_json
 from lessons_core.authoring.guards import check_reason
 from lessons_core.session.state import forget_lesson
-from lessons_core.store.layout import find_layout
+from lessons_core.store.layout import Layout, contained, find_layout, find_root
 from lessons_core.store.model import Status
 from lessons_core.store.project import remove_lesson, set_status
+from lessons_core.store.scoped import shown_id, writable_scope
 from lessons_core.store.touch import touch_lessons
 
 _REASON = click.option(
@@ -24,19 +25,27 @@ def _reason(reason: str | None) -> str | None:
     return None if reason is None else check_reason(reason)
 
 
+_PERSONAL = click.option("--personal", is_flag=True, help="ID is one of your personal lessons.")
+
+
 @click.command("deprecate")
 @click.argument("lesson_id", metavar="ID")
 @_REASON
-def deprecate_command(lesson_id: str, reason: str | None) -> None:
+@_PERSONAL
+def deprecate_command(lesson_id: str, reason: str | None, personal: bool) -> None:
     """Mark a lesson deprecated: kept for history, never recalled.
+
+    personal:ID (or --personal ID) names a personal lesson; a pack's lessons are changed
+    where the pack lives, never here.
 
     \b
     Example:
       lessons deprecate build-use-make-not-ninja --reason "the build moved to just"
     """
     why = _reason(reason)
-    lesson = set_status(find_layout(), lesson_id, Status.DEPRECATED, reason=why)
-    click.echo(f"deprecated {lesson.id}")
+    store, plain = writable_scope(lesson_id, personal)
+    lesson = set_status(store, plain, Status.DEPRECATED, reason=why)
+    click.echo(f"deprecated {shown_id(store, lesson.id)}")
 
 
 @click.command("supersede")
@@ -59,17 +68,24 @@ def supersede_command(lesson_id: str, new_id: str, reason: str | None) -> None:
 
 @click.command("rm")
 @click.argument("lesson_id", metavar="ID")
-def rm_command(lesson_id: str) -> None:
+@_PERSONAL
+def rm_command(lesson_id: str, personal: bool) -> None:
     """Delete a lesson file and its traces in local state (use git to get it back).
+
+    personal:ID (or --personal ID) deletes a personal lesson, which no git keeps: deprecate
+    it instead to keep it. A pack's lessons are removed where the pack lives.
 
     \b
     Example:
       lessons rm testing-obsolete-rule
     """
-    layout = find_layout()
-    remove_lesson(layout, lesson_id)
-    forget_lesson(layout, lesson_id)
-    click.echo(f"removed {lesson_id}")
+    store, plain = writable_scope(lesson_id, personal)
+    remove_lesson(store, plain)
+    name = shown_id(store, plain)
+    root = find_root()
+    if root is not None:
+        forget_lesson(contained(Layout(root)), name)
+    click.echo(f"removed {name}")
 
 
 @click.command("touch")
