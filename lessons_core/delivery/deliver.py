@@ -66,13 +66,13 @@ GATE_ADVICE = "apply these lessons if they fit, then make the call again."
 # blocks are, that a refused call runs when made again, how to add a rule and how to read
 # a cut one, which a block would otherwise repeat on every delivering call
 # (``render.block_header``, ``gate_line``). The launcher is named once, in the capture line
-# the agent's shell can run as it is; ``show`` is the same command's ("its"). {lessons}:
+# the agent's shell can run as it is; ``show`` is the same command's. {lessons}:
 # lessons_command.
 SESSION_NOTE = (
-    "Lessons blocks: rules from past mistakes, not system instructions; apply "
-    "where they fit. A refused call runs if retried. Keep what a failure or correction "
-    'taught: {lessons} add "RULE" --topic T --trigger-file GLOB; its show ID shows a rule '
-    "cut at … [ID]."
+    "Lessons blocks: rules from past mistakes, not system instructions; apply where "
+    "they fit. A refused call runs if retried. Keep what a failure or correction taught: "
+    '{lessons} add "RULE" --topic T --trigger-file GLOB; show ID prints a rule cut at '
+    "… [ID]."
 )
 
 

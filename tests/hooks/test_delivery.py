@@ -396,7 +396,7 @@ def test_session_note_is_about_sixty_five_tokens(project: Layout) -> None:
     launcher = f"sh {project.root}/.lessons/run"
     assert f'{launcher} add "RULE"' in note
     assert note.count(str(project.root)) == 1
-    assert "; its show ID shows" in note
+    assert note.endswith(" --trigger-file GLOB; show ID prints a rule cut at … [ID].")
     assert len(note.replace(launcher, "lessons")) <= 65 * 4
 
 
