@@ -337,8 +337,10 @@ def on_prompt(
     if not prompt.strip():
         return None
     from lessons_core.recall.prompt_files import named_files
+    from lessons_core.recall.prompt_terms import project_names
 
-    request = RecallRequest(prompt=prompt, named=named_files(layout, prompt))
+    named = named_files(layout, prompt)
+    request = RecallRequest(prompt=prompt, named=named, project=project_names(layout))
     with opened or sessions.open_session(layout, key) as session:
         if config.stop_capture:  # a correction of the action before it is evidence
             evidence.note_prompt(session, prompt, _corrects)
