@@ -5,7 +5,8 @@ agentsmesh``, synthetic 10k and 50k), then measures whole ``lessons hook claude-
 processes against ``python -c pass`` of the same install, interleaved, for both install
 kinds (``bench.installs``); a rebuild after one lesson changed; the token replay (also
 with the corpus's ten oldest active lessons always-on and the topics line on, days of
-work on the corpus repository with a dozen lessons of its own, and this repository's own
+work on the corpus repository with a dozen lessons of its own and with the corpus's, and
+this repository's own
 commit history, a session for each line of work, with its lessons as they stood);
 ``lessons validate`` over a 1,000-lesson graph; its drift check (L304) on a git history of
 10,000 commits; what ``lessons mcp`` costs (tokens of its
@@ -44,7 +45,14 @@ from bench.hook_runs import DELIVERING, SHOWN_SESSION, Row, baseline, rows
 from bench.installs import REPO, Install, editable, regular
 from bench.mcp_tools import mcp_cost, mcp_summary
 from bench.replay import replay
-from bench.report import DAYS_NAME, Line, always_summary, print_table, replay_summary
+from bench.report import (
+    CORPUS_DAYS_NAME,
+    DAYS_NAME,
+    Line,
+    always_summary,
+    print_table,
+    replay_summary,
+)
 from bench.timing import Measure, Probe, measure_interleaved, run_once
 from bench.validate_run import validate_line
 from lessons_core.delivery.deliver import session_key
@@ -103,6 +111,7 @@ def main(argv: list[str] | None = None) -> None:
         variant = always_on_variant(graphs[0], folder / "corpus-always")
         always_replayed = replay(variant, args.replay_calls)
         days = replay_days(days_graph(folder / "days", args.corpus, Path(dev.lessons)))
+        corpus_days = replay_days(graphs[0])
         snapshot = load_snapshot()
         history_root = history_graph(folder / "history", Path(dev.lessons), snapshot)
         history = replay_history(history_root, snapshot, args.history_sessions)
@@ -112,6 +121,7 @@ def main(argv: list[str] | None = None) -> None:
     print_table(lines, replayed, installs)
     print(always_summary(always_replayed, ALWAYS_ON))
     print(replay_summary(days, DAYS_NAME))
+    print(replay_summary(corpus_days, CORPUS_DAYS_NAME))
     print(replay_summary(history, HISTORY_NAME))
     print(mcp_summary(served))
     print(drifted.summary())
