@@ -8,12 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from lessons_cli import mcp_tools
 from lessons_core.delivery import deliver
 from lessons_core.recall.prompt_terms import project_names, prompt_terms
 from lessons_core.store.config import Config
 from lessons_core.store.layout import Layout
 from lessons_core.store.project import init_project
-from tests.conftest import save_lesson
+from tests.conftest import run, save_lesson
 
 
 @pytest.fixture
@@ -65,3 +66,16 @@ def test_the_name_comes_from_the_folder_and_the_manifest(
     root.mkdir()
     (root / manifest).write_text(text)
     assert project_names(init_project(root)[0]) == words
+
+
+def test_query_and_the_mcp_tool_agree_with_the_hook(
+    llm: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`lessons query --prompt` and the MCP tool leave the project's name out as the
+    prompt hook does."""
+    monkeypatch.chdir(llm.root)
+    prompt = "add an option to the llm plugins list"
+    assert run("query", "--prompt", prompt).stdout == ""
+    reply = mcp_tools.query({"prompt": prompt}, llm.root)
+    assert "Register llm plugins" not in str(reply)
+    assert "Register llm plugins" in run("query", "--prompt", "a pluggy hook for plugins").stdout
