@@ -347,7 +347,10 @@ class Session:
     def note_read(self, files: Sequence[str], left: Sequence[str]) -> None:
         """Remember that the read of ``files`` left the lessons ``left`` for later, with
         this call's write."""
-        marks = [_read_mark(path, lesson_id) for path in files for lesson_id in left]
+        known = self.state.read
+        marks = [m for m in (_read_mark(f, i) for f in files for i in left) if m not in known]
+        if not marks:  # a read made again: nothing to write, no lock to take
+            return
 
         def change(state: SessionState) -> bool:
             new = [mark for mark in marks if mark not in state.read]

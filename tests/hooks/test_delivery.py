@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 from types import SimpleNamespace
@@ -546,3 +547,16 @@ def test_a_refusal_keeps_its_count_when_the_rest_may_not_come(project: Layout) -
     assert gate.gate
     assert len(gate.shown) == 3
     assert gate.text.endswith("\n1 more rule matches.\n</lessons>")
+
+
+def test_a_read_made_again_writes_no_session_file(project: Layout) -> None:
+    """What a read left for the edit is written once; the same read again, which leaves
+    the same rules, does not write the session file."""
+    _lessons(project)
+    write_lesson(project, "code-src-small", "Keep modules small.", files=("src/**",))
+    assert delivery.before_action(project, "s", READ, Config()) is not None
+    path = sessions._path(project, "s")
+    first = os.stat(path)
+    assert delivery.before_action(project, "s", READ, Config()) is None
+    again = os.stat(path)
+    assert (again.st_ino, again.st_mtime_ns) == (first.st_ino, first.st_mtime_ns)
