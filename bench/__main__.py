@@ -5,7 +5,8 @@ agentsmesh``, synthetic 10k and 50k), then measures whole ``lessons hook claude-
 processes against ``python -c pass`` of the same install, interleaved, for both install
 kinds (``bench.installs``); a rebuild after one lesson changed; the token replay (also
 with the corpus's ten oldest active lessons always-on and the topics line on, days of
-work on the corpus repository with a dozen lessons of its own, and this repository's own
+work on the corpus repository with a dozen lessons of its own and with the corpus's, and
+this repository's own
 commit history, a session for each line of work, with its lessons as they stood);
 the edit and the command on the corpus with a pack and a personal store of 500 lessons
 each (``bench.scopes_run``); ``lessons validate`` over a 1,000-lesson graph; its drift
@@ -44,7 +45,14 @@ from bench.hook_runs import DELIVERING, SHOWN_SESSION, Row, baseline, check_outp
 from bench.installs import REPO, Install, editable, regular
 from bench.mcp_tools import mcp_cost, mcp_summary
 from bench.replay import replay
-from bench.report import DAYS_NAME, Line, always_summary, print_table, replay_summary
+from bench.report import (
+    CORPUS_DAYS_NAME,
+    DAYS_NAME,
+    Line,
+    always_summary,
+    print_table,
+    replay_summary,
+)
 from bench.scopes_run import scoped_graph, scoped_lines, scoped_summary
 from bench.timing import Measure, measure_interleaved, run_once
 from bench.validate_run import validate_line
@@ -56,7 +64,7 @@ from lessons_core.session import state as sessions
 from lessons_core.store.layout import Layout
 
 
-def main(argv: list[str] | None = None) -> None:
+def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="3 runs a row instead of --runs")
     parser.add_argument("--runs", type=int, default=21, help="runs a row (default 21)")
@@ -77,7 +85,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--harvest-mb", type=float, default=50.0, help="generated transcript size (default 50)"
     )
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = _arguments(argv)
     runs = 3 if args.quick else args.runs
     # Every figure is the project's lessons alone (a user's own personal lessons would
     # change them), but for the rows that set up a personal store of their own.
@@ -110,6 +122,7 @@ def main(argv: list[str] | None = None) -> None:
         variant = always_on_variant(graphs[0], folder / "corpus-always")
         always_replayed = replay(variant, args.replay_calls)
         days = replay_days(days_graph(folder / "days", args.corpus, Path(dev.lessons)))
+        corpus_days = replay_days(graphs[0])
         snapshot = load_snapshot()
         history_root = history_graph(folder / "history", Path(dev.lessons), snapshot)
         history = replay_history(history_root, snapshot, args.history_sessions)
@@ -120,6 +133,7 @@ def main(argv: list[str] | None = None) -> None:
     print(scoped_summary(lines))
     print(always_summary(always_replayed, ALWAYS_ON))
     print(replay_summary(days, DAYS_NAME))
+    print(replay_summary(corpus_days, CORPUS_DAYS_NAME))
     print(replay_summary(history, HISTORY_NAME))
     print(mcp_summary(served))
     print(drifted.summary())

@@ -126,6 +126,9 @@ def verdict(lines: list[Line], graphs: list[str], by_key: dict[tuple[str, str, s
 
 
 DAYS_NAME = "20 days, 12 lessons"  # bench.days
+# The same days against the 576 lessons of the corpus: what a session a day costs where
+# many rules are about the project's everyday commands (bench.days).
+CORPUS_DAYS_NAME = "20 days, the corpus's lessons"
 
 
 def replay_summary(replayed: Replay, name: str = "corpus") -> str:

@@ -103,7 +103,7 @@ LAYERS: tuple[frozenset[str], ...] = (
         }
     ),
     frozenset({"containment", "git", "matching"}),
-    frozenset({"fsutil"}),
+    frozenset({"fsutil", "git_ignored"}),
     frozenset({"jsonio"}),
     frozenset({"store"}),
     frozenset({"index", "permission_rules"}),

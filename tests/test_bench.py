@@ -55,6 +55,8 @@ def test_quick_benchmark_prints_every_row() -> None:
     assert "regular edit, own process " in scoped
     assert any(line.startswith("token replay (corpus): ") for line in lines)
     assert any(line.startswith("token replay (20 days, 12 lessons): ") for line in lines)
+    corpus_days = "token replay (20 days, the corpus's lessons): "
+    assert any(line.startswith(corpus_days) for line in lines)
     history = next(line for line in lines if line.startswith("token replay (this repository's"))
     assert " refusals a session (12); " in history
     assert " tokens per edit or command (goal <= 25), " in history

@@ -15,7 +15,7 @@ from bench.days import days_graph, replay_days
 from bench.graphs import CORPUS, corpus_graph
 from bench.history import HISTORY_NAME, history_graph, load_snapshot, replay_history
 from bench.replay import replay
-from bench.report import DAYS_NAME, replay_summary
+from bench.report import CORPUS_DAYS_NAME, DAYS_NAME, replay_summary
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", ROOT / "docs" / "performance.md", ROOT / "docs" / "recall.md"]
@@ -25,21 +25,24 @@ PER_DELIVERY = re.compile(r"(\d+) (?:tokens )?(?:per|a) delivering call")
 
 @pytest.mark.slow
 def test_the_quoted_token_figures_are_the_replays() -> None:
-    """The recorded run's replay lines (the corpus, the twenty days, this repository's
-    history) are what the replays print now, and every figure of tokens per edit or
-    command and per delivering call in the docs is one of theirs. The session note names
-    the repo's path, so the graphs live where ``python -m bench`` puts them: a temp folder
-    of the same name's length."""
+    """The recorded run's replay lines (the corpus, the twenty days with twelve lessons
+    and with the corpus's, this repository's history) are what the replays print now,
+    and every figure of tokens per edit or command and per delivering call in the docs is
+    one of theirs. The session note names the repo's path, so the graphs live where
+    ``python -m bench`` puts them: a temp folder of the same name's length."""
     lessons = Path(sys.executable).parent / "lessons"
     with tempfile.TemporaryDirectory(prefix="lessons-bench-") as tmp:
-        corpus = replay(corpus_graph(Path(tmp) / "corpus", CORPUS, lessons))
+        corpus_root = corpus_graph(Path(tmp) / "corpus", CORPUS, lessons)
+        corpus = replay(corpus_root)
         days = replay_days(days_graph(Path(tmp) / "days", CORPUS, lessons))
+        corpus_days = replay_days(corpus_root)
         snapshot = load_snapshot()
         history = replay_history(history_graph(Path(tmp) / "history", lessons, snapshot), snapshot)
-    replays = (corpus, days, history)
+    replays = (corpus, days, corpus_days, history)
     lines = [
         replay_summary(corpus),
         replay_summary(days, DAYS_NAME),
+        replay_summary(corpus_days, CORPUS_DAYS_NAME),
         replay_summary(history, HISTORY_NAME),
     ]
     recorded = (ROOT / "docs" / "performance.md").read_text()

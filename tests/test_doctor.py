@@ -268,3 +268,17 @@ def test_settings_from_an_older_init_without_the_read_tools_warn(
     assert warned["claude-code"]["fix"] == "lessons init --claude-code"
     run("init", "--claude-code", "--gemini")
     assert {c["status"] for c in _doctor()[1]["checks"]} == {"ok"}
+
+
+def test_a_wired_file_git_ignores_is_named_with_the_fix(wired: Path) -> None:
+    """`.claude/*` in .gitignore: the hooks would stay on this machine; doctor warns
+    with the rule that ignores the file and the command that commits it anyway."""
+    (wired / ".gitignore").write_text(".claude/*\n")
+    _code, report = _doctor()
+    (check,) = [c for c in report["checks"] if c["subject"] == "commit"]
+    assert check["status"] == "warn"
+    assert check["detail"].startswith(".claude/settings.json is ignored by git (.gitignore:1:")
+    assert check["fix"].startswith("git add -f -- '.claude/settings.json'")
+    subprocess.run(["git", "add", "-f", "--", ".claude/settings.json"], cwd=wired, check=True)
+    _code, report = _doctor()
+    assert _status(report, "commit") == []  # tracked now: no ignore rule applies

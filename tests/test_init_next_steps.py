@@ -107,3 +107,40 @@ def test_outside_git_there_is_nothing_to_add(
     assert code == 0
     assert "git add" not in out
     assert out.splitlines()[-2] == "next:"
+
+
+@pytest.mark.parametrize("name", sorted(HARNESSES))
+def test_an_ignored_harness_file_gets_a_forced_add_line_and_a_note_naming_the_rule(
+    plain_repo: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """A repo that ignores the harness file (`.codex/*`, `.mcp.json`): a plain `git add`
+    of it fails, so init prints it on a `git add -f` line and says which rule ignores it;
+    running both printed lines stages every file."""
+    settings = HARNESSES[name]
+    (plain_repo / ".gitignore").write_text(f"# local agent state\n{settings}\n.mcp.json\n")
+    code, out, err = init_in(plain_repo, f"--{name}", "--mcp", monkeypatch=monkeypatch)
+    assert code == 0
+    lines = out.splitlines()
+    at = lines.index("next:")
+    add, forced = lines[at + 1], lines[at + 2]
+    assert add.startswith(f"  git add -- {STORE}")
+    assert forced.startswith(f"  git add -f -- '{settings}'")
+    assert f"{settings} is ignored by git (.gitignore:2: {settings})" in err
+    assert f"add the line '!{settings}' after '{settings}' in .gitignore" in err
+    staged = _staged(plain_repo, f"{add} && {forced}", plain_repo)
+    assert {".lessons/run", settings} <= staged
+
+
+def test_a_file_under_an_ignored_folder_is_only_offered_the_forced_add(
+    plain_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """git cannot re-include a file below an ignored folder with a `!` line, so the note
+    offers only `git add -f`, which works."""
+    (plain_repo / ".gitignore").write_text(".codex/\n")
+    code, out, err = init_in(plain_repo, "--codex", monkeypatch=monkeypatch)
+    assert code == 0
+    assert "  git add -f -- '.codex/hooks.json'" in out.splitlines()
+    assert "(.gitignore:1: .codex/)" in err
+    assert "'!.codex/hooks.json'" not in err
+    staged = _staged(plain_repo, "git add -f -- '.codex/hooks.json'", plain_repo)
+    assert ".codex/hooks.json" in staged

@@ -115,6 +115,29 @@ def test_base_alone_reviews_the_working_tree_uncommitted_edits_included(branch: 
     assert db_all["matches"][0]["line"] == 2
 
 
+def test_a_range_names_the_lessons_only_the_working_tree_holds_and_how_to_include_them(
+    branch: Layout,
+) -> None:
+    """A lesson just added (untracked) or edited (uncommitted) is not in the range's head:
+    the review says so, with the command that includes them, instead of a bare "0
+    lessons apply"; once committed, nothing is said."""
+    write_lesson(branch, "paths-new", "Use pathlib for paths.", files=["src/db/models.py"])
+    write_lesson(branch, "legacy-old", "Keep OLD at 2 now.", files=["src/legacy/old.py"])
+    data = _review("main..HEAD")
+    assert data["pending"] == {"ids": ["legacy-old", "paths-new"], "command": "lessons review main"}
+    text = run("review", "main..HEAD").stdout
+    assert (
+        "The working tree holds 2 lessons that HEAD does not have (uncommitted or untracked: "
+        "legacy-old, paths-new), left out of this review; 'lessons review main' reviews "
+        "against the working tree and includes them"
+    ) in text
+    assert "paths-new" in {m["id"] for m in _review("main")["code"]["lessons"]}
+    assert _review("main")["pending"] is None  # the working tree is what it reviews
+    git(branch.root, "add", "-A")
+    git(branch.root, "commit", "-qm", "lessons")
+    assert _review("main..HEAD")["pending"] is None
+
+
 def test_a_range_reviews_from_the_merge_base(branch: Layout) -> None:
     """Work landed on main after the branch point is not the branch's change, with two
     dots as with three (as `lessons check` reads a range)."""

@@ -116,7 +116,7 @@ def test_shell_script_skips_syntax_comments_and_quoted_heredoc_markers() -> None
     )
     assert _commands("scripts/deploy.sh", text) == [
         (2, 2, "set -e"),
-        (4, 4, "if [ -f x ]; then"),
+        (4, 4, "[ -f x ]"),
         (5, 5, "rm x"),
         (8, 8, "make"),
         (10, 10, "echo '<<EOF'"),
@@ -152,4 +152,60 @@ def test_a_quoted_string_over_several_lines_is_one_command() -> None:
         (2, 3, 'py=${info%%"\n"*}'),
         (4, 5, "echo 'a\nb' # it's a comment"),
         (6, 6, "ls"),
+    ]
+
+
+SHELL_SYNTAX = """\
+#!/bin/sh
+case "$1" in
+  build) make all ;;
+  test|check)
+    pytest -q
+    ;;
+esac
+for f in a b; do
+  echo "$f"
+done
+if grep -q x notes.txt; then
+  rm notes.txt
+fi
+while read line; do echo "$line"; done < list
+"""
+
+
+def test_shell_syntax_is_not_a_command_and_what_it_wraps_is() -> None:
+    """`case … in`, labels, `;;`, `for … do`, `if …; then`, `fi`, `done` run nothing of
+    their own: the commands they hold are listed bare; a one-line loop stays whole."""
+    assert _commands("scripts/run.sh", SHELL_SYNTAX) == [
+        (3, 3, "make all"),
+        (5, 5, "pytest -q"),
+        (9, 9, 'echo "$f"'),
+        (11, 11, "grep -q x notes.txt"),
+        (12, 12, "rm notes.txt"),
+        (14, 14, 'while read line; do echo "$line"; done < list'),
+    ]
+
+
+@pytest.mark.parametrize(("path", "indent"), [("justfile", "    "), ("Makefile", "\t")])
+def test_a_recipes_here_document_body_and_case_block_are_not_commands(
+    path: str, indent: str
+) -> None:
+    """A recipe's here-document body and its closing `EOF` belong to the command that
+    reads them; its `case … in`, `;;` and `esac` are syntax."""
+    lines = [
+        "release:",
+        "#!/usr/bin/env bash",
+        "cat <<EOF > notes.md",
+        "Release notes",
+        "EOF",
+        'case "$x" in',
+        "  a) echo a ;;",
+        "esac",
+        "git tag v1",
+    ]
+    text = "\n".join([lines[0], *(indent + line for line in lines[1:])]) + "\n"
+    assert _commands(path, text) == [
+        (3, 5, "cat <<EOF > notes.md\nRelease notes\nEOF"),
+        (7, 7, "echo a"),
+        (9, 9, "git tag v1"),
     ]

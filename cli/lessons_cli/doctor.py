@@ -26,6 +26,8 @@ from lessons_cli.scope_checks import pack_checks, personal_check
 from lessons_core.containment import leaving_part, outside_reason
 from lessons_core.errors import LessonsError
 from lessons_core.fsutil import read_regular
+from lessons_core.git import top_level
+from lessons_core.git_ignored import ignored
 from lessons_core.index.cache import cache_state, load_index
 from lessons_core.store import launcher
 from lessons_core.store.layout import LAUNCH, Layout, lessons_command
@@ -41,6 +43,7 @@ def diagnose(layout: Layout, env: Mapping[str, str]) -> list[Check]:
     for spec in specs.values():
         checks += _harness(layout, spec, env)
         checks += _server(layout, spec)
+    checks += _ignored(layout, [spec for spec in specs.values() if _ours(layout, spec)])
     if not any(check.subject in specs for check in checks):
         checks.append(
             Check(
@@ -51,6 +54,43 @@ def diagnose(layout: Layout, env: Mapping[str, str]) -> list[Check]:
             )
         )
     return checks
+
+
+def _ours(layout: Layout, spec: Wiring) -> bool:
+    """Whether ``spec``'s settings file holds hooks of ours (or its MCP file our server)."""
+    files = [(spec.settings, False), (spec.mcp_settings, True)]
+    for name, server in files:
+        path = layout.root / name if name else None
+        if path is None or not path.is_file() or leaving_part(path, layout.root):
+            continue
+        try:
+            if server and servers.our_command(layout.root, name or "") is not None:
+                return True
+            if not server and wiring.our_commands(wiring.read_settings(path), spec):
+                return True
+        except LessonsError:
+            continue
+    return False
+
+
+def _ignored(layout: Layout, specs: list[Wiring]) -> list[Check]:
+    """The files a teammate's clone needs for the hooks to run that git ignores here: a
+    plain ``git add`` leaves them out, so the hooks stay on this machine."""
+    top = top_level(layout.root)
+    if top is None:
+        return []
+    wanted = [layout.base / launcher.NAME, layout.config_path]
+    for spec in specs:
+        wanted += [layout.root / name for name in (spec.settings, spec.mcp_settings) if name]
+    names = [
+        os.path.relpath(path.parent.resolve() / path.name, top.resolve())
+        for path in dict.fromkeys(wanted)
+        if path.is_file()
+    ]
+    return [
+        Check("commit", WARN, f"{found.said()}: teammates' clones will not have it", found.fix())
+        for found in ignored(top, names)
+    ]
 
 
 def _store(layout: Layout) -> Check:

@@ -31,6 +31,7 @@ from lessons_core.delivery.session_recall import recall_once
 from lessons_core.errors import CaptureRefused, LessonsError
 from lessons_core.index.cache import load_index
 from lessons_core.recall.prompt_files import named_files
+from lessons_core.recall.prompt_terms import project_names
 from lessons_core.recall.rank import recall
 from lessons_core.recall.render import estimate_tokens, render_block
 from lessons_core.recall.types import Recall, RecallRequest
@@ -195,8 +196,13 @@ def query(args: dict[str, Any], cwd: Path) -> ToolReply:
         raise BadArgument("give at least one of 'file', 'command' or 'prompt'")
     layout, relative = _served_layout(file, cwd)
     named = named_files(layout, prompt) if prompt else ()
+    project = project_names(layout) if prompt else ()
     request = RecallRequest(
-        files=relative, command=command or None, prompt=prompt or None, named=named
+        files=relative,
+        command=command or None,
+        prompt=prompt or None,
+        named=named,
+        project=project,
     )
     config, problems = read_config(layout.config_path)  # defaults stand in for bad keys
     index, broken = load_index(layout)

@@ -66,13 +66,13 @@ GATE_ADVICE = "apply these lessons if they fit, then make the call again."
 # blocks are, that a refused call runs when made again, how to add a rule and how to read
 # a cut one, which a block would otherwise repeat on every delivering call
 # (``render.block_header``, ``gate_line``). The launcher is named once, in the capture line
-# the agent's shell can run as it is; ``show`` is the same command's ("its"). {lessons}:
+# the agent's shell can run as it is; ``show`` is the same command's. {lessons}:
 # lessons_command.
 SESSION_NOTE = (
-    "Lessons blocks: rules from past mistakes, not system instructions; apply "
-    "where they fit. A refused call runs if retried. Keep what a failure or correction "
-    'taught: {lessons} add "RULE" --topic T --trigger-file GLOB; its show ID shows a rule '
-    "cut at … [ID]."
+    "Lessons blocks: rules from past mistakes, not system instructions; apply where "
+    "they fit. A refused call runs if retried. Keep what a failure or correction taught: "
+    '{lessons} add "RULE" --topic T --trigger-file GLOB; show ID prints a rule cut at '
+    "… [ID]."
 )
 
 
@@ -210,13 +210,21 @@ def before_action(
         if bound is not None:
             hits = [hit for hit in hits if hit.lesson_id not in bound[1]]
             session.claim(list(bound[1]))
+        if not changed and action.read_only:
+            left = _left_for_later(found, hits, session)
+            if left:
+                session.note_read(action.read_only, left)
         # The call made again after its refusal runs, as the refusal said, whatever came
         # between: more rules due (the budget held some back) or a reset (compaction,
         # /clear) that made the refusing rules new again; those come as context where the
         # event allows it. The promise is kept once: its refusal is forgotten, so made
         # again later, after another reset, the call is gated like any other.
         gating = bool(mark) and not refused
-        gating = gating and any(mode_of(hit, action, config) == GATE for hit in hits)
+        # An edit of a file read in this session is never refused for the rules its read
+        # left for it: those come as context.
+        gating = gating and any(
+            mode_of(hit, action, config) == GATE and not _prepared(hit, session) for hit in hits
+        )
         notice: Notice | None = None
         if hits and (gating or CONTEXT in modes):
             notice = claim_and_render(
@@ -302,10 +310,31 @@ def _recurrence_gate(
 def _about_read(hit: Hit, action: ToolAction) -> bool:
     """Whether ``hit`` matched a file ``action`` only reads (a file trigger's path, or a
     keyword found in the words of that path)."""
+    path = _hit_path(hit)
+    return bool(path) and path in action.read_only
+
+
+def _hit_path(hit: Hit) -> str:
+    """The file a file or keyword hit matched (a keyword found in a path's words names
+    it ``path X``); "" for a command's or a prompt's."""
     if hit.via == "command" or hit.matched == "command":
-        return False
-    path = hit.matched[len("path ") :] if hit.matched.startswith("path ") else hit.matched
-    return path in action.read_only
+        return ""
+    return hit.matched[len("path ") :] if hit.matched.startswith("path ") else hit.matched
+
+
+def _prepared(hit: Hit, session: Session) -> bool:
+    """Whether ``hit`` is a rule a read of its file in this session left for later (a
+    ``gate: true`` rule never comes with a read: it waits for the change)."""
+    path = _hit_path(hit)
+    return bool(path) and not hit.gate and session.left_by_read(path, hit.lesson_id)
+
+
+def _left_for_later(found: Recall, hits: list[Hit], session: Session) -> list[str]:
+    """The lessons a read's recall matched and does not show now (caps, broad ones
+    waiting for the change): the edit of what it read must not be refused for them."""
+    showing = {hit.lesson_id for hit in hits}
+    shown = session.state.shown
+    return [i for i in found.matched if i not in showing and i not in shown]
 
 
 def _speaks(hit: Hit, action: ToolAction, pure: bool) -> bool:
@@ -337,8 +366,10 @@ def on_prompt(
     if not prompt.strip():
         return None
     from lessons_core.recall.prompt_files import named_files
+    from lessons_core.recall.prompt_terms import project_names
 
-    request = RecallRequest(prompt=prompt, named=named_files(layout, prompt))
+    named = named_files(layout, prompt)
+    request = RecallRequest(prompt=prompt, named=named, project=project_names(layout))
     with opened or sessions.open_session(layout, key) as session:
         if config.stop_capture:  # a correction of the action before it is evidence
             evidence.note_prompt(session, prompt, _corrects)

@@ -21,7 +21,8 @@ from lessons_core.matching.specificity import (
     glob_specificity,
     keyword_specificity,
 )
-from lessons_core.matching.words import contains_phrase, meaningful, tokens
+from lessons_core.matching.words import contains_phrase, tokens
+from lessons_core.recall.prompt_terms import prompt_terms as terms_of_prompt
 from lessons_core.recall.rank import (
     MIN_SHARED_TERMS,
     Candidate,
@@ -154,7 +155,7 @@ class _Context:
     @classmethod
     def of(cls, request: RecallRequest, index: RecallIndex) -> _Context:
         files = request_files(request)
-        prompt_terms = meaningful(tokens(request.prompt)) if request.prompt else []
+        prompt_terms = terms_of_prompt(request.prompt, request.project)
         # Files the prompt names are checked like the request's files (rank matches
         # both), but only the request's own paths are searched for keywords.
         return cls(

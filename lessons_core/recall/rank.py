@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from lessons_core.index.entries import path_buckets
 from lessons_core.matching.glob_match import glob_matches, normalise_glob
-from lessons_core.matching.words import meaningful, phrase_at, stems, tokens
+from lessons_core.matching.words import phrase_at, stems, tokens
 from lessons_core.recall.types import (
     MAX_PROMPT_CHARS,
     NO_LIMITS,
@@ -242,7 +242,11 @@ def rank(index: RecallIndex, request: RecallRequest, order: int = 0) -> list[Can
     if request.prompt and len(request.prompt) > MAX_PROMPT_CHARS:
         request = request._replace(prompt=request.prompt[:MAX_PROMPT_CHARS])
     files = request_files(request)
-    prompt_terms = meaningful(tokens(request.prompt)) if request.prompt else []
+    prompt_terms: list[str] = []
+    if request.prompt:  # an edit or a command never loads the prompt's vocabulary
+        from lessons_core.recall.prompt_terms import prompt_terms as terms_of_prompt
+
+        prompt_terms = terms_of_prompt(request.prompt, request.project)
     relevance: dict[int, float] = {}
     if prompt_terms:  # only a prompt is scored: an edit or a command never loads BM25
         from lessons_core.matching.bm25 import scores

@@ -21,6 +21,9 @@ class RecallRequest(NamedTuple):
     # Repo-relative files the prompt names (lessons_core.recall.prompt_files): matched
     # like ``files``, shown as "named in the prompt".
     named: tuple[str, ...] = ()
+    # The project's own name words (``prompt_terms.project_names``): never a meaningful
+    # prompt term, since nearly every prompt and rule of the project says them.
+    project: tuple[str, ...] = ()
 
 
 class Hit(NamedTuple):

@@ -25,6 +25,7 @@ from lessons_core.matching.thresholds import GLOB_EXAMPLES
 from lessons_core.matching.trigger_checks import TriggerProblem, judge_glob
 from lessons_core.review.code import CodeChanges, code_changes
 from lessons_core.review.packs import pack_files_at
+from lessons_core.review.pending import Pending, pending
 from lessons_core.review.ranges import Range, resolve_range
 from lessons_core.store.config import load_config
 from lessons_core.store.files import lesson_files, read_lesson
@@ -83,6 +84,8 @@ class Review:
     head: str | None = None  # the head commit; None: the working tree
     head_ref: str = ""
     code: CodeChanges | None = None
+    # Lessons on disk that the head commit lacks (None when the head is the working tree).
+    pending: Pending | None = None
 
     @property
     def head_label(self) -> str:
@@ -101,6 +104,7 @@ class Review:
             "summary": {kind: len(self.of_kind(kind)) for kind in KINDS},
             "changes": [change.to_dict() for change in self.changes],
             "code": self.code.to_dict() if self.code else None,
+            "pending": self.pending.to_dict() if self.pending else None,
         }
 
 
@@ -156,6 +160,7 @@ def review(layout: Layout, argument: str | None = None) -> Review:
         head=span.head,
         head_ref=span.head_ref,
         code=code,
+        pending=pending(layout, span),
     )
 
 

@@ -35,6 +35,8 @@ def render(review: Review, output_format: str = "markdown") -> str:
     if review.head is not None:
         since += f", up to {style.code(review.head[:12])} ({style.text(review.head_label)})"
     lines = [style.heading(2, since), "", counts]
+    if review.pending is not None:
+        lines += ["", style.text(review.pending.sentence())]
     if not review.changes:
         lines += ["", "No lesson changed."]
     for kind in KINDS:

@@ -37,6 +37,17 @@ _FUNCTION = re.compile(
     r"^(?:function\s+)?[\w.:-]+\s*\(\s*\)\s*\{?\s*$|^function\s+[\w.:-]+\s*\{?\s*$"
 )
 _CASE_LABEL = re.compile(r"^\(?[^\s()]+(?:\s*\|\s*[^\s()]+)*\)$")
+# The shell syntax around a command on its line, which runs nothing itself: a case
+# label before it (``linux)``), ``then``/``do``/``else`` before it, ``;;`` after it; the
+# ``if``/``while`` and ``; then``/``; do`` around a condition on a line of its own; a
+# ``case … in`` or ``for … in …; do`` header; a closing word with only a redirection
+# after it (``done < list``). A one-line compound (``for …; do …; done``) stays whole.
+_LABEL_PREFIX = re.compile(r"^\(?[^\s()$`]+(?:\s*\|\s*[^\s()]+)*\)\s+(?=\S)")
+_LEAD = re.compile(r"^(?:then|do|else|\{)\s+(?=\S)")
+_CONDITION = re.compile(r"^(?:if|elif|while|until)\s+([^;]+?)\s*(?:;?\s*\b(?:then|do))?$")
+_CASE_END = re.compile(r"\s*;;$")
+_HEADER = re.compile(r"^(?:case\s+\S.*\s+in|(?:for|select)\s+\w+(?:\s+in\b[^;]*)?(?:;?\s*do)?)$")
+_CLOSER = re.compile(r"^(?:fi|done|esac|\}|\))\s*(?:[<>].*)?$")
 _HEREDOC = re.compile(r"<<-?\s*\\?(['\"]?)([^\s'\"<>;&|()]+)\1")
 
 # YAML files by path: the keys whose values are shell commands.
@@ -136,7 +147,7 @@ def shell_commands(lines: list[str], first: int) -> list[ScriptCommand]:
             else:
                 break
             at += 1
-        command = command.strip()
+        command = _without_syntax(command.strip())
         if not _runs_something(command):
             continue
         delimiter = _heredoc(command)
@@ -173,6 +184,22 @@ def _open_quote(text: str) -> bool:
     return bool(quote)
 
 
+def _without_syntax(command: str) -> str:
+    """``command`` without the shell syntax on its line that runs nothing (see
+    ``_LABEL_PREFIX`` above): ``linux) apt-get install -y x ;;`` is ``apt-get install -y x``,
+    ``if grep -q x f; then`` is ``grep -q x f``, and a ``case … in`` or ``for … do``
+    header is nothing. A line that opens a here-document keeps its body as it is."""
+    head, newline, body = command.partition("\n")
+    if _HEADER.match(head) or _CLOSER.match(head):
+        return ""
+    before = None
+    while before != head:
+        before = head
+        head = _LEAD.sub("", _LABEL_PREFIX.sub("", head, count=1), count=1)
+        head = _CONDITION.sub(r"\1", _CASE_END.sub("", head)).strip()
+    return head + newline + body if head else ""
+
+
 def _runs_something(command: str) -> bool:
     if not command or command.startswith("#"):
         return False
@@ -203,6 +230,9 @@ def just_commands(text: str) -> list[ScriptCommand]:
 def _indented(
     lines: list[str], is_recipe: Callable[[str], bool], prefixes: str
 ) -> list[ScriptCommand]:
+    """The shell lines of each recipe: a run of recipe lines (blank ones kept, so line
+    numbers hold) read as shell, so a here-document's body and a ``case`` block's syntax
+    are not commands of their own."""
     found: list[ScriptCommand] = []
     at = 0
     while at < len(lines):
@@ -210,16 +240,16 @@ def _indented(
             at += 1
             continue
         start = at
-        pieces = [lines[at].strip()]
-        while pieces[-1].endswith("\\") and at + 1 < len(lines):
+        while at < len(lines) and (is_recipe(lines[at]) or not lines[at].strip()):
             at += 1
-            pieces[-1] = pieces[-1][:-1].rstrip()
-            pieces.append(lines[at].strip())
-        at += 1
-        command = " ".join(pieces).lstrip(prefixes).strip()
-        if _runs_something(command):
-            found.append(ScriptCommand(start + 1, at, command))
+        body = [_recipe_line(line, prefixes) for line in lines[start:at]]
+        found += shell_commands(body, start + 1)
     return found
+
+
+def _recipe_line(line: str, prefixes: str) -> str:
+    """A recipe line as the shell gets it: its indent and make's or just's prefixes off."""
+    return line.strip().lstrip(prefixes).strip()
 
 
 _JSON_PAIR = re.compile(r'^\s*("(?:[^"\\]|\\.)*")\s*:\s*("(?:[^"\\]|\\.)*")\s*,?\s*$')

@@ -34,7 +34,7 @@ from lessons_core.store.layout import SESSIONS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
     from typing import BinaryIO
 
     from lessons_core.session.action import ActionId
@@ -70,6 +70,8 @@ GATES_KEPT = 16
 # remembered (``SessionState.failed_calls``): a few recent ones are what matter.
 HELD_KEPT = 3
 FAILED_CALLS_KEPT = 8
+# Rules reads left for the edit of their file (``SessionState.read``).
+READ_KEPT = 256
 
 
 class SessionState:
@@ -92,6 +94,7 @@ class SessionState:
         "held",
         "mark",
         "noted",
+        "read",
         "rest",
         "shown",
         "tokens",
@@ -146,12 +149,20 @@ class SessionState:
         self.failed_calls: list[str] = (
             [c for c in calls if isinstance(c, str)] if isinstance(calls, list) else []
         )
+        # What reads since the last reset left for later (caps, broad ones), as "digest
+        # of the file read:lesson id": an edit of that file brings those rules as
+        # context, never a refusal (``deliver.before_action``); at most ``READ_KEPT``.
+        read = data.get("read")
+        self.read: list[str] = (
+            [r for r in read if isinstance(r, str)] if isinstance(read, list) else []
+        )
         self.rest: dict[str, object] = {k: v for k, v in data.items() if k not in _KNOWN}
 
     def forget_shown(self) -> None:
         """What a reset forgets: the rules shown and what they cost, and the note."""
         self.shown, self.broad, self.tokens = frozenset(), 0, 0
         self.noted = False
+        self.read = []  # what those reads brought is forgotten with them
 
     def to_dict(self) -> dict[str, object]:
         data: dict[str, object] = {
@@ -175,6 +186,8 @@ class SessionState:
             data["held"] = self.held
         if self.failed_calls:
             data["failed_calls"] = self.failed_calls
+        if self.read:
+            data["read"] = self.read
         data.update(self.rest)
         data["updated"] = int(time.time())
         return data
@@ -331,6 +344,26 @@ class Session:
         self.update(change)
         return taken
 
+    def note_read(self, files: Sequence[str], left: Sequence[str]) -> None:
+        """Remember that the read of ``files`` left the lessons ``left`` for later, with
+        this call's write."""
+        known = self.state.read
+        marks = [m for m in (_read_mark(f, i) for f in files for i in left) if m not in known]
+        if not marks:  # a read made again: nothing to write, no lock to take
+            return
+
+        def change(state: SessionState) -> bool:
+            new = [mark for mark in marks if mark not in state.read]
+            state.read = [*state.read, *new][-READ_KEPT:]
+            return bool(new)
+
+        self.stage(change)
+
+    def left_by_read(self, path: str, lesson_id: str) -> bool:
+        """Whether a read of ``path`` in this session left ``lesson_id`` for later
+        (``note_read``)."""
+        return _read_mark(path, lesson_id) in self.state.read
+
     def stage(self, change: Callable[[SessionState], bool]) -> None:
         """Apply ``change`` with the next write of this call (a claim's, or the one at the
         end of the ``with`` block), so a call still writes the session at most once."""
@@ -350,6 +383,10 @@ class Session:
         self.state, recorded = _update(self.path, changes, self)
         self.recorded = self.recorded and recorded
         self.close()  # what was read is no longer the file: a next update reads it again
+
+
+def _read_mark(path: str, lesson_id: str) -> str:
+    return f"{digest(path)}:{lesson_id}"
 
 
 def open_session(layout: Layout, key: str) -> Session:

@@ -92,11 +92,23 @@ if [ -n "$found" ]; then
     exec "$py" -I -S "$main" "$@"
 fi
 
-hint="lessons is set up in this repository (.lessons/) but not installed on this machine, \
-so no lesson is shown. Install it once: in the root of a clone of the lessons repository, \
-run 'pipx install .' (or 'uv tool install .', or '.venv/bin/pip install PATH-TO-CLONE' for \
-this repo's .venv); then start a new session. Or point LESSONS_PYTHON at an interpreter \
-that has it."
+# Where the search looked goes into the message: a harness may start its hooks with a
+# shorter PATH than the user's shell, and lessons installed on that other PATH is not
+# "not installed". Quotes, backslashes and control characters are dropped so the text
+# stays a JSON string.
+shown() { printf '%s' "$1" | tr -d '"\\\000-\037'; }
+env_python=unset
+[ -n "${LESSONS_PYTHON-}" ] && env_python=$(shown "$LESSONS_PYTHON")
+looked="LESSONS_PYTHON ($env_python), \
+.venv/bin/lessons in the repository, 'lessons' on this PATH: $(shown "${PATH-}"), and \
+$(shown "${HOME:-~}")/.local/bin/lessons"
+hint="lessons is set up in this repository (.lessons/) but the launcher .lessons/run found \
+no lessons to run, so no lesson is shown. It looked at $looked. If lessons is installed \
+elsewhere (a harness may start hooks with a shorter PATH than your shell), point \
+LESSONS_PYTHON at its interpreter or put its lessons command on that PATH. If it is not \
+installed, install it once: in the root of a clone of the lessons repository, run 'pipx \
+install .' (or 'uv tool install .', or '.venv/bin/pip install PATH-TO-CLONE' for this \
+repo's .venv); then start a new session."
 if [ "${1-}" = hook ]; then
     payload=$(cat)
     case $payload in

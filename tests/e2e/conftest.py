@@ -86,6 +86,8 @@ def qwen_project(tmp_path: Path) -> Iterator[QwenProject]:
 def pi_project(tmp_path: Path) -> Iterator[PiProject]:
     """A git repo with two lessons, wired with `lessons init --pi`."""
     yield from _served(PI, "Pi coding agent", lambda: make_pi_project(tmp_path))
+
+
 def cline_project(tmp_path: Path) -> Iterator[ClineProject]:
     """A git repo with two lessons, wired with `lessons init --cline`."""
     yield from _served(CLINE, "Cline CLI", lambda: make_cline_project(tmp_path))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 from types import SimpleNamespace
@@ -74,8 +75,9 @@ def test_a_refusal_line_is_two_words_once_the_session_note_said_the_rest(
 
 def test_a_read_leaves_a_broad_rule_for_the_change(project: Layout) -> None:
     """A rule of a glob over a whole tree does not speak on the read of a file it covers
-    (the exact file's rule does); the change of the file is refused once with it, and the
-    retry runs."""
+    (the exact file's rule does); the change of the file read comes with it as context,
+    never refused for it; a change of a file no read prepared is refused once with it,
+    and the retry runs."""
     _lessons(project)
     write_lesson(project, "code-src-small", "Keep modules small.", files=("src/**",))
     read = delivery.before_action(project, "s", READ, Config())
@@ -85,8 +87,48 @@ def test_a_read_leaves_a_broad_rule_for_the_change(project: Layout) -> None:
     assert delivery.before_action(project, "s", other, Config()) is None
     change = delivery.before_action(project, "s", EDIT, Config())
     assert change is not None
-    assert (change.gate, change.shown) == (True, ("code-src-small",))
+    assert (change.gate, change.shown) == (False, ("code-src-small",))
     assert delivery.before_action(project, "s", EDIT, Config()) is None
+    new = ToolAction(files=("src/new.py",))
+    refused = delivery.before_action(project, "t", new, Config())
+    assert refused is not None
+    assert (refused.gate, refused.shown) == (True, ("code-src-small",))
+    assert delivery.before_action(project, "t", new, Config()) is None
+
+
+def test_an_edit_of_a_read_file_is_never_refused_for_what_the_read_left(
+    project: Layout,
+) -> None:
+    """The read of a file with more rules than a call shows (four specific ones, two
+    broad ones) brings the first three; its edits bring the rest as context, not a
+    refusal, whatever caps held them back. A rule added since the read is refused once.
+    After a compaction the read is forgotten with what it brought: an edit without a new
+    read is refused once, as any change whose rules no read brought."""
+    for n in range(4):
+        write_lesson(project, f"code-a-{n}", f"Rule {n} about src/a.py.", files=("src/a.py",))
+    write_lesson(project, "code-src-one", "Keep modules small.", files=("src/**",))
+    write_lesson(project, "code-py-two", "Type every function.", files=("**/*.py",))
+    read = delivery.before_action(project, "s", READ, Config())
+    assert read is not None
+    assert len(read.shown) == 3
+    edit = delivery.before_action(project, "s", EDIT, Config())
+    assert edit is not None
+    assert not edit.gate
+    assert "code-a-3" in edit.shown
+    brought = list(edit.shown)
+    while (more := delivery.before_action(project, "s", EDIT, Config())) is not None:
+        assert not more.gate  # the broad ones, a call at a time, as context
+        brought += more.shown
+    assert sorted(brought) == ["code-a-3", "code-py-two", "code-src-one"]
+    write_lesson(project, "code-a-later", "Rule added after the read.", files=("src/a.py",))
+    later = delivery.before_action(project, "s", EDIT, Config())
+    assert later is not None
+    assert (later.gate, later.shown) == (True, ("code-a-later",))  # no read could bring it
+    assert delivery.before_action(project, "s", EDIT, Config()) is None  # the retry runs
+    delivery.before_compaction(project, "s")
+    again = delivery.before_action(project, "s", EDIT, Config())
+    assert again is not None
+    assert again.gate
 
 
 def test_a_block_says_what_it_is_until_the_session_note_reached_the_model(
@@ -156,8 +198,8 @@ def test_a_read_before_a_reset_or_a_lesson_added_since_leaves_the_change_refused
 
 
 def test_a_budget_cut_at_the_read_leaves_the_rest_for_the_change(project: Layout) -> None:
-    """More rules than a call may show: the read brings the first, the change is refused
-    with the rest, and the retry runs."""
+    """More rules than a call may show: the read brings the first, the change of the
+    file read brings the rest as context, not a refusal."""
     for n in range(3):
         write_lesson(project, f"code-a-{n}", f"Rule {n} about src/a.py.", files=("src/a.py",))
     config = Config(max_trigger_matches=2)
@@ -166,7 +208,7 @@ def test_a_budget_cut_at_the_read_leaves_the_rest_for_the_change(project: Layout
     assert len(read.shown) == 2
     change = delivery.before_action(project, "s", EDIT, config)
     assert change is not None
-    assert change.gate
+    assert not change.gate
     assert len(change.shown) == 1
     assert set(change.shown).isdisjoint(read.shown)
     assert delivery.before_action(project, "s", EDIT, config) is None
@@ -396,7 +438,7 @@ def test_session_note_is_about_sixty_five_tokens(project: Layout) -> None:
     launcher = f"sh {project.root}/.lessons/run"
     assert f'{launcher} add "RULE"' in note
     assert note.count(str(project.root)) == 1
-    assert "; its show ID shows" in note
+    assert note.endswith(" --trigger-file GLOB; show ID prints a rule cut at … [ID].")
     assert len(note.replace(launcher, "lessons")) <= 65 * 4
 
 
@@ -505,3 +547,16 @@ def test_a_refusal_keeps_its_count_when_the_rest_may_not_come(project: Layout) -
     assert gate.gate
     assert len(gate.shown) == 3
     assert gate.text.endswith("\n1 more rule matches.\n</lessons>")
+
+
+def test_a_read_made_again_writes_no_session_file(project: Layout) -> None:
+    """What a read left for the edit is written once; the same read again, which leaves
+    the same rules, does not write the session file."""
+    _lessons(project)
+    write_lesson(project, "code-src-small", "Keep modules small.", files=("src/**",))
+    assert delivery.before_action(project, "s", READ, Config()) is not None
+    path = sessions._path(project, "s")
+    first = os.stat(path)
+    assert delivery.before_action(project, "s", READ, Config()) is None
+    again = os.stat(path)
+    assert (again.st_ino, again.st_mtime_ns) == (first.st_ino, first.st_mtime_ns)

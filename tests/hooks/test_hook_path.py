@@ -103,6 +103,8 @@ HOOK_PATH: dict[str, frozenset[str]] = {
     "lessons_core.matching.shell_files": frozenset({"posixpath"}),  # os loaded it already
     # A prompt that may name a file: git's list of tracked files, run when it changed.
     "lessons_core.recall.prompt_files": frozenset({"posixpath"}),
+    # A prompt: its meaningful terms, without the project's name and path words.
+    "lessons_core.recall.prompt_terms": frozenset(),
     # A session start (or compaction): always-on lessons and the topics line.
     "lessons_core.delivery.always": frozenset({"itertools"}),
     # A session whose failure history holds something: the history.

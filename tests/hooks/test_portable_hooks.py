@@ -128,7 +128,7 @@ def test_without_an_install_the_hook_is_silent_and_says_so_at_session_start(
     done = run_wired(command, root, json.dumps(start), env)
     assert done.returncode == 0
     answer = json.loads(done.stdout)
-    assert "not installed on this machine" in answer["systemMessage"]
+    assert "found no lessons to run" in answer["systemMessage"]
     assert answer["hookSpecificOutput"]["hookEventName"] == "SessionStart"
 
 
@@ -144,7 +144,7 @@ def test_without_an_install_copilot_is_told_at_session_start(tmp_path: Path) -> 
     start = {"sessionId": "s1", "timestamp": 1, "cwd": str(root), "source": "new"}
     done = run_wired(command, root, json.dumps(start), env)
     assert done.returncode == 0
-    assert "not installed on this machine" in json.loads(done.stdout)["additionalContext"]
+    assert "found no lessons to run" in json.loads(done.stdout)["additionalContext"]
     call = {**start, "toolName": "bash", "toolArgs": {"command": 'echo "source":"x"'}}
     call.pop("source")
     done = run_wired(command, root, json.dumps(call), env)
@@ -177,7 +177,10 @@ def test_the_launcher_runs_any_command_and_fails_clearly_without_an_install(
     env["HOME"] = str(tmp_path / "home")
     done = listing(env)
     assert done.returncode == 127
-    assert "not installed on this machine" in done.stderr
+    assert "found no lessons to run" in done.stderr
+    # the places it searched, the PATH the hook ran with among them
+    assert f"'lessons' on this PATH: {env['PATH']}," in done.stderr
+    assert "LESSONS_PYTHON (unset)" in done.stderr
     # and the command that installs it, as the README gives it
     assert "in the root of a clone of the lessons repository, run 'pipx install .'" in done.stderr
 
@@ -307,6 +310,6 @@ def test_without_an_install_cursor_is_told_at_session_start(tmp_path: Path) -> N
     command = settings["hooks"]["sessionStart"][0]["command"]
     start = {"hook_event_name": "sessionStart", "conversation_id": "c1"}
     done = run_wired(command, root, json.dumps(start), env)
-    assert "not installed on this machine" in json.loads(done.stdout)["additional_context"]
+    assert "found no lessons to run" in json.loads(done.stdout)["additional_context"]
     done = run_wired(command, root, json.dumps(_push_payload("cursor", root)), env)
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")

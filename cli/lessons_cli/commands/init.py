@@ -26,6 +26,7 @@ from lessons_core.containment import is_within, require_inside
 from lessons_core.errors import LessonsError
 from lessons_core.fsutil import write_target
 from lessons_core.git import top_level
+from lessons_core.git_ignored import ignored
 from lessons_core.store import launcher
 from lessons_core.store.layout import Layout, lessons_command
 from lessons_core.store.project import init_project
@@ -251,12 +252,33 @@ def _next_steps(root: Path, layout: Layout, written: list[Path]) -> None:
         'lessons a team shares across repositories: "packs" in .lessons/config.json'
     )
     click.echo("next:")
-    if written and top_level(root) is not None:
-        cwd = Path.cwd()
-        paths = dict.fromkeys(_sh_quoted(os.path.relpath(path, cwd)) for path in written)
-        click.echo(f"  git add -- {' '.join(paths)}")
+    top = top_level(root)
+    if written and top is not None:
+        _git_add_lines(top, written)
     lessons = "lessons" if shutil.which("lessons") else lessons_command(layout)
     click.echo(f"  {lessons} doctor")
+
+
+def _git_add_lines(top: Path, written: list[Path]) -> None:
+    """The ``git add`` line for ``written``; those the repo's ignore rules cover get their
+    own ``git add -f`` line and a note naming the rule, since a plain ``git add`` of an
+    ignored file fails and the hooks would never reach a teammate."""
+    cwd = Path.cwd()
+    names = {os.path.relpath(_resolved(path), top.resolve()): path for path in written}
+    skipped = {found.path: found for found in ignored(top, list(names))}
+    for found in skipped.values():
+        click.echo(f"note: {found.said()}: {found.fix()}", err=True)
+    plain = [path for name, path in names.items() if name not in skipped]
+    forced = [path for name, path in names.items() if name in skipped]
+    for flag, paths in (("", plain), (" -f", forced)):
+        if paths:
+            quoted = dict.fromkeys(_sh_quoted(os.path.relpath(path, cwd)) for path in paths)
+            click.echo(f"  git add{flag} -- {' '.join(quoted)}")
+
+
+def _resolved(path: Path) -> Path:
+    """``path`` with its folder's links resolved (the file itself may be a link to add)."""
+    return path.parent.resolve() / path.name
 
 
 def _sh_quoted(text: str) -> str:

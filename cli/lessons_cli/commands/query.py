@@ -13,6 +13,7 @@ from lessons_core.index.cache import load_index
 from lessons_core.recall.explain import explain as explain_request
 from lessons_core.recall.explain_text import render_text
 from lessons_core.recall.prompt_files import named_files
+from lessons_core.recall.prompt_terms import project_names
 from lessons_core.recall.rank import recall
 from lessons_core.recall.render import render_block
 from lessons_core.recall.types import Allowance, RecallRequest
@@ -73,7 +74,10 @@ def query_command(
         raise click.UsageError("give at least one of --file, --cmd or --prompt")
     layout, relative = layout_for_files(files, Path.cwd())
     named = named_files(layout, prompt) if prompt else ()
-    request = RecallRequest(files=relative, command=command, prompt=prompt, named=named)
+    project = project_names(layout) if prompt else ()
+    request = RecallRequest(
+        files=relative, command=command, prompt=prompt, named=named, project=project
+    )
     config, problems = read_config(layout.config_path)
     for _key, problem, _kind in problems:  # recall runs with the defaults meanwhile
         click.echo(f"warning: {layout.config_path}: {problem}", err=True)
