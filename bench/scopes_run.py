@@ -5,7 +5,7 @@ own index the hook checks fresh on every call, as the project's.
 The 500 of each are synthetic (``bench.synth``, seeds of their own); one lesson of each is
 about the corpus row's edited file and command, so the measured calls deliver a pack's
 and a personal rule beside the project's (checked before timing). Rows are the edit and
-the command answered in the hook's own process (the hook server off), as ratios to
+the command, each answered in the hook's own process, as ratios to
 ``python -c pass`` of the same install in the same run. The copy's config allows five
 trigger matches a call (the corpus's three would leave the scopes' rules, which rank after
 the project's at equal rank, out of the block).
@@ -21,7 +21,7 @@ from pathlib import Path
 import orjson
 
 from bench.graphs import Graph
-from bench.hook_runs import OWN_PROCESS, Row, baseline, check_output, rows
+from bench.hook_runs import Row, baseline, check_output, rows
 from bench.installs import Install
 from bench.report import Line
 from bench.synth import generate
@@ -81,12 +81,12 @@ def _write(folder: Path, seed: int, prefix: str, graph: Graph) -> None:
 
 
 def scoped_lines(install: Install, graph: Graph, data_home: Path, runs: int) -> list[Line]:
-    """The edit and the command in the hook's own process, with both scopes speaking."""
+    """The edit and the command, with both scopes speaking."""
     env = (("XDG_DATA_HOME", str(data_home)), ("LESSONS_PERSONAL", "1"))
     chosen = [
         Row(row.graph, row.kind, replace(row.probe, env=(*row.probe.env, *env)))
         for row in rows(graph, install)
-        if row.kind in OWN_PROCESS.values()
+        if row.kind in ("edit", "command")
     ]
     for row in chosen:
         _check(row)
