@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from lessons_core.matching.pure_reads import is_pure_read_command
 from lessons_core.store.layout import Layout
-from tests.hooks.conftest import payload, write_lesson
+from tests.hooks.conftest import hook_process, payload, write_lesson
 
 
 @pytest.mark.parametrize(
@@ -72,19 +69,6 @@ DEPLOY_RULES = (
 )
 
 
-def _hook_process(root: Path, data: dict[str, object]) -> str:
-    """The Claude Code hook run as its own process, as the harness runs it."""
-    done = subprocess.run(
-        [sys.executable, "-m", "lessons_cli", "hook", "claude-code"],
-        input=json.dumps(data).encode(),
-        capture_output=True,
-        cwd=root,
-        timeout=60,
-        check=True,
-    )
-    return done.stdout.decode()
-
-
 @pytest.mark.parametrize("command", ["make deploy", "make deploy > deploy.log"])
 def test_a_command_not_known_to_read_is_an_action_with_its_keyword_rules(
     project: Layout, command: str
@@ -95,7 +79,7 @@ def test_a_command_not_known_to_read_is_an_action_with_its_keyword_rules(
         write_lesson(project, f"deploy-{number}", rule, keywords=("deploy",))
     data = payload("claude-code", "pre_tool_use_bash_redirect", project.root)
     data["tool_input"] = {"command": command, "description": "deploy"}
-    out = _hook_process(project.root, data)
+    out = hook_process(project.root, data)
     assert out, f"{command!r} brought nothing"
     shown = json.loads(out)["hookSpecificOutput"]
     assert "deploy" in json.dumps(shown)
