@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.synth import generate
-from lessons_core.authoring.stances import stances
+from lessons_core.authoring.stances import anchors, same_object, stances
 from lessons_core.eval.conflicts import ConflictScore, read_pairs, score_pairs
 from lessons_core.matching.glob_counts import FileIndex
 from lessons_core.store.files import load_graph
@@ -66,7 +66,8 @@ def cost(name: str, lessons: list[Lesson], files: FileIndex, runs: int) -> Confl
     ordered = sorted(lessons, key=lambda lesson: (lesson.created, lesson.id))
     opposed_times, copy_times = [], []
     for _ in range(max(1, runs)):
-        stances.cache_clear()  # each run reads every rule, as one validate process does
+        for cached in (stances, anchors, same_object):  # each run reads every rule afresh,
+            cached.cache_clear()  # as one validate process does
         started = time.perf_counter()
         found = contradictions(ordered, files)
         opposed_times.append(time.perf_counter() - started)

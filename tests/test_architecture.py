@@ -110,6 +110,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"recall"}),
     frozenset({"authoring", "check", "export"}),
     frozenset({"session"}),
+    frozenset({"project_commands"}),
     frozenset({"feedback", "telemetry"}),
     frozenset({"delivery"}),
     frozenset({"validate"}),
@@ -124,6 +125,15 @@ BACK_ARROWS_ALLOWED: dict[tuple[str, str], str] = {
         "L205 and L206 read the project's CLAUDE.md and AGENTS.md lines into triggers the "
         "way lessons import does (importers.mentions, imported inside the check), while "
         "import judges what it would write by validate's checks"
+    ),
+    ("project_commands", "review"): (
+        "the breadth judgement reads a project's everyday commands from its CI, scripts and "
+        "task files with the extractors review reads a diff's added commands with "
+        "(review.script_commands, text only), so both see the same commands"
+    ),
+    ("project_commands", "telemetry"): (
+        "the commands the hooks saw are everyday commands too, read from the telemetry log "
+        "by its own reader (imported inside the function, only where telemetry is on)"
     ),
 }
 

@@ -44,7 +44,8 @@ def mentions(tmp_path: Path) -> Mentions:
         ("Shared fixtures go in conftest.py.", ("**/conftest.py",), ()),
         ("Name tests `tests/**/test_*.py`.", ("tests/**/test_*.py",), ()),
         ("Release with `./scripts/release --tag`.", (), (r"\./scripts/release",)),
-        ("Run `uv run pytest -x` before pushing.", (), ("uv run pytest",)),
+        # The runner and the test runner alone fire on every test run: no trigger.
+        ("Run `uv run pytest -x` before pushing.", (), ()),
         (
             "Use `python -m pytest tests/unit`.",
             ("tests/unit/**",),

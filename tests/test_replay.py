@@ -161,6 +161,9 @@ def test_prompt_matches_are_replayed(shop: Layout, tmp_path: Path) -> None:
     assert [c["event"] for c in data["calls"]] == ["UserPromptSubmit"] * 2
 
 
+NO_DEPLOY_TARGET = "make: *** No rule to make target 'deploy'.  Stop."
+
+
 def test_a_session_recorded_without_the_hook(shop: Layout, tmp_path: Path) -> None:
     """The failed call is gated in the replay, flagged, and its nudge counted."""
     cwd = str(shop.root)
@@ -169,7 +172,7 @@ def test_a_session_recorded_without_the_hook(shop: Layout, tmp_path: Path) -> No
         [
             record("user", "deploy it", cwd=cwd),
             record("assistant", [tool_use("t1", "Bash", command="make deploy")], cwd=cwd),
-            record("user", [tool_result("t1", "make: *** No rule", error=True)], cwd=cwd),
+            record("user", [tool_result("t1", NO_DEPLOY_TARGET, error=True)], cwd=cwd),
         ],
     )
     totals = replay_json(path)["totals"]

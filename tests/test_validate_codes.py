@@ -509,7 +509,7 @@ def test_l104_fires_on_a_bare_program_name(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("fields", "trigger", "why"),
     [
-        ({"commands": ["pytest"]}, "pytest", "it fires on 2 of the ordinary commands"),
+        ({"commands": ["pytest"]}, "pytest", "it fires on 5 of the ordinary commands"),
         ({"files": ["docs/**"]}, "docs/**", "it sweeps a whole tree by file type"),
     ],
 )

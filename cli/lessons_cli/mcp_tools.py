@@ -30,6 +30,7 @@ from lessons_core.delivery.deliver import session_key
 from lessons_core.delivery.session_recall import recall_once
 from lessons_core.errors import CaptureRefused, LessonsError
 from lessons_core.index.cache import load_index
+from lessons_core.project_commands import everyday_commands
 from lessons_core.recall.prompt_files import named_files
 from lessons_core.recall.prompt_terms import project_names
 from lessons_core.recall.rank import recall
@@ -290,7 +291,9 @@ def add(args: dict[str, Any], cwd: Path) -> ToolReply:
         gate=_flag(args, "gate"),
         always=_flag(args, "always"),
     )
-    result = add_lesson(find_layout(cwd), draft, force=_flag(args, "force"))
+    layout = find_layout(cwd)
+    project = everyday_commands(layout.root) if draft.triggers.commands else None
+    result = add_lesson(layout, draft, force=_flag(args, "force"), project=project)
     lesson = result.lesson
     said = f"saved {lesson.id}" if result.created else f"updated {lesson.id} (same rule)"
     lines = [said, *(f"warning: {w}" for w in result.warnings)]

@@ -7,7 +7,7 @@ writers could never overwrite each other.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from lessons_core.authoring import guards
@@ -32,8 +32,16 @@ class CaptureResult:
     notices: tuple[str, ...] = ()
 
 
-def add_lesson(layout: Layout, draft: guards.CaptureDraft, force: bool = False) -> CaptureResult:
-    """Validate ``draft`` and save it; raise ``CaptureRefused`` with the graph unchanged."""
+def add_lesson(
+    layout: Layout,
+    draft: guards.CaptureDraft,
+    force: bool = False,
+    project: Sequence[str] | None = None,
+) -> CaptureResult:
+    """Validate ``draft`` and save it; raise ``CaptureRefused`` with the graph unchanged.
+
+    ``project`` are the project's everyday commands (``lessons_core.project_commands``):
+    a command trigger firing on a large share of them is refused."""
     guards.check_utf8(draft)
     # On the text as given: a topic becomes a slug, which could hide what was in it.
     guards.check_characters(draft)
@@ -45,11 +53,17 @@ def add_lesson(layout: Layout, draft: guards.CaptureDraft, force: bool = False) 
         triggers=guards.repo_triggers(draft.triggers, layout.root),
     )
     guards.check_text(draft)
+    guards.check_broad_reason(draft)
     _check_binding(draft)
     if draft.lesson_id is not None:
         _check_id(draft.lesson_id)
     warnings = guards.check_triggers(
-        draft.triggers, layout.root, tracked_files(layout.root), always=draft.always
+        draft.triggers,
+        layout.root,
+        tracked_files(layout.root),
+        draft.always,
+        project,
+        broad_ok=draft.broad_reason is not None,
     )
     with locked(layout.lock_path):
         graph = load_graph(layout)
@@ -154,7 +168,9 @@ def _broad(draft: guards.CaptureDraft, lessons: Iterable[Lesson], own: str) -> t
     def share(field: str, trigger: str) -> int:
         return 1 + sum(trigger in getattr(other, field) for other in others)
 
-    found = broad_notices(draft.triggers, share, lambda _trigger: True)
+    # A person said why the file triggers are this broad: no notice about them.
+    accepted = set(draft.triggers.files) if draft.broad_reason else set()
+    found = broad_notices(draft.triggers, share, lambda trigger: trigger not in accepted)
     return tuple(sentence for _trigger, sentence in found)
 
 
@@ -172,4 +188,5 @@ def _draft_lesson(draft: guards.CaptureDraft) -> Lesson:
         always=draft.always,
         enforce=draft.enforce,
         forbid=draft.forbid,
+        broad_reason=draft.broad_reason.strip() if draft.broad_reason else None,
     )

@@ -24,6 +24,7 @@ from lessons_core.matching.thresholds import (
 )
 from lessons_core.matching.trigger_checks import (
     COMMAND_INTERPRETER,
+    GLOB_BROAD,
     GLOB_DEAD,
     TriggerProblem,
     command_problem,
@@ -40,6 +41,7 @@ __all__ = [
     "NEAR_DUPLICATE_SIMILARITY",
     "PROBE_COMMANDS",
     "CaptureDraft",
+    "check_broad_reason",
     "check_characters",
     "check_secrets",
     "check_text",
@@ -75,6 +77,9 @@ class CaptureDraft:
     # (the MCP tool, a nudge's command) never sets them.
     enforce: bool = False
     forbid: str | None = None
+    # Set by a person only (``lessons add --broad-reason``): why the file triggers are
+    # deliberately this broad.
+    broad_reason: str | None = None
 
     @classmethod
     def from_lesson(cls, lesson: Lesson, lesson_id: str | None = None) -> CaptureDraft:
@@ -167,6 +172,8 @@ def draft_fields(draft: CaptureDraft) -> dict[str, str]:
     fields = {"rule": draft.rule}
     if draft.rationale:
         fields["rationale"] = draft.rationale
+    if draft.broad_reason is not None:
+        fields["broad reason"] = draft.broad_reason
     for what, texts in (
         ("topic", draft.topics),
         ("file trigger", draft.triggers.files),
@@ -236,6 +243,31 @@ def _readable(fields: dict[str, str]) -> dict[str, str]:
 _ESCAPED = re.compile(r"\\([^A-Za-z0-9])")
 
 
+def check_broad_reason(draft: CaptureDraft) -> None:
+    """Refuse a ``--broad-reason`` that is blank or says nothing a file trigger needs."""
+    if draft.broad_reason is None:
+        return
+    if not draft.broad_reason.strip():
+        raise CaptureRefused(
+            "the broad reason is empty",
+            "say in one sentence why the file triggers are meant to be this broad",
+            "broad-reason-invalid",
+        )
+    if not draft.triggers.files:
+        raise CaptureRefused(
+            "--broad-reason accepts the breadth of file triggers, and the lesson has none",
+            "add --trigger-file GLOB, or leave out --broad-reason",
+            "broad-reason-without-file",
+        )
+    if len(draft.broad_reason) > MAX_RULE_CHARS:
+        raise CaptureRefused(
+            f"the broad reason is {len(draft.broad_reason)} characters; the limit is "
+            f"{MAX_RULE_CHARS}",
+            "say it in one sentence",
+            "broad-reason-too-long",
+        )
+
+
 def check_reason(reason: str) -> str:
     """The reason a lesson was retired (``lessons deprecate --reason``), stripped: one line
     of plain text within the rule's limit, and no secret, since it is committed."""
@@ -266,11 +298,17 @@ def check_triggers(
     root: Path,
     tracked: Sequence[str] | FileIndex,
     always: bool = False,
+    project: Sequence[str] | None = None,
+    broad_ok: bool = False,
 ) -> list[str]:
     """Refuse triggers that can never fire or fire everywhere; return warnings.
 
     ``tracked`` may be a prebuilt ``FileIndex`` when checking many lessons at once. An
     ``always`` lesson reaches every session without a trigger, so it may have none.
+    ``project`` are the project's everyday commands (``lessons_core.project_commands``,
+    read by the caller): a command trigger firing on a large share of them is refused.
+    ``broad_ok``: a person recorded why the file triggers are this broad (``broad_reason``),
+    so a glob over most of the repo is no refusal; one matching every file still is.
     """
     if triggers.is_empty() and not always:
         raise CaptureRefused(
@@ -281,11 +319,13 @@ def check_triggers(
         )
     files = tracked if isinstance(tracked, FileIndex) else FileIndex(tracked)
     problems = [glob_problem(g, root, files, REFUSED_GLOB_SHARE) for g in triggers.files]
-    problems += [command_problem(pattern) for pattern in triggers.commands]
+    problems += [command_problem(p, project=project or ()) for p in triggers.commands]
     problems += [keyword_problem(keyword) for keyword in triggers.keywords]
     warnings: list[str] = []
     for problem in problems:
         if problem is None:
+            continue
+        if problem.kind == GLOB_BROAD and broad_ok:
             continue
         if problem.kind == GLOB_DEAD:
             warnings.append(

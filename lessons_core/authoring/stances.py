@@ -22,9 +22,13 @@ about {push, tags}, and they do not meet. Precision first, so:
 
 Languages: those the correction cues cover (``lessons_core.feedback.corrections``):
 English, German, French, Spanish, Portuguese, Russian, Chinese, Japanese, Korean.
-Limits: antonyms ("never skip tests" / "don't run tests"), a narrower rewording ("always
-push" / "never auto-push") and an object named two ways are not seen; those cost recall,
-never precision.
+Opposite stances that name the same code (a flag, a path, an identifier) in otherwise
+different words are the same object too (``same_object``): "Always run npm install with
+--legacy-peer-deps" / "Never pass --legacy-peer-deps to npm install".
+
+Limits: antonyms ("never skip tests" / "don't run tests", "keep X out of" / "put X in"),
+a narrower rewording ("always push" / "never auto-push") and an object named two ways in
+plain words are not seen; those cost recall, never precision.
 """
 
 from __future__ import annotations
@@ -319,6 +323,56 @@ def _hangul(word: str) -> str:
 
 def _object(words: list[str]) -> list[str]:
     return [word for word in words if word not in _DROPPED and word not in _USE]
+
+
+# A word written in camel case names code (``readFileSafe``), as a path or a flag does.
+_CAMEL = re.compile(r"\b[a-z]+[A-Z][A-Za-z0-9]*\b")
+
+
+@lru_cache(maxsize=65536)
+def anchors(stance: Stance) -> frozenset[str]:
+    """The code a stance names: flags, paths, dotted or joined identifiers
+    (``--legacy-peer-deps``, ``pnpm-lock.yaml``, ``process.exit()``) and camel-case names
+    (``readFileSafe``). Two stances naming the same one are about the same object however
+    the rest is worded ("run npm install with X" / "pass X to npm install")."""
+    # A dash inside a word joins English as often as code ("hand-adding"): not enough.
+    code = {word for word in stance.key if word.startswith("-") or _CODE_MARKS & set(word)}
+    code.update(fold(name) for name in _CAMEL.findall(stance.text))
+    # A bit of punctuation (``*/``, ``..``, ``.md``) names no one thing.
+    return frozenset(word for word in code & stance.key if len(_NOT_WORD.sub("", word)) >= 3)
+
+
+_CODE_MARKS = _CODE_CHARS - {"-"}
+# A clause longer than this describes; it is not one instruction about one object.
+MAX_OBJECT_WORDS = 10
+
+
+@lru_cache(maxsize=65536)  # a graph repeats its stances: each pair is judged once
+def same_object(positive: Stance, negative: Stance) -> bool:
+    """Whether two stances of opposite polarity are about the same object though their
+    words differ: clauses of at most ``MAX_OBJECT_WORDS`` words that name the same code
+    (``anchors``), and besides it share at least half the words of the shorter one (which
+    must say something besides the code). "Always run npm install with --legacy-peer-deps"
+    and "Never pass --legacy-peer-deps to npm install" meet on the flag and on npm
+    install; "never push --force to main" and "always use --force-with-lease" do not,
+    nor do two stances that each name code the other does not ("never run seed with
+    --force" / "run audit with --force", seed and audit being commands)."""
+    if max(len(positive.key), len(negative.key)) > MAX_OBJECT_WORDS:
+        return False
+    mine, theirs = anchors(positive), anchors(negative)
+    shared = mine & theirs
+    if not shared or (mine - shared and theirs - shared):
+        return False
+    # Besides the code, at least half the words of the shorter one are in the other.
+    small, large = sorted(
+        (_words_of(positive.key - shared), _words_of(negative.key - shared)), key=len
+    )
+    return bool(small) and 2 * len(small & large) >= len(small)
+
+
+def _words_of(key: frozenset[str]) -> frozenset[str]:
+    """The words of a stance's key, without bare punctuation (``$``)."""
+    return frozenset(word for word in key if _NOT_WORD.sub("", word))
 
 
 def opposed(first: Sequence[Stance], second: Sequence[Stance]) -> tuple[Stance, Stance] | None:

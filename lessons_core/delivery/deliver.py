@@ -186,9 +186,11 @@ def before_action(
     pure = action.command is not None and _pure_read(action.command)
     changed = () if pure else action.changes
     files = tuple(dict.fromkeys((*changed, *action.reads))) if action.reads else changed
-    # A call that changes nothing leaves the broad rules of the files it reads for the
-    # change (``rank.select``): a rule about a whole tree need not speak on every read.
-    request = RecallRequest(files=files, command=action.command, prompt=None, read=not changed)
+    # A read leaves the broad rules of the files it reads for the change (``rank.select``):
+    # a rule about a whole tree need not speak on every read. A command is a read only
+    # when it is known to be one: ``make deploy`` names no file it changes, yet it acts.
+    read = not changed and (action.command is None or pure)
+    request = RecallRequest(files=files, command=action.command, prompt=None, read=read)
     with opened or sessions.open_session(layout, key) as session:
         if config.stop_capture:  # the latest action, for a correction after it
             evidence.note_action(session, action.files, action.command, _related)

@@ -76,12 +76,19 @@ def after_failure(
 
 def nudge_for(layout: Layout, counted: recurrence.Counted) -> str | None:
     """The text a counted failure brings: the stronger nudge for a recurrence no lesson
-    covers, the capture nudge when it is due, else None (a covered recurrence waits for
-    the recurrence gate)."""
-    if counted.verdict == recurrence.UNCOVERED:
-        return recurrence_nudge(layout, counted.action, counted.error_class, counted.times)
-    if counted.verdict == recurrence.COVERED or not counted.nudge:
+    covers, the capture nudge when it is due (a failure a lesson could prevent:
+    ``feedback.fixes.preventable``), else None (a covered recurrence waits for the
+    recurrence gate). Neither is given when its line would propose a trigger ``lessons
+    add`` refuses (``feedback.proposals``): ``^uv run pytest`` fires on every test run."""
+    uncovered = counted.verdict == recurrence.UNCOVERED
+    if not uncovered and (counted.verdict == recurrence.COVERED or not counted.nudge):
         return None
+    from lessons_core.feedback.proposals import breadth_judge
+
+    if not breadth_judge(layout)(counted.action):
+        return None
+    if uncovered:
+        return recurrence_nudge(layout, counted.action, counted.error_class, counted.times)
     return failure_nudge(layout, counted.action)
 
 

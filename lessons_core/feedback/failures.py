@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 import shlex
 
+from lessons_core.feedback.fixes import WRONG_CALL_PHRASES
 from lessons_core.store.layout import lessons_command
 
 TYPE_CHECKING = False
@@ -64,6 +65,7 @@ _ERROR_CODE = re.compile(
 # Phrases that name the error whatever surrounds them, as the class spells them.
 ERROR_PHRASES = (
     "command not found",
+    *WRONG_CALL_PHRASES,
     "No such file or directory",
     "Permission denied",
     "Operation not permitted",

@@ -71,6 +71,29 @@ ENVIRONMENT_ERRORS = frozenset(
 )
 # Exit codes a shell gives a program it could not find (127) or not run (126).
 _ENVIRONMENT_EXITS = frozenset({"exit 126", "exit 127"})
+# Phrases that say a flag or sub-command is not the tool's (``feedback.failures`` reads
+# them into an error class).
+WRONG_CALL_PHRASES = (
+    "No such option",
+    "unrecognized arguments",
+    "unrecognized option",
+    "unknown option",
+    "invalid option",
+    "unknown flag",
+    "unknown command",
+    "is not a git command",
+)
+# Error names that say the call itself was wrong: a flag, a sub-command, a target or a
+# script the tool does not have, a path git does not know.
+WRONG_CALL_ERRORS = frozenset(
+    {
+        *WRONG_CALL_PHRASES,
+        "No rule to make target",
+        "Missing script",
+        "ERR_PNPM_NO_SCRIPT",
+        "did not match any file(s) known to git",
+    }
+)
 
 
 def environmental(error_class: str) -> bool:
@@ -78,6 +101,14 @@ def environmental(error_class: str) -> bool:
     environment was wrong."""
     head, _, name = error_class.partition(": ")
     return name in ENVIRONMENT_ERRORS or head in _ENVIRONMENT_EXITS
+
+
+def preventable(error_class: str) -> bool:
+    """Whether a failure of ``error_class`` is one a lesson could prevent: a wrong
+    command, flag, path, tool or environment (``environmental``). A test that fails, a
+    type error, a plain ``exit 1`` is the work itself: the code is edited and the call
+    made again."""
+    return environmental(error_class) or error_class.partition(": ")[2] in WRONG_CALL_ERRORS
 
 
 def related(failed: list[str], worked: list[str]) -> bool:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from lessons_core.authoring.secrets import mask_secrets
 from lessons_core.feedback.failures import error_class
+from lessons_core.feedback.fixes import preventable
 from lessons_core.recall.rank import recall
 from lessons_core.recall.types import RecallRequest
 from lessons_core.records import NamedTuple
@@ -110,7 +111,7 @@ def count_failure(
             history.set_recurrence(failures, mark, history.DUE if covered[0] else history.NUDGED)
             if verdict == UNCOVERED and config.stop_capture:  # for the stop-time request
                 evidence.keep_recurrence(state.evidence, action)
-        else:
+        elif preventable(cls):  # a lesson could prevent it: the capture nudge, once
             nudge = history.claim_nudge(failures, mark)
         counted[:] = [Counted(action, cls, times, verdict, nudge)]
         if keep is not None:

@@ -15,10 +15,13 @@ A stop hook (Claude Code, Codex and Qwen Code ``Stop``, Gemini CLI ``AfterAgent`
     command not found, a missing module, permission, a wrong directory) and was then
     made again without failing, which no lesson covers yet: the same test passing once
     the code is edited is the ordinary loop, not evidence;
-  - an action that failed again and again with one kind of error (a recurrence) that no
-    lesson covers;
+  - an action that failed again and again with one kind of error, nothing changed
+    between (a recurrence: ``session.failure_history``), that no lesson covers;
   an edit tool's own error (its old text not found, the file not read) is the agent's
   slip and never evidence;
+- its trigger passes the breadth judgement ``lessons add`` makes (``feedback.proposals``):
+  evidence whose trigger would fire on every test run (``^uv run pytest``) or on a large
+  share of the project's everyday commands is left out;
 - no lesson was captured in it: no lesson file was written or changed since the session
   began (``lessons add`` from the shell, the MCP tool or a hand-written file alike);
 - the request was not made in this session before (marked under the session's lock, so
@@ -95,6 +98,11 @@ def stop_request(layout: Layout, key: str, config: Config, *, active: bool) -> s
     with sessions.open_session(layout, key) as session:
         record = session.state.evidence
         found = corrections(record) + failures(layout, session.state, config)
+        if found:  # only what lessons add would accept (``feedback.proposals``)
+            from lessons_core.feedback.proposals import breadth_judge
+
+            proposable = breadth_judge(layout)
+            found = [item for item in found if proposable(item.action)]
         if not found:
             return None
         since = record.get("since")

@@ -2,7 +2,8 @@
 
 Each candidate gets the trigger a failure nudge would give the same action (the
 repo-relative file, or a command pattern anchored to the program and sub-command), a
-``lessons add`` line with that trigger and the session as evidence, and the active lessons
+``lessons add`` line with that trigger and the session as evidence (neither when
+``lessons add`` would refuse the trigger: ``feedback.proposals``), and the active lessons
 that already cover it:
 
 - by trigger: every lesson whose file or command trigger matches the action, the way
@@ -26,6 +27,7 @@ from lessons_core.authoring.guards import rule_terms
 from lessons_core.authoring.secrets import mask_secrets
 from lessons_core.eval.transcripts import Transcript, stream_transcript
 from lessons_core.feedback.failures import capture_line
+from lessons_core.feedback.proposals import breadth_judge
 from lessons_core.feedback.stop_capture import fix_rule, with_rule
 from lessons_core.harvest.codex_rollouts import is_rollout, stream_rollout
 from lessons_core.harvest.detect import CORRECTION, ActionOf, Detector, Found, shown_rules
@@ -84,11 +86,14 @@ def candidates(layout: Layout, found: Iterable[tuple[str, Found]]) -> list[Candi
     found = list(found)
     index, _broken = load_index(layout)
     by_wording = _near_rules(layout, [item for _name, item in found])
+    proposable = breadth_judge(layout)  # no line proposes a trigger lessons add refuses
     made = []
     for number, (name, item) in enumerate(found):
         request = RecallRequest(files=item.action.files, command=item.action.command)
         by_trigger = [c.hit.lesson_id for c in rank(index, request) if c.hit.via in _COVERING]
         action = precise(item.action.files, item.action.command)
+        if action is not None and not proposable(action):
+            action = None
         line = None
         if action is not None:
             evidence = _evidence_option(item.session)

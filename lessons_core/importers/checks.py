@@ -17,6 +17,7 @@ from lessons_core.authoring.repo_files import tracked_files
 from lessons_core.errors import CaptureRefused
 from lessons_core.importers.plan import Note, NoteKind
 from lessons_core.matching.glob_counts import FileIndex
+from lessons_core.project_commands import everyday_commands
 from lessons_core.store.layout import Layout
 from lessons_core.store.model import Lesson, Triggers
 from lessons_core.validate.duplicates import near_pairs
@@ -48,9 +49,10 @@ def guard_notes(
     """One warning per guard a planned lesson fails, plus near-duplicate active pairs."""
     planned = list(planned)
     tracked = FileIndex(tracked_files(layout.root))  # built once for every lesson
+    project = everyday_commands(layout.root)  # read once too
     notes: list[Note] = []
     for lesson in planned:
-        notes.extend(_lesson_notes(lesson, layout, tracked))
+        notes.extend(_lesson_notes(lesson, layout, tracked, project))
     notes.extend(_near_duplicates(planned, existing))
     return notes
 
@@ -59,11 +61,14 @@ def _draft(lesson: Lesson) -> guards.CaptureDraft:
     return guards.CaptureDraft.from_lesson(lesson)
 
 
-def _lesson_notes(lesson: Lesson, layout: Layout, tracked: FileIndex) -> list[Note]:
+def _lesson_notes(
+    lesson: Lesson, layout: Layout, tracked: FileIndex, project: list[str]
+) -> list[Note]:
     checks: list[Callable[[], list[str] | None]] = [partial(guards.check_text, _draft(lesson))]
     singles = _single_triggers(lesson.triggers) or [lesson.triggers]  # empty: "no trigger"
     checks.extend(
-        partial(guards.check_triggers, t, layout.root, tracked, lesson.always) for t in singles
+        partial(guards.check_triggers, t, layout.root, tracked, lesson.always, project)
+        for t in singles
     )
     notes: list[Note] = []
     for check in checks:

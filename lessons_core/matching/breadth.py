@@ -10,8 +10,9 @@ when it is
   family of commands rather than one;
 - a glob sweeping a whole tree by file type: ``**`` below at most one literal folder,
   with a leaf that is a bare wildcard or an extension (``src/**``, ``tests/**/*.test.ts``,
-  ``**/*.ts``). A name in the leaf (``**/package.json``, ``src/**/path*.ts``) or a deeper
-  folder (``src/api/**``) keeps it specific;
+  ``**/*.ts``). A name in the leaf (``**/package.json``, ``src/**/path*.ts``), a deeper
+  folder (``src/api/**``) or a folder named below the ``**`` (``tests/**/cassettes/**``)
+  keeps it specific;
 - a keyword made only of common words;
 - any trigger but an exact path that ``CROWDED_TRIGGER_LESSONS`` or more active lessons
   carry: an imported group that copied one trigger onto every rule, say.
@@ -63,15 +64,22 @@ def routine_command(required: str, matches: Callable[[str], bool]) -> bool:
 
 
 def sweeping_glob(glob: str) -> bool:
-    """Whether a normalised glob covers a whole tree by file type (see the module doc)."""
+    """Whether a normalised glob covers a whole tree by file type (see the module doc).
+
+    A folder named below the ``**`` (``tests/**/cassettes/**``) names where the files are,
+    not their type: how much such a glob covers is a question of the repo's files (L103).
+    """
     segments = glob.split("/")
     if "**" not in segments or segments.index("**") > 1:
+        return False
+    from lessons_core.matching.globs import has_glob_chars
+
+    between = segments[segments.index("**") + 1 : -1]
+    if any(not has_glob_chars(segment) for segment in between):
         return False
     leaf = segments[-1]
     if leaf in _SWEEPING_LEAVES:
         return True
-    from lessons_core.matching.globs import has_glob_chars
-
     return leaf.startswith("*.") and not has_glob_chars(leaf[1:])
 
 

@@ -7,7 +7,7 @@ which is what keeps it fast on a thousand lessons.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 import re2
 
@@ -76,6 +76,44 @@ PROBE_COMMANDS: tuple[str, ...] = (
     "ssh host uptime",
     "kubectl get pods",
     "terraform plan",
+    # The everyday runners of the major ecosystems, so a pattern naming only one of them
+    # (``uv run``, ``npx``, ``gh``) is seen to fire on their routine.
+    "uv run pytest",
+    "uv run ruff check .",
+    "uv add httpx",
+    "uv lock",
+    "poetry install",
+    "poetry run pytest",
+    "pdm run lint",
+    "hatch run test",
+    "npm ci",
+    "npm run lint",
+    "pnpm run build",
+    "pnpm exec vitest run",
+    "pnpm lint",
+    "yarn install",
+    "yarn test",
+    "bun install",
+    "bun test",
+    "npx prettier --check .",
+    "just test",
+    "just lint",
+    "task build",
+    "make lint",
+    "go vet ./...",
+    "go mod tidy",
+    "cargo clippy",
+    "cargo fmt --check",
+    "gradle test",
+    "mvn test",
+    "dotnet build",
+    "dotnet test",
+    "gh pr create --fill",
+    "gh pr view 12",
+    "gh run watch",
+    "docker compose run app pytest",
+    "docker compose logs -f",
+    "pre-commit run --all-files",
 )
 
 # Each probe split once into the parts a command pattern is matched against.
@@ -124,8 +162,16 @@ def probe_hits(matches: Callable[[str], bool]) -> list[str]:
     return [command for command in PROBE_COMMANDS if matches(command)]
 
 
-def probe_hits_many(patterns: Iterable[str]) -> dict[str, list[str]]:
-    """For each pattern (each must compile), the probe commands it fires on, via one RE2 set."""
+def probe_hits_many(
+    patterns: Iterable[str], commands: Sequence[str] | None = None
+) -> dict[str, list[str]]:
+    """For each pattern (each must compile), the probe commands (or ``commands``: a
+    project's own) it fires on, via one RE2 set."""
+    parts_of = (
+        _PROBE_PARTS
+        if commands is None
+        else tuple((command, tuple(command_parts(command))) for command in commands)
+    )
     unique = list(dict.fromkeys(patterns))
     hits: dict[str, list[str]] = {pattern: [] for pattern in unique}
     if not unique:
@@ -139,8 +185,9 @@ def probe_hits_many(patterns: Iterable[str]) -> dict[str, list[str]]:
             matcher.Add(bounded_regex(pattern))
         matcher.Compile()
     except re2.error:  # too big for one set: probe pattern by pattern instead
-        return {p: probe_hits(compile_command(p).matches) for p in unique}
-    for command, parts in _PROBE_PARTS:
+        listed = [command for command, _parts in parts_of]
+        return {p: [c for c in listed if compile_command(p).matches(c)] for p in unique}
+    for command, parts in parts_of:
         fired: set[int] = set()
         for part in parts:
             fired.update(matcher.Match(part) or ())

@@ -34,6 +34,12 @@ BROAD_GLOB_SHARE = 0.5
 # (both capture and validate).
 BROAD_COMMAND_SHARE = 0.5
 
+# A command pattern firing on more than this share of the project's own everyday commands
+# (``lessons_core.project_commands``) is about the project's routine, not one command;
+# judged once the project runs at least ``PROJECT_COMMANDS_MIN`` distinct commands.
+BROAD_PROJECT_SHARE = 1 / 3
+PROJECT_COMMANDS_MIN = 6
+
 # Jaccard similarity of meaningful words from which two active rules say the same thing.
 NEAR_DUPLICATE_SIMILARITY = 0.75
 

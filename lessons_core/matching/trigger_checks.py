@@ -29,12 +29,16 @@ from lessons_core.matching.globs import CompiledGlob, GlobError, compile_glob, h
 from lessons_core.matching.thresholds import (
     BROAD_COMMAND_SHARE,
     BROAD_GLOB_MIN_FILES,
+    BROAD_PROJECT_SHARE,
     MAX_TRIGGER_CHARS,
+    PROJECT_COMMANDS_MIN,
 )
 from lessons_core.matching.words import is_common_phrase, tokens
 
 TYPE_CHECKING = False  # the index build judges triggers: it needs neither of these
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from lessons_core.matching.glob_counts import FileIndex
 
 # Problem kinds, also capture's refusal codes.
@@ -265,7 +269,9 @@ def glob_problem(
             GLOB_BROAD,
             glob,
             f"matches {matched} of {total} files in the repo",
-            "narrow it to the folder or file type the rule is about",
+            "narrow it to the folder or file type the rule is about; if it is meant to be this "
+            "broad, record why: re-add the exact rule with --broad-reason 'WHY' (or set "
+            '"broad_reason" in the lesson file)',
         )
     if matched == 0:
         return TriggerProblem(
@@ -277,8 +283,18 @@ def glob_problem(
     return None
 
 
-def command_problem(pattern: str, hits: list[str] | None = None) -> TriggerProblem | None:
-    """The problem of a command trigger, or None; ``hits`` are its probe hits if known."""
+def command_problem(
+    pattern: str,
+    hits: list[str] | None = None,
+    project: Sequence[str] = (),
+    project_hits: list[str] | None = None,
+) -> TriggerProblem | None:
+    """The problem of a command trigger, or None; ``hits`` are its probe hits if known.
+
+    ``project`` are the project's everyday commands (``lessons_core.project_commands``),
+    ``project_hits`` those the pattern fires on if known: a pattern firing on more than
+    ``BROAD_PROJECT_SHARE`` of them is broad, and a refusal names the ones it fires on.
+    """
     from lessons_core.matching.probes import PROBE_COMMANDS  # imports RE2 itself
 
     compiled = judge_command(pattern)
@@ -286,6 +302,8 @@ def command_problem(pattern: str, hits: list[str] | None = None) -> TriggerProbl
         return compiled
     if hits is None:
         hits = [command for command in PROBE_COMMANDS if compiled.matches(command)]
+    if project and project_hits is None:
+        project_hits = [command for command in project if compiled.matches(command)]
     if len(hits) > BROAD_COMMAND_SHARE * len(PROBE_COMMANDS):
         return TriggerProblem(
             COMMAND_BROAD,
@@ -307,6 +325,21 @@ def command_problem(pattern: str, hits: list[str] | None = None) -> TriggerProbl
             f"name the sub-command it is about, e.g. '{program} {hit[-1].split()[1]}', or use "
             f"--always if the rule truly applies to every use of {program}",
         )
+    from lessons_core.matching.runners import runner_problem
+
+    runner = runner_problem(pattern)
+    if runner is not None:
+        return TriggerProblem(
+            COMMAND_BROAD,
+            pattern,
+            f"{runner} ({_fires_on(project_hits or [], len(project), hits)})",
+            "name the command it is about, with its sub-command, script or option (e.g. "
+            "'^uv run alembic upgrade', '^gh pr create'), or use --always if the rule truly "
+            "applies to every such command",
+        )
+    own = _project_breadth(pattern, project_hits or [], len(project))
+    if own is not None:
+        return own
     from lessons_core.matching.command_words import names_only_an_interpreter
 
     if names_only_an_interpreter(pattern):
@@ -318,6 +351,31 @@ def command_problem(pattern: str, hits: list[str] | None = None) -> TriggerProbl
             "'^python3 manage\\.py migrate'",
         )
     return None
+
+
+def _project_breadth(pattern: str, hits: list[str], total: int) -> TriggerProblem | None:
+    """The refusal of a pattern firing on a large share of the project's ``total``
+    everyday commands (``hits`` are those it fires on), or None."""
+    if total < PROJECT_COMMANDS_MIN or len(hits) <= BROAD_PROJECT_SHARE * total:
+        return None
+    return TriggerProblem(
+        COMMAND_BROAD,
+        pattern,
+        f"fires on {_fires_on(hits, total, [])}, so it speaks on the project's routine, not "
+        "on one command",
+        "name the command it is about, with its sub-command, script or option (e.g. "
+        "'^uv run pytest tests/db', '^make deploy')",
+    )
+
+
+def _fires_on(project_hits: list[str], total: int, probe_hits: list[str]) -> str:
+    """Which commands a pattern fires on, for a refusal: the project's, else the probes'."""
+    shown_from = project_hits or probe_hits
+    shown = ", ".join(quoted(command) for command in shown_from[:3])
+    more = ", ..." if len(shown_from) > 3 else ""
+    if project_hits:
+        return f"{len(project_hits)} of the project's {total} everyday commands: {shown}{more}"
+    return f"e.g. {shown}{more}" if probe_hits else "whatever follows it"
 
 
 def keyword_problem(keyword: str) -> TriggerProblem | None:

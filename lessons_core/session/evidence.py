@@ -83,6 +83,8 @@ def note_action(
         return
     saved = named.saved
     fixed = named if _last_failed(session.state.failures, named.mark) else None
+    # Another action (an edit, another command) between the failure and this attempt.
+    changed_between = session.state.evidence.get("action") != saved
     last = session.state.evidence.get(LAST_COMMAND)
     current = [named.mark, saved[1]] if named.kind == action_id.COMMAND else None
     changed = _changed_form(session.state, last, current, command, related)
@@ -94,7 +96,7 @@ def note_action(
         if fixed is not None:
             from lessons_core.session.failure_history import record_success
 
-            record_success(state.failures, fixed.mark)
+            record_success(state.failures, fixed.mark, changed_between)
             _keep(state.evidence, FIXED, fixed.mark, fixed.identity)
         if changed is not None:
             mark, entry = changed

@@ -8,9 +8,12 @@ it for a session that holds one, so this module imports nothing: a call checks `
 on the history it already loaded and computes its own identity only when something is
 due.
 
-An action *recurs* once it failed ``RECURS_AT`` times with one error class. Its recurrence
-is answered once per session: by showing the lessons that cover it again (the recurrence
-gate, before the next attempt), or by a stronger capture nudge when none does.
+An action *recurs* once it failed ``RECURS_AT`` times with one error class, nothing
+changed between: an attempt made after another action (an edit, another command) is
+marked ``changed`` (``record_success``), and its failure starts the count again, since
+"the test fails, the code is edited, the test fails again" is the work, not a repeat. Its
+recurrence is answered once per session: by showing the lessons that cover it again (the
+recurrence gate, before the next attempt), or by a stronger capture nudge when none does.
 """
 
 from __future__ import annotations
@@ -55,6 +58,8 @@ def parse(value: object) -> History:
             entry["recurrence"] = raw["recurrence"]
         if raw.get("nudged") is True:
             entry["nudged"] = True
+        if raw.get("changed") is True:
+            entry["changed"] = True
         history[mark] = entry
     return history
 
@@ -78,7 +83,8 @@ def record_failure(history: History, mark: str, error_class: str) -> tuple[str, 
     how often the action failed with it in this session."""
     error_class = error_class[:MAX_CLASS_CHARS]
     entry = history.pop(mark, None) or {"classes": {}}
-    counts = dict(classes(entry))
+    # Made again after something else changed: a new attempt, counted from one.
+    counts = {} if entry.pop("changed", None) else dict(classes(entry))
     counts[error_class] = counts.get(error_class, 0) + 1
     if len(counts) > MAX_CLASSES:  # keep the most frequent, this one always
         kept = sorted(counts, key=lambda c: (c != error_class, -counts[c]))[:MAX_CLASSES]
@@ -91,12 +97,17 @@ def record_failure(history: History, mark: str, error_class: str) -> tuple[str, 
     return error_class, counts[error_class]
 
 
-def record_success(history: History, mark: str) -> bool:
-    """The action ``mark`` ran fine; False when it never failed (nothing to record)."""
+def record_success(history: History, mark: str, changed: bool = False) -> bool:
+    """The action ``mark`` ran fine (it is made again: a failure hook counts it over this
+    if it fails); ``changed``: another action came between its failure and this attempt.
+    False when it never failed (nothing to record)."""
     entry = history.get(mark)
     if entry is None or entry.get("last") == SUCCEEDED:
         return False
-    history[mark] = {**entry, "last": SUCCEEDED, "seq": _next_seq(history)}
+    entry = {**entry, "last": SUCCEEDED, "seq": _next_seq(history)}
+    if changed:
+        entry["changed"] = True
+    history[mark] = entry
     return True
 
 

@@ -99,6 +99,9 @@ class Lesson:
     # Set only by a person (``lessons add --forbid``): an RE2 pattern that a change to the
     # lesson's files must not add (lessons_core.matching.forbid).
     forbid: str | None = None
+    # Set only by a person (``lessons add --broad-reason``): why the lesson's file triggers
+    # are deliberately this broad; capture and validate then say nothing of their breadth.
+    broad_reason: str | None = None
 
     @property
     def is_active(self) -> bool:
@@ -122,6 +125,7 @@ class Lesson:
             always=self.always or again.always,
             enforce=self.enforce or again.enforce,
             forbid=again.forbid or self.forbid,
+            broad_reason=again.broad_reason or self.broad_reason,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -150,6 +154,8 @@ class Lesson:
             data["enforce"] = True
         if self.forbid is not None:
             data["forbid"] = self.forbid
+        if self.broad_reason is not None:
+            data["broad_reason"] = self.broad_reason
         return data
 
     @classmethod
@@ -216,6 +222,17 @@ class Lesson:
             raise InvalidLessonFile(source, "must be true or false", "enforce")
         triggers = _triggers(data["triggers"], source)
         forbid = _forbid(data["forbid"], triggers, source) if "forbid" in data else None
+        broad_reason = data.get("broad_reason")
+        if broad_reason is not None and not (
+            isinstance(broad_reason, str) and broad_reason.strip()
+        ):
+            raise InvalidLessonFile(
+                source,
+                "must be a sentence saying why the file triggers are this broad",
+                "broad_reason",
+            )
+        if broad_reason is not None:
+            _within(broad_reason, MAX_STORED_RULE_CHARS, "broad_reason", source)
         return cls(
             id=lesson_id,
             rule=rule,
@@ -232,6 +249,7 @@ class Lesson:
             checked=_checked(data["checked"], source) if "checked" in data else None,
             enforce=enforce,
             forbid=forbid,
+            broad_reason=broad_reason,
         )
 
 
@@ -252,6 +270,7 @@ _KNOWN_KEYS = frozenset(
         "checked",
         "enforce",
         "forbid",
+        "broad_reason",
     }
 )
 _TRIGGER_KEYS = ("files", "commands", "keywords")

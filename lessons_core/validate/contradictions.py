@@ -7,6 +7,11 @@ correction cues cover); lessons are bucketed by stance, so only two lessons hold
 opposite stances about the same words are ever compared, and such a pair is reported only
 when their triggers can fire on the same call (``overlap.shared_trigger``). That keeps the
 check linear in the number of lessons, with one comparison per opposed pair.
+
+The same object is often worded apart: "Always run npm install with --legacy-peer-deps"
+and "Never pass --legacy-peer-deps to npm install". Stances are also bucketed by the code
+they name (``stances.anchors``: a flag, a path, an identifier), and two of opposite
+polarity naming the same one are compared word by word (``stances.same_object``).
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
-from lessons_core.authoring.stances import Stance, stances
+from lessons_core.authoring.stances import Stance, anchors, same_object, stances
 from lessons_core.matching.glob_counts import FileIndex
 from lessons_core.recall.printable import inert
 from lessons_core.store.model import Lesson
@@ -70,27 +75,44 @@ def contradictions(lessons: Sequence[Lesson], files: FileIndex = _NO_FILES) -> l
     """One ``Contradiction`` for each lesson of ``lessons`` that contradicts an earlier
     one (``lessons`` in order, oldest first), naming up to ``MAX_NAMED`` of them."""
     held: dict[tuple[frozenset[str], bool], list[tuple[int, Stance]]] = defaultdict(list)
+    # The code a stance names (``stances.anchors``), for stances worded apart.
+    by_anchor: dict[tuple[str, bool], list[tuple[int, Stance]]] = defaultdict(list)
     for index, lesson in enumerate(lessons):
         for stance in _distinct(stances(lesson.rule)):
             held[stance.key, stance.positive].append((index, stance))
+            for anchor in anchors(stance):
+                by_anchor[anchor, stance.positive].append((index, stance))
     # newer lesson -> (older lesson, what the older says, what the newer says, trigger)
     against: dict[int, list[tuple[int, Stance, Stance, str]]] = defaultdict(list)
     judged: set[tuple[int, int]] = set()
+
+    def judge(index: int, stance: Stance, other: int, opposite: Stance) -> None:
+        older, newer = min(index, other), max(index, other)
+        if index == other or (older, newer) in judged:
+            return
+        judged.add((older, newer))
+        if len(against[newer]) >= MAX_NAMED:
+            return
+        shared = shared_trigger(lessons[older].triggers, lessons[newer].triggers, files)
+        if shared is not None:
+            says = {index: stance, other: opposite}
+            against[newer].append((older, says[older], says[newer], shared))
+
     for (key, positive), holders in held.items():
-        if not positive:
-            continue
-        for index, stance in holders:
-            for other, opposite in held.get((key, False), ()):
-                older, newer = min(index, other), max(index, other)
-                if index == other or (older, newer) in judged:
-                    continue
-                judged.add((older, newer))
-                if len(against[newer]) >= MAX_NAMED:
-                    continue
-                shared = shared_trigger(lessons[older].triggers, lessons[newer].triggers, files)
-                if shared is not None:
-                    says = {index: stance, other: opposite}
-                    against[newer].append((older, says[older], says[newer], shared))
+        if positive:
+            for index, stance in holders:
+                for other, opposite in held.get((key, False), ()):
+                    judge(index, stance, other, opposite)
+    # Then the same object worded apart: opposite stances naming the same code.
+    for (anchor, positive), holders in by_anchor.items():
+        if positive:
+            for index, stance in holders:
+                for other, opposite in by_anchor.get((anchor, False), ()):
+                    pair = (min(index, other), max(index, other))
+                    if pair in judged or len(against[pair[1]]) >= MAX_NAMED:
+                        continue  # judged already, or the newer one names enough
+                    if same_object(stance, opposite):
+                        judge(index, stance, other, opposite)
     found = []
     for newer in sorted(against):
         if not against[newer]:

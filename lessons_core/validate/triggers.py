@@ -12,6 +12,7 @@ from lessons_core.matching.command_words import names_only_an_interpreter
 from lessons_core.matching.commands import CommandPatternError, compile_command
 from lessons_core.matching.probes import probe_hits, probe_hits_many, swept_program
 from lessons_core.matching.thresholds import BROAD_GLOB_SHARE, BROAD_RECALL_PROBES
+from lessons_core.project_commands import everyday_commands
 from lessons_core.store.model import Lesson
 from lessons_core.validate.context import Context
 from lessons_core.validate.findings import Finding
@@ -30,7 +31,10 @@ _CODES = {
 def check(ctx: Context) -> Iterator[Finding]:
     active = sorted(ctx.graph.active(), key=lambda lesson: lesson.id)
     commands = [c for x in active for c in x.triggers.commands]
-    hits = probe_hits_many(c for c in commands if tc.command_problem(c, hits=[]) is None)
+    judged = [c for c in commands if tc.command_problem(c, hits=[]) is None]
+    hits = probe_hits_many(judged)
+    project = everyday_commands(ctx.layout.root) if judged else []
+    own = probe_hits_many(judged, project) if project else {}
     glob_cache: dict[str, tc.TriggerProblem | None] = {}
     shares = _share_counts(active)
     for lesson in active:
@@ -40,9 +44,14 @@ def check(ctx: Context) -> Iterator[Finding]:
                 glob_cache[glob] = tc.glob_problem(
                     glob, ctx.layout.root, ctx.files, BROAD_GLOB_SHARE
                 )
-            problems += _some(glob_cache[glob])
+            problem = glob_cache[glob]
+            # A person recorded why this lesson's file triggers are this broad.
+            if not (lesson.broad_reason and problem and problem.kind == tc.GLOB_BROAD):
+                problems += _some(problem)
         for pattern in lesson.triggers.commands:
-            problems += _some(tc.command_problem(pattern, hits.get(pattern)))
+            problems += _some(
+                tc.command_problem(pattern, hits.get(pattern), project, own.get(pattern, []))
+            )
         for keyword in lesson.triggers.keywords:
             problems += _some(tc.keyword_problem(keyword))
         yield from _findings(ctx, lesson, problems)
@@ -65,8 +74,11 @@ def _held_back(
     ctx: Context, lesson: Lesson, shares: Counter[tuple[str, str]], judged: set[str]
 ) -> Iterator[Finding]:
     """L108: the triggers recall will hold back as broad (none already reported)."""
+    accepted = set(lesson.triggers.files) if lesson.broad_reason else set()
     found = broad_notices(
-        lesson.triggers, lambda field, trigger: shares[field, trigger], lambda t: t not in judged
+        lesson.triggers,
+        lambda field, trigger: shares[field, trigger],
+        lambda t: t not in judged and t not in accepted,
     )
     for trigger, sentence in found:
         yield Finding(

@@ -47,7 +47,9 @@ CASES = {
     "an interpreter's script and its sub-command": Case(
         COMMAND, (), "python3 manage.py migrate --noinput", "uv run python3 manage.py migrate"
     ),
-    "a program under a wrapper": Case(COMMAND, (), "uv run pytest -q", "pytest -q"),
+    "a program under a wrapper": Case(
+        COMMAND, (), "uv run alembic upgrade head", "alembic upgrade head"
+    ),
 }
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +58,19 @@ def payload(harness: str, name: str, root: Path, **changes: Any) -> dict[str, An
     data: dict[str, Any] = json.loads(text)
     data.update(changes)
     return data
+
+
+def hook_process(root: Path, data: dict[str, Any], harness: str = "claude-code") -> str:
+    """The hook run as its own process, as the harness runs it; its stdout."""
+    done = subprocess.run(
+        [sys.executable, "-m", "lessons_cli", "hook", harness],
+        input=json.dumps(data).encode(),
+        capture_output=True,
+        cwd=root,
+        timeout=60,
+        check=True,
+    )
+    return done.stdout.decode()
 
 
 def call_hook(harness: str, data: dict[str, Any] | bytes) -> bytes:

@@ -156,6 +156,7 @@ def test_post_tool_use_failure_nudges_once_then_once_more_when_it_recurs(
     again, with no lesson covering it, the stronger recurrence nudge; then silence."""
     data = payload(H, "post_tool_use_failure_bash", project.root)
     data["tool_input"] = {"command": "pnpm test:e2e --filter web"}
+    data["error"] = "Exit code 1\n ERR_PNPM_NO_SCRIPT  Missing script: test:e2e"
     got = answer(H, data)
     assert got is not None
     context = got["hookSpecificOutput"]["additionalContext"]
@@ -165,7 +166,9 @@ def test_post_tool_use_failure_nudges_once_then_once_more_when_it_recurs(
     again = answer(H, data)
     assert again is not None
     stronger = again["hookSpecificOutput"]["additionalContext"]
-    assert "failed 2 times in this session with the same error (exit 1)" in stronger
+    assert "failed 2 times in this session with the same error (exit 1: ERR_PNPM_NO_SCRIPT)" in (
+        stronger
+    )
     assert "--trigger-cmd '^pnpm test:e2e'" in stronger
     assert call_hook(H, data) == b""
     assert call_hook(H, {**data, "is_interrupt": True, "session_id": "new"}) == b""

@@ -57,11 +57,10 @@ def test_only_the_tail_of_a_long_session_file_is_read(project: Layout) -> None:
 
 def test_a_failed_shell_call_brings_the_nudge_then_the_stronger_one(project: Layout) -> None:
     data = _recorded(project, tool_input={"command": SCRIPT_COMMAND})
-    first = _context(answer("codex", data))
-    assert first.startswith("That call failed.")
-    assert "--trigger-cmd '^python3 scripts/check\\.py'" in first
+    assert answer("codex", data) is None  # exit 3 names no wrong command, flag, path or tool
     second = _context(answer("codex", data))
     assert "failed 2 times in this session with the same error (exit 3)" in second
+    assert "--trigger-cmd '^python3 scripts/check\\.py'" in second
 
 
 def test_a_covered_failure_twice_is_refused_before_the_third_attempt(project: Layout) -> None:
@@ -70,7 +69,7 @@ def test_a_covered_failure_twice_is_refused_before_the_third_attempt(project: La
     pre = {**data, "hook_event_name": "PreToolUse"}
     del pre["tool_response"]
     assert answer("codex", pre) is not None  # the rule, first shown
-    assert answer("codex", data) is not None  # the first failure: the capture nudge
+    assert answer("codex", data) is None  # exit 3: no failure a lesson could prevent
     assert answer("codex", pre) is None
     assert answer("codex", data) is None  # covered: the recurrence gate comes instead
     refused = answer("codex", pre)

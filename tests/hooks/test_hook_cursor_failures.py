@@ -208,11 +208,13 @@ def test_a_call_reported_as_failed_twice_counts_once(project: Layout) -> None:
 
 
 def test_nudges_for_different_calls_are_all_held(project: Layout) -> None:
-    """A failed command, then a failed edit, before any ``postToolUse``: both nudges
-    follow with it, oldest first, each naming its call."""
+    """A failed command, then an edit the file system refused, before any
+    ``postToolUse``: both nudges follow with it, oldest first, each naming its call."""
     root = project.root
     answer("cursor", _failed_shell(root))
-    answer("cursor", _edit(root, "post_tool_use_failure_edit"))
+    refused = _edit(root, "post_tool_use_failure_edit")
+    refused["error_message"] = "EACCES: permission denied, open 'src/app.py'"
+    answer("cursor", refused)
     got = _context(answer("cursor", _call("post_tool_use_write", root)))
     assert got.index(EARLIER) < got.index("(src/app.py): That call failed.")
 

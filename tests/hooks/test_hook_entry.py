@@ -53,7 +53,10 @@ def _run(code: str, stdin: str, cwd: Path) -> subprocess.CompletedProcess[str]:
         ),
         (
             "post_tool_use_failure_bash",
-            {"tool_input": {"command": "make gen"}},
+            {
+                "tool_input": {"command": "make gen"},
+                "error": "Exit code 2\nmake: *** No rule to make target 'gen'.  Stop.",
+            },
             "additionalContext",
         ),
     ],

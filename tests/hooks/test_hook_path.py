@@ -131,6 +131,25 @@ HOOK_PATH: dict[str, frozenset[str]] = {
     "lessons_core.delivery.binding": frozenset(),
     "lessons_core.matching.forbid": frozenset(),
     "lessons_core.recall.printable": frozenset(),
+    # A suggestion about to be made (a nudge for a failure a lesson could prevent, a stop
+    # with evidence): its trigger judged as lessons add judges it, against the project's
+    # everyday commands (feedback.proposals).
+    "lessons_core.feedback.proposals": frozenset({"collections.abc", "pathlib"}),
+    "lessons_core.matching.trigger_checks": frozenset({"dataclasses", "pathlib"}),
+    "lessons_core.matching.globs": frozenset({"functools", "re", "typing", "warnings"}),
+    "lessons_core.matching.probes": frozenset({"collections.abc", "re2"}),
+    "lessons_core.matching.runners": frozenset({"re"}),
+    "lessons_core.matching.thresholds": frozenset(),
+    "lessons_core.project_commands": frozenset({"json", "pathlib", "re"}),
+    "lessons_core.authoring.repo_files": frozenset({"pathlib", "pathspec", "subprocess"}),
+    "lessons_core.review": frozenset(),
+    "lessons_core.review.script_commands": frozenset(
+        {"ast", "collections.abc", "json", "re", "shlex", "typing"}
+    ),
+    "lessons_core.telemetry": frozenset(),
+    "lessons_core.telemetry.log": frozenset(
+        {"collections.abc", "dataclasses", "hashlib", "orjson", "pathlib", "typing"}
+    ),
 }  # fmt: skip
 
 # Loaded by a hook only when the cached index is stale and it rebuilds it: compiling the
@@ -138,9 +157,7 @@ HOOK_PATH: dict[str, frozenset[str]] = {
 # assembling the index and writing its file.
 REBUILD_PATH = frozenset(
     {"lessons_core.jsonio", "lessons_core.store.files", "lessons_core.store.model",
-     "lessons_core.matching.globs", "lessons_core.matching.trigger_checks",
-     "lessons_core.matching.breadth", "lessons_core.matching.probes",
-     "lessons_core.matching.regex_literals", "lessons_core.matching.thresholds",
+     "lessons_core.matching.breadth", "lessons_core.matching.regex_literals",
      "lessons_core.matching.specificity", "lessons_core.index.build",
      "lessons_core.index.file_writer"}
 )  # fmt: skip

@@ -70,15 +70,29 @@ def test_nudge_comes_once_per_session_and_key(project: Layout) -> None:
     """The same failure nudges once; another key or session nudges again."""
     push = ToolAction(command="git push origin main")
     config = Config()
-    first = after_failure(project, "s", push, "rejected", config)
+    wrong = "error: unknown option `frce'"
+    first = after_failure(project, "s", push, wrong, config)
     assert first is not None
     assert first.startswith("That call failed.")
-    again = after_failure(project, "s", push, "rejected", config)  # the recurrence's nudge
+    again = after_failure(project, "s", push, wrong, config)  # the recurrence's nudge
     assert again is not None
     assert not again.startswith("That call failed.")
-    assert after_failure(project, "s", push, "rejected", config) is None
-    assert after_failure(project, "s", ToolAction(command="make release"), "", config)
-    assert after_failure(project, "other", push, "rejected", config) is not None
+    assert after_failure(project, "s", push, wrong, config) is None
+    release = ToolAction(command="make release")
+    assert after_failure(project, "s", release, "No rule to make target 'release'", config)
+    assert after_failure(project, "other", push, wrong, config) is not None
+
+
+def test_a_failure_that_is_the_work_brings_no_capture_nudge(project: Layout) -> None:
+    """A failing test, a plain exit 1, an edit's text not found: no capture nudge."""
+    config = Config()
+    run = ToolAction(command="make check")
+    assert after_failure(project, "s", run, "Exit code 1\nAssertionError: 1 != 2", config) is None
+    assert (
+        after_failure(project, "s", ToolAction(command="make lint"), "Exit code 1", config) is None
+    )
+    edit = ToolAction(files=("src/a.py",))
+    assert after_failure(project, "s", edit, "String to replace not found in file", config) is None
 
 
 def test_nudge_never_offers_a_trigger_quoting_a_secret(project: Layout) -> None:

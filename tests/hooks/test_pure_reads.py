@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from lessons_core.matching.pure_reads import is_pure_read_command
+from lessons_core.store.layout import Layout
+from tests.hooks.conftest import hook_process, payload, write_lesson
 
 
 @pytest.mark.parametrize(
@@ -53,3 +57,30 @@ def test_read_only_commands_are_pure_reads(command: str) -> None:
 def test_state_changing_commands_are_not_pure_reads(command: str) -> None:
     """A redirect, tee, sed -i, find -delete, && rm or any unknown program changes state."""
     assert not is_pure_read_command(command)
+
+
+DEPLOY_RULES = (
+    "Tag the release in git before you deploy.",
+    "Announce in the release channel before a deploy starts.",
+    "Check that the staging deploy is green before production.",
+    "Never deploy on a Friday afternoon.",
+    "Run the smoke checks right after every deploy.",
+    "Keep the rollback command at hand while a deploy runs.",
+)
+
+
+@pytest.mark.parametrize("command", ["make deploy", "make deploy > deploy.log"])
+def test_a_command_not_known_to_read_is_an_action_with_its_keyword_rules(
+    project: Layout, command: str
+) -> None:
+    """`make deploy` writes no file lessons can name, yet it is no read: the rules on the
+    keyword `deploy` speak for it exactly as for `make deploy > deploy.log`."""
+    for number, rule in enumerate(DEPLOY_RULES):
+        write_lesson(project, f"deploy-{number}", rule, keywords=("deploy",))
+    data = payload("claude-code", "pre_tool_use_bash_redirect", project.root)
+    data["tool_input"] = {"command": command, "description": "deploy"}
+    out = hook_process(project.root, data)
+    assert out, f"{command!r} brought nothing"
+    shown = json.loads(out)["hookSpecificOutput"]
+    assert "deploy" in json.dumps(shown)
+    assert any(rule in json.dumps(shown) for rule in DEPLOY_RULES)

@@ -144,6 +144,8 @@ def test_each_failure_call_reads_and_writes_the_session_once(project: Layout) ->
     one write; the first call brings the capture nudge, the second the stronger one, the
     third nothing."""
     failure = payload("claude-code", "post_tool_use_failure_bash", project.root)
+    failure["error"] = "Exit code 127\n/bin/bash: line 1: nosuchcmd_xyz: command not found"
+    failure["tool_input"] = {"command": "nosuchcmd_xyz --flag"}
     calls = _counted(project, [failure, failure, failure])
     assert [(call["json"], call["lock"]) for call in calls] == [(1, 1), (1, 1), (1, 1)]
     first, again, third = (str(call["out"]) for call in calls)

@@ -93,6 +93,9 @@ def test_masking_is_linear_on_adversarial_text(text: str) -> None:
     within(1.0, lambda: mask_secrets(text))
 
 
+NO_TARGET = "Exit code 2\nmake: *** No rule to make target 'release'.  Stop."
+
+
 @pytest.mark.parametrize("kind", sorted(SECRETS))
 def test_failure_nudge_from_the_real_hook_never_quotes_a_token(
     kind: str, project: Layout, monkeypatch: pytest.MonkeyPatch
@@ -109,7 +112,8 @@ def test_failure_nudge_from_the_real_hook_never_quotes_a_token(
     ]
     for number, (tool, tool_input, trigger) in enumerate(failures):
         data = {"hook_event_name": "PostToolUseFailure", "session_id": f"s{number}",
-                "cwd": str(project.root), "tool_name": tool, "tool_input": tool_input}  # fmt: skip
+                "cwd": str(project.root), "tool_name": tool, "tool_input": tool_input,
+                "error": NO_TARGET}  # fmt: skip
         text = checked_answer(H, "PostToolUseFailure", call_hook(H, data))
         if trigger is None:
             assert text is None

@@ -7,6 +7,7 @@ import click
 from lessons_cli.output import echo_json
 from lessons_core.authoring.capture import add_lesson
 from lessons_core.authoring.guards import CaptureDraft
+from lessons_core.project_commands import everyday_commands
 from lessons_core.store.layout import find_layout
 from lessons_core.store.model import Triggers
 from lessons_core.store.scoped import personal_layout, shown_id
@@ -72,6 +73,13 @@ from lessons_core.store.scoped import personal_layout, shown_id
     "a match is refused, quoting it, e.g. --forbid \"split\\('/'\\)\".",
 )
 @click.option(
+    "--broad-reason",
+    metavar="TEXT",
+    help="For people only: why the rule's file triggers are deliberately this broad "
+    "(e.g. 'every cassette is recorded the same way'); stored in the lesson, after which "
+    "add and validate no longer call them broad.",
+)
+@click.option(
     "--id",
     "lesson_id",
     metavar="ID",
@@ -99,6 +107,7 @@ def add_command(
     always: bool,
     enforce: bool,
     forbid: str | None,
+    broad_reason: str | None,
     lesson_id: str | None,
     force: bool,
     personal: bool,
@@ -140,8 +149,10 @@ def add_command(
         lesson_id=lesson_id,
         enforce=enforce,
         forbid=forbid,
+        broad_reason=broad_reason,
     )
-    result = add_lesson(layout, draft, force=force)
+    project = everyday_commands(layout.root) if commands else None
+    result = add_lesson(layout, draft, force=force, project=project)
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
     for notice in result.notices:
