@@ -136,7 +136,8 @@ for _name in FORMATS:
 
 
 def report(result: ImportResult, as_json: bool) -> None:
-    """The import report: counts on stdout, every loss in full, other notes summarised."""
+    """The import report: counts on stdout; on a dry run every lesson it would write, in
+    full; every loss, grouped by its reason; other notes summarised."""
     if as_json:
         echo_json(result.to_dict())
         return
@@ -149,10 +150,14 @@ def report(result: ImportResult, as_json: bool) -> None:
         f"{len(result.plan.topics)} topic summaries ({len(topics.created)} new, "
         f"{len(topics.updated)} updated, {len(topics.unchanged)} unchanged)"
     )
+    if result.dry_run:
+        _planned(result)
     lost = result.notes_of(NoteKind.NOT_CARRIED)
     click.echo(f"not carried: {len(lost)}")
-    for note in lost:
-        click.echo(f"  {note.subject}: {note.detail}")
+    for code, group in _by_code(lost):
+        click.echo(f"  {code} ({len(group)}):")
+        for note in group:
+            click.echo(f"    {note.subject}: {note.detail}")
     for kind, title in (
         (NoteKind.TRANSLATED, "carried in another form"),
         (NoteKind.WARNING, "would not pass 'lessons add'"),
@@ -164,11 +169,35 @@ def report(result: ImportResult, as_json: bool) -> None:
         click.echo("(--json lists every note)")
 
 
-def _summary(notes: list[Note]) -> None:
+def _planned(result: ImportResult) -> None:
+    """Every lesson the import would write: its id, its rule and its triggers, in full."""
+    written = set(result.lessons.created + result.lessons.updated + result.lessons.unchanged)
+    planned = [lesson for lesson in result.plan.lessons if lesson.id in written]
+    click.echo(f"lessons it would write: {len(planned)}")
+    for lesson in planned:
+        click.echo(f"  {lesson.id}: {lesson.rule}")
+        triggers = lesson.triggers
+        for label, values in (
+            ("files", triggers.files),
+            ("commands", triggers.commands),
+            ("keywords", triggers.keywords),
+        ):
+            if values:
+                click.echo(f"    {label}: {', '.join(values)}")
+        if lesson.always:
+            click.echo("    always-on (shown at session start)")
+
+
+def _by_code(notes: list[Note]) -> list[tuple[str, list[Note]]]:
+    """``notes`` grouped by code, the largest group first."""
     by_code: dict[str, list[Note]] = defaultdict(list)
     for note in notes:
         by_code[note.code].append(note)
-    for code, group in sorted(by_code.items(), key=lambda item: (-len(item[1]), item[0])):
+    return sorted(by_code.items(), key=lambda item: (-len(item[1]), item[0]))
+
+
+def _summary(notes: list[Note]) -> None:
+    for code, group in _by_code(notes):
         click.echo(f"  {code} ({len(group)}), e.g.")
         for note in group[:EXAMPLES_PER_CODE]:
             click.echo(f"    {note.subject}: {note.detail}")
