@@ -39,7 +39,6 @@ UNNAMED = [
     "Prefer `pathlib.Path` over `os.path` in new code.",
     "Write docstrings in the imperative mood.",
     "Write commit messages in the imperative mood.",
-    "Never force-push to main.",
 ]
 # The rules naming only what they ask for: the mistake of not putting fixtures in
 # `conftest.py` is made in the test modules, not in conftest.py.
@@ -105,7 +104,8 @@ def test_rules_become_lessons_triggered_where_their_mistake_is_made(project: Lay
     ]
     assert postgres.triggers == Triggers(files=("tests/integration/**",))
     assert postgres.topics == ("testing",)
-    assert len(lessons) == 4
+    assert lessons["Never force-push to main."].triggers.commands == ("git push --force",)
+    assert len(lessons) == 5
     assert not any("lessons query" in rule for rule in lessons)  # init --agents-md's section
     assert not any(lesson.always for lesson in lessons.values())
     stays = [n["detail"] for n in report["not_carried"] if n["code"] == "no-trigger"]
@@ -157,7 +157,7 @@ def test_the_default_files_and_two_names_of_one_file(project: Layout) -> None:
     report = imported()
     assert report["source"] == "CLAUDE.md, AGENTS.md, GEMINI.md, .github/copilot-instructions.md"
     lessons = by_rule(project)
-    assert len(lessons) == 6
+    assert len(lessons) == 7
     regenerate = "Regenerate the API client after editing `src/inventory/api/views.py`."
     assert lessons[regenerate].triggers.files == ("src/inventory/api/views.py",)
     assert lessons["Keep `src/inventory/models.py` free of queries."].triggers.files == (

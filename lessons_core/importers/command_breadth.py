@@ -67,7 +67,7 @@ def import_command_problem(pattern: str) -> str | None:
     shared = command_problem(pattern)
     if shared is not None:
         return shared.problem
-    words = tuple(pattern.replace("\\", "").split())
+    words = tuple(pattern.removeprefix("^").replace("\\", "").split())
     if words in RUNNER_PREFIXES:
         return (
             f"command trigger '{' '.join(words)}' is a runner prefix: it starts most of "

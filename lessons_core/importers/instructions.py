@@ -28,7 +28,6 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-from collections import Counter
 from pathlib import Path
 
 from lessons_core.authoring.repo_files import tracked_files
@@ -41,8 +40,6 @@ from lessons_core.importers.normative import Left
 from lessons_core.importers.plan import ImportPlan, Note, NoteKind
 from lessons_core.importers.rule_import import Planner, display, excerpt
 from lessons_core.importers.rule_triggers import rule_triggers
-from lessons_core.matching.thresholds import BROAD_GLOB_SHARE
-from lessons_core.matching.trigger_checks import glob_problem
 from lessons_core.store.ids import slug
 from lessons_core.store.layout import Layout
 from lessons_core.store.model import Triggers
@@ -102,7 +99,7 @@ def plan_instructions(layout: Layout, paths: list[Path], always: bool = False) -
 def _plan_file(plan: Planner, text: str, subject: str, folder: str, always: bool) -> None:
     """The rules of one file as lessons; the paths they name are read in ``folder``,
     the one the file applies to (``mentions.instruction_folder``)."""
-    scope = folder_scope(plan, folder) if folder else None
+    scope = plan.folder_scope(folder) if folder else None
     for heading, body in _sections(text, _file_topic(subject)):
         topic = slug(heading) or "instructions"
         parsed = parse_body(body)
@@ -180,21 +177,6 @@ def _why_no_trigger(
         return code, f"{said}, and {scope.detail}; it stays in {subject}"
     hint = "" if code == "asks-for-it" else " (--always imports it as an always-on lesson)"
     return code, f"{said}; it stays in {subject}, which is loaded whole into every session{hint}"
-
-
-def folder_scope(plan: Planner, folder: str) -> str | Note:
-    """The file trigger of the folder an instruction file applies to: ``folder/**``, or,
-    when that would match most of the repo, its files of the commonest kind that does
-    not; a note saying why when none will do."""
-    files = plan.mentions.files
-    inside = [path for path in files.paths if path.startswith(folder + "/")]
-    kinds = Counter(posixpath.splitext(path)[1] for path in inside)
-    candidates = [f"{folder}/**"] + [f"{folder}/**/*{ext}" for ext, _ in kinds.most_common() if ext]
-    for glob in candidates:
-        if glob_problem(glob, plan.root, files, BROAD_GLOB_SHARE) is None:
-            return glob
-    why = f"no file trigger for {folder}/ passes 'lessons validate' (it has {len(inside)} files)"
-    return Note(NoteKind.NOT_CARRIED, "folder-scope", folder, why)
 
 
 def _name(path: Path, root: Path) -> str:

@@ -7,13 +7,14 @@ some of them (``normative.stance``):
   of `os.path`") and the situation it is about ("after changing `schema.json`",
   "before committing"): files and commands both;
 - what it asks the agent to edit ("keep `models.py` free of queries"): files only, and
-  only in a rule that neither forbids nor says when: in "never edit `uv.lock`; change
+  only in a rule that forbids nothing: in "never edit `uv.lock`; change
   `pyproject.toml`" the file it asks for is the alternative. A command it asks for ("run
   `make typecheck` before you finish") is never its trigger: a lesson on it would fire,
   or refuse, on the very command the rule wants run;
 - what it points at ("see `docs/x.md`", "e.g. `test_x.py`"): nothing.
 
-"Before committing" and "on commits" name ``git commit``; "before pushing", ``git push``.
+"Before committing" and "on commits" name ``git commit``; "before pushing", ``git push``;
+"never force-push", ``git push --force``.
 A name written after "bare" or "plain" (``never call bare `pytest` ``) is anchored to
 the start of the command, so ``uv run pytest`` does not fire the rule against bare
 ``pytest``.
@@ -37,8 +38,9 @@ _GIT_ACTIONS = {
         "committing": "git commit",
         "push": "git push",
         "pushing": "git push",
+        "force-push": "git push --force",
     },
-    Role.FORBIDS: {"commits": "git commit"},
+    Role.FORBIDS: {"commits": "git commit", "force-push": "git push --force"},
 }
 _SPAN = re.compile(r"`([^`\n]+)`")
 _BARE = re.compile(r"\b(?:bare|plain)\s+`[^`]+`", re.I)
@@ -50,9 +52,9 @@ def rule_triggers(mentions: Mentions, rule: str, folder: str = "") -> Triggers:
     files: list[str] = []
     commands: list[str] = []
     parts = stance(rule)
-    # A rule that forbids something, or says when it applies, names its alternative in
-    # the part that asks: "never edit `uv.lock`; change `pyproject.toml`".
-    alternatives = any(part.role in _WHERE_MADE for part in parts)
+    # A rule that forbids something names its alternative in the part that asks: "never
+    # edit `uv.lock`; change `pyproject.toml`".
+    alternatives = any(part.role is Role.FORBIDS for part in parts)
     for part in parts:
         if part.role is Role.POINTS or (part.role is Role.ASKS and alternatives):
             continue
@@ -74,6 +76,7 @@ def _files_only(text: str, mentions: Mentions, folder: str) -> str:
 
     def blank(match: re.Match[str]) -> str:
         first = [w for w in match.group(1).split() if "=" not in w][:1]
-        return " " if first and mentions.is_program(first[0], folder) else match.group(0)
+        run = first and (first[0].startswith("./") or mentions.is_program(first[0], folder))
+        return " " if run else match.group(0)
 
     return _SPAN.sub(blank, text)
