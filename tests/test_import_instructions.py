@@ -14,7 +14,7 @@ from lessons_core.store.files import load_graph
 from lessons_core.store.layout import Layout
 from lessons_core.store.model import Lesson, Triggers
 from lessons_core.store.project import init_project
-from tests.conftest import make_repo, run
+from tests.conftest import import_instructions, make_repo, run
 
 CLAUDE_MD = Path(__file__).parent / "fixtures" / "instructions" / "CLAUDE.md"
 PROJECT = {
@@ -59,10 +59,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Layout:
 
 
 def imported(*args: str) -> dict[str, Any]:
-    result = run("import", "instructions", *args, "--json")
-    assert result.exit_code == 0, result.output
-    data: dict[str, Any] = json.loads(result.stdout)
-    return data
+    return import_instructions(*args)
 
 
 def by_rule(layout: Layout) -> dict[str, Lesson]:

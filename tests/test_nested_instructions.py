@@ -9,7 +9,6 @@ against that repository, and those that climb out of it must name nothing.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Any
@@ -22,7 +21,7 @@ from lessons_core.store.layout import Layout
 from lessons_core.store.model import Triggers
 from lessons_core.store.project import init_project
 from lessons_core.validate import Finding, validate
-from tests.conftest import git, make_repo, run
+from tests.conftest import git, import_instructions, make_repo, write_tracked
 from tests.lesson_graphs import write_lesson
 
 FILES = {
@@ -54,10 +53,7 @@ def repo(tmp_path: Path) -> Layout:
 
 
 def instructions(layout: Layout, name: str, text: str) -> None:
-    path = layout.root / name
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
-    git(layout.root, "add", name)
+    write_tracked(layout.root, name, text)
 
 
 def l205(layout: Layout) -> list[Finding]:
@@ -154,10 +150,7 @@ def test_l205_follows_a_path_up_out_of_the_folder_but_not_out_of_the_repo(
 
 def imported(layout: Layout, monkeypatch: pytest.MonkeyPatch, *names: str) -> dict[str, Any]:
     monkeypatch.chdir(layout.root)
-    result = run("import", "instructions", *names, "--json")
-    assert result.exit_code == 0, result.output
-    data: dict[str, Any] = json.loads(result.stdout)
-    return data
+    return import_instructions(*names)
 
 
 def triggers_by_rule(layout: Layout) -> dict[str, Triggers]:

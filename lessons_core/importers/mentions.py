@@ -52,6 +52,7 @@ _SPAN = re.compile(r"`([^`\n]+)`")
 _EDGES = "\"'()[]{}<>,;:!?`"
 _GLOB_CHARS = frozenset("*?[")
 _PLAIN_WORD = re.compile(r"[\w][\w:./=@+-]*")
+_OPTION = re.compile(r"--?[A-Za-z][\w-]*")
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=\S*")
 # Words that stand for what the reader fills in: path/to/x, <name>, {x}, x..., $VAR.
 _PLACEHOLDER = re.compile(r"(^|/)path/to(/|$)|<[^>]*>|\{[^}]*\}|\.\.\.|…|\$")
@@ -81,13 +82,15 @@ class Mentions:
         self.paths = frozenset(files.paths)
         self._names: dict[str, list[str]] | None = None  # file name -> the files with it
 
-    def triggers(self, text: str, folder: str = "") -> Triggers:
+    def triggers(self, text: str, folder: str = "", options: bool = False) -> Triggers:
         """The file and command triggers ``text`` names (empty when it names none), the
-        text being read in ``folder`` (repo-relative, "" for the root: ``instruction_folder``)."""
+        text being read in ``folder`` (repo-relative, "" for the root: ``instruction_folder``).
+        With ``options`` a command keeps the options written in it (``git push --force``:
+        where a rule forbids a command, its options are what it forbids)."""
         found = [
             (span.split()[0], pattern)
             for span in _SPAN.findall(text)
-            if (pattern := _command(span, self, folder))
+            if (pattern := _command(span, self, folder, options))
         ]
         commands = [pattern for _, pattern in found]
         run = {program for program, _ in found}
@@ -182,7 +185,7 @@ def _words(text: str) -> list[str]:
     return inside + _SPAN.sub(" ", text).split()
 
 
-def _command(span: str, mentions: Mentions, folder: str) -> str | None:
+def _command(span: str, mentions: Mentions, folder: str, options: bool) -> str | None:
     words = span.split()
     while words and _ASSIGNMENT.fullmatch(words[0]):
         words = words[1:]  # PYTHONWARNINGS=error pytest: the program is pytest
@@ -193,13 +196,17 @@ def _command(span: str, mentions: Mentions, folder: str) -> str | None:
     kept = [words[0]]
     rest = words[1:]
     if kept[0] in _INTERPRETERS and len(rest) >= 2 and rest[0] == "-m":
+        if _PLACEHOLDER.search(rest[1]):
+            return None  # python -m {module}: no command until the module is named
         kept += rest[:2]  # python -m pytest: the module is the command
         rest = rest[2:]
     for written in rest:
         word = written.split("::", 1)[0]  # tests/x.py::test_name: the file, not one test
-        if len(kept) >= MAX_COMMAND_WORDS or word.startswith("-") or not word:
+        if len(kept) >= MAX_COMMAND_WORDS or not word or _PLACEHOLDER.search(word):
             break
-        if not _PLAIN_WORD.fullmatch(word) or _PLACEHOLDER.search(word):
+        if word.startswith("-") and not (options and _OPTION.fullmatch(word)):
+            break
+        if not word.startswith("-") and not _PLAIN_WORD.fullmatch(word):
             break
         kept.append(word)
     pattern = literal_pattern(" ".join(kept))

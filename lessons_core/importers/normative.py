@@ -29,7 +29,8 @@ IMPERATIVES = frozenset(
     cap catch change check choose cite clean clear close collapse combine commit compare
     compute configure confirm consider consolidate convert copy cover create cross-reference
     declare default defer define delete deprecate derive describe design document don't
-    double-check drop emit enable enforce ensure escape exclude expand explain export
+    double-check drop duplicate edit emit enable enforce ensure escape exclude expand
+    explain export hand-edit hardcode introduce mock modify reintroduce rely touch
     expose extend extract favor favour fetch file fill filter fix flag follow forward gate
     give group guard handle hide hold ignore implement import include inline insert
     isolate keep label leave let limit link list load lock log look make mark match

@@ -61,7 +61,7 @@ def rule_triggers(mentions: Mentions, rule: str, folder: str = "") -> Triggers:
         if part.role is Role.ASKS:
             files.extend(mentions.triggers(_files_only(part.text, mentions, folder), folder).files)
             continue
-        found = mentions.triggers(part.text, folder)
+        found = mentions.triggers(part.text, folder, options=part.role is Role.FORBIDS)
         files.extend(found.files)
         anchor = "^" if _BARE.search(part.text) else ""
         commands.extend(anchor + command for command in found.commands)
