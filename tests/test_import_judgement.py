@@ -284,7 +284,7 @@ def test_a_nested_cursor_rule_file_applies_to_its_folder(repo: Layout) -> None:
     [lesson] = load_graph(repo).lessons.values()
     assert not lesson.always
     assert lesson.triggers == Triggers(files=("docs/**",))
-    assert "[pydantic_ai.settings.ModelSettings]" not in lesson.rule
+    assert lesson.rule.endswith("[`ModelSettings`][pydantic_ai.settings.ModelSettings].")
 
 
 def test_the_dry_run_lists_every_lesson_and_every_loss_by_reason(repo: Layout) -> None:

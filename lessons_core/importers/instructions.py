@@ -133,8 +133,9 @@ def _rule(
     folder its file applies to, else always-on (``always``), else left with why."""
     triggers = rule_triggers(plan.mentions, found.text, folder)
     how = "named"
-    if triggers.is_empty() and isinstance(scope, str):
-        triggers, how = Triggers(files=(scope,)), "folder"
+    inside = any(glob.startswith(f"{folder}/") for glob in triggers.files)
+    if isinstance(scope, str) and not inside:  # the file speaks for its folder
+        triggers, how = Triggers(files=(scope,)).merged(triggers), "folder"
     names_any = not plan.mentions.triggers(found.text, folder).is_empty()
     if triggers.is_empty() and (not always or names_any):
         code, detail = _why_no_trigger(plan, found, subject, folder, scope)

@@ -2,10 +2,11 @@
 
 A lesson is one line the agent reads inside a fenced block, where ``**bold**`` and
 ``[the guide](../../docs/)`` are noise. Cleaning keeps every word and every code span
-(the names triggers come from): emphasis markers, link targets, images, HTML tags and a
-list's checkbox go; a trailing lead-in (``with:``, ``:``) is either completed by the
-command of the code block below it or dropped. The rationale a rule carries after a dash
-(``Do X — because Y``) is split off, as a nested bullet would be.
+(the names triggers come from): emphasis markers, link targets, images and HTML tags
+go; a reference-style link (``[Agent][pydantic_ai.Agent]``) stays, its target being a
+name. A trailing lead-in (``with:``, ``:``) is either completed by the command of the
+code block below it or dropped. The rationale a rule carries after a dash (``Do X —
+because Y``) is split off, as a nested bullet would be.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ import re
 _SPAN = re.compile(r"(`+)(.+?)\1")
 _IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
 _LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
-_REF_LINK = re.compile(r"\[([^\]]+)\]\[[^\]]*\]")
 _AUTOLINK = re.compile(r"<(https?://[^>\s]+)>")
 _TAG = re.compile(r"</?[A-Za-z][\w-]*(?:\s[^<>]*)?/?>|<!--.*?-->")
 # Emphasis: a run of * or _ hugging a word on one side (never inside a word's own
@@ -41,7 +41,6 @@ def clean(text: str) -> str:
     text = _SPAN.sub(keep, text)
     text = _IMAGE.sub(r"\1", text)
     text = _LINK.sub(r"\1", text)
-    text = _REF_LINK.sub(r"\1", text)
     text = _AUTOLINK.sub(r"\1", text)
     text = _TAG.sub("", text)
     for pattern in (_STRONG, _EM, _STRONG):

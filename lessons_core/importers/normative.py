@@ -58,6 +58,9 @@ _NORMATIVE_WORDS = re.compile(
     re.I,
 )
 _STARTS = frozenset({"always", "never", "only", "do", "don't", "please", "no"})
+_COPULA = frozenset({"is", "are", "was", "were"})
+# Words that, near a sentence's start, point at something said before it.
+_BACK_REFERENCES = frozenset({"it", "them", "they", "these", "those", "either", "there"})
 _CONTEXT_BOUND = frozenset(
     """this that these those it its they them such therefore so otherwise also
     additionally then here there thus hence both""".split()
@@ -118,8 +121,10 @@ def is_normative(text: str) -> bool:
     """Whether ``text`` (plain, cleaned) instructs: an imperative or a rule word. What
     "we" do is the project's account of itself, not an instruction."""
     clause = main_clause(text)
-    if clause and (clause[0] in IMPERATIVES or clause[0] in _STARTS):
+    if clause and clause[0] in _STARTS:
         return not (clause[0] == "no" and len(clause) < 2)
+    if clause and clause[0] in IMPERATIVES and not _COPULA & set(clause[1:3]):
+        return True  # "Check names are ...": a noun, not the verb
     if clause and clause[0] in {"we", "i"}:
         return False
     return bool(_NORMATIVE_WORDS.search(outside_code(text)))
@@ -143,6 +148,8 @@ def left_reason(text: str, heading: str = "", ordered: bool = False) -> Left | N
         return Left.SETUP
     if (first and first[0] in _CONTEXT_BOUND) or text.lstrip().startswith("("):
         return Left.CONTEXT
+    if _BACK_REFERENCES & set(words(text)[:4]):
+        return Left.CONTEXT  # "Reach for it when ...", "Record them with ..."
     return None
 
 
