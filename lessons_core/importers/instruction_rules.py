@@ -28,11 +28,15 @@ from lessons_core.importers.markdown_text import (
 from lessons_core.importers.normative import (
     Left,
     as_prohibition,
+    is_link_list,
     is_normative,
     left_reason,
     prohibiting_heading,
 )
 
+# A lead-in a bullet can complete in one rule ("Run `make docs` when you change:"); a
+# longer paragraph ending in ":" introduces its list rather than being finished by it.
+MAX_LEAD_IN_CHARS = 120
 _JOINING_ENDS = frozenset(
     "change changes edit edits touch modify to in on for with of about under when after "
     "before use run avoid never".split()
@@ -77,11 +81,14 @@ def _prose(paragraph: str, heading: str) -> list[Found]:
 
 
 def _item(item: Item, heading: str, forbidding: bool) -> Found:
+    if is_link_list(item.rule):
+        return Found(item.rule, left=Left.LINK_LIST)
     text = clean(item.rule)
     if item.code is not None:
         text = complete_lead_in(text, item.code)
     lead_in = clean(item.lead_in) if item.lead_in else None
-    if lead_in is not None and not is_normative(text) and is_normative(lead_in[:-1]):
+    short = lead_in is not None and len(lead_in) <= MAX_LEAD_IN_CHARS
+    if short and lead_in and not is_normative(text) and is_normative(lead_in[:-1]):
         text = _completed(lead_in[:-1].rstrip(), text)
     if forbidding:
         text = as_prohibition(text)

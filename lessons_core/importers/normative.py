@@ -31,6 +31,8 @@ IMPERATIVES = frozenset(
     declare default defer define delete deprecate derive describe design document don't
     double-check drop duplicate edit emit enable enforce ensure escape exclude expand
     explain export hand-edit hardcode introduce mock modify reintroduce rely touch
+    cross-link demonstrate end expect focus model pair parse reason reach install clone
+    activate download bootstrap
     expose extend extract favor favour fetch file fill filter fix flag follow forward gate
     give group guard handle hide hold ignore implement import include inline insert
     isolate keep label leave let limit link list load lock log look make mark match
@@ -54,11 +56,14 @@ _OPENERS = frozenset(
 # "PRs that don't touch it"); they make a rule where the sentence starts with them.
 _NORMATIVE_WORDS = re.compile(
     r"\b(?:must|should|shouldn't|avoid|prefer|needs? (?:to|a|an)|have to|has to|"
-    r"is required|are required|not allowed|forbidden|mandatory)\b",
+    r"is required|are required|not allowed|forbidden|mandatory|disallowed|"
+    r"not permitted|prohibited|belongs? (?:in|on|behind|under))\b",
     re.I,
 )
 _STARTS = frozenset({"always", "never", "only", "do", "don't", "please", "no"})
 _COPULA = frozenset({"is", "are", "was", "were"})
+_ADVERBS = frozenset({"also", "then", "first", "still", "just"})
+_ASIDE = re.compile(r"\([^()]*\)")
 # Words that, near a sentence's start, point at something said before it.
 _BACK_REFERENCES = frozenset({"it", "them", "they", "these", "those", "either", "there"})
 _CONTEXT_BOUND = frozenset(
@@ -106,14 +111,21 @@ def words(text: str) -> list[str]:
 
 
 def main_clause(text: str) -> list[str]:
-    """The words of ``text`` past its opening clause ("When you edit X, do Y" -> do Y)."""
-    found = words(text)
-    plain = outside_code(text)
+    """The words of ``text`` past its opening clause ("When you edit X, do Y" -> do Y)
+    and the adverbs before its verb ("Also read", "Silently ignore")."""
+    plain = _ASIDE.sub(" ", outside_code(text))  # a comma in parentheses ends no clause
+    found = [word.lower() for word in _WORD.findall(plain)]
     for _ in range(2):
         if not found or found[0] not in _OPENERS or "," not in plain:
             break
         plain = plain.split(",", 1)[1]
         found = [word.lower() for word in _WORD.findall(plain)]
+    while (
+        len(found) > 1
+        and found[0] not in IMPERATIVES
+        and (found[0] in _ADVERBS or found[0].endswith("ly"))
+    ):
+        found = found[1:]
     return found
 
 
@@ -130,6 +142,11 @@ def is_normative(text: str) -> bool:
     return bool(_NORMATIVE_WORDS.search(outside_code(text)))
 
 
+def is_link_list(markdown: str) -> bool:
+    """Whether ``markdown`` (as written, before cleaning) is only links."""
+    return bool(_LINK_ONLY.match(markdown))
+
+
 def left_reason(text: str, heading: str = "", ordered: bool = False) -> Left | None:
     """Why ``text`` (plain, cleaned; under ``heading``; a numbered step when ``ordered``)
     is no rule, or None when it is one."""
@@ -140,16 +157,19 @@ def left_reason(text: str, heading: str = "", ordered: bool = False) -> Left | N
     if text.rstrip().endswith(":"):
         return Left.LEAD_IN
     first = words(text)[:1]
+    if text.lstrip().startswith("("):
+        return Left.CONTEXT  # an aside
     if not is_normative(text):
         return Left.DESCRIPTION
     if first and first[0] in _SETUP_VERBS:
         return Left.SETUP
     if _SETUP_HEADING.search(heading) and (ordered or not prohibits(text)):
         return Left.SETUP
-    if (first and first[0] in _CONTEXT_BOUND) or text.lstrip().startswith("("):
+    if first and first[0] in _CONTEXT_BOUND:
         return Left.CONTEXT
-    if _BACK_REFERENCES & set(words(text)[:4]):
-        return Left.CONTEXT  # "Reach for it when ...", "Record them with ..."
+    said = words(text)
+    if _BACK_REFERENCES & set(said[:4]) or {"these", "those"} & set(said):
+        return Left.CONTEXT  # "Reach for it when ...", "no em dashes in these files"
     return None
 
 
