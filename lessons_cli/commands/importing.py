@@ -19,7 +19,9 @@ from lessons_core.store.layout import find_layout
 EXAMPLES_PER_CODE = 3
 
 dry_run_option = click.option(
-    "--dry-run", is_flag=True, help="Show what would be written; write nothing."
+    "--dry-run",
+    is_flag=True,
+    help="List every lesson it would write, with its triggers, and every loss; write nothing.",
 )
 json_option = click.option(
     "--json", "as_json", is_flag=True, help="Print the full report as JSON (every note)."
@@ -64,25 +66,28 @@ def agentsmesh_command(path: Path, dry_run: bool, as_json: bool) -> None:
 @click.option(
     "--always",
     is_flag=True,
-    help="Import the bullets that name no file or command as always-on lessons (shown at "
-    "session start, within always_max_tokens) instead of leaving them in the file.",
+    help="Import a root file's rules that name no file or command as always-on lessons "
+    "(shown at session start, within always_max_tokens) instead of leaving them in the file.",
 )
 @dry_run_option
 @json_option
 def instructions_command(
     files: tuple[Path, ...], always: bool, dry_run: bool, as_json: bool
 ) -> None:
-    """Import the bullets of plain instruction files (CLAUDE.md, AGENTS.md, ...).
+    """Import the rules of plain instruction files (CLAUDE.md, AGENTS.md, ...).
 
-    FILES default to those at the repo root: CLAUDE.md, AGENTS.md, GEMINI.md,
-    .github/copilot-instructions.md. A bullet that names a
-    file of the repo (a path, a folder, a glob that matches files) or a command in
-    backticks ('`uv run pytest`') becomes a lesson with that trigger, shown right where
-    it applies; each heading names the topic. Every other bullet stays in its file,
-    which the harness keeps loading, and is listed as not carried (--always makes them
-    always-on lessons). The section 'lessons init --agents-md' wrote is skipped. A
+    FILES default to every instruction file git tracks: CLAUDE.md, AGENTS.md,
+    GEMINI.md in any folder, and .github/copilot-instructions.md. A bullet or a
+    sentence becomes a lesson only when it is a rule (an imperative, always/never/
+    must/should/avoid/prefer/don't); it is cleaned of Markdown and triggered where its
+    mistake is made: the file or command it forbids and the situation it names, never
+    the command or file it asks for. Descriptions, links, tables, set-up steps,
+    lead-ins and rules naming no such place stay in the file, listed under their
+    reason (--always makes a root file's rules naming nothing always-on lessons). A
     file below the root (pkg/AGENTS.md) applies to its folder: the paths it names are
-    read from there first, then from the root.
+    read from there first, and its rules are scoped to the folder. The section
+    'lessons init --agents-md' wrote is skipped. --dry-run lists every lesson it
+    would write, with its triggers.
 
     \b
     Example:
