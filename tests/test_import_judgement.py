@@ -298,4 +298,10 @@ def test_the_dry_run_lists_every_lesson_and_every_loss_by_reason(repo: Layout) -
     assert lines[rule + 1] == "    commands: make typecheck, make test"
     assert any(line.startswith("  description (") for line in lines)
     assert any(line.startswith("  lead-in (") for line in lines)
+    assert "    AGENTS.md: 4 heading(s): a heading names the topic of the rules below it" in (
+        "\n".join(lines)
+    )
     assert list(repo.lessons_dir.iterdir()) == []
+    planned = import_instructions("--dry-run")["planned"]  # for programs, in full too
+    avoid = [x for x in planned if x["rule"].startswith("Avoid `make typecheck`")]
+    assert [x["triggers"]["commands"] for x in avoid] == [["make typecheck", "make test"]]

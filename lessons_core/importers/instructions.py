@@ -100,7 +100,13 @@ def _plan_file(plan: Planner, text: str, subject: str, folder: str, always: bool
     """The rules of one file as lessons; the paths they name are read in ``folder``,
     the one the file applies to (``mentions.instruction_folder``)."""
     scope = plan.folder_scope(folder) if folder else None
-    for heading, body in _sections(text, _file_topic(subject)):
+    sections = _sections(text, _file_topic(subject))
+    if len(sections) > 1:
+        headings = f"{len(sections) - 1} heading(s): {Left.HEADING.reason}"
+        plan.note(NoteKind.NOT_CARRIED, Left.HEADING.code, subject, headings)
+    for heading, body in sections:
+        if not body.strip():
+            continue
         topic = slug(heading) or "instructions"
         parsed = parse_body(body)
         if parsed.code_blocks:
@@ -204,7 +210,8 @@ def _file_topic(subject: str) -> str:
 
 
 def _sections(text: str, first: str) -> list[tuple[str, str]]:
-    """(heading, body) pairs, in order; the text before the first heading under ``first``."""
+    """(heading, body) pairs, in order, empty ones too; the text before the first heading
+    under ``first``."""
     sections: list[tuple[str, list[str]]] = [(first, [])]
     fence: str | None = None
     for line in text.splitlines():
@@ -219,7 +226,7 @@ def _sections(text: str, first: str) -> list[tuple[str, str]]:
                 sections.append((heading.group(1) or first, []))
                 continue
         sections[-1][1].append(line)
-    return [(heading, "\n".join(lines)) for heading, lines in sections if "".join(lines).strip()]
+    return [(heading, "\n".join(lines)) for heading, lines in sections]
 
 
 def _without_own_section(text: str) -> str:

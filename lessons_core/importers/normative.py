@@ -95,6 +95,7 @@ class Left(enum.Enum):
     SETUP = ("setup-step", "it is a set-up step, done once, not a mistake to catch")
     CONTEXT = ("context-bound", "it leans on the sentences around it")
     CODE = ("code-block", "a code block cannot live in a one-line rule")
+    HEADING = ("heading", "a heading names the topic of the rules below it, and is no rule")
 
     @property
     def code(self) -> str:
