@@ -5,7 +5,8 @@ multi-purpose program (``uv``, ``gh``, ``just``, ``git``) starts most of a proje
 commands: a lesson on it would fire, or refuse, on the agent's every test run. Import
 never writes one. ``import_command_problem`` is the one place the importers ask; it asks
 the shared judgement (``trigger_checks.command_problem``) first, and this list covers the
-runners that judgement does not refuse on its own.
+runners that judgement does not refuse on its own. An import that carries patterns as
+they were written (agentsmesh) asks ``runner_or_program`` alone.
 """
 
 from __future__ import annotations
@@ -65,8 +66,11 @@ def import_command_problem(pattern: str) -> str | None:
     """Why the literal command ``pattern`` (as ``literal_pattern`` writes it) is not a
     trigger an import writes, or None."""
     shared = command_problem(pattern)
-    if shared is not None:
-        return shared.problem
+    return shared.problem if shared is not None else runner_or_program(pattern)
+
+
+def runner_or_program(pattern: str) -> str | None:
+    """Why ``pattern`` is a runner prefix or a bare multi-purpose program, or None."""
     words = tuple(pattern.removeprefix("^").replace("\\", "").split())
     if words in RUNNER_PREFIXES:
         return (
