@@ -96,8 +96,9 @@ def _item(item: Item, heading: str, forbidding: bool) -> Found:
     if rule is None:
         return Found(text, left=left_reason(text, heading, item.ordered) or Left.DESCRIPTION)
     rule, after_dash = split_rationale(rule)
-    if left_reason(rule, heading, item.ordered) is not None:
-        return Found(text, left=left_reason(rule, heading, item.ordered))
+    left = left_reason(rule, heading, item.ordered)  # the rule is what stands before the dash
+    if left is not None:
+        return Found(text, left=left)
     rationale = "; ".join(part for part in (after_dash, rest, item.rationale) if part)
     return Found(rule, rationale or None)
 
