@@ -52,6 +52,7 @@ def mentions(tmp_path: Path) -> Mentions:
         ),
         ("Start it with `docker compose up -d db`.", (), ("docker compose up",)),
         ("Run one: `uv run pytest path/to/test.py::test_name`.", (), ("uv run pytest",)),
+        ("Never `rm -rf` the build tree.", (), ("rm",)),
         ("Run `PYTHONWARNINGS=error uv run pytest -x`.", (), ("uv run pytest",)),
         ("**Never hand-edit `*.lock`.** It is generated.", ("*.lock",), ()),
     ],

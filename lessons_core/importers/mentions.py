@@ -65,7 +65,11 @@ DEVELOPER_TOOLS = frozenset(
     gradle gradlew mvn mvnw dotnet bundle bundler rake rails gem composer php artisan
     alembic django-admin manage.py flask celery jest vitest playwright eslint prettier
     tsc turbo nx lerna bazel cmake ctest meson ninja swift xcodebuild flutter dart mix
-    elixir iex sbt psql mysql sqlite3 redis-cli aws gcloud az gh""".split()
+    elixir iex sbt psql mysql sqlite3 redis-cli aws gcloud az gh mkdocs sphinx-build rspec
+    golangci-lint rustfmt rustup biome mocha vite webpack wrangler supabase prisma protoc
+    buf uvicorn gunicorn coverage task mise
+    rm rmdir mv cp chmod chown ln mkdir sudo curl wget ssh scp rsync tar sed awk xargs
+    grep rg jq yq openssl pkill killall systemctl brew apt apt-get dnf yum""".split()
 )
 _INTERPRETERS = frozenset({"python", "python3", "node", "ruby", "bash", "sh", "perl"})
 # Folders whose instruction file is about the folder above them: Claude Code's
