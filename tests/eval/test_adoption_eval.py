@@ -23,6 +23,7 @@ from lessons_core.eval.adoption_labels import (
 )
 from lessons_core.eval.adoption_repo import materialise
 from lessons_core.matching.glob_counts import FileIndex
+from lessons_core.matching.globs import compile_glob
 from lessons_core.project_commands import ProjectCommand
 from lessons_core.store.model import Lesson, Triggers
 from tests.conftest import run
@@ -223,6 +224,18 @@ def test_every_label_quotes_its_vendored_file() -> None:
             assert holds(texts[item.file], item.words) or len(item.words.split()) < 3, (
                 f"{project.repo}: '{item.quote}' is not in {item.file}"
             )
+
+
+def test_every_placed_rule_names_files_the_project_tracks() -> None:
+    """A rule scoped to files whose globs match none of the project's paths could never
+    be carried by a good lesson."""
+    for project in read_index(INDEX):
+        files = FileIndex((project.dir / "files.txt").read_text().split("\n")[:-1])
+        for item in project.rules:
+            if item.files:
+                assert any(files.count(compile_glob(glob)) for glob in item.files), (
+                    f"{project.repo}: '{item.quote}' names no tracked file"
+                )
 
 
 def test_the_fixtures_cover_the_languages_with_notices_and_held_out_projects() -> None:
