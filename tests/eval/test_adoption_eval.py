@@ -145,6 +145,44 @@ def test_a_rule_label_must_say_where(tmp_path: Path) -> None:
         read_labels(path)
 
 
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("not json", "not JSON"),
+        ('{"rules": {}}', "'rules' must be a list"),
+        ('{"extra": []}', "keys among"),
+        ('{"not_rules": ["x"]}', r"not_rules\[0\] is not an object"),
+        ('{"not_rules": [{"file": "A.md", "quote": "..."}]}', "no words to find"),
+        ('{"not_rules": [{"file": "A.md"}]}', "'quote' must be a non-empty string"),
+        ('{"rules": [{"file": "A.md", "quote": "a b c", "files": "x"}]}', "list of non-empty"),
+    ],
+)
+def test_a_bad_labels_file_is_refused_by_name(tmp_path: Path, content: str, message: str) -> None:
+    """Each mistake in a labels file is named with the file and the entry at fault."""
+    path = tmp_path / "labels.json"
+    path.write_text(content)
+    with pytest.raises(LabelError, match=message):
+        read_labels(path)
+
+
+def test_a_bad_index_is_refused(tmp_path: Path) -> None:
+    """No projects, an entry that is no object, a held_out that is no boolean, a missing
+    file: each is refused naming the index."""
+    index = tmp_path / "index.json"
+    for content, message in (
+        ('{"projects": []}', "at least one project"),
+        ('{"projects": [3]}', "is not an object"),
+        ('{"projects": [{"dir": "p", "held_out": "yes"}]}', "'held_out' must be true or false"),
+    ):
+        (tmp_path / "p").mkdir(exist_ok=True)
+        (tmp_path / "p" / "files.txt").write_text("a.py\n")
+        index.write_text(content)
+        with pytest.raises(LabelError, match=message):
+            read_index(index)
+    with pytest.raises(LabelError, match="cannot read it"):
+        read_index(tmp_path / "missing.json")
+
+
 def test_an_index_entry_without_a_file_list_is_refused(tmp_path: Path) -> None:
     """Each project folder must hold files.txt."""
     (tmp_path / "p").mkdir()
