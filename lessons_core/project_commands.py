@@ -14,6 +14,7 @@ link that leads out of the repo is skipped by name, never followed.
 
 from __future__ import annotations
 
+import os
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -28,6 +29,7 @@ from lessons_core.review.script_commands import (
     ScriptCommand,
     commands_of,
     extractor,
+    may_be_script,
     shell_commands,
 )
 
@@ -84,7 +86,7 @@ def project_commands(root: Path, files: Sequence[str] | None = None) -> tuple[Pr
     ``files`` (its tracked files by default)."""
     seen: dict[str, ProjectCommand] = {}
     for path in files if files is not None else tracked_files(root):
-        text = _read(root, path) if extractor(path) or is_doc(path) or "." not in path else None
+        text = _read(root, path) if _may_hold_commands(root, path) else None
         if text is None:
             continue
         found = doc_commands(text) if is_doc(path) else commands_of(path, text)
@@ -93,6 +95,20 @@ def project_commands(root: Path, files: Sequence[str] | None = None) -> tuple[Pr
             if command and command not in seen:
                 seen[command] = ProjectCommand(command, path, item.line)
     return tuple(seen.values())
+
+
+def _may_hold_commands(root: Path, path: str) -> bool:
+    """A file of a kind the extractors read, a doc, or an executable file without an
+    extension (a script its shebang may reveal); a repo holds too many other files to
+    read them all."""
+    if extractor(path) or is_doc(path):
+        return True
+    if may_be_script(path):
+        try:
+            return os.stat(root / path).st_mode & 0o111 != 0
+        except OSError:
+            return False
+    return False
 
 
 def doc_commands(text: str) -> list[ScriptCommand]:

@@ -155,3 +155,16 @@ def test_a_file_list_can_be_given_and_unknown_files_are_not_read(tmp_path: Path)
         "uv run pytest",
         "uv run ruff check .",
     ]
+
+
+def test_an_executable_script_without_extension_is_read_and_other_files_are_not(
+    tmp_path: Path,
+) -> None:
+    """script/test (executable, shell shebang) gives its commands; the same text in a
+    file that is not executable is data."""
+    root = make_repo(
+        tmp_path / "p",
+        {"script/test": "#!/bin/bash\ngo test ./...\n", "notes/todo": "#!/bin/sh\nrm -rf /\n"},
+    )
+    (root / "script" / "test").chmod(0o755)
+    assert commands_of(root) == ["go test ./..."]
