@@ -44,6 +44,24 @@ from lessons_core.store.project import init_project
 from lessons_core.validate.findings import Severity
 from lessons_core.validate.runner import load_context, validate
 
+# Runner prefixes and bare multi-purpose programs a person might give as a command
+# trigger; the report says how many of each project's everyday commands each fires on.
+NAIVE_TRIGGERS = (
+    "uv",
+    "uv run",
+    "poetry run",
+    "npx",
+    "npm run",
+    "pnpm",
+    "pnpm run",
+    "yarn",
+    "gh",
+    "just",
+    "make",
+    "go",
+    "cargo",
+    "docker compose",
+)
 GOALS = {"good": 0.9, "wrong": 0.02, "carried": 0.8, "broad": 0, "above_notice": 0}
 _CURSOR_RULE = re.compile(r"(?:^|/)\.cursor/rules(?:/.+)?\.mdc$")
 _SPECIAL = re.compile(r"([.^$*+?()\[\]{}|\\])")
@@ -111,12 +129,14 @@ class Breadth:
     commands: tuple[ProjectCommand, ...]
     prefixes: int
     broad_prefixes: tuple[tuple[str, int], ...]
+    naive: tuple[tuple[str, int], ...]  # each of NAIVE_TRIGGERS and the commands it fires on
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "commands": len(self.commands),
             "prefixes": self.prefixes,
             "broad_prefixes": [{"prefix": p, "fires_on": n} for p, n in self.broad_prefixes],
+            "naive_triggers": dict(self.naive),
             "everyday_commands": [c.to_dict() for c in self.commands],
         }
 
@@ -252,13 +272,19 @@ def breadth(commands: Sequence[ProjectCommand]) -> Breadth:
     found = prefixes(commands)
     broad: list[tuple[str, int]] = []
     for prefix in found:
-        try:
-            count = len(fired(compile_command(literal(prefix.words)), commands))
-        except CommandPatternError:
-            continue
+        count = _fires_on(prefix.words, commands)
         if count * 3 > len(commands):
             broad.append((prefix.words, count))
-    return Breadth(tuple(commands), len(found), tuple(broad))
+    naive = tuple((trigger, _fires_on(trigger, commands)) for trigger in NAIVE_TRIGGERS)
+    return Breadth(tuple(commands), len(found), tuple(broad), naive)
+
+
+def _fires_on(words: str, commands: Sequence[ProjectCommand]) -> int:
+    """How many of ``commands`` the literal trigger ``words`` fires on."""
+    try:
+        return len(fired(compile_command(literal(words)), commands))
+    except CommandPatternError:
+        return 0
 
 
 def literal(text: str) -> str:

@@ -302,7 +302,10 @@ def test_eval_import_over_every_fixture(tmp_path: Path) -> None:
         assert project["imported"] == project["good"] + project["poor"] + project["wrong"]
         assert project["imported"] == len(project["lessons"])
         assert project["carried"] <= project["rules"]
-        assert project["breadth"]["commands"] == len(project["breadth"]["everyday_commands"])
+        breadth = project["breadth"]
+        assert breadth["commands"] == len(breadth["everyday_commands"])
+        assert set(breadth["naive_triggers"]) >= {"uv run", "npx", "gh", "just"}
+        assert all(0 <= n <= breadth["commands"] for n in breadth["naive_triggers"].values())
         for judged in project["lessons"]:
             assert judged["verdict"] in (GOOD, POOR, WRONG)
     held = [p for p in projects if p["held_out"]]
