@@ -86,7 +86,8 @@ def test_no_module_imports_itself_back() -> None:
 # names actions (matching) and masks secrets (authoring); feedback judges what a session
 # holds; delivery answers a hook with all of these; validate judges the lessons, eval
 # measures recall and validate's own checks; the commands at the top import, harvest,
-# review and report over all of them.
+# review and report over all of them. A project's everyday commands (project_commands)
+# sit low, so that every judgement of a command trigger can read them.
 LAYERS: tuple[frozenset[str], ...] = (
     frozenset(
         {
@@ -105,6 +106,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"index", "permission_rules"}),
     frozenset({"recall"}),
     frozenset({"authoring", "check", "export"}),
+    frozenset({"project_commands"}),
     frozenset({"session"}),
     frozenset({"feedback", "telemetry"}),
     frozenset({"delivery"}),
@@ -116,6 +118,15 @@ LAYERS: tuple[frozenset[str], ...] = (
 # An import from a package to one of its own layer or above, allowed by name with its
 # reason: (importer, imported) -> why.
 BACK_ARROWS_ALLOWED: dict[tuple[str, str], str] = {
+    ("project_commands", "review"): (
+        "a project's everyday commands are read from its CI, task and package files by the "
+        "extractor review uses for added commands (review.script_commands, which needs only "
+        "matching): one reader of those files, not two"
+    ),
+    ("eval", "importers"): (
+        "lessons eval --import runs the real importer on vendored public projects and "
+        "judges what it writes"
+    ),
     ("validate", "importers"): (
         "L205 and L206 read the project's CLAUDE.md and AGENTS.md lines into triggers the "
         "way lessons import does (importers.mentions, imported inside the check), while "
