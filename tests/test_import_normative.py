@@ -56,6 +56,27 @@ def test_a_numbered_step_under_a_set_up_heading_is_a_set_up_step() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "heading", "ordered", "why"),
+    [
+        ("To move to a newer commit, bump `REF` in `Makefile.sync`, then sync.", "", False,
+         Left.SETUP),
+        ("If `cargo nextest` is not available, use `cargo test`.", "", False, Left.SETUP),
+        ("Add to root `tsconfig.json` references", "Adding New Packages", True, Left.SETUP),
+        ("To add a dependency, never edit `package.json` by hand.", "", False, None),
+        ("Never push to `main`.", "Pushing Changes", True, None),
+        ("Add to root `tsconfig.json` references", "Adding New Packages", False, None),
+        ("If a test is flaky, fix the cause.", "", False, None),
+    ],
+)  # fmt: skip
+def test_a_recipe_is_a_step_not_a_rule(
+    text: str, heading: str, ordered: bool, why: Left | None
+) -> None:
+    """How to do a task (a purpose clause, a missing tool, a numbered procedure step) is a
+    step; the same words forbidding something, or outside a procedure, stay a rule."""
+    assert left_reason(text, heading, ordered) is why
+
+
+@pytest.mark.parametrize(
     ("text", "roles"),
     [
         (

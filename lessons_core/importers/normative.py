@@ -76,6 +76,15 @@ _SETUP_HEADING = re.compile(
     r"development environment|quick ?start|building|local development",
     re.I,
 )
+# How to do a task, not a mistake to catch: "To move to a newer commit, bump X, then Y"
+# (a purpose clause leading a recipe), "If `x` is not available, use `y`" (a fallback for
+# a machine that lacks a tool).
+_RECIPE = re.compile(r"^to [a-z]+\b[^,]*,")
+_FALLBACK = re.compile(
+    r"^if\b[^,]*\b(?:is not|isn't|are not|aren't)\s+(?:available|installed|present)\b", re.I
+)
+# A heading naming a procedure: "Adding New Packages", "How to release", "Steps".
+_PROCEDURE_HEADING = re.compile(r"^(?:[a-z]+ing\b|how to\b|steps?\b)", re.I)
 _PROHIBITING_HEADING = re.compile(
     r"^(?:do not|don'?ts?|never|avoid|must not|anti-?patterns?|forbidden|prohibited|"
     r"not allowed|things to avoid|what not to do)\b",
@@ -166,12 +175,29 @@ def left_reason(text: str, heading: str = "", ordered: bool = False) -> Left | N
         return Left.SETUP
     if _SETUP_HEADING.search(heading) and (ordered or not prohibits(text)):
         return Left.SETUP
+    if is_recipe(text, heading, ordered):
+        return Left.SETUP
     if first and first[0] in _CONTEXT_BOUND:
         return Left.CONTEXT
     said = words(text)
     if _BACK_REFERENCES & set(said[:4]) or {"these", "those"} & set(said):
         return Left.CONTEXT  # "Reach for it when ...", "no em dashes in these files"
     return None
+
+
+def is_recipe(text: str, heading: str = "", ordered: bool = False) -> bool:
+    """Whether ``text`` (a rule by its words) is a step of how to do a task: led by a
+    purpose clause ("To bump X, ...") or a missing tool ("If `x` is not available, ..."),
+    or a numbered step under a heading naming a procedure ("Adding New Packages"). One
+    that forbids something is a rule wherever it stands."""
+    if _FALLBACK.match(text.strip()):
+        return True  # its "not" is the missing tool, forbidding nothing
+    if prohibits(text):
+        return False
+    plain = " ".join(outside_code(text).lower().split())
+    if _RECIPE.match(plain):
+        return True
+    return ordered and bool(_PROCEDURE_HEADING.match(heading.strip()))
 
 
 def prohibiting_heading(heading: str) -> bool:
