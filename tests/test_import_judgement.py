@@ -213,6 +213,42 @@ def test_placeholders_are_cut_from_commands(repo: Layout) -> None:
     }
 
 
+def test_placeholders_are_cut_from_paths(repo: Layout) -> None:
+    """`src/demo/models/<provider>/` names the folder before the placeholder; a path that
+    starts with one names nothing."""
+    write(
+        repo,
+        "AGENTS.md",
+        "- Put a new provider under `src/demo/models/<provider>/`.\n"
+        "- Never edit `<name>/settings.py` by hand.\n",
+    )
+    report = import_instructions()
+    assert lessons(repo) == {
+        "Put a new provider under `src/demo/models/<provider>/`.": Triggers(
+            files=("src/demo/models/**",)
+        ),
+    }
+    assert any("<name>/settings.py" in detail for detail in left(report, "no-trigger"))
+
+
+def test_what_a_prohibition_asks_for_with_without_is_no_trigger(repo: Layout) -> None:
+    """ "Do not change X without running `Y`": the mistake is changing X; `Y` is what the
+    rule asks for, and a lesson on it would fire on the very command it wants run."""
+    write(
+        repo,
+        "AGENTS.md",
+        "- Do not change `pyproject.toml` without running `uv lock`.\n"
+        "- Never add a dependency without running `uv lock`.\n",
+    )
+    report = import_instructions()
+    assert lessons(repo) == {
+        "Do not change `pyproject.toml` without running `uv lock`.": Triggers(
+            files=("pyproject.toml",)
+        ),
+    }
+    assert any("('uv lock')" in detail for detail in left(report, "asks-for-it"))
+
+
 def test_what_counts_as_a_command_does_not_depend_on_this_machine(
     repo: Layout, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -56,6 +56,8 @@ _OPTION = re.compile(r"--?[A-Za-z][\w-]*")
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=\S*")
 # Words that stand for what the reader fills in: path/to/x, <name>, {x}, x..., $VAR.
 _PLACEHOLDER = re.compile(r"(^|/)path/to(/|$)|<[^>]*>|\{[^}]*\}|\.\.\.|…|\$")
+# A path segment that stands for one the reader picks: <arch>, ..., …
+_PATH_PLACEHOLDER = re.compile(r"<[^>]*>|^\.\.\.$|…")
 MAX_COMMAND_WORDS = 5
 # Tools a project's instructions name, whether or not this machine has them installed.
 DEVELOPER_TOOLS = frozenset(
@@ -106,7 +108,7 @@ class Mentions:
         return Triggers(files=tuple(dict.fromkeys(globs)), commands=tuple(dict.fromkeys(commands)))
 
     def _file_trigger(self, word: str, folder: str) -> str | None:
-        path = word.strip(_EDGES).rstrip(".")
+        path = _before_placeholder(word.strip(_EDGES).rstrip("."))
         if not path or path.startswith(("/", "-", "~")) or "://" in path:
             return None
         for base, rest in _readings(path, folder):
@@ -181,6 +183,18 @@ def _readings(path: str, folder: str) -> list[tuple[str, str]]:
                 return []  # out of the repo
             parts.pop()
     return [("/".join(parts), path)]
+
+
+def _before_placeholder(path: str) -> str:
+    """``path`` up to the folder before its first placeholder segment:
+    ``model/models/<arch>/`` names ``model/models/``, ``src/.../x.ts`` names ``src/``; a
+    placeholder in its first segment leaves nothing. Braces stay: ``*.{ts,tsx}`` is a
+    glob."""
+    parts = path.split("/")
+    for index, part in enumerate(parts):
+        if _PATH_PLACEHOLDER.search(part):
+            return "/".join(parts[:index]) + "/" if index else ""
+    return path
 
 
 def _words(text: str) -> list[str]:

@@ -296,7 +296,20 @@ def stance(text: str) -> list[Part]:
             role, at_start = new, False
         if end > start:
             parts.append(Part(role, text[start:end]))
-    return _passive(parts)
+    return _passive(_without(parts))
+
+
+def _without(parts: list[Part]) -> list[Part]:
+    """ "Never add a dependency without running `X`": a "without" inside a prohibition
+    names what the rule asks for (two negations), not a second thing it forbids."""
+    for index, part in enumerate(parts[1:], start=1):
+        if (
+            part.role is Role.FORBIDS
+            and part.text.lstrip().lower().startswith("without")
+            and parts[index - 1].role is Role.FORBIDS
+        ):
+            parts[index] = Part(Role.ASKS, part.text)
+    return parts
 
 
 _PASSIVE = re.compile(r"^\s*(?:must|should)\s+(?:not|never)\b|^\s*(?:shouldn't|cannot)\b", re.I)
