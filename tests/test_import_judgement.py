@@ -249,6 +249,28 @@ def test_what_a_prohibition_asks_for_with_without_is_no_trigger(repo: Layout) ->
     assert any("('uv lock')" in detail for detail in left(report, "asks-for-it"))
 
 
+def test_a_rule_naming_its_situation_is_not_triggered_by_what_it_asks_for(
+    repo: Layout,
+) -> None:
+    """ "After editing `x.md`, commit `x.lock.yml`" is made in the `.md`; a rule naming no
+    situation keeps the file it has the agent edit."""
+    write(
+        repo,
+        "AGENTS.md",
+        "- After editing a workflow `.github/workflows/ci.md`, recompile and commit "
+        "`.github/workflows/ci.lock.yml`.\n"
+        "- Keep `src/demo/settings.py` free of network calls.\n",
+    )
+    import_instructions()
+    assert lessons(repo) == {
+        "After editing a workflow `.github/workflows/ci.md`, recompile and commit "
+        "`.github/workflows/ci.lock.yml`.": Triggers(files=(".github/workflows/ci.md",)),
+        "Keep `src/demo/settings.py` free of network calls.": Triggers(
+            files=("src/demo/settings.py",)
+        ),
+    }
+
+
 def test_what_counts_as_a_command_does_not_depend_on_this_machine(
     repo: Layout, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -97,6 +97,14 @@ def test_a_recipe_is_a_step_not_a_rule(
             "Use typed settings (e.g. `OpenAISettings`) instead of `extra_body`.",
             {"`OpenAISettings`": Role.POINTS, "`extra_body`": Role.FORBIDS},
         ),
+        (
+            "Never add a dependency without running `uv lock`.",
+            {"dependency": Role.FORBIDS, "`uv lock`": Role.ASKS},
+        ),
+        (
+            "Also read that skill: Adding rules: `skills/rules/SKILL.md`. Run `make`.",
+            {"`skills/rules/SKILL.md`": Role.POINTS, "`make`": Role.ASKS},
+        ),
     ],
 )
 def test_each_part_of_a_rule_does_one_thing(text: str, roles: dict[str, Role]) -> None:

@@ -287,8 +287,10 @@ def stance(text: str) -> list[Part]:
             role = before_aside if depth == 0 else role
         elif depth:
             pass  # a parenthesis is an aside, whatever it says
-        elif kind == "break":
+        elif kind == "break" and not (role is Role.POINTS and plain[start - 2] == ":"):
             role, at_start = Role.ASKS, True
+        elif kind == "break":
+            at_start = True  # "read that skill: `x/SKILL.md`": what follows is pointed at
         elif kind == "comma":
             role = Role.ASKS if role is Role.WHEN else role
             at_start = True

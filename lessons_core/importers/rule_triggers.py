@@ -7,8 +7,10 @@ some of them (``normative.stance``):
   of `os.path`") and the situation it is about ("after changing `schema.json`",
   "before committing"): files and commands both;
 - what it asks the agent to edit ("keep `models.py` free of queries"): files only, and
-  only in a rule that forbids nothing: in "never edit `uv.lock`; change
-  `pyproject.toml`" the file it asks for is the alternative. A command it asks for ("run
+  only in a rule that forbids nothing and names no situation: in "never edit `uv.lock`;
+  change `pyproject.toml`" the file it asks for is the alternative, and in "after
+  editing a workflow `*.md`, commit the regenerated `*.lock.yml`" the mistake is made
+  in the `*.md`, the lock being what the rule wants done. A command it asks for ("run
   `make typecheck` before you finish") is never its trigger: a lesson on it would fire,
   or refuse, on the very command the rule wants run;
 - what it points at ("see `docs/x.md`", "e.g. `test_x.py`"): nothing.
@@ -55,11 +57,12 @@ def rule_triggers(mentions: Mentions, rule: str, folder: str = "") -> Triggers:
     # A rule that forbids something names its alternative in the part that asks: "never
     # edit `uv.lock`; change `pyproject.toml`".
     alternatives = any(part.role is Role.FORBIDS for part in parts)
+    asked: list[str] = []
     for part in parts:
         if part.role is Role.POINTS or (part.role is Role.ASKS and alternatives):
             continue
         if part.role is Role.ASKS:
-            files.extend(mentions.triggers(_files_only(part.text, mentions, folder), folder).files)
+            asked.extend(mentions.triggers(_files_only(part.text, mentions, folder), folder).files)
             continue
         found = mentions.triggers(part.text, folder, options=part.role is Role.FORBIDS)
         files.extend(found.files)
@@ -67,6 +70,8 @@ def rule_triggers(mentions: Mentions, rule: str, folder: str = "") -> Triggers:
         commands.extend(anchor + command for command in found.commands)
         actions = _GIT_ACTIONS[part.role]
         commands.extend(actions[word] for word in words(part.text) if word in actions)
+    if not files and not commands:
+        files = asked  # "after editing `x.md`, commit `x.lock.yml`": x.md is the place
     return Triggers(files=tuple(dict.fromkeys(files)), commands=tuple(dict.fromkeys(commands)))
 
 
