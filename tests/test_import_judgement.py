@@ -271,6 +271,20 @@ def test_a_rule_naming_its_situation_is_not_triggered_by_what_it_asks_for(
     }
 
 
+def test_a_rule_pointing_at_its_own_file_has_no_trigger_there(repo: Layout) -> None:
+    """ "... the conventions in this `AGENTS.md`" names the file it is read from: no place
+    where its mistake is made."""
+    write(
+        repo,
+        "AGENTS.md",
+        "- During review, check the changes against the conventions in this `AGENTS.md`.\n",
+    )
+    report = import_instructions()
+    assert lessons(repo) == {}
+    [pointer] = left(report, "asks-for-it")
+    assert "it names only what it asks for or points at ('AGENTS.md')" in pointer
+
+
 def test_what_counts_as_a_command_does_not_depend_on_this_machine(
     repo: Layout, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

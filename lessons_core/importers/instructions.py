@@ -137,7 +137,7 @@ def _rule(
 ) -> None:
     """Plan the lesson of one rule: triggered where its mistake is made, else by the
     folder its file applies to, else always-on (``always``), else left with why."""
-    triggers = rule_triggers(plan.mentions, found.text, folder)
+    triggers = _not_itself(rule_triggers(plan.mentions, found.text, folder), subject)
     how = "named"
     inside = any(glob.startswith(f"{folder}/") for glob in triggers.files)
     if isinstance(scope, str) and not inside:  # the file speaks for its folder
@@ -162,6 +162,19 @@ def _rule(
         code, carried = "always-on", "imported as an always-on lesson (shown at session start)"
     note = Note(NoteKind.TRANSLATED, code, subject, f"'{excerpt(found.text)}': {carried}")
     plan.carried[lesson.id] = note
+
+
+def _not_itself(triggers: Triggers, subject: str) -> Triggers:
+    """``triggers`` less the instruction file the rule is read from (or its linked twin
+    beside it): "check the changes against the conventions in this `AGENTS.md`" points
+    at itself, and editing it is not where the rule's mistake is made."""
+    here = posixpath.dirname(subject)
+    files = tuple(
+        glob
+        for glob in triggers.files
+        if not (posixpath.dirname(glob) == here and posixpath.basename(glob) in _NAMES)
+    )
+    return Triggers(files=files, commands=triggers.commands, keywords=triggers.keywords)
 
 
 def _why_no_trigger(
