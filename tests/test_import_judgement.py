@@ -285,6 +285,26 @@ def test_a_rule_pointing_at_its_own_file_has_no_trigger_there(repo: Layout) -> N
     assert "it names only what it asks for or points at ('AGENTS.md')" in pointer
 
 
+def test_a_rule_asking_to_make_something_is_not_triggered_where_it_is_made(
+    repo: Layout,
+) -> None:
+    """ "Add usage examples in `docs/`": the mistake is not adding them, which no edit of
+    `docs/` shows; "Keep `src/demo/settings.py` ..." is about that file."""
+    write(
+        repo,
+        "AGENTS.md",
+        "- Examples: Add usage examples in `docs/` for every new function.\n"
+        "- Create an example in `docs/` that shows the bug before fixing it.\n"
+        "- Keep `src/demo/settings.py` free of network calls.\n",
+    )
+    import_instructions()
+    assert lessons(repo) == {
+        "Keep `src/demo/settings.py` free of network calls.": Triggers(
+            files=("src/demo/settings.py",)
+        ),
+    }
+
+
 def test_what_counts_as_a_command_does_not_depend_on_this_machine(
     repo: Layout, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -51,6 +51,20 @@ def test_what_stays_in_the_file(text: str, why: Left) -> None:
     assert left_reason(text) is why
 
 
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("Mocks: Use mocks as sparingly as possible.", None),
+        ("Shortcuts: only define keyboard shortcuts in `src/keys.ts`.", None),
+        ("Framework: Vitest", Left.DESCRIPTION),
+        ("Command: `pnpm changeset` in workspace root", Left.DESCRIPTION),
+        ("Pre-commit hook: Runs `pnpm install` if `package.json` changes", Left.DESCRIPTION),
+    ],
+)
+def test_a_labelled_bullet_is_judged_by_what_follows_its_label(text: str, why: Left | None) -> None:
+    assert left_reason(text) is why
+
+
 def test_a_numbered_step_under_a_set_up_heading_is_a_set_up_step() -> None:
     assert left_reason("Run the tests.", "Setting up a development environment", True) is Left.SETUP
 

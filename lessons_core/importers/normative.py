@@ -92,6 +92,7 @@ _PROHIBITING_HEADING = re.compile(
 )
 _LINK_ONLY = re.compile(r"^\s*(?:\[[^\]]*\]\([^)]*\)[\s,;.]*)+$")
 _WORD = re.compile(r"[A-Za-z][\w'-]*")
+_LABEL = re.compile(r"^[A-Z][\w&/'. -]{0,30}:\s+(\S.*)$", re.S)
 
 
 class Left(enum.Enum):
@@ -152,6 +153,14 @@ def is_normative(text: str) -> bool:
     return bool(_NORMATIVE_WORDS.search(outside_code(text)))
 
 
+def after_label(text: str) -> str:
+    """``text`` past a short label of a few words and a colon ("Mocks: Use mocks as
+    sparingly as possible" -> "Use mocks ..."), or "" when it has none: a list of
+    labelled bullets says its rules after the label."""
+    found = _LABEL.match(text)
+    return found.group(1) if found else ""
+
+
 def is_link_list(markdown: str) -> bool:
     """Whether ``markdown`` (as written, before cleaning) is only links."""
     return bool(_LINK_ONLY.match(markdown))
@@ -169,7 +178,7 @@ def left_reason(text: str, heading: str = "", ordered: bool = False) -> Left | N
     first = words(text)[:1]
     if text.lstrip().startswith("("):
         return Left.CONTEXT  # an aside
-    if not is_normative(text):
+    if not is_normative(text) and not is_normative(after_label(text)):
         return Left.DESCRIPTION
     if first and first[0] in _SETUP_VERBS:
         return Left.SETUP

@@ -62,7 +62,10 @@ def rule_triggers(mentions: Mentions, rule: str, folder: str = "") -> Triggers:
         if part.role is Role.POINTS or (part.role is Role.ASKS and alternatives):
             continue
         if part.role is Role.ASKS:
-            asked.extend(mentions.triggers(_files_only(part.text, mentions, folder), folder).files)
+            if not _produces(part.text):
+                asked.extend(
+                    mentions.triggers(_files_only(part.text, mentions, folder), folder).files
+                )
             continue
         found = mentions.triggers(part.text, folder, options=part.role is Role.FORBIDS)
         files.extend(found.files)
@@ -73,6 +76,18 @@ def rule_triggers(mentions: Mentions, rule: str, folder: str = "") -> Triggers:
     if not files and not commands:
         files = asked  # "after editing `x.md`, commit `x.lock.yml`": x.md is the place
     return Triggers(files=tuple(dict.fromkeys(files)), commands=tuple(dict.fromkeys(commands)))
+
+
+def _produces(text: str) -> bool:
+    """Whether the part asks the agent to make something new ("Add usage examples in
+    `examples/`", "Create an example in `examples/`", "Update relevant docs in
+    `content/`"): the mistake is not making it, which no edit of that folder shows."""
+    said = [w for w in words(text) if w not in _PRODUCING_SKIP][:1]
+    return bool(said) and said[0] in _PRODUCING
+
+
+_PRODUCING = frozenset({"add", "create", "update"})
+_PRODUCING_SKIP = frozenset({"also", "then", "always", "and", "first"})
 
 
 def _files_only(text: str, mentions: Mentions, folder: str) -> str:
