@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -70,10 +72,31 @@ DEFAULT_FILES = {
 @pytest.fixture
 def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Layout:
     """A git repo with a few files and an initialised .lessons/, as the working directory."""
-    root = make_repo(tmp_path / "repo", DEFAULT_FILES)
-    layout, _ = init_project(root)
-    monkeypatch.chdir(root)
+    return lessons_repo(tmp_path / "repo", DEFAULT_FILES, monkeypatch)
+
+
+def lessons_repo(root: Path, files: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> Layout:
+    """A git repo at ``root`` with ``files`` and an initialised .lessons/, as the working
+    directory."""
+    layout, _ = init_project(make_repo(root, files))
+    monkeypatch.chdir(layout.root)
     return layout
+
+
+def write_tracked(root: Path, name: str, text: str) -> None:
+    """Write ``text`` to ``name`` in the git repo at ``root`` and stage it (git tracks it)."""
+    path = root / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    git(root, "add", name)
+
+
+def import_instructions(*args: str) -> dict[str, Any]:
+    """`lessons import instructions ARGS --json`, which must succeed, as its report."""
+    result = run("import", "instructions", *args, "--json")
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
 
 
 def run(*args: str) -> Result:

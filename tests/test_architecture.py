@@ -90,7 +90,8 @@ def test_no_module_imports_itself_back() -> None:
 # names actions (matching) and masks secrets (authoring); feedback judges what a session
 # holds; delivery answers a hook with all of these; validate judges the lessons, eval
 # measures recall and validate's own checks; the commands at the top import, harvest,
-# review and report over all of them.
+# review and report over all of them. A project's everyday commands (project_commands)
+# sit low, so that every judgement of a command trigger can read them.
 LAYERS: tuple[frozenset[str], ...] = (
     frozenset(
         {
@@ -121,6 +122,14 @@ LAYERS: tuple[frozenset[str], ...] = (
 # An import from a package to one of its own layer or above, allowed by name with its
 # reason: (importer, imported) -> why.
 BACK_ARROWS_ALLOWED: dict[tuple[str, str], str] = {
+    ("eval", "review"): (
+        "lessons eval --import counts a vendored project's commands with the extractor "
+        "review uses for added commands (review.script_commands, text only)"
+    ),
+    ("eval", "importers"): (
+        "lessons eval --import runs the real importer on vendored public projects and "
+        "judges what it writes"
+    ),
     ("validate", "importers"): (
         "L205 and L206 read the project's CLAUDE.md and AGENTS.md lines into triggers the "
         "way lessons import does (importers.mentions, imported inside the check), while "

@@ -12,9 +12,9 @@ import pytest
 
 from lessons_core.store.files import load_graph
 from lessons_core.store.layout import Layout
-from lessons_core.store.model import Lesson
+from lessons_core.store.model import Lesson, Triggers
 from lessons_core.store.project import init_project
-from tests.conftest import make_repo, run
+from tests.conftest import import_instructions, make_repo, run
 
 CLAUDE_MD = Path(__file__).parent / "fixtures" / "instructions" / "CLAUDE.md"
 PROJECT = {
@@ -33,13 +33,19 @@ PROJECT = {
     "tests/test_api.py": "def test_api(): ...\n",
     "tests/integration/test_db.py": "def test_db(): ...\n",
 }
-# The bullets of the fixture that name nothing of the repo: they stay in CLAUDE.md.
+# The rules of the fixture that name nothing of the repo: they stay in CLAUDE.md.
 UNNAMED = [
     "Use type hints on every public function.",
     "Prefer `pathlib.Path` over `os.path` in new code.",
     "Write docstrings in the imperative mood.",
     "Write commit messages in the imperative mood.",
-    "Never force-push to main.",
+]
+# The rules naming only what they ask for: the mistake of not putting fixtures in
+# `conftest.py` is made in the test modules, not in conftest.py.
+ASKING = [
+    "Create migrations with `uv run python manage.py makemigrations`, then check them in.",
+    "Put shared fixtures in `conftest.py`, not in the test modules.",
+    "Don't mock the ORM; use the factories in `tests/factories.py`.",
 ]
 
 
@@ -53,10 +59,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Layout:
 
 
 def imported(*args: str) -> dict[str, Any]:
-    result = run("import", "instructions", *args, "--json")
-    assert result.exit_code == 0, result.output
-    data: dict[str, Any] = json.loads(result.stdout)
-    return data
+    return import_instructions(*args)
 
 
 def by_rule(layout: Layout) -> dict[str, Lesson]:
@@ -72,56 +75,57 @@ def strict_validate() -> list[dict[str, Any]]:
     return [f for f in findings if f["code"] != "L108"]
 
 
-def test_bullets_naming_files_or_commands_become_triggered_lessons(project: Layout) -> None:
-    """Paths, folders, bare file names and backticked commands become the triggers; the
-    heading names the topic; prose, code blocks and the bullets naming nothing are each
-    reported as staying in CLAUDE.md; lessons' own section is skipped; every lesson
-    passes `lessons validate --strict`."""
+def test_rules_become_lessons_triggered_where_their_mistake_is_made(project: Layout) -> None:
+    """What a rule forbids (a file, a bare command) and the files it has edited become
+    its triggers, never the command or file it asks for; the heading names the topic;
+    descriptions, code blocks, a rule that only asks for a command and the rules naming
+    nothing are each reported as staying in CLAUDE.md; lessons' own section is skipped;
+    every lesson passes `lessons validate --strict`."""
     report = imported()
     lessons = by_rule(project)
     pytest_rule = lessons[
         "Run the test suite with `uv run pytest`; never call bare `pytest`, it misses the "
         "settings module."
     ]
-    # `uv run pytest` is the runner and the test runner alone: it would fire on every
-    # test run, the very command the rule asks for, so only `pytest` is carried.
-    assert pytest_rule.triggers.commands == ("pytest",)
+    assert pytest_rule.triggers.commands == ("^pytest",)  # not the `uv run pytest` it asks for
     assert pytest_rule.topics == ("commands",)
     assert pytest_rule.evidence == ("import:CLAUDE.md",)
     lock = lessons["Never edit `uv.lock` by hand; change `pyproject.toml` and run `uv lock`."]
-    assert lock.triggers.files == ("uv.lock", "pyproject.toml")
-    assert lock.triggers.commands == ("uv lock",)
+    assert lock.triggers == Triggers(files=("uv.lock",))  # not the alternative it asks for
     views = lessons["Keep views thin: business logic goes in `src/inventory/services/`."]
     assert views.triggers.files == ("src/inventory/services/**",)
     assert views.topics == ("code-style",)
-    fixtures = lessons["Put shared fixtures in `conftest.py`, not in the test modules."]
-    assert fixtures.triggers.files == ("**/conftest.py",)
     postgres = lessons[
         "Tests under tests/integration/ need a running Postgres: start it with "
         "`docker compose up -d db`."
     ]
-    assert postgres.triggers.files == ("tests/integration/**",)
-    assert postgres.triggers.commands == ("docker compose up",)
+    assert postgres.triggers == Triggers(files=("tests/integration/**",))
     assert postgres.topics == ("testing",)
-    assert len(lessons) == 7
+    assert lessons["Never force-push to main."].triggers.commands == ("git push --force",)
+    assert len(lessons) == 5
     assert not any("lessons query" in rule for rule in lessons)  # init --agents-md's section
     assert not any(lesson.always for lesson in lessons.values())
     stays = [n["detail"] for n in report["not_carried"] if n["code"] == "no-trigger"]
     assert [detail.split("': ")[0].strip("'") for detail in stays] == UNNAMED
-    assert all("stays where it is (--always imports it" in detail for detail in stays)
+    assert all("loaded whole into every session (--always imports it" in d for d in stays)
+    asks = [n["detail"] for n in report["not_carried"] if n["code"] == "asks-for-it"]
+    assert [detail[1:60] for detail in asks] == [rule[:59] for rule in ASKING]
+    assert "'uv run python manage.py makemigrations')" in asks[0]
     kinds = {note["code"] for note in report["not_carried"]}
-    assert kinds == {"no-trigger", "paragraph", "code-block"}
+    assert kinds == {"no-trigger", "asks-for-it", "description", "code-block", "heading"}
     assert strict_validate() == []
 
 
 def test_always_makes_the_rest_always_on_lessons(project: Layout) -> None:
-    """With --always the bullets naming nothing become always-on lessons, as many as
-    always_max_tokens has room for; the rest are reported, and validate passes."""
+    """With --always the rules naming nothing become always-on lessons, as many as
+    always_max_tokens has room for; one naming what it asks for still stays (validate
+    would say it could have a trigger); the rest are reported, and validate passes."""
     project.config_path.write_text('{"always_max_tokens": 1000}\n')
     report = imported("--always")
     lessons = by_rule(project)
     assert [rule for rule in UNNAMED if lessons[rule].always] == UNNAMED
-    assert report["not_carried"] == [n for n in report["not_carried"] if n["code"] != "no-trigger"]
+    codes = {note["code"] for note in report["not_carried"]}
+    assert codes == {"asks-for-it", "description", "code-block", "heading"}
     assert strict_validate() == []
 
 
@@ -150,7 +154,9 @@ def test_the_default_files_and_two_names_of_one_file(project: Layout) -> None:
     report = imported()
     assert report["source"] == "CLAUDE.md, AGENTS.md, GEMINI.md, .github/copilot-instructions.md"
     lessons = by_rule(project)
-    assert len(lessons) == 9
+    assert len(lessons) == 7
+    regenerate = "Regenerate the API client after editing `src/inventory/api/views.py`."
+    assert lessons[regenerate].triggers.files == ("src/inventory/api/views.py",)
     assert lessons["Keep `src/inventory/models.py` free of queries."].triggers.files == (
         "src/inventory/models.py",
     )

@@ -52,6 +52,10 @@ def mentions(tmp_path: Path) -> Mentions:
             ("python -m pytest tests/unit",),
         ),
         ("Start it with `docker compose up -d db`.", (), ("docker compose up",)),
+        ("Run one: `uv run pytest path/to/test.py::test_name`.", (), ("uv run pytest",)),
+        ("Never `rm -rf` the build tree.", (), ("rm",)),
+        ("Run `PYTHONWARNINGS=error uv run pytest -x`.", (), ("uv run pytest",)),
+        ("**Never hand-edit `*.lock`.** It is generated.", ("*.lock",), ()),
     ],
 )
 def test_names_of_the_repo_become_triggers(
@@ -72,6 +76,9 @@ def test_names_of_the_repo_become_triggers(
         "Run `python` scripts with care.",  # only an interpreter
         "Never add `src/app/cache.py` back.",  # no such file
         "Prefer the `uv.lock` of main.",  # a repo file that is not a program: no command
+        "Use `uv` or `gh` or `just`.",  # bare multi-purpose programs
+        "Use `uv run` or `npx` or `pnpm run`.",  # runner prefixes
+        "Run `python -m {module}`.",  # a placeholder for the module
     ],
 )
 def test_what_is_not_a_name_of_the_repo_names_nothing(mentions: Mentions, text: str) -> None:

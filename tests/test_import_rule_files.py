@@ -129,7 +129,7 @@ def test_claude_rules(repo: Layout) -> None:
     assert react.triggers.files == ("src/**/*.ts", "src/**/*.tsx")
     assert react.topics == ("frontend-react",)
     check = lessons["Run `make check` before proposing a commit."]
-    assert check.triggers.commands == ("make check",)  # no paths: the command it names
+    assert check.triggers.commands == ("git commit",)  # where it is forgotten, not make check
     assert not check.always
     assert codes(report, "not_carried") == set()
     assert codes(report, "translated") == {

@@ -419,6 +419,49 @@ def test_l203_quiet_when_triggers_differ(tmp_path: Path) -> None:
     assert "L203" not in only_codes(layout)
 
 
+def test_l207_not_l203_when_a_folder_file_scopes_its_rules_to_its_folder(tmp_path: Path) -> None:
+    """Rules imported from src/api/AGENTS.md, all on src/api/**: the file's own scope, a
+    notice; the same rules from the root file, or on a wider glob, still crowd (L203)."""
+    layout = make_project(tmp_path)
+    rules = ["Quote identifiers.", "Index foreign keys.", "Avoid the ORM."]
+    for number, rule in enumerate(rules):
+        evidence = ["import:src/api/AGENTS.md"]
+        write_lesson(layout, f"api-{number}", rule, files=["src/api/**"], evidence=evidence)
+    found = codes(layout)
+    assert {("L207", f"api-{n}") for n in range(3)} <= found
+    assert not any(code == "L203" for code, _ in found)
+    write_lesson(
+        layout, "api-3", "Log every request.", files=["src/api/**"], evidence=["import:AGENTS.md"]
+    )
+    assert {("L203", f"api-{n}") for n in range(4)} <= codes(layout)
+
+
+def test_l207_needs_the_whole_folder_and_file_triggers_only(tmp_path: Path) -> None:
+    """One exact file of the folder, or a shared keyword, is a tie L203 still reports."""
+    layout = make_project(tmp_path)
+    for number, rule in enumerate(["Quote identifiers.", "Index foreign keys.", "Avoid ORM."]):
+        write_lesson(
+            layout,
+            f"db-{number}",
+            rule,
+            files=["src/db/models.py"],
+            evidence=["import:src/db/AGENTS.md"],
+        )
+        write_lesson(
+            layout,
+            f"kw-{number}",
+            rule + " Always.",
+            files=["src/kw/**"],
+            keywords=["sqlalchemy"],
+            evidence=["import:src/kw/AGENTS.md"],
+        )
+    found = codes(layout)
+    assert {("L203", f"db-{n}") for n in range(3)} | {
+        ("L203", f"kw-{n}") for n in range(3)
+    } <= found
+    assert "L207" not in only_codes(layout)
+
+
 # L301-L302: telemetry
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from lessons_core.errors import InvalidLessonFile, quoted
+from lessons_core.importers.command_breadth import runner_or_program
 from lessons_core.importers.globs import translate_glob
 from lessons_core.importers.jsregex import UntranslatableRegex, translate_js_regex
 from lessons_core.importers.plan import ImportPlan, Note, NoteKind, import_bound
@@ -243,6 +244,10 @@ def _command(lesson_id: str, pattern: str, notes: list[Note]) -> tuple[str, ...]
     if isinstance(judged, TriggerProblem):
         detail = f"command pattern {quoted(pattern)} {judged.reason}; {judged.fix}"
         notes.append(Note(NoteKind.NOT_CARRIED, "command", lesson_id, detail))
+        return ()
+    broad = runner_or_program(pattern)
+    if broad is not None:  # it would fire on most of the project's commands
+        notes.append(Note(NoteKind.NOT_CARRIED, "command-broad", lesson_id, broad))
         return ()
     if translated == f"(?:{pattern})":
         notes.append(

@@ -1,38 +1,52 @@
 """The plain instruction files most projects already have, as lessons.
 
 ``CLAUDE.md``, ``AGENTS.md``, ``GEMINI.md`` and ``.github/copilot-instructions.md`` are
-loaded whole into every session by their harness, and say nothing of where each line
-applies. A bullet that names a file or a command of the repo (``importers.mentions``)
-becomes a lesson with that trigger, shown right where it applies; every other bullet
-stays in its file, which the harness keeps loading, and is reported as staying (with
-``always``, it becomes an always-on lesson instead, within ``always_max_tokens``).
-Nothing is dropped without a note.
+read by their harness: the root's into every session, one in a folder when the agent
+works there. They say nothing of where each line applies. A line becomes a lesson only
+when it is a rule (``instruction_rules``, ``normative``); its triggers are where its
+mistake is made (``rule_triggers``): what it forbids and the situation it is about,
+never the command it asks for. Every other line stays in its file and is reported,
+grouped by the reason it stays (a description, a link, a table, a set-up step, a
+lead-in, a rule that names no place).
 
-Each heading names the topic of the bullets below it (the file's name before the first
+A file below the root (``pkg/AGENTS.md``) applies to its folder: the paths its rules
+name are read from there first (``importers.mentions``), and a rule naming nothing is
+scoped to the folder (``pkg/**``, or its files of one kind when the folder is most of
+the repo). A rule of a root file naming nothing stays there, which the harness keeps
+loading (with ``always``, it becomes an always-on lesson instead, within
+``always_max_tokens``). Nothing is dropped without a note.
+
+Each heading names the topic of the rules below it (the file's name before the first
 heading). The section ``lessons init --agents-md`` wrote (between its two HTML comments)
-is lessons' own and is skipped. A file given as a symbolic link is read where it leads,
-inside the repo only; two names of one file (``CLAUDE.md -> AGENTS.md``) are read once.
-A file below the root (``pkg/AGENTS.md``) applies to its folder: the paths its bullets
-name are read from there first (``importers.mentions``).
+is lessons' own and is skipped. With no file named, every instruction file git tracks
+is read. A file given as a symbolic link is read where it leads, inside the repo only;
+two names of one file (``CLAUDE.md -> AGENTS.md``) are read once.
 """
 
 from __future__ import annotations
 
 import os
+import posixpath
 import re
 from pathlib import Path
 
+from lessons_core.authoring.repo_files import tracked_files
 from lessons_core.errors import LessonsError
 from lessons_core.fsutil import write_target
+from lessons_core.importers.instruction_rules import Found, section_rules
 from lessons_core.importers.markdown_rules import parse_body
 from lessons_core.importers.mentions import instruction_folder
-from lessons_core.importers.plan import ImportPlan, NoteKind
+from lessons_core.importers.normative import Left
+from lessons_core.importers.plan import ImportPlan, Note, NoteKind
 from lessons_core.importers.rule_import import Planner, display, excerpt
+from lessons_core.importers.rule_triggers import rule_triggers
 from lessons_core.store.ids import slug
 from lessons_core.store.layout import Layout
+from lessons_core.store.model import Triggers
 
 FORMAT = "instructions"
 INSTRUCTION_FILES = ("CLAUDE.md", "AGENTS.md", "GEMINI.md", ".github/copilot-instructions.md")
+_NAMES = frozenset(name for name in INSTRUCTION_FILES if "/" not in name)
 # The section ``lessons init --agents-md`` writes (lessons_cli.harnesses.agent_docs).
 SECTION_START = "<!-- lessons:start -->"
 SECTION_END = "<!-- lessons:end -->"
@@ -41,8 +55,16 @@ _FENCE = re.compile(r"^\s*(```|~~~)")
 
 
 def default_files(root: Path) -> list[Path]:
-    """The instruction files at the top of the repo, in ``INSTRUCTION_FILES`` order."""
-    return [root / name for name in INSTRUCTION_FILES if (root / name).exists()]
+    """Every instruction file git tracks: the root's first, in ``INSTRUCTION_FILES``
+    order, then those in folders, by path."""
+    tracked = set(tracked_files(root))
+    top = [name for name in INSTRUCTION_FILES if name in tracked or (root / name).exists()]
+    nested = sorted(
+        name
+        for name in tracked
+        if "/" in name and name not in top and posixpath.basename(name) in _NAMES
+    )
+    return [root / name for name in top + nested]
 
 
 def plan_instructions(layout: Layout, paths: list[Path], always: bool = False) -> ImportPlan:
@@ -50,8 +72,8 @@ def plan_instructions(layout: Layout, paths: list[Path], always: bool = False) -
     paths = paths or default_files(layout.root)
     if not paths:
         raise LessonsError(
-            f"no instruction file in {layout.root} ({', '.join(INSTRUCTION_FILES)}); "
-            "pass the files to import: lessons import instructions FILE..."
+            f"no instruction file in {layout.root} ({', '.join(INSTRUCTION_FILES)}, in any "
+            "folder); pass the files to import: lessons import instructions FILE..."
         )
     plan = Planner(layout)
     seen: set[str] = set()
@@ -69,37 +91,112 @@ def plan_instructions(layout: Layout, paths: list[Path], always: bool = False) -
         except (OSError, UnicodeDecodeError) as err:
             plan.note(NoteKind.NOT_CARRIED, "file-unreadable", subject, f"skipped: {err}")
             continue
-        _plan_file(plan, _without_own_section(text), subject, _folder(path, layout.root), always)
+        folder = _folder(path, layout.root)
+        _plan_file(plan, _without_own_section(text), subject, folder, always)
     return plan.finish(", ".join(names), FORMAT)
 
 
 def _plan_file(plan: Planner, text: str, subject: str, folder: str, always: bool) -> None:
-    """The bullets of one file as lessons; the paths they name are read in ``folder``,
+    """The rules of one file as lessons; the paths they name are read in ``folder``,
     the one the file applies to (``mentions.instruction_folder``)."""
-    why = f"{subject} is loaded whole into every session"
-    hint = "--always imports it as an always-on lesson"
-    for heading, body in _sections(text, _file_topic(subject)):
+    scope = plan.folder_scope(folder) if folder else None
+    sections = _sections(text, _file_topic(subject))
+    if len(sections) > 1:
+        headings = f"{len(sections) - 1} heading(s): {Left.HEADING.reason}"
+        plan.note(NoteKind.NOT_CARRIED, Left.HEADING.code, subject, headings)
+    for heading, body in sections:
+        if not body.strip():
+            continue
         topic = slug(heading) or "instructions"
         parsed = parse_body(body)
         if parsed.code_blocks:
-            plan.note(
-                NoteKind.NOT_CARRIED,
-                "code-block",
-                subject,
-                f"{parsed.code_blocks} code block(s) under '{heading}' stay in the file",
-            )
-        for paragraph in parsed.paragraphs:
-            plan.note(
-                NoteKind.NOT_CARRIED,
-                "paragraph",
-                subject,
-                f"prose under '{heading}' stays in the file: '{excerpt(paragraph)}'",
-            )
-        for item in parsed.items:
-            if item.rule:
-                plan.add_unscoped(
-                    item.rule, item.rationale, topic, subject, always, why, hint, folder
-                )
+            code = Left.CODE
+            detail = f"{parsed.code_blocks} code block(s) under '{heading}': {code.reason}"
+            plan.note(NoteKind.NOT_CARRIED, code.code, subject, detail)
+        for found in section_rules(heading, parsed):
+            if found.left is not None:
+                _left(plan, subject, heading, found)
+            else:
+                _rule(plan, found, topic, subject, folder, scope, always)
+
+
+def _left(plan: Planner, subject: str, heading: str, found: Found) -> None:
+    assert found.left is not None
+    detail = f"'{excerpt(found.text)}' (under '{heading}'): {found.left.reason}"
+    plan.note(NoteKind.NOT_CARRIED, found.left.code, subject, detail)
+
+
+def _rule(
+    plan: Planner,
+    found: Found,
+    topic: str,
+    subject: str,
+    folder: str,
+    scope: str | Note | None,
+    always: bool,
+) -> None:
+    """Plan the lesson of one rule: triggered where its mistake is made, else by the
+    folder its file applies to, else always-on (``always``), else left with why."""
+    triggers = _not_itself(rule_triggers(plan.mentions, found.text, folder), subject)
+    how = "named"
+    inside = any(glob.startswith(f"{folder}/") for glob in triggers.files)
+    if isinstance(scope, str) and not inside:  # the file speaks for its folder
+        triggers, how = Triggers(files=(scope,)).merged(triggers), "folder"
+    names_any = not plan.mentions.triggers(found.text, folder).is_empty()
+    if triggers.is_empty() and (not always or names_any):
+        code, detail = _why_no_trigger(plan, found, subject, folder, scope)
+        plan.note(NoteKind.NOT_CARRIED, code, subject, detail)
+        return
+    lesson = plan.add_lesson(
+        found.text, found.rationale, topic, triggers, subject, triggers.is_empty()
+    )
+    if lesson is None:
+        return
+    shown = ", ".join((*triggers.files, *triggers.commands))
+    carried = {
+        "named": f"triggered where its mistake is made: {shown}",
+        "folder": f"{subject} applies to {folder}/, so the rule is scoped to it: {shown}",
+    }[how]
+    code = f"{how}-trigger"
+    if triggers.is_empty():
+        code, carried = "always-on", "imported as an always-on lesson (shown at session start)"
+    note = Note(NoteKind.TRANSLATED, code, subject, f"'{excerpt(found.text)}': {carried}")
+    plan.carried[lesson.id] = note
+
+
+def _not_itself(triggers: Triggers, subject: str) -> Triggers:
+    """``triggers`` less the instruction file the rule is read from (or its linked twin
+    beside it): "check the changes against the conventions in this `AGENTS.md`" points
+    at itself, and editing it is not where the rule's mistake is made."""
+    here = posixpath.dirname(subject)
+    files = tuple(
+        glob
+        for glob in triggers.files
+        if not (posixpath.dirname(glob) == here and posixpath.basename(glob) in _NAMES)
+    )
+    return Triggers(files=files, commands=triggers.commands, keywords=triggers.keywords)
+
+
+def _why_no_trigger(
+    plan: Planner, found: Found, subject: str, folder: str, scope: str | Note | None
+) -> tuple[str, str]:
+    """(code, detail) of a rule left for want of a trigger."""
+    named = plan.mentions.triggers(found.text, folder)
+    said = f"'{excerpt(found.text)}': "
+    code = "no-trigger"
+    if not named.is_empty():
+        code = "asks-for-it"
+        names = (*named.files, *(c.replace("\\", "") for c in named.commands))
+        shown = ", ".join(f"'{name}'" for name in names)
+        said += (
+            f"it names only what it asks for or points at ({shown}), and a lesson there "
+            "would fire on the very thing it asks for; "
+        )
+    said += "it names no file or command where its mistake is made"
+    if isinstance(scope, Note):
+        return code, f"{said}, and {scope.detail}; it stays in {subject}"
+    hint = "" if code == "asks-for-it" else " (--always imports it as an always-on lesson)"
+    return code, f"{said}; it stays in {subject}, which is loaded whole into every session{hint}"
 
 
 def _name(path: Path, root: Path) -> str:
@@ -126,7 +223,8 @@ def _file_topic(subject: str) -> str:
 
 
 def _sections(text: str, first: str) -> list[tuple[str, str]]:
-    """(heading, body) pairs, in order; the text before the first heading under ``first``."""
+    """(heading, body) pairs, in order, empty ones too; the text before the first heading
+    under ``first``."""
     sections: list[tuple[str, list[str]]] = [(first, [])]
     fence: str | None = None
     for line in text.splitlines():
@@ -141,7 +239,7 @@ def _sections(text: str, first: str) -> list[tuple[str, str]]:
                 sections.append((heading.group(1) or first, []))
                 continue
         sections[-1][1].append(line)
-    return [(heading, "\n".join(lines)) for heading, lines in sections if "".join(lines).strip()]
+    return [(heading, "\n".join(lines)) for heading, lines in sections]
 
 
 def _without_own_section(text: str) -> str:

@@ -3,7 +3,11 @@
 Nested bullets elaborate their parent and become its rationale. Headings, rules and
 HTML comments carry no rule. Code blocks cannot live in a one-line rule, so they are
 counted as left behind, as are prose paragraphs standing beside a list (usually an
-introduction such as "Follow these rules:").
+introduction such as "Follow these rules:"), and table rows. What the import of an
+instruction file needs to read each piece in its context is kept with it: the paragraph
+ending in ":" that leads into a list (``Item.lead_in``), and the command of a code block
+right below an item or paragraph ending in ":" (``Item.code``, ``Body.paragraph_code``);
+such a block is not counted as left behind.
 """
 
 from __future__ import annotations
@@ -17,12 +21,17 @@ _FENCE = re.compile(r"^\s*(```|~~~)")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}(\s|$)")
 _THEMATIC_BREAK = re.compile(r"^\s{0,3}([-*_])(\s*\1){2,}\s*$")
 _COMMENT = re.compile(r"^\s*<!--.*-->\s*$")
+_ORDERED = re.compile(r"^\s*\d{1,3}[.)]\s")
+_TABLE = re.compile(r"^\s*\|")
 
 
 @dataclass
 class Item:
     text: list[str] = field(default_factory=list)
     details: list[list[str]] = field(default_factory=list)
+    ordered: bool = False  # a numbered step
+    code: str | None = None  # the command of the code block right below it
+    lead_in: str | None = None  # the paragraph ending in ":" that opens its list
 
     @property
     def rule(self) -> str:
@@ -39,60 +48,112 @@ class Body:
     items: list[Item] = field(default_factory=list)
     paragraphs: list[str] = field(default_factory=list)
     code_blocks: int = 0
+    tables: list[str] = field(default_factory=list)  # table rows
+    paragraph_code: dict[int, str] = field(default_factory=dict)  # paragraph -> command
+    lead_ins: set[int] = field(default_factory=set)  # paragraphs that open a list
 
 
 def parse_body(markdown: str) -> Body:
-    body = Body()
-    base_indent: int | None = None
-    current: Item | None = None
-    paragraph: list[str] = []
-    in_fence: str | None = None
-    blank_before = False
-
-    def close_paragraph() -> None:
-        if paragraph:
-            body.paragraphs.append(_join(paragraph))
-            paragraph.clear()
-
+    parser = _Parser()
     for line in markdown.splitlines():
+        parser.line(line)
+    parser.close_paragraph()
+    return parser.body
+
+
+class _Parser:
+    """Reads a Markdown body line by line into a ``Body``."""
+
+    def __init__(self) -> None:
+        self.body = Body()
+        self.base_indent: int | None = None
+        self.current: Item | None = None
+        self.paragraph: list[str] = []
+        self.in_fence: str | None = None
+        self.fenced: list[str] = []
+        self.blank_before = False
+        self.opener: Item | int | None = None  # what a code block below would complete
+        self.lead_in: str | None = None  # the paragraph ending in ":" right before a list
+
+    def close_paragraph(self) -> None:
+        if self.paragraph:
+            self.body.paragraphs.append(_join(self.paragraph))
+            self.paragraph.clear()
+            ends = self.body.paragraphs[-1].endswith(":")
+            self.opener = len(self.body.paragraphs) - 1 if ends else None
+            self.lead_in = self.body.paragraphs[-1] if ends else None
+
+    def line(self, line: str) -> None:
         fence = _FENCE.match(line)
-        if in_fence:
-            if fence and fence.group(1) == in_fence:
-                in_fence = None
-            continue
-        if fence:
-            in_fence = fence.group(1)
-            body.code_blocks += 1
-            close_paragraph()
-            continue
-        if not line.strip():
-            close_paragraph()
-            blank_before = True
-            continue
-        if _HEADING.match(line) or _THEMATIC_BREAK.match(line) or _COMMENT.match(line):
-            close_paragraph()
-            current = None
-            continue
+        if self.in_fence:
+            self._fenced(line, fence)
+        elif fence:
+            self.in_fence, self.fenced = fence.group(1), []
+            self.close_paragraph()
+        elif not line.strip():
+            self.close_paragraph()
+            self.blank_before = True
+        elif _HEADING.match(line) or _THEMATIC_BREAK.match(line) or _COMMENT.match(line):
+            self.close_paragraph()
+            self.current, self.opener, self.lead_in = None, None, None
+        elif _TABLE.match(line) and self.current is None:
+            self.close_paragraph()
+            self.body.tables.append(line.strip())
+        else:
+            self._text(line)
+            self.blank_before = False
+
+    def _fenced(self, line: str, fence: re.Match[str] | None) -> None:
+        if fence and fence.group(1) == self.in_fence:
+            self.in_fence = None
+            if not _complete(self.body, self.opener, self.fenced):
+                self.body.code_blocks += 1
+            self.opener = None
+        else:
+            self.fenced.append(line)
+
+    def _text(self, line: str) -> None:
         item = _ITEM.match(line)
         indent = len(line) - len(line.lstrip())
+        current = self.current
         if item:
-            close_paragraph()
+            self.close_paragraph()
             text = _CHECKBOX.sub("", item.group(2))
-            if base_indent is None or current is None or indent <= base_indent + 1:
-                base_indent = indent if current is None else base_indent
-                current = Item([text])
-                body.items.append(current)
+            if self.base_indent is None or current is None or indent <= self.base_indent + 1:
+                self._item(text, indent, bool(_ORDERED.match(line)))
             else:
                 current.details.append([text])
-        elif current is not None and (indent > 0 or not blank_before):
+        elif current is not None and (indent > 0 or not self.blank_before):
             # A continuation: indented, or lazily following the item line.
             (current.details[-1] if current.details else current.text).append(line)
         else:
-            current = None
-            paragraph.append(line.lstrip("> "))
-        blank_before = False
-    close_paragraph()
-    return body
+            self.current, self.lead_in = None, None
+            self.paragraph.append(line.lstrip("> "))
+
+    def _item(self, text: str, indent: int, ordered: bool) -> None:
+        current = self.current
+        self.base_indent = indent if current is None else self.base_indent
+        if current is None and isinstance(self.opener, int):
+            self.body.lead_ins.add(self.opener)
+        elif current is not None and current.ordered != ordered:
+            self.lead_in = None  # a list of another kind: a new list
+        self.current = Item([text], ordered=ordered, lead_in=self.lead_in)
+        self.body.items.append(self.current)
+        self.opener = self.current if text.rstrip().endswith(":") else None
+
+
+def _complete(body: Body, opener: Item | int | None, fenced: list[str]) -> bool:
+    """Give the code block ``fenced`` to the item or paragraph it completes: one command,
+    "$ " prompt and comments aside. False when it completes nothing."""
+    lines = [line.strip().removeprefix("$ ") for line in fenced]
+    commands = [line for line in lines if line and not line.startswith("#")]
+    if opener is None or len(commands) != 1:
+        return False
+    if isinstance(opener, Item):
+        opener.code = commands[0]
+    else:
+        body.paragraph_code[opener] = commands[0]
+    return True
 
 
 def _join(lines: list[str]) -> str:

@@ -11,11 +11,17 @@ repo's files):
   (``src/db/`` becomes ``src/db/**``), a bare file name found deeper in the tree
   (``conftest.py`` becomes ``**/conftest.py``), or a glob that matches some files of the
   repo without matching most of them;
-- a command: a code span (in backticks) that starts with a developer tool, a program on
-  the PATH or an executable file of the repo, taken up to its first option or placeholder
-  (`` `uv run pytest -x` `` gives ``uv run pytest``; ``python -m`` keeps its module),
-  as a pattern matching that text literally, unless it fires on ordinary commands or
-  names only an interpreter.
+- a command: a code span (in backticks) that starts with a developer tool of a fixed
+  list or an executable file of the repo (never "whatever this machine has installed":
+  the same file must give the same lessons on every clone), leading ``VAR=value``
+  assignments dropped, taken up to its first option or placeholder (`` `uv run pytest
+  -x` `` gives ``uv run pytest``; ``path/to/x.py``, ``<name>``, ``{x}`` and a
+  ``::test_name`` suffix are cut; ``python -m`` keeps its module), as a pattern matching
+  that text literally, unless it fires on ordinary commands, names only an interpreter,
+  or is a runner prefix or bare multi-purpose program (``importers.command_breadth``).
+
+Markdown emphasis is read as such, never as a glob: ``**Never hand-edit a
+`*.lock.yml`.**`` names ``*.lock.yml``, not ``.**``.
 
 A file below the root (``pkg/AGENTS.md``) applies to its folder (``instruction_folder``),
 and a path it names is read from there first: ``generated/api.py`` there is
@@ -32,19 +38,26 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-import shutil
 from pathlib import Path
 
+from lessons_core.importers.command_breadth import import_command_problem
+from lessons_core.importers.markdown_text import clean
 from lessons_core.matching.glob_counts import FileIndex
 from lessons_core.matching.thresholds import BROAD_GLOB_SHARE
-from lessons_core.matching.trigger_checks import GLOB_DEAD, command_problem, glob_problem
+from lessons_core.matching.trigger_checks import GLOB_DEAD, glob_problem
 from lessons_core.store.model import Triggers
-from lessons_core.validate.always import ORDINARY_WORDS, literal_pattern
+from lessons_core.validate.always import literal_pattern
 
 _SPAN = re.compile(r"`([^`\n]+)`")
 _EDGES = "\"'()[]{}<>,;:!?`"
 _GLOB_CHARS = frozenset("*?[")
 _PLAIN_WORD = re.compile(r"[\w][\w:./=@+-]*")
+_OPTION = re.compile(r"--?[A-Za-z][\w-]*")
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=\S*")
+# Words that stand for what the reader fills in: path/to/x, <name>, {x}, x..., $VAR.
+_PLACEHOLDER = re.compile(r"(^|/)path/to(/|$)|<[^>]*>|\{[^}]*\}|\.\.\.|…|\$")
+# A path segment that stands for one the reader picks: <arch>, ..., …
+_PATH_PLACEHOLDER = re.compile(r"<[^>]*>|^\.\.\.$|…")
 MAX_COMMAND_WORDS = 5
 # Tools a project's instructions name, whether or not this machine has them installed.
 DEVELOPER_TOOLS = frozenset(
@@ -54,7 +67,11 @@ DEVELOPER_TOOLS = frozenset(
     gradle gradlew mvn mvnw dotnet bundle bundler rake rails gem composer php artisan
     alembic django-admin manage.py flask celery jest vitest playwright eslint prettier
     tsc turbo nx lerna bazel cmake ctest meson ninja swift xcodebuild flutter dart mix
-    elixir iex sbt psql mysql sqlite3 redis-cli aws gcloud az gh""".split()
+    elixir iex sbt psql mysql sqlite3 redis-cli aws gcloud az gh mkdocs sphinx-build rspec
+    golangci-lint rustfmt rustup biome mocha vite webpack wrangler supabase prisma protoc
+    buf uvicorn gunicorn coverage task mise
+    rm rmdir mv cp chmod chown ln mkdir sudo curl wget ssh scp rsync tar sed awk xargs
+    grep rg jq yq openssl pkill killall systemctl brew apt apt-get dnf yum""".split()
 )
 _INTERPRETERS = frozenset({"python", "python3", "node", "ruby", "bash", "sh", "perl"})
 # Folders whose instruction file is about the folder above them: Claude Code's
@@ -71,13 +88,15 @@ class Mentions:
         self.paths = frozenset(files.paths)
         self._names: dict[str, list[str]] | None = None  # file name -> the files with it
 
-    def triggers(self, text: str, folder: str = "") -> Triggers:
+    def triggers(self, text: str, folder: str = "", options: bool = False) -> Triggers:
         """The file and command triggers ``text`` names (empty when it names none), the
-        text being read in ``folder`` (repo-relative, "" for the root: ``instruction_folder``)."""
+        text being read in ``folder`` (repo-relative, "" for the root: ``instruction_folder``).
+        With ``options`` a command keeps the options written in it (``git push --force``:
+        where a rule forbids a command, its options are what it forbids)."""
         found = [
             (span.split()[0], pattern)
             for span in _SPAN.findall(text)
-            if (pattern := _command(span, self, folder))
+            if (pattern := _command(span, self, folder, options))
         ]
         commands = [pattern for _, pattern in found]
         run = {program for program, _ in found}
@@ -89,7 +108,7 @@ class Mentions:
         return Triggers(files=tuple(dict.fromkeys(globs)), commands=tuple(dict.fromkeys(commands)))
 
     def _file_trigger(self, word: str, folder: str) -> str | None:
-        path = word.strip(_EDGES).rstrip(".")
+        path = _before_placeholder(word.strip(_EDGES).rstrip("."))
         if not path or path.startswith(("/", "-", "~")) or "://" in path:
             return None
         for base, rest in _readings(path, folder):
@@ -138,10 +157,7 @@ class Mentions:
             name = f"{base}/{rest}" if base else rest
             if name in self.paths:  # a script of the repo, not a file it is about (uv.lock)
                 return os.access(self.root / name, os.X_OK)
-        name = word.removeprefix("./")
-        if name in DEVELOPER_TOOLS:
-            return True
-        return name not in ORDINARY_WORDS and shutil.which(name) is not None
+        return word.removeprefix("./") in DEVELOPER_TOOLS
 
 
 def instruction_folder(name: str) -> str:
@@ -169,13 +185,28 @@ def _readings(path: str, folder: str) -> list[tuple[str, str]]:
     return [("/".join(parts), path)]
 
 
+def _before_placeholder(path: str) -> str:
+    """``path`` up to the folder before its first placeholder segment:
+    ``model/models/<arch>/`` names ``model/models/``, ``src/.../x.ts`` names ``src/``; a
+    placeholder in its first segment leaves nothing. Braces stay: ``*.{ts,tsx}`` is a
+    glob."""
+    parts = path.split("/")
+    for index, part in enumerate(parts):
+        if _PATH_PLACEHOLDER.search(part):
+            return "/".join(parts[:index]) + "/" if index else ""
+    return path
+
+
 def _words(text: str) -> list[str]:
+    text = clean(text)  # emphasis markers are no glob characters
     inside = [word for span in _SPAN.findall(text) for word in span.split()]
     return inside + _SPAN.sub(" ", text).split()
 
 
-def _command(span: str, mentions: Mentions, folder: str) -> str | None:
+def _command(span: str, mentions: Mentions, folder: str, options: bool) -> str | None:
     words = span.split()
+    while words and _ASSIGNMENT.fullmatch(words[0]):
+        words = words[1:]  # PYTHONWARNINGS=error pytest: the program is pytest
     if not words or not _PLAIN_WORD.fullmatch(words[0].removeprefix("./")):
         return None
     if not mentions.is_program(words[0], folder):
@@ -183,13 +214,18 @@ def _command(span: str, mentions: Mentions, folder: str) -> str | None:
     kept = [words[0]]
     rest = words[1:]
     if kept[0] in _INTERPRETERS and len(rest) >= 2 and rest[0] == "-m":
+        if _PLACEHOLDER.search(rest[1]):
+            return None  # python -m {module}: no command until the module is named
         kept += rest[:2]  # python -m pytest: the module is the command
         rest = rest[2:]
-    for word in rest:
-        if len(kept) >= MAX_COMMAND_WORDS or word.startswith("-"):
+    for written in rest:
+        word = written.split("::", 1)[0]  # tests/x.py::test_name: the file, not one test
+        if len(kept) >= MAX_COMMAND_WORDS or not word or _PLACEHOLDER.search(word):
             break
-        if not _PLAIN_WORD.fullmatch(word):
+        if word.startswith("-") and not (options and _OPTION.fullmatch(word)):
+            break
+        if not word.startswith("-") and not _PLAIN_WORD.fullmatch(word):
             break
         kept.append(word)
     pattern = literal_pattern(" ".join(kept))
-    return pattern if command_problem(pattern) is None else None
+    return pattern if import_command_problem(pattern) is None else None

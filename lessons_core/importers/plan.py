@@ -77,6 +77,11 @@ class ImportResult:
             "dry_run": self.dry_run,
             "lessons": self.lessons.to_dict(),
             "topics": self.topics.to_dict(),
+            "planned": [
+                {"id": x.id, "rule": x.rule, "triggers": x.triggers.to_dict(), "always": x.always}
+                for x in self.plan.lessons
+                if x.id in self.lessons.created + self.lessons.updated + self.lessons.unchanged
+            ],
         }
         for kind in NoteKind:
             data[kind.value] = [note.to_dict() for note in self.notes_of(kind)]

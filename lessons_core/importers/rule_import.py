@@ -4,15 +4,20 @@ A rule whose wording (case and trailing punctuation aside) equals an existing le
 that lesson: its new triggers, topic and source are merged in, exactly as re-adding a
 rule with ``lessons add`` does. That is what makes a second import write nothing.
 
-A rule without file scope gets the triggers its own words name (``importers.mentions``);
-one naming nothing becomes an always-on lesson when its source applied it to every
-request, within ``always_max_tokens``; any other is not carried, with the reason, since a
-lesson without a trigger could never be recalled (``lessons validate`` L106).
+A rule without file scope gets the triggers its own words name where its mistake is made
+(``importers.rule_triggers``); one naming nothing becomes an always-on lesson when its
+source applied it to every request, within ``always_max_tokens``; any other is not
+carried, with the reason, since a lesson without a trigger could never be recalled
+(``lessons validate`` L106). A rule file in a folder's own tool folder
+(``docs/.cursor/rules/x.mdc``) applies to that folder: its globs are read from there, and
+one without globs is scoped to the folder, never to every request of the repo.
 """
 
 from __future__ import annotations
 
 import os
+import posixpath
+from collections import Counter
 from pathlib import Path
 
 from lessons_core.authoring import guards
@@ -22,10 +27,14 @@ from lessons_core.delivery.always import VIA, fit_hits
 from lessons_core.errors import quoted
 from lessons_core.importers.globs import translate_glob
 from lessons_core.importers.markdown_rules import Body, parse_body
+from lessons_core.importers.markdown_text import clean, split_rationale
 from lessons_core.importers.mentions import Mentions
 from lessons_core.importers.plan import ImportPlan, Note, NoteKind, import_bound
 from lessons_core.importers.rule_files import FORMATS, RuleFile, find_rule_files, read_rule_file
+from lessons_core.importers.rule_triggers import rule_triggers
 from lessons_core.matching.glob_counts import FileIndex
+from lessons_core.matching.thresholds import BROAD_GLOB_SHARE
+from lessons_core.matching.trigger_checks import glob_problem
 from lessons_core.recall.types import Hit
 from lessons_core.store.config import read_config
 from lessons_core.store.files import load_graph
@@ -35,6 +44,7 @@ from lessons_core.store.model import Lesson, Triggers, today
 from lessons_core.store.topics import Topic
 
 _EVERYTHING = frozenset({"**", "**/*", "*", "**/**"})
+_TOOL_FOLDERS = frozenset({".cursor", ".github", ".kiro", ".claude"})
 EXCERPT_CHARS = 80
 
 
@@ -94,6 +104,20 @@ class Planner:
     def note(self, kind: NoteKind, code: str, subject: str, detail: str) -> None:
         self.notes.append(Note(kind, code, subject, detail))
 
+    def folder_scope(self, folder: str) -> str | Note:
+        """The file trigger of ``folder``, where a nested instruction or rule file applies:
+        ``folder/**``, or, when that would match most of the repo, its files of the
+        commonest kind that does not; a note saying why when none will do."""
+        files = self.mentions.files
+        inside = [path for path in files.paths if path.startswith(folder + "/")]
+        kinds = Counter(posixpath.splitext(path)[1] for path in inside)
+        ordered = [f"{folder}/**/*{ext}" for ext, _ in kinds.most_common() if ext]
+        for glob in [f"{folder}/**", *ordered]:
+            if glob_problem(glob, self.root, files, BROAD_GLOB_SHARE) is None:
+                return glob
+        why = f"no file trigger for {folder}/ passes 'lessons validate' ({len(inside)} files)"
+        return Note(NoteKind.NOT_CARRIED, "folder-scope", folder, why)
+
     def add_file(self, rule_file: RuleFile, subject: str) -> None:
         scope = rule_file.scope
         topic = slug(rule_file.topic_name) or "imported"
@@ -103,7 +127,16 @@ class Planner:
             self.note(NoteKind.NOT_CARRIED, "frontmatter", subject, f"'{key}' has no equivalent")
         unscoped, always = scope.unscoped, scope.always
         globs: list[str] = []
-        for glob in scope.globs:
+        folder = nested_folder(subject)
+        if folder and not scope.globs:
+            nested = self.folder_scope(folder)
+            if isinstance(nested, str):  # its folder, not every request of the repo
+                why = f"{subject} applies to {folder}/, so its rules are scoped to it: {nested}"
+                self.note(NoteKind.TRANSLATED, "folder-trigger", subject, why)
+                globs, unscoped, always = [nested], None, False
+        # A nested tool folder's globs are read from the folder it sits in.
+        written = [f"{folder}/{g.strip().lstrip('./')}" for g in scope.globs] if folder else []
+        for glob in written or scope.globs:
             if glob.strip().lstrip("./") in _EVERYTHING:
                 unscoped, always = f"'{glob}' applied the rules to every file", True
                 continue
@@ -145,7 +178,7 @@ class Planner:
         """A rule with no file scope from its source: triggered by what it names (its
         paths read in ``folder``, "" for the root), else always-on when ``always``, else
         not carried (``why`` says what the source did); True when it became a lesson."""
-        triggers = self.mentions.triggers(f"{rule} {rationale or ''}", folder)
+        triggers = rule_triggers(self.mentions, rule, folder)
         if triggers.is_empty() and not always:
             self.note(
                 NoteKind.NOT_CARRIED,
@@ -211,7 +244,7 @@ class Planner:
                     subject,
                     f"prose beside the list left out: '{excerpt(paragraph)}'",
                 )
-            return [(item.rule, item.rationale) for item in body.items if item.rule]
+            return [_cleaned(item.rule, item.rationale) for item in body.items if item.rule]
         if body.paragraphs:
             self.note(
                 NoteKind.WARNING,
@@ -219,7 +252,7 @@ class Planner:
                 subject,
                 "no bullet list: the whole text became one lesson; split it into rules",
             )
-            return [(" ".join(body.paragraphs), None)]
+            return [_cleaned(" ".join(body.paragraphs), None)]
         self.note(NoteKind.NOT_CARRIED, "empty", subject, "no rule text found")
         return []
 
@@ -269,6 +302,21 @@ class Planner:
             return False
         self.taken.add(lesson.id)
         return True
+
+
+def _cleaned(rule: str, rationale: str | None) -> tuple[str, str | None]:
+    """A rule file's bullet as a lesson's plain sentence, the words after its dash joining
+    the rationale (``markdown_text``)."""
+    text, after_dash = split_rationale(clean(rule))
+    return text, "; ".join(part for part in (after_dash, rationale) if part) or None
+
+
+def nested_folder(subject: str) -> str:
+    """The folder a rule file (repo-relative ``subject``) in a nested tool folder applies
+    to: ``docs`` for ``docs/.cursor/rules/x.mdc``; "" at the root or outside the repo."""
+    parts = subject.split("/")
+    tool = next((i for i, part in enumerate(parts) if part in _TOOL_FOLDERS), 0)
+    return "/".join(parts[:tool]) if not subject.startswith("/") else ""
 
 
 def display(path: Path, root: Path) -> str:

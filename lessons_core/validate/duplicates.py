@@ -9,6 +9,7 @@ That keeps a thousand rules to a few thousand comparisons instead of half a mill
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from typing import NamedTuple
@@ -164,11 +165,24 @@ def _crowded(ctx: Context, active: list[Lesson]) -> Iterator[Finding]:
     for group in groups.values():
         if len(group) < CROWDED_TRIGGER_SET:
             continue
+        folder = _own_folder(group)
         for lesson in group:
             others = [x.id for x in group if x is not lesson]
             shown = ", ".join(others[:3]) + (
                 f" and {len(others) - 3} more" if len(others) > 3 else ""
             )
+            if folder:
+                yield Finding(
+                    "L207",
+                    ctx.lesson_file(lesson.id),
+                    f"{len(group)} active lessons imported from {folder}/ fire on that folder "
+                    f"alone ({shown} too), as its instruction file applied there; recall "
+                    "shows the first few by rank",
+                    "nothing, unless one names a narrower file or command: give it that trigger",
+                    lesson.id,
+                    '"triggers"',
+                )
+                continue
             yield Finding(
                 "L203",
                 ctx.lesson_file(lesson.id),
@@ -178,6 +192,34 @@ def _crowded(ctx: Context, active: list[Lesson]) -> Iterator[Finding]:
                 lesson.id,
                 '"triggers"',
             )
+
+
+def _own_folder(group: list[Lesson]) -> str:
+    """The folder a crowded group is scoped to when that scope is its source's own: only
+    file triggers, all inside one folder, and every lesson imported from an instruction or
+    rule file in that folder (``import:<path>`` evidence). A nested instruction file
+    applies to its whole folder and names no narrower place for most of its rules, so
+    sharing the folder is the file's meaning, not a mistake to fix; "" otherwise."""
+    triggers = group[0].triggers
+    if triggers.commands or triggers.keywords or not triggers.files:
+        return ""
+    folders = {_literal_folder(glob) for glob in triggers.files}
+    if len(folders) != 1 or not (folder := folders.pop()):
+        return ""
+    if not all(normalise_glob(glob).startswith(folder + "/**") for glob in triggers.files):
+        return ""  # a file of the folder, not the folder: the file's rules could differ
+    for lesson in group:
+        sources = [e.removeprefix("import:") for e in lesson.evidence if e.startswith("import:")]
+        if not any(source.startswith(folder + "/") for source in sources):
+            return ""
+    return folder
+
+
+def _literal_folder(glob: str) -> str:
+    """The folder part of ``glob`` before its first wildcard: ``src/api`` for
+    ``src/api/**/*.py``."""
+    literal = re.split(r"[*?\[{]", normalise_glob(glob), maxsplit=1)[0]
+    return literal.rpartition("/")[0]
 
 
 def _trigger_key(lesson: Lesson) -> tuple[tuple[str, ...], ...]:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from lessons_cli.adoption_report import adoption_report
 from lessons_cli.log_replay import replay_log
 from lessons_cli.output import counted, echo_json
 from lessons_cli.transcript_actions import per_transcript
@@ -54,6 +55,14 @@ def _ratio(value: float | None) -> str:
     help="Score validate's contradiction (L204) and near-copy (L202) checks on the "
     "labelled lesson pairs of PAIRS.json instead.",
 )
+@click.option(
+    "--import",
+    "adoption",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    metavar="INDEX.json",
+    help="Run 'lessons import' on each labelled public project INDEX.json lists and judge "
+    "what it writes instead.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the full report as JSON.")
 @click.pass_context
 def eval_command(
@@ -63,6 +72,7 @@ def eval_command(
     replay: bool,
     labels: Path | None,
     pairs: Path | None,
+    adoption: Path | None,
     as_json: bool,
 ) -> None:
     """Score recall on CASES.jsonl: recall@k, precision@k, MRR, tokens per case.
@@ -88,13 +98,29 @@ def eval_command(
     checks: precision and recall of each. Exits 1 when a check flags a pair not
     labelled for it (a false alarm).
 
+    With --import INDEX.json (and no CASES), each project the index lists (a public
+    repository's instruction, CI and task files and its file list, with labels saying
+    which sentences are rules and where each applies) is rebuilt as a git repo in a
+    temporary folder; 'lessons import instructions' (and 'import cursor' on its Cursor
+    rules) runs there, every lesson written is judged good, poor or wrong against the
+    labels, and validate runs on the result. Tuned and held-out projects are reported
+    apart. Exits 1 when a goal is missed: good at least 90%, wrong at most 2%, labelled
+    rules carried at least 80%, no lesson firing on over a third of the project's
+    everyday commands, nothing from validate above a notice.
+
     \b
     Example:
       lessons eval tests/eval/cases.jsonl --k 3
       lessons eval --replay
       lessons eval --harvest tests/fixtures/harvest/labels.json
       lessons eval --conflicts tests/fixtures/conflicts/pairs.json
+      lessons eval --import tests/fixtures/adoption/index.json
     """
+    if adoption is not None:
+        if cases is not None or replay or labels is not None or pairs is not None:
+            raise click.UsageError("--import scores the importer; pass no CASES or other mode")
+        adoption_report(adoption, as_json)
+        return
     if pairs is not None:
         if cases is not None or replay or labels is not None:
             raise click.UsageError("--conflicts scores lesson pairs; pass no CASES or other mode")

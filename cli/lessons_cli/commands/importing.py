@@ -19,7 +19,9 @@ from lessons_core.store.layout import find_layout
 EXAMPLES_PER_CODE = 3
 
 dry_run_option = click.option(
-    "--dry-run", is_flag=True, help="Show what would be written; write nothing."
+    "--dry-run",
+    is_flag=True,
+    help="List every lesson it would write, with its triggers, and every loss; write nothing.",
 )
 json_option = click.option(
     "--json", "as_json", is_flag=True, help="Print the full report as JSON (every note)."
@@ -64,25 +66,28 @@ def agentsmesh_command(path: Path, dry_run: bool, as_json: bool) -> None:
 @click.option(
     "--always",
     is_flag=True,
-    help="Import the bullets that name no file or command as always-on lessons (shown at "
-    "session start, within always_max_tokens) instead of leaving them in the file.",
+    help="Import a root file's rules that name no file or command as always-on lessons "
+    "(shown at session start, within always_max_tokens) instead of leaving them in the file.",
 )
 @dry_run_option
 @json_option
 def instructions_command(
     files: tuple[Path, ...], always: bool, dry_run: bool, as_json: bool
 ) -> None:
-    """Import the bullets of plain instruction files (CLAUDE.md, AGENTS.md, ...).
+    """Import the rules of plain instruction files (CLAUDE.md, AGENTS.md, ...).
 
-    FILES default to those at the repo root: CLAUDE.md, AGENTS.md, GEMINI.md,
-    .github/copilot-instructions.md. A bullet that names a
-    file of the repo (a path, a folder, a glob that matches files) or a command in
-    backticks ('`uv run pytest`') becomes a lesson with that trigger, shown right where
-    it applies; each heading names the topic. Every other bullet stays in its file,
-    which the harness keeps loading, and is listed as not carried (--always makes them
-    always-on lessons). The section 'lessons init --agents-md' wrote is skipped. A
+    FILES default to every instruction file git tracks: CLAUDE.md, AGENTS.md,
+    GEMINI.md in any folder, and .github/copilot-instructions.md. A bullet or a
+    sentence becomes a lesson only when it is a rule (an imperative, always/never/
+    must/should/avoid/prefer/don't); it is cleaned of Markdown and triggered where its
+    mistake is made: the file or command it forbids and the situation it names, never
+    the command or file it asks for. Descriptions, links, tables, set-up steps,
+    lead-ins and rules naming no such place stay in the file, listed under their
+    reason (--always makes a root file's rules naming nothing always-on lessons). A
     file below the root (pkg/AGENTS.md) applies to its folder: the paths it names are
-    read from there first, then from the root.
+    read from there first, and its rules are scoped to the folder. The section
+    'lessons init --agents-md' wrote is skipped. --dry-run lists every lesson it
+    would write, with its triggers.
 
     \b
     Example:
@@ -136,7 +141,8 @@ for _name in FORMATS:
 
 
 def report(result: ImportResult, as_json: bool) -> None:
-    """The import report: counts on stdout, every loss in full, other notes summarised."""
+    """The import report: counts on stdout; on a dry run every lesson it would write, in
+    full; every loss, grouped by its reason; other notes summarised."""
     if as_json:
         echo_json(result.to_dict())
         return
@@ -149,10 +155,14 @@ def report(result: ImportResult, as_json: bool) -> None:
         f"{len(result.plan.topics)} topic summaries ({len(topics.created)} new, "
         f"{len(topics.updated)} updated, {len(topics.unchanged)} unchanged)"
     )
+    if result.dry_run:
+        _planned(result)
     lost = result.notes_of(NoteKind.NOT_CARRIED)
     click.echo(f"not carried: {len(lost)}")
-    for note in lost:
-        click.echo(f"  {note.subject}: {note.detail}")
+    for code, group in _by_code(lost):
+        click.echo(f"  {code} ({len(group)}):")
+        for note in group:
+            click.echo(f"    {note.subject}: {note.detail}")
     for kind, title in (
         (NoteKind.TRANSLATED, "carried in another form"),
         (NoteKind.WARNING, "would not pass 'lessons add'"),
@@ -164,11 +174,35 @@ def report(result: ImportResult, as_json: bool) -> None:
         click.echo("(--json lists every note)")
 
 
-def _summary(notes: list[Note]) -> None:
+def _planned(result: ImportResult) -> None:
+    """Every lesson the import would write: its id, its rule and its triggers, in full."""
+    written = set(result.lessons.created + result.lessons.updated + result.lessons.unchanged)
+    planned = [lesson for lesson in result.plan.lessons if lesson.id in written]
+    click.echo(f"lessons it would write: {len(planned)}")
+    for lesson in planned:
+        click.echo(f"  {lesson.id}: {lesson.rule}")
+        triggers = lesson.triggers
+        for label, values in (
+            ("files", triggers.files),
+            ("commands", triggers.commands),
+            ("keywords", triggers.keywords),
+        ):
+            if values:
+                click.echo(f"    {label}: {', '.join(values)}")
+        if lesson.always:
+            click.echo("    always-on (shown at session start)")
+
+
+def _by_code(notes: list[Note]) -> list[tuple[str, list[Note]]]:
+    """``notes`` grouped by code, the largest group first."""
     by_code: dict[str, list[Note]] = defaultdict(list)
     for note in notes:
         by_code[note.code].append(note)
-    for code, group in sorted(by_code.items(), key=lambda item: (-len(item[1]), item[0])):
+    return sorted(by_code.items(), key=lambda item: (-len(item[1]), item[0]))
+
+
+def _summary(notes: list[Note]) -> None:
+    for code, group in _by_code(notes):
         click.echo(f"  {code} ({len(group)}), e.g.")
         for note in group[:EXAMPLES_PER_CODE]:
             click.echo(f"    {note.subject}: {note.detail}")

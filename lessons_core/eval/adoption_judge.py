@@ -1,0 +1,152 @@
+"""Judging one imported lesson against a project's labels.
+
+A lesson is matched to the labels of the instruction file it came from (its
+``import:<path>`` evidence) whose quote its rule holds, compared as plain words
+(``adoption_labels.words``). Then:
+
+- **good**: it carries a labelled rule, every file and command trigger lies where that
+  rule's mistake is made (a glob matching only files the rule names, a pattern firing on
+  a command it names), none is broad and none fires on a command the rule tells the agent
+  to use;
+- **wrong**: it carries a sentence labelled as no rule (a description, a set-up step, a
+  link list, a table row), turns a prohibition into an instruction, or fires on the very
+  command its rule asks for;
+- **poor**: anything else: a labelled rule with a missing, misplaced or broad trigger, a
+  rule that names no place, or a sentence the labels do not know.
+
+Keywords are prompt words, not places: they neither make nor spoil a verdict.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from lessons_core.eval.adoption_commands import ProjectCommand, fired, is_broad
+from lessons_core.eval.adoption_labels import NOT_RULE, RULE, Label, words
+from lessons_core.matching.commands import CommandPatternError, compile_command
+from lessons_core.matching.glob_counts import FileIndex
+from lessons_core.matching.globs import GlobError, compile_glob
+from lessons_core.store.model import Lesson
+
+GOOD = "good"
+POOR = "poor"
+WRONG = "wrong"
+_RANK = {GOOD: 0, POOR: 1, WRONG: 2}
+# A quote shorter than this many words would be found in too many sentences.
+SHORT_QUOTE = 3
+_NEGATION = frozenset({"not", "never", "avoid", "no", "cannot", "forbidden"})
+
+
+@dataclass(frozen=True)
+class Judged:
+    lesson: Lesson
+    verdict: str
+    reason: str
+    label: Label | None
+    broad: tuple[str, ...]  # command triggers firing on over a third of the project's commands
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.lesson.id,
+            "rule": self.lesson.rule,
+            "triggers": self.lesson.triggers.to_dict(),
+            "always": self.lesson.always,
+            "sources": list(sources(self.lesson)),
+            "verdict": self.verdict,
+            "reason": self.reason,
+            "label": self.label.to_dict() if self.label else None,
+            "broad": list(self.broad),
+        }
+
+
+def holds(text: str, quote: str) -> bool:
+    """Whether the words ``text`` carry the quote's words: as a run of whole words, or,
+    for a quote of one or two words (a heading), as the whole text."""
+    if len(quote.split()) < SHORT_QUOTE:
+        return text == quote
+    return f" {quote} " in f" {text} "
+
+
+def sources(lesson: Lesson) -> tuple[str, ...]:
+    return tuple(e.removeprefix("import:") for e in lesson.evidence if e.startswith("import:"))
+
+
+class Judge:
+    """Judges the lessons imported into one project."""
+
+    def __init__(
+        self, labels: Sequence[Label], files: FileIndex, commands: Sequence[ProjectCommand]
+    ) -> None:
+        self.labels = labels
+        self.files = files
+        self.commands = commands
+
+    def judge(self, lesson: Lesson) -> Judged:
+        broad = tuple(p for p in lesson.triggers.commands if self._broad(p))
+        text = words(lesson.rule)
+        origin = set(sources(lesson))
+        matched = [lb for lb in self.labels if lb.file in origin and holds(text, lb.words)]
+        if not matched:
+            return Judged(lesson, POOR, "a sentence the labels do not know", None, broad)
+        verdicts = [self._verdict(lesson, label, broad) for label in matched]
+        verdict, reason, label = min(verdicts, key=lambda v: _RANK[v[0]])
+        return Judged(lesson, verdict, reason, label, broad)
+
+    def _verdict(
+        self, lesson: Lesson, label: Label, broad: tuple[str, ...]
+    ) -> tuple[str, str, Label]:
+        if label.kind == NOT_RULE:
+            return WRONG, f"not a rule: {label.why or 'a description'}", label
+        if label.kind != RULE:
+            return POOR, "a rule that names no place", label
+        if label.negated and not _NEGATION.intersection(words(lesson.rule).split()):
+            return WRONG, "a prohibition imported as an instruction", label
+        on_use = [p for p in lesson.triggers.commands if self._fires(p, label.not_on)]
+        if on_use:
+            return WRONG, f"fires on the command the rule asks for ({on_use[0]})", label
+        triggers = lesson.triggers
+        if not (triggers.files or triggers.commands):
+            return POOR, "no file or command trigger where the mistake is made", label
+        off = [g for g in triggers.files if not self._within(g, label.files)]
+        off += [p for p in triggers.commands if not self._fires(p, label.commands)]
+        if off:
+            return POOR, f"trigger not where the mistake is made: {', '.join(off)}", label
+        if broad:
+            return POOR, f"broad command trigger: {', '.join(broad)}", label
+        return GOOD, "", label
+
+    def _within(self, glob: str, scope: Sequence[str]) -> bool:
+        """Whether ``glob`` matches some files, all of them among those ``scope`` names."""
+        found = self._matching(glob)
+        allowed: set[str] = set()
+        for wanted in scope:
+            allowed.update(self._matching(wanted))
+        return bool(found) and set(found) <= allowed
+
+    def _matching(self, glob: str) -> tuple[str, ...]:
+        try:
+            return self.files.matching(compile_glob(glob))
+        except GlobError:
+            return ()
+
+    def _fires(self, pattern: str, commands: Sequence[str]) -> bool:
+        try:
+            compiled = compile_command(pattern)
+        except CommandPatternError:
+            return False
+        return any(compiled.matches(command) for command in commands)
+
+    def _broad(self, pattern: str) -> bool:
+        try:
+            return is_broad(compile_command(pattern), self.commands)
+        except CommandPatternError:
+            return False
+
+    def fired_on(self, pattern: str) -> int:
+        """How many of the project's commands ``pattern`` fires on."""
+        try:
+            return len(fired(compile_command(pattern), self.commands))
+        except CommandPatternError:
+            return 0

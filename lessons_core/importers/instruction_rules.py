@@ -1,0 +1,120 @@
+"""The rules of one section of an instruction file, each read in its context.
+
+A bullet or a sentence of prose becomes a rule only when it instructs
+(``normative.left_reason``); the rest is reported with the reason it stays. Context
+keeps a bullet's meaning:
+
+- under a heading such as "Do not" or "Avoid", a bullet is a prohibition and says so
+  ("Do not edit `uv.lock` by hand", never "Edit `uv.lock` by hand");
+- after a lead-in ("Run `make docs` when you change:"), a bullet that is no sentence of
+  its own completes it ("Run `make docs` when you change `docs/`");
+- a rule ending in "with:" above a code block of one command takes that command.
+
+A rule keeps its first instructing sentence; what follows it (the other sentences, the
+words after a dash, the nested bullets) is its rationale.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lessons_core.importers.markdown_rules import Body, Item
+from lessons_core.importers.markdown_text import (
+    clean,
+    complete_lead_in,
+    sentences,
+    split_rationale,
+)
+from lessons_core.importers.normative import (
+    Left,
+    as_prohibition,
+    is_link_list,
+    is_normative,
+    left_reason,
+    prohibiting_heading,
+)
+
+# A lead-in a bullet can complete in one rule ("Run `make docs` when you change:"); a
+# longer paragraph ending in ":" introduces its list rather than being finished by it.
+MAX_LEAD_IN_CHARS = 120
+_JOINING_ENDS = frozenset(
+    "change changes edit edits touch modify to in on for with of about under when after "
+    "before use run avoid never".split()
+)
+
+
+@dataclass(frozen=True)
+class Found:
+    """A rule of the section (``left`` None), or a piece that stays, with why."""
+
+    text: str
+    rationale: str | None = None
+    left: Left | None = None
+
+
+def section_rules(heading: str, body: Body) -> list[Found]:
+    """Every rule and every piece left in one section under ``heading``, in order."""
+    found: list[Found] = []
+    for index, paragraph in enumerate(body.paragraphs):
+        if index in body.lead_ins:
+            continue  # carried by the bullets it opens, or reported with them
+        text = complete_lead_in(clean(paragraph), body.paragraph_code.get(index))
+        found.extend(_prose(text, heading))
+    forbidding = prohibiting_heading(heading)
+    found.extend(_item(item, heading, forbidding) for item in body.items if item.rule)
+    found.extend(Found(row, left=Left.TABLE) for row in body.tables if set(row) - set("|-: "))
+    return found
+
+
+def _prose(paragraph: str, heading: str) -> list[Found]:
+    """A paragraph's rules: each instructing sentence that stands on its own."""
+    result: list[Found] = []
+    for sentence in sentences(paragraph):
+        left = left_reason(sentence, heading)
+        if left is not None:
+            result.append(Found(sentence, left=left))
+            continue
+        rule, rationale = split_rationale(sentence)
+        left = left_reason(rule, heading)  # the rule is what stands before the dash
+        result.append(Found(sentence, left=left) if left else Found(rule, rationale))
+    return result
+
+
+def _item(item: Item, heading: str, forbidding: bool) -> Found:
+    if is_link_list(item.rule):
+        return Found(item.rule, left=Left.LINK_LIST)
+    text = clean(item.rule)
+    if item.code is not None:
+        text = complete_lead_in(text, item.code)
+    lead_in = clean(item.lead_in) if item.lead_in else None
+    short = lead_in is not None and len(lead_in) <= MAX_LEAD_IN_CHARS
+    if short and lead_in and not is_normative(text) and is_normative(lead_in[:-1]):
+        text = _completed(lead_in[:-1].rstrip(), text)
+    if forbidding:
+        text = as_prohibition(text)
+    rule, rest = _first_rule(text, heading, item.ordered)
+    if rule is None:
+        return Found(text, left=left_reason(text, heading, item.ordered) or Left.DESCRIPTION)
+    rule, after_dash = split_rationale(rule)
+    left = left_reason(rule, heading, item.ordered)  # the rule is what stands before the dash
+    if left is not None:
+        return Found(text, left=left)
+    rationale = "; ".join(part for part in (after_dash, rest, item.rationale) if part)
+    return Found(rule, rationale or None)
+
+
+def _completed(lead_in: str, text: str) -> str:
+    """The lead-in ``lead_in`` (its ":" gone) finished by the bullet ``text``."""
+    last = lead_in.rsplit(maxsplit=1)[-1].lower() if lead_in.split() else ""
+    joined = f"{lead_in} {text}" if last in _JOINING_ENDS else f"{lead_in}: {text}"
+    return joined if joined.endswith((".", "!", "?")) else joined + "."
+
+
+def _first_rule(text: str, heading: str, ordered: bool) -> tuple[str | None, str | None]:
+    """(the first sentence of ``text`` that is a rule, the other sentences)."""
+    said = sentences(text)
+    for index, sentence in enumerate(said):
+        if left_reason(sentence, heading, ordered) is None:
+            others = " ".join(said[:index] + said[index + 1 :])
+            return sentence, others or None
+    return None, None

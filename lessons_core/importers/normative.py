@@ -1,0 +1,337 @@
+"""Whether a sentence of an instruction file is a rule, and what it forbids or asks for.
+
+A lesson is an instruction: "Never hand-edit `*.lock.yml`", "Use `uv run pytest`",
+"Prefer `pathlib` over `os.path`", "Token counting must mirror the request". An
+instruction file also holds descriptions ("`pytest` in `tests/`, via `make test`"),
+lists of links, table rows, set-up steps and lead-ins; those stay in the file, each with
+a reason (``Left``). The test is on words, never on what this machine has installed: a
+sentence is a rule when, past an opening clause ("When you edit X, ..."), it starts with
+an imperative verb or "always"/"never"/"only", or when it says "must", "should",
+"avoid", "prefer", "don't", "instead of", "rather than", "need to".
+
+``stance`` splits a rule into the parts that name what it forbids, the situation it is
+about, what it asks for, and what it merely points at; import takes a rule's triggers
+from the first two (and files it edits from the third), so a rule fires where the
+mistake is made, never on the very command it tells the agent to run.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass
+
+from lessons_core.importers.markdown_text import outside_code
+
+# Verbs an instruction starts with (the imperative mood), lower case.
+IMPERATIVES = frozenset(
+    """add adopt align annotate anchor append apply ask assert attach avoid be bump call
+    cap catch change check choose cite clean clear close collapse combine commit compare
+    compute configure confirm consider consolidate convert copy cover create cross-reference
+    declare default defer define delete deprecate derive describe design document don't
+    double-check drop duplicate edit emit enable enforce ensure escape exclude expand
+    explain export hand-edit hardcode introduce mock modify reintroduce rely touch
+    cross-link demonstrate end expect focus model pair parse reason reach install clone
+    activate download bootstrap
+    expose extend extract favor favour fetch file fill filter fix flag follow forward gate
+    give group guard handle hide hold ignore implement import include inline insert
+    isolate keep label leave let limit link list load lock log look make mark match
+    measure merge mention migrate mirror mock move name narrow nest normalize normalise
+    note omit open order organize override parametrize pass patch pin place point prefer
+    prefix preserve prevent print process produce propagate prove push put raise re-run
+    read rebase rebuild recompile record reduce refactor reference regenerate register
+    reject release remove rename render reorder replace report reproduce request require
+    reset resolve respect restore restrict retry return reuse review rewrite route run
+    save scope search send separate set show simplify skip snapshot sort specify split
+    start state stop store structure stub submit suppress surface switch sync tag take
+    target test think throw trim treat trigger type typecheck update upgrade use validate
+    verify wait warn watch wrap write""".split()
+)
+_OPENERS = frozenset(
+    """when whenever if before after while in for once unless during on with within
+    across outside inside where to as until""".split()
+)
+# Words that make a sentence a rule wherever they stand. "never", "always", "instead of"
+# and "don't" are not among them: descriptions use them too ("the check never runs",
+# "PRs that don't touch it"); they make a rule where the sentence starts with them.
+_NORMATIVE_WORDS = re.compile(
+    r"\b(?:must|should|shouldn't|avoid|prefer|needs? (?:to|a|an)|have to|has to|"
+    r"is required|are required|not allowed|forbidden|mandatory|disallowed|"
+    r"not permitted|prohibited|belongs? (?:in|on|behind|under))\b",
+    re.I,
+)
+_STARTS = frozenset({"always", "never", "only", "do", "don't", "please", "no"})
+_COPULA = frozenset({"is", "are", "was", "were"})
+_ADVERBS = frozenset({"also", "then", "first", "still", "just"})
+_ASIDE = re.compile(r"\([^()]*\)")
+# Words that, near a sentence's start, point at something said before it.
+_BACK_REFERENCES = frozenset({"it", "them", "they", "these", "those", "either", "there"})
+_CONTEXT_BOUND = frozenset(
+    """this that these those it its they them such therefore so otherwise also
+    additionally then here there thus hence both""".split()
+)
+_SETUP_VERBS = frozenset({"install", "clone", "activate", "cd", "download", "bootstrap"})
+_SETUP_HEADING = re.compile(
+    r"set(?:ting)?[ -]?up|install|getting started|prerequisites|requirements|"
+    r"development environment|quick ?start|building|local development",
+    re.I,
+)
+# How to do a task, not a mistake to catch: "To move to a newer commit, bump X, then Y"
+# (a purpose clause leading a recipe), "If `x` is not available, use `y`" (a fallback for
+# a machine that lacks a tool).
+_RECIPE = re.compile(r"^to [a-z]+\b[^,]*,")
+_FALLBACK = re.compile(
+    r"^if\b[^,]*\b(?:is not|isn't|are not|aren't)\s+(?:available|installed|present)\b", re.I
+)
+# A heading naming a procedure: "Adding New Packages", "How to release", "Steps".
+_PROCEDURE_HEADING = re.compile(r"^(?:[a-z]+ing\b|how to\b|steps?\b)", re.I)
+_PROHIBITING_HEADING = re.compile(
+    r"^(?:do not|don'?ts?|never|avoid|must not|anti-?patterns?|forbidden|prohibited|"
+    r"not allowed|things to avoid|what not to do)\b",
+    re.I,
+)
+_LINK_ONLY = re.compile(r"^\s*(?:\[[^\]]*\]\([^)]*\)[\s,;.]*)+$")
+_WORD = re.compile(r"[A-Za-z][\w'-]*")
+_LABEL = re.compile(r"^[A-Z][\w&/'. -]{0,30}:\s+(\S.*)$", re.S)
+
+
+class Left(enum.Enum):
+    """Why a piece of an instruction file stays there: (code, reason)."""
+
+    DESCRIPTION = ("description", "it describes the project; it asks nothing of the agent")
+    LEAD_IN = ("lead-in", "it introduces what follows it")
+    LINK_LIST = ("link-list", "it is a link, read in the file")
+    TABLE = ("table", "a table row is reference material, read in the file")
+    SETUP = ("setup-step", "it is a set-up step, done once, not a mistake to catch")
+    CONTEXT = ("context-bound", "it leans on the sentences around it")
+    CODE = ("code-block", "a code block cannot live in a one-line rule")
+    HEADING = ("heading", "a heading names the topic of the rules below it, and is no rule")
+
+    @property
+    def code(self) -> str:
+        return self.value[0]
+
+    @property
+    def reason(self) -> str:
+        return self.value[1]
+
+
+def words(text: str) -> list[str]:
+    """The words of ``text`` outside its code spans, lower case."""
+    return [word.lower() for word in _WORD.findall(outside_code(text))]
+
+
+def main_clause(text: str) -> list[str]:
+    """The words of ``text`` past its opening clause ("When you edit X, do Y" -> do Y)
+    and the adverbs before its verb ("Also read", "Silently ignore")."""
+    plain = _ASIDE.sub(" ", outside_code(text))  # a comma in parentheses ends no clause
+    found = [word.lower() for word in _WORD.findall(plain)]
+    for _ in range(2):
+        if not found or found[0] not in _OPENERS or "," not in plain:
+            break
+        plain = plain.split(",", 1)[1]
+        found = [word.lower() for word in _WORD.findall(plain)]
+    while (
+        len(found) > 1
+        and found[0] not in IMPERATIVES
+        and (found[0] in _ADVERBS or found[0].endswith("ly"))
+    ):
+        found = found[1:]
+    return found
+
+
+def is_normative(text: str) -> bool:
+    """Whether ``text`` (plain, cleaned) instructs: an imperative or a rule word. What
+    "we" do is the project's account of itself, not an instruction."""
+    clause = main_clause(text)
+    if clause and clause[0] in _STARTS:
+        return not (clause[0] == "no" and len(clause) < 2)
+    if clause and clause[0] in IMPERATIVES and not _COPULA & set(clause[1:3]):
+        return True  # "Check names are ...": a noun, not the verb
+    if clause and clause[0] in {"we", "i"}:
+        return False
+    return bool(_NORMATIVE_WORDS.search(outside_code(text)))
+
+
+def after_label(text: str) -> str:
+    """``text`` past a short label of a few words and a colon ("Mocks: Use mocks as
+    sparingly as possible" -> "Use mocks ..."), or "" when it has none: a list of
+    labelled bullets says its rules after the label."""
+    found = _LABEL.match(text)
+    return found.group(1) if found else ""
+
+
+def is_link_list(markdown: str) -> bool:
+    """Whether ``markdown`` (as written, before cleaning) is only links."""
+    return bool(_LINK_ONLY.match(markdown))
+
+
+def left_reason(text: str, heading: str = "", ordered: bool = False) -> Left | None:
+    """Why ``text`` (plain, cleaned; under ``heading``; a numbered step when ``ordered``)
+    is no rule, or None when it is one."""
+    if _LINK_ONLY.match(text) or (text.startswith("[") and not words(text)):
+        return Left.LINK_LIST
+    if text.lstrip().startswith("|"):
+        return Left.TABLE
+    if text.rstrip().endswith(":"):
+        return Left.LEAD_IN
+    first = words(text)[:1]
+    if text.lstrip().startswith("("):
+        return Left.CONTEXT  # an aside
+    if not is_normative(text) and not is_normative(after_label(text)):
+        return Left.DESCRIPTION
+    if first and first[0] in _SETUP_VERBS:
+        return Left.SETUP
+    if _SETUP_HEADING.search(heading) and (ordered or not prohibits(text)):
+        return Left.SETUP
+    if is_recipe(text, heading, ordered):
+        return Left.SETUP
+    if first and first[0] in _CONTEXT_BOUND:
+        return Left.CONTEXT
+    said = words(text)
+    if _BACK_REFERENCES & set(said[:4]) or {"these", "those"} & set(said):
+        return Left.CONTEXT  # "Reach for it when ...", "no em dashes in these files"
+    return None
+
+
+def is_recipe(text: str, heading: str = "", ordered: bool = False) -> bool:
+    """Whether ``text`` (a rule by its words) is a step of how to do a task: led by a
+    purpose clause ("To bump X, ...") or a missing tool ("If `x` is not available, ..."),
+    or a numbered step under a heading naming a procedure ("Adding New Packages"). One
+    that forbids something is a rule wherever it stands."""
+    if _FALLBACK.match(text.strip()):
+        return True  # its "not" is the missing tool, forbidding nothing
+    if prohibits(text):
+        return False
+    plain = " ".join(outside_code(text).lower().split())
+    if _RECIPE.match(plain):
+        return True
+    return ordered and bool(_PROCEDURE_HEADING.match(heading.strip()))
+
+
+def prohibiting_heading(heading: str) -> bool:
+    """Whether the bullets under ``heading`` are things not to do ("Do not", "Avoid")."""
+    return bool(_PROHIBITING_HEADING.match(heading.strip()))
+
+
+def as_prohibition(text: str) -> str:
+    """A bullet under a "Do not" heading, saying so itself."""
+    found = words(text)
+    if found and found[0] in {"never", "don't", "do", "avoid", "no"}:
+        return text
+    if found and found[0] in IMPERATIVES and text[:1].isalpha():
+        return "Do not " + text[0].lower() + text[1:]
+    return "Avoid " + text
+
+
+def prohibits(text: str) -> bool:
+    """Whether ``text`` forbids something."""
+    return any(part.role is Role.FORBIDS for part in stance(text))
+
+
+class Role(enum.Enum):
+    """What a part of a rule does with the names in it."""
+
+    ASKS = "asks"  # "use X", "run X": what the rule asks for
+    FORBIDS = "forbids"  # "never X", "instead of X", "avoid X": the mistake itself
+    WHEN = "when"  # "when you change X", "after X": where the mistake is made
+    POINTS = "points"  # "see X", "e.g. X", "read X": a reference
+
+
+@dataclass(frozen=True)
+class Part:
+    role: Role
+    text: str
+
+
+_MARKERS: tuple[tuple[re.Pattern[str], Role], ...] = tuple(
+    (re.compile(rf"(?<![\w-])(?:{pattern})(?![\w-])", re.I), role)
+    for pattern, role in (
+        (
+            r"never|don't|do not|avoid|must not|must never|should not|should never|"
+            r"shouldn't|cannot|can't|instead of|rather than|not|no|bare|without|over",
+            Role.FORBIDS,
+        ),
+        (
+            r"when|whenever|after|before|if|once|while|on every|each time",
+            Role.WHEN,
+        ),
+        (r"see|e\.g\.|i\.e\.|read|consult|refer to|such as|like|per", Role.POINTS),
+        (
+            r"use|run|call|prefer|instead(?! of)|always|only|put|keep|write|add|change|"
+            r"edit|update|regenerate|recompile|commit|go",
+            Role.ASKS,
+        ),
+    )
+)
+_CLAUSE_BREAK = re.compile(r";|\.\s|\s(?:—|--|–)\s|:\s")
+
+
+def stance(text: str) -> list[Part]:
+    """``text`` cut into parts by what each does with the names in it, in order.
+
+    A clause break (``;``, a sentence end, a dash, a colon) starts a part that asks; a
+    comma ends an opening "when" clause; a parenthesis is an aside that points, after
+    which the part goes on as before it; a verb that asks ("use", "run") changes the
+    part only where a clause starts ("Never X, use Y"), never inside "never edit X".
+    """
+    plain = outside_code(text)
+    cuts: list[tuple[int, str, Role]] = [(0, "break", Role.ASKS)]
+    cuts += [(m.end(), "break", Role.ASKS) for m in _CLAUSE_BREAK.finditer(plain)]
+    cuts += [(m.end(), "comma", Role.ASKS) for m in re.finditer(r",\s", plain)]
+    cuts += [(m.start(), "aside", Role.POINTS) for m in re.finditer(r"\(", plain)]
+    cuts += [(m.end(), "back", Role.ASKS) for m in re.finditer(r"\)", plain)]
+    for pattern, role in _MARKERS:
+        cuts.extend((match.start(), "marker", role) for match in pattern.finditer(plain))
+    cuts.sort(key=lambda cut: cut[0])
+    parts: list[Part] = []
+    role, at_start, before_aside, depth = Role.ASKS, True, Role.ASKS, 0
+    ends = [cut[0] for cut in cuts[1:]] + [len(text)]
+    for (start, kind, new), end in zip(cuts, ends, strict=True):
+        if kind == "aside":
+            before_aside = role if depth == 0 else before_aside
+            role, depth = Role.POINTS, depth + 1
+        elif kind == "back":
+            depth = max(depth - 1, 0)
+            role = before_aside if depth == 0 else role
+        elif depth:
+            pass  # a parenthesis is an aside, whatever it says
+        elif kind == "break" and not (role is Role.POINTS and plain[start - 2] == ":"):
+            role, at_start = Role.ASKS, True
+        elif kind == "break":
+            at_start = True  # "read that skill: `x/SKILL.md`": what follows is pointed at
+        elif kind == "comma":
+            role = Role.ASKS if role is Role.WHEN else role
+            at_start = True
+        elif new is not Role.ASKS or at_start or role is Role.ASKS:
+            role, at_start = new, False
+        if end > start:
+            parts.append(Part(role, text[start:end]))
+    return _passive(_without(parts))
+
+
+def _without(parts: list[Part]) -> list[Part]:
+    """ "Never add a dependency without running `X`": a "without" inside a prohibition
+    names what the rule asks for (two negations), not a second thing it forbids."""
+    for index, part in enumerate(parts[1:], start=1):
+        if (
+            part.role is Role.FORBIDS
+            and part.text.lstrip().lower().startswith("without")
+            and parts[index - 1].role is Role.FORBIDS
+        ):
+            parts[index] = Part(Role.ASKS, part.text)
+    return parts
+
+
+_PASSIVE = re.compile(r"^\s*(?:must|should)\s+(?:not|never)\b|^\s*(?:shouldn't|cannot)\b", re.I)
+
+
+def _passive(parts: list[Part]) -> list[Part]:
+    """ "`X` must never be edited": the subject before the modal is what is forbidden."""
+    for index, part in enumerate(parts[1:], start=1):
+        before = parts[index - 1]
+        if part.role is Role.FORBIDS and _PASSIVE.match(part.text) and before.role is Role.ASKS:
+            first = words(before.text)[:1]
+            if not first or first[0] not in IMPERATIVES:
+                parts[index - 1] = Part(Role.FORBIDS, before.text)
+    return parts

@@ -1,0 +1,102 @@
+"""The triggers of an imported rule: where its mistake is made.
+
+``Mentions`` finds every file and command a sentence names; a rule's triggers are only
+some of them (``normative.stance``):
+
+- what it forbids ("never edit `uv.lock`", "avoid `make test` between edits", "instead
+  of `os.path`") and the situation it is about ("after changing `schema.json`",
+  "before committing"): files and commands both;
+- what it asks the agent to edit ("keep `models.py` free of queries"): files only, and
+  only in a rule that forbids nothing and names no situation: in "never edit `uv.lock`;
+  change `pyproject.toml`" the file it asks for is the alternative, and in "after
+  editing a workflow `*.md`, commit the regenerated `*.lock.yml`" the mistake is made
+  in the `*.md`, the lock being what the rule wants done. A command it asks for ("run
+  `make typecheck` before you finish") is never its trigger: a lesson on it would fire,
+  or refuse, on the very command the rule wants run;
+- what it points at ("see `docs/x.md`", "e.g. `test_x.py`"): nothing.
+
+"Before committing" and "on commits" name ``git commit``; "before pushing", ``git push``;
+"never force-push", ``git push --force``.
+A name written after "bare" or "plain" (``never call bare `pytest` ``) is anchored to
+the start of the command, so ``uv run pytest`` does not fire the rule against bare
+``pytest``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lessons_core.importers.mentions import Mentions
+from lessons_core.importers.normative import Role, stance, words
+from lessons_core.store.model import Triggers
+
+# Words naming a git action, by the part of a rule they name it in: "before committing",
+# "after you push"; "never ... on commits" (a verb "push" that forbids is too often
+# another push: "push a particular approach").
+_GIT_ACTIONS = {
+    Role.WHEN: {
+        "commit": "git commit",
+        "commits": "git commit",
+        "committing": "git commit",
+        "push": "git push",
+        "pushing": "git push",
+        "force-push": "git push --force",
+    },
+    Role.FORBIDS: {"commits": "git commit", "force-push": "git push --force"},
+}
+_SPAN = re.compile(r"`([^`\n]+)`")
+_BARE = re.compile(r"\b(?:bare|plain)\s+`[^`]+`", re.I)
+_WHERE_MADE = (Role.FORBIDS, Role.WHEN)
+
+
+def rule_triggers(mentions: Mentions, rule: str, folder: str = "") -> Triggers:
+    """The triggers of ``rule`` (read in ``folder``, as ``Mentions.triggers`` reads it)."""
+    files: list[str] = []
+    commands: list[str] = []
+    parts = stance(rule)
+    # A rule that forbids something names its alternative in the part that asks: "never
+    # edit `uv.lock`; change `pyproject.toml`".
+    alternatives = any(part.role is Role.FORBIDS for part in parts)
+    asked: list[str] = []
+    for part in parts:
+        if part.role is Role.POINTS or (part.role is Role.ASKS and alternatives):
+            continue
+        if part.role is Role.ASKS:
+            if not _produces(part.text):
+                asked.extend(
+                    mentions.triggers(_files_only(part.text, mentions, folder), folder).files
+                )
+            continue
+        found = mentions.triggers(part.text, folder, options=part.role is Role.FORBIDS)
+        files.extend(found.files)
+        anchor = "^" if _BARE.search(part.text) else ""
+        commands.extend(anchor + command for command in found.commands)
+        actions = _GIT_ACTIONS[part.role]
+        commands.extend(actions[word] for word in words(part.text) if word in actions)
+    if not files and not commands:
+        files = asked  # "after editing `x.md`, commit `x.lock.yml`": x.md is the place
+    return Triggers(files=tuple(dict.fromkeys(files)), commands=tuple(dict.fromkeys(commands)))
+
+
+def _produces(text: str) -> bool:
+    """Whether the part asks the agent to make something new ("Add usage examples in
+    `examples/`", "Create an example in `examples/`", "Update relevant docs in
+    `content/`"): the mistake is not making it, which no edit of that folder shows."""
+    said = [w for w in words(text) if w not in _PRODUCING_SKIP][:1]
+    return bool(said) and said[0] in _PRODUCING
+
+
+_PRODUCING = frozenset({"add", "create", "update"})
+_PRODUCING_SKIP = frozenset({"also", "then", "always", "and", "first"})
+
+
+def _files_only(text: str, mentions: Mentions, folder: str) -> str:
+    """``text`` without the commands it asks for: the script a rule asks to run
+    (`` `uv run python scripts/check.py` ``) is no file it is about."""
+
+    def blank(match: re.Match[str]) -> str:
+        first = [w for w in match.group(1).split() if "=" not in w][:1]
+        run = first and (first[0].startswith("./") or mentions.is_program(first[0], folder))
+        return " " if run else match.group(0)
+
+    return _SPAN.sub(blank, text)

@@ -1,0 +1,399 @@
+"""What ``lessons import instructions`` carries, on the wording of real projects' files.
+
+Each test reproduces, in a few lines, a way an import went wrong on a public project's
+instruction files (AGENTS.md, CLAUDE.md, nested ones, a nested Cursor rule file): a
+description carried as a rule, a prohibition turned into an instruction, a rule firing
+on the very command it asks for, emphasis read as a glob, a nested file's rules made to
+apply everywhere or nowhere.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lessons_core.store.files import load_graph
+from lessons_core.store.layout import Layout
+from lessons_core.store.model import Triggers
+from tests.conftest import import_instructions, lessons_repo, run, write_tracked
+
+FILES = {
+    "Makefile": "test:\n\tuv run pytest\n",
+    "pyproject.toml": "[project]\nname = 'demo'\n",
+    "uv.lock": "version = 1\n",
+    "src/demo/__init__.py": "",
+    "src/demo/models/__init__.py": "",
+    "src/demo/models/openai.py": "",
+    "src/demo/models/anthropic.py": "",
+    "src/demo/settings.py": "",
+    "tests/conftest.py": "",
+    "tests/test_models.py": "",
+    "tests/assets/kiwi.jpg": "",
+    "tests/assets/dummy.pdf": "",
+    "docs/index.md": "# demo\n",
+    "docs/guide.md": "guide\n",
+    "docs/api.md": "api\n",
+    ".github/workflows/ci.yml": "on: push\n",
+    ".github/workflows/ci.lock.yml": "# generated\n",
+    ".github/workflows/ci.md": "---\non: push\n---\n",
+    ".gitignore": "*.pyc\n",
+}
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Layout:
+    return lessons_repo(tmp_path / "demo", FILES, monkeypatch)
+
+
+def write(layout: Layout, name: str, text: str) -> None:
+    write_tracked(layout.root, name, text)
+
+
+def lessons(layout: Layout) -> dict[str, Triggers]:
+    return {x.rule: x.triggers for x in load_graph(layout).lessons.values()}
+
+
+def left(report: dict[str, Any], code: str) -> list[str]:
+    return [note["detail"] for note in report["not_carried"] if note["code"] == code]
+
+
+DEVELOPMENT = """\
+## Development workflow
+
+The project uses:
+
+- [`uv`](https://docs.astral.sh/uv/), supporting Python 3.10 through 3.13
+    - Install all dependencies with `make install`
+- `pytest` in `tests/`, via `make test`, with:
+    - `inline-snapshot` for inline assertions
+
+## Gathering context
+
+- reading the GitHub issue/PR and comments, using the `gh` CLI if it can be installed
+
+## Binary content
+
+- `image_content` - `BinaryImage` (kiwi.jpg)
+- `document_content` - `BinaryContent` (dummy.pdf)
+
+## When to verify
+
+Pre-commit runs `make lint` and `make typecheck` on every commit. While iterating, only
+run targeted checks:
+
+- run a single test: `uv run pytest path/to/test.py::test_name`
+
+Avoid `make typecheck` and `make test` between edits — both are slow.
+
+Never add yourself (Claude) as a co-author on commits. Commits should be authored by the
+user only.
+"""
+
+
+def test_descriptions_stay_and_prose_rules_come_in(repo: Layout) -> None:
+    """A tool's description, a fragment ending in "with:", a link, a gerund step and a
+    fixtures list are no rules and carry no `uv` or `gh` trigger; the rules written as
+    prose are carried, each on the command where its mistake is made."""
+    write(repo, "AGENTS.md", DEVELOPMENT)
+    report = import_instructions()
+    found = lessons(repo)
+    assert found == {
+        "Avoid `make typecheck` and `make test` between edits.": Triggers(
+            commands=("make typecheck", "make test")
+        ),
+        "Never add yourself (Claude) as a co-author on commits.": Triggers(
+            commands=("git commit",)
+        ),
+    }
+    [described, *_] = left(report, "description")
+    assert described.startswith("'`uv`, supporting Python 3.10 through 3.13'")  # no link
+    assert any("`pytest` in `tests/`, via `make test`, with" in d for d in left(report, "lead-in"))
+    assert any("kiwi.jpg" in detail for detail in left(report, "description"))
+    assert any("using the `gh` CLI" in detail for detail in left(report, "description"))
+
+
+def test_the_first_test_run_is_not_refused_by_a_description(repo: Layout) -> None:
+    """After the import, the agent's first targeted test run brings no rule."""
+    write(repo, "AGENTS.md", DEVELOPMENT)
+    import_instructions()
+    assert run("query", "--cmd", "uv run pytest tests/test_models.py").stdout == ""
+    assert "between edits" in run("query", "--cmd", "make test").stdout
+
+
+def test_a_rule_never_fires_on_the_command_it_asks_for(repo: Layout) -> None:
+    """ "Run `make typecheck` before you finish" does not refuse `make typecheck`: it
+    names no place where its mistake is made, so it stays, saying why; "run `make test`
+    before committing" fires on the commit."""
+    write(
+        repo,
+        "AGENTS.md",
+        "- Run `make typecheck` before you finish.\n- Run `make test` before committing.\n",
+    )
+    report = import_instructions()
+    assert lessons(repo) == {
+        "Run `make test` before committing.": Triggers(commands=("git commit",)),
+    }
+    [asks] = left(report, "asks-for-it")
+    assert "it names only what it asks for or points at ('make typecheck')" in asks
+
+
+def test_a_prohibition_heading_keeps_its_meaning(repo: Layout) -> None:
+    """Bullets under "Do not" become prohibitions, never instructions."""
+    write(
+        repo,
+        "AGENTS.md",
+        "## Do not\n\n- Edit `uv.lock` by hand.\n- `git push --force` to main.\n",
+    )
+    import_instructions()
+    assert lessons(repo) == {
+        "Do not edit `uv.lock` by hand.": Triggers(files=("uv.lock",)),
+        "Avoid `git push --force` to main.": Triggers(commands=("git push --force",)),
+    }
+
+
+def test_a_lead_in_is_completed_by_its_bullets(repo: Layout) -> None:
+    """ "Run `make docs` when you change:" with its list gives one rule per item, fired on
+    the item, never on `make docs`."""
+    write(repo, "AGENTS.md", "Run `make docs` when you change:\n\n- `docs/`\n- `pyproject.toml`\n")
+    import_instructions()
+    assert lessons(repo) == {
+        "Run `make docs` when you change `docs/`.": Triggers(files=("docs/**",)),
+        "Run `make docs` when you change `pyproject.toml`.": Triggers(files=("pyproject.toml",)),
+    }
+
+
+def test_a_rule_takes_the_command_of_its_code_block(repo: Layout) -> None:
+    """A rule ending in "with:" above a one-command block says the command."""
+    write(
+        repo,
+        "AGENTS.md",
+        "- Never edit `uv.lock` by hand; regenerate it with:\n\n  ```bash\n  uv lock\n  ```\n",
+    )
+    import_instructions()
+    assert lessons(repo) == {
+        "Never edit `uv.lock` by hand; regenerate it: `uv lock`": Triggers(files=("uv.lock",))
+    }
+
+
+def test_emphasis_is_no_glob_and_markdown_is_cleaned(repo: Layout) -> None:
+    """The closing bold of a rule is no `.**` glob (it fired on .gitignore); the rule
+    keeps no bold, no link syntax; the words after the dash are its rationale."""
+    write(
+        repo,
+        ".github/workflows/AGENTS.md",
+        "- **Never hand-edit a `*.lock.yml`.** It is generated — the header says so.\n"
+        "- Keep the [workflow docs](../../docs/guide.md) in step with **`ci.md`**.\n",
+    )
+    import_instructions()
+    graph = {x.rule: x for x in load_graph(repo).lessons.values()}
+    lock = graph["Never hand-edit a `*.lock.yml`."]
+    assert lock.triggers == Triggers(files=(".github/workflows/*.lock.yml",))
+    assert lock.rationale == "It is generated — the header says so."
+    docs = graph["Keep the workflow docs in step with `ci.md`."]
+    assert docs.triggers.files == (".github/workflows/ci.md",)
+
+
+def test_placeholders_are_cut_from_commands(repo: Layout) -> None:
+    """`path/to/test.py::test_name`, `<name>` and `{x}` are what the reader fills in."""
+    write(
+        repo,
+        "AGENTS.md",
+        "- Never run `tox -e py311 path/to/test.py::test_name -x` in CI.\n"
+        "- Never run `make release-<name>` by hand.\n"
+        "- Don't call `python -m demo.{module}` directly.\n",
+    )
+    import_instructions()
+    assert lessons(repo) == {
+        "Never run `tox -e py311 path/to/test.py::test_name -x` in CI.": Triggers(
+            commands=("tox -e py311",)
+        ),
+    }
+
+
+def test_placeholders_are_cut_from_paths(repo: Layout) -> None:
+    """`src/demo/models/<provider>/` names the folder before the placeholder; a path that
+    starts with one names nothing."""
+    write(
+        repo,
+        "AGENTS.md",
+        "- Put a new provider under `src/demo/models/<provider>/`.\n"
+        "- Never edit `<name>/settings.py` by hand.\n",
+    )
+    report = import_instructions()
+    assert lessons(repo) == {
+        "Put a new provider under `src/demo/models/<provider>/`.": Triggers(
+            files=("src/demo/models/**",)
+        ),
+    }
+    assert any("<name>/settings.py" in detail for detail in left(report, "no-trigger"))
+
+
+def test_what_a_prohibition_asks_for_with_without_is_no_trigger(repo: Layout) -> None:
+    """ "Do not change X without running `Y`": the mistake is changing X; `Y` is what the
+    rule asks for, and a lesson on it would fire on the very command it wants run."""
+    write(
+        repo,
+        "AGENTS.md",
+        "- Do not change `pyproject.toml` without running `uv lock`.\n"
+        "- Never add a dependency without running `uv lock`.\n",
+    )
+    report = import_instructions()
+    assert lessons(repo) == {
+        "Do not change `pyproject.toml` without running `uv lock`.": Triggers(
+            files=("pyproject.toml",)
+        ),
+    }
+    assert any("('uv lock')" in detail for detail in left(report, "asks-for-it"))
+
+
+def test_a_rule_naming_its_situation_is_not_triggered_by_what_it_asks_for(
+    repo: Layout,
+) -> None:
+    """ "After editing `x.md`, commit `x.lock.yml`" is made in the `.md`; a rule naming no
+    situation keeps the file it has the agent edit."""
+    write(
+        repo,
+        "AGENTS.md",
+        "- After editing a workflow `.github/workflows/ci.md`, recompile and commit "
+        "`.github/workflows/ci.lock.yml`.\n"
+        "- Keep `src/demo/settings.py` free of network calls.\n",
+    )
+    import_instructions()
+    assert lessons(repo) == {
+        "After editing a workflow `.github/workflows/ci.md`, recompile and commit "
+        "`.github/workflows/ci.lock.yml`.": Triggers(files=(".github/workflows/ci.md",)),
+        "Keep `src/demo/settings.py` free of network calls.": Triggers(
+            files=("src/demo/settings.py",)
+        ),
+    }
+
+
+def test_a_rule_pointing_at_its_own_file_has_no_trigger_there(repo: Layout) -> None:
+    """ "... the conventions in this `AGENTS.md`" names the file it is read from: no place
+    where its mistake is made."""
+    write(
+        repo,
+        "AGENTS.md",
+        "- During review, check the changes against the conventions in this `AGENTS.md`.\n",
+    )
+    report = import_instructions()
+    assert lessons(repo) == {}
+    [pointer] = left(report, "asks-for-it")
+    assert "it names only what it asks for or points at ('AGENTS.md')" in pointer
+
+
+def test_a_rule_asking_to_make_something_is_not_triggered_where_it_is_made(
+    repo: Layout,
+) -> None:
+    """ "Add usage examples in `docs/`": the mistake is not adding them, which no edit of
+    `docs/` shows; "Keep `src/demo/settings.py` ..." is about that file."""
+    write(
+        repo,
+        "AGENTS.md",
+        "- Examples: Add usage examples in `docs/` for every new function.\n"
+        "- Create an example in `docs/` that shows the bug before fixing it.\n"
+        "- Keep `src/demo/settings.py` free of network calls.\n",
+    )
+    import_instructions()
+    assert lessons(repo) == {
+        "Keep `src/demo/settings.py` free of network calls.": Triggers(
+            files=("src/demo/settings.py",)
+        ),
+    }
+
+
+def test_what_counts_as_a_command_does_not_depend_on_this_machine(
+    repo: Layout, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A program that happens to be installed here is no command of the rule's text:
+    the same file gives the same lessons on every clone."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "frobnicate").write_text("#!/bin/sh\n")
+    os.chmod(bin_dir / "frobnicate", 0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    write(repo, "AGENTS.md", "- Never run `frobnicate all` in this repo.\n")
+    report = import_instructions()
+    assert lessons(repo) == {}
+    assert left(report, "no-trigger")
+
+
+@pytest.mark.parametrize("command", ["uv", "gh", "just", "npx", "uv run", "pnpm run", "poetry run"])
+def test_runner_prefixes_and_bare_programs_are_no_triggers(repo: Layout, command: str) -> None:
+    """A bare multi-purpose program or a runner prefix starts most of a project's
+    commands: import never writes it as a trigger."""
+    write(repo, "AGENTS.md", f"- Never call `{command}` without the lock file.\n")
+    import_instructions()
+    assert all(command not in triggers.commands for triggers in lessons(repo).values())
+
+
+MODELS_AGENTS = """\
+# models/ Guidelines
+
+## API Design
+
+<!-- rule:81 -->
+- Apply identical response processing to both `request()` and `request_stream()` — if
+  `request()` calls `_process_response()`, `request_stream()` must apply it to each chunk
+- Place provider-specific code in `models/{provider}.py`, not shared modules
+"""
+
+
+def test_a_nested_file_scopes_its_rules_to_its_folder(repo: Layout) -> None:
+    """With no argument every tracked instruction file is read; a nested AGENTS.md's
+    rules apply to its folder, never reported as loaded into every session."""
+    write(repo, "AGENTS.md", "- Never edit `uv.lock` by hand.\n")
+    write(repo, "src/demo/models/AGENTS.md", MODELS_AGENTS)
+    report = import_instructions()
+    assert report["source"] == "AGENTS.md, src/demo/models/AGENTS.md"
+    assert lessons(repo) == {
+        "Never edit `uv.lock` by hand.": Triggers(files=("uv.lock",)),
+        "Apply identical response processing to both `request()` and `request_stream()`.": (
+            Triggers(files=("src/demo/models/**",))
+        ),
+        "Place provider-specific code in `models/{provider}.py`, not shared modules": Triggers(
+            files=("src/demo/models/**",)
+        ),
+    }
+    details = " ".join(note["detail"] for note in report["not_carried"])
+    assert "loaded whole into every session" not in details
+
+
+def test_a_nested_cursor_rule_file_applies_to_its_folder(repo: Layout) -> None:
+    """`docs/.cursor/rules.mdc` with alwaysApply is about docs/, not every request."""
+    write(
+        repo,
+        "docs/.cursor/rules.mdc",
+        "---\ndescription:\nglobs:\nalwaysApply: true\n---\n"
+        "Always reference the python code in the docs, e.g. `ModelSettings` should link to "
+        "[`ModelSettings`][pydantic_ai.settings.ModelSettings].\n",
+    )
+    result = run("import", "cursor", "docs/.cursor/rules.mdc", "--json")
+    assert result.exit_code == 0, result.output
+    [lesson] = load_graph(repo).lessons.values()
+    assert not lesson.always
+    assert lesson.triggers == Triggers(files=("docs/**",))
+    assert lesson.rule.endswith("[`ModelSettings`][pydantic_ai.settings.ModelSettings].")
+
+
+def test_the_dry_run_lists_every_lesson_and_every_loss_by_reason(repo: Layout) -> None:
+    """Every lesson it would write, rule and triggers in full; every item it leaves,
+    under its reason."""
+    write(repo, "AGENTS.md", DEVELOPMENT)
+    result = run("import", "instructions", "--dry-run")
+    lines = result.stdout.splitlines()
+    assert "lessons it would write: 2" in lines
+    rule = lines.index(next(line for line in lines if line.endswith("between edits.")))
+    assert lines[rule + 1] == "    commands: make typecheck, make test"
+    assert any(line.startswith("  description (") for line in lines)
+    assert any(line.startswith("  lead-in (") for line in lines)
+    assert "    AGENTS.md: 4 heading(s): a heading names the topic of the rules below it" in (
+        "\n".join(lines)
+    )
+    assert list(repo.lessons_dir.iterdir()) == []
+    planned = import_instructions("--dry-run")["planned"]  # for programs, in full too
+    avoid = [x for x in planned if x["rule"].startswith("Avoid `make typecheck`")]
+    assert [x["triggers"]["commands"] for x in avoid] == [["make typecheck", "make test"]]

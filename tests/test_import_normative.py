@@ -1,0 +1,146 @@
+"""Which sentences of an instruction file are rules, and what each part of a rule does
+(``importers.normative``), on wording seen in real projects' files."""
+
+from __future__ import annotations
+
+import pytest
+
+from lessons_core.importers.markdown_text import clean, complete_lead_in, sentences
+from lessons_core.importers.normative import Left, Role, left_reason, stance
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Never hand-edit a `*.lock.yml`.",
+        "Avoid `make typecheck` and `make test` between edits.",
+        "Use `TypedDict` or dataclass instead of `dict[str, Any]` when structure is known.",
+        "Token counting must mirror actual request parameters.",
+        "When a model forwards a generic `ModelSettings` field, add it to the list.",
+        "If providers disagree about a frame (speech start, turn end), normalize in the codec.",
+        "Silently ignore unsupported generic tuning settings at runtime.",
+        "In docs, show the recommended approach first.",
+        "Don't add field-by-field asserts alongside a snapshot.",
+        "Tests for version-gated behavior belong behind `requires_ag_ui()`.",
+        "version requirement bumps are disallowed",
+    ],
+)
+def test_instructions_are_rules(text: str) -> None:
+    assert left_reason(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("`pytest` in `tests/`, via `make test`, with:", Left.LEAD_IN),
+        ("`uv`, supporting Python 3.10 through 3.13", Left.DESCRIPTION),
+        ("`image_content` - `BinaryImage` (kiwi.jpg)", Left.DESCRIPTION),
+        ("Documentation is published by pydantic/unified-docs.", Left.DESCRIPTION),
+        ("GitHub Actions runs the `.lock.yml`, never the `.md`.", Left.DESCRIPTION),
+        ("Check names are what humans refer to when they talk about CI.", Left.DESCRIPTION),
+        ("As such, we prefer strong primitives over narrow solutions.", Left.DESCRIPTION),
+        ("Reach for it when the test doesn't build its own model.", Left.CONTEXT),
+        ("No em dashes anywhere in these files.", Left.CONTEXT),
+        ("(Of course it's fair game to experiment.)", Left.CONTEXT),
+        ("Install the project with its test dependencies.", Left.SETUP),
+        ("| `image_content` | kiwi.jpg |", Left.TABLE),
+        ("[docs/AGENTS.md](docs/AGENTS.md)", Left.LINK_LIST),
+    ],
+)
+def test_what_stays_in_the_file(text: str, why: Left) -> None:
+    assert left_reason(text) is why
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("Mocks: Use mocks as sparingly as possible.", None),
+        ("Shortcuts: only define keyboard shortcuts in `src/keys.ts`.", None),
+        ("Framework: Vitest", Left.DESCRIPTION),
+        ("Command: `pnpm changeset` in workspace root", Left.DESCRIPTION),
+        ("Pre-commit hook: Runs `pnpm install` if `package.json` changes", Left.DESCRIPTION),
+    ],
+)
+def test_a_labelled_bullet_is_judged_by_what_follows_its_label(text: str, why: Left | None) -> None:
+    assert left_reason(text) is why
+
+
+def test_a_numbered_step_under_a_set_up_heading_is_a_set_up_step() -> None:
+    assert left_reason("Run the tests.", "Setting up a development environment", True) is Left.SETUP
+
+
+@pytest.mark.parametrize(
+    ("text", "heading", "ordered", "why"),
+    [
+        ("To move to a newer commit, bump `REF` in `Makefile.sync`, then sync.", "", False,
+         Left.SETUP),
+        ("If `cargo nextest` is not available, use `cargo test`.", "", False, Left.SETUP),
+        ("Add to root `tsconfig.json` references", "Adding New Packages", True, Left.SETUP),
+        ("To add a dependency, never edit `package.json` by hand.", "", False, None),
+        ("Never push to `main`.", "Pushing Changes", True, None),
+        ("Add to root `tsconfig.json` references", "Adding New Packages", False, None),
+        ("If a test is flaky, fix the cause.", "", False, None),
+    ],
+)  # fmt: skip
+def test_a_recipe_is_a_step_not_a_rule(
+    text: str, heading: str, ordered: bool, why: Left | None
+) -> None:
+    """How to do a task (a purpose clause, a missing tool, a numbered procedure step) is a
+    step; the same words forbidding something, or outside a procedure, stay a rule."""
+    assert left_reason(text, heading, ordered) is why
+
+
+@pytest.mark.parametrize(
+    ("text", "roles"),
+    [
+        (
+            "Never edit `uv.lock` by hand; change `pyproject.toml`.",
+            {"`uv.lock`": Role.FORBIDS, "`pyproject.toml`": Role.ASKS},
+        ),
+        (
+            "Run `./gen.sh` after changing `schema.json`.",
+            {"`./gen.sh`": Role.ASKS, "`schema.json`": Role.WHEN},
+        ),
+        ("Prefer `pathlib` over `os.path`.", {"`pathlib`": Role.ASKS, "`os.path`": Role.FORBIDS}),
+        ("`uv.lock` must never be edited by hand.", {"`uv.lock`": Role.FORBIDS}),
+        (
+            "Never call bare `pytest`, use `uv run pytest` instead.",
+            {"`pytest`": Role.FORBIDS, "`uv run pytest`": Role.ASKS},
+        ),
+        (
+            "Use typed settings (e.g. `OpenAISettings`) instead of `extra_body`.",
+            {"`OpenAISettings`": Role.POINTS, "`extra_body`": Role.FORBIDS},
+        ),
+        (
+            "Never add a dependency without running `uv lock`.",
+            {"dependency": Role.FORBIDS, "`uv lock`": Role.ASKS},
+        ),
+        (
+            "Also read that skill: Adding rules: `skills/rules/SKILL.md`. Run `make`.",
+            {"`skills/rules/SKILL.md`": Role.POINTS, "`make`": Role.ASKS},
+        ),
+    ],
+)
+def test_each_part_of_a_rule_does_one_thing(text: str, roles: dict[str, Role]) -> None:
+    found = {name: part.role for part in stance(text) for name in roles if name in part.text}
+    assert found == roles
+
+
+def test_markdown_is_cleaned_and_a_lead_in_takes_its_command() -> None:
+    text = clean("**Never** edit [the lock](../uv.lock) _by hand_; regenerate it with:")
+    assert text == "Never edit the lock by hand; regenerate it with:"
+    assert (
+        complete_lead_in(text, "uv lock") == "Never edit the lock by hand; regenerate it: `uv lock`"
+    )
+    assert complete_lead_in(text, None) == "Never edit the lock by hand; regenerate it"
+    assert clean("keep `snake_case` and 2 * 3 and my_var_name") == (
+        "keep `snake_case` and 2 * 3 and my_var_name"
+    )
+
+
+def test_sentences_never_split_inside_code_or_after_an_abbreviation() -> None:
+    paragraph = "Prefer test files (e.g. `test_x.py`) over others. Run `a. B` once."
+    assert sentences(paragraph) == [
+        "Prefer test files (e.g. `test_x.py`) over others.",
+        "Run `a. B` once.",
+    ]
