@@ -13,6 +13,7 @@ import click
 
 from lessons_cli import mcp_sdk
 from lessons_cli.harnesses import HARNESSES, agent_docs, harness, servers, wiring, wirings
+from lessons_cli.harnesses import opencode_files as plugins
 from lessons_cli.harnesses.spec import Wiring
 from lessons_core.containment import is_within, require_inside
 from lessons_core.errors import LessonsError
@@ -175,7 +176,10 @@ def init_command(
     written = [item for item in created if not item.is_dir()]
     for name in chosen:
         spec = harness(name).WIRING
-        changed = wiring.install(root, spec, hook_command(name, root))
+        if name in plugins.HARNESSES:  # a plugin file of its own, not hook entries
+            changed = plugins.install(root, spec)
+        else:
+            changed = wiring.install(root, spec, hook_command(name, root))
         click.echo(f"{'wired' if changed else 'already wired'} {name}: {spec.settings}")
         written += [root / spec.settings] if changed else []
         if spec.note:
@@ -256,7 +260,8 @@ def _remove(root: Path) -> None:
 
     for spec in wirings().values():
         said = f"removed {spec.harness} hooks: {spec.settings}"
-        undo(partial(wiring.uninstall, root, spec), said, spec.settings)
+        remove = plugins.uninstall if spec.harness in plugins.HARNESSES else wiring.uninstall
+        undo(partial(remove, root, spec), said, spec.settings)
     server_files = {spec.mcp_settings for spec in wirings().values() if spec.mcp_settings}
     for settings_file in sorted(server_files):
         said = f"removed the lessons MCP server: {settings_file}"

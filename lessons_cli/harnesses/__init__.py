@@ -1,5 +1,6 @@
 """The harnesses lessons wires, one module each: ``claude_code``, ``codex``, ``gemini``,
-``cursor``, ``copilot``, ``qwen``.
+``cursor``, ``copilot``, ``qwen``, ``opencode`` and ``kilo`` (a plugin file, not hook
+entries: ``opencode_files``).
 
 Each harness module owns everything about its harness: the events it answers
 (``EVENTS``), the tools whose calls it reads (``TOOLS``), the wiring ``lessons init``
@@ -55,6 +56,8 @@ HARNESSES: dict[str, str] = {
     "cursor": "cursor",
     "copilot": "copilot",
     "qwen": "qwen",
+    "opencode": "opencode",
+    "kilo": "kilo",
 }
 
 

@@ -56,6 +56,8 @@ HOOK_PATH: dict[str, frozenset[str]] = {
     "lessons_cli.harnesses.cursor": frozenset(),
     "lessons_cli.harnesses.gemini": frozenset(),
     "lessons_cli.harnesses.qwen": frozenset(),
+    "lessons_cli.harnesses.opencode": frozenset(),
+    "lessons_cli.harnesses.kilo": frozenset(),
     "lessons_core": frozenset(),
     "lessons_core.store": frozenset(),
     "lessons_core.matching": frozenset(),
@@ -329,4 +331,5 @@ def test_every_private_module_import_has_a_fallback() -> None:
 _HARNESS_OF = {
     "claude_code": "claude-code", "codex": "codex", "gemini": "gemini",
     "cursor": "cursor", "copilot": "copilot", "qwen": "qwen",
+    "opencode": "opencode", "kilo": "kilo",
 }  # fmt: skip
