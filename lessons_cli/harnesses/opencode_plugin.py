@@ -112,7 +112,8 @@ export const LessonsPlugin = async ({ directory, client }) => ({
       });
       const prompt = text(said.prompt);
       if (prompt !== null) {
-        await client.session.promptAsync({ sessionID, parts: [{ type: "text", text: prompt }] });
+        const parts = [{ type: "text", text: prompt }];
+        await client.session.promptAsync({ path: { id: sessionID }, body: { parts } });
       }
     } catch {}
   },
