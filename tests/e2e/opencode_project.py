@@ -125,18 +125,24 @@ class OpenCodeProject(ClientProject[FakeModel]):
         binary of 290 MB, its sandbox and database), so a run is given longer than the
         other clients' before it counts as hung."""
         argv = [str(self.client.binary), "run", *args, prompt]
-        done = subprocess.run(
+        client = subprocess.Popen(
             argv,
             cwd=self.root,
             env=self.env(),
             stdin=subprocess.DEVNULL,
-            capture_output=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
             text=True,
-            timeout=RUN_SECONDS,
-            check=False,
+            start_new_session=True,
         )
-        assert done.returncode == 0, done.stderr + done.stdout
-        return done.stdout
+        try:
+            out, err = client.communicate(timeout=RUN_SECONDS)
+        finally:
+            # Kilo's command is a node script that starts the real binary: stopping the
+            # script alone would leave the binary running.
+            _stop_group(client)
+        assert client.returncode == 0, err + out
+        return out
 
     def serve(self, prompt: str, until: Callable[[], bool]) -> None:
         """`CLI serve` on a free loopback port, as the TUI runs it: a session sent
@@ -164,8 +170,20 @@ class OpenCodeProject(ClientProject[FakeModel]):
             _post(f"{api}/session/{session['id']}/message", text)
             _wait(until, 60)
         finally:
-            os.killpg(server.pid, signal.SIGTERM)
-            server.wait(timeout=30)
+            _stop_group(server)
+
+
+def _stop_group(process: subprocess.Popen[str] | subprocess.Popen[bytes]) -> None:
+    """End ``process`` and whatever it started in its process group (its own session)."""
+    try:
+        os.killpg(process.pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=30)
 
 
 def _post(url: str, body: dict[str, Any]) -> Any:
