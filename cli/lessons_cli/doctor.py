@@ -18,7 +18,7 @@ from typing import Any
 
 from lessons_cli import mcp_sdk
 from lessons_cli.checks import FAIL, OK, WARN, Check
-from lessons_cli.harnesses import cline_wiring, glue, servers, wiring, wirings
+from lessons_cli.harnesses import cline_wiring, glue, opencode_files, servers, wiring, wirings
 from lessons_cli.harnesses.spec import Wiring
 from lessons_cli.harnesses.switches import SWITCHES
 from lessons_cli.output import counted
@@ -182,6 +182,10 @@ def _harness(layout: Layout, spec: Wiring, env: Mapping[str, str]) -> list[Check
     path = layout.root / spec.settings
     if not path.exists():
         return []
+    if spec.harness in opencode_files.HARNESSES:  # a plugin file, not hook entries
+        return _linked_out(layout, spec.harness, spec.settings) or opencode_files.checks(
+            layout.root, spec, env
+        )
     name = spec.harness
     linked = _linked_out(layout, name, spec.settings)
     if linked:

@@ -25,6 +25,8 @@ CALL_PREFIX = "call_"
 # results it replaces no longer show it; Qwen Code takes only a <state_snapshot>.
 COMPACT_MARKS = ("history is being compacted", "summarizes a conversation when its context")
 _CARRIED = re.compile(r"CALLS-DONE:([\w,-]+)")
+# A tool call and the first line of its result in a conversation told as text.
+_RENDERED = re.compile(r"^\[Assistant tool call\]: .*\n\[Tool result\]: (.*)$", re.M)
 SUMMARY_TEXT = "Summary: the session ran the scripted steps."
 
 
@@ -48,15 +50,32 @@ def first_with(requests: list[dict[str, Any]], text: str) -> int:
     return next(i for i, r in enumerate(requests) if text in request_text(r))
 
 
+def assert_refused_once_then_ran(fake: Recorder, rule: str) -> None:
+    """The command gate's promise, from what the model received for a scenario making a
+    covered command twice (``fake.probe``: whether the command ran): ``rule`` reached the
+    model as the refused call's result before the command ran, the retry ran, and the
+    second call was neither refused nor shown the rule again."""
+    first = first_with(fake.requests, rule)
+    assert fake.observed[first] is False  # the model read the rule before anything ran
+    assert tool_results(fake.requests[first])[-1].startswith(GATE_PREFIX)
+    assert fake.observed[-1] is True  # the retried call ran
+    results = tool_results(fake.requests[-1])
+    assert [r.startswith(GATE_PREFIX) for r in results] == [True, False, False]
+    assert request_text(fake.requests[-1]).count(rule) == 1
+
+
 def tool_results(request: dict[str, Any]) -> list[str]:
     """The texts of the tool results in a recorded request, oldest first."""
     return [text_of(m) for m in messages_of(request) if m.get("role") == "tool"]
 
 
 def newest_scenario(messages: list[dict[str, Any]]) -> str | None:
-    """The scenario named in the newest user message that names one."""
+    """The scenario named in the newest user message that names one, or in a summary this
+    fake wrote (OpenCode and Kilo replay it as the assistant's message after compacting)."""
     for message in reversed(messages):
-        found = SCENARIO.search(text_of(message)) if message.get("role") == "user" else None
+        text = text_of(message)
+        summary = message.get("role") == "assistant" and "<state_snapshot>" in text
+        found = SCENARIO.search(text) if message.get("role") == "user" or summary else None
         if found:
             return found.group(1)
     return None
@@ -87,6 +106,11 @@ def completed_calls(messages: list[dict[str, Any]], scenario: str) -> set[str]:
         for call in found.group(1).split(",")
         if call.startswith(prefix)
     }
+    # OpenCode and Kilo hand the conversation to summarise as text, without call ids.
+    rendered = _RENDERED.findall(text_of(messages[-1])) if messages else []
+    done.update(
+        f"{prefix}told{i}" for i, result in enumerate(rendered) if GATE_PREFIX not in result
+    )
     done.update(
         str(m.get("tool_call_id"))
         for m in messages

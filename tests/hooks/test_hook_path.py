@@ -57,6 +57,8 @@ HOOK_PATH: dict[str, frozenset[str]] = {
     "lessons_cli.harnesses.qwen": frozenset(),
     "lessons_cli.harnesses.pi": frozenset(),
     "lessons_cli.harnesses.cline": frozenset(),
+    "lessons_cli.harnesses.opencode": frozenset(),
+    "lessons_cli.harnesses.kilo": frozenset(),
     "lessons_core": frozenset(),
     "lessons_core.store": frozenset(),
     "lessons_core.matching": frozenset(),
@@ -351,5 +353,5 @@ def test_every_private_module_import_has_a_fallback() -> None:
 _HARNESS_OF = {
     "claude_code": "claude-code", "codex": "codex", "gemini": "gemini",
     "cursor": "cursor", "copilot": "copilot", "qwen": "qwen", "pi": "pi",
-    "cline": "cline",
+    "cline": "cline", "opencode": "opencode", "kilo": "kilo",
 }  # fmt: skip

@@ -27,10 +27,12 @@ OTHER_TOOLS = (
     "run_terminal_cmd", "notebook_edit", "task",
 )  # fmt: skip
 # Arguments every tool can read something from: a file under each name adapters read it
-# by, and a command that is also a patch (Codex's apply_patch takes its files from one).
+# by (OpenCode's and Kilo's: filePath), and a command that is also a patch (Codex's
+# apply_patch takes its files from one).
 ARGS = {
     "file_path": "src/a.py",
     "path": "src/a.py",
+    "filePath": "src/a.py",
     "include": ["src/a.py"],
     "command": "*** Begin Patch\n*** Update File: src/a.py\n@@\n-x = 1\n+x = 2\n*** End Patch\n",
     "input": "*** Begin Patch\n*** Update File: src/a.py\n@@\n-x = 1\n+x = 2\n*** End Patch\n",
@@ -134,7 +136,8 @@ def test_the_hook_help_names_the_events_each_harness_wires() -> None:
             named[current] = named.get(current, "") + " " + " ".join(words).split("(.", 1)[0]
     assert set(named) == set(HARNESSES)
     for name, listed_text in named.items():
-        listed = set(re.findall(r"[A-Za-z_]+", listed_text))
+        # Dotted names are OpenCode's and Kilo's (tool.execute.before).
+        listed = set(re.findall(r"[A-Za-z_]+(?:\.[A-Za-z_]+)*", listed_text))
         adapter = harness(name)
         events = {event.name for event in adapter.WIRING.events}
         assert events <= listed, name

@@ -14,11 +14,12 @@ def hook_command(harness: str) -> None:
     """Answer one hook call of HARNESS: its JSON on stdin, the answer on stdout.
 
     Harnesses run this, not people: 'lessons init --claude-code' (or --codex, --gemini,
-    --cursor, --copilot, --qwen, --pi, --cline) wires it up. It shows the agent the project
-    rules new to the session that apply to the file or command at hand, a short note at
-    session start, a capture nudge after a failure, and, once per session at its stop, a
-    request to capture what a correction or a fixed failure taught. It always exits 0; a problem
-    is logged to .lessons/local/hook.log and the agent is left alone.
+    --cursor, --copilot, --qwen, --pi, --cline, --opencode, --kilo) wires it up. It shows
+    the agent the project rules new to the session that apply to the file or command at
+    hand, a short note at session start, a capture nudge after a failure, and, once per
+    session at its stop, a request to capture what a correction or a fixed failure
+    taught. It always exits 0; a problem is logged to .lessons/local/hook.log and the
+    agent is left alone.
 
     \b
     Harnesses:
@@ -47,6 +48,12 @@ def hook_command(harness: str) -> None:
       cline        SessionStart, PreToolUse (editor, apply_patch, run_commands),
                    PostToolUse (editor, apply_patch, run_commands, read_files),
                    PreCompact (.cline/plugins/lessons.js)
+      opencode     session.created, chat.message, tool.execute.before (bash,
+                   edit, write), tool.execute.after (bash, edit, write, read),
+                   session.compacted, session.idle (.opencode/plugin/lessons.js)
+      kilo         session.created, chat.message, tool.execute.before (bash,
+                   edit, write), tool.execute.after (bash, edit, write, read),
+                   session.compacted, session.idle (.kilo/plugin/lessons.js)
     \b
     Example:
       echo '{"hook_event_name": "SessionStart", "session_id": "s1", "source": "startup",

@@ -21,6 +21,7 @@ from lessons_cli.harnesses import (
     wiring,
     wirings,
 )
+from lessons_cli.harnesses import opencode_files as plugins
 from lessons_cli.harnesses.spec import Wiring
 from lessons_core.containment import is_within, require_inside
 from lessons_core.errors import LessonsError
@@ -199,15 +200,20 @@ def init_command(
 
 
 def _install(root: Path, name: str, spec: Wiring) -> bool:
-    """Wire ``name``: entries in its settings file, or Cline's plugin file of its own."""
+    """Wire ``name``: entries in its settings file, or a plugin file of its own (Cline,
+    OpenCode, Kilo; Pi's extension is written by ``wiring``)."""
     if name == "cline":
         return cline_wiring.install(root, hook_command(name, root))
+    if name in plugins.HARNESSES:
+        return plugins.install(root, spec)
     return wiring.install(root, spec, hook_command(name, root))
 
 
 def _uninstall(root: Path, spec: Wiring) -> bool:
     if spec.harness == "cline":
         return cline_wiring.uninstall(root)
+    if spec.harness in plugins.HARNESSES:
+        return plugins.uninstall(root, spec)
     return wiring.uninstall(root, spec)
 
 

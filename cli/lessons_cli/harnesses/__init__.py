@@ -1,5 +1,6 @@
 """The harnesses lessons wires, one module each: ``claude_code``, ``codex``, ``gemini``,
-``cursor``, ``copilot``, ``qwen``, ``pi``, ``cline``.
+``cursor``, ``copilot``, ``qwen``, ``pi``, ``cline``, ``opencode`` and ``kilo`` (the last
+four answer a plugin or extension file of their own, not hook entries).
 
 Each harness module owns everything about its harness: the events it answers
 (``EVENTS``), the tools whose calls it reads (``TOOLS``), the wiring ``lessons init``
@@ -57,6 +58,8 @@ HARNESSES: dict[str, str] = {
     "qwen": "qwen",
     "pi": "pi",
     "cline": "cline",
+    "opencode": "opencode",
+    "kilo": "kilo",
 }
 
 
