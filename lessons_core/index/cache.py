@@ -21,7 +21,7 @@ A store of ``sampled_check_from`` files or more (config.json, default 5,000) is 
 in two parts per call: the folder's own stat data, which every added, removed or renamed
 file changes (lessons, git and most editors write by renaming a new file into place), and
 one window of ``WINDOW_FILES`` files, the next one on the next call. An edit in place of
-a file is then seen within as many calls as the store has windows (13 at 50,000 files)
+a file is then seen within as many calls as the store has windows (50 at 50,000 files)
 rather than on the next one; in exchange no call stats every file, and no process other
 than the hook's own is needed.
 
@@ -162,7 +162,7 @@ class Meta:
             if signature_of(os.fstat(fd)) != tuple(self.folder_stat):
                 return False
             first = window * WINDOW_FILES
-            names = self.names.split("\0")[first : first + WINDOW_FILES]
+            names = self.window_names(window)
             width = NUMBERS * 8
             stats = self.stats[first * width : (first + len(names)) * width]
             return pack(stat_numbers(fd, names)) == stats
@@ -170,6 +170,16 @@ class Meta:
             return False
         finally:
             os.close(fd)
+
+    def window_names(self, window: int) -> list[str]:
+        """The names of the files of ``window``, cut from the joined names at the offsets
+        the build kept (splitting all of them costs a large store more than the stats)."""
+        kept = self._part("windows", tuple) if self._reader is not None else None
+        if kept is not None and kept[0] == WINDOW_FILES and window + 1 < len(kept[1]):
+            start, end = kept[1][window], kept[1][window + 1]
+            return self.names[start:end].rstrip("\0").split("\0")
+        first = window * WINDOW_FILES
+        return self.names.split("\0")[first : first + WINDOW_FILES]
 
     def is_current(self, folder: str, scan: Scan | None = None) -> bool:
         """``is_fresh`` against ``scan`` (by default the folder now); False when the parts
@@ -221,7 +231,25 @@ def cached_index(
 
 # Files a call of a large store checks: a window's stats cost about what a small store's
 # whole check does (docs/performance.md).
-WINDOW_FILES = 4000
+WINDOW_FILES = 1000
+
+
+def window_offsets(names: str) -> tuple[int, ...]:
+    """Where each window of ``WINDOW_FILES`` names starts in ``names`` (joined by NULs),
+    and its end: window ``w`` is ``names[offsets[w]:offsets[w + 1]]``."""
+    offsets = [0]
+    at, count = 0, 0
+    while True:
+        at = names.find("\0", at)
+        if at < 0:
+            break
+        at += 1
+        count += 1
+        if count % WINDOW_FILES == 0:
+            offsets.append(at)
+    if offsets[-1] != len(names):
+        offsets.append(len(names))
+    return tuple(offsets)
 
 
 def _next_window(layout: Layout, files: int) -> int:
@@ -310,6 +338,7 @@ def _save(
     # Read by a rebuild only: larger shards, fewer pieces.
     writer.add_map("files", records, shard_bytes=FILES_SHARD_BYTES)
     writer.add_value("names", names)
+    writer.add_value("windows", (WINDOW_FILES, window_offsets(names)))
     writer.add_value("stats", stats)
     writer.add_value("racy", racy)
     header = (len(stats) // (NUMBERS * 8), tuple(folder_stat), len(racy), broken)

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import time
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -468,3 +469,26 @@ def test_a_window_marker_that_is_a_link_is_not_followed(
     marker.symlink_to(outside)
     assert len(rules(layout, sampled)) == 6
     assert outside.read_text() == "untouched"
+
+
+def test_window_offsets_cut_the_same_names_as_a_split(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A window's names, cut at the offsets a build keeps, are those splitting every name
+    would give, for the last, short window too."""
+    monkeypatch.setattr(index_cache, "WINDOW_FILES", 3)
+    names = [f"lesson-{n}.json" for n in range(8)]
+    joined = "\0".join(names)
+    offsets = index_cache.window_offsets(joined)
+    windows = [joined[a:b].rstrip("\0").split("\0") for a, b in pairwise(offsets)]
+    assert windows == [names[0:3], names[3:6], names[6:8]]
+
+
+def test_a_large_store_checks_a_window_without_splitting_every_name(
+    layout: Layout, write_lesson: WriteLesson, sampled: Config
+) -> None:
+    """The cache keeps where each window starts: a check reads its window's names from
+    there, the same names a split of all of them gives."""
+    write_six(layout, write_lesson)
+    assert len(rules(layout, sampled)) == 6
+    meta = index_cache.Meta.read(index_file.Reader(str(cache(layout))))
+    every = meta.names.split("\0")
+    assert [meta.window_names(w) for w in range(3)] == [every[0:2], every[2:4], every[4:6]]
