@@ -49,10 +49,10 @@ def test_quick_benchmark_prints_every_row() -> None:
                 graph,
                 kind,
             )
-    for kind in ("edit, own process", "command, own process"):
+    for kind in ("edit", "command"):
         assert any(line.split()[0] == "scoped" and f" {kind} " in line for line in lines), kind
     scoped = next(line for line in lines if line.startswith("scopes (corpus + a pack of 500"))
-    assert "regular edit, own process " in scoped
+    assert "regular edit " in scoped
     assert any(line.startswith("token replay (corpus): ") for line in lines)
     assert any(line.startswith("token replay (20 days, 12 lessons): ") for line in lines)
     corpus_days = "token replay (20 days, the corpus's lessons): "

@@ -239,7 +239,12 @@ def pack_store(layout: Layout, path: str) -> SourceStore:
     parts = [part for part in relative.split("/") if part not in ("", ".")]
     where = f"the repository {top}"
     fix = f'name a folder inside the repository in "packs" of {layout.config_file}'
-    if not parts or os.path.isabs(relative) or ".." in parts:
+    if not parts:
+        raise LessonsError(
+            f"pack '{path}' in {layout.config_file} names no folder (the repository's top "
+            "is the project's own store); name a folder inside the repository"
+        )
+    if os.path.isabs(relative) or ".." in parts:
         raise LeavesStore(path, os.path.normpath(os.path.join(top, relative)), where, fix)
     folder = os.path.join(top, *parts)
     leaving = leaving_part(os.path.join(folder, "lessons"), top)

@@ -88,6 +88,7 @@ def pi_project(tmp_path: Path) -> Iterator[PiProject]:
     yield from _served(PI, "Pi coding agent", lambda: make_pi_project(tmp_path))
 
 
+@pytest.fixture
 def cline_project(tmp_path: Path) -> Iterator[ClineProject]:
     """A git repo with two lessons, wired with `lessons init --cline`."""
     yield from _served(CLINE, "Cline CLI", lambda: make_cline_project(tmp_path))

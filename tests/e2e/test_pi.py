@@ -330,7 +330,7 @@ def test_without_lessons_installed_the_model_is_told_and_every_call_runs(
     pi_project.installed = False
     pi_project.fake.scenarios["open"] = QUIET_CALLS
     pi_project.pi("SCENARIO:open work")
-    assert "not installed on this machine" in _user_texts(pi_project.fake.requests[0])[-1]
+    assert "found no lessons to run" in _user_texts(pi_project.fake.requests[0])[-1]
     results = tool_results(pi_project.fake.requests[-1])
     assert len(results) == 3
     assert (pi_project.root / "released.txt").exists()

@@ -159,8 +159,9 @@ def test_after_compaction_the_rule_is_delivered_again(project: QwenProject) -> N
 
 
 def test_failed_calls_get_one_capture_nudge_each(project: QwenProject) -> None:
-    """PostToolUseFailure follows a failed edit and a command that exits non-zero: each
-    result carries one ready capture line, naming the file or the command."""
+    """PostToolUseFailure follows a failed edit and a command that exits non-zero: the
+    edit whose old text is not there is the work (no nudge); the command a lesson could
+    prevent (a script that is not there) carries one ready capture line."""
     fake = project.fake
     fake.scenarios["fail"] = [
         read_call(project.root),
@@ -171,10 +172,9 @@ def test_failed_calls_get_one_capture_nudge_each(project: QwenProject) -> None:
     project.qwen("SCENARIO:fail edit")
     results = tool_results(fake.requests[-1])
     nudged = [r for r in results if "/.lessons/run add " in r]
-    assert len(nudged) == 2
-    assert "--trigger-file src/app.py" in nudged[0]
-    assert "--trigger-cmd" in nudged[1]
-    assert "Exit Code: 127" in nudged[1]
+    assert len(nudged) == 1
+    assert "--trigger-cmd" in nudged[0]
+    assert "Exit Code: 127" in nudged[0]
 
 
 def test_the_agent_captures_a_lesson_with_the_line_the_nudge_gave(project: QwenProject) -> None:

@@ -60,11 +60,12 @@ def test_a_command_rule_is_refused_once(two_lessons: Layout) -> None:
 
 
 def test_a_failed_command_brings_a_capture_nudge(two_lessons: Layout) -> None:
-    """run_commands reports a failing command as ``success: false``: its PostToolUse
-    carries the capture line."""
+    """run_commands reports a failing command as ``success: false``: one a lesson could
+    prevent (a program that is not there) brings the capture line."""
     data = payload(H, "post_tool_use_run_commands", two_lessons.root)
     data["tool_input"] = {"commands": ["make deploy"]}
-    failed = {"query": "make deploy", "result": "", "error": "exit 2", "success": False}
+    missing = "bash: make: command not found"
+    failed = {"query": "make deploy", "result": "", "error": missing, "success": False}
     data["tool_response"] = {"output": [failed]}
     text, refused = _said(answer(H, data))
     assert not refused
