@@ -15,6 +15,8 @@ gives (``pyproject.toml``, ``package.json``, ``Cargo.toml``, ``go.mod``), read w
 
 from __future__ import annotations
 
+import os
+
 from lessons_core.fsutil import NotRegularFile, read_regular
 from lessons_core.hookjson import loads
 from lessons_core.matching.words import meaningful, tokens
@@ -53,7 +55,8 @@ def _path_like(word: str) -> bool:
 
 def project_names(layout: Layout) -> tuple[str, ...]:
     """The name words of the project at ``layout.root`` (see the module docstring)."""
-    names = [layout.root.name]
+    # Strings, not ``layout.root``: pathlib is needed nowhere else on a prompt's path.
+    names = [os.path.basename(os.path.normpath(layout.top))]
     for manifest, sections in _TOML_NAMES.items():
         names.append(_toml_name(_text(layout, manifest), sections))
     names.append(_package_json_name(_text(layout, "package.json")))
@@ -64,7 +67,7 @@ def project_names(layout: Layout) -> tuple[str, ...]:
 
 def _text(layout: Layout, name: str) -> str:
     try:
-        data = read_regular(layout.root / name)  # never through a link
+        data = read_regular(os.path.join(layout.top, name))  # never through a link
     except (NotRegularFile, OSError):
         return ""
     return data[:_MANIFEST_BYTES].decode("utf-8", "replace")
