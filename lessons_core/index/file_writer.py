@@ -12,6 +12,7 @@ from __future__ import annotations
 import marshal
 import sys
 import zlib
+from typing import TYPE_CHECKING
 
 from lessons_core.index import file_format
 from lessons_core.index.entries import LESSON_COLUMNS
@@ -23,7 +24,6 @@ from lessons_core.index.file_format import (
     SMALL_BYTES,
 )
 
-TYPE_CHECKING = False  # typing costs a rebuilding hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
     from typing import Any

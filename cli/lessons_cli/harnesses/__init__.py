@@ -23,8 +23,8 @@ of them imports click, typing, re or pathlib at module level (docs/performance.m
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
     from typing import Any, Protocol
 
