@@ -8,11 +8,10 @@ maps it to exit code 1 in one place; anything else escaping is a bug.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeAlias
 
 if TYPE_CHECKING:
     from os import PathLike
-    from typing import TypeAlias
 
     # A path as the file functions take it (lessons_core.fsutil uses it too).
     StrPath: TypeAlias = "str | PathLike[str]"

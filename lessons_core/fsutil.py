@@ -14,7 +14,7 @@ import os
 import stat
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 from lessons_core.containment import LeavesRepo, is_within, leaving_part
 from lessons_core.errors import InvalidLessonFile, LessonsError
@@ -22,7 +22,6 @@ from lessons_core.errors import InvalidLessonFile, LessonsError
 if TYPE_CHECKING:
     from pathlib import Path
     from types import TracebackType
-    from typing import BinaryIO
 
     from lessons_core.errors import StrPath
 

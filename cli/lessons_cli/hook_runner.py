@@ -12,17 +12,13 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import TYPE_CHECKING
+from typing import BinaryIO
 
 from lessons_cli.harnesses import MAX_PAYLOAD_BYTES
 from lessons_cli.harnesses import harness as harness_module
 from lessons_core import fsutil
 from lessons_core.store.config import load_config
 from lessons_core.store.layout import Layout, contained, find_root
-
-if TYPE_CHECKING:
-    from typing import BinaryIO
-
 
 # A hook's lock waits together end this long after it starts, well under every harness's
 # hook timeout (10 s and more): then the hook serves without what it could not lock

@@ -37,7 +37,7 @@ one bad trigger never stops recall: its lesson keeps its other triggers.
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from lessons_core.index.entries import (
     CommandEntry,
@@ -69,7 +69,6 @@ from lessons_core.matching.words import meaningful, tokens
 if TYPE_CHECKING:  # the model module is not needed to query an index, only to build one
     from collections import Counter
     from collections.abc import Callable, Iterable, Sequence
-    from typing import Any, TypeVar
 
     from lessons_core.matching.command_plans import Plan as CommandPlan
     from lessons_core.matching.commands import CommandPattern

@@ -42,7 +42,7 @@ import os
 import stat
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from lessons_core.errors import InvalidLessonFile, LessonsError
 from lessons_core.fsutil import (
@@ -69,7 +69,6 @@ from lessons_core.store.layout import CHECK_WINDOW, INDEX_CACHE, INDEX_LOCK
 
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Any, TypeAlias
 
     from lessons_core.errors import InvalidLessonFile
     from lessons_core.index.entries import RecallIndex

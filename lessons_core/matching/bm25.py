@@ -12,11 +12,10 @@ scores are bit for bit equal (``tests/recall/test_bm25.py`` checks it on the rea
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeAlias
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
-    from typing import TypeAlias
 
     # Plain data only (marshal-able): idf per term, postings
     # ``term -> ((doc, tf, doc length), ...)``, document lengths, average length; the

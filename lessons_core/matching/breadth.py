@@ -24,7 +24,7 @@ one flag per trigger entry, so a query pays nothing.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from lessons_core.matching import thresholds
 from lessons_core.matching.commands import compile_command
@@ -33,7 +33,6 @@ from lessons_core.matching.globs import has_glob_chars
 from lessons_core.matching.regex_literals import required_run
 
 if TYPE_CHECKING:
-    from typing import Protocol
 
     class Triggers(Protocol):
         """A lesson's triggers as judging them needs them (``store.model.Triggers`` is

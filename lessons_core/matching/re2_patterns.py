@@ -7,10 +7,7 @@ is a plain dict, emptied when it is full.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from typing import Any
+from typing import Any
 
 # More distinct patterns than a store carries in a long session's worth of calls.
 MAX_CACHED = 4096

@@ -27,7 +27,7 @@ pathspec unless the cached index must be rebuilt.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypeAlias
 
 from lessons_core.fsutil import note
 from lessons_core.index.cache import cached_index, rebuilt_index
@@ -51,7 +51,6 @@ from lessons_core.recall.types import (
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
-    from typing import TypeAlias
 
     from lessons_core.index.entries import (
         CommandEntry,

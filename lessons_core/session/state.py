@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 from lessons_core.errors import LessonsError
 from lessons_core.fsutil import atomic_write, locked, note, open_regular, unlink_if_there
@@ -34,7 +34,6 @@ from lessons_core.store.layout import SESSIONS
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
-    from typing import BinaryIO
 
     from lessons_core.session.action import ActionId
     from lessons_core.session.failure_history import History

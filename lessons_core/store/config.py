@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
 from lessons_core.errors import InvalidLessonFile, quoted
 from lessons_core.fsutil import read_store_file
 
 if TYPE_CHECKING:
-    from typing import Any, TypeAlias
-
     from lessons_core.errors import StrPath
 
     # A setting's problem: (its key, None for the whole file; what is wrong; the kind of

@@ -11,7 +11,7 @@ module level that a hook does not need (docs/performance.md): what a tool call t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lessons_core.delivery import actions
 from lessons_core.delivery import deliver as delivery
@@ -19,7 +19,6 @@ from lessons_core.delivery.deliver import ToolAction
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
-    from typing import Any
 
     from lessons_core.delivery.deliver import Notice
     from lessons_core.store.config import Config

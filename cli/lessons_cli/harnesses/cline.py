@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import shlex
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lessons_cli.harnesses import claude_protocol as protocol
 from lessons_cli.harnesses.spec import HookEvent, Wiring, any_of
@@ -32,8 +32,6 @@ from lessons_core.delivery import deliver as delivery
 from lessons_core.delivery.deliver import CONTEXT, GATE, HookCall, ToolAction
 
 if TYPE_CHECKING:
-    from typing import Any
-
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
 

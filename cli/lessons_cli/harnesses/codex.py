@@ -23,7 +23,7 @@ then refuses the next attempt from ``PreToolUse``. No hook fires after a failed
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lessons_cli.harnesses import claude_protocol as protocol
 from lessons_cli.harnesses import codex_exits, codex_patches
@@ -32,8 +32,6 @@ from lessons_core.delivery import deliver as delivery
 from lessons_core.delivery.deliver import ToolAction
 
 if TYPE_CHECKING:
-    from typing import Any
-
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
 

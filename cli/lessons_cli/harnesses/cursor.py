@@ -18,7 +18,7 @@ recorded from the client (it cannot run offline).
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lessons_cli.harnesses import claude_protocol as protocol
 from lessons_cli.harnesses.spec import HookEvent, Wiring, any_of
@@ -27,8 +27,6 @@ from lessons_core.delivery import deliver as delivery
 from lessons_core.delivery.deliver import CONTEXT, GATE, HookCall, Notice, ToolAction
 
 if TYPE_CHECKING:
-    from typing import Any
-
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
 

@@ -38,7 +38,7 @@ Payloads recorded from the real client are kept in tests/fixtures/gemini/.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lessons_cli.harnesses import claude_protocol as protocol
 from lessons_cli.harnesses.spec import HookEvent, Wiring, anchored
@@ -48,8 +48,6 @@ from lessons_core.fsutil import open_payload_file
 from lessons_core.recall.render import bracket_fence
 
 if TYPE_CHECKING:
-    from typing import Any
-
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
 

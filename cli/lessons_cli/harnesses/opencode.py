@@ -29,7 +29,7 @@ from the real client are kept in tests/fixtures/opencode/.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lessons_cli.harnesses import claude_protocol as protocol
 from lessons_cli.harnesses.spec import HookEvent, Wiring, anchored
@@ -37,8 +37,6 @@ from lessons_core.delivery.deliver import CONTEXT, GATE, HookCall, ToolAction
 from lessons_core.session import state as sessions
 
 if TYPE_CHECKING:
-    from typing import Any
-
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
 

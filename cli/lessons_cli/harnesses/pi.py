@@ -30,7 +30,7 @@ What Pi 0.73.1 does with them (tests/e2e/test_pi.py):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lessons_cli.harnesses import claude_protocol as protocol
 from lessons_cli.harnesses.spec import HookEvent, Wiring, anchored
@@ -38,8 +38,6 @@ from lessons_core.delivery import deliver as delivery
 from lessons_core.delivery.deliver import CONTEXT, GATE, HookCall, ToolAction
 
 if TYPE_CHECKING:
-    from typing import Any
-
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
 

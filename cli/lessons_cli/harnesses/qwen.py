@@ -17,7 +17,7 @@ from the real client are kept in tests/fixtures/qwen/.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lessons_cli.harnesses import claude_protocol as protocol
 from lessons_cli.harnesses.spec import HookEvent, Wiring, anchored
@@ -25,8 +25,6 @@ from lessons_core.delivery.deliver import CONTEXT, GATE, HookCall
 from lessons_core.recall.render import bracket_fence
 
 if TYPE_CHECKING:
-    from typing import Any
-
     from lessons_core.delivery.deliver import ToolAction
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout

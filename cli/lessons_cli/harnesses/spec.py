@@ -8,10 +8,7 @@ into settings files is ``lessons_cli.harnesses.wiring``.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, NamedTuple
-
-if TYPE_CHECKING:
-    from typing import Any
+from typing import Any, NamedTuple
 
 
 class HookEvent(NamedTuple):
