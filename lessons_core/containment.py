@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import os
 import stat
+from typing import TYPE_CHECKING
 
 from lessons_core.errors import LessonsError
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from lessons_core.errors import StrPath
 

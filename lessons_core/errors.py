@@ -7,10 +7,11 @@ maps it to exit code 1 in one place; anything else escaping is a bug.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing costs a hook ~8 ms to import: lessons_core.records
+from pathlib import Path
+from typing import TYPE_CHECKING, TypeAlias
+
 if TYPE_CHECKING:
     from os import PathLike
-    from typing import TypeAlias
 
     # A path as the file functions take it (lessons_core.fsutil uses it too).
     StrPath: TypeAlias = "str | PathLike[str]"
@@ -61,8 +62,6 @@ class InvalidLessonFile(LessonsError):
     def __init__(
         self, path: StrPath, problem: str, key: str | None = None, kind: str = "invalid-value"
     ) -> None:
-        from pathlib import Path  # here, not above: the hook path does without pathlib
-
         self.path: Path = Path(path)
         self.problem = problem
         self.key = key

@@ -7,21 +7,21 @@ what it points at (outside the repo, or a FIFO that would block a hook forever).
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import fcntl
 import os
 import stat
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, BinaryIO
 
 from lessons_core.containment import LeavesRepo, is_within, leaving_part
 from lessons_core.errors import InvalidLessonFile, LessonsError
 
-# The hook writes session files and takes locks through this module on every call, so it
-# imports neither pathlib nor typing nor contextlib (~8 ms each, with what they pull in):
-# paths are strings or path objects, used through os.
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
     from types import TracebackType
-    from typing import BinaryIO
 
     from lessons_core.errors import StrPath
 
@@ -78,9 +78,9 @@ def atomic_write(
     """Write ``data`` to ``path`` via a temp file and ``os.replace``.
 
     Readers see the old file or the new one, never a mix, whenever a process dies. With
-    ``durable`` the data also reaches the disk before the rename (an ``fsync``, ~5 ms on
-    a VM), so a power cut cannot leave an empty file under the name either; state that is
-    rebuilt or harmlessly forgotten (sessions, the index cache) can skip that.
+    ``durable`` the data also reaches the disk before the rename (an ``fsync``), so a power cut
+    cannot leave an empty file under the name either; state that is rebuilt or harmlessly
+    forgotten (sessions, the index cache) can skip that.
     """
     tmp = _write_temp(path, data, durable=durable, mode=mode)
     try:
@@ -230,7 +230,6 @@ def output_target(path: Path, root: Path) -> Path:
     """Where to write a file the user named (``export --output``, ``report --html``): one
     named in the repo goes where ``write_target`` says (every part of it inside the
     repo); one named outside the repo is the user's own choice and is written as named."""
-    from pathlib import Path  # writes outside the hook path only
 
     absolute = Path(os.path.abspath(path))
     if is_within(str(absolute), os.path.abspath(root)):
@@ -245,7 +244,6 @@ def write_target(path: Path, root: Path) -> Path:
     copy), so the write goes through to the target. A path any part of which leads out of
     ``root`` (``.claude -> ~/.claude``, or the file itself) is refused (``LeavesRepo``).
     """
-    from pathlib import Path  # writes outside the hook path only
 
     found = leaving_part(path, root)
     if found is not None:
@@ -261,11 +259,11 @@ def write_target(path: Path, root: Path) -> Path:
 # as long as it likes, so no wait is unbounded: a command gives up after
 # ``LOCK_WAIT_SECONDS`` with an error naming the lock file, and a hook sets a deadline for
 # all its waits together (``set_deadline``), well under any harness's hook timeout: with
-# ``MIN_LOCK_WAIT_SECONDS`` for each of its few locks, 2 s plus 0.5 s a lock at most.
+# ``MIN_LOCK_WAIT_SECONDS`` for each of its few locks.
 LOCK_WAIT_SECONDS = 15.0
 _deadline: list[float] = []  # the hook's deadline (time.monotonic), when one is set
-# Past the deadline, each lock is still waited for this long: a session's lock is held for
-# a millisecond, and a hook that gave up on a slow index build (on a loaded machine) still
+# Past the deadline, each lock is still waited for this long: a session's lock is held
+# briefly, and a hook that gave up on a slow index build (on a loaded machine) still
 # records what it shows, so parallel hooks do not show one rule twice.
 MIN_LOCK_WAIT_SECONDS = 0.5
 
@@ -273,7 +271,6 @@ MIN_LOCK_WAIT_SECONDS = 0.5
 def set_deadline(seconds: float | None) -> None:
     """Bound every lock wait of this process from now on to ``seconds`` in total (None:
     each to ``LOCK_WAIT_SECONDS`` again)."""
-    import time
 
     _deadline[:] = [] if seconds is None else [time.monotonic() + seconds]
 
@@ -306,14 +303,12 @@ def note(problem: BaseException) -> None:
 
 def _flock(fd: int, path: StrPath) -> None:
     """An exclusive ``flock`` on ``fd``, waited for within the bound (``LockBusy``)."""
-    import fcntl
 
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         return
     except BlockingIOError:
         pass
-    import time
 
     start = time.monotonic()
     until = start + LOCK_WAIT_SECONDS
@@ -364,10 +359,9 @@ class locked:  # used like the function it was: ``with locked(path):``
                     "(lessons creates its own lock files)"
                 )
             if mode & 0o077:
-                try:
+                # Another user's file cannot be changed: the wait is bounded anyway.
+                with contextlib.suppress(PermissionError):
                     os.fchmod(fd, 0o600)
-                except PermissionError:  # another user's file: the wait is bounded anyway
-                    mode = 0  # (no contextlib on the hook path)
             _flock(fd, self._path)
         except BaseException:
             os.close(fd)
@@ -380,8 +374,6 @@ class locked:  # used like the function it was: ``with locked(path):``
         error: BaseException | None,
         trace: TracebackType | None,
     ) -> None:
-        import fcntl
-
         fd, self._fd = self._fd, -1
         try:
             fcntl.flock(fd, fcntl.LOCK_UN)

@@ -97,8 +97,6 @@ LAYERS: tuple[frozenset[str], ...] = (
         {
             "lessons_core",
             "errors",
-            "records",
-            "hookjson",
             "platforms",
             "workflow_commands",
         }

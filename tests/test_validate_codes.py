@@ -213,6 +213,17 @@ def test_l011_names_each_bad_setting_and_recall_keeps_the_others(tmp_path: Path)
     assert load_config(layout.config_path) == Config(max_prompt_matches=1)
 
 
+def test_a_config_holding_nan_is_not_json(tmp_path: Path) -> None:
+    """NaN is not JSON: config.json holding it is reported unparsable, as any other file
+    of the store, and recall runs with the defaults."""
+    layout = make_project(tmp_path)
+    layout.config_path.write_text('{"max_tokens": NaN}\n')
+    assert "not valid JSON" in next(
+        f.message for f in validate(layout).findings if f.code == "L011"
+    )
+    assert load_config(layout.config_path) == Config()
+
+
 def test_l012_fires_on_a_keyword_that_can_never_fire(tmp_path: Path) -> None:
     """A keyword without letters or digits is L012."""
     layout = make_project(tmp_path)

@@ -15,7 +15,7 @@ site's setup after all, as a plain start would have, and look for it again: the 
 pays for site only when it needs it.
 
 A hook allocates its modules' objects once and exits: the cyclic collector's passes over
-them while they are imported (about fifteen on an edit, ~1.5 ms) free nothing. For a
+them while they are imported (about fifteen on an edit) free nothing. For a
 hook, the first generation's threshold is raised so that they do not run; a long call (a
 rebuild of a large store) still collects, every ``HOOK_GC_THRESHOLD`` allocations.
 """
@@ -25,8 +25,8 @@ from __future__ import annotations
 import gc
 import os
 import sys
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from importlib.machinery import ModuleSpec
@@ -64,7 +64,7 @@ if not __package__:
             if path is not None or name in sys.stdlib_module_names:
                 return None
             sys.meta_path.remove(_SiteOnMiss)
-            import site
+            import site  # noqa: PLC0415 (site runs on a miss only)
 
             site.main()
             for finder in sys.meta_path:

@@ -9,21 +9,16 @@ used: no output, and one log line when the log's own folder stays inside the rep
 
 from __future__ import annotations
 
+import json
 import os
 import sys
+from typing import BinaryIO
 
 from lessons_cli.harnesses import MAX_PAYLOAD_BYTES
 from lessons_cli.harnesses import harness as harness_module
-from lessons_core import fsutil, hookjson
+from lessons_core import fsutil
 from lessons_core.store.config import load_config
 from lessons_core.store.layout import Layout, contained, find_root
-
-# Every import here is paid on every tool call: typing, pathlib, json, contextlib and
-# importlib are left out (about 8, 8, 6, 1 and 1 ms on a 2-core VM; lessons_core.records).
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import BinaryIO
-
 
 # A hook's lock waits together end this long after it starts, well under every harness's
 # hook timeout (10 s and more): then the hook serves without what it could not lock
@@ -50,7 +45,7 @@ def _run(harness: str, stdin: BinaryIO | None, stdout: BinaryIO | None) -> int:
     try:
         raw = _read_input(stdin or sys.stdin.buffer)
         adapter = harness_module(harness)
-        payload = hookjson.loads(raw)
+        payload = json.loads(raw)
         if not isinstance(payload, dict):
             raise ValueError("hook input is not a JSON object")
         # Copilot's payloads name no event: its adapter reads it from their fields.
@@ -63,7 +58,11 @@ def _run(harness: str, stdin: BinaryIO | None, stdout: BinaryIO | None) -> int:
         # only where the log itself stays inside: see log_failure).
         layout = contained(Layout(root))
         answer = adapter.handle(layout, payload, load_config(layout.config_file))
-        output = hookjson.dumps(answer).encode() if answer else b""
+        output = (
+            json.dumps(answer, ensure_ascii=False, separators=(",", ":")).encode()
+            if answer
+            else b""
+        )
         if fsutil.NOTED:  # served, around a store it could not write or lock: say so
             _log(root, harness, event, fsutil.NOTED)
     except Exception as err:
@@ -90,7 +89,7 @@ def _read_input(stream: BinaryIO) -> bytes:
 def _log(root: str | None, harness: str, event: str, problems: list[BaseException]) -> None:
     """One line in the hook's log per problem; never raises."""
     try:
-        from lessons_core.delivery.hooklog import log_failure  # only then: it masks secrets
+        from lessons_core.delivery.hooklog import log_failure  # noqa: PLC0415 (heavy: secret patterns)
 
         where = root or find_root(os.getcwd())
         if where is None:

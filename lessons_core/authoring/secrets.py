@@ -6,14 +6,16 @@ not name: passwords on command lines and in words, provider tokens detect-secret
 not know, and credentials hidden by format characters, spaces or base64. Its entropy
 detectors are left out: they fire on ordinary identifiers and would refuse honest rules.
 ``mask_secrets`` uses a small set of patterns because it runs in the hook, where importing
-detect-secrets would cost ~80 ms; ``mask_thoroughly`` adds ``secret_shapes`` for the
-telemetry log, which is only written when telemetry is on.
+detect-secrets would cost more than the hook itself; ``mask_thoroughly`` adds
+``secret_shapes`` for the telemetry log, which is only written when telemetry is on.
 """
 
 from __future__ import annotations
 
 import re
 from typing import Any, NamedTuple
+
+from lessons_core.authoring import secret_shapes
 
 _ENTROPY_PLUGINS = frozenset({"Base64HighEntropyString", "HexHighEntropyString"})
 
@@ -30,12 +32,10 @@ def find_secrets(fields: dict[str, str]) -> list[SecretFinding]:
 
 def find_secrets_in(batch: list[dict[str, str]]) -> list[list[SecretFinding]]:
     """``find_secrets`` for each of many field sets at once (setting detect-secrets up
-    costs about 2 ms, more than scanning a lesson)."""
-    from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
-    from detect_secrets.core.scan import scan_line
-    from detect_secrets.settings import transient_settings
-
-    from lessons_core.authoring import secret_shapes
+    costs more than scanning a lesson)."""
+    from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class  # noqa: PLC0415 (heavy: detect-secrets)
+    from detect_secrets.core.scan import scan_line  # noqa: PLC0415 (heavy: detect-secrets)
+    from detect_secrets.settings import transient_settings  # noqa: PLC0415 (heavy: detect-secrets)
 
     detectors: list[Any] = list(get_mapping_from_secret_type_to_class().values())
     plugins: list[dict[str, str]] = [
@@ -123,6 +123,5 @@ def mask_thoroughly(text: str) -> str:
     """``secret_shapes.mask`` after ``mask_secrets``: also passwords on command lines and
     in words, and credentials split, hidden by format characters or base64-encoded. Costs
     more than ``mask_secrets``, so only the opt-in telemetry log uses it."""
-    from lessons_core.authoring import secret_shapes
 
     return secret_shapes.mask(mask_secrets(text))

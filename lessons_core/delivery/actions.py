@@ -11,12 +11,12 @@ dropped.
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from lessons_core.delivery.deliver import ToolAction
 from lessons_core.matching.glob_match import MAX_NAME_CHARS, MAX_PATH_CHARS
 from lessons_core.store.layout import repo_relative
 
-TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
@@ -125,8 +125,7 @@ def running(layout: Layout, cwd: str | None, command: object) -> ToolAction:
 
 def _effects(command: str) -> ShellFiles:
     """The paths ``command`` reads and writes, as written in it, and the literal text it
-    writes into them; imported by shell calls only (each module costs a hook about a
-    millisecond)."""
-    from lessons_core.matching.shell_files import shell_file_effects
+    writes into them."""
+    from lessons_core.matching.shell_files import shell_file_effects  # noqa: PLC0415 (commands only: large tables)
 
     return shell_file_effects(command)

@@ -18,7 +18,11 @@ most lessons (what the agent can look up with ``lessons query``), in the same bu
 from __future__ import annotations
 
 from itertools import islice
+from typing import TYPE_CHECKING, NamedTuple
 
+from lessons_core.fsutil import note
+from lessons_core.index.cache import cached_index, rebuilt_index
+from lessons_core.index.file_format import CorruptIndex
 from lessons_core.recall.render import (
     CLOSE,
     FRAME_TOKENS,
@@ -30,10 +34,11 @@ from lessons_core.recall.render import (
     neutralise,
     notice,
 )
+from lessons_core.recall.scopes import other_sources, source_index
 from lessons_core.recall.types import Hit
-from lessons_core.records import NamedTuple
+from lessons_core.session import state as sessions
+from lessons_core.store.layout import lessons_command
 
-TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
@@ -141,8 +146,6 @@ def pack_always_hits(layout: Layout, config: Config) -> list[Hit]:
     pack that cannot be read is noted and left out."""
     if not config.packs:
         return []
-    from lessons_core.fsutil import note
-    from lessons_core.recall.scopes import other_sources, source_index
 
     hits: list[Hit] = []
     for store in other_sources(layout, config):
@@ -165,10 +168,6 @@ def at_session_start(layout: Layout, key: str, config: Config) -> str | None:
     claimed in it so no trigger repeats one of its lessons; None when there is nothing."""
     if config.always_max_tokens <= 0:
         return None
-    from lessons_core.index.cache import cached_index, rebuilt_index
-    from lessons_core.index.file_format import CorruptIndex
-    from lessons_core.session import state as sessions
-    from lessons_core.store.layout import lessons_command
 
     budget, topics = config.always_max_tokens, config.session_topics
     lessons = lessons_command(layout)

@@ -21,6 +21,8 @@ one line in the hook's log; one broken lesson never silences the others.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from lessons_core.delivery.hooklog import log_failure
 from lessons_core.matching.forbid import (
     MAX_QUOTED_CHARS,
@@ -31,7 +33,6 @@ from lessons_core.matching.forbid import (
 from lessons_core.recall.printable import inert
 from lessons_core.recall.render import fence, inert_line
 
-TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
     from collections.abc import Sequence
 

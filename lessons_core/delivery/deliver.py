@@ -27,15 +27,19 @@ of a file lesson's ``forbid`` pattern), decided at one point in ``before_action`
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, NamedTuple
+
+from lessons_core.matching.pure_reads import is_pure_read_command
+from lessons_core.recall.prompt_terms import project_names
 from lessons_core.recall.rank import recall
+from lessons_core.recall.render import HEADER, block_header, estimate_tokens, hit_line, render_block
 from lessons_core.recall.types import MAX_PROMPT_CHARS, Allowance, RecallRequest
-from lessons_core.records import NamedTuple
 from lessons_core.session import evidence
 from lessons_core.session import state as sessions
-from lessons_core.session.action import call_digest, digest
+from lessons_core.session.action import call_digest, digest, logged_identity, precise
+from lessons_core.session.failure_history import due
 from lessons_core.store.layout import lessons_command
 
-TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
@@ -259,7 +263,7 @@ def _binding(
 ) -> tuple[str, tuple[str, ...]] | None:
     """The refusal the binding rules among ``found`` make of ``action`` and the ids of
     its rules, if any; imported only by a call that matched one (``Recall.binding``)."""
-    from lessons_core.delivery.binding import refusal
+    from lessons_core.delivery.binding import refusal  # noqa: PLC0415 (heavy: secret patterns)
 
     return refusal(layout, found.binding, action.added, action.command is not None)
 
@@ -285,7 +289,6 @@ def _recurrence_due(state: SessionState) -> bool:
     session with failures imports the history to find out."""
     if not state.failures:
         return False
-    from lessons_core.session.failure_history import due
 
     return due(state.failures)
 
@@ -296,8 +299,7 @@ def _recurrence_gate(
     """The recurrence gate due for ``action`` (``feedback.recurrence``), refusing the call
     ``mark`` names, if any. Only a session whose failure history holds a due recurrence
     (``_recurrence_due``) imports more to find out."""
-    from lessons_core.feedback.recurrence import recurrence_gate
-    from lessons_core.recall.render import render_block
+    from lessons_core.feedback.recurrence import recurrence_gate  # noqa: PLC0415 (heavy: secret patterns)
 
     found = recurrence_gate(layout, session, action.files, action.command, config, gate=mark)
     if found is None:
@@ -347,9 +349,7 @@ def _speaks(hit: Hit, action: ToolAction, pure: bool) -> bool:
 
 
 def _pure_read(command: str) -> bool:
-    """``is_pure_read_command``, imported by shell calls only: each module costs a hook
-    about a millisecond, and most calls are edits (rendering is imported late too)."""
-    from lessons_core.matching.pure_reads import is_pure_read_command
+    """Whether ``command`` only reads (``is_pure_read_command``)."""
 
     return is_pure_read_command(command)
 
@@ -367,8 +367,7 @@ def on_prompt(
     prompt = prompt[:MAX_PROMPT_CHARS]  # all that recall reads of it, the cues too
     if not prompt.strip():
         return None
-    from lessons_core.recall.prompt_files import named_files
-    from lessons_core.recall.prompt_terms import project_names
+    from lessons_core.recall.prompt_files import named_files  # noqa: PLC0415 (a prompt's only: subprocess)
 
     named = named_files(layout, prompt)
     request = RecallRequest(prompt=prompt, named=named, project=project_names(layout))
@@ -385,7 +384,7 @@ def on_prompt(
 def _related(failed: list[str], worked: list[str]) -> bool:
     """``feedback.fixes.related``, imported only for a command right after one that
     failed."""
-    from lessons_core.feedback.fixes import related
+    from lessons_core.feedback.fixes import related  # noqa: PLC0415 (after a failure only)
 
     return related(failed, worked)
 
@@ -393,7 +392,7 @@ def _related(failed: list[str], worked: list[str]) -> bool:
 def _corrects(prompt: str) -> tuple[tuple[str, ...], str] | None:
     """``feedback.corrections.find_correction``: its cues and excerpt, imported only for
     a prompt right after an action."""
-    from lessons_core.feedback.corrections import find_correction
+    from lessons_core.feedback.corrections import find_correction  # noqa: PLC0415 (prompts only)
 
     found = find_correction(prompt)
     return (found.cues, found.excerpt) if found is not None else None
@@ -431,7 +430,6 @@ def claim_and_render(
         if forget:
             session.claim([], forget=forget)
         return None
-    from lessons_core.recall.render import HEADER, render_block
 
     ids = [hit.lesson_id for hit in hits]
     broad = frozenset(hit.lesson_id for hit in hits if hit.broad)
@@ -456,7 +454,6 @@ def _budgeted(chosen: Recall) -> int:
     lines of the rules it holds back, not those about the very file or command touched
     (``Hit.pinned``), which speak whatever it has left. The frame is not counted: a block
     of pinned rules alone would otherwise spend the budget its folder rules need."""
-    from lessons_core.recall.render import estimate_tokens, hit_line
 
     lines = chosen.lines if len(chosen.lines) == len(chosen.hits) else [*map(hit_line, chosen.hits)]
     return sum(
@@ -475,7 +472,6 @@ def after_success(
     state = known if known is not None else sessions.load(layout, key)
     if action.is_empty or not state.failures:
         return
-    from lessons_core.session.action import precise
 
     found = precise(action.files, action.command)
     if found is not None:
@@ -494,7 +490,7 @@ def record_failure(
     """Log a failed call, with its error class and its action's identity (telemetry
     only)."""
     if config.telemetry and not action.is_empty:
-        from lessons_core.telemetry import log as telemetry
+        from lessons_core.telemetry import log as telemetry  # noqa: PLC0415 (heavy: orjson)
 
         telemetry.record_failure(
             layout,
@@ -514,7 +510,6 @@ def block_frame(layout: Layout, config: Config, state: SessionState) -> str:
     the launcher."""
     if config.session_note and state.noted:
         return ""
-    from lessons_core.recall.render import block_header
 
     return block_header(lessons_command(layout), noted=False)
 
@@ -545,15 +540,12 @@ def _log_recall(
     # Imported only when on: a hook with telemetry off pays nothing for it.
     if not config.telemetry:
         return
-    from lessons_core.recall.render import estimate_tokens
-    from lessons_core.telemetry import log as telemetry
+    from lessons_core.telemetry import log as telemetry  # noqa: PLC0415 (heavy: orjson)
 
     identity = call = ""
     if action is None:
         key, about = telemetry.PROMPT_KEY, telemetry.ABOUT_PROMPT
     else:
-        from lessons_core.session.action import logged_identity
-
         about = telemetry.ABOUT_FILES if action.files else telemetry.ABOUT_COMMAND
         key = action.key
         identity = logged_identity(action.files, action.command)
@@ -587,7 +579,7 @@ def session_start(layout: Layout, key: str, source: str, config: Config) -> str 
         sessions.prune_stale(layout)
     if source not in NOTE_SOURCES:
         return None
-    from lessons_core.delivery.always import at_session_start
+    from lessons_core.delivery.always import at_session_start  # noqa: PLC0415 (a session start's only)
 
     parts = (
         session_note(layout) if config.session_note else None,
@@ -617,7 +609,7 @@ def with_due(
         due, held = session.take_pending(noted=config.session_note)
     note = always = None
     if due:
-        from lessons_core.delivery.always import at_session_start
+        from lessons_core.delivery.always import at_session_start  # noqa: PLC0415 (a session start's only)
 
         note = session_note(layout) if config.session_note else None
         always = at_session_start(layout, key, config)

@@ -10,13 +10,14 @@ reaches the agent.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from lessons_core.authoring.secrets import mask_secrets
 from lessons_core.delivery.deliver import GATE_PREFIX, ToolAction, record_failure
 from lessons_core.feedback import recurrence
 from lessons_core.feedback.failures import capture_line
 from lessons_core.session import state as sessions
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from lessons_core.session.action import ActionId
     from lessons_core.session.state import SessionState
@@ -83,7 +84,7 @@ def nudge_for(layout: Layout, counted: recurrence.Counted) -> str | None:
     uncovered = counted.verdict == recurrence.UNCOVERED
     if not uncovered and (counted.verdict == recurrence.COVERED or not counted.nudge):
         return None
-    from lessons_core.feedback.proposals import breadth_judge
+    from lessons_core.feedback.proposals import breadth_judge  # noqa: PLC0415 (heavy: pathspec, RE2)
 
     if not breadth_judge(layout)(counted.action):
         return None
@@ -121,6 +122,6 @@ def _refused_by_lessons(error: str) -> bool:
     import: it loads the feedback package anyway)."""
     if GATE_PREFIX in error:
         return True
-    from lessons_core.delivery.binding import ENFORCE_HEAD, FORBID_HEAD
+    from lessons_core.delivery.binding import ENFORCE_HEAD, FORBID_HEAD  # noqa: PLC0415 (heavy: secret patterns)
 
     return ENFORCE_HEAD in error or FORBID_HEAD in error

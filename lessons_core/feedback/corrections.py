@@ -31,9 +31,9 @@ therefore only take a correction as evidence when it follows an action of the ag
 
 from __future__ import annotations
 
-from lessons_core.records import NamedTuple
+import re
+from typing import TYPE_CHECKING, NamedTuple
 
-TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
     import re
 
@@ -70,7 +70,7 @@ _NOT_CUES = (
 # (cue, anchors, pattern): the cue is what a caller reports, in the language it was found
 # in; every text the pattern matches holds one of the anchors once lowercased, so a prompt
 # holding none of a cue's anchors skips its pattern, and one holding no anchor at all never
-# compiles a pattern (compiling them all costs a prompt hook about 15 ms).
+# compiles a pattern (compiling them all costs a prompt hook more than the rest of it).
 _CUES: tuple[tuple[str, tuple[str, ...], str], ...] = (
     # English
     ("no", ("no", "nah"), _START + r"(?:no+|nope|nah)(?:" + _END + r"|(?=\s+no\b))"),
@@ -272,6 +272,5 @@ DOTALL = 16
 def _re(source: str, flags: int = 0) -> re.Pattern[str]:
     """``source`` compiled, by re's own cache; ``re`` is loaded by the first prompt that
     holds an anchor, never by one that does not (most prompts)."""
-    import re
 
     return re.compile(source, flags)

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import re
 import shlex
+from typing import TYPE_CHECKING
 
 from lessons_core.feedback.fixes import WRONG_CALL_PHRASES
 from lessons_core.store.layout import lessons_command
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from lessons_core.store.layout import Layout
 

@@ -20,18 +20,18 @@ it.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, NamedTuple
+
 from lessons_core.authoring.secrets import mask_secrets
 from lessons_core.feedback.failures import error_class
 from lessons_core.feedback.fixes import preventable
 from lessons_core.recall.rank import recall
 from lessons_core.recall.types import RecallRequest
-from lessons_core.records import NamedTuple
 from lessons_core.session import evidence
 from lessons_core.session import failure_history as history
 from lessons_core.session.action import ActionId, precise
 from lessons_core.session.state import FAILED_CALLS_KEPT
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 

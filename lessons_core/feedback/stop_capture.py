@@ -38,18 +38,17 @@ secrets masked. A fail-then-fix needs a failure hook: Codex reports a shell comm
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING, NamedTuple
 
 from lessons_core.feedback.failures import RULE_PLACEHOLDER, capture_line
 from lessons_core.feedback.fixes import environmental
 from lessons_core.feedback.recurrence import covering
-from lessons_core.records import NamedTuple
 from lessons_core.session import action as action_id
 from lessons_core.session import evidence
 from lessons_core.session import failure_history as history
 from lessons_core.session import state as sessions
 from lessons_core.session.action import ActionId
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from lessons_core.session.state import SessionState
     from lessons_core.store.config import Config
@@ -99,7 +98,7 @@ def stop_request(layout: Layout, key: str, config: Config, *, active: bool) -> s
         record = session.state.evidence
         found = corrections(record) + failures(layout, session.state, config)
         if found:  # only what lessons add would accept (``feedback.proposals``)
-            from lessons_core.feedback.proposals import breadth_judge
+            from lessons_core.feedback.proposals import breadth_judge  # noqa: PLC0415 (heavy: pathspec, RE2)
 
             proposable = breadth_judge(layout)
             found = [item for item in found if proposable(item.action)]
@@ -221,7 +220,7 @@ def _corrected(saved: object) -> ActionId | None:
 
 
 def _request(layout: Layout, found: list[Evidence]) -> str:
-    from lessons_core.authoring.secrets import mask_secrets
+    from lessons_core.authoring.secrets import mask_secrets  # noqa: PLC0415 (heavy: secret patterns)
 
     first = found[0]
     listed = "\n".join(f"- {item.told}" for item in found[:MAX_LISTED])

@@ -36,6 +36,9 @@ one bad trigger never stops recall: its lesson keeps its other triggers.
 
 from __future__ import annotations
 
+from collections import Counter
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
+
 from lessons_core.index.entries import (
     CommandEntry,
     GlobEntry,
@@ -45,14 +48,27 @@ from lessons_core.index.entries import (
     glob_bucket,
 )
 from lessons_core.matching.bm25 import term_stats
+from lessons_core.matching.breadth import crowded, routine_command, sweeping_glob
+from lessons_core.matching.command_plans import command_plan
+from lessons_core.matching.globs import file_matcher, has_glob_chars, literal_prefix
+from lessons_core.matching.regex_literals import required_run, required_runs
+from lessons_core.matching.specificity import (
+    command_specificity,
+    glob_specificity,
+    glob_suffix,
+    keyword_specificity,
+)
+from lessons_core.matching.trigger_checks import (
+    TriggerProblem,
+    judge_command,
+    judge_glob,
+    judge_keyword,
+)
 from lessons_core.matching.words import meaningful, tokens
-from lessons_core.records import NamedTuple
 
-TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:  # the model module is not needed to query an index, only to build one
     from collections import Counter
     from collections.abc import Callable, Iterable, Sequence
-    from typing import Any, TypeVar
 
     from lessons_core.matching.command_plans import Plan as CommandPlan
     from lessons_core.matching.commands import CommandPattern
@@ -63,8 +79,7 @@ if TYPE_CHECKING:  # the model module is not needed to query an index, only to b
 
     Judged = TypeVar("Judged")
 
-# Digests are records (``lessons_core.records.NamedTuple``: tuples with named fields, no
-# typing import), as the index entries are. ``marshal`` stores only plain tuples, so the
+# Digests are named tuples, as the index entries are. ``marshal`` stores only plain tuples, so the
 # cache keeps ``Digest.plain()`` and rebuilds digests with ``Digest.from_plain``.
 
 
@@ -81,7 +96,6 @@ class DigestGlob(NamedTuple):
 
     def entry(self, lesson: int, share: int) -> GlobEntry:
         """This glob of lesson number ``lesson``, carried by ``share`` active lessons."""
-        from lessons_core.matching.breadth import crowded
 
         broad = self.sweeping or crowded(share, self.exact)
         return GlobEntry(
@@ -99,8 +113,6 @@ class DigestCommand(NamedTuple):
     needs: tuple[str, ...]
 
     def entry(self, lesson: int, share: int) -> CommandEntry:
-        from lessons_core.matching.breadth import crowded
-
         broad = self.routine or crowded(share, exact=False)
         return CommandEntry(
             lesson,
@@ -122,8 +134,6 @@ class DigestKeyword(NamedTuple):
     common: bool
 
     def entry(self, lesson: int, share: int) -> KeywordEntry:
-        from lessons_core.matching.breadth import crowded
-
         broad = self.common or crowded(share, exact=False)
         return KeywordEntry(lesson, self.keyword, self.phrase, self.specificity, share, broad)
 
@@ -200,8 +210,6 @@ def digest(lesson: Lesson) -> Digest:
     Each trigger goes through the one judgement (``lessons_core.matching.trigger_checks``): one it
     rejects is left out and listed in ``skipped``, and the lesson keeps its others.
     """
-    from lessons_core.matching.specificity import keyword_specificity
-    from lessons_core.matching.trigger_checks import judge_command, judge_glob, judge_keyword
 
     skipped: list[tuple[str, str]] = []
     globs: list[DigestGlob] = []
@@ -241,7 +249,6 @@ def _judged(
 ) -> list[tuple[str, Judged]]:
     """Each distinct trigger with what ``judge`` made of it; a rejected one goes to
     ``skipped`` with its reason instead."""
-    from lessons_core.matching.trigger_checks import TriggerProblem
 
     kept = []
     for trigger in dict.fromkeys(triggers):
@@ -254,10 +261,6 @@ def _judged(
 
 
 def _glob_entry(compiled: CompiledGlob) -> DigestGlob:
-    from lessons_core.matching.breadth import sweeping_glob
-    from lessons_core.matching.globs import file_matcher, has_glob_chars
-    from lessons_core.matching.specificity import glob_specificity, glob_suffix
-
     text = compiled.glob
     return DigestGlob(
         glob=text,
@@ -270,11 +273,6 @@ def _glob_entry(compiled: CompiledGlob) -> DigestGlob:
 
 
 def _command_entry(compiled: CommandPattern) -> DigestCommand:
-    from lessons_core.matching.breadth import routine_command
-    from lessons_core.matching.command_plans import command_plan
-    from lessons_core.matching.regex_literals import required_run, required_runs
-    from lessons_core.matching.specificity import command_specificity
-
     pattern, regex = compiled.pattern, compiled.regex
     required = required_run(pattern)
     routine = routine_command(required, compiled.matches)
@@ -286,7 +284,6 @@ def _command_entry(compiled: CommandPattern) -> DigestCommand:
 
 def assemble(digests: Iterable[Digest]) -> RecallIndex:
     """The index of the active lessons among ``digests``, numbered in id order."""
-    from lessons_core.matching.globs import literal_prefix
 
     active = sorted((d for d in digests if d.active), key=lambda d: d.id)
     shares = _share_counts(active)
@@ -348,7 +345,6 @@ def _topic_counts(active: list[Digest]) -> tuple[tuple[str, int], ...]:
 
 def _share_counts(active: list[Digest]) -> Counter[tuple[str, str]]:
     """How many active lessons carry each trigger (globs normalised, keywords by words)."""
-    from collections import Counter  # a rebuild's only: a query does without collections
 
     counts: Counter[tuple[str, str]] = Counter()
     for lesson in active:

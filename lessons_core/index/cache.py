@@ -37,9 +37,23 @@ A missing, damaged or foreign-version cache is rebuilt, never trusted; a store w
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeAlias
 
+from lessons_core.errors import InvalidLessonFile, LessonsError
+from lessons_core.fsutil import (
+    MAX_STORE_FILE_BYTES,
+    atomic_write,
+    locked,
+    note,
+    open_regular,
+    read_regular,
+    too_large,
+)
 from lessons_core.index.file_format import CorruptIndex, Reader, read_index
 from lessons_core.index.file_scan import (
     NUMBERS,
@@ -53,10 +67,8 @@ from lessons_core.index.file_scan import (
 from lessons_core.index.file_scan import signature as signature_of
 from lessons_core.store.layout import CHECK_WINDOW, INDEX_CACHE, INDEX_LOCK
 
-TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Any, TypeAlias
 
     from lessons_core.errors import InvalidLessonFile
     from lessons_core.index.entries import RecallIndex
@@ -195,7 +207,6 @@ def racy_unchanged(folder: str, racy: Any) -> bool:
     one edit stat data can miss (see the module's docstring)."""
     if not racy:
         return True
-    from lessons_core.fsutil import MAX_STORE_FILE_BYTES, read_regular
 
     for name, raw in racy:
         try:  # never through a link, nor into a FIFO
@@ -295,9 +306,6 @@ def _open(layout: Layout) -> tuple[Reader, Meta] | None:
 
 
 def _rebuild(layout: Layout, *, trust: bool) -> Found:
-    from lessons_core.errors import LessonsError
-    from lessons_core.fsutil import locked, note
-
     folder = layout.under("lessons")
     lock = layout.local(INDEX_LOCK)
     try:
@@ -329,8 +337,7 @@ def _save(
     layout: Layout, index: RecallIndex, records: dict[str, FileRecord], meta: tuple[Any, ...]
 ) -> None:
     """Write the cache: ``index``, built from ``records``, as ``meta`` describes."""
-    from lessons_core.fsutil import atomic_write
-    from lessons_core.index.file_writer import Writer, add_index  # a rebuild's only
+    from lessons_core.index.file_writer import Writer, add_index  # noqa: PLC0415 (heavy: the index build)
 
     names, stats, racy, broken, folder_stat = meta
     writer = Writer()
@@ -374,10 +381,9 @@ def _build(
     fresh): a build killed before its end (a harness's hook timeout) leaves them, and
     the next one reads only the rest.
     """
-    import time
 
     # A rebuild's only: a hook reading a fresh cache loads neither the build nor BM25.
-    from lessons_core.index.build import Digest, assemble
+    from lessons_core.index.build import Digest, assemble  # noqa: PLC0415 (heavy: the index build)
 
     old_records: dict[str, FileRecord] = {}
     old_signatures: dict[str, tuple[int, ...]] = {}
@@ -430,13 +436,9 @@ def _read(
     newer version than the bytes parsed. A file that does not parse is noted for the
     hook's log (``fsutil.note``): once, when it is read after it changed.
     """
-    import errno
-    from pathlib import Path
 
-    from lessons_core.errors import InvalidLessonFile
-    from lessons_core.fsutil import MAX_STORE_FILE_BYTES, note, open_regular, too_large
-    from lessons_core.index.build import digest
-    from lessons_core.store.files import read_lesson
+    from lessons_core.index.build import digest  # noqa: PLC0415 (heavy: the index build)
+    from lessons_core.store.files import read_lesson  # noqa: PLC0415 (heavy: orjson)
 
     path = Path(folder, name)
     raw = b""
@@ -464,7 +466,6 @@ def _read(
 def _broken(layout: Layout, meta: Meta) -> list[InvalidLessonFile]:
     if not meta.broken:
         return []
-    from lessons_core.errors import InvalidLessonFile
 
     return [
         InvalidLessonFile(layout.under("lessons", name), problem, key)

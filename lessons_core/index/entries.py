@@ -4,15 +4,13 @@ A hook only reads the index, so this module holds what reading needs and nothing
 build: ``lessons_core.index.build`` compiles lessons into these records (and imports
 ``lessons_core.matching.bm25``, the trigger checks and the model to do it), and
 ``lessons_core.index.file_format`` reads them back from the cache file. Every record is a
-``lessons_core.records.NamedTuple`` (a tuple with named fields, no typing import), so
-``marshal`` stores it as a plain tuple.
+``NamedTuple``, so ``marshal`` stores it as a plain tuple.
 """
 
 from __future__ import annotations
 
-from lessons_core.records import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
 

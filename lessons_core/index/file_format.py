@@ -33,6 +33,8 @@ import os
 import stat
 import sys
 import zlib
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, overload
 
 from lessons_core.index.entries import (
     LESSON_COLUMNS,
@@ -42,26 +44,11 @@ from lessons_core.index.entries import (
     RecallIndex,
     TermStats,
 )
-from lessons_core.records import overload
 
-# The hook reads the index through this module on every call; typing and collections cost
-# it ~8 ms to import (lessons_core.records). The abstract base classes themselves live in
-# _collections_abc, which every Python start has already loaded.
-TYPE_CHECKING = False
+V = TypeVar("V")
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator, Mapping, Sequence
-    from typing import Any, TypeAlias, TypeVar
-
-    V = TypeVar("V")
     # One marshalled piece: (offset from the start of the parts, length, CRC-32).
     Piece: TypeAlias = tuple[int, int, int]
-else:
-    try:
-        from _collections_abc import Mapping, Sequence
-    except ImportError:  # an interpreter without CPython's private module
-        from collections.abc import Mapping, Sequence
-
-    V = object  # run time only subscripts base classes with it
 
 MAGIC = b"LSNINDEX"
 # 5: a glob entry holds its matching plan in place of the regex; 6: trigger entries and
@@ -263,9 +250,9 @@ class _ReadOnlySeq(Sequence[V]):
     def __getitem__(self, index: int) -> V: ...
 
     @overload
-    def __getitem__(self, index: slice) -> Sequence[V]: ...  # noqa: F811 (records.overload)
+    def __getitem__(self, index: slice) -> Sequence[V]: ...
 
-    def __getitem__(self, index: int | slice) -> V | Sequence[V]:  # noqa: F811 (records.overload)
+    def __getitem__(self, index: int | slice) -> V | Sequence[V]:
         if isinstance(index, slice):
             return tuple(self._item(i) for i in range(*index.indices(len(self))))
         if index < 0:

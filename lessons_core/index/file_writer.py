@@ -12,6 +12,7 @@ from __future__ import annotations
 import marshal
 import sys
 import zlib
+from typing import TYPE_CHECKING, Any
 
 from lessons_core.index import file_format
 from lessons_core.index.entries import LESSON_COLUMNS
@@ -23,10 +24,8 @@ from lessons_core.index.file_format import (
     SMALL_BYTES,
 )
 
-TYPE_CHECKING = False  # typing costs a rebuilding hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
-    from typing import Any
 
     from lessons_core.index.entries import RecallIndex
     from lessons_core.index.file_format import Piece

@@ -2,7 +2,7 @@
 
 The statistics (idf per term, document lengths, average length, term frequencies) are
 computed by ``rank_bm25.BM25Okapi`` itself when the recall index is (re)built, and stored
-in it as plain data. rank_bm25 pulls in numpy (about 70 ms to import), so it is imported
+in it as plain data. rank_bm25 pulls in numpy, so it is imported
 only then: a query against a fresh cached index never loads it.
 
 Scoring a query is done here, sparsely: only the documents that contain a query term are
@@ -12,10 +12,10 @@ scores are bit for bit equal (``tests/recall/test_bm25.py`` checks it on the rea
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
+from typing import TYPE_CHECKING, TypeAlias
+
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
-    from typing import TypeAlias
 
     # Plain data only (marshal-able): idf per term, postings
     # ``term -> ((doc, tf, doc length), ...)``, document lengths, average length; the
@@ -35,7 +35,7 @@ def term_stats(corpus: Sequence[Sequence[str]]) -> Stats:
     if not any(lengths):
         # BM25Okapi divides by the number of documents and of distinct terms.
         return {}, {}, lengths, 0.0
-    from rank_bm25 import BM25Okapi
+    from rank_bm25 import BM25Okapi  # noqa: PLC0415 (heavy: rank-bm25 and numpy)
 
     model = BM25Okapi([list(terms) for terms in corpus], k1=K1, b=B, epsilon=EPSILON)
     postings: dict[str, list[tuple[int, int, int]]] = {}

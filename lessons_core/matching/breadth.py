@@ -24,12 +24,15 @@ one flag per trigger entry, so a query pays nothing.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol
 
 from lessons_core.matching import thresholds
+from lessons_core.matching.commands import compile_command
+from lessons_core.matching.glob_match import normalise_glob
+from lessons_core.matching.globs import has_glob_chars
+from lessons_core.matching.regex_literals import required_run
 
-TYPE_CHECKING = False  # the index build imports this module: it needs no store model
 if TYPE_CHECKING:
-    from typing import Protocol
 
     class Triggers(Protocol):
         """A lesson's triggers as judging them needs them (``store.model.Triggers`` is
@@ -52,7 +55,7 @@ def routine_command(required: str, matches: Callable[[str], bool]) -> bool:
     ``required`` is a literal run every match contains: a probe without it is skipped
     unmatched, so most patterns cost a few substring tests.
     """
-    from lessons_core.matching.probes import PROBE_COMMANDS
+    from lessons_core.matching.probes import PROBE_COMMANDS  # noqa: PLC0415 (heavy: RE2)
 
     hits = 0
     for command in PROBE_COMMANDS:
@@ -72,7 +75,6 @@ def sweeping_glob(glob: str) -> bool:
     segments = glob.split("/")
     if "**" not in segments or segments.index("**") > 1:
         return False
-    from lessons_core.matching.globs import has_glob_chars
 
     between = segments[segments.index("**") + 1 : -1]
     if any(not has_glob_chars(segment) for segment in between):
@@ -99,17 +101,12 @@ def why_broad(kind: str, trigger: str, share: int) -> str | None:
     """
     exact = False
     if kind == "file":
-        from lessons_core.matching.glob_match import normalise_glob
-        from lessons_core.matching.globs import has_glob_chars
-
         glob = normalise_glob(trigger)
         exact = not has_glob_chars(glob)
         if sweeping_glob(glob):
             return "it sweeps a whole tree by file type"
     elif kind == "command":
-        from lessons_core.matching.commands import compile_command
-        from lessons_core.matching.probes import probe_hits
-        from lessons_core.matching.regex_literals import required_run
+        from lessons_core.matching.probes import probe_hits  # noqa: PLC0415 (heavy: RE2)
 
         compiled = compile_command(trigger)
         if routine_command(required_run(trigger), compiled.matches):

@@ -18,7 +18,8 @@ commands.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
+from typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     # One alternative: how it starts ("", "^", "\\b"), its literal text, how it ends
     # ("", "$", "\\b", or END_SPACE: a space or the end of the text).

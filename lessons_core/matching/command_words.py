@@ -17,6 +17,8 @@ that show or store the words check them.
 
 from __future__ import annotations
 
+import re
+
 from lessons_core.matching.commands import command_parts, shell_words
 from lessons_core.matching.pure_reads import is_pure_read_command
 
@@ -75,7 +77,6 @@ def is_interpreter(word: str) -> bool:
 def names_only_an_interpreter(pattern: str) -> bool:
     """Whether the command pattern is an interpreter alone (``^bash``, ``python3\\b``): it
     fires on every script the interpreter runs, not on the one the rule is about."""
-    import re  # validate and capture only, never a hook
 
     text = re.sub(_PATTERN_END, "", pattern.strip())
     return is_interpreter(unanchored(text).strip())
@@ -124,7 +125,7 @@ def _is_name(word: str) -> bool:
 def anchored(words: list[str]) -> str:
     """The command pattern for ``words``: anchored at the start, each word literal
     (``^c\\+\\+`` for ``c++``)."""
-    return "^" + " ".join(_escape(word) for word in words)
+    return "^" + " ".join(literal_pattern(word) for word in words)
 
 
 def unanchored(pattern: str) -> str:
@@ -140,5 +141,6 @@ def unanchored(pattern: str) -> str:
     return "".join(out)
 
 
-def _escape(word: str) -> str:
-    return "".join(f"\\{char}" if char in _REGEX_SPECIALS else char for char in word)
+def literal_pattern(text: str) -> str:
+    """``text`` as a command pattern matching it literally (spaces stay readable)."""
+    return "".join(f"\\{char}" if char in _REGEX_SPECIALS else char for char in text)

@@ -8,12 +8,12 @@ character gets a word boundary there, so ``rm`` fires on ``rm -rf x`` but not on
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, NamedTuple
+
 from lessons_core.matching.command_plans import plan_matches, top_level_alternatives
 from lessons_core.matching.re2_patterns import compiled as _compiled
 from lessons_core.matching.re2_patterns import re2_module
-from lessons_core.records import NamedTuple
 
-TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
     from collections.abc import Sequence
 

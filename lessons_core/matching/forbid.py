@@ -9,8 +9,9 @@ breaks it (validate names those places).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from lessons_core.matching.re2_patterns import compiled, re2_module
-from lessons_core.records import NamedTuple
 
 # A forbid pattern names one construct; a longer one is a program, not a rule.
 MAX_FORBID_CHARS = 500

@@ -1,7 +1,7 @@
 """Matching a repo-relative path against a file trigger, without a regex for the usual globs.
 
-Every glob has a regex (``lessons_core.matching.globs.compile_glob``). Compiling it costs a hook
-the import of ``re`` (~5 ms) and ~0.15 ms a glob, so the index also keeps, for each glob
+Every glob has a regex (``lessons_core.matching.globs.compile_glob``). Compiling one costs a hook
+more than matching it with ``str`` methods, so the index also keeps, for each glob
 made only of literal text, ``*`` inside a segment and ``**`` as a whole segment (nearly
 every real one: ``src/cli/**``, ``**/*.test.ts``, ``packages/*/package.json``), a *plan*:
 its segments as pathspec reads them, which this module matches with ``str`` methods. The
@@ -27,6 +27,8 @@ Only the standard library's builtins are used here; other globs keep their regex
 
 from __future__ import annotations
 
+from lessons_core.matching.glob_regex import regex_matches
+
 # A plan: the glob's segments, "**" for a whole-segment globstar. ("**",) alone is the
 # regex "." (any non-empty path not starting with a newline): pathspec gives it for "**"
 # and "**/*".
@@ -51,9 +53,6 @@ def glob_matches(matcher: str | Plan, path: str) -> bool:
     """Whether a glob's indexed ``matcher`` (its plan, else its regex) matches ``path``."""
     if isinstance(matcher, tuple):
         return plan_matches(matcher, path)
-    from lessons_core.matching.glob_regex import (
-        regex_matches,  # imports re: only for the rarer globs
-    )
 
     return regex_matches(matcher, path)
 

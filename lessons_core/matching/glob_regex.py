@@ -3,11 +3,10 @@
 Matching runs in Python's backtracking ``re``, which is quick for the usual globs. Each
 ``*`` (``[^/]*``) and ``**`` (``.+``) of a glob is a point the engine may come back to, and
 with three of them a path built to fail late takes cubic or exponential time: ``*a*a*b``
-against 200 ``a``s took 2 s, ``**/a/**/a/**/b`` against ``a/a/a/...`` 23 s. Such a regex is
-matched with RE2 instead, linear in the path whatever the glob (imported only then).
-
-A hook imports this module only for a glob without a plan (``lessons_core.matching.glob_match``):
-it costs the import of ``re``.
+against 200 ``a``s, or ``**/a/**/a/**/b`` against ``a/a/a/...``, runs for seconds. Such a
+regex is matched with RE2 instead, linear in the path whatever the glob (imported only
+then). A hook matches a regex only for a glob without a plan
+(``lessons_core.matching.glob_match``).
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ import warnings
 from collections.abc import Callable
 from functools import lru_cache
 
-# Up to two unbounded repeats backtrack at most quadratically: ~40 ms on a 4,096-character
+# Up to two unbounded repeats backtrack at most quadratically, bounded on a 4,096-character
 # path (PATH_MAX), the longest a hook lets through.
 MAX_BACKTRACKING_REPEATS = 2
 _REPEAT = re.compile(r"(?<!\\)[*+]")
@@ -32,7 +31,7 @@ def regex_matches(regex: str, rel_path: str) -> bool:
 def _matcher(regex: str) -> Callable[[str], object]:
     if len(_REPEAT.findall(regex)) <= MAX_BACKTRACKING_REPEATS:
         return re_compile(regex).match
-    import re2
+    import re2  # noqa: PLC0415 (heavy: RE2)
 
     options = re2.Options()
     options.log_errors = False

@@ -68,8 +68,8 @@ def compile_glob(glob: str) -> CompiledGlob:
     if ".." in parts:
         raise GlobError("reaches outside the repo ('..'); globs are relative to the repo root")
     _check_names(parts)
-    # pathspec costs ~40 ms to import; only compiling needs it, not normalising or matching.
-    from pathspec.patterns.gitignore.basic import GitIgnoreBasicPattern
+    # Only compiling needs pathspec, not normalising or matching.
+    from pathspec.patterns.gitignore.basic import GitIgnoreBasicPattern  # noqa: PLC0415 (heavy: pathspec)
 
     try:
         with warnings.catch_warnings():  # see glob_regex.re_compile

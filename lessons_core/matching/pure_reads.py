@@ -26,8 +26,8 @@ _GIT_READS: frozenset[str] = frozenset(
     rev-list whatchanged
     """.split()
 )
-# Reading a command's every word costs ~10 µs a word; a read-only command is a line or
-# two, so a longer one is classed as state-changing without reading it (recall then runs).
+# A read-only command is a line or two, so a longer one is classed as state-changing
+# without reading it (recall then runs).
 MAX_PURE_READ_CHARS = 16_384
 _FIND_WRITES = frozenset({"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fls"})
 # Redirections that write nothing: duplicating a descriptor, or discarding output. The

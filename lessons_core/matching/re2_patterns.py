@@ -7,9 +7,7 @@ is a plain dict, emptied when it is full.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
-if TYPE_CHECKING:
-    from typing import Any
+from typing import Any
 
 # More distinct patterns than a store carries in a long session's worth of calls.
 MAX_CACHED = 4096
@@ -34,6 +32,6 @@ def compiled(regex: str) -> Any:
 
 def re2_module() -> Any:
     """The RE2 module, imported on first use."""
-    import re2
+    import re2  # noqa: PLC0415 (heavy: RE2)
 
     return re2

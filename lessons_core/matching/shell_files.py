@@ -32,6 +32,7 @@ hangs: see ``shell_syntax``.
 from __future__ import annotations
 
 import posixpath
+from typing import TYPE_CHECKING, NamedTuple
 
 from lessons_core.matching.patch_paths import (
     apply_patch_paths,
@@ -40,9 +41,7 @@ from lessons_core.matching.patch_paths import (
     patch_text_paths,
 )
 from lessons_core.matching.shell_syntax import OPEN, SimpleCommand, structure
-from lessons_core.records import NamedTuple
 
-TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 

@@ -18,7 +18,7 @@ words out.
 
 from __future__ import annotations
 
-from lessons_core.records import NamedTuple
+from typing import NamedTuple
 
 # The most of a command that is read; a generated script or a patch is longer, and what it
 # names past this point is not looked for.

@@ -43,6 +43,7 @@ A phrase of more words is more specific than one word (``read only`` > ``only``)
 
 from __future__ import annotations
 
+from lessons_core.matching.regex_literals import pinned_chars
 from lessons_core.matching.words import tokens
 
 _WILDCARDS = frozenset("*?[")
@@ -98,7 +99,6 @@ def glob_specificity(glob: str) -> tuple[int, int, int, int, int, int, int]:
 
 def command_specificity(pattern: str) -> tuple[int, int]:
     """The rank measure of a command pattern (see the module docstring)."""
-    from lessons_core.matching.regex_literals import pinned_chars
 
     return (pinned_chars(pattern), 1 if pattern.startswith("^") else 0)
 

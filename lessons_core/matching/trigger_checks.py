@@ -21,11 +21,14 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lessons_core.errors import quoted
+from lessons_core.matching.command_words import names_only_an_interpreter
 from lessons_core.matching.commands import CommandPattern, CommandPatternError, compile_command
 from lessons_core.matching.glob_match import normalise_glob
 from lessons_core.matching.globs import CompiledGlob, GlobError, compile_glob, has_glob_chars
+from lessons_core.matching.runners import runner_problem
 from lessons_core.matching.thresholds import (
     BROAD_COMMAND_SHARE,
     BROAD_GLOB_MIN_FILES,
@@ -35,7 +38,6 @@ from lessons_core.matching.thresholds import (
 )
 from lessons_core.matching.words import is_common_phrase, tokens
 
-TYPE_CHECKING = False  # the index build judges triggers: it needs neither of these
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
@@ -295,7 +297,7 @@ def command_problem(
     ``project_hits`` those the pattern fires on if known: a pattern firing on more than
     ``BROAD_PROJECT_SHARE`` of them is broad, and a refusal names the ones it fires on.
     """
-    from lessons_core.matching.probes import PROBE_COMMANDS  # imports RE2 itself
+    from lessons_core.matching.probes import PROBE_COMMANDS  # noqa: PLC0415 (heavy: RE2)
 
     compiled = judge_command(pattern)
     if isinstance(compiled, TriggerProblem):
@@ -311,7 +313,7 @@ def command_problem(
             f"matches {len(hits)} of {len(PROBE_COMMANDS)} ordinary commands (e.g. '{hits[0]}')",
             "anchor it to the command it is about, e.g. 'git push --force'",
         )
-    from lessons_core.matching.probes import swept_program
+    from lessons_core.matching.probes import swept_program  # noqa: PLC0415 (heavy: RE2)
 
     swept = swept_program(hits)
     if swept is not None:
@@ -325,7 +327,6 @@ def command_problem(
             f"name the sub-command it is about, e.g. '{program} {hit[-1].split()[1]}', or use "
             f"--always if the rule truly applies to every use of {program}",
         )
-    from lessons_core.matching.runners import runner_problem
 
     runner = runner_problem(pattern)
     if runner is not None:
@@ -340,7 +341,6 @@ def command_problem(
     own = _project_breadth(pattern, project_hits or [], len(project))
     if own is not None:
         return own
-    from lessons_core.matching.command_words import names_only_an_interpreter
 
     if names_only_an_interpreter(pattern):
         return TriggerProblem(

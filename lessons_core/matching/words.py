@@ -3,13 +3,15 @@ the one keyword matcher (whole words, and their regular English inflections).
 
 Every file edit tokenises its path (keywords are matched against its words), so ASCII text,
 nearly every path and command, takes a path of plain ``str`` methods giving exactly what
-the Unicode one gives; ``re`` (~5 ms to import) and ``unicodedata`` are loaded only for
-other text.
+the Unicode one gives; regular expressions and ``unicodedata`` serve only other text.
 """
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # not typing's (~8 ms to import); type checkers take it as True
+import re
+import unicodedata
+from typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
@@ -52,8 +54,6 @@ def fold(text: str) -> str:
 
 
 def _unicode_fold(text: str) -> str:
-    import unicodedata
-
     return unicodedata.normalize("NFC", text).casefold()
 
 
@@ -96,8 +96,6 @@ def tokens(text: str) -> list[str]:
 
 def _unicode_tokens(text: str) -> list[str]:
     """``tokens`` for any text: the definition the ASCII path must agree with."""
-    import re
-    import unicodedata
 
     out: list[str] = []
     for word in re.findall(_WORD, unicodedata.normalize("NFC", text)):

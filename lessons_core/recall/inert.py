@@ -2,8 +2,7 @@
 
 ``lessons_core.recall.render`` explains what is done and why. It calls this module only for text
 that could need it (a ``<``, a colon beside a role name, a code fence, a character that
-is not plain printable text...): most rules need nothing, and importing ``re`` and
-``unicodedata`` costs a hook more than rendering a block.
+is not plain printable text...): most rules need nothing.
 """
 
 from __future__ import annotations

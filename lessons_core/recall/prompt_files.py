@@ -20,7 +20,7 @@ the first ``MAX_PROMPT_CHARS`` of the prompt.
 Basenames are looked up in git's list of tracked files, kept under ``.lessons/local/``
 (``REPO_FILES``) and refreshed by ``git ls-files`` when git's index file changed (its
 size, modification time or inode): a prompt hook then reads one file and searches it with
-``str`` methods instead of starting git (~5 ms and the ``subprocess`` import) each time.
+``str`` methods instead of starting git each time.
 Only a prompt holding such a name reads the list; a path with a ``/`` needs no list.
 """
 
@@ -28,11 +28,12 @@ from __future__ import annotations
 
 import os
 import posixpath
+import subprocess
+from typing import TYPE_CHECKING
 
 from lessons_core.fsutil import NotRegularFile, atomic_write, read_regular
 from lessons_core.store.layout import REPO_FILES
 
-TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
     from lessons_core.store.layout import Layout
 
@@ -202,7 +203,6 @@ def _index_path(top: str) -> str | None:
 
 def _git_files(top: str) -> str | None:
     """``git ls-files`` in ``top`` (paths relative to it), as ``_list`` keeps them."""
-    import subprocess
 
     try:
         result = subprocess.run(

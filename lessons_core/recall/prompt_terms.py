@@ -15,14 +15,14 @@ gives (``pyproject.toml``, ``package.json``, ``Cargo.toml``, ``go.mod``), read w
 
 from __future__ import annotations
 
+import json
 import os
+from typing import TYPE_CHECKING
 
 from lessons_core.fsutil import NotRegularFile, read_regular
-from lessons_core.hookjson import loads
 from lessons_core.matching.words import meaningful, tokens
 from lessons_core.recall.types import MAX_PROMPT_CHARS
 
-TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
     from lessons_core.store.layout import Layout
 
@@ -92,8 +92,8 @@ def _package_json_name(text: str) -> str:
     if not text:
         return ""
     try:
-        data = loads(text)
-    except ValueError:  # DecodeError is one
+        data = json.loads(text)
+    except ValueError:
         return ""
     name = data.get("name") if isinstance(data, dict) else None
     return name.rsplit("/", 1)[-1] if isinstance(name, str) else ""

@@ -21,16 +21,25 @@ budget takes the top specific trigger matches up to their cap (broad ones only w
 specific one of their tier or a stronger one is left, fewer, and a few per session) and
 the prompt matches up to theirs, then the token cap; the top rule the caps allow is always shown.
 
-Only the standard library and the small core modules are imported here; RE2 is imported
-only when a command is matched, and nothing here touches numpy, click or pathspec unless
-the cached index must be rebuilt.
+RE2 is imported only when a pattern needs it, and nothing here touches numpy, click or
+pathspec unless the cached index must be rebuilt.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, NamedTuple, TypeAlias
+
+from lessons_core.fsutil import note
+from lessons_core.index.cache import cached_index, rebuilt_index
 from lessons_core.index.entries import path_buckets
+from lessons_core.index.file_format import CorruptIndex
+from lessons_core.matching.bm25 import scores
+from lessons_core.matching.commands import fired_part, request_parts
 from lessons_core.matching.glob_match import glob_matches, normalise_glob
 from lessons_core.matching.words import phrase_at, stems, tokens
+from lessons_core.recall.prompt_terms import prompt_terms as terms_of_prompt
+from lessons_core.recall.render import fitting, short_id
+from lessons_core.recall.scopes import other_sources, source_index
 from lessons_core.recall.types import (
     MAX_PROMPT_CHARS,
     NO_LIMITS,
@@ -39,12 +48,9 @@ from lessons_core.recall.types import (
     Recall,
     RecallRequest,
 )
-from lessons_core.records import NamedTuple
 
-TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
-    from typing import TypeAlias
 
     from lessons_core.index.entries import (
         CommandEntry,
@@ -112,9 +118,6 @@ def recall(
     within the same caps.
     """
     if index is None:
-        from lessons_core.index.cache import cached_index, rebuilt_index
-        from lessons_core.index.file_format import CorruptIndex
-
         try:
             index = cached_index(layout, sampled_from=config.sampled_check_from)[0]
             ranked = rank(index, request)
@@ -144,8 +147,6 @@ def _short(ids: Sequence[str]) -> Callable[[str], str]:
     """``render.short_id`` over ``ids``; rendering is imported already when it runs."""
 
     def short(lesson_id: str) -> str:
-        from lessons_core.recall.render import short_id
-
         return short_id(ids, lesson_id)
 
     return short
@@ -193,9 +194,6 @@ def with_sources(
     personal store (``lessons_core.recall.scopes``), their ids qualified (``personal:ID``)
     and their hits labelled, in one rank order. A scope that fails is noted and left out:
     it never silences the project's lessons."""
-    from lessons_core.fsutil import note
-    from lessons_core.index.file_format import CorruptIndex
-    from lessons_core.recall.scopes import other_sources, source_index
 
     stores = other_sources(layout, config)
     if not stores:
@@ -244,13 +242,9 @@ def rank(index: RecallIndex, request: RecallRequest, order: int = 0) -> list[Can
     files = request_files(request)
     prompt_terms: list[str] = []
     if request.prompt:  # an edit or a command never loads the prompt's vocabulary
-        from lessons_core.recall.prompt_terms import prompt_terms as terms_of_prompt
-
         prompt_terms = terms_of_prompt(request.prompt, request.project)
     relevance: dict[int, float] = {}
     if prompt_terms:  # only a prompt is scored: an edit or a command never loads BM25
-        from lessons_core.matching.bm25 import scores
-
         relevance = scores(index.bm25, prompt_terms)
     shared = shared_terms(index, prompt_terms)
     # (via, the entry, its trigger, what it matched) for every trigger that matched
@@ -325,7 +319,6 @@ def command_matches(index: RecallIndex, command: str) -> Iterable[tuple[CommandE
     the one command matcher (``commands.fired_part``)."""
     if not index.command_runs:
         return
-    from lessons_core.matching.commands import fired_part, request_parts
 
     parts = request_parts(command)
     # Entries whose literal run is in the command, in entry order; the others are never
@@ -396,7 +389,6 @@ def select(
         eligible = [c for c in eligible if not (_demoted(c) and c.hit.via != VIA_COMMAND)]
     if not eligible:  # the silent call: nothing to render, nothing to count
         return Selection(shown=(), cut=(), excluded=excluded)
-    from lessons_core.recall.render import fitting
 
     if allowance.tokens_left is not None and allowance.tokens_left <= 0:
         # The session's budget is spent: only rules about the very file or command touched

@@ -20,8 +20,7 @@ Nothing is dropped: a person (or a model) still reads what the rule says, but no
 chat template or hook reader sees a marker.
 
 Most rules hold nothing to defuse: ``neutralise`` recognises them with str methods alone
-and sends only the rest through ``lessons_core.recall.inert``'s regular expressions, so showing a
-plain rule costs a hook no import of ``re`` or ``unicodedata``.
+and sends only the rest through ``lessons_core.recall.inert``'s regular expressions.
 
 A rule is shown by its first sentence, at most ``MAX_SHOWN_CHARS`` long: a rule written
 with ``lessons add`` is one sentence and shows whole, while a longer one (an imported rule
@@ -42,7 +41,12 @@ the cap only exists to keep recalls short.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
+from bisect import bisect_left
+from typing import TYPE_CHECKING
+
+from lessons_core.recall.inert import inert_tags
+from lessons_core.recall.inert import neutralise as full
+
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
 
@@ -105,7 +109,6 @@ def neutralise(text: str, limit: int = MAX_RULE_CHARS) -> str:
     """``text`` as one inert line (see the module docstring)."""
     if _plain(text):  # what the full path gives such text, without its imports
         return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
-    from lessons_core.recall.inert import neutralise as full
 
     return full(text, limit)
 
@@ -247,7 +250,6 @@ def short_id(ids: Sequence[str], lesson_id: str) -> str:
     (``git-commit-hygiene-when-writing-a-git-commit``, 11 tokens) and start with their
     topic; the start that tells one apart is about half of that. An id not in ``ids``
     is whole."""
-    from bisect import bisect_left
 
     at = bisect_left(ids, lesson_id)
     if at == len(ids) or ids[at] != lesson_id:
@@ -270,7 +272,6 @@ def inert_line(line: str) -> str:
     in the next could still make a tag."""
     if "<" not in line:
         return line
-    from lessons_core.recall.inert import inert_tags
 
     return inert_tags(line)
 

@@ -19,13 +19,13 @@ noted for the hook's log: it never silences the project's lessons.
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from lessons_core.errors import LessonsError
 from lessons_core.fsutil import note
 from lessons_core.index.cache import cached_index, rebuilt_index
 from lessons_core.store import sources
 
-TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
     from lessons_core.index.entries import RecallIndex
     from lessons_core.store.config import Config

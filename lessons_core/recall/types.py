@@ -3,7 +3,7 @@ the records ``lessons_core.recall.rank`` ranks into and ``lessons_core.recall.re
 
 from __future__ import annotations
 
-from lessons_core.records import NamedTuple
+from typing import NamedTuple
 
 # A prompt is read up to this many characters, by recall and by the hook's correction cues
 # (docs/recall.md): the words that say what a task is about come first, and a pasted log

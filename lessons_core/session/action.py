@@ -11,18 +11,18 @@ test:e2e"]``). Two constructors tell which actions have one: ``named`` (every fi
 command whose words look like no token: what a session's evidence keeps of each call),
 and ``precise`` (no secret in it: what a failure is counted under and a lesson's trigger
 may say).
-
-The hook reads these on every call, so this module imports nothing at module level but
-SHA-256; the command words are imported when a command is named.
 """
 
 from __future__ import annotations
 
+import json
 import sys
+from typing import NamedTuple
 
-from lessons_core.records import NamedTuple
+from lessons_core.matching.command_words import anchored, command_words, unanchored
 
-# hashlib's own C SHA-256, without loading OpenSSL's bindings (~5 ms on every hook call).
+# hashlib's own C SHA-256, without loading OpenSSL's bindings, which no other part of a
+# hook call needs.
 # Chosen by version, not by a failed import: a module found nowhere makes the launcher's
 # interpreter run site's setup after all (lessons_cli/__main__.py).
 try:
@@ -56,9 +56,7 @@ def call_digest(key: str, content: object = None) -> str:
     whose ``content`` counts (an edit retried with other text is another call), that."""
     if content is None:
         return digest(key)
-    from lessons_core import hookjson
-
-    return digest(key + hookjson.dumps(content))
+    return digest(key + json.dumps(content, ensure_ascii=False, separators=(",", ":")))
 
 
 class ActionId(NamedTuple):
@@ -95,7 +93,6 @@ class ActionId(NamedTuple):
         """The path, or the command's words as one line (``pnpm test:e2e``)."""
         if self.kind == FILE:
             return self.value
-        from lessons_core.matching.command_words import unanchored
 
         return unanchored(self.value)
 
@@ -107,7 +104,6 @@ class ActionId(NamedTuple):
 
 def of_words(words: str) -> ActionId:
     """The command action named by ``words`` (``matching.command_words``, as one line)."""
-    from lessons_core.matching.command_words import anchored
 
     return ActionId(COMMAND, anchored(words.split(" ")))
 
@@ -119,8 +115,6 @@ def named(files: tuple[str, ...], command: str | None) -> ActionId | None:
     if files:
         return ActionId(FILE, files[0])
     if command:
-        from lessons_core.matching.command_words import command_words
-
         words = command_words(command)
         if words and all(plain(word) for word in words):
             return of_words(" ".join(words))
@@ -136,8 +130,6 @@ def precise(files: tuple[str, ...], command: str | None) -> ActionId | None:
         path = files[0]
         return None if _quotes_a_secret(path) else ActionId(FILE, path)
     if command:
-        from lessons_core.matching.command_words import command_words
-
         kept = command_words(command)
         if kept and not _quotes_a_secret(" ".join(kept)):
             return of_words(" ".join(kept))
@@ -178,6 +170,6 @@ def plain(word: str) -> bool:
 def _quotes_a_secret(text: str) -> bool:
     """Whether ``text`` holds a credential. Checked before escaping: ``\\.`` inside a token
     would hide it from the masks, and a trigger naming a secret could never be captured."""
-    from lessons_core.authoring.secrets import mask_secrets
+    from lessons_core.authoring.secrets import mask_secrets  # noqa: PLC0415 (heavy: secret patterns)
 
     return mask_secrets(text) != text

@@ -35,10 +35,12 @@ What it keeps, feedback judges: the caller hands in whether a prompt corrects th
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
+from lessons_core.matching.commands import command_parts, shell_words
 from lessons_core.session import action as action_id
+from lessons_core.session.failure_history import FAILED, record_success
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
@@ -94,8 +96,6 @@ def note_action(
 
     def change(state: SessionState) -> bool:
         if fixed is not None:
-            from lessons_core.session.failure_history import record_success
-
             record_success(state.failures, fixed.mark, changed_between)
             _keep(state.evidence, FIXED, fixed.mark, fixed.identity)
         if changed is not None:
@@ -110,12 +110,10 @@ def note_action(
 
 
 def _last_failed(failures: History, mark: str) -> bool:
-    """Whether the action ``mark`` names failed at its last attempt (the failure history's
-    module is imported only for a session that holds one)."""
+    """Whether the action ``mark`` names failed at its last attempt."""
     entry = failures.get(mark) if failures else None
     if not entry:
         return False
-    from lessons_core.session.failure_history import FAILED
 
     return entry.get("last") == FAILED
 
@@ -146,8 +144,7 @@ def _as_run(command: str, words: str) -> str:
     """The simple command ``words`` names, as run: its words from the program up to the
     first that is not a plain word (an option's or assignment's value may be one).
     ``words`` when the command cannot be read so, or what was kept holds a secret."""
-    from lessons_core.authoring.secrets import mask_secrets
-    from lessons_core.matching.commands import command_parts, shell_words
+    from lessons_core.authoring.secrets import mask_secrets  # noqa: PLC0415 (heavy: secret patterns)
 
     program = words.split(" ", 1)[0]
     for part in reversed(command_parts(command)):
@@ -200,7 +197,7 @@ def note_prompt(session: Session, prompt: str, corrects: Corrects) -> None:
     found = corrects(prompt)
     entry: Record | None = None
     if found is not None:
-        from lessons_core.authoring.secrets import mask_secrets
+        from lessons_core.authoring.secrets import mask_secrets  # noqa: PLC0415 (heavy: secret patterns)
 
         cues, excerpt = found
         entry = {"action": action, "quote": mask_secrets(excerpt), "cues": list(cues)}

@@ -15,27 +15,25 @@ once, under the session's lock (``Session.claim``), so that hooks fired in paral
 one session never both show, or both lose, the same lesson. Reads need no lock because
 writes are atomic renames; the change under the lock reads the file again only when a
 parallel hook wrote it since (``Session.unchanged``).
-
-The hook reads these files on every call, so this module keeps its imports light: JSON
-through ``hookjson``, paths as strings (no pathlib, no contextlib), and the failure
-history only for a session that holds one.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import time
+from typing import TYPE_CHECKING, BinaryIO
 
-from lessons_core import hookjson
 from lessons_core.errors import LessonsError
 from lessons_core.fsutil import atomic_write, locked, note, open_regular, unlink_if_there
+from lessons_core.session import failure_history as history
 from lessons_core.session.action import digest
+from lessons_core.session.failure_history import parse
+from lessons_core.session.failure_history import record_success as recorded
 from lessons_core.store.layout import SESSIONS
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
-    from typing import BinaryIO
 
     from lessons_core.session.action import ActionId
     from lessons_core.session.failure_history import History
@@ -60,7 +58,7 @@ def _read(path: str) -> object:
     """The parsed session file (``ValueError`` or ``OSError`` when there is none, or it
     is a link or a special file: never followed, never waited on)."""
     with open_regular(path) as handle:
-        return hookjson.loads(handle.read())
+        return json.loads(handle.read())
 
 
 # Refused calls remembered per session: parallel tool calls can be refused in turn before
@@ -197,10 +195,9 @@ _KNOWN = frozenset({*SessionState.__slots__, "updated"}) - {"rest"}
 
 
 def _failures(value: object) -> History:
-    """The failure history as read; its module is imported only when there is one."""
+    """The failure history as read."""
     if not value:
         return {}
-    from lessons_core.session.failure_history import parse
 
     return parse(value)
 
@@ -230,7 +227,7 @@ class Session:
             self._file, self.state = None, SessionState()
             return
         try:
-            data = hookjson.loads(self._file.read())
+            data = json.loads(self._file.read())
         except (OSError, ValueError):
             data = {}
         self.state = SessionState(data if isinstance(data, dict) else {})
@@ -310,8 +307,6 @@ class Session:
         refusing the call ``gate`` names, in one write; False when a parallel hook
         answered it first."""
         answered = False
-
-        from lessons_core.session import failure_history as history
 
         def change(state: SessionState) -> bool:
             nonlocal answered
@@ -456,7 +451,6 @@ def claim(
 def record_success(layout: Layout, key: str, action: ActionId) -> None:
     """``action`` ran fine: its last outcome in the failure history, if it failed before
     (``failure_history.record_success``)."""
-    from lessons_core.session.failure_history import record_success as recorded
 
     _update(_path(layout, key), lambda state: recorded(state.failures, action.mark))
 
@@ -544,5 +538,9 @@ def _count(value: object) -> int:
 
 def _write(path: str, state: SessionState) -> None:
     # Not durable: a session file lost to a power cut reads as empty (every rule may be
-    # shown once more), and the fsync would cost every delivering hook ~5 ms.
-    atomic_write(path, hookjson.dumps(state.to_dict(), ascii_only=True).encode(), durable=False)
+    # shown once more), and an fsync would slow every delivering hook.
+    atomic_write(
+        path,
+        json.dumps(state.to_dict(), separators=(",", ":"), allow_nan=False).encode(),
+        durable=False,
+    )

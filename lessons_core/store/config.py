@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from lessons_core import hookjson
+import json
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
+
 from lessons_core.errors import InvalidLessonFile, quoted
 from lessons_core.fsutil import read_store_file
-from lessons_core.records import NamedTuple
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, TypeAlias
-
     from lessons_core.errors import StrPath
 
     # A setting's problem: (its key, None for the whole file; what is wrong; the kind of
@@ -23,14 +21,19 @@ DELIVERY_MODES = ("gate", "context")
 RETIRED = frozenset({"watch_from"})
 
 
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def parse_json(raw: bytes) -> Any:
+    """A settings file's JSON; ``NaN`` and ``Infinity`` are refused (``ValueError``), as
+    in every other file of a store."""
+    return json.loads(raw, parse_constant=_refuse_constant)
+
+
 class Config(NamedTuple):
     """Budgets, delivery and telemetry. Unknown keys are an error, so typos surface
-    (``lessons validate`` reports them; recall runs with the defaults meanwhile).
-
-    A named tuple rather than a dataclass, like every record the hook reads: importing
-    ``dataclasses`` (it pulls in ``inspect``) costs about as much as starting Python (and
-    ``typing`` nearly as much: see lessons_core.records).
-    """
+    (``lessons validate`` reports them; recall runs with the defaults meanwhile)."""
 
     max_trigger_matches: int = 3
     max_prompt_matches: int = 1
@@ -103,7 +106,7 @@ def parse_settings(data: object) -> tuple[Config, list[Problem]]:
         if wrong is None:
             values[key] = tuple(value) if isinstance(value, list) else value
         else:
-            default = hookjson.dumps(known[key])
+            default = json.dumps(known[key])
             wrong = f"setting {quoted(key)} {wrong}; the default {default} is used"
             problems.append((key, wrong, "invalid-value"))
     return Config(**values), problems
@@ -138,7 +141,7 @@ def read_config(path: StrPath) -> tuple[Config, list[Problem]]:
     except OSError as err:
         return Config(), [(None, f"cannot be read ({err.strerror})", "unparsable")]
     try:
-        data = hookjson.loads(raw)
+        data = parse_json(raw)
     except (ValueError, RecursionError) as err:  # also bytes that are not UTF-8
         return Config(), [(None, f"not valid JSON ({err}); fix or remove the file", "unparsable")]
     return parse_settings(data)
@@ -146,8 +149,5 @@ def read_config(path: StrPath) -> tuple[Config, list[Problem]]:
 
 def load_config(path: StrPath) -> Config:
     """The settings recall runs with: a bad setting (or file) falls back to its default,
-    so a typo in config.json never silences the hook; ``lessons validate`` reports it.
-
-    Parsed with ``hookjson``: the hook reads this file on every call.
-    """
+    so a typo in config.json never silences the hook; ``lessons validate`` reports it."""
     return read_config(path)[0]

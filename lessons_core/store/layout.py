@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lessons_core.containment import LeavesRepo, is_within, leaving_part, require_inside
 from lessons_core.errors import LessonsError, NotInitialised
 
-# The hook builds a Layout on every call; pathlib and typing cost it ~8 ms each to import,
-# so paths are kept as strings here and the Path-valued properties import pathlib only
-# when the command line asks for them.
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
-    from pathlib import Path
 
     from lessons_core.errors import StrPath
 
@@ -39,12 +36,6 @@ LOCAL_FILES = (
 )  # fmt: skip
 
 
-def _path(text: str) -> Path:
-    from pathlib import Path
-
-    return Path(text)
-
-
 class Layout:
     """Paths of one project's lesson store. ``root`` is the repo root (parent of .lessons).
 
@@ -60,7 +51,7 @@ class Layout:
         self.top: str = os.fspath(root)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Layout) and _path(self.top) == _path(other.top)
+        return isinstance(other, Layout) and Path(self.top) == Path(other.top)
 
     def __hash__(self) -> int:
         return hash(os.path.normpath(self.top))
@@ -74,19 +65,19 @@ class Layout:
 
     @property
     def root(self) -> Path:
-        return _path(self.top)
+        return Path(self.top)
 
     @property
     def base(self) -> Path:
-        return _path(self.under())
+        return Path(self.under())
 
     @property
     def lessons_dir(self) -> Path:
-        return _path(self.under("lessons"))
+        return Path(self.under("lessons"))
 
     @property
     def topics_dir(self) -> Path:
-        return _path(self.under("topics"))
+        return Path(self.under("topics"))
 
     @property
     def config_file(self) -> str:
@@ -96,23 +87,23 @@ class Layout:
 
     @property
     def config_path(self) -> Path:
-        return _path(self.config_file)
+        return Path(self.config_file)
 
     @property
     def local_dir(self) -> Path:
         """Per-clone state: never committed (``init`` writes the .gitignore)."""
-        return _path(self.under(LOCAL))
+        return Path(self.under(LOCAL))
 
     @property
     def lock_path(self) -> Path:
-        return _path(self.local(STORE_LOCK))
+        return Path(self.local(STORE_LOCK))
 
     def local(self, name: str) -> str:
         """``.lessons/local/<name>`` as a string, for one of ``LOCAL_FILES``."""
         return self.under(LOCAL, name)
 
     def lesson_path(self, lesson_id: str) -> Path:
-        return _path(self.under("lessons", f"{lesson_id}.json"))
+        return Path(self.under("lessons", f"{lesson_id}.json"))
 
 
 _SH_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./-_")
@@ -124,7 +115,7 @@ def lessons_command(layout: Layout) -> str:
     The committed launcher by its absolute path (``sh /repo/.lessons/run``), which finds
     the install even where ``lessons`` is not on the agent's ``PATH`` (a project venv, or
     pipx's ``~/.local/bin`` missing from a harness's environment); plain ``lessons`` for a
-    store made before the launcher. Quoted by hand: ``shlex`` costs a hook ``re``.
+    store made before the launcher.
     """
     launcher = layout.under("run")
     if not os.path.isfile(launcher):

@@ -22,14 +22,14 @@ Imported by every hook: ``os`` and the small core modules only.
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
-from lessons_core import hookjson
 from lessons_core.containment import leaving_part
 from lessons_core.errors import LessonsError
 from lessons_core.fsutil import read_store_file
+from lessons_core.store.config import parse_json
 from lessons_core.store.layout import LOCAL, Layout
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
@@ -152,7 +152,7 @@ def user_settings(environ: Mapping[str, str] | None = None) -> dict[str, object]
     if path is None:
         return {}
     try:
-        data = hookjson.loads(read_store_file(path))
+        data = parse_json(read_store_file(path))
     except (OSError, LessonsError, ValueError, RecursionError):
         return {}
     return data if isinstance(data, dict) else {}

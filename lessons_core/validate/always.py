@@ -22,6 +22,7 @@ import shutil
 from collections.abc import Iterator
 
 from lessons_core.delivery.always import VIA, fit_hits, render
+from lessons_core.matching.command_words import literal_pattern
 from lessons_core.matching.trigger_checks import command_problem
 from lessons_core.recall.render import estimate_tokens, hit_line
 from lessons_core.recall.types import Hit
@@ -113,11 +114,3 @@ def precise_trigger(
             if command_problem(pattern) is None:  # never suggest what capture refuses
                 return "--trigger-cmd", pattern
     return None
-
-
-def literal_pattern(text: str) -> str:
-    """``text`` as a command pattern matching it literally (spaces stay readable)."""
-    return "".join(f"\\{char}" if char in _SPECIAL else char for char in text)
-
-
-_SPECIAL = frozenset(".^$*+?{}[]\\|()")

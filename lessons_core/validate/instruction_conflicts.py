@@ -24,6 +24,7 @@ from typing import NamedTuple
 from lessons_core.authoring.stances import Stance, stances
 from lessons_core.containment import leaving_part, outside_reason
 from lessons_core.fsutil import NotRegularFile, TooLarge, read_regular
+from lessons_core.importers.mentions import Mentions, instruction_folder
 from lessons_core.recall.printable import inert
 from lessons_core.store.model import Lesson
 from lessons_core.validate.context import Context
@@ -53,10 +54,6 @@ def check(ctx: Context) -> Iterator[Finding]:
     for lesson in ctx.graph.active():
         for stance in stances(lesson.rule):
             held[stance.key, stance.positive].append((lesson, stance))
-    # Imported here: importers.mentions reads validate.always, and this module is loaded
-    # with the validate package itself.
-    from lessons_core.importers.mentions import Mentions, instruction_folder  # noqa: PLC0415
-
     mentions = Mentions(ctx.layout.root, ctx.files)
     reported: set[tuple[str, str]] = set()
     for line in lines:

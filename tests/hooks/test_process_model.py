@@ -199,8 +199,7 @@ def test_the_hook_log_is_stamped_in_the_hooks_time_zone(
     env = harness_env(project.root)
     env["TZ"] = zone
     before = time.time()
-    project.config_path.write_text("{ not json\n")
-    done = hook(project, edit(project, "src/a.py"), env=env)
+    done = hook(project, b"{ not json", env=env)
     after = time.time()
     assert done.returncode == 0
     line = (project.local_dir / HOOK_LOG).read_text().splitlines()[-1]

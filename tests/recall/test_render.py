@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -253,22 +250,6 @@ def test_the_quick_path_changes_nothing_the_full_one_would(parts: list[str], lim
 def test_the_quick_path_on_near_misses(text: str) -> None:
     """Texts on either side of the quick path's character checks neutralise alike."""
     assert neutralise(text) == inert.neutralise(text, MAX_RULE_CHARS)
-
-
-def test_a_plain_rule_renders_without_regular_expressions() -> None:
-    """Rendering an ordinary block imports neither re nor unicodedata (the recall module's
-    own imports are checked in test_recall_imports)."""
-    code = (
-        "import sys\nfrom lessons_core.recall.rank import Hit, Recall\n"
-        "before = set(sys.modules)\nfrom lessons_core.recall.render import render_block\n"
-        "hit = Hit('a-1', 'Never split a path on slashes: use basename().', 'file', "
-        "'src/**/*.py', (), False)\n"
-        "assert 'basename' in render_block(Recall(hits=(hit,), more=0))\n"
-        "new = set(sys.modules) - before\n"
-        "print(sorted({'re', 'unicodedata', 'lessons_core.recall.inert'} & new))"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]"
 
 
 def test_a_rule_of_several_sentences_shows_its_first() -> None:

@@ -23,11 +23,9 @@ of them imports click, typing, re or pathlib at module level (docs/performance.m
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING, Any, Protocol
 
-TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
-    from typing import Any, Protocol
-
     from lessons_cli.harnesses.spec import Wiring
     from lessons_core.delivery.deliver import ToolAction
     from lessons_core.store.config import Config

@@ -14,15 +14,14 @@ tests/fixtures/claude_code/. The protocol's own parts, which other adapters shar
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from lessons_cli.harnesses import claude_protocol as protocol
 from lessons_cli.harnesses.spec import HookEvent, Wiring, any_of
 from lessons_core.delivery import deliver as delivery
 from lessons_core.delivery.deliver import ToolAction
 
-TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
-    from typing import Any
-
     from lessons_core.delivery.deliver import Notice
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout

@@ -11,13 +11,14 @@ module level that a hook does not need (docs/performance.md): what a tool call t
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
+from lessons_core.delivery import actions
 from lessons_core.delivery import deliver as delivery
 from lessons_core.delivery.deliver import ToolAction
 
-TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
     from collections.abc import Mapping
-    from typing import Any
 
     from lessons_core.delivery.deliver import Notice
     from lessons_core.store.config import Config
@@ -80,7 +81,6 @@ def file_action(
     """A call that changes the repo-relative files among ``paths``; anything outside the
     repo is dropped. What it adds to them comes from its input (``tool_input`` when the
     caller read it apart, ``actions.edit_added``) unless ``added`` gives it per path."""
-    from lessons_core.delivery import actions
 
     content = tool_input or payload.get("tool_input", payload.get("toolArgs"))
     cwd = project_dir(payload)
@@ -89,7 +89,6 @@ def file_action(
 
 def read_action(layout: Layout, payload: dict[str, Any], *paths: Any) -> ToolAction:
     """A call that reads the repo-relative files among ``paths``."""
-    from lessons_core.delivery import actions
 
     return actions.reading(layout, project_dir(payload), *paths)
 
@@ -97,7 +96,6 @@ def read_action(layout: Layout, payload: dict[str, Any], *paths: Any) -> ToolAct
 def shell_action(layout: Layout, payload: dict[str, Any], command: Any) -> ToolAction:
     """A shell command, with the files it reads and writes, relative to the session's
     folder."""
-    from lessons_core.delivery import actions
 
     return actions.running(layout, project_dir(payload), command)
 
@@ -153,7 +151,7 @@ def stop_output(layout: Layout, key: str, config: Config, *, active: bool) -> di
     """Keep the session going once to capture what it taught (Claude Code, Codex, Gemini
     CLI and Copilot CLI all read ``decision: "block"`` and its ``reason`` so); ``active``:
     the harness says it is already continuing because of a stop hook."""
-    from lessons_core.feedback.stop_capture import stop_request  # stops only
+    from lessons_core.feedback.stop_capture import stop_request  # noqa: PLC0415 (heavy: secret patterns)
 
     text = stop_request(layout, key, config, active=active)
     return {"decision": "block", "reason": text} if text else None
@@ -167,7 +165,7 @@ def failure_output(
     if payload.get("is_interrupt"):
         return None
     # Failures only: keeps every other call lighter.
-    from lessons_core.delivery.nudges import after_failure
+    from lessons_core.delivery.nudges import after_failure  # noqa: PLC0415 (heavy: secret patterns)
 
     error = payload.get("error")
     key = session_of(payload)

@@ -22,15 +22,16 @@ Payloads recorded from the real client are kept in tests/fixtures/cline/.
 
 from __future__ import annotations
 
+import json
+import shlex
+from typing import TYPE_CHECKING, Any
+
 from lessons_cli.harnesses import claude_protocol as protocol
 from lessons_cli.harnesses.spec import HookEvent, Wiring, any_of
 from lessons_core.delivery import deliver as delivery
 from lessons_core.delivery.deliver import CONTEXT, GATE, HookCall, ToolAction
 
-TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
-    from typing import Any
-
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
 
@@ -85,7 +86,7 @@ def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
 
 def _patch_action(layout: Layout, payload: dict[str, Any], given: Any) -> ToolAction:
     """``apply_patch`` takes the patch as ``{input}`` or as a bare string."""
-    from lessons_cli.harnesses import codex_patches  # patches only
+    from lessons_cli.harnesses import codex_patches  # noqa: PLC0415 (a patch's only)
 
     patch = given.get("input") if isinstance(given, dict) else given
     if not isinstance(patch, str):
@@ -113,7 +114,6 @@ def _command_line(item: Any) -> str | None:
         return item
     if not isinstance(item, dict) or not isinstance(item.get("command"), str):
         return None
-    import shlex  # argv items only
 
     args = item.get("args")
     words = (
@@ -144,7 +144,6 @@ def failure_of(payload: dict[str, Any]) -> str | None:
     failed = [e for e in entries if isinstance(e, dict) and e.get("success") is False]
     if response.get("isError") is not True and not failed:
         return None
-    import json  # failures only
 
     return "\n".join(_error_text(e) for e in failed) if failed else json.dumps(output)
 
@@ -177,7 +176,7 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
     changing = payload.get("tool_name") in CHANGE_TOOLS  # a failed read teaches nothing
     error = failure_of(payload) if changing else None
     if error is not None:
-        from lessons_core.delivery.nudges import after_failure  # failures only
+        from lessons_core.delivery.nudges import after_failure  # noqa: PLC0415 (heavy: secret patterns)
 
         nudge = after_failure(layout, key, action, error, config, event)
         texts += [nudge] if nudge else []

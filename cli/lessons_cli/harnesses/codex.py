@@ -23,16 +23,15 @@ then refuses the next attempt from ``PreToolUse``. No hook fires after a failed
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from lessons_cli.harnesses import claude_protocol as protocol
 from lessons_cli.harnesses import codex_exits, codex_patches
 from lessons_cli.harnesses.spec import HookEvent, Wiring, any_of
 from lessons_core.delivery import deliver as delivery
 from lessons_core.delivery.deliver import ToolAction
 
-TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
-    from typing import Any
-
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
 
@@ -106,7 +105,7 @@ def after_shell(layout: Layout, payload: dict[str, Any], config: Config) -> dict
         delivery.after_success(layout, key, action)
         return None
     # Failures only: keeps every other call lighter.
-    from lessons_core.delivery.nudges import after_failure
+    from lessons_core.delivery.nudges import after_failure  # noqa: PLC0415 (heavy: secret patterns)
 
     output = payload.get("tool_response")
     # The header the failure classes read, as in Claude Code's error text.

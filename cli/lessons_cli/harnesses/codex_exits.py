@@ -14,7 +14,8 @@ hook says nothing.
 
 from __future__ import annotations
 
-from lessons_core import hookjson
+import json
+
 from lessons_core.fsutil import read_payload_tail
 
 TAIL_BYTES = 256 * 1024
@@ -25,7 +26,7 @@ def exit_code(transcript: object, call_id: object) -> int | None:
     """The exit code Codex recorded for shell call ``call_id`` in ``transcript``, or None."""
     if not isinstance(transcript, str) or not isinstance(call_id, str) or not call_id:
         return None
-    wanted = hookjson.dumps(call_id).encode()
+    wanted = json.dumps(call_id, ensure_ascii=False).encode()
     tail, whole = read_payload_tail(transcript, TAIL_BYTES)
     lines = tail.split(b"\n")
     if not whole:
@@ -40,7 +41,7 @@ def exit_code(transcript: object, call_id: object) -> int | None:
 
 
 def _code_of(line: bytes, call_id: str) -> int | None:
-    record = hookjson.loads(line)
+    record = json.loads(line)
     payload = record.get("payload") if isinstance(record, dict) else None
     if not isinstance(payload, dict) or payload.get("type") != "item_completed":
         return None

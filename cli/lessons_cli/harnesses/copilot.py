@@ -14,16 +14,15 @@ tests/fixtures/copilot/.
 
 from __future__ import annotations
 
+import json
+from typing import TYPE_CHECKING, Any
+
 from lessons_cli.harnesses import claude_protocol as protocol
 from lessons_cli.harnesses.spec import HookEvent, Wiring, any_of
-from lessons_core import hookjson
 from lessons_core.delivery import deliver as delivery
 from lessons_core.delivery.deliver import HookCall, Notice, ToolAction
 
-TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
-    from typing import Any
-
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
 
@@ -105,7 +104,7 @@ def tool_args(payload: dict[str, Any]) -> dict[str, Any]:
     args = payload.get("toolArgs")
     if isinstance(args, str):
         try:
-            args = hookjson.loads(args)
+            args = json.loads(args)
         except ValueError:
             return {}
     return args if isinstance(args, dict) else {}
@@ -182,7 +181,7 @@ def _failed(
     layout: Layout, key: str, payload: dict[str, Any], error: str, config: Config, event: str
 ) -> dict[str, Any] | None:
     """The nudge after a failed call (``feedback.recurrence``, imported by failures only)."""
-    from lessons_core.delivery.nudges import after_failure
+    from lessons_core.delivery.nudges import after_failure  # noqa: PLC0415 (heavy: secret patterns)
 
     action = action_of(layout, payload)
     return context_output(after_failure(layout, key, action, error, config, event))

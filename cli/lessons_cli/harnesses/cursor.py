@@ -17,17 +17,16 @@ recorded from the client (it cannot run offline).
 
 from __future__ import annotations
 
+import json
+from typing import TYPE_CHECKING, Any
+
 from lessons_cli.harnesses import claude_protocol as protocol
 from lessons_cli.harnesses.spec import HookEvent, Wiring, any_of
-from lessons_core import hookjson
 from lessons_core.delivery import actions
 from lessons_core.delivery import deliver as delivery
 from lessons_core.delivery.deliver import CONTEXT, GATE, HookCall, Notice, ToolAction
 
-TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
-    from typing import Any
-
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
 
@@ -133,7 +132,7 @@ def shell_exit(payload: dict[str, Any]) -> tuple[int, str] | None:
         return None
     output = payload.get("tool_output")
     try:
-        result = hookjson.loads(output) if isinstance(output, str) else output
+        result = json.loads(output) if isinstance(output, str) else output
     except (ValueError, RecursionError):  # not the JSON documented: no exit code known
         return None
     if not isinstance(result, dict):
@@ -158,7 +157,7 @@ def _after_tool(
     shell call that exited 0, or a file tool's call, is the action's last outcome, a
     success. A shell call without a readable exit code tells nothing."""
     if ran is not None and ran[0] != 0:
-        from lessons_core.delivery.nudges import after_failure  # failures only
+        from lessons_core.delivery.nudges import after_failure  # noqa: PLC0415 (heavy: secret patterns)
 
         code, output = ran
         error = f"Exit code {code}\n{output}"
@@ -178,7 +177,7 @@ def _failed(layout: Layout, key: str, payload: dict[str, Any], config: Config) -
     error = payload.get("error_message")
     if not isinstance(error, str) or not error:
         error = kind if isinstance(kind, str) and kind else "error"
-    from lessons_core.delivery.nudges import after_failure  # failures only
+    from lessons_core.delivery.nudges import after_failure  # noqa: PLC0415 (heavy: secret patterns)
 
     action = action_of(layout, payload)
     call = call_of(payload)
@@ -193,7 +192,7 @@ def _stop(
     run already goes on because of one."""
     if payload.get("status") != "completed":  # aborted by the user, or an error
         return None
-    from lessons_core.feedback.stop_capture import stop_request  # stops only
+    from lessons_core.feedback.stop_capture import stop_request  # noqa: PLC0415 (heavy: secret patterns)
 
     count = payload.get("loop_count")
     active = type(count) is int and count > 0

@@ -38,17 +38,16 @@ Payloads recorded from the real client are kept in tests/fixtures/gemini/.
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING, Any
 
 from lessons_cli.harnesses import claude_protocol as protocol
 from lessons_cli.harnesses.spec import HookEvent, Wiring, anchored
 from lessons_core.delivery import deliver as delivery
 from lessons_core.delivery.deliver import CONTEXT, GATE, HookCall, ToolAction
 from lessons_core.fsutil import open_payload_file
+from lessons_core.recall.render import bracket_fence
 
-TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
-    from typing import Any
-
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
 
@@ -135,7 +134,7 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
     changing = payload.get("tool_name") in CHANGE_TOOLS  # a failed read teaches nothing
     error = failure_of(payload) if event == "AfterTool" and changing else None
     if error is not None:
-        from lessons_core.delivery.nudges import after_failure  # failures only
+        from lessons_core.delivery.nudges import after_failure  # noqa: PLC0415 (heavy: secret patterns)
 
         nudge = after_failure(layout, key, action, error, config, event)
         texts += [nudge] if nudge else []
@@ -185,7 +184,6 @@ def _context(event: str, text: str | None) -> dict[str, Any] | None:
 
 def _fenced(text: str) -> str:
     # Rendering is imported only when something is shown (docs/performance.md).
-    from lessons_core.recall.render import bracket_fence
 
     return bracket_fence(text)
 

@@ -29,15 +29,14 @@ from the real client are kept in tests/fixtures/opencode/.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from lessons_cli.harnesses import claude_protocol as protocol
 from lessons_cli.harnesses.spec import HookEvent, Wiring, anchored
 from lessons_core.delivery.deliver import CONTEXT, GATE, HookCall, ToolAction
 from lessons_core.session import state as sessions
 
-TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
-    from typing import Any
-
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
 
@@ -132,7 +131,7 @@ def _tool_call(
     texts = [notice.text] if notice is not None else []
     error = failure_of(payload)
     if error is not None:
-        from lessons_core.delivery.nudges import after_failure  # failures only
+        from lessons_core.delivery.nudges import after_failure  # noqa: PLC0415 (heavy: secret patterns)
 
         nudge = after_failure(layout, key, action, error, config, event)
         texts += [nudge] if nudge else []

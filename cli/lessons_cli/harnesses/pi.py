@@ -30,15 +30,14 @@ What Pi 0.73.1 does with them (tests/e2e/test_pi.py):
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from lessons_cli.harnesses import claude_protocol as protocol
 from lessons_cli.harnesses.spec import HookEvent, Wiring, anchored
 from lessons_core.delivery import deliver as delivery
 from lessons_core.delivery.deliver import CONTEXT, GATE, HookCall, ToolAction
 
-TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
-    from typing import Any
-
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
 
@@ -117,7 +116,7 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
         delivery.before_compaction(layout, key)
         return None
     if event == "agent_end":
-        from lessons_core.feedback.stop_capture import stop_request  # stops only
+        from lessons_core.feedback.stop_capture import stop_request  # noqa: PLC0415 (heavy: secret patterns)
 
         return _context(stop_request(layout, key, config, active=False))
     with HookCall(layout, key, config) as call:  # read once for the whole call
@@ -153,7 +152,7 @@ def _after(
     if payload.get("is_error") is not True:
         call.after_success(action)
         return []
-    from lessons_core.delivery.nudges import after_failure  # failures only
+    from lessons_core.delivery.nudges import after_failure  # noqa: PLC0415 (heavy: secret patterns)
 
     error = payload.get("error")
     text = error if isinstance(error, str) else ""

@@ -17,14 +17,14 @@ from the real client are kept in tests/fixtures/qwen/.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from lessons_cli.harnesses import claude_protocol as protocol
 from lessons_cli.harnesses.spec import HookEvent, Wiring, anchored
 from lessons_core.delivery.deliver import CONTEXT, GATE, HookCall
+from lessons_core.recall.render import bracket_fence
 
-TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
-    from typing import Any
-
     from lessons_core.delivery.deliver import ToolAction
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
@@ -104,6 +104,5 @@ def _fenced(text: str) -> str:
     """Qwen HTML-escapes ``<`` and ``>`` in hook context (not in a deny reason), so context
     blocks are fenced with square brackets. Rendering is imported only when something is
     shown (docs/performance.md)."""
-    from lessons_core.recall.render import bracket_fence
 
     return bracket_fence(text)

@@ -1,18 +1,14 @@
 """What a harness's wiring is: the settings file ``lessons init`` writes and the events
 (with tool matchers) it asks the harness to call ``lessons hook`` on.
 
-Each harness module builds its ``WIRING`` from these records at import time, which a hook
-pays for, so they come from ``lessons_core.records`` rather than ``typing`` or
-``dataclasses``. Writing them into settings files is ``lessons_cli.harnesses.wiring``.
+Each harness module builds its ``WIRING`` from these records at import time. Writing them
+into settings files is ``lessons_cli.harnesses.wiring``.
 """
 
 from __future__ import annotations
 
-from lessons_core.records import NamedTuple
-
-TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
-if TYPE_CHECKING:
-    from typing import Any
+import re
+from typing import Any, NamedTuple
 
 
 class HookEvent(NamedTuple):
@@ -58,7 +54,6 @@ class Wiring(NamedTuple):
         Matchers are regular expressions over the whole tool name, as the harnesses read
         them (``Edit|Write``); an event without one fires for every tool.
         """
-        import re  # not on the hook path: init, doctor and tests ask this
 
         for hook in self.events:
             if hook.name == event:
