@@ -55,7 +55,6 @@ def _path_like(word: str) -> bool:
 
 def project_names(layout: Layout) -> tuple[str, ...]:
     """The name words of the project at ``layout.root`` (see the module docstring)."""
-    # Strings, not ``layout.root``: pathlib is needed nowhere else on a prompt's path.
     names = [os.path.basename(os.path.normpath(layout.top))]
     for manifest, sections in _TOML_NAMES.items():
         names.append(_toml_name(_text(layout, manifest), sections))
