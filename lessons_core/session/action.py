@@ -22,6 +22,10 @@ import sys
 
 from lessons_core.records import NamedTuple
 
+TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
+if TYPE_CHECKING:
+    from lessons_core.matching.shell_command import ShellCommand
+
 # hashlib's own C SHA-256, without loading OpenSSL's bindings (~5 ms on every hook call).
 # Chosen by version, not by a failed import: a module found nowhere makes the launcher's
 # interpreter run site's setup after all (lessons_cli/__main__.py).
@@ -112,7 +116,7 @@ def of_words(words: str) -> ActionId:
     return ActionId(COMMAND, anchored(words.split(" ")))
 
 
-def named(files: tuple[str, ...], command: str | None) -> ActionId | None:
+def named(files: tuple[str, ...], command: str | ShellCommand | None) -> ActionId | None:
     """The action a call is about, as a session's evidence keeps it: its first file, or
     the words that name its command when none looks like a token; None when nothing
     names it."""
@@ -127,7 +131,7 @@ def named(files: tuple[str, ...], command: str | None) -> ActionId | None:
     return None
 
 
-def precise(files: tuple[str, ...], command: str | None) -> ActionId | None:
+def precise(files: tuple[str, ...], command: str | ShellCommand | None) -> ActionId | None:
     """The action a call is about as a failure is counted under it and a lesson's trigger
     may name it: its first file, or the pattern anchored to its command's last
     state-changing simple command (``cd web && pnpm test:e2e --filter x`` gives ``^pnpm
@@ -144,7 +148,7 @@ def precise(files: tuple[str, ...], command: str | None) -> ActionId | None:
     return None
 
 
-def logged_identity(files: tuple[str, ...], command: str | None) -> str:
+def logged_identity(files: tuple[str, ...], command: str | ShellCommand | None) -> str:
     """The identity of the ``precise`` action, as the telemetry log keeps it ("" for
     none)."""
     found = precise(files, command)

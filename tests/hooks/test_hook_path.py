@@ -98,6 +98,8 @@ HOOK_PATH: dict[str, frozenset[str]] = {
     "lessons_core.matching.command_plans": frozenset(),
     "lessons_core.matching.re2_patterns": frozenset(),  # RE2 is imported on a first compile
     "lessons_core.matching.pure_reads": frozenset(),
+    # The one parse of a shell command, in ordinary records.
+    "lessons_core.matching.shell_command": frozenset({"typing"}),
     "lessons_cli.harnesses.codex_patches": frozenset(),
     "lessons_core.matching.patch_paths": frozenset(),  # Codex's patches, shell patches
     "lessons_core.matching.command_words": frozenset(),
