@@ -20,6 +20,7 @@ TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
+    from lessons_core.matching.shell_command import ShellCommand
     from lessons_core.matching.shell_files import ShellFiles
     from lessons_core.store.layout import Layout
 
@@ -105,28 +106,38 @@ def reading(layout: Layout, cwd: str | None, *paths: object) -> ToolAction:
 
 
 def running(layout: Layout, cwd: str | None, command: object) -> ToolAction:
-    """A shell command, with the repo files it reads and writes
-    (``matching.shell_files``): a file it writes is changed, as by an edit tool; one it
-    reads (``cat``, ``sed -n``, ``head``, ...) is read."""
+    """A shell command, parsed once (``matching.shell_command``; the action carries the
+    parse), with the repo files it reads and writes (``matching.shell_files``): a file it
+    writes is changed, as by an edit tool; one it reads (``cat``, ``sed -n``, ``head``,
+    ...) is read."""
     if not isinstance(command, str) or not command.strip():
         return NOTHING
-    effects = _effects(command)
+    shell = _parse(command)
+    effects = _effects(shell)
     reads, writes = effects.reads, effects.writes
     read = in_repo(layout, cwd, reads) if reads else ()
     # A folder searched (``rg x src``) is no file read: its rules are not this call's.
     read = tuple(f for f in read if not os.path.isdir(os.path.join(layout.top, f)))
     return ToolAction(
         command=command,
+        shell=shell,
         reads=read,
         writes=in_repo(layout, cwd, writes) if writes else (),
         added=added_in_repo(layout, cwd, effects.added) if effects.added else (),
     )
 
 
-def _effects(command: str) -> ShellFiles:
+def _parse(command: str) -> ShellCommand:
+    """``command``'s one parse; imported by shell calls only (each module costs a hook
+    about a millisecond)."""
+    from lessons_core.matching.shell_command import parse
+
+    return parse(command)
+
+
+def _effects(command: ShellCommand) -> ShellFiles:
     """The paths ``command`` reads and writes, as written in it, and the literal text it
-    writes into them; imported by shell calls only (each module costs a hook about a
-    millisecond)."""
+    writes into them."""
     from lessons_core.matching.shell_files import shell_file_effects
 
     return shell_file_effects(command)

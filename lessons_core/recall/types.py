@@ -5,6 +5,10 @@ from __future__ import annotations
 
 from lessons_core.records import NamedTuple
 
+TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
+if TYPE_CHECKING:
+    from lessons_core.matching.shell_command import ShellCommand
+
 # A prompt is read up to this many characters, by recall and by the hook's correction cues
 # (docs/recall.md): the words that say what a task is about come first, and a pasted log
 # of megabytes would cost a hook seconds and gigabytes to tokenise.
@@ -15,6 +19,8 @@ class RecallRequest(NamedTuple):
     files: tuple[str, ...] = ()  # repo-relative POSIX paths
     command: str | None = None
     prompt: str | None = None
+    # The command parsed once (``matching.shell_command``), when the caller has it.
+    shell: ShellCommand | None = None
     # The files are being read, not changed: broad trigger matches wait for the change
     # (``rank.select``), so a rule about a whole tree does not speak on every read.
     read: bool = False
