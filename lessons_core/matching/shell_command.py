@@ -127,7 +127,7 @@ def is_assignment(word: str) -> bool:
     return bool(equals) and name.replace("_", "a").isalnum() and not name[:1].isdigit()
 
 
-def program_words(words: Sequence[str]) -> tuple[str, ...]:
+def _program_words(words: Sequence[str]) -> tuple[str, ...]:
     """The words from the program on: assignments, keywords and wrappers dropped."""
     index = 0
     while index < len(words):
@@ -253,7 +253,7 @@ def _segment(
         assigned += 1
     start = words[assigned].start if assigned < len(words) else bounds[0]
     own = tuple(token.text for token in words[assigned:])
-    runs = program_words(own)
+    runs = _program_words(own)
     script = _shell_script(runs, redirects) if depth else None
     return Segment(
         words=own,
