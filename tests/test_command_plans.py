@@ -3,10 +3,10 @@
 A planned pattern (``command_plans``) is checked against RE2 itself on every command
 pattern of the real corpus and of this repository's lessons, plus patterns made to use
 each planned form, over the commands of every recorded payload, texts made from the
-patterns' own words and random texts. The string-method splitting and word reading that
-replaced regular expressions (``commands._pieces``, ``_without_assignments``,
-``shell_words``, ``command_words.is_interpreter``, ``bounded_regex``) are checked against
-the regular expressions they replaced.
+patterns' own words and random texts. The string methods that
+replaced regular expressions (``command_words.is_interpreter``, ``bounded_regex``) are
+checked against the regular expressions they replaced; a command's words and parts come
+from its one parse (``tests/test_shell_command.py``).
 """
 
 from __future__ import annotations
@@ -14,14 +14,13 @@ from __future__ import annotations
 import json
 import random
 import re
-import shlex
 from pathlib import Path
 
 import pytest
 import re2
 
 from lessons_core.importers.agentsmesh import _command as agentsmesh_command
-from lessons_core.matching import command_words, commands, pure_reads
+from lessons_core.matching import command_words, commands
 from lessons_core.matching.command_plans import command_plan, plan_matches
 from lessons_core.matching.commands import (
     CommandPatternError,
@@ -44,8 +43,6 @@ MADE = (
     "(?:pnpm (-C website )?(add|install|update))", "é.*ü", "_x_", r"git\s+push",
     "git push.*-f", "[a-z]+ test", "(?i)git push", "rm -rf /", "^(ls|cat)( |$)",
 )  # fmt: skip
-_OLD_SEPARATORS = re.compile(r"\|\||&&|[;|&\n]|\$\(|`|\(|\)")
-_OLD_ASSIGNMENT = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|\"[^\"]*\"|\S*)\s+)+")
 _OLD_INTERPRETER = re.compile(
     r"(?:.*/)?(?:sh|bash|zsh|dash|ksh|fish|python(?:\d+(?:\.\d+)?)?|pypy3?|node|deno|bun|"
     r"ruby|perl|php|tsx|ts-node)"
@@ -149,25 +146,6 @@ def test_the_runs_a_regex_needs_never_skip_a_match() -> None:
             assert fired_part(regex, parts, None, needs) == fired_part(regex, parts), regex
 
 
-def test_command_parts_split_as_the_regular_expressions_did() -> None:
-    for text in [*TEXTS, "a\0b && c", "x=1 y='a b' z=\"c d\" cmd", "A='a b'c cmd", "A=1"]:
-        old = {text.strip(): None}
-        for piece in _OLD_SEPARATORS.split(text):
-            stripped = _OLD_ASSIGNMENT.sub("", piece.strip()).strip()
-            if stripped:
-                old.setdefault(stripped, None)
-        assert commands.command_parts(text) == list(old), text
-
-
-def test_shell_words_read_plain_commands_as_shlex_does() -> None:
-    for text in TEXTS:
-        try:
-            expected = shlex.split(text)
-        except ValueError:
-            expected = text.split()
-        assert commands.shell_words(text) == expected, text
-
-
 def test_interpreters_are_named_as_the_regular_expression_did() -> None:
     names = ["sh", "bash", "/usr/bin/python3", "python3.11", "python3.", "python.1",
              "pythonx", "ts-node", "a\n/bash", "x/y/node", "pypy", "pypy3", "pypy4",
@@ -185,12 +163,3 @@ def test_word_boundaries_are_added_as_the_regular_expressions_did() -> None:
         if _OLD_WORD_END.search(text) and text[-2:-1] != "\\":
             regex = regex + r"\b"
         assert commands._bounded(text) == regex, text
-
-
-def test_harmless_redirects_are_removed_as_the_regular_expression_did() -> None:
-    old = re.compile(r"(?<!\d)\d*>&\d+|&?(?<!\d)\d*>\s*/dev/null")
-    rng = random.Random(3)
-    pieces = [">", "&", "1", "2", "23", " ", "/dev/null", "x", ">&", "\t", "٣", "/dev/nul", "a"]
-    made = ["".join(rng.choice(pieces) for _ in range(rng.randrange(1, 9))) for _ in range(5000)]
-    for text in [*TEXTS, *made, "ls 2>&1 | head", "a &>/dev/null", "x 12>&3 y > /dev/null"]:
-        assert pure_reads._without_harmless_redirects(text) == old.sub(" ", text), text

@@ -15,11 +15,13 @@ from typing import TYPE_CHECKING
 
 from lessons_core.delivery.deliver import ToolAction
 from lessons_core.matching.glob_match import MAX_NAME_CHARS, MAX_PATH_CHARS
+from lessons_core.matching import shell_command
 from lessons_core.store.layout import repo_relative
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
+    from lessons_core.matching.shell_command import ShellCommand
     from lessons_core.matching.shell_files import ShellFiles
     from lessons_core.store.layout import Layout
 
@@ -105,25 +107,28 @@ def reading(layout: Layout, cwd: str | None, *paths: object) -> ToolAction:
 
 
 def running(layout: Layout, cwd: str | None, command: object) -> ToolAction:
-    """A shell command, with the repo files it reads and writes
-    (``matching.shell_files``): a file it writes is changed, as by an edit tool; one it
-    reads (``cat``, ``sed -n``, ``head``, ...) is read."""
+    """A shell command, parsed once (``matching.shell_command``; the action carries the
+    parse), with the repo files it reads and writes (``matching.shell_files``): a file it
+    writes is changed, as by an edit tool; one it reads (``cat``, ``sed -n``, ``head``,
+    ...) is read."""
     if not isinstance(command, str) or not command.strip():
         return NOTHING
-    effects = _effects(command)
+    shell = shell_command.parse(command)
+    effects = _effects(shell)
     reads, writes = effects.reads, effects.writes
     read = in_repo(layout, cwd, reads) if reads else ()
     # A folder searched (``rg x src``) is no file read: its rules are not this call's.
     read = tuple(f for f in read if not os.path.isdir(os.path.join(layout.top, f)))
     return ToolAction(
         command=command,
+        shell=shell,
         reads=read,
         writes=in_repo(layout, cwd, writes) if writes else (),
         added=added_in_repo(layout, cwd, effects.added) if effects.added else (),
     )
 
 
-def _effects(command: str) -> ShellFiles:
+def _effects(command: ShellCommand) -> ShellFiles:
     """The paths ``command`` reads and writes, as written in it, and the literal text it
     writes into them."""
     from lessons_core.matching.shell_files import shell_file_effects  # noqa: PLC0415 (commands only: large tables)

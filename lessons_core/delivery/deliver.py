@@ -43,6 +43,7 @@ from lessons_core.store.layout import lessons_command
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from lessons_core.matching.shell_command import ShellCommand
     from lessons_core.recall.types import Hit, Recall
     from lessons_core.session.state import Session, SessionState
     from lessons_core.store.config import Config
@@ -98,6 +99,9 @@ class ToolAction(NamedTuple):
 
     files: tuple[str, ...] = ()
     command: str | None = None
+    # The command parsed once (``matching.shell_command``): every question about it is
+    # answered from this, never from the text again.
+    shell: ShellCommand | None = None
     # The tool's input, read only to tell a changed retry from a repeated one.
     content: object = None
     reads: tuple[str, ...] = ()
@@ -187,17 +191,20 @@ def before_action(
     """
     if action.is_empty:
         return None
-    pure = action.command is not None and _pure_read(action.command)
+    said = action.shell or action.command
+    pure = said is not None and _pure_read(said)
     changed = () if pure else action.changes
     files = tuple(dict.fromkeys((*changed, *action.reads))) if action.reads else changed
     # A read leaves the broad rules of the files it reads for the change (``rank.select``):
     # a rule about a whole tree need not speak on every read. A command is a read only
     # when it is known to be one: ``make deploy`` names no file it changes, yet it acts.
     read = not changed and (action.command is None or pure)
-    request = RecallRequest(files=files, command=action.command, prompt=None, read=read)
+    request = RecallRequest(
+        files=files, command=action.command, prompt=None, read=read, shell=action.shell
+    )
     with opened or sessions.open_session(layout, key) as session:
         if config.stop_capture:  # the latest action, for a correction after it
-            evidence.note_action(session, action.files, action.command, _related)
+            evidence.note_action(session, action.files, said, _related)
         mark = digest(action.key) if GATE in modes else ""
         refused = mark if mark in session.state.gates else ""
         if mark and not refused and _recurrence_due(session.state):
@@ -301,7 +308,8 @@ def _recurrence_gate(
     (``_recurrence_due``) imports more to find out."""
     from lessons_core.feedback.recurrence import recurrence_gate  # noqa: PLC0415 (heavy: secret patterns)
 
-    found = recurrence_gate(layout, session, action.files, action.command, config, gate=mark)
+    said = action.shell or action.command
+    found = recurrence_gate(layout, session, action.files, said, config, gate=mark)
     if found is None:
         return None
     head, again = found
@@ -348,9 +356,8 @@ def _speaks(hit: Hit, action: ToolAction, pure: bool) -> bool:
     return not pure or hit.via == "command"
 
 
-def _pure_read(command: str) -> bool:
+def _pure_read(command: str | ShellCommand) -> bool:
     """Whether ``command`` only reads (``is_pure_read_command``)."""
-
     return is_pure_read_command(command)
 
 
@@ -473,7 +480,7 @@ def after_success(
     if action.is_empty or not state.failures:
         return
 
-    found = precise(action.files, action.command)
+    found = precise(action.files, action.shell or action.command)
     if found is not None:
         sessions.record_success(layout, key, found)
 
@@ -548,7 +555,7 @@ def _log_recall(
     else:
         about = telemetry.ABOUT_FILES if action.files else telemetry.ABOUT_COMMAND
         key = action.key
-        identity = logged_identity(action.files, action.command)
+        identity = logged_identity(action.files, action.shell or action.command)
         call = action.digest
     telemetry.record_recall(
         layout,

@@ -66,7 +66,7 @@ def after_failure(
 
     with sessions.open_session(layout, key) as session:
         counted = recurrence.count_failure(
-            layout, session, action.files, action.command, error, config, keep, call
+            layout, session, action.files, action.shell or action.command, error, config, keep, call
         )
     if counted is not None and counted.verdict == recurrence.AGAIN:
         return None  # logged and answered when it was first reported

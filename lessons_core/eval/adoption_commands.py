@@ -25,7 +25,8 @@ from pathlib import Path
 from lessons_core.authoring.repo_files import tracked_files
 from lessons_core.containment import leaving_part
 from lessons_core.fsutil import read_regular
-from lessons_core.matching.commands import CommandPattern, command_parts, shell_words
+from lessons_core.matching.commands import CommandPattern
+from lessons_core.matching.shell_command import parse
 from lessons_core.review.script_commands import (
     ScriptCommand,
     commands_of,
@@ -172,9 +173,8 @@ def prefixes(commands: Iterable[ProjectCommand]) -> list[Prefix]:
     counts: Counter[str] = Counter()
     for item in commands:
         starts: set[str] = set()
-        parts = command_parts(item.command)
-        for part in parts[1:] or parts[:1]:
-            words = shell_words(part)
+        for segment in parse(item.command).segments:
+            words = segment.words
             if not words:
                 continue
             starts.add(words[0])

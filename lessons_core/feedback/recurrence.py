@@ -35,6 +35,7 @@ from lessons_core.session.state import FAILED_CALLS_KEPT
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from lessons_core.matching.shell_command import ShellCommand
     from lessons_core.recall.types import Recall
     from lessons_core.session.state import Session, SessionState
     from lessons_core.store.config import Config
@@ -73,7 +74,7 @@ def count_failure(
     layout: Layout,
     session: Session,
     files: tuple[str, ...],
-    command: str | None,
+    command: str | ShellCommand | None,
     error: str,
     config: Config,
     keep: Callable[[SessionState, Counted], None] | None = None,
@@ -123,11 +124,15 @@ def count_failure(
 
 
 def covering(
-    layout: Layout, files: tuple[str, ...], command: str | None, config: Config
+    layout: Layout, files: tuple[str, ...], command: str | ShellCommand | None, config: Config
 ) -> Recall | None:
     """The lessons whose file or command triggers match the call, best first, at most
     ``MAX_RECURRENCE_RULES``, whatever the session was shown; None when none does."""
-    found = recall(layout, RecallRequest(files=files, command=command, prompt=None), config=config)
+    if command is None or isinstance(command, str):
+        request = RecallRequest(files=files, command=command, prompt=None)
+    else:  # the call's one parse, carried on
+        request = RecallRequest(files=files, command=command.text, prompt=None, shell=command)
+    found = recall(layout, request, config=config)
     hits = tuple(hit for hit in found.hits if hit.via in _COVERING)[:MAX_RECURRENCE_RULES]
     return found._replace(hits=hits, more=0) if hits else None
 
@@ -136,7 +141,7 @@ def recurrence_gate(
     layout: Layout,
     session: Session,
     files: tuple[str, ...],
-    command: str | None,
+    command: str | ShellCommand | None,
     config: Config,
     gate: str,
 ) -> tuple[str, Recall] | None:

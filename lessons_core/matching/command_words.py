@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import re
 
-from lessons_core.matching.commands import command_parts, shell_words
-from lessons_core.matching.pure_reads import is_pure_read_command
+from lessons_core.matching.pure_reads import segment_reads
+from lessons_core.matching.shell_command import ShellCommand, parsed
 
 MAX_PATTERN_WORDS = 3
 # A longer word is data (a heredoc, an inline script), not a program or sub-command name.
@@ -41,13 +41,12 @@ _RUNNERS = (("uv", "run"), ("poetry", "run"), ("pipenv", "run"), ("npx",), ("bun
 _REGEX_SPECIALS = frozenset("\\.^$*+?()[]{}|")
 
 
-def command_words(command: str) -> list[str]:
+def command_words(command: str | ShellCommand) -> list[str]:
     """The program and sub-commands ``command`` runs (none: nothing precise)."""
-    parts = command_parts(command)
-    candidates = [part for part in (parts[1:] or parts) if not is_pure_read_command(part)]
+    candidates = [s for s in parsed(command).segments if not segment_reads(s)]
     if not candidates:
         return []
-    words = shell_words(candidates[-1])
+    words = list(candidates[-1].words)
     if not words or len(words[0]) > MAX_WORD_CHARS:
         return []
     runner = _runner(words)

@@ -1,4 +1,5 @@
-"""Which files a shell command reads and writes, named in the command itself.
+"""The one table of programs: which files a shell command reads and writes, named in
+the command itself, and which commands only read (``only_reads``).
 
 ``shell_file_effects("cd web && sed -i 's/a/b/' src/x.ts > /dev/null")`` is
 ``ShellFiles(reads=(), writes=("web/src/x.ts",))``: the paths as written, quotes removed,
@@ -23,10 +24,11 @@ and another operand that is a folder on disk is the caller's to drop (it can loo
 Left out, because the command alone does not say: a word whose value the shell computes
 (``$VAR``, ``$(...)``, a backtick, ``~``), a relative path after a ``cd`` whose target is
 not a literal, what ``python - <<EOF`` or ``make`` writes, and a patch read from a file.
-``bash -c 'SCRIPT'`` (Codex's ``bash -lc``) is read as the script it runs.
+``bash -c 'SCRIPT'`` (``bash -lc``) and ``bash <<EOF`` are read as the script they run
+(``shell_command`` parses it with the command).
 
-A ``cd`` inside a subshell (``(cd x && ...)``) ends with it. Nothing here raises or
-hangs: see ``shell_syntax``.
+A ``cd`` inside a subshell (``(cd x && ...)``) ends with it. Everything is read from
+the command's one parse (``shell_command``); nothing here raises or hangs.
 """
 
 from __future__ import annotations
@@ -40,7 +42,13 @@ from lessons_core.matching.patch_paths import (
     patch_added,
     patch_text_paths,
 )
-from lessons_core.matching.shell_syntax import OPEN, SimpleCommand, structure
+from lessons_core.matching.shell_command import (
+    OPEN,
+    Segment,
+    ShellCommand,
+    is_assignment,
+    parsed,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -55,28 +63,8 @@ class ShellFiles(NamedTuple):
     added: tuple[tuple[str, str], ...] = ()
 
 
-# How deep ``bash -c`` inside ``bash -c`` is followed.
-MAX_NESTED_SHELLS = 3
 # PATH_MAX: no longer path names a file.
 MAX_PATH_CHARS = 4096
-
-_SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh"})
-# Programs that run the next program: (program, its options that take a value).
-_WRAPPERS: dict[str, frozenset[str]] = {
-    "sudo": frozenset({"-u", "-g", "-C", "-h", "-p", "-U", "-r", "-t", "-D", "--user"}),
-    "env": frozenset({"-u", "-S", "--unset", "--split-string"}),
-    "nice": frozenset({"-n", "--adjustment"}),
-    "timeout": frozenset({"-s", "-k", "--signal", "--kill-after"}),
-    "stdbuf": frozenset({"-i", "-o", "-e"}),
-    "nohup": frozenset(),
-    "time": frozenset({"-f", "-o"}),
-    "command": frozenset(),
-    "builtin": frozenset(),
-    "exec": frozenset({"-a"}),
-}
-# Shell words that come before a command: ``if``, ``then``, ``!`` ...
-_KEYWORDS = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!", "{", "}"})
-_SKIPPED = frozenset({"fi", "done", "esac", "for", "case", "select", "function"})
 
 
 def _options(text: str) -> frozenset[str]:
@@ -86,11 +74,12 @@ def _options(text: str) -> frozenset[str]:
 class _Reader(NamedTuple):
     """How a reading program's operands are laid out: its options that take a value, and
     whether its first operand is a pattern or program rather than a file (unless one of
-    ``given`` supplies it)."""
+    ``given`` supplies it); and whether it only reads (``awk`` can write files too)."""
 
     valued: frozenset[str] = frozenset()
     pattern_first: bool = False
     given: frozenset[str] = frozenset()
+    pure: bool = True
 
 
 _GREP = _Reader(
@@ -149,7 +138,7 @@ _READERS: dict[str, _Reader] = {
     "rg": _RG,
     "ag": _Reader(_options("-A -B -C -G -m --ignore --file-search-regex"), pattern_first=True),
     "ack": _Reader(_options("-A -B -C -m --type"), pattern_first=True),
-    "awk": _Reader(_options("-F -v -f"), pattern_first=True, given=_options("-f")),
+    "awk": _Reader(_options("-F -v -f"), pattern_first=True, given=_options("-f"), pure=False),
     "sed": _Reader(
         _options("-e -f -l --expression --file --line-length"),
         pattern_first=True,
@@ -163,6 +152,21 @@ _READERS: dict[str, _Reader] = {
 }
 for _alias, _same in (("batcat", "bat"), ("gawk", "awk"), ("mawk", "awk"), ("zcat", "cat")):
     _READERS[_alias] = _READERS[_same]
+# Programs that only look without naming a file they read: pure reads too (``only_reads``).
+_LOOKERS = frozenset(
+    """
+    ls ll tree pwd which type du df yq basename dirname realpath readlink date whoami id
+    uname hostname printenv echo printf true false test [ column fd cd pushd popd sleep
+    """.split()
+)
+# git's sub-commands that only read.
+_GIT_READS = frozenset(
+    """
+    status log diff show blame rev-parse ls-files ls-tree grep describe shortlog cat-file
+    rev-list whatchanged
+    """.split()
+)
+_FIND_WRITES = frozenset({"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fls"})
 # jq options that take two values (a name and a value or file).
 _JQ_PAIRS = _options("--arg --argjson --slurpfile --rawfile")
 _JQ_REST = _options("--args --jsonargs")  # the operands after these are values, not files
@@ -188,12 +192,12 @@ _GIT_APPLY_VALUED = _options("-p -C --directory --exclude --include --whitespace
 _GIT_APPLY_DRY = _options("--check --stat --numstat --summary")
 
 
-def shell_file_effects(command: str) -> ShellFiles:
+def shell_file_effects(command: str | ShellCommand) -> ShellFiles:
     """The files ``command`` reads and writes (see the module docstring)."""
     reads: dict[str, None] = {}
     writes: dict[str, None] = {}
     added: list[tuple[str, str]] = []
-    _effects(command, "", reads, writes, 0, added)
+    _effects(parsed(command), "", reads, writes, added)
     return ShellFiles(tuple(reads), tuple(writes), tuple(added))
 
 
@@ -205,18 +209,17 @@ class _Effects(NamedTuple):
 
 
 def _effects(
-    command: str,
+    command: ShellCommand,
     cwd: str | None,
     reads: dict[str, None],
     writes: dict[str, None],
-    depth: int,
     added: list[tuple[str, str]],
 ) -> None:
     """Add what ``command`` reads and writes, run in ``cwd`` (None: not known), to the two."""
     scopes: list[str | None] = [cwd]
-    previous: SimpleCommand | None = None
+    previous: Segment | None = None
     moved: str | None = None  # where the last command's cd went, once no pipe follows it
-    for item in structure(command):
+    for item in command.items:
         piped = not isinstance(item, str) and item.piped
         if moved is not None and not piped:  # a cd in a pipeline runs in a subshell
             scopes[-1] = _joined(scopes[-1], moved) if moved else None
@@ -228,7 +231,7 @@ def _effects(
                 scopes.pop()
             continue
         here = scopes[-1]
-        found = _simple(item, previous, here, reads, writes, depth, added)
+        found = _simple(item, previous, here, reads, writes, added)
         previous = item
         if not piped:
             moved = found.cd
@@ -268,24 +271,21 @@ def _computed(word: str) -> bool:
 
 
 def _simple(
-    command: SimpleCommand,
-    previous: SimpleCommand | None,
+    command: Segment,
+    previous: Segment | None,
     cwd: str | None,
     reads: dict[str, None],
     writes: dict[str, None],
-    depth: int,
     added: list[tuple[str, str]],
 ) -> _Effects:
-    words = _program_words(list(command.words))
+    words = command.runs
     program = words[0].rsplit("/", 1)[-1] if words else ""
-    args = words[1:]
+    args = list(words[1:])
     found = _Effects([], [])
     if program in ("cd", "pushd", "popd"):
         found = _Effects([], [], _cd_target(program, args))
-    elif program in _SHELLS:
-        script = _shell_script(args)
-        if script is not None and depth < MAX_NESTED_SHELLS:
-            _effects(script, cwd, reads, writes, depth + 1, added)
+    elif command.script is not None:  # parsed with the command, a few levels deep
+        _effects(command.script, cwd, reads, writes, added)
     elif program in _PROGRAMS:
         found = _PROGRAMS[program](args, _stdin_text(command, previous))
     elif program in _READERS:
@@ -303,7 +303,7 @@ def _simple(
 
 
 def _literal_output(
-    program: str, args: list[str], command: SimpleCommand, previous: SimpleCommand | None
+    program: str, args: list[str], command: Segment, previous: Segment | None
 ) -> str:
     """What a command prints when the command itself spells it out: ``echo``/``printf``'s
     words, the here-document or here-string ``cat`` (without a file) or ``tee`` reads, or
@@ -318,51 +318,10 @@ def _literal_output(
         if operator in ("<<", "<<-", "<<<"):
             return target
     if command.piped and previous is not None:
-        words = _program_words(list(previous.words))
+        words = previous.runs
         head = words[0].rsplit("/", 1)[-1] if words else ""
-        return _literal_output(head, words[1:], previous, None) if head != "tee" else ""
+        return _literal_output(head, list(words[1:]), previous, None) if head != "tee" else ""
     return ""
-
-
-def _program_words(words: list[str]) -> list[str]:
-    """The words from the program on: assignments, keywords and wrappers dropped."""
-    index = 0
-    while index < len(words):
-        word = words[index]
-        if word in _KEYWORDS or _assignment(word):
-            index += 1
-        elif word in _SKIPPED:
-            return []
-        elif word in _WRAPPERS:
-            index = _past_options(words, index + 1, _WRAPPERS[word])
-            if word == "timeout" and index < len(words):
-                index += 1  # its duration
-            if word == "command" and index > 0 and words[index - 1] in ("-v", "-V"):
-                return []  # looks a program up, runs nothing
-        else:
-            return words[index:]
-    return []
-
-
-def _assignment(word: str) -> bool:
-    name, equals, _value = word.partition("=")
-    return bool(equals) and name.replace("_", "a").isalnum() and not name[:1].isdigit()
-
-
-def _past_options(words: list[str], index: int, valued: frozenset[str]) -> int:
-    """The index of the first word at or after ``index`` that is not an option (or an
-    option's value, or an ``env`` assignment)."""
-    while index < len(words):
-        word = words[index]
-        if word == "--":
-            return index + 1
-        if _assignment(word):
-            index += 1
-        elif word.startswith("-") and len(word) > 1:
-            index += 2 if word in valued else 1
-        else:
-            return index
-    return index
 
 
 def _operands(args: Sequence[str], valued: frozenset[str]) -> list[str]:
@@ -417,7 +376,7 @@ def _read_operands(program: str, args: list[str]) -> list[str]:
     if reader.pattern_first and not _given(args, reader.given, reader.valued):
         operands = operands[1:]
     if program in ("awk", "gawk", "mawk"):
-        operands = [word for word in operands if not _assignment(word)]
+        operands = [word for word in operands if not is_assignment(word)]
     # A search of a folder names no file of its own.
     return [word for word in operands if word not in (".", "..", "-") and not word.endswith("/")]
 
@@ -662,7 +621,7 @@ def _strip(value: str | None, default: int | None = None) -> int | None:
     return default
 
 
-def _stdin_text(command: SimpleCommand, previous: SimpleCommand | None) -> str:
+def _stdin_text(command: Segment, previous: Segment | None) -> str:
     """The here-document a command reads, or one ``cat`` pipes to it (``cat <<EOF | patch``)."""
     for source in (command, previous if command.piped else None):
         if source is None:
@@ -673,22 +632,6 @@ def _stdin_text(command: SimpleCommand, previous: SimpleCommand | None) -> str:
             if operator in ("<<", "<<-"):
                 return target
     return ""
-
-
-def _shell_script(args: list[str]) -> str | None:
-    """The script of ``bash -c SCRIPT`` (``-lc``, ``-ec``...), None without ``-c``."""
-    index = 0
-    while index < len(args):
-        word = args[index]
-        index += 1
-        if word in ("-o", "+o", "-O", "+O"):
-            index += 1  # an option's name: -o pipefail
-        elif not word.startswith(("-", "+")) or word == "--":
-            return None
-        elif word[1:2] != "-" and "c" in word[1:]:
-            rest = [w for w in args[index:] if not w.startswith("-")]
-            return rest[0] if rest else None
-    return None
 
 
 def _cd_target(program: str, args: list[str]) -> str:
@@ -715,3 +658,43 @@ def _redirect(operator: str, target: str, program: str, found: _Effects) -> None
     if operator == ">&" and (target.isdigit() or target == "-"):
         return  # duplicates a descriptor
     found.writes.append(target)
+
+
+def only_reads(runs: Sequence[str]) -> bool:
+    """Whether a simple command that runs ``runs`` (``Segment.runs``: keywords and
+    wrappers such as ``sudo`` looked past) only reads: a program of the table that writes
+    no file with these arguments (``sed`` without ``-i``, ``sort`` without ``-o``), a
+    program that only looks, git's reading sub-commands, ``find`` without ``-delete`` or
+    ``-exec``."""
+    if not runs:
+        return True  # a keyword, an assignment, ``command -v``: nothing runs
+    program = runs[0].rsplit("/", 1)[-1]
+    args = list(runs[1:])
+    if program == "git":
+        return _git_reads(args)
+    if program == "find":
+        return _FIND_WRITES.isdisjoint(args)
+    reader = _READERS.get(program)
+    if program not in _LOOKERS and (reader is None or not reader.pure):
+        return False
+    effects = _PROGRAMS.get(program)
+    return effects is None or not effects(args, "").writes
+
+
+def _git_reads(args: list[str]) -> bool:
+    """``git [-C dir] [--no-pager] SUBCOMMAND``: only the listed sub-commands read."""
+    index = 0
+    while index < len(args) and args[index].startswith("-"):
+        index += 2 if args[index] in {"-C", "-c"} else 1
+    return index < len(args) and args[index] in _GIT_READS
+
+
+def writes_nothing(operator: str, target: str) -> bool:
+    """Whether a redirection leaves every file alone: it reads, duplicates a descriptor
+    (``2>&1``) or discards output (``>/dev/null``, ``&> /dev/null``)."""
+    operator = operator.lstrip("0123456789")
+    if operator in ("<", "<<", "<<-", "<<<", "<&"):
+        return True
+    if operator == ">&" and (target.isdigit() or target == "-"):
+        return True
+    return operator in (">", ">>", "&>", "&>>", ">|", ">&") and target == "/dev/null"

@@ -1,19 +1,21 @@
-"""A shell command's simple commands: their words, redirections and here-documents.
+"""The tokens of a shell command: words, operators and here-document bodies.
 
-``commands.shell_words`` (``shlex``) is enough to read a program's name, but not to tell
-which files a command touches (``shell_files``): it keeps no operators (``cat a>b`` is
-one word, ``grep '>' f`` reads as a redirect once the quotes are gone), it parses a
-here-document's body as shell text, and it is quadratic in a word's length. So this is
-the tokenizer for that question: one pass over the text, operators kept apart from the
-words (a quoted ``>`` stays a word), here-document bodies cut out by line, never parsed.
+``shell_command.parse`` builds its one parse of a command from them. ``shlex`` does not
+do: it keeps no operators (``cat a>b`` is one word, ``grep '>' f`` reads as a redirect
+once the quotes are gone), it parses a here-document's body as shell text, and it is
+quadratic in a word's length. So this is one pass over the text, operators kept apart
+from the words (a quoted ``>`` stays a word), here-document bodies cut out by line,
+never parsed; each token keeps where it stands, so a simple command's text can be cut
+out as written.
 
 Linear in the text: quoted strings and bodies are skipped with ``str.find``, and only the
 first ``MAX_SHELL_CHARS`` are read. Malformed shell (an unterminated quote, a body with no
 closing delimiter) is read as far as it goes; nothing here raises on any text.
 
-``$(...)``, ``<(...)`` and backticks are kept inside the word they belong to, unparsed:
-their value is only known when the shell runs them, and ``shell_files`` leaves such
-words out.
+``$(...)``, ``<(...)`` and backticks are kept inside the word they belong to: their
+value is only known when the shell runs them, and ``shell_files`` leaves such words
+out. Where a command substitution's text stands is noted (``scan``), so the commands in
+it can be parsed too.
 """
 
 from __future__ import annotations
@@ -35,67 +37,29 @@ _BLANK = frozenset(" \t\r")
 # Operators of more than one character (one of ``;&|()<>`` alone is one too).
 _REDIRECTS = frozenset({"<<<", "<<-", "<<", "<>", "<&", ">>", ">|", ">&"})
 _CONTROLS = frozenset({"&&", "||", "|&", ";;", "&>>", "&>"})
-# Operators that end a simple command (a newline too).
-_ENDS = frozenset({"&&", "||", "|&", ";;", "&", "|", ";", "\n"})
 
 
-class SimpleCommand(NamedTuple):
-    """One simple command: its words (quotes removed), its redirections as (operator,
-    target) pairs, a here-document's target being its body, and whether its input is the
-    previous command's output (``|``)."""
+class Token(NamedTuple):
+    """A word (quotes removed), an operator (a newline is one) or a here-document's body,
+    with where it stands in the text: a body stands where its delimiter word does."""
 
-    words: tuple[str, ...]
-    redirects: tuple[tuple[str, str], ...]
-    piped: bool = False
-
-
-# What ``structure`` yields: a simple command, or "(" and ")" around a subshell.
-OPEN, CLOSE = "(", ")"
+    kind: str
+    text: str
+    start: int
+    end: int
 
 
-def tokens(text: str) -> list[tuple[str, str]]:
-    """``text`` as (kind, text) tokens: words with their quotes removed, operators (a
-    newline is one), and each here-document's body where its delimiter word stood."""
-    return _Scanner(text[:MAX_SHELL_CHARS]).run()
+def tokens(text: str) -> list[Token]:
+    """``text`` as tokens: words with their quotes removed, operators, and each
+    here-document's body where its delimiter word stood."""
+    return scan(text)[0]
 
 
-def structure(text: str) -> list[SimpleCommand | str]:
-    """The simple commands of ``text`` in order, with ``OPEN``/``CLOSE`` around subshells."""
-    out: list[SimpleCommand | str] = []
-    words: list[str] = []
-    redirects: list[tuple[str, str]] = []
-    piped = next_piped = False
-    items = tokens(text)
-    index = 0
-
-    def end() -> None:
-        nonlocal words, redirects, piped
-        if words or redirects:
-            out.append(SimpleCommand(tuple(words), tuple(redirects), piped))
-        words, redirects = [], []
-        piped = next_piped
-
-    while index < len(items):
-        kind, value = items[index]
-        index += 1
-        if kind != OPERATOR:
-            words.append(value)
-        elif value in _ENDS:
-            next_piped = value in ("|", "|&")
-            end()
-            next_piped = False
-        elif value in (OPEN, CLOSE):
-            next_piped = False
-            end()
-            out.append(value)
-        else:  # a redirection: its target is the next word or body, if any
-            target = ""
-            if index < len(items) and items[index][0] != OPERATOR:
-                target = items[index][1]
-                index += 1
-            redirects.append((value, target))
-    end()
-    return out
+def scan(text: str) -> tuple[list[Token], list[tuple[int, int]]]:
+    """``tokens``, and where the text of each command substitution (``$(...)`` or a
+    backtick, outside double quotes) stands: (start, end)."""
+    scanner = _Scanner(text[:MAX_SHELL_CHARS])
+    return scanner.run(), scanner.substitutions
 
 
 class _Scanner:
@@ -103,25 +67,30 @@ class _Scanner:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.out: list[tuple[str, str]] = []
+        self.out: list[Token] = []
         self.word: list[str] = []
         self.in_word = False
         self.quoted = False
+        self.at = 0  # where the character being read stands
+        self.word_start = 0
         # Here-documents whose bodies start after the next newline: (token index, the
         # delimiter, whether leading tabs are stripped).
         self.pending: list[tuple[int, str, bool]] = []
         self.delimiter_next: bool | None = None  # after << (True: <<-)
+        # Where the text of each ``$(...)`` and backtick outside double quotes stands.
+        self.substitutions: list[tuple[int, int]] = []
 
-    def run(self) -> list[tuple[str, str]]:
+    def run(self) -> list[Token]:
         text, size, at = self.text, len(self.text), 0
         while at < size and len(self.out) < MAX_TOKENS:
             char = text[at]
+            self.at = at
             if char in _BLANK:
                 self.flush()
                 at += 1
             elif char == "\n":
                 self.flush()
-                self.out.append((OPERATOR, "\n"))
+                self.out.append(Token(OPERATOR, "\n", at, at + 1))
                 at = self.bodies(at + 1)
             elif char == "\\":
                 if text[at + 1 : at + 2] != "\n":  # a backslash-newline joins two lines
@@ -135,6 +104,7 @@ class _Scanner:
                 at = self.dollar(at)
             elif char == "`":
                 end = _closing_backtick(text, at + 1)
+                self.substitutions.append((at + 1, end - (text[end - 1 : end] == "`")))
                 self.add(text[at:end])
                 at = end
             elif char == "#" and not self.in_word:
@@ -149,7 +119,7 @@ class _Scanner:
             elif char in ";&|()":
                 self.flush()
                 operator = _longest(text, at, _CONTROLS)
-                self.out.append((OPERATOR, operator))
+                self.out.append(Token(OPERATOR, operator, at, at + len(operator)))
                 at += len(operator)
             else:
                 end = at + 1
@@ -157,11 +127,14 @@ class _Scanner:
                     end += 1
                 self.add(text[at:end])
                 at = end
+        self.at = min(at, size)
         self.flush()
         self.bodies(size)
         return self.out
 
     def add(self, piece: str, quoted: bool = False) -> None:
+        if not self.in_word:
+            self.word_start = self.at
         self.word.append(piece)
         self.in_word = True
         self.quoted = self.quoted or quoted
@@ -171,12 +144,13 @@ class _Scanner:
             return
         word = "".join(self.word)
         self.word, self.in_word, self.quoted = [], False, False
+        span = (self.word_start, self.at)
         if self.delimiter_next is not None:
             self.pending.append((len(self.out), word, self.delimiter_next))
             self.delimiter_next = None
-            self.out.append((BODY, ""))
+            self.out.append(Token(BODY, "", *span))
         else:
-            self.out.append((WORD, word))
+            self.out.append(Token(WORD, word, *span))
 
     def single(self, at: int) -> int:
         end = self.text.find("'", at)
@@ -213,6 +187,7 @@ class _Scanner:
             return self.single(at + 2)
         if following == "(":
             end = _closing_paren(text, at + 2)
+            self.substitutions.append((at + 2, end - (text[end - 1 : end] == ")")))
         elif following == "{":
             close = text.find("}", at + 2)
             end = len(text) if close < 0 else close + 1
@@ -224,13 +199,14 @@ class _Scanner:
     def redirect(self, at: int) -> int:
         # A word of digits right before the operator is the descriptor it redirects.
         number = "".join(self.word) if self.in_word and not self.quoted else ""
+        start = at
         if number.isdigit():
-            self.word, self.in_word = [], False
+            self.word, self.in_word, start = [], False, self.word_start
         else:
             number = ""
             self.flush()
         operator = _longest(self.text, at, _REDIRECTS)
-        self.out.append((OPERATOR, number + operator))
+        self.out.append(Token(OPERATOR, number + operator, start, at + len(operator)))
         if operator in ("<<", "<<-"):
             self.delimiter_next = operator == "<<-"
         return at + len(operator)
@@ -245,12 +221,12 @@ class _Scanner:
                 end = size if newline < 0 else newline
                 line = text[at:end].rstrip("\r")
                 if (line.lstrip("\t") if strip_tabs else line) == delimiter:
-                    self.out[index] = (BODY, text[start:at])
+                    self.out[index] = self.out[index]._replace(text=text[start:at])
                     at = end + 1
                     break
                 at = end + 1
             else:  # no closing delimiter: the rest of the text is the body
-                self.out[index] = (BODY, text[start:size])
+                self.out[index] = self.out[index]._replace(text=text[start:size])
                 at = size
         self.pending = []
         return min(at, size)

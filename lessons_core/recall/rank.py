@@ -59,6 +59,7 @@ if TYPE_CHECKING:
         LessonRow,
         RecallIndex,
     )
+    from lessons_core.matching.shell_command import ShellCommand
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
     from lessons_core.store.sources import SourceStore
@@ -163,7 +164,8 @@ def binding(index: RecallIndex, request: RecallRequest, ranked: list[Candidate])
         # too, say): did its command trigger match as well?
         others = {c.hit.lesson_id: c.hit for c in ranked if c.hit.enforce}
         fired = {
-            index.ids[e.lesson]: (e, part) for e, part in command_matches(index, request.command)
+            index.ids[e.lesson]: (e, part)
+            for e, part in command_matches(index, request.shell or request.command)
         }
         enforced += [
             hit._replace(via=VIA_COMMAND, trigger=fired[i][0].pattern, matched=fired[i][1])
@@ -254,7 +256,7 @@ def rank(index: RecallIndex, request: RecallRequest, order: int = 0) -> list[Can
     for path in request_named(request, files):
         matches.extend((VIA_NAMED, e, e.glob, path) for e in file_matches(index, path))
     if request.command and request.command.strip():
-        fired = command_matches(index, request.command)
+        fired = command_matches(index, request.shell or request.command)
         matches.extend((VIA_COMMAND, e, e.pattern, part) for e, part in fired)
     for source, words in keyword_sources(request, files):
         matches.extend((VIA_KEYWORD, e, e.keyword, source) for e in keyword_matches(index, words))
@@ -314,19 +316,22 @@ def file_matches(index: RecallIndex, path: str) -> list[GlobEntry]:
     return [entry for entry in found if glob_matches(entry.matcher, path)]
 
 
-def command_matches(index: RecallIndex, command: str) -> Iterable[tuple[CommandEntry, str]]:
+def command_matches(
+    index: RecallIndex, command: str | ShellCommand
+) -> Iterable[tuple[CommandEntry, str]]:
     """Each command trigger that matches, with the part of the command it matched, through
     the one command matcher (``commands.fired_part``)."""
     if not index.command_runs:
         return
 
     parts = request_parts(command)
+    text = command if isinstance(command, str) else command.text
     # Entries whose literal run is in the command, in entry order; the others are never
     # read nor compiled.
     numbers = sorted(
         number
         for required, carrying in index.command_runs
-        if required in command
+        if required in text
         for number in carrying
     )
     for number in numbers:

@@ -211,7 +211,7 @@ def _runs_something(command: str) -> bool:
 def _heredoc(command: str) -> str | None:
     """The delimiter of a here-document the line opens, if the shell reads one there
     (``shell_syntax`` decides: a quoted ``<<`` is no here-document)."""
-    if "<<" not in command or not any(kind == BODY for kind, _ in tokens(command)):
+    if "<<" not in command or not any(token.kind == BODY for token in tokens(command)):
         return None
     found = _HEREDOC.search(command)
     return found.group(2) if found else None

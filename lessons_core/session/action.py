@@ -17,9 +17,12 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from lessons_core.matching.command_words import anchored, command_words, unanchored
+
+if TYPE_CHECKING:
+    from lessons_core.matching.shell_command import ShellCommand
 
 # hashlib's own C SHA-256, without loading OpenSSL's bindings, which no other part of a
 # hook call needs.
@@ -108,7 +111,7 @@ def of_words(words: str) -> ActionId:
     return ActionId(COMMAND, anchored(words.split(" ")))
 
 
-def named(files: tuple[str, ...], command: str | None) -> ActionId | None:
+def named(files: tuple[str, ...], command: str | ShellCommand | None) -> ActionId | None:
     """The action a call is about, as a session's evidence keeps it: its first file, or
     the words that name its command when none looks like a token; None when nothing
     names it."""
@@ -121,7 +124,7 @@ def named(files: tuple[str, ...], command: str | None) -> ActionId | None:
     return None
 
 
-def precise(files: tuple[str, ...], command: str | None) -> ActionId | None:
+def precise(files: tuple[str, ...], command: str | ShellCommand | None) -> ActionId | None:
     """The action a call is about as a failure is counted under it and a lesson's trigger
     may name it: its first file, or the pattern anchored to its command's last
     state-changing simple command (``cd web && pnpm test:e2e --filter x`` gives ``^pnpm
@@ -136,7 +139,7 @@ def precise(files: tuple[str, ...], command: str | None) -> ActionId | None:
     return None
 
 
-def logged_identity(files: tuple[str, ...], command: str | None) -> str:
+def logged_identity(files: tuple[str, ...], command: str | ShellCommand | None) -> str:
     """The identity of the ``precise`` action, as the telemetry log keeps it ("" for
     none)."""
     found = precise(files, command)

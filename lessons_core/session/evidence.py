@@ -37,13 +37,14 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
-from lessons_core.matching.commands import command_parts, shell_words
+from lessons_core.matching.shell_command import parsed
 from lessons_core.session import action as action_id
 from lessons_core.session.failure_history import FAILED, record_success
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from lessons_core.matching.shell_command import ShellCommand
     from lessons_core.session.action import ActionId
     from lessons_core.session.failure_history import History
     from lessons_core.session.state import Session, SessionState
@@ -73,7 +74,7 @@ Record = dict[str, object]
 
 
 def note_action(
-    session: Session, files: tuple[str, ...], command: str | None, related: Related
+    session: Session, files: tuple[str, ...], command: str | ShellCommand | None, related: Related
 ) -> None:
     """Remember the action on ``files`` or running ``command`` as the session's latest (a
     prompt after it may correct it). One whose last attempt failed is being made again:
@@ -122,7 +123,7 @@ def _changed_form(
     state: SessionState,
     last: object,
     current: list[str] | None,
-    command: str | None,
+    command: str | ShellCommand | None,
     related: Related,
 ) -> tuple[str, list[str]] | None:
     """When the command before this one failed and this is a changed form of it: the
@@ -140,16 +141,16 @@ def _changed_form(
     return mark, [failed, _as_run(command, current[1]), current[0]]
 
 
-def _as_run(command: str, words: str) -> str:
+def _as_run(command: str | ShellCommand, words: str) -> str:
     """The simple command ``words`` names, as run: its words from the program up to the
     first that is not a plain word (an option's or assignment's value may be one).
     ``words`` when the command cannot be read so, or what was kept holds a secret."""
     from lessons_core.authoring.secrets import mask_secrets  # noqa: PLC0415 (heavy: secret patterns)
 
     program = words.split(" ", 1)[0]
-    for part in reversed(command_parts(command)):
-        found = shell_words(part)
-        if found[:1] == [program]:
+    for segment in reversed(parsed(command).segments):
+        found = segment.words
+        if found[:1] == (program,):
             kept: list[str] = []
             for word in found[:MAX_FIX_WORDS]:
                 printable = action_id.plain(word) and word.isprintable()

@@ -4,17 +4,18 @@ from __future__ import annotations
 
 from lessons_core.delivery import actions
 from lessons_core.delivery.deliver import ToolAction
+from lessons_core.matching.shell_command import parse
 from lessons_core.store.layout import Layout
 
 
 def test_a_shell_command_reads_and_writes_repo_files(project: Layout) -> None:
     """Reads and writes named in a command become repo-relative, from the session's
-    folder; a folder searched and a file outside the repo are dropped."""
+    folder; a folder searched and a file outside the repo are dropped. The action carries
+    the command's one parse."""
     top = project.top
-    action = actions.running(project, top, "sed -n 1,20p src/a.py && cat x.txt > /tmp/out")
-    assert action == ToolAction(
-        command="sed -n 1,20p src/a.py && cat x.txt > /tmp/out", reads=("src/a.py", "x.txt")
-    )
+    command = "sed -n 1,20p src/a.py && cat x.txt > /tmp/out"
+    action = actions.running(project, top, command)
+    assert action == ToolAction(command=command, shell=parse(command), reads=("src/a.py", "x.txt"))
     assert actions.running(project, top, "rg VALUE src").reads == ()
     heredoc = actions.running(project, f"{top}/src", "cat > new.py <<'EOF'\nx = 1\nEOF")
     assert heredoc.writes == ("src/new.py",)

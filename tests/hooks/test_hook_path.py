@@ -101,7 +101,8 @@ HOOK_PATH = frozenset({
     "lessons_cli.harnesses.codex_patches",
     "lessons_core.matching.patch_paths",  # Codex's patches, shell patches
     "lessons_core.matching.command_words",
-    "lessons_core.matching.shell_syntax",  # the files a shell call touches
+    "lessons_core.matching.shell_syntax",  # a shell command's one parse
+    "lessons_core.matching.shell_command",
     "lessons_core.matching.shell_files",
     # A prompt that may name a file: git's list of tracked files, run when it changed.
     "lessons_core.recall.prompt_files",

@@ -106,7 +106,8 @@ def test_a_standard_module_the_library_probes_for_runs_no_site(
 def test_a_command_on_literal_patterns_loads_no_re2(project: Layout, tmp_path: Path) -> None:
     """Patterns of literals and anchors (``git push``, ``^git commit( |$)``, a group of
     words) are matched with string methods: the command that fires them, and a shell
-    command with quotes and a redirect to /dev/null, load no RE2 and never run site."""
+    command with quotes and a redirect to /dev/null, load no RE2, no ``shlex`` and never
+    run site. (The command's one parse is ordinary ``typing`` records, which load ``re``.)"""
     install = linked(tmp_path / "venv")
     write_lesson(project, "push", PUSH_RULE, commands=("git push", "^git commit( |$)"))
     write_lesson(project, "pm", "Run the tests with CI=true.", commands=("pnpm (test|lint)",))
@@ -120,7 +121,7 @@ def test_a_command_on_literal_patterns_loads_no_re2(project: Layout, tmp_path: P
         said, imported = _hook(install, project.root, "Bash", {"command": command}, f"s{number}")
         assert rule in said
         assert " lessons_core.matching.commands " in imported
-        for module in (" re2 ", " site "):
+        for module in (" re2 ", " shlex ", " site "):
             assert module not in imported, (command, module)
 
 

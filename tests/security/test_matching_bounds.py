@@ -182,6 +182,10 @@ def test_command_parsing_never_raises(command: str) -> None:
         "A='" * 50_000,
         "a=" * 100_000,
         "(" * 100_000,
+        "$(a) " * 50_000,
+        "`a` " * 50_000,
+        "sh <<E\n" + "echo x\n" * 30_000 + "E\n",
+        "bash -c 'x; " * 20_000,
     ],
     ids=lambda command: repr(command[:12]),
 )
