@@ -3,7 +3,7 @@ from ``.kilo/plugin/`` and answered as ``lessons hook kilo``.
 
 What differs from OpenCode (Kilo 7.7.7, tests/e2e/test_kilo.py): its folders (``.kilo``,
 ``~/.config/kilo``) and the plugin package it installs into them at start
-(``@kilocode/plugin``, ``opencode_files``); its default agent is ``code``. Payloads
+(``@kilocode/plugin``, ``plugin_files``); its default agent is ``code``. Payloads
 recorded from the real client are kept in tests/fixtures/kilo/.
 """
 

@@ -2,7 +2,7 @@
 
 Pi runs no hook commands; it loads the project's extensions from ``.pi/extensions/``.
 ``lessons init --pi`` writes ``lessons.ts`` there (the text is ``pi_extension.ts`` beside
-this module, written by ``lessons_cli.harnesses.glue``); on each event it runs the
+this module, written by ``lessons_cli.harnesses.plugin_files``); on each event it runs the
 launcher, ``sh .lessons/run hook pi``, with JSON like Claude Code's: ``hook_event_name``
 (Pi's own event name), ``session_id``, ``cwd``, and per event ``source`` and ``held`` (the
 reason of ``session_start``, and whether the session holds messages), ``prompt``
@@ -73,7 +73,6 @@ WIRING = Wiring(
     ),
     # Pi 0.73.1 looks for .pi/extensions/ in the folder it starts in, not above it.
     note="Pi loads .pi/extensions/lessons.ts only in a session started in {root}",
-    glue="pi_extension.ts",
 )
 
 
