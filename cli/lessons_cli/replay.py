@@ -28,7 +28,8 @@ from typing import Any
 
 from lessons_cli.harnesses import claude_code, claude_protocol
 from lessons_cli.relocation import Relocation
-from lessons_core.delivery.deliver import CONTEXT, GATE, ToolAction
+from lessons_core.delivery.deliver import CONTEXT, GATE
+from lessons_core.delivery.tool_action import ToolAction
 from lessons_core.eval.replay_report import (
     FAILED,
     OK,
@@ -130,7 +131,7 @@ class _Player:
             tool_use_id=call.id,
             outcome=_outcome(call),
             action=logged_identity(action.files, action.command),
-            call=action.digest,
+            call=action.call_digest,
         )
         about = self.shown_for.setdefault(claude_protocol.session_of(payload), {})
         shown = about.setdefault(action.command or ",".join(action.files), set())

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 
-from lessons_core.delivery.deliver import ToolAction
+from lessons_core.delivery.tool_action import ToolAction
 from lessons_core.matching.glob_match import MAX_NAME_CHARS, MAX_PATH_CHARS
 from lessons_core.store.layout import repo_relative
 

@@ -32,13 +32,13 @@ from lessons_core.recall.types import MAX_PROMPT_CHARS, Allowance, RecallRequest
 from lessons_core.records import NamedTuple
 from lessons_core.session import evidence
 from lessons_core.session import state as sessions
-from lessons_core.session.action import call_digest, digest
 from lessons_core.store.layout import lessons_command
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from lessons_core.delivery.tool_action import ToolAction
     from lessons_core.recall.types import Hit, Recall
     from lessons_core.session.state import Session, SessionState
     from lessons_core.store.config import Config
@@ -87,57 +87,12 @@ def session_note(layout: Layout) -> str:
     return SESSION_NOTE.format(lessons=lessons_command(layout))
 
 
-class ToolAction(NamedTuple):
-    """What a tool call is about to touch: repo-relative files it changes (an edit tool's),
-    or a shell command; and the repo-relative files it only reads (a read tool's, or those
-    a shell command reads) and those a shell command writes."""
-
-    files: tuple[str, ...] = ()
-    command: str | None = None
-    # The tool's input, read only to tell a changed retry from a repeated one.
-    content: object = None
-    reads: tuple[str, ...] = ()
-    writes: tuple[str, ...] = ()
-    # (repo-relative file, text the call adds to it): an edit's new text, a write's whole
-    # content, a patch's added lines, a here-document a command writes into the file;
-    # what a ``forbid`` pattern is searched in (``lessons_core.delivery.binding``).
-    added: tuple[tuple[str, str], ...] = ()
-
-    @property
-    def is_empty(self) -> bool:
-        return not self.files and not self.command and not self.reads
-
-    @property
-    def changes(self) -> tuple[str, ...]:
-        """Every file the call changes: an edit tool's, and those a command writes."""
-        return (*self.files, *self.writes) if self.writes else self.files
-
-    @property
-    def read_only(self) -> tuple[str, ...]:
-        """The files the call reads and does not change."""
-        changed = self.changes
-        return tuple(f for f in self.reads if f not in changed)
-
-    @property
-    def key(self) -> str:
-        """What telemetry calls the call: its files, else its command. A failure hook
-        builds the same ``ToolAction`` from its payload, so a failure and the recall
-        before it share this key; a gate's refusal is kept as its digest."""
-        return " ".join(self.files) if self.files else self.command or ""
-
-    @property
-    def digest(self) -> str:
-        """A digest of the whole call: its command, or its files and the tool's input (an
-        edit retried with other text is another call)."""
-        return call_digest(self.key, None if self.command else self.content)
-
-
 class Notice(NamedTuple):
-    """Text for the agent; ``gate`` says the harness should refuse the call with it.
+    """Text for the agent; ``refuses`` says the harness should refuse the call with it.
     ``shown`` names the rules it shows, in order: those this call recorded as shown."""
 
     text: str
-    gate: bool = False
+    refuses: bool = False
     shown: tuple[str, ...] = ()
 
 
@@ -194,10 +149,10 @@ def before_action(
     with opened or sessions.open_session(layout, key) as session:
         if config.stop_capture:  # the latest action, for a correction after it
             evidence.note_action(session, action.files, action.command, _related)
-        mark = digest(action.key) if GATE in modes else ""
-        refused = mark if mark in session.state.gates else ""
-        if mark and not refused and _recurrence_due(session.state):
-            recurring = _recurrence_gate(layout, session, action, config, mark)
+        refusal = action.refusal_key if GATE in modes else ""
+        refused_before = refusal if refusal in session.state.refusals else ""
+        if refusal and not refused_before and _recurrence_due(session.state):
+            recurring = _recurrence_gate(layout, session, action, config, refusal)
             if recurring is not None:
                 _log_recall(layout, config, event, key, action, recurring[1], recurring[0], True)
                 return _unrefused(recurring[0], session, modes)
@@ -221,7 +176,7 @@ def before_action(
         # /clear) that made the refusing rules new again; those come as context where the
         # event allows it. The promise is kept once: its refusal is forgotten, so made
         # again later, after another reset, the call is gated like any other.
-        gating = bool(mark) and not refused
+        gating = bool(refusal) and not refused_before
         # An edit of a file read in this session is never refused for the rules its read
         # left for it: those come as context.
         gating = gating and any(
@@ -233,15 +188,17 @@ def before_action(
                 session,
                 found,
                 hits,
-                gate=mark if gating else "",
-                forget=refused,
+                refusal=refusal if gating else "",
+                forget_refusal=refused_before,
                 header=block_frame(layout, config, session.state),
             )
-        elif refused:
-            session.claim([], forget=refused)
+        elif refused_before:
+            session.claim([], forget_refusal=refused_before)
     if notice is not None and gating:
         notice = _unrefused(
-            notice._replace(text=f"{gate_line(config, session.state)}\n{notice.text}", gate=True),
+            notice._replace(
+                text=f"{gate_line(config, session.state)}\n{notice.text}", refuses=True
+            ),
             session,
             modes,
         )
@@ -249,7 +206,7 @@ def before_action(
         text, shown = bound
         if notice is not None:
             text, shown = f"{text}\n{notice.text}", (*shown, *notice.shown)
-        notice = Notice(text, gate=True, shown=shown)
+        notice = Notice(text, refuses=True, shown=shown)
     _log_recall(layout, config, event, key, action, found, notice)
     return notice
 
@@ -269,7 +226,7 @@ def _unrefused(notice: Notice, session: Session, modes: frozenset[str]) -> Notic
     read-only or full disk, a lock held elsewhere): the retry would be refused again, for
     ever. Its rules then come as context where the event allows it, else not at all (the
     event after the call brings them)."""
-    if session.recorded or not notice.gate:
+    if session.recorded or not notice.refuses:
         return notice
     if CONTEXT not in modes:
         return None
@@ -277,7 +234,7 @@ def _unrefused(notice: Notice, session: Session, modes: frozenset[str]) -> Notic
     lines = notice.text.split("\n")
     refusal = next(i for i, line in enumerate(lines) if line.startswith(GATE_PREFIX))
     text = "\n".join(lines[:refusal] + lines[refusal + 1 :])
-    return notice._replace(text=text, gate=False)
+    return notice._replace(text=text, refuses=False)
 
 
 def _recurrence_due(state: SessionState) -> bool:
@@ -291,22 +248,22 @@ def _recurrence_due(state: SessionState) -> bool:
 
 
 def _recurrence_gate(
-    layout: Layout, session: Session, action: ToolAction, config: Config, mark: str
+    layout: Layout, session: Session, action: ToolAction, config: Config, refusal: str
 ) -> tuple[Notice, Recall] | None:
     """The recurrence gate due for ``action`` (``feedback.recurrence``), refusing the call
-    ``mark`` names, if any. Only a session whose failure history holds a due recurrence
+    of ``refusal``, if any. Only a session whose failure history holds a due recurrence
     (``_recurrence_due``) imports more to find out."""
     from lessons_core.feedback.recurrence import recurrence_gate
     from lessons_core.recall.render import render_block
 
-    found = recurrence_gate(layout, session, action.files, action.command, config, gate=mark)
+    found = recurrence_gate(layout, session, action.files, action.command, config, refusal=refusal)
     if found is None:
         return None
     head, again = found
     shown = tuple(hit.lesson_id for hit in again.hits)
     block = render_block(again, block_frame(layout, config, session.state))
-    refusal = gate_line(config, session.state)
-    return Notice(f"{head}\n{refusal}\n{block}", gate=True, shown=shown), again
+    line = gate_line(config, session.state)
+    return Notice(f"{head}\n{line}\n{block}", refuses=True, shown=shown), again
 
 
 def _about_read(hit: Hit, action: ToolAction) -> bool:
@@ -415,33 +372,33 @@ def claim_and_render(
     session: Session,
     found: Recall,
     hits: Sequence[Hit],
-    gate: str = "",
-    forget: str = "",
+    refusal: str = "",
+    forget_refusal: str = "",
     header: str | None = None,
 ) -> Notice | None:
     """Mark ``hits`` (of ``found``) shown in ``session`` at the cost of their block, and
-    return the block of those no parallel hook showed first (None if none). ``gate``
-    marks the call they refuse (the digest of its key), if they do; ``forget`` the
-    refused call made again, whose refusal is forgotten in the same write. ``header``:
+    return the block of those no parallel hook showed first (None if none).
+    ``refusal``: the call they refuse (``ToolAction.refusal_key``), if they do;
+    ``forget_refusal``: that of a refused call made again, forgotten in the same write. ``header``:
     the block's (``render_block``; None: its default).
 
     Those a broad trigger brought are counted as such. One claim under the lock.
     """
     if not hits:
-        if forget:
-            session.claim([], forget=forget)
+        if forget_refusal:
+            session.claim([], forget_refusal=forget_refusal)
         return None
     from lessons_core.recall.render import HEADER, render_block
 
     ids = [hit.lesson_id for hit in hits]
     broad = frozenset(hit.lesson_id for hit in hits if hit.broad)
     chosen = found.only(set(ids))
-    fresh = session.claim(ids, broad, _budgeted(chosen), gate, forget)
+    fresh = session.claim(ids, broad, _budgeted(chosen), refusal, forget_refusal)
     if not fresh:
         return None
     if len(fresh) < len(ids):  # a parallel hook showed some first
         chosen = chosen.only(set(fresh))
-    if gate and found.follows and session.recorded:
+    if refusal and found.follows and session.recorded:
         # The retry (which runs, as the recorded refusal promises) brings the next of
         # them with its own count of what is left: the refusal's count would only say it
         # twice. Not worth a sentence of the session note, which every session pays for:
@@ -557,7 +514,7 @@ def _log_recall(
         about = telemetry.ABOUT_FILES if action.files else telemetry.ABOUT_COMMAND
         key = action.key
         identity = logged_identity(action.files, action.command)
-        call = action.digest
+        call = action.call_digest
     telemetry.record_recall(
         layout,
         config,
@@ -570,7 +527,7 @@ def _log_recall(
         about=about,
         action=identity,
         call=call,
-        gate=notice is not None and notice.gate,
+        gate=notice is not None and notice.refuses,
         recurrence=recurrence,
     )
 
@@ -658,10 +615,13 @@ class HookCall:
         return with_due(self.layout, self.key, self.config, text, self.session)
 
     @property
-    def mark(self) -> int | None:
-        """How far the harness's transcript was looked at (``SessionState.mark``)."""
-        return self.session.state.mark
+    def transcript_offset(self) -> int | None:
+        """How far the harness's transcript was looked at
+        (``SessionState.transcript_offset``)."""
+        return self.session.state.transcript_offset
 
-    def move_mark(self, seen: int | None, to: int | None, forget: bool = False) -> bool:
-        """``Session.move_mark``: the mark to ``to`` if it is still ``seen``."""
-        return self.session.move_mark(seen, to, forget)
+    def move_transcript_offset(
+        self, seen: int | None, to: int | None, forget: bool = False
+    ) -> bool:
+        """``Session.move_transcript_offset``: to ``to`` if it is still ``seen``."""
+        return self.session.move_transcript_offset(seen, to, forget)

@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from lessons_cli.harnesses import cline
-from lessons_core.delivery.deliver import GATE_PREFIX, ToolAction, session_note
+from lessons_core.delivery.deliver import GATE_PREFIX, session_note
+from lessons_core.delivery.tool_action import ToolAction
 from lessons_core.store.layout import Layout
 from tests.hooks.conftest import APP_RULE, RELEASE_RULE, answer, call_hook, payload
 

@@ -85,10 +85,12 @@ def test_hook_process_never_imports_click_bm25_detect_secrets_or_mcp(
 LEAN_PROBE = """
 import atexit, sys
 sys.path[:0] = {roots!r}
+# typing (and what it loads: re, functools, contextlib, collections, enum) is a record's
+# ordinary import (``ToolAction``), so it is not among them.
 unwanted = (
-    "re", "unicodedata", "typing", "functools", "lessons_core.matching.globs",
+    "unicodedata", "lessons_core.matching.globs",
     "lessons_core.matching.glob_regex", "re2", "pathlib",
-    "json", "contextlib", "collections", "dataclasses", "enum", "importlib.util",
+    "json", "dataclasses", "importlib.util",
     "tempfile", "hashlib", "array",
 )
 atexit.register(lambda: sys.stderr.write(",".join(m for m in unwanted if m in sys.modules)))
@@ -97,11 +99,11 @@ main(["hook", "claude-code"])
 """
 
 
-def test_a_read_over_usual_globs_loads_no_regex_engine(project: Layout) -> None:
+def test_a_read_over_usual_globs_compiles_no_glob_pattern(project: Layout) -> None:
     """A PreToolUse Read (where file rules come, before the edit) whose lessons have globs
-    of literals, '*' and '**' and a keyword in the path delivers them all without loading
-    re, typing, pathlib, json or any other module a bare interpreter has not loaded and
-    the hook can do without."""
+    of literals, '*' and '**' and a keyword in the path delivers them all without
+    compiling a glob to a pattern, loading RE2, pathlib, json or any other module the hook
+    can do without."""
     # Globs that pin a folder or a name, not broad ones (src/**, **/*.py): those would
     # wait behind these; four matches, so the config shows four.
     write_lesson(project, "src-tree", "Keep src importable.", files=("src/*.py",))

@@ -70,6 +70,7 @@ HOOK_PATH: dict[str, frozenset[str]] = {
     "lessons_core.store.config": frozenset(),
     "lessons_core.delivery.deliver": frozenset(),
     "lessons_core.delivery.actions": frozenset(),
+    "lessons_core.delivery.tool_action": frozenset({"typing"}),  # every adapter builds one
     "lessons_core.errors": frozenset(),
     "lessons_core.index.file_scan": frozenset(),
     "lessons_core.fsutil": frozenset(),

@@ -103,13 +103,13 @@ def test_a_standard_module_the_library_probes_for_runs_no_site(
     assert "Lessons blocks" in done.stdout
 
 
-def test_a_command_on_literal_patterns_loads_neither_re_nor_re2(
+def test_a_command_on_literal_patterns_loads_neither_re2_nor_shlex(
     project: Layout, tmp_path: Path
 ) -> None:
     """Patterns of literals and anchors (``git push``, ``^git commit( |$)``, a group of
     words) are matched with string methods: the command that fires them, and a shell
-    command with quotes and a redirect to /dev/null, load no ``re``, no RE2, no ``shlex``
-    and never run site."""
+    command with quotes and a redirect to /dev/null, load no RE2, no ``shlex`` and never
+    run site."""
     install = linked(tmp_path / "venv")
     write_lesson(project, "push", PUSH_RULE, commands=("git push", "^git commit( |$)"))
     write_lesson(project, "pm", "Run the tests with CI=true.", commands=("pnpm (test|lint)",))
@@ -123,7 +123,7 @@ def test_a_command_on_literal_patterns_loads_neither_re_nor_re2(
         said, imported = _hook(install, project.root, "Bash", {"command": command}, f"s{number}")
         assert rule in said
         assert " lessons_core.matching.commands " in imported
-        for module in (" re ", " re2 ", " shlex ", " site "):
+        for module in (" re2 ", " shlex ", " site "):
             assert module not in imported, (command, module)
 
 

@@ -13,7 +13,7 @@ import pytest
 from lessons_cli.commands.hook import hook_command
 from lessons_cli.harnesses import HARNESSES, codex, harness
 from lessons_cli.harnesses.spec import Wiring
-from lessons_core.delivery.deliver import ToolAction
+from lessons_core.delivery.tool_action import ToolAction
 from lessons_core.store.layout import Layout
 from tests.hooks.conftest import FIXTURES, payload
 

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from typing import Any, Protocol
 
     from lessons_cli.harnesses.spec import Wiring
-    from lessons_core.delivery.deliver import ToolAction
+    from lessons_core.delivery.tool_action import ToolAction
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
 

@@ -12,7 +12,7 @@ module level that a hook does not need (docs/performance.md): what a tool call t
 from __future__ import annotations
 
 from lessons_core.delivery import deliver as delivery
-from lessons_core.delivery.deliver import ToolAction
+from lessons_core.delivery.tool_action import ToolAction
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
@@ -113,7 +113,7 @@ def pre_tool_output(notice: Notice | None, event: str = "PreToolUse") -> dict[st
     them from ``PostToolUse``)."""
     if notice is None:
         return None
-    if notice.gate:
+    if notice.refuses:
         decision = {"permissionDecision": "deny", "permissionDecisionReason": notice.text}
         return {"hookSpecificOutput": {"hookEventName": "PreToolUse", **decision}}
     return context_output(event, notice.text)

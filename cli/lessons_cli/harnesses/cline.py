@@ -25,7 +25,8 @@ from __future__ import annotations
 from lessons_cli.harnesses import claude_protocol as protocol
 from lessons_cli.harnesses.spec import HookEvent, Wiring, any_of
 from lessons_core.delivery import deliver as delivery
-from lessons_core.delivery.deliver import CONTEXT, GATE, HookCall, ToolAction
+from lessons_core.delivery.deliver import CONTEXT, GATE, HookCall
+from lessons_core.delivery.tool_action import ToolAction
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
@@ -169,7 +170,7 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
     modes = EVENT_MODES[event]
     with HookCall(layout, key, config) as call:  # read once for the whole call
         notice = call.before_action(action, modes, event)
-    if notice is not None and notice.gate:
+    if notice is not None and notice.refuses:
         return protocol.pre_tool_output(notice, event)
     if CONTEXT not in modes:
         return None

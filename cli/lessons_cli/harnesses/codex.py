@@ -27,7 +27,7 @@ from lessons_cli.harnesses import claude_protocol as protocol
 from lessons_cli.harnesses import codex_exits, codex_patches
 from lessons_cli.harnesses.spec import HookEvent, Wiring, any_of
 from lessons_core.delivery import deliver as delivery
-from lessons_core.delivery.deliver import ToolAction
+from lessons_core.delivery.tool_action import ToolAction
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:

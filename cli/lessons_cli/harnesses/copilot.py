@@ -18,7 +18,8 @@ from lessons_cli.harnesses import claude_protocol as protocol
 from lessons_cli.harnesses.spec import HookEvent, Wiring, any_of
 from lessons_core import hookjson
 from lessons_core.delivery import deliver as delivery
-from lessons_core.delivery.deliver import HookCall, Notice, ToolAction
+from lessons_core.delivery.deliver import HookCall, Notice
+from lessons_core.delivery.tool_action import ToolAction
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
@@ -132,7 +133,7 @@ def context_output(text: str | None) -> dict[str, Any] | None:
 def pre_tool_output(notice: Notice | None) -> dict[str, Any] | None:
     if notice is None:
         return None
-    if notice.gate:
+    if notice.refuses:
         return {"permissionDecision": "deny", "permissionDecisionReason": notice.text}
     return context_output(notice.text)
 
@@ -144,7 +145,7 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
         action = action_of(layout, payload)
         with HookCall(layout, key, config) as call:  # read once for the call
             notice = call.before_action(action, event=event)
-        if notice is not None and notice.gate:
+        if notice is not None and notice.refuses:
             return pre_tool_output(notice)
         return context_output(call.with_due(notice.text if notice else None))
     if event == "sessionStart":

@@ -22,7 +22,8 @@ from lessons_cli.harnesses.spec import HookEvent, Wiring, any_of
 from lessons_core import hookjson
 from lessons_core.delivery import actions
 from lessons_core.delivery import deliver as delivery
-from lessons_core.delivery.deliver import CONTEXT, GATE, HookCall, Notice, ToolAction
+from lessons_core.delivery.deliver import CONTEXT, GATE, HookCall, Notice
+from lessons_core.delivery.tool_action import ToolAction
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:

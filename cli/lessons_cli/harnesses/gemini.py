@@ -42,7 +42,8 @@ import os
 from lessons_cli.harnesses import claude_protocol as protocol
 from lessons_cli.harnesses.spec import HookEvent, Wiring, anchored
 from lessons_core.delivery import deliver as delivery
-from lessons_core.delivery.deliver import CONTEXT, GATE, HookCall, ToolAction
+from lessons_core.delivery.deliver import CONTEXT, GATE, HookCall
+from lessons_core.delivery.tool_action import ToolAction
 from lessons_core.fsutil import open_payload_file
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
@@ -111,9 +112,9 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
         source = str(payload.get("source") or "startup")
         note = delivery.session_start(layout, key, source, config)
         with HookCall(layout, key, config) as call:
-            seen = call.mark
+            seen = call.transcript_offset
             if seen is not None:
-                call.move_mark(seen, None)
+                call.move_transcript_offset(seen, None)
         return _context(event, note)
     with HookCall(layout, key, config) as call:  # read once for the whole call
         follow_transcript(call, payload, advance=event == "PreCompress")
@@ -129,7 +130,7 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
         action = action_of(layout, payload)
         modes = EVENT_MODES[event]
         notice = call.before_action(action, modes, event)
-    if notice is not None and notice.gate:
+    if notice is not None and notice.refuses:
         return {"decision": "deny", "reason": _fenced(notice.text)}
     texts = [notice.text] if notice is not None else []
     changing = payload.get("tool_name") in CHANGE_TOOLS  # a failed read teaches nothing
@@ -193,7 +194,7 @@ def _fenced(text: str) -> str:
 def follow_transcript(call: HookCall, payload: dict[str, Any], advance: bool) -> None:
     """Forget what was shown if the transcript rewrote the history since the mark;
     ``advance`` (at ``PreCompress``) moves the mark to the transcript's end either way."""
-    seen = call.mark
+    seen = call.transcript_offset
     if seen is None and not advance:
         return
     path = payload.get("transcript_path")
@@ -205,7 +206,7 @@ def follow_transcript(call: HookCall, payload: dict[str, Any], advance: bool) ->
         return
     rewritten = seen is not None and _rewritten(str(path), seen, size)
     if rewritten or advance:
-        call.move_mark(seen, size, forget=rewritten)
+        call.move_transcript_offset(seen, size, forget=rewritten)
 
 
 def _rewritten(path: str, start: int, end: int) -> bool:

@@ -31,7 +31,8 @@ from __future__ import annotations
 
 from lessons_cli.harnesses import claude_protocol as protocol
 from lessons_cli.harnesses.spec import HookEvent, Wiring, anchored
-from lessons_core.delivery.deliver import CONTEXT, GATE, HookCall, ToolAction
+from lessons_core.delivery.deliver import CONTEXT, GATE, HookCall
+from lessons_core.delivery.tool_action import ToolAction
 from lessons_core.session import state as sessions
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
@@ -128,7 +129,7 @@ def _tool_call(
     with HookCall(layout, key, config) as call:  # read once for the whole call
         notice = call.before_action(action, modes, event)
     if event == BEFORE:
-        return _answer("block", notice.text if notice and notice.gate else None)
+        return _answer("block", notice.text if notice and notice.refuses else None)
     texts = [notice.text] if notice is not None else []
     error = failure_of(payload)
     if error is not None:

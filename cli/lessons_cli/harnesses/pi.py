@@ -33,7 +33,8 @@ from __future__ import annotations
 from lessons_cli.harnesses import claude_protocol as protocol
 from lessons_cli.harnesses.spec import HookEvent, Wiring, anchored
 from lessons_core.delivery import deliver as delivery
-from lessons_core.delivery.deliver import CONTEXT, GATE, HookCall, ToolAction
+from lessons_core.delivery.deliver import CONTEXT, GATE, HookCall
+from lessons_core.delivery.tool_action import ToolAction
 
 TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
@@ -128,7 +129,7 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
             return None
         action = action_of(layout, payload)
         notice = call.before_action(action, EVENT_MODES[event], event)
-    if notice is not None and notice.gate:
+    if notice is not None and notice.refuses:
         return {"block": True, "reason": notice.text}
     if event == "tool_call":
         return None

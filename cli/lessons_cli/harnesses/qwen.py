@@ -25,7 +25,7 @@ TYPE_CHECKING = False  # typing costs a hook ~8 ms: lessons_core.records
 if TYPE_CHECKING:
     from typing import Any
 
-    from lessons_core.delivery.deliver import ToolAction
+    from lessons_core.delivery.tool_action import ToolAction
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
 
@@ -81,7 +81,7 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
         changing = payload.get("tool_name") in CHANGE_TOOLS
         if event == "PostToolUse" and changing:  # PostToolUseFailure follows a failure
             call.after_success(action)
-        if notice is not None and notice.gate:
+        if notice is not None and notice.refuses:
             return protocol.pre_tool_output(notice, event)
         if CONTEXT not in modes:
             return None
