@@ -27,9 +27,10 @@ of a file lesson's ``forbid`` pattern), decided at one point in ``before_action`
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from lessons_core.recall.rank import recall
 from lessons_core.recall.types import MAX_PROMPT_CHARS, Allowance, RecallRequest
-from lessons_core.records import NamedTuple
 from lessons_core.session import evidence
 from lessons_core.session import state as sessions
 from lessons_core.store.layout import lessons_command
@@ -111,6 +112,27 @@ def mode_of(hit: Hit, action: ToolAction, config: Config) -> str:
     return config.delivery_command if action.command else config.delivery_file
 
 
+class _Call(NamedTuple):
+    """One tool call being answered: the store, the session's key, the call, the config,
+    what the harness can do at this point (``modes``) and the event the log names."""
+
+    layout: Layout
+    key: str
+    action: ToolAction
+    config: Config
+    modes: frozenset[str]
+    event: str
+
+
+class _Reach(NamedTuple):
+    """What the call touches, as recall is asked about it: ``pure`` for a shell command
+    known only to read, ``changed`` the files it changes (none for a pure read)."""
+
+    pure: bool
+    changed: tuple[str, ...]
+    request: RecallRequest
+
+
 def before_action(
     layout: Layout,
     key: str,
@@ -135,80 +157,179 @@ def before_action(
 
     The session is read once (``opened``, when the caller read it already), and changed
     at most once under its lock (twice for a binding refusal, which marks its rules shown).
+    Each step below is a function of its own, which says why it is there.
     """
     if action.is_empty:
         return None
+    call, reach = _Call(layout, key, action, config, modes, event), _reach(action)
+    with opened or sessions.open_session(layout, key) as session:
+        _note_for_capture(call, session)
+        refusal, refused_before = _refusal_keys(call, session)
+        recurring = _due_recurrence(call, session, refusal, refused_before)
+        if recurring is not None:
+            return _answer_recurrence(call, session, *recurring)
+        found = _recall(call, session, reach)
+        bound = _binding_refusal(call, session, found)
+        hits = _speaking(call, reach, found, bound)
+        _leave_for_the_change(call, session, reach, found, hits)
+        gating = _gates(call, session, hits, refusal, refused_before)
+        notice = _claim(call, session, found, hits, refusal if gating else "", refused_before)
+    notice = _with_refusal_line(call, session, notice) if gating else notice
+    notice = _binding_first(bound, notice)
+    _log_recall(layout, config, event, key, action, found, notice)
+    return notice
+
+
+def _reach(action: ToolAction) -> _Reach:
+    """What recall is asked about. A read leaves the broad rules of the files it reads
+    for the change (``rank.select``): a rule about a whole tree need not speak on every
+    read. A command is a read only when it is known to be one: ``make deploy`` names no
+    file it changes, yet it acts."""
     pure = action.command is not None and _pure_read(action.command)
     changed = () if pure else action.changes
     files = tuple(dict.fromkeys((*changed, *action.reads))) if action.reads else changed
-    # A read leaves the broad rules of the files it reads for the change (``rank.select``):
-    # a rule about a whole tree need not speak on every read. A command is a read only
-    # when it is known to be one: ``make deploy`` names no file it changes, yet it acts.
     read = not changed and (action.command is None or pure)
     request = RecallRequest(files=files, command=action.command, prompt=None, read=read)
-    with opened or sessions.open_session(layout, key) as session:
-        if config.stop_capture:  # the latest action, for a correction after it
-            evidence.note_action(session, action.files, action.command, _related)
-        refusal = action.refusal_key if GATE in modes else ""
-        refused_before = refusal if refusal in session.state.refusals else ""
-        if refusal and not refused_before and _recurrence_due(session.state):
-            recurring = _recurrence_gate(layout, session, action, config, refusal)
-            if recurring is not None:
-                _log_recall(layout, config, event, key, action, recurring[1], recurring[0], True)
-                return _unrefused(recurring[0], session, modes)
-        found = recall(layout, request, config=config, allowance=allowance(session.state, config))
-        # A rule a person made binding refuses every such call, shown before or not; its
-        # rules are marked shown, so the call made to follow them is not refused again.
-        bound = _binding(layout, found, action) if found.binding and GATE in modes else None
-        # A pure read speaks only about the files it reads, and of the command only when
-        # a command trigger names it; a ``gate: true`` rule about a file that is only
-        # read waits for the change it refuses.
-        hits = [hit for hit in found.hits if _speaks(hit, action, pure)]
-        if bound is not None:
-            hits = [hit for hit in hits if hit.lesson_id not in bound[1]]
-            session.claim(list(bound[1]))
-        if not changed and action.read_only:
-            left = _left_for_later(found, hits, session)
-            if left:
-                session.note_read(action.read_only, left)
-        # The call made again after its refusal runs, as the refusal said, whatever came
-        # between: more rules due (the budget held some back) or a reset (compaction,
-        # /clear) that made the refusing rules new again; those come as context where the
-        # event allows it. The promise is kept once: its refusal is forgotten, so made
-        # again later, after another reset, the call is gated like any other.
-        gating = bool(refusal) and not refused_before
-        # An edit of a file read in this session is never refused for the rules its read
-        # left for it: those come as context.
-        gating = gating and any(
-            mode_of(hit, action, config) == GATE and not _prepared(hit, session) for hit in hits
-        )
-        notice: Notice | None = None
-        if hits and (gating or CONTEXT in modes):
-            notice = claim_and_render(
-                session,
-                found,
-                hits,
-                refusal=refusal if gating else "",
-                forget_refusal=refused_before,
-                header=block_frame(layout, config, session.state),
-            )
-        elif refused_before:
-            session.claim([], forget_refusal=refused_before)
-    if notice is not None and gating:
-        notice = _unrefused(
-            notice._replace(
-                text=f"{gate_line(config, session.state)}\n{notice.text}", refuses=True
-            ),
-            session,
-            modes,
-        )
-    if bound is not None:  # the binding refusal first, then what else this call brings
-        text, shown = bound
-        if notice is not None:
-            text, shown = f"{text}\n{notice.text}", (*shown, *notice.shown)
-        notice = Notice(text, refuses=True, shown=shown)
-    _log_recall(layout, config, event, key, action, found, notice)
-    return notice
+    return _Reach(pure, changed, request)
+
+
+def _note_for_capture(call: _Call, session: Session) -> None:
+    """The latest action, kept for a correction the user's next prompt may make of it
+    (``stop_capture``)."""
+    if call.config.stop_capture:
+        evidence.note_action(session, call.action.files, call.action.command, _related)
+
+
+def _refusal_keys(call: _Call, session: Session) -> tuple[str, str]:
+    """The key a refusal of this call is kept under ("" where the hook cannot refuse),
+    and the same again when the session holds such a refusal: the call is made again,
+    and runs, as its refusal promised."""
+    refusal = call.action.refusal_key if GATE in call.modes else ""
+    return refusal, refusal if refusal in session.state.refusals else ""
+
+
+def _due_recurrence(
+    call: _Call, session: Session, refusal: str, refused_before: str
+) -> tuple[Notice, Recall] | None:
+    """A failure that came back after its lessons were shown is refused once with them
+    again, before anything else (``feedback.recurrence``); only a session whose failure
+    history holds a due recurrence looks."""
+    if not refusal or refused_before or not _recurrence_due(session.state):
+        return None
+    return _recurrence_gate(call.layout, session, call.action, call.config, refusal)
+
+
+def _answer_recurrence(
+    call: _Call, session: Session, notice: Notice, found: Recall
+) -> Notice | None:
+    """The recurrence's refusal, logged as one."""
+    _log_recall(call.layout, call.config, call.event, call.key, call.action, found, notice, True)
+    return _unrefused(notice, session, call.modes)
+
+
+def _recall(call: _Call, session: Session, reach: _Reach) -> Recall:
+    """The rules that apply, within what the session has left (``allowance``): not those
+    it was shown, and its broad rules and tokens left."""
+    allowed = allowance(session.state, call.config)
+    return recall(call.layout, reach.request, config=call.config, allowance=allowed)
+
+
+def _binding_refusal(
+    call: _Call, session: Session, found: Recall
+) -> tuple[str, tuple[str, ...]] | None:
+    """A rule a person made binding refuses every such call, shown before or not: its
+    refusal and rules. They are marked shown, so the call made to follow them is not
+    refused again for the once-a-session rules among them."""
+    if not found.binding or GATE not in call.modes:
+        return None
+    bound = _binding(call.layout, found, call.action)
+    if bound is not None:
+        session.claim(list(bound[1]))
+    return bound
+
+
+def _speaking(
+    call: _Call, reach: _Reach, found: Recall, bound: tuple[str, tuple[str, ...]] | None
+) -> list[Hit]:
+    """The rules this call brings. A pure read speaks only about the files it reads, and
+    of the command only when a command trigger names it; a ``gate: true`` rule about a
+    file that is only read waits for the change it refuses; a binding rule has spoken in
+    its own refusal."""
+    hits = [hit for hit in found.hits if _speaks(hit, call.action, reach.pure)]
+    if bound is None:
+        return hits
+    return [hit for hit in hits if hit.lesson_id not in bound[1]]
+
+
+def _leave_for_the_change(
+    call: _Call, session: Session, reach: _Reach, found: Recall, hits: list[Hit]
+) -> None:
+    """A read notes the rules it matched and does not show now, so the edit of what it
+    read is not refused for them (``_prepared``)."""
+    read_only = call.action.read_only
+    if reach.changed or not read_only:
+        return
+    left = _left_for_later(found, hits, session)
+    if left:
+        session.note_read(read_only, left)
+
+
+def _gates(
+    call: _Call, session: Session, hits: list[Hit], refusal: str, refused_before: str
+) -> bool:
+    """Whether the call is refused. The call made again after its refusal runs, as the
+    refusal said, whatever came between: more rules due (the budget held some back) or a
+    reset (compaction, /clear) that made the refusing rules new again; those come as
+    context where the event allows it. The promise is kept once: its refusal is
+    forgotten, so made again later, after another reset, the call is gated like any
+    other. An edit of a file read in this session is never refused for the rules its read
+    left for it: those come as context."""
+    if not refusal or refused_before:
+        return False
+    return any(
+        mode_of(hit, call.action, call.config) == GATE and not _prepared(hit, session)
+        for hit in hits
+    )
+
+
+def _claim(
+    call: _Call,
+    session: Session,
+    found: Recall,
+    hits: list[Hit],
+    refusal: str,
+    refused_before: str,
+) -> Notice | None:
+    """The rules shown, in one write under the session's lock, within the session's
+    budget (``claim_and_render``), with the refusal made or forgotten in the same write;
+    nothing where the call is not refused and the event cannot add context."""
+    if hits and (refusal or CONTEXT in call.modes):
+        header = block_frame(call.layout, call.config, session.state)
+        return claim_and_render(session, found, hits, refusal, refused_before, header)
+    if refused_before:
+        session.claim([], forget_refusal=refused_before)
+    return None
+
+
+def _with_refusal_line(call: _Call, session: Session, notice: Notice | None) -> Notice | None:
+    """A refusal opens with the line saying the call runs when made again; one the session
+    could not record comes as context instead (``_unrefused``)."""
+    if notice is None:
+        return None
+    text = f"{gate_line(call.config, session.state)}\n{notice.text}"
+    return _unrefused(notice._replace(text=text, refuses=True), session, call.modes)
+
+
+def _binding_first(
+    bound: tuple[str, tuple[str, ...]] | None, notice: Notice | None
+) -> Notice | None:
+    """The binding refusal first, then what else this call brings."""
+    if bound is None:
+        return notice
+    text, shown = bound
+    if notice is not None:
+        text, shown = f"{text}\n{notice.text}", (*shown, *notice.shown)
+    return Notice(text, refuses=True, shown=shown)
 
 
 def _binding(

@@ -68,7 +68,7 @@ HOOK_PATH: dict[str, frozenset[str]] = {
     "lessons_core.authoring": frozenset(),  # on a failure: secrets
     "lessons_core.matching.bm25": frozenset(),  # a prompt only: BM25 scores its words
     "lessons_core.store.config": frozenset(),
-    "lessons_core.delivery.deliver": frozenset(),
+    "lessons_core.delivery.deliver": frozenset({"typing"}),
     "lessons_core.delivery.actions": frozenset(),
     "lessons_core.delivery.tool_action": frozenset({"typing"}),  # every adapter builds one
     "lessons_core.errors": frozenset(),
