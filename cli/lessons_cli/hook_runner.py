@@ -14,12 +14,14 @@ import sys
 
 from lessons_cli.harnesses import MAX_PAYLOAD_BYTES
 from lessons_cli.harnesses import harness as harness_module
+from lessons_cli.harnesses.events import answer as answer_of
+from lessons_cli.harnesses.events import event_of
 from lessons_core import fsutil, hookjson
 from lessons_core.store.config import load_config
 from lessons_core.store.layout import Layout, contained, find_root
 
-# Every import here is paid on every tool call: typing, pathlib, json, contextlib and
-# importlib are left out (about 8, 8, 6, 1 and 1 ms on a 2-core VM; lessons_core.records).
+# Every import here is paid on every tool call: pathlib, json, contextlib and importlib
+# are left out (docs/performance.md).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import BinaryIO
@@ -53,16 +55,15 @@ def _run(harness: str, stdin: BinaryIO | None, stdout: BinaryIO | None) -> int:
         payload = hookjson.loads(raw)
         if not isinstance(payload, dict):
             raise ValueError("hook input is not a JSON object")
-        # Copilot's payloads name no event: its adapter reads it from their fields.
-        named = getattr(adapter, "event_of", None)
-        event = str(named(payload) if named else payload.get("hook_event_name", ""))
+        event = event_of(adapter, payload)
         root = find_root(adapter.project_dir(payload) or os.getcwd())
         if root is None:
             return 0
         # A store whose folders lead out of the repo is not used (LeavesRepo, logged
         # only where the log itself stays inside: see log_failure).
         layout = contained(Layout(root))
-        answer = adapter.handle(layout, payload, load_config(layout.config_file))
+        config = load_config(layout.config_file)
+        answer = answer_of(adapter.ANSWERS, event, layout, payload, config)
         output = hookjson.dumps(answer).encode() if answer else b""
         if fsutil.NOTED:  # served, around a store it could not write or lock: say so
             _log(root, harness, event, fsutil.NOTED)

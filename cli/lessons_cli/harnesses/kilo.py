@@ -10,10 +10,10 @@ recorded from the real client are kept in tests/fixtures/kilo/.
 from __future__ import annotations
 
 from lessons_cli.harnesses.opencode import (
+    ANSWERS,
     EVENTS,
     TOOLS,
     action_of,
-    handle,
     project_dir,
     wiring,
 )
@@ -21,4 +21,4 @@ from lessons_cli.harnesses.opencode import (
 PLUGIN_DIR = ".kilo/plugin"
 WIRING = wiring("kilo", PLUGIN_DIR)
 
-__all__ = ["EVENTS", "TOOLS", "WIRING", "action_of", "handle", "project_dir"]
+__all__ = ["ANSWERS", "EVENTS", "TOOLS", "WIRING", "action_of", "project_dir"]
