@@ -3,7 +3,8 @@ Copilot CLI and Cursor in part: what a payload says (its project folder ``cwd``,
 session ``session_id`` and subagent ``agent_id``, the tool call under ``tool_input``)
 and how an answer is shaped (``hookSpecificOutput``, a stop's ``decision: "block"``),
 with the entries of the events every such harness answers alike (``on_session_start``,
-``on_prompt``, ``on_pre_compact``, ``on_stop``, ``on_failure``: see ``events``).
+``on_prompt``, ``on_pre_tool``, ``on_pre_compact``, ``on_stop``, ``on_failure``: see
+``events``).
 
 A hook imports this module on every call, so, like the adapters, it imports nothing at
 module level that a hook does not need (docs/performance.md): what a tool call touches
@@ -183,6 +184,17 @@ def on_stop(layout: Layout, payload: HookPayload, config: Config) -> Output | No
     """The agent stops: once, keep it going to capture what the session taught."""
     active = payload.get("stop_hook_active") is True
     return stop_output(layout, session_of(payload), config, active=active)
+
+
+def on_pre_tool(action_of: ActionOf) -> Answer:
+    """The entry for a tool call about to run, whose action ``action_of`` reads: its
+    rules as a refusal, or as context."""
+
+    def answer(layout: Layout, payload: HookPayload, config: Config) -> Output | None:
+        key, action = session_of(payload), action_of(layout, payload)
+        return pre_tool_output(delivery.before_action(layout, key, action, config))
+
+    return answer
 
 
 def on_failure(action_of: ActionOf) -> Answer:

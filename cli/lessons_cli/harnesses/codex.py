@@ -80,13 +80,6 @@ def action_of(layout: Layout, payload: HookPayload) -> ToolAction:
     return protocol.shell_action(layout, payload, command)
 
 
-def before_tool(layout: Layout, payload: HookPayload, config: Config) -> Output | None:
-    """Before a shell call or a patch: its rules, a refusal or context."""
-    key = protocol.session_of(payload)
-    action = action_of(layout, payload)
-    return protocol.pre_tool_output(delivery.before_action(layout, key, action, config))
-
-
 def after_shell(layout: Layout, payload: HookPayload, config: Config) -> Output | None:
     """After a shell call: its exit code from the session file; a failure is counted and
     may bring a nudge, a success after failures ends their run; no code, nothing."""
@@ -110,7 +103,7 @@ def after_shell(layout: Layout, payload: HookPayload, config: Config) -> Output 
 ANSWERS: dict[str, Answer] = {
     "SessionStart": protocol.on_session_start,
     "UserPromptSubmit": protocol.on_prompt,
-    "PreToolUse": before_tool,
+    "PreToolUse": protocol.on_pre_tool(action_of),
     "PostToolUse": after_shell,
     "PreCompact": protocol.on_pre_compact,
     "Stop": protocol.on_stop,
