@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from lessons_core.delivery.deliver import ToolAction
+from lessons_core.delivery.tool_action import ToolAction
 from lessons_core.feedback.failures import ERROR_PHRASES, error_class, first_error_line
 from lessons_core.matching.commands import compile_command
 from lessons_core.session.action import precise

@@ -18,7 +18,7 @@ from typing import Any
 
 from lessons_cli import mcp_sdk
 from lessons_cli.checks import FAIL, OK, WARN, Check
-from lessons_cli.harnesses import cline_wiring, glue, opencode_files, servers, wiring, wirings
+from lessons_cli.harnesses import plugin_files, servers, wiring, wirings
 from lessons_cli.harnesses.spec import Wiring
 from lessons_cli.harnesses.switches import SWITCHES
 from lessons_cli.output import counted
@@ -182,20 +182,15 @@ def _harness(layout: Layout, spec: Wiring, env: Mapping[str, str]) -> list[Check
     path = layout.root / spec.settings
     if not path.exists():
         return []
-    if spec.harness in opencode_files.HARNESSES:  # a plugin file, not hook entries
-        return _linked_out(layout, spec.harness, spec.settings) or opencode_files.checks(
-            layout.root, spec, env
-        )
     name = spec.harness
     linked = _linked_out(layout, name, spec.settings)
     if linked:
         return linked
-    if spec.glue:  # a code file of ours, not entries (Pi's extension)
-        checks = glue.checks(layout.root, spec)
+    plugin = plugin_files.PLUGIN_FILES.get(name)
+    if plugin is not None:  # a file of ours, not entries in a settings file
+        checks = plugin_files.checks(layout.root, plugin)
         switches = SWITCHES[name](layout.root, env) if checks and name in SWITCHES else []
         return [*checks, *switches]
-    if name == "cline":  # a plugin file of its own, not entries in a settings file
-        return cline_wiring.checks(layout)
     try:
         settings = wiring.read_settings(path)
     except LessonsError as err:

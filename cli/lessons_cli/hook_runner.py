@@ -16,6 +16,8 @@ from typing import BinaryIO
 
 from lessons_cli.harnesses import MAX_PAYLOAD_BYTES
 from lessons_cli.harnesses import harness as harness_module
+from lessons_cli.harnesses.events import answer as answer_of
+from lessons_cli.harnesses.events import event_of
 from lessons_core import fsutil
 from lessons_core.store.config import load_config
 from lessons_core.store.layout import Layout, contained, find_root
@@ -48,16 +50,15 @@ def _run(harness: str, stdin: BinaryIO | None, stdout: BinaryIO | None) -> int:
         payload = json.loads(raw)
         if not isinstance(payload, dict):
             raise ValueError("hook input is not a JSON object")
-        # Copilot's payloads name no event: its adapter reads it from their fields.
-        named = getattr(adapter, "event_of", None)
-        event = str(named(payload) if named else payload.get("hook_event_name", ""))
+        event = event_of(adapter, payload)
         root = find_root(adapter.project_dir(payload) or os.getcwd())
         if root is None:
             return 0
         # A store whose folders lead out of the repo is not used (LeavesRepo, logged
         # only where the log itself stays inside: see log_failure).
         layout = contained(Layout(root))
-        answer = adapter.handle(layout, payload, load_config(layout.config_file))
+        config = load_config(layout.config_file)
+        answer = answer_of(adapter.ANSWERS, event, layout, payload, config)
         output = (
             json.dumps(answer, ensure_ascii=False, separators=(",", ":")).encode()
             if answer

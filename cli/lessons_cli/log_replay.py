@@ -19,7 +19,8 @@ import uuid
 
 from lessons_cli.harnesses import cursor, gemini
 from lessons_core.delivery import deliver as delivery
-from lessons_core.delivery.deliver import BOTH_MODES, ToolAction
+from lessons_core.delivery.deliver import BOTH_MODES
+from lessons_core.delivery.tool_action import ToolAction
 from lessons_core.errors import LessonsError
 from lessons_core.eval.replay_report import CallCost, LogReplay
 from lessons_core.recall.render import estimate_tokens

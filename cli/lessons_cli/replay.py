@@ -23,12 +23,15 @@ ids are exactly what the hook claimed, not a parse of its text.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, cast
 
-from lessons_cli.harnesses import claude_code, claude_protocol
+from lessons_cli.harnesses import claude_code, claude_protocol, events
+from lessons_cli.harnesses.claude_protocol import HookPayload
 from lessons_cli.relocation import Relocation
-from lessons_core.delivery.deliver import CONTEXT, GATE, ToolAction
+from lessons_core.delivery.deliver import CONTEXT, GATE
+from lessons_core.delivery.tool_action import ToolAction
 from lessons_core.eval.replay_report import (
     FAILED,
     OK,
@@ -130,7 +133,7 @@ class _Player:
             tool_use_id=call.id,
             outcome=_outcome(call),
             action=logged_identity(action.files, action.command),
-            call=action.digest,
+            call=action.call_digest,
         )
         about = self.shown_for.setdefault(claude_protocol.session_of(payload), {})
         shown = about.setdefault(action.command or ",".join(action.files), set())
@@ -142,7 +145,7 @@ class _Player:
                 self.nudge_tokens += self._tokens({**failure, "error": call.result})
         self.calls.append(replayed)
 
-    def _call(self, step: Step, payload: dict[str, Any], label: str) -> ReplayedCall:
+    def _call(self, step: Step, payload: HookPayload, label: str) -> ReplayedCall:
         event = str(payload["hook_event_name"])
         notice = claude_code.notice_of(self.layout, payload, self.config)
         text, gated = claude_protocol.answer_text(claude_code.notice_output(event, notice))
@@ -157,7 +160,7 @@ class _Player:
             text=text,
         )
 
-    def _payload(self, event: str, step: Step | None, **fields: Any) -> dict[str, Any]:
+    def _payload(self, event: str, step: Step | None, **fields: Any) -> HookPayload:
         cwd = self.origin.path(step.cwd) if step and step.cwd else str(self.layout.root)
         data: dict[str, Any] = {
             "session_id": self.session,
@@ -170,12 +173,13 @@ class _Player:
             data["agent_id"] = step.agent_id
         key = claude_protocol.session_of(data)
         self.keys.add(key)  # every state file the hook may write
-        return data
+        return cast(HookPayload, data)
 
-    def _send(self, payload: dict[str, Any]) -> dict[str, Any] | None:
-        return claude_code.handle(self.layout, payload, self.config)
+    def _send(self, payload: Mapping[str, Any]) -> events.Output | None:
+        event = str(payload.get("hook_event_name"))
+        return events.answer(claude_code.ANSWERS, event, self.layout, payload, self.config)
 
-    def _tokens(self, payload: dict[str, Any]) -> int:
+    def _tokens(self, payload: Mapping[str, Any]) -> int:
         text, _gated = claude_protocol.answer_text(self._send(payload))
         return estimate_tokens(text) if text else 0
 

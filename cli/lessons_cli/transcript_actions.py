@@ -7,7 +7,7 @@ from pathlib import Path
 
 from lessons_cli.harnesses import claude_code, codex
 from lessons_cli.relocation import Relocation
-from lessons_core.delivery.deliver import ToolAction
+from lessons_core.delivery.tool_action import ToolAction
 from lessons_core.eval.transcripts import ToolCall
 from lessons_core.harvest.codex_rollouts import is_rollout
 from lessons_core.harvest.detect import ActionOf

@@ -13,9 +13,9 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from lessons_core.delivery.deliver import ToolAction
-from lessons_core.matching.glob_match import MAX_NAME_CHARS, MAX_PATH_CHARS
+from lessons_core.delivery.tool_action import ToolAction
 from lessons_core.matching import shell_command
+from lessons_core.matching.glob_match import MAX_NAME_CHARS, MAX_PATH_CHARS
 from lessons_core.store.layout import repo_relative
 
 if TYPE_CHECKING:

@@ -36,13 +36,14 @@ from lessons_core.recall.render import HEADER, block_header, estimate_tokens, hi
 from lessons_core.recall.types import MAX_PROMPT_CHARS, Allowance, RecallRequest
 from lessons_core.session import evidence
 from lessons_core.session import state as sessions
-from lessons_core.session.action import call_digest, digest, logged_identity, precise
+from lessons_core.session.action import logged_identity, precise
 from lessons_core.session.failure_history import due
 from lessons_core.store.layout import lessons_command
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from lessons_core.delivery.tool_action import ToolAction
     from lessons_core.matching.shell_command import ShellCommand
     from lessons_core.recall.types import Hit, Recall
     from lessons_core.session.state import Session, SessionState
@@ -92,60 +93,12 @@ def session_note(layout: Layout) -> str:
     return SESSION_NOTE.format(lessons=lessons_command(layout))
 
 
-class ToolAction(NamedTuple):
-    """What a tool call is about to touch: repo-relative files it changes (an edit tool's),
-    or a shell command; and the repo-relative files it only reads (a read tool's, or those
-    a shell command reads) and those a shell command writes."""
-
-    files: tuple[str, ...] = ()
-    command: str | None = None
-    # The command parsed once (``matching.shell_command``): every question about it is
-    # answered from this, never from the text again.
-    shell: ShellCommand | None = None
-    # The tool's input, read only to tell a changed retry from a repeated one.
-    content: object = None
-    reads: tuple[str, ...] = ()
-    writes: tuple[str, ...] = ()
-    # (repo-relative file, text the call adds to it): an edit's new text, a write's whole
-    # content, a patch's added lines, a here-document a command writes into the file;
-    # what a ``forbid`` pattern is searched in (``lessons_core.delivery.binding``).
-    added: tuple[tuple[str, str], ...] = ()
-
-    @property
-    def is_empty(self) -> bool:
-        return not self.files and not self.command and not self.reads
-
-    @property
-    def changes(self) -> tuple[str, ...]:
-        """Every file the call changes: an edit tool's, and those a command writes."""
-        return (*self.files, *self.writes) if self.writes else self.files
-
-    @property
-    def read_only(self) -> tuple[str, ...]:
-        """The files the call reads and does not change."""
-        changed = self.changes
-        return tuple(f for f in self.reads if f not in changed)
-
-    @property
-    def key(self) -> str:
-        """What telemetry calls the call: its files, else its command. A failure hook
-        builds the same ``ToolAction`` from its payload, so a failure and the recall
-        before it share this key; a gate's refusal is kept as its digest."""
-        return " ".join(self.files) if self.files else self.command or ""
-
-    @property
-    def digest(self) -> str:
-        """A digest of the whole call: its command, or its files and the tool's input (an
-        edit retried with other text is another call)."""
-        return call_digest(self.key, None if self.command else self.content)
-
-
 class Notice(NamedTuple):
-    """Text for the agent; ``gate`` says the harness should refuse the call with it.
+    """Text for the agent; ``refuses`` says the harness should refuse the call with it.
     ``shown`` names the rules it shows, in order: those this call recorded as shown."""
 
     text: str
-    gate: bool = False
+    refuses: bool = False
     shown: tuple[str, ...] = ()
 
 
@@ -162,6 +115,27 @@ def mode_of(hit: Hit, action: ToolAction, config: Config) -> str:
     if hit.via == "command":
         return config.delivery_command
     return config.delivery_command if action.command else config.delivery_file
+
+
+class _Call(NamedTuple):
+    """One tool call being answered: the store, the session's key, the call, the config,
+    what the harness can do at this point (``modes``) and the event the log names."""
+
+    layout: Layout
+    key: str
+    action: ToolAction
+    config: Config
+    modes: frozenset[str]
+    event: str
+
+
+class _Reach(NamedTuple):
+    """What the call touches, as recall is asked about it: ``pure`` for a shell command
+    known only to read, ``changed`` the files it changes (none for a pure read)."""
+
+    pure: bool
+    changed: tuple[str, ...]
+    request: RecallRequest
 
 
 def before_action(
@@ -188,81 +162,184 @@ def before_action(
 
     The session is read once (``opened``, when the caller read it already), and changed
     at most once under its lock (twice for a binding refusal, which marks its rules shown).
+    Each step below is a function of its own, which says why it is there.
     """
     if action.is_empty:
         return None
+    call, reach = _Call(layout, key, action, config, modes, event), _reach(action)
+    with opened or sessions.open_session(layout, key) as session:
+        _note_for_capture(call, session)
+        refusal, refused_before = _refusal_keys(call, session)
+        recurring = _due_recurrence(call, session, refusal, refused_before)
+        if recurring is not None:
+            return _answer_recurrence(call, session, *recurring)
+        found = _recall(call, session, reach)
+        bound = _binding_refusal(call, session, found)
+        hits = _speaking(call, reach, found, bound)
+        _leave_for_the_change(call, session, reach, found, hits)
+        gating = _gates(call, session, hits, refusal, refused_before)
+        notice = _claim(call, session, found, hits, refusal if gating else "", refused_before)
+    notice = _with_refusal_line(call, session, notice) if gating else notice
+    notice = _binding_first(bound, notice)
+    _log_recall(layout, config, event, key, action, found, notice)
+    return notice
+
+
+def _reach(action: ToolAction) -> _Reach:
+    """What recall is asked about. A read leaves the broad rules of the files it reads
+    for the change (``rank.select``): a rule about a whole tree need not speak on every
+    read. A command is a read only when it is known to be one: ``make deploy`` names no
+    file it changes, yet it acts."""
     said = action.shell or action.command
     pure = said is not None and _pure_read(said)
     changed = () if pure else action.changes
     files = tuple(dict.fromkeys((*changed, *action.reads))) if action.reads else changed
-    # A read leaves the broad rules of the files it reads for the change (``rank.select``):
-    # a rule about a whole tree need not speak on every read. A command is a read only
-    # when it is known to be one: ``make deploy`` names no file it changes, yet it acts.
     read = not changed and (action.command is None or pure)
     request = RecallRequest(
         files=files, command=action.command, prompt=None, read=read, shell=action.shell
     )
-    with opened or sessions.open_session(layout, key) as session:
-        if config.stop_capture:  # the latest action, for a correction after it
-            evidence.note_action(session, action.files, said, _related)
-        mark = digest(action.key) if GATE in modes else ""
-        refused = mark if mark in session.state.gates else ""
-        if mark and not refused and _recurrence_due(session.state):
-            recurring = _recurrence_gate(layout, session, action, config, mark)
-            if recurring is not None:
-                _log_recall(layout, config, event, key, action, recurring[1], recurring[0], True)
-                return _unrefused(recurring[0], session, modes)
-        found = recall(layout, request, config=config, allowance=allowance(session.state, config))
-        # A rule a person made binding refuses every such call, shown before or not; its
-        # rules are marked shown, so the call made to follow them is not refused again.
-        bound = _binding(layout, found, action) if found.binding and GATE in modes else None
-        # A pure read speaks only about the files it reads, and of the command only when
-        # a command trigger names it; a ``gate: true`` rule about a file that is only
-        # read waits for the change it refuses.
-        hits = [hit for hit in found.hits if _speaks(hit, action, pure)]
-        if bound is not None:
-            hits = [hit for hit in hits if hit.lesson_id not in bound[1]]
-            session.claim(list(bound[1]))
-        if not changed and action.read_only:
-            left = _left_for_later(found, hits, session)
-            if left:
-                session.note_read(action.read_only, left)
-        # The call made again after its refusal runs, as the refusal said, whatever came
-        # between: more rules due (the budget held some back) or a reset (compaction,
-        # /clear) that made the refusing rules new again; those come as context where the
-        # event allows it. The promise is kept once: its refusal is forgotten, so made
-        # again later, after another reset, the call is gated like any other.
-        gating = bool(mark) and not refused
-        # An edit of a file read in this session is never refused for the rules its read
-        # left for it: those come as context.
-        gating = gating and any(
-            mode_of(hit, action, config) == GATE and not _prepared(hit, session) for hit in hits
+    return _Reach(pure, changed, request)
+
+
+def _note_for_capture(call: _Call, session: Session) -> None:
+    """The latest action, kept for a correction the user's next prompt may make of it
+    (``stop_capture``)."""
+    if call.config.stop_capture:
+        evidence.note_action(
+            session, call.action.files, call.action.shell or call.action.command, _related
         )
-        notice: Notice | None = None
-        if hits and (gating or CONTEXT in modes):
-            notice = claim_and_render(
-                session,
-                found,
-                hits,
-                gate=mark if gating else "",
-                forget=refused,
-                header=block_frame(layout, config, session.state),
-            )
-        elif refused:
-            session.claim([], forget=refused)
-    if notice is not None and gating:
-        notice = _unrefused(
-            notice._replace(text=f"{gate_line(config, session.state)}\n{notice.text}", gate=True),
-            session,
-            modes,
-        )
-    if bound is not None:  # the binding refusal first, then what else this call brings
-        text, shown = bound
-        if notice is not None:
-            text, shown = f"{text}\n{notice.text}", (*shown, *notice.shown)
-        notice = Notice(text, gate=True, shown=shown)
-    _log_recall(layout, config, event, key, action, found, notice)
-    return notice
+
+
+def _refusal_keys(call: _Call, session: Session) -> tuple[str, str]:
+    """The key a refusal of this call is kept under ("" where the hook cannot refuse),
+    and the same again when the session holds such a refusal: the call is made again,
+    and runs, as its refusal promised."""
+    refusal = call.action.refusal_key if GATE in call.modes else ""
+    return refusal, refusal if refusal in session.state.refusals else ""
+
+
+def _due_recurrence(
+    call: _Call, session: Session, refusal: str, refused_before: str
+) -> tuple[Notice, Recall] | None:
+    """A failure that came back after its lessons were shown is refused once with them
+    again, before anything else (``feedback.recurrence``); only a session whose failure
+    history holds a due recurrence looks."""
+    if not refusal or refused_before or not _recurrence_due(session.state):
+        return None
+    return _recurrence_gate(call.layout, session, call.action, call.config, refusal)
+
+
+def _answer_recurrence(
+    call: _Call, session: Session, notice: Notice, found: Recall
+) -> Notice | None:
+    """The recurrence's refusal, logged as one."""
+    _log_recall(call.layout, call.config, call.event, call.key, call.action, found, notice, True)
+    return _unrefused(notice, session, call.modes)
+
+
+def _recall(call: _Call, session: Session, reach: _Reach) -> Recall:
+    """The rules that apply, within what the session has left (``allowance``): not those
+    it was shown, and its broad rules and tokens left."""
+    allowed = allowance(session.state, call.config)
+    return recall(call.layout, reach.request, config=call.config, allowance=allowed)
+
+
+def _binding_refusal(
+    call: _Call, session: Session, found: Recall
+) -> tuple[str, tuple[str, ...]] | None:
+    """A rule a person made binding refuses every such call, shown before or not: its
+    refusal and rules. They are marked shown, so the call made to follow them is not
+    refused again for the once-a-session rules among them."""
+    if not found.binding or GATE not in call.modes:
+        return None
+    bound = _binding(call.layout, found, call.action)
+    if bound is not None:
+        session.claim(list(bound[1]))
+    return bound
+
+
+def _speaking(
+    call: _Call, reach: _Reach, found: Recall, bound: tuple[str, tuple[str, ...]] | None
+) -> list[Hit]:
+    """The rules this call brings. A pure read speaks only about the files it reads, and
+    of the command only when a command trigger names it; a ``gate: true`` rule about a
+    file that is only read waits for the change it refuses; a binding rule has spoken in
+    its own refusal."""
+    hits = [hit for hit in found.hits if _speaks(hit, call.action, reach.pure)]
+    if bound is None:
+        return hits
+    return [hit for hit in hits if hit.lesson_id not in bound[1]]
+
+
+def _leave_for_the_change(
+    call: _Call, session: Session, reach: _Reach, found: Recall, hits: list[Hit]
+) -> None:
+    """A read notes the rules it matched and does not show now, so the edit of what it
+    read is not refused for them (``_prepared``)."""
+    read_only = call.action.read_only
+    if reach.changed or not read_only:
+        return
+    left = _left_for_later(found, hits, session)
+    if left:
+        session.note_read(read_only, left)
+
+
+def _gates(
+    call: _Call, session: Session, hits: list[Hit], refusal: str, refused_before: str
+) -> bool:
+    """Whether the call is refused. The call made again after its refusal runs, as the
+    refusal said, whatever came between: more rules due (the budget held some back) or a
+    reset (compaction, /clear) that made the refusing rules new again; those come as
+    context where the event allows it. The promise is kept once: its refusal is
+    forgotten, so made again later, after another reset, the call is gated like any
+    other. An edit of a file read in this session is never refused for the rules its read
+    left for it: those come as context."""
+    if not refusal or refused_before:
+        return False
+    return any(
+        mode_of(hit, call.action, call.config) == GATE and not _prepared(hit, session)
+        for hit in hits
+    )
+
+
+def _claim(
+    call: _Call,
+    session: Session,
+    found: Recall,
+    hits: list[Hit],
+    refusal: str,
+    refused_before: str,
+) -> Notice | None:
+    """The rules shown, in one write under the session's lock, within the session's
+    budget (``claim_and_render``), with the refusal made or forgotten in the same write;
+    nothing where the call is not refused and the event cannot add context."""
+    if hits and (refusal or CONTEXT in call.modes):
+        header = block_frame(call.layout, call.config, session.state)
+        return claim_and_render(session, found, hits, refusal, refused_before, header)
+    if refused_before:
+        session.claim([], forget_refusal=refused_before)
+    return None
+
+
+def _with_refusal_line(call: _Call, session: Session, notice: Notice | None) -> Notice | None:
+    """A refusal opens with the line saying the call runs when made again; one the session
+    could not record comes as context instead (``_unrefused``)."""
+    if notice is None:
+        return None
+    text = f"{gate_line(call.config, session.state)}\n{notice.text}"
+    return _unrefused(notice._replace(text=text, refuses=True), session, call.modes)
+
+
+def _binding_first(
+    bound: tuple[str, tuple[str, ...]] | None, notice: Notice | None
+) -> Notice | None:
+    """The binding refusal first, then what else this call brings."""
+    if bound is None:
+        return notice
+    text, shown = bound
+    if notice is not None:
+        text, shown = f"{text}\n{notice.text}", (*shown, *notice.shown)
+    return Notice(text, refuses=True, shown=shown)
 
 
 def _binding(
@@ -280,7 +357,7 @@ def _unrefused(notice: Notice, session: Session, modes: frozenset[str]) -> Notic
     read-only or full disk, a lock held elsewhere): the retry would be refused again, for
     ever. Its rules then come as context where the event allows it, else not at all (the
     event after the call brings them)."""
-    if session.recorded or not notice.gate:
+    if session.recorded or not notice.refuses:
         return notice
     if CONTEXT not in modes:
         return None
@@ -288,7 +365,7 @@ def _unrefused(notice: Notice, session: Session, modes: frozenset[str]) -> Notic
     lines = notice.text.split("\n")
     refusal = next(i for i, line in enumerate(lines) if line.startswith(GATE_PREFIX))
     text = "\n".join(lines[:refusal] + lines[refusal + 1 :])
-    return notice._replace(text=text, gate=False)
+    return notice._replace(text=text, refuses=False)
 
 
 def _recurrence_due(state: SessionState) -> bool:
@@ -301,22 +378,22 @@ def _recurrence_due(state: SessionState) -> bool:
 
 
 def _recurrence_gate(
-    layout: Layout, session: Session, action: ToolAction, config: Config, mark: str
+    layout: Layout, session: Session, action: ToolAction, config: Config, refusal: str
 ) -> tuple[Notice, Recall] | None:
     """The recurrence gate due for ``action`` (``feedback.recurrence``), refusing the call
-    ``mark`` names, if any. Only a session whose failure history holds a due recurrence
+    of ``refusal``, if any. Only a session whose failure history holds a due recurrence
     (``_recurrence_due``) imports more to find out."""
     from lessons_core.feedback.recurrence import recurrence_gate  # noqa: PLC0415 (heavy: secret patterns)
 
     said = action.shell or action.command
-    found = recurrence_gate(layout, session, action.files, said, config, gate=mark)
+    found = recurrence_gate(layout, session, action.files, said, config, refusal=refusal)
     if found is None:
         return None
     head, again = found
     shown = tuple(hit.lesson_id for hit in again.hits)
     block = render_block(again, block_frame(layout, config, session.state))
-    refusal = gate_line(config, session.state)
-    return Notice(f"{head}\n{refusal}\n{block}", gate=True, shown=shown), again
+    line = gate_line(config, session.state)
+    return Notice(f"{head}\n{line}\n{block}", refuses=True, shown=shown), again
 
 
 def _about_read(hit: Hit, action: ToolAction) -> bool:
@@ -421,32 +498,32 @@ def claim_and_render(
     session: Session,
     found: Recall,
     hits: Sequence[Hit],
-    gate: str = "",
-    forget: str = "",
+    refusal: str = "",
+    forget_refusal: str = "",
     header: str | None = None,
 ) -> Notice | None:
     """Mark ``hits`` (of ``found``) shown in ``session`` at the cost of their block, and
-    return the block of those no parallel hook showed first (None if none). ``gate``
-    marks the call they refuse (the digest of its key), if they do; ``forget`` the
-    refused call made again, whose refusal is forgotten in the same write. ``header``:
+    return the block of those no parallel hook showed first (None if none).
+    ``refusal``: the call they refuse (``ToolAction.refusal_key``), if they do;
+    ``forget_refusal``: that of a refused call made again, forgotten in the same write. ``header``:
     the block's (``render_block``; None: its default).
 
     Those a broad trigger brought are counted as such. One claim under the lock.
     """
     if not hits:
-        if forget:
-            session.claim([], forget=forget)
+        if forget_refusal:
+            session.claim([], forget_refusal=forget_refusal)
         return None
 
     ids = [hit.lesson_id for hit in hits]
     broad = frozenset(hit.lesson_id for hit in hits if hit.broad)
     chosen = found.only(set(ids))
-    fresh = session.claim(ids, broad, _budgeted(chosen), gate, forget)
+    fresh = session.claim(ids, broad, _budgeted(chosen), refusal, forget_refusal)
     if not fresh:
         return None
     if len(fresh) < len(ids):  # a parallel hook showed some first
         chosen = chosen.only(set(fresh))
-    if gate and found.follows and session.recorded:
+    if refusal and found.follows and session.recorded:
         # The retry (which runs, as the recorded refusal promises) brings the next of
         # them with its own count of what is left: the refusal's count would only say it
         # twice. Not worth a sentence of the session note, which every session pays for:
@@ -556,7 +633,7 @@ def _log_recall(
         about = telemetry.ABOUT_FILES if action.files else telemetry.ABOUT_COMMAND
         key = action.key
         identity = logged_identity(action.files, action.shell or action.command)
-        call = action.digest
+        call = action.call_digest
     telemetry.record_recall(
         layout,
         config,
@@ -569,7 +646,7 @@ def _log_recall(
         about=about,
         action=identity,
         call=call,
-        gate=notice is not None and notice.gate,
+        gate=notice is not None and notice.refuses,
         recurrence=recurrence,
     )
 
@@ -657,10 +734,13 @@ class HookCall:
         return with_due(self.layout, self.key, self.config, text, self.session)
 
     @property
-    def mark(self) -> int | None:
-        """How far the harness's transcript was looked at (``SessionState.mark``)."""
-        return self.session.state.mark
+    def transcript_offset(self) -> int | None:
+        """How far the harness's transcript was looked at
+        (``SessionState.transcript_offset``)."""
+        return self.session.state.transcript_offset
 
-    def move_mark(self, seen: int | None, to: int | None, forget: bool = False) -> bool:
-        """``Session.move_mark``: the mark to ``to`` if it is still ``seen``."""
-        return self.session.move_mark(seen, to, forget)
+    def move_transcript_offset(
+        self, seen: int | None, to: int | None, forget: bool = False
+    ) -> bool:
+        """``Session.move_transcript_offset``: to ``to`` if it is still ``seen``."""
+        return self.session.move_transcript_offset(seen, to, forget)

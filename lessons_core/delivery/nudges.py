@@ -13,7 +13,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from lessons_core.authoring.secrets import mask_secrets
-from lessons_core.delivery.deliver import GATE_PREFIX, ToolAction, record_failure
+from lessons_core.delivery.deliver import GATE_PREFIX, record_failure
+from lessons_core.delivery.tool_action import ToolAction
 from lessons_core.feedback import recurrence
 from lessons_core.feedback.failures import capture_line
 from lessons_core.session import state as sessions

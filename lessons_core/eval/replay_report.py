@@ -57,7 +57,7 @@ class ReplayedCall:
     outcome: str | None = None
     failed_after: tuple[str, ...] = ()
     action: str = ""  # the call's action identity (``feedback.failures``), "" if none
-    call: str = ""  # a digest of the whole call (``ToolAction.digest``)
+    call: str = ""  # a digest of the whole call (``ToolAction.call_digest``)
 
     @property
     def tokens(self) -> int:

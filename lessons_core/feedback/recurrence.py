@@ -89,7 +89,7 @@ def count_failure(
     action = precise(files, command)
     if action is None:
         return None
-    mark = action.mark
+    failure_key = action.failure_key
     found_class = error_class(error, edit=bool(files))
     counted: list[Counted] = []
     covered: list[bool] = []  # asked at most once, even when a parallel write re-runs this
@@ -101,19 +101,21 @@ def count_failure(
                 return False
             state.failed_calls = [*state.failed_calls, call][-FAILED_CALLS_KEPT:]
         failures = state.failures
-        was = failures.get(mark, {}).get("recurrence")
-        cls, times = history.record_failure(failures, mark, found_class)
+        was = failures.get(failure_key, {}).get("recurrence")
+        cls, times = history.record_failure(failures, failure_key, found_class)
         verdict, nudge = FIRST, False
-        if was is None and history.recurring(failures[mark]) is not None:
+        if was is None and history.recurring(failures[failure_key]) is not None:
             # Recall runs under the lock, once a session per action: only a new recurrence.
             if not covered:
                 covered.append(covering(layout, files, command, config) is not None)
             verdict = COVERED if covered[0] else UNCOVERED
-            history.set_recurrence(failures, mark, history.DUE if covered[0] else history.NUDGED)
+            history.set_recurrence(
+                failures, failure_key, history.DUE if covered[0] else history.NUDGED
+            )
             if verdict == UNCOVERED and config.stop_capture:  # for the stop-time request
                 evidence.keep_recurrence(state.evidence, action)
         elif preventable(cls):  # a lesson could prevent it: the capture nudge, once
-            nudge = history.claim_nudge(failures, mark)
+            nudge = history.claim_nudge(failures, failure_key)
         counted[:] = [Counted(action, cls, times, verdict, nudge)]
         if keep is not None:
             keep(state, counted[0])
@@ -143,23 +145,23 @@ def recurrence_gate(
     files: tuple[str, ...],
     command: str | ShellCommand | None,
     config: Config,
-    gate: str,
+    refusal: str,
 ) -> tuple[str, Recall] | None:
     """Before the next attempt of an action whose recurrence is due: the line saying so
-    and the lessons to show again, refusing the call ``gate`` names once (one write to
+    and the lessons to show again, refusing the call ``refusal`` names once (one write to
     ``session``); None when nothing is due for this action (or a parallel hook answered
     it first)."""
     action = precise(files, command)
     if action is None:
         return None
-    mark = action.mark
-    due = history.due_entry(session.state.failures, mark)
+    failure_key = action.failure_key
+    due = history.due_entry(session.state.failures, failure_key)
     if due is None:
         return None
     found = covering(layout, files, command, config)
     if found is None:
         return None
-    if not session.answer_recurrence(mark, [hit.lesson_id for hit in found.hits], gate):
+    if not session.answer_recurrence(failure_key, [hit.lesson_id for hit in found.hits], refusal):
         return None
     found_class, times = due
     return mask_secrets(RECURRENCE_HEAD.format(times=times, error_class=found_class)), found

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 import orjson
 
 from lessons_core.authoring.secrets import mask_secrets
-from lessons_core.delivery.deliver import ToolAction
+from lessons_core.delivery.tool_action import ToolAction
 from lessons_core.eval.replay_report import is_refusal
 from lessons_core.eval.transcripts import Result, Step, ToolCall
 from lessons_core.feedback.corrections import find_correction

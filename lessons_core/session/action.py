@@ -3,7 +3,7 @@ action or a call in a session file without keeping its text.
 
 An action is a repo-relative file, or a command named by its program and sub-commands
 (``matching.command_words``), kept as the pattern anchored to them (``^pnpm test:e2e``).
-The same record is, written out: the failure history's key (``mark``, a digest of
+The same record is, written out: the failure history's key (``failure_key``, a digest of
 ``identity``), the identity the telemetry log and a session's evidence keep (``file
 src/a.py``, ``cmd ^pnpm test:e2e``), the trigger a capture line suggests (``trigger``,
 ``label``), and the action a correction followed (``saved``: ``["command", "pnpm
@@ -75,7 +75,7 @@ class ActionId(NamedTuple):
         return f"{_IDENTITY_WORD[self.kind]} {self.value}"
 
     @property
-    def mark(self) -> str:
+    def failure_key(self) -> str:
         """The digest the failure history and a session's evidence key the action by."""
         return digest(self.identity)
 

@@ -85,11 +85,11 @@ def note_action(
     if named is None:
         return
     saved = named.saved
-    fixed = named if _last_failed(session.state.failures, named.mark) else None
+    fixed = named if _last_failed(session.state.failures, named.failure_key) else None
     # Another action (an edit, another command) between the failure and this attempt.
     changed_between = session.state.evidence.get("action") != saved
     last = session.state.evidence.get(LAST_COMMAND)
-    current = [named.mark, saved[1]] if named.kind == action_id.COMMAND else None
+    current = [named.failure_key, saved[1]] if named.kind == action_id.COMMAND else None
     changed = _changed_form(session.state, last, current, command, related)
     same_command = current is None or last == current
     if session.state.evidence.get("action") == saved and fixed is None and same_command:
@@ -97,8 +97,8 @@ def note_action(
 
     def change(state: SessionState) -> bool:
         if fixed is not None:
-            record_success(state.failures, fixed.mark, changed_between)
-            _keep(state.evidence, FIXED, fixed.mark, fixed.identity)
+            record_success(state.failures, fixed.failure_key, changed_between)
+            _keep(state.evidence, FIXED, fixed.failure_key, fixed.identity)
         if changed is not None:
             mark, entry = changed
             _keep_fix(_since(state.evidence), mark, entry)
@@ -219,7 +219,7 @@ def keep_recurrence(record: Record, action: ActionId) -> None:
     """Keep in the session's evidence ``record`` the trigger of an ``action`` that failed
     again with one kind of error and that no lesson covers (``feedback.recurrence``:
     ``UNCOVERED``); called within the failure hook's one write."""
-    _keep(_since(record), RECURRED, action.mark, action.identity)
+    _keep(_since(record), RECURRED, action.failure_key, action.identity)
 
 
 def kept(record: Record, kind: str) -> dict[str, str]:

@@ -2,7 +2,7 @@
 last outcome, and whether its recurrence was already answered.
 
 Kept in the session file under ``failures`` (``state.SessionState.failures``), keyed by
-``ActionId.mark``, a digest of the action's identity (``session.action``), so the file
+``ActionId.failure_key``, a digest of the action's identity (``session.action``), so the file
 holds no path or command text; the classes are masked already. The pre-tool hook reads
 it for a session that holds one, so this module imports nothing: a call checks ``due``
 on the history it already loaded and computes its own identity only when something is
@@ -42,8 +42,8 @@ def parse(value: object) -> History:
     if not isinstance(value, dict):
         return {}
     history: History = {}
-    for mark, raw in value.items():
-        if not (isinstance(mark, str) and isinstance(raw, dict)):
+    for failure_key, raw in value.items():
+        if not (isinstance(failure_key, str) and isinstance(raw, dict)):
             continue
         classes = raw.get("classes")
         counts = (
@@ -60,7 +60,7 @@ def parse(value: object) -> History:
             entry["nudged"] = True
         if raw.get("changed") is True:
             entry["changed"] = True
-        history[mark] = entry
+        history[failure_key] = entry
     return history
 
 
@@ -78,11 +78,11 @@ def classes(entry: Entry) -> dict[str, int]:
     return counts if isinstance(counts, dict) else {}
 
 
-def record_failure(history: History, mark: str, error_class: str) -> tuple[str, int]:
-    """Count a failure of the action ``mark`` with ``error_class``; returns the class and
+def record_failure(history: History, failure_key: str, error_class: str) -> tuple[str, int]:
+    """Count a failure of the action ``failure_key`` with ``error_class``; returns the class and
     how often the action failed with it in this session."""
     error_class = error_class[:MAX_CLASS_CHARS]
-    entry = history.pop(mark, None) or {"classes": {}}
+    entry = history.pop(failure_key, None) or {"classes": {}}
     # Made again after something else changed: a new attempt, counted from one.
     counts = {} if entry.pop("changed", None) else dict(classes(entry))
     counts[error_class] = counts.get(error_class, 0) + 1
@@ -90,24 +90,24 @@ def record_failure(history: History, mark: str, error_class: str) -> tuple[str, 
         kept = sorted(counts, key=lambda c: (c != error_class, -counts[c]))[:MAX_CLASSES]
         counts = {c: counts[c] for c in kept}
     entry = {**entry, "classes": counts, "last": FAILED, "seq": _next_seq(history)}
-    history[mark] = entry
+    history[failure_key] = entry
     while len(history) > MAX_ACTIONS:
         oldest = min(history, key=lambda m: _seq(history[m]))
         del history[oldest]
     return error_class, counts[error_class]
 
 
-def record_success(history: History, mark: str, changed: bool = False) -> bool:
-    """The action ``mark`` ran fine (it is made again: a failure hook counts it over this
+def record_success(history: History, failure_key: str, changed: bool = False) -> bool:
+    """The action ``failure_key`` ran fine (it is made again: a failure hook counts it over this
     if it fails); ``changed``: another action came between its failure and this attempt.
     False when it never failed (nothing to record)."""
-    entry = history.get(mark)
+    entry = history.get(failure_key)
     if entry is None or entry.get("last") == SUCCEEDED:
         return False
     entry = {**entry, "last": SUCCEEDED, "seq": _next_seq(history)}
     if changed:
         entry["changed"] = True
-    history[mark] = entry
+    history[failure_key] = entry
     return True
 
 
@@ -130,20 +130,20 @@ def answered(entry: Entry) -> bool:
     return entry.get("recurrence") in (GATED, NUDGED)
 
 
-def set_recurrence(history: History, mark: str, state: str) -> None:
-    """Mark the recurrence of ``mark`` as ``DUE``, ``GATED`` or ``NUDGED``."""
-    entry = history.get(mark)
+def set_recurrence(history: History, failure_key: str, state: str) -> None:
+    """Mark the recurrence of ``failure_key`` as ``DUE``, ``GATED`` or ``NUDGED``."""
+    entry = history.get(failure_key)
     if entry is not None:
-        history[mark] = {**entry, "recurrence": state}
+        history[failure_key] = {**entry, "recurrence": state}
 
 
-def claim_nudge(history: History, mark: str) -> bool:
-    """Whether the action ``mark`` gets its capture nudge now: once per session (no reset
+def claim_nudge(history: History, failure_key: str) -> bool:
+    """Whether the action ``failure_key`` gets its capture nudge now: once per session (no reset
     forgets it), False for an action that never failed."""
-    entry = history.get(mark)
+    entry = history.get(failure_key)
     if entry is None or entry.get("nudged") is True:
         return False
-    history[mark] = {**entry, "nudged": True}
+    history[failure_key] = {**entry, "nudged": True}
     return True
 
 
@@ -152,9 +152,9 @@ def due(history: History) -> bool:
     return any(entry.get("recurrence") == DUE for entry in history.values())
 
 
-def due_entry(history: History, mark: str) -> tuple[str, int] | None:
-    """The recurring class and count of ``mark`` if its recurrence gate is due."""
-    entry = history.get(mark)
+def due_entry(history: History, failure_key: str) -> tuple[str, int] | None:
+    """The recurring class and count of ``failure_key`` if its recurrence gate is due."""
+    entry = history.get(failure_key)
     if entry is None or entry.get("recurrence") != DUE:
         return None
     return recurring(entry)

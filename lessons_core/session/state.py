@@ -4,7 +4,7 @@ how many of them came through a broad trigger and how many tokens the shown bloc
 
 The same file keeps digests of the calls a gate refused, which no reset forgets (a refusal
 promises the call runs when made again), and, for harnesses that announce compaction only
-through their transcript, a mark: how far that transcript was already looked at. It
+through their transcript, a transcript offset: how far that transcript was already looked at. It
 also keeps the session's failure history (``session.failure_history``: per action, by a
 digest of its identity, the error classes seen and how often, the last outcome, what
 became of a recurrence), which no reset forgets either.
@@ -63,7 +63,7 @@ def _read(path: str) -> object:
 
 # Refused calls remembered per session: parallel tool calls can be refused in turn before
 # either is made again.
-GATES_KEPT = 16
+REFUSALS_KEPT = 16
 # Failure nudges held for a later hook (``SessionState.held``), and ids of failed calls
 # remembered (``SessionState.failed_calls``): a few recent ones are what matter.
 HELD_KEPT = 3
@@ -88,14 +88,14 @@ class SessionState:
         "evidence",
         "failed_calls",
         "failures",
-        "gates",
         "held",
-        "mark",
         "noted",
         "read",
+        "refusals",
         "rest",
         "shown",
         "tokens",
+        "transcript_offset",
     )
 
     def __init__(self, data: dict[str, object] | None = None) -> None:
@@ -110,15 +110,16 @@ class SessionState:
         )
         self.broad: int = _count(data.get("broad"))
         self.tokens: int = _count(data.get("tokens"))
-        # Digests of the calls a gate refused (``action.digest`` of their key), oldest
-        # first; no reset forgets them.
+        # Digests of the calls a gate refused (``ToolAction.refusal_key``), oldest first;
+        # no reset forgets them. Kept under "gates" in the file.
         gates = data.get("gates")
-        self.gates: list[str] = (
+        self.refusals: list[str] = (
             [g for g in gates if isinstance(g, str)] if isinstance(gates, list) else []
         )
-        # How far the harness's transcript was looked at for a rewrite (None: not yet).
+        # How far the harness's transcript was looked at for a rewrite (None: not yet),
+        # in bytes; kept under "mark" in the file.
         value = data.get("mark")
-        self.mark: int | None = value if type(value) is int and value >= 0 else None
+        self.transcript_offset: int | None = value if type(value) is int and value >= 0 else None
         # What failed in this session, per action (``session.failure_history``); no
         # reset forgets it: the failures happened whatever the model still holds.
         self.failures: History = _failures(data.get("failures"))
@@ -168,10 +169,10 @@ class SessionState:
             "broad": self.broad,
             "tokens": self.tokens,
         }
-        if self.gates:
-            data["gates"] = self.gates
-        if self.mark is not None:
-            data["mark"] = self.mark
+        if self.refusals:
+            data["gates"] = self.refusals
+        if self.transcript_offset is not None:
+            data["mark"] = self.transcript_offset
         if self.failures:
             data["failures"] = self.failures
         if self.evidence:
@@ -191,7 +192,12 @@ class SessionState:
         return data
 
 
-_KNOWN = frozenset({*SessionState.__slots__, "updated"}) - {"rest"}
+# The file's keys: the slots, but for two kept under older names.
+_KNOWN = frozenset({*SessionState.__slots__, "updated", "gates", "mark"}) - {
+    "rest",
+    "refusals",
+    "transcript_offset",
+}
 
 
 def _failures(value: object) -> History:
@@ -261,61 +267,64 @@ class Session:
         ids: list[str],
         broad: frozenset[str] = frozenset(),
         tokens: int = 0,
-        gate: str = "",
-        forget: str = "",
+        refusal: str = "",
+        forget_refusal: str = "",
     ) -> list[str]:
-        """``claim`` in this session, also forgetting the refused call ``forget`` names
-        (made again and let through), all in one write under the lock."""
+        """``claim`` in this session, also forgetting the refusal ``forget_refusal`` (of
+        a call made again and let through), all in one write under the lock."""
         fresh: list[str] = []
 
         def change(state: SessionState) -> bool:
-            forgot = forget in state.gates
+            forgot = forget_refusal in state.refusals
             if forgot:
-                state.gates = [g for g in state.gates if g != forget]
+                state.refusals = [g for g in state.refusals if g != forget_refusal]
             fresh.extend(i for i in dict.fromkeys(ids) if i not in state.shown)
             if fresh:
                 state.broad += sum(1 for i in fresh if i in broad)
                 state.tokens += max(tokens, 0)
-                if gate and gate not in state.gates:
-                    state.gates = [*state.gates, gate][-GATES_KEPT:]
+                if refusal and refusal not in state.refusals:
+                    state.refusals = [*state.refusals, refusal][-REFUSALS_KEPT:]
                 state.shown = state.shown.union(fresh)
             return forgot or bool(fresh)
 
         self.update(change)
         return fresh
 
-    def move_mark(self, seen: int | None, to: int | None, forget: bool = False) -> bool:
-        """Set the mark to ``to`` if it is still ``seen``, also forgetting what was shown
-        (``reset``) when ``forget``; False when a parallel hook moved it first."""
+    def move_transcript_offset(
+        self, seen: int | None, to: int | None, forget: bool = False
+    ) -> bool:
+        """Set the transcript offset to ``to`` if it is still ``seen``, also forgetting
+        what was shown (``reset``) when ``forget``; False when a parallel hook moved it
+        first."""
         moved = False
 
         def change(state: SessionState) -> bool:
             nonlocal moved
-            if state.mark != seen:
+            if state.transcript_offset != seen:
                 return False
             if forget:  # the history was rewritten: a compaction no event announced
                 state.forget_shown()
                 state.due = True
-            state.mark, moved = to, True
+            state.transcript_offset, moved = to, True
             return True
 
         self.update(change)
         return moved
 
-    def answer_recurrence(self, mark: str, ids: list[str], gate: str) -> bool:
-        """Show ``ids`` again for the due recurrence of the action ``mark`` names,
-        refusing the call ``gate`` names, in one write; False when a parallel hook
+    def answer_recurrence(self, failure_key: str, ids: list[str], refusal: str) -> bool:
+        """Show ``ids`` again for the due recurrence of the action ``failure_key``
+        names, refusing the call of ``refusal``, in one write; False when a parallel hook
         answered it first."""
         answered = False
 
         def change(state: SessionState) -> bool:
             nonlocal answered
-            if history.due_entry(state.failures, mark) is None:
+            if history.due_entry(state.failures, failure_key) is None:
                 return False
-            history.set_recurrence(state.failures, mark, history.GATED)
+            history.set_recurrence(state.failures, failure_key, history.GATED)
             state.shown = state.shown.union(ids)
-            if gate and gate not in state.gates:
-                state.gates = [*state.gates, gate][-GATES_KEPT:]
+            if refusal and refusal not in state.refusals:
+                state.refusals = [*state.refusals, refusal][-REFUSALS_KEPT:]
             answered = True
             return True
 
@@ -343,12 +352,12 @@ class Session:
         """Remember that the read of ``files`` left the lessons ``left`` for later, with
         this call's write."""
         known = self.state.read
-        marks = [m for m in (_read_mark(f, i) for f in files for i in left) if m not in known]
-        if not marks:  # a read made again: nothing to write, no lock to take
+        keys = [k for k in (_read_key(f, i) for f in files for i in left) if k not in known]
+        if not keys:  # a read made again: nothing to write, no lock to take
             return
 
         def change(state: SessionState) -> bool:
-            new = [mark for mark in marks if mark not in state.read]
+            new = [k for k in keys if k not in state.read]
             state.read = [*state.read, *new][-READ_KEPT:]
             return bool(new)
 
@@ -357,7 +366,7 @@ class Session:
     def left_by_read(self, path: str, lesson_id: str) -> bool:
         """Whether a read of ``path`` in this session left ``lesson_id`` for later
         (``note_read``)."""
-        return _read_mark(path, lesson_id) in self.state.read
+        return _read_key(path, lesson_id) in self.state.read
 
     def stage(self, change: Callable[[SessionState], bool]) -> None:
         """Apply ``change`` with the next write of this call (a claim's, or the one at the
@@ -380,7 +389,7 @@ class Session:
         self.close()  # what was read is no longer the file: a next update reads it again
 
 
-def _read_mark(path: str, lesson_id: str) -> str:
+def _read_key(path: str, lesson_id: str) -> str:
     return f"{digest(path)}:{lesson_id}"
 
 
@@ -436,23 +445,23 @@ def claim(
     ids: list[str],
     broad: frozenset[str] = frozenset(),
     tokens: int = 0,
-    gate: str = "",
+    refusal: str = "",
 ) -> list[str]:
     """Record ``ids`` as shown; return those not shown before, in the given order.
 
     Those of them in ``broad`` (brought by a broad trigger) are counted, and ``tokens``
-    (what showing them costs) is added, when any of ``ids`` is new; so is ``gate``, the
+    (what showing them costs) is added, when any of ``ids`` is new; so is ``refusal``, the
     digest of the call they refuse, if they do.
     """
     with open_session(layout, key) as session:
-        return session.claim(ids, broad, tokens, gate)
+        return session.claim(ids, broad, tokens, refusal)
 
 
 def record_success(layout: Layout, key: str, action: ActionId) -> None:
     """``action`` ran fine: its last outcome in the failure history, if it failed before
     (``failure_history.record_success``)."""
 
-    _update(_path(layout, key), lambda state: recorded(state.failures, action.mark))
+    _update(_path(layout, key), lambda state: recorded(state.failures, action.failure_key))
 
 
 def reset(layout: Layout, key: str, due: bool = False, noted: bool = False) -> None:
@@ -473,12 +482,12 @@ def reset(layout: Layout, key: str, due: bool = False, noted: bool = False) -> N
     _update(_path(layout, key), change)
 
 
-def move_mark(
+def move_transcript_offset(
     layout: Layout, key: str, seen: int | None, to: int | None, forget: bool = False
 ) -> bool:
-    """``Session.move_mark`` for a session not read yet."""
+    """``Session.move_transcript_offset`` for a session not read yet."""
     with open_session(layout, key) as session:
-        return session.move_mark(seen, to, forget)
+        return session.move_transcript_offset(seen, to, forget)
 
 
 def forget_lesson(layout: Layout, lesson_id: str) -> None:

@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from lessons_cli.harnesses import cline_wiring
 from lessons_cli.harnesses.cline import PLUGIN
+from lessons_cli.harnesses.plugin_files import PLUGIN_FILES
 from lessons_core.delivery.binding import ENFORCE_HEAD, FORBID_HEAD
 from lessons_core.delivery.deliver import GATE_PREFIX, session_note
 from lessons_core.store.layout import Layout
@@ -104,7 +104,7 @@ def test_init_writes_the_plugin_cline_loads_and_the_note_reaches_the_first_reque
     code, checks = project.doctor_checks(project.env(), "cline")
     assert (code, [check["status"] for check in checks]) == (0, ["ok"]), checks
     written = (project.root / PLUGIN).read_bytes()
-    assert written.startswith(cline_wiring.MARK)
+    assert written.startswith(PLUGIN_FILES["cline"].mark)
     assert b'sh \\"$r/.lessons/run\\" hook cline || true' in written
     project.fake.scenarios["hello"] = []
     project.cline("SCENARIO:hello say hello")

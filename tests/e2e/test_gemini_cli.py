@@ -13,10 +13,11 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
+from lessons_cli.harnesses.claude_protocol import HookPayload
 from lessons_cli.harnesses.gemini import failure_of
 from lessons_core.delivery.deliver import GATE_PREFIX, session_note
 from lessons_core.recall.render import BRACKET_CLOSE, BRACKET_OPEN
@@ -260,7 +261,7 @@ def _fixture_name(call: HookCall) -> str:
     if call.event == "SessionStart":
         return f"{words}_{call.input['source']}"
     if call.tool:
-        failing = "_failing" if failure_of(call.input) is not None else ""
+        failing = "_failing" if failure_of(cast(HookPayload, call.input)) is not None else ""
         return f"{words}_{'shell' if call.tool == 'run_shell_command' else call.tool}{failing}"
     return words
 

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from lessons_cli.harnesses import glue, wirings
+from lessons_cli.harnesses import wirings
+from lessons_cli.harnesses.plugin_files import PLUGIN_FILES
 from lessons_core.delivery.binding import ENFORCE_HEAD, FORBID_HEAD
 from lessons_core.delivery.deliver import GATE_PREFIX, session_note
 from lessons_core.store.layout import Layout
@@ -64,7 +65,7 @@ def test_the_extension_init_writes_is_what_pi_loads(pi: PiProject) -> None:
     reach the model in the first request, as a message after the user's prompt, and
     `lessons doctor` says the extension is in place."""
     spec = wirings()["pi"]
-    assert (pi.root / spec.settings).read_bytes() == glue.text_of(spec)
+    assert (pi.root / spec.settings).read_bytes() == PLUGIN_FILES["pi"].text("")
     rule = "Write a migration note in docs/migrations.md for every schema change."
     pi.lessons("add", rule, "--topic", "db", "--trigger-keyword", "schema")
     pi.pi("change the schema")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from lessons_core.delivery import actions
-from lessons_core.delivery.deliver import ToolAction
+from lessons_core.delivery.tool_action import ToolAction
 from lessons_core.matching.shell_command import parse
 from lessons_core.store.layout import Layout
 

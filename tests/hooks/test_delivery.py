@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from lessons_core.delivery import deliver as delivery
-from lessons_core.delivery.deliver import BOTH_MODES, CONTEXT, GATE, ToolAction, session_key
+from lessons_core.delivery.deliver import BOTH_MODES, CONTEXT, GATE, session_key
+from lessons_core.delivery.tool_action import ToolAction
 from lessons_core.recall.render import NOTE, estimate_tokens, header_for
 from lessons_core.session import state as sessions
-from lessons_core.session.action import digest
 from lessons_core.store.config import Config
 from lessons_core.store.layout import Layout, lessons_command
 from lessons_core.store.project import init_project
@@ -44,13 +44,13 @@ def test_command_rules_gate_and_file_rules_come_with_the_read_by_default(
     gate = delivery.before_action(project, "s", PUSH, Config())
     context = delivery.before_action(project, "s", READ, Config())
     assert gate is not None
-    assert gate.gate
+    assert gate.refuses
     assert gate.text.startswith(delivery.GATE_PREFIX)
     assert "Run make gen before pushing." in gate.text
     assert gate.shown == ("build-gen-before-push",)
     assert "build-gen-before-push" not in gate.text  # a whole rule is not named by id
     assert context is not None
-    assert not context.gate
+    assert not context.refuses
     assert "Keep src/a.py import-safe." in context.text
     assert delivery.GATE_PREFIX not in context.text
     assert delivery.before_action(project, "s", EDIT, Config()) is None
@@ -87,12 +87,12 @@ def test_a_read_leaves_a_broad_rule_for_the_change(project: Layout) -> None:
     assert delivery.before_action(project, "s", other, Config()) is None
     change = delivery.before_action(project, "s", EDIT, Config())
     assert change is not None
-    assert (change.gate, change.shown) == (False, ("code-src-small",))
+    assert (change.refuses, change.shown) == (False, ("code-src-small",))
     assert delivery.before_action(project, "s", EDIT, Config()) is None
     new = ToolAction(files=("src/new.py",))
     refused = delivery.before_action(project, "t", new, Config())
     assert refused is not None
-    assert (refused.gate, refused.shown) == (True, ("code-src-small",))
+    assert (refused.refuses, refused.shown) == (True, ("code-src-small",))
     assert delivery.before_action(project, "t", new, Config()) is None
 
 
@@ -113,22 +113,22 @@ def test_an_edit_of_a_read_file_is_never_refused_for_what_the_read_left(
     assert len(read.shown) == 3
     edit = delivery.before_action(project, "s", EDIT, Config())
     assert edit is not None
-    assert not edit.gate
+    assert not edit.refuses
     assert "code-a-3" in edit.shown
     brought = list(edit.shown)
     while (more := delivery.before_action(project, "s", EDIT, Config())) is not None:
-        assert not more.gate  # the broad ones, a call at a time, as context
+        assert not more.refuses  # the broad ones, a call at a time, as context
         brought += more.shown
     assert sorted(brought) == ["code-a-3", "code-py-two", "code-src-one"]
     write_lesson(project, "code-a-later", "Rule added after the read.", files=("src/a.py",))
     later = delivery.before_action(project, "s", EDIT, Config())
     assert later is not None
-    assert (later.gate, later.shown) == (True, ("code-a-later",))  # no read could bring it
+    assert (later.refuses, later.shown) == (True, ("code-a-later",))  # no read could bring it
     assert delivery.before_action(project, "s", EDIT, Config()) is None  # the retry runs
     delivery.before_compaction(project, "s")
     again = delivery.before_action(project, "s", EDIT, Config())
     assert again is not None
-    assert again.gate
+    assert again.refuses
 
 
 def test_a_block_says_what_it_is_until_the_session_note_reached_the_model(
@@ -167,12 +167,12 @@ def test_a_change_whose_rules_did_not_come_with_a_read_is_refused_once(
     _lessons(project)
     first = delivery.before_action(project, "s", EDIT, Config())
     assert first is not None
-    assert first.gate
+    assert first.refuses
     assert "Keep src/a.py import-safe." in first.text
     assert delivery.before_action(project, "s", EDIT, Config()) is None  # the retry runs
     context = delivery.before_action(project, "t", EDIT, Config(delivery_file=CONTEXT))
     assert context is not None
-    assert not context.gate
+    assert not context.refuses
 
 
 def test_a_read_before_a_reset_or_a_lesson_added_since_leaves_the_change_refused(
@@ -185,12 +185,12 @@ def test_a_read_before_a_reset_or_a_lesson_added_since_leaves_the_change_refused
     delivery.before_compaction(project, "s")
     again = delivery.before_action(project, "s", EDIT, Config())
     assert again is not None
-    assert again.gate
+    assert again.refuses
     assert delivery.before_action(project, "s", EDIT, Config()) is None
     write_lesson(project, "code-a-typed", "Type every function in src/a.py.", files=("src/a.py",))
     added = delivery.before_action(project, "s", EDIT, Config())
     assert added is not None
-    assert added.gate
+    assert added.refuses
     assert added.shown == ("code-a-typed",)
     assert "Type every function in src/a.py." in added.text
     readme = ToolAction(reads=("README.md",))
@@ -208,7 +208,7 @@ def test_a_budget_cut_at_the_read_leaves_the_rest_for_the_change(project: Layout
     assert len(read.shown) == 2
     change = delivery.before_action(project, "s", EDIT, config)
     assert change is not None
-    assert not change.gate
+    assert not change.refuses
     assert len(change.shown) == 1
     assert set(change.shown).isdisjoint(read.shown)
     assert delivery.before_action(project, "s", EDIT, config) is None
@@ -222,7 +222,7 @@ def test_a_gate_lesson_waits_for_the_change(project: Layout) -> None:
     assert delivery.before_action(project, "s", READ, Config()) is None
     notice = delivery.before_action(project, "s", EDIT, Config())
     assert notice is not None
-    assert notice.gate
+    assert notice.refuses
 
 
 def test_a_shell_read_speaks_about_its_file_and_a_shell_write_is_a_change(
@@ -235,12 +235,12 @@ def test_a_shell_read_speaks_about_its_file_and_a_shell_write_is_a_change(
     read = ToolAction(command="sed -n 1,200p src/a.py", reads=("src/a.py",))
     notice = delivery.before_action(project, "s", read, Config())
     assert notice is not None
-    assert not notice.gate
+    assert not notice.refuses
     assert notice.shown == ("code-a-no-side-effects",)
     write = ToolAction(command="cat > src/a.py <<'EOF'\nx = 2\nEOF", writes=("src/a.py",))
     other = delivery.before_action(project, "t", write, Config())
     assert other is not None
-    assert other.gate
+    assert other.refuses
     assert other.shown == ("code-a-no-side-effects",)
     assert delivery.before_action(project, "t", write, Config()) is None
 
@@ -252,9 +252,9 @@ def test_config_switches_both_modes(project: Layout) -> None:
     push = delivery.before_action(project, "s", PUSH, config)
     edit = delivery.before_action(project, "s", EDIT, config)
     assert push is not None
-    assert not push.gate
+    assert not push.refuses
     assert edit is not None
-    assert edit.gate
+    assert edit.refuses
 
 
 def test_a_gate_lesson_always_gates(project: Layout) -> None:
@@ -264,7 +264,7 @@ def test_a_gate_lesson_always_gates(project: Layout) -> None:
     )
     notice = delivery.before_action(project, "s", EDIT, Config(delivery_file=CONTEXT))
     assert notice is not None
-    assert notice.gate
+    assert notice.refuses
 
 
 def test_a_rule_is_shown_once_per_session_and_the_retry_passes(project: Layout) -> None:
@@ -285,16 +285,16 @@ def test_a_refused_call_made_again_is_never_refused_a_second_time(project: Layou
     first = delivery.before_action(project, "s", PUSH, config)
     again = delivery.before_action(project, "s", PUSH, config)
     assert first is not None
-    assert first.gate
+    assert first.refuses
     assert first.text.count("Push rule number") == 3
     assert again is not None
-    assert not again.gate
+    assert not again.refuses
     assert again.text.count("Push rule number") == 2
-    assert all("git push" not in gate for gate in sessions.load(project, "s").gates)
+    assert all("git push" not in gate for gate in sessions.load(project, "s").refusals)
     write_lesson(project, "deploy-rule", "Deploy only from main.", commands=("make deploy",))
     deploy = delivery.before_action(project, "s", ToolAction(command="make deploy"), config)
     assert deploy is not None
-    assert deploy.gate
+    assert deploy.refuses
 
 
 def test_refused_calls_made_again_in_another_order_pass(project: Layout) -> None:
@@ -307,8 +307,8 @@ def test_refused_calls_made_again_in_another_order_pass(project: Layout) -> None
     deploy = ToolAction(command="make deploy")
     first = [delivery.before_action(project, "s", action, config) for action in (PUSH, deploy)]
     again = [delivery.before_action(project, "s", action, config) for action in (PUSH, deploy)]
-    assert [n is not None and n.gate for n in first] == [True, True]
-    assert [n is not None and n.gate for n in again] == [False, False]
+    assert [n is not None and n.refuses for n in first] == [True, True]
+    assert [n is not None and n.refuses for n in again] == [False, False]
 
 
 def _reset(layout: Layout, how: str) -> None:
@@ -333,31 +333,31 @@ def test_a_refused_call_made_again_runs_whatever_resets_came_between(
     config = Config()
     first = delivery.before_action(project, "s", PUSH, config, modes)
     assert first is not None
-    assert first.gate
+    assert first.refuses
     for how in resets:
         _reset(project, how)
     again = delivery.before_action(project, "s", PUSH, config, modes)
     if CONTEXT in modes:
         assert again is not None
-        assert not again.gate
+        assert not again.refuses
         assert "Run make gen before pushing." in again.text
     else:
         assert again is None
     _reset(project, resets[0])
     later = delivery.before_action(project, "s", PUSH, config, modes)
     assert later is not None
-    assert later.gate
+    assert later.refuses
 
 
 def test_a_reset_keeps_refusals_and_the_transcript_mark(project: Layout) -> None:
     """sessions.reset forgets what was shown, not the refused calls or the mark."""
     _lessons(project)
     assert delivery.before_action(project, "s", PUSH, Config()) is not None
-    sessions.move_mark(project, "s", None, 1234)
+    sessions.move_transcript_offset(project, "s", None, 1234)
     sessions.reset(project, "s")
     assert sessions.load(project, "s").shown == frozenset()
-    assert sessions.load(project, "s").mark == 1234
-    assert digest(PUSH.key) in sessions.load(project, "s").gates
+    assert sessions.load(project, "s").transcript_offset == 1234
+    assert PUSH.refusal_key in sessions.load(project, "s").refusals
 
 
 def test_nothing_matches_means_no_notice(project: Layout) -> None:
@@ -391,7 +391,7 @@ def test_a_pre_tool_hook_without_context_leaves_context_rules_for_later(project:
     assert delivery.before_action(project, "s", READ, Config(), gate_only) is None
     later = delivery.before_action(project, "s", EDIT, config, frozenset({CONTEXT}))
     assert later is not None
-    assert not later.gate
+    assert not later.refuses
 
 
 def test_compaction_clear_and_startup_reset_but_resume_keeps(project: Layout) -> None:
@@ -495,7 +495,7 @@ def test_a_spent_session_budget_quiets_folder_rules_not_command_gates(project: L
     assert delivery.before_action(project, "s", ToolAction(files=("src/c.py",)), config) is None
     gate = delivery.before_action(project, "s", PUSH, config)
     assert gate is not None
-    assert gate.gate
+    assert gate.refuses
     delivery.before_compaction(project, "s")
     again = delivery.before_action(project, "s", ToolAction(files=("src/c.py",)), config)
     assert again is not None
@@ -510,10 +510,10 @@ def test_a_refusal_the_session_cannot_record_comes_as_context_without_its_refusa
     block = "<lessons>\n- Rule.\n</lessons>"
     for head in ("", "That call failed twice the same way.\n"):
         text = f"{head}{delivery.GATE_PREFIX}\n{block}"
-        notice = delivery.Notice(text, gate=True, shown=("a-rule",))
+        notice = delivery.Notice(text, refuses=True, shown=("a-rule",))
         context = delivery._unrefused(notice, unrecorded, BOTH_MODES)
         assert context is not None
-        assert (context.text, context.gate) == (f"{head}{block}", False)
+        assert (context.text, context.refuses) == (f"{head}{block}", False)
 
 
 def test_a_refusal_whose_retry_brings_the_rest_does_not_count_it(project: Layout) -> None:
@@ -525,13 +525,13 @@ def test_a_refusal_whose_retry_brings_the_rest_does_not_count_it(project: Layout
         )
     gate = delivery.before_action(project, "s", PUSH, Config())
     assert gate is not None
-    assert gate.gate
+    assert gate.refuses
     assert len(gate.shown) == 3
     assert "more rule" not in gate.text
     assert gate.text.endswith("\n</lessons>")
     retry = delivery.before_action(project, "s", PUSH, Config())
     assert retry is not None
-    assert not retry.gate
+    assert not retry.refuses
     assert len(retry.shown) == 1
     assert "more rule" not in retry.text
 
@@ -544,7 +544,7 @@ def test_a_refusal_keeps_its_count_when_the_rest_may_not_come(project: Layout) -
         write_lesson(project, f"code-src-{n}", f"Folder rule {n}.", files=("src/*.py",))
     gate = delivery.before_action(project, "s", EDIT, Config())
     assert gate is not None
-    assert gate.gate
+    assert gate.refuses
     assert len(gate.shown) == 3
     assert gate.text.endswith("\n1 more rule matches.\n</lessons>")
 

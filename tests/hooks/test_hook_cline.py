@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
 from lessons_cli.harnesses import cline
-from lessons_core.delivery.deliver import GATE_PREFIX, ToolAction, session_note
+from lessons_cli.harnesses.claude_protocol import HookPayload
+from lessons_core.delivery.deliver import GATE_PREFIX, session_note
+from lessons_core.delivery.tool_action import ToolAction
 from lessons_core.store.layout import Layout
 from tests.hooks.conftest import APP_RULE, RELEASE_RULE, answer, call_hook, payload
 
@@ -109,13 +111,13 @@ def test_read_paths_and_a_patch_name_their_files(project: Layout) -> None:
     shapes = ({"files": [{"path": "src/a.py"}]}, {"paths": ["src/a.py"]}, {"path": "src/a.py"})
     for tool_input in shapes:
         data = {"cwd": str(root), "tool_name": "read_files", "tool_input": tool_input}
-        assert cline.action_of(project, data).reads == ("src/a.py",)
+        assert cline.action_of(project, cast(HookPayload, data)).reads == ("src/a.py",)
     patch = "*** Begin Patch\n*** Update File: src/a.py\n@@\n-x = 1\n+x = 2\n*** End Patch\n"
     for given in ({"input": patch}, patch):
         data = {"cwd": str(root), "tool_name": "apply_patch", "tool_input": given}
-        assert cline.action_of(project, data).files == ("src/a.py",)
+        assert cline.action_of(project, cast(HookPayload, data)).files == ("src/a.py",)
     other = {"cwd": str(root), "tool_name": "search_codebase", "tool_input": {"queries": ["x"]}}
-    assert cline.action_of(project, other) == ToolAction()
+    assert cline.action_of(project, cast(HookPayload, other)) == ToolAction()
 
 
 def test_the_payloads_name_files_under_their_project(tmp_path: Path) -> None:

@@ -83,6 +83,8 @@ def test_hook_process_never_imports_click_bm25_detect_secrets_or_mcp(
 LEAN_PROBE = """
 import atexit, sys
 sys.path[:0] = {roots!r}
+# typing (and what it loads: re, functools, contextlib, collections, enum) is a record's
+# ordinary import (``ToolAction``), so it is not among them.
 unwanted = (
     "click", "numpy", "rank_bm25", "pathspec", "re2", "detect_secrets", "orjson",
     "lessons_core.matching.globs", "lessons_core.index.build", "site",

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from lessons_cli.doctor import diagnose
-from lessons_cli.harnesses import cline_wiring
 from lessons_cli.harnesses.cline import PLUGIN
+from lessons_cli.harnesses.plugin_files import PLUGIN_FILES
 from lessons_core.store.layout import Layout
 from tests.conftest import init_in
 
@@ -39,7 +39,7 @@ def test_init_writes_the_plugin_beside_others_and_removal_restores_the_folder(
     assert code == 0
     assert f"wired cline: {PLUGIN}" in out
     written = (plain_repo / PLUGIN).read_bytes()
-    assert written.startswith(cline_wiring.MARK)
+    assert written.startswith(PLUGIN_FILES["cline"].mark)
     assert b"hook cline || true" in written
     assert mine.read_bytes() == OTHER_PLUGIN
     code, out, _ = init_in(plain_repo, "--cline", monkeypatch=monkeypatch)
@@ -69,7 +69,7 @@ def test_a_lessons_js_of_someone_else_is_kept_and_named(
     theirs.write_bytes(OTHER_PLUGIN)
     code, _, err = init_in(plain_repo, "--cline", monkeypatch=monkeypatch)
     assert code == 1
-    assert "is not a plugin lessons wrote" in err
+    assert "a file lessons did not write" in err
     assert theirs.read_bytes() == OTHER_PLUGIN
     init_in(plain_repo, "--remove-hooks", monkeypatch=monkeypatch)
     assert theirs.read_bytes() == OTHER_PLUGIN

@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 
 from lessons_cli.doctor import diagnose
-from lessons_cli.harnesses import wirings
-from lessons_cli.harnesses.opencode_files import plugin
+from lessons_cli.harnesses.plugin_files import PLUGIN_FILES
 from lessons_core.store.layout import Layout
 from tests.conftest import init_in
 
@@ -72,7 +71,7 @@ def test_a_lessons_js_lessons_did_not_write_is_never_touched(
     theirs.write_bytes(b"export const Mine = async () => ({});\n")
     code, _, err = init_in(plain_repo, "--opencode", monkeypatch=monkeypatch)
     assert code == 1
-    assert "lessons.js exists and was not written by lessons" in err
+    assert "lessons.js: a file lessons did not write" in err
     init_in(plain_repo, "--remove-hooks", monkeypatch=monkeypatch)
     assert theirs.read_bytes() == b"export const Mine = async () => ({});\n"
 
@@ -89,13 +88,13 @@ def test_doctor_checks_the_plugin(
     a variable that makes the client skip project plugins warns, naming it."""
     init_in(plain_repo, f"--{name}", monkeypatch=monkeypatch)
     assert _checks(plain_repo, name, {}) == [
-        ("ok", f"{PLUGINS[name]}: the plugin runs .lessons/run")
+        ("ok", f"{PLUGINS[name]}: 6 events through .lessons/run")
     ]
     pure = f"{name.upper()}_PURE"
     (warned,) = [c for c in _checks(plain_repo, name, {pure: "1"}) if c[0] == "warn"]
     assert pure in warned[1]
     path = plain_repo / PLUGINS[name]
-    path.write_bytes(plugin(wirings()[name]).replace(b"timeout: 10000", b"timeout: 5000"))
+    path.write_bytes(PLUGIN_FILES[name].text("").replace(b"timeout: 10000", b"timeout: 5000"))
     assert _checks(plain_repo, name, {}) == [
-        ("warn", f"{PLUGINS[name]} differs from the plugin this version writes")
+        ("warn", f"{PLUGINS[name]} was written by another version of lessons")
     ]

@@ -13,7 +13,8 @@ from click.testing import CliRunner
 
 from lessons_cli.app import cli
 from lessons_cli.doctor import diagnose
-from lessons_cli.harnesses import glue, pi, wiring, wirings
+from lessons_cli.harnesses import pi, wiring, wirings
+from lessons_cli.harnesses.plugin_files import PLUGIN_FILES
 from lessons_core.store.layout import Layout
 from tests.conftest import init_in
 
@@ -45,7 +46,7 @@ def test_init_writes_the_shipped_extension(
     assert code == 0
     assert "wired pi: .pi/extensions/lessons.ts" in out
     assert f"only in a session started in {plain_repo}" in err  # not in a subfolder
-    assert (plain_repo / EXTENSION).read_bytes() == glue.text_of(SPEC)
+    assert (plain_repo / EXTENSION).read_bytes() == PLUGIN_FILES["pi"].text("")
     assert wiring.installed(plain_repo, SPEC)
     _, again, _ = init_in(plain_repo, "--pi", monkeypatch=monkeypatch)
     assert "already wired pi" in again
@@ -54,7 +55,7 @@ def test_init_writes_the_shipped_extension(
 def test_the_extension_runs_the_launcher_beside_it() -> None:
     """The extension runs `.lessons/run hook pi` from its own folder, with a bounded
     timeout, and only for the tools the adapter reads."""
-    text = glue.text_of(SPEC).decode()
+    text = PLUGIN_FILES["pi"].text("").decode()
     assert '"..", "..", ".lessons", "run"' in text
     assert 'spawnSync("sh", [LAUNCHER, "hook", "pi"]' in text
     assert "timeout: TIMEOUT_MS" in text
@@ -115,7 +116,7 @@ def test_an_older_extension_of_ours_is_replaced_and_doctor_says_so(
     writes this version's over it; doctor is content."""
     init_in(plain_repo, "--pi", monkeypatch=monkeypatch)
     path = plain_repo / EXTENSION
-    path.write_bytes(glue.text_of(SPEC) + b"// an older line\n")
+    path.write_bytes(PLUGIN_FILES["pi"].text("") + b"// an older line\n")
     env = dict(os.environ)
     check, _ = [c for c in diagnose(Layout(plain_repo), env) if c.subject == "pi"]
     assert (check.status, check.fix) == (
@@ -123,7 +124,7 @@ def test_an_older_extension_of_ours_is_replaced_and_doctor_says_so(
         "lessons init --pi  (rewrites it; commit the change)",
     )
     init_in(plain_repo, "--pi", monkeypatch=monkeypatch)
-    assert path.read_bytes() == glue.text_of(SPEC)
+    assert path.read_bytes() == PLUGIN_FILES["pi"].text("")
     check, _ = [c for c in diagnose(Layout(plain_repo), env) if c.subject == "pi"]
     assert check.status == "ok"
     assert check.detail == ".pi/extensions/lessons.ts: 7 events through .lessons/run"

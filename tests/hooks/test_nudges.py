@@ -7,8 +7,8 @@ import shlex
 import pytest
 
 from lessons_core.authoring.guards import PROBE_COMMANDS, probe_hits
-from lessons_core.delivery.deliver import ToolAction
 from lessons_core.delivery.nudges import after_failure, failure_nudge
+from lessons_core.delivery.tool_action import ToolAction
 from lessons_core.matching.commands import compile_command
 from lessons_core.session.action import ActionId, precise
 from lessons_core.store.config import Config

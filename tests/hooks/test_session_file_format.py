@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from lessons_core.delivery import deliver as delivery
-from lessons_core.delivery.deliver import ToolAction
+from lessons_core.delivery.tool_action import ToolAction
 from lessons_core.feedback.stop_capture import stop_request
 from lessons_core.session import state as sessions
 from lessons_core.session.action import precise
@@ -137,7 +137,7 @@ def test_the_actions_of_a_file_written_before_are_known_by_the_same_digests() ->
     for files, command in ((("src/a.py",), None), ((), "mycheck --all"), ((), "make deploy-prod")):
         action = precise(files, command)
         assert action is not None
-        assert action.mark in failures
+        assert action.failure_key in failures
 
 
 def test_the_stop_request_reads_the_evidence_written_before(project: Layout) -> None:
@@ -157,11 +157,11 @@ def test_a_retry_after_a_failure_written_before_counts_as_made_again(project: La
     sees retried: its last outcome becomes a success."""
     _write(project, WRITTEN_BEFORE)
     edit = ToolAction(files=("src/a.py",), content={"old_string": "y", "new_string": "w"})
-    mark = precise(edit.files, None)
-    assert mark is not None
-    assert sessions.load(project, KEY).failures[mark.mark]["last"] == "failed"
+    action = precise(edit.files, None)
+    assert action is not None
+    assert sessions.load(project, KEY).failures[action.failure_key]["last"] == "failed"
     delivery.before_action(project, KEY, edit, Config())
-    assert sessions.load(project, KEY).failures[mark.mark]["last"] == "ok"
+    assert sessions.load(project, KEY).failures[action.failure_key]["last"] == "ok"
 
 
 def test_a_refusal_written_before_lets_the_retry_run(project: Layout) -> None:
@@ -170,11 +170,11 @@ def test_a_refusal_written_before_lets_the_retry_run(project: Layout) -> None:
     push = ToolAction(command="git push origin main")
     refused = delivery.before_action(project, "another", push, Config())
     assert refused is not None
-    assert refused.gate
+    assert refused.refuses
     _write(project, {**WRITTEN_BEFORE, "gates": [REFUSED_BEFORE]})
     made_again = delivery.before_action(project, KEY, push, Config())
     assert made_again is not None
-    assert not made_again.gate
+    assert not made_again.refuses
     assert made_again.shown == ("push-gen",)
 
 
@@ -198,7 +198,7 @@ def test_values_not_of_that_format_are_read_as_fresh(project: Layout) -> None:
         },
     )
     state = sessions.load(project, KEY)
-    assert (state.shown, state.gates, state.failures) == (frozenset(), [], {})
+    assert (state.shown, state.refusals, state.failures) == (frozenset(), [], {})
     assert stop_request(project, KEY, Config(), active=False) is None
     edit = ToolAction(files=("src/a.py",))
     delivery.before_action(project, KEY, edit, Config())

@@ -73,7 +73,7 @@ def test_each_hook_call_opens_the_session_file_once(project: Layout) -> None:
     assert (retry, silent) == ("", "")
     state = sessions.load(project, session_key(str(push["session_id"])))
     assert state.shown == {"push-gen", "a-safe"}
-    assert state.gates == []  # the retry ran, and its refusal is forgotten
+    assert state.refusals == []  # the retry ran, and its refusal is forgotten
 
 
 def test_a_gemini_call_reads_the_session_once_for_the_transcript_and_the_rules(
@@ -87,7 +87,7 @@ def test_a_gemini_call_reads_the_session_once_for_the_transcript_and_the_rules(
     transcript.parent.mkdir(parents=True)
     transcript.write_text('{"sessionId":"s","kind":"main"}\n')
     _counted(project, [compress], "gemini")  # sets the mark
-    assert sessions.load(project, session_key(compress["session_id"])).mark
+    assert sessions.load(project, session_key(compress["session_id"])).transcript_offset
     with transcript.open("a") as handle:
         handle.write('{"id":"m1","type":"gemini","content":""}\n')
     (edit,) = _counted(
@@ -124,13 +124,13 @@ def test_an_unchanged_session_is_claimed_from_what_was_read(project: Layout) -> 
 def test_fields_this_version_does_not_know_are_kept(project: Layout) -> None:
     """A session file with fields a newer version wrote keeps them through a claim, a
     refusal forgotten and a reset."""
-    sessions.claim(project, "s", ["a"], gate="g1")
+    sessions.claim(project, "s", ["a"], refusal="g1")
     (path,) = (project.local_dir / SESSIONS).glob("*.json")
     data = json.loads(path.read_text())
     data.update(corrections={"git push": [1, 2]}, stopped=True)
     path.write_text(json.dumps(data))
     with sessions.open_session(project, "s") as session:
-        assert session.claim(["b"], forget="g1") == ["b"]
+        assert session.claim(["b"], forget_refusal="g1") == ["b"]
     sessions.reset(project, "s")
     kept = json.loads(Path(path).read_text())
     assert (kept["corrections"], kept["stopped"]) == ({"git push": [1, 2]}, True)

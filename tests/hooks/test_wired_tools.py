@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 
 from lessons_cli.commands.hook import hook_command
 from lessons_cli.harnesses import HARNESSES, codex, harness
+from lessons_cli.harnesses.claude_protocol import HookPayload
 from lessons_cli.harnesses.spec import Wiring
-from lessons_core.delivery.deliver import ToolAction
+from lessons_core.delivery.tool_action import ToolAction
 from lessons_core.store.layout import Layout
 from tests.hooks.conftest import FIXTURES, payload
 
@@ -115,7 +116,7 @@ def test_codex_adapter_reads_each_wired_tool_and_no_other(
 ) -> None:
     """A recorded call of a wired tool becomes an action; the model-side names Codex never
     sends to hooks (exec_command, shell, local_shell) become none."""
-    data = payload("codex", fixture, project.root)
+    data = cast(HookPayload, payload("codex", fixture, project.root))
     assert data["tool_name"] == tool
     assert codex.action_of(project, data) != ToolAction()
     for other in ("exec_command", "shell", "local_shell"):

@@ -131,13 +131,17 @@ def test_hook_log_line_is_masked_flat_and_bounded(
     monkeypatch.chdir(project.root)
     token = SECRETS["github"]
     event = f"PreToolUse\n2026-01-01T00:00:00 forged entry {token}\x1b[31m" + "x" * 100_000
+    # Lessons read from outside the repo through a link: refused, logged with the event.
+    outside = project.root.parent / "elsewhere"
+    project.lessons_dir.rename(outside)
+    project.lessons_dir.symlink_to(outside)
     data = {"hook_event_name": event, "cwd": str(project.root), "tool_name": "Bash"}
-    assert call_hook(H, data) == b""  # no session_id: the call fails, open
+    assert call_hook(H, data) == b""
     lines = log_path(project.root).read_text().splitlines()
     assert len(lines) == 1
     assert token not in lines[0]
     assert "\x1b" not in lines[0]
-    assert "KeyError" in lines[0]
+    assert "LeavesRepo" in lines[0]
     assert len(lines[0]) <= len("2026-01-01T00:00:00 ") + MAX_LINE_CHARS
 
 

@@ -15,13 +15,11 @@ from lessons_cli import mcp_sdk
 from lessons_cli.harnesses import (
     HARNESSES,
     agent_docs,
-    cline_wiring,
     harness,
     servers,
     wiring,
     wirings,
 )
-from lessons_cli.harnesses import opencode_files as plugins
 from lessons_cli.harnesses.spec import Wiring
 from lessons_core.containment import is_within, require_inside
 from lessons_core.errors import LessonsError
@@ -200,21 +198,8 @@ def init_command(
 
 
 def _install(root: Path, name: str, spec: Wiring) -> bool:
-    """Wire ``name``: entries in its settings file, or a plugin file of its own (Cline,
-    OpenCode, Kilo; Pi's extension is written by ``wiring``)."""
-    if name == "cline":
-        return cline_wiring.install(root, hook_command(name, root))
-    if name in plugins.HARNESSES:
-        return plugins.install(root, spec)
+    """Wire ``name``: entries in its settings file, or a plugin file of its own."""
     return wiring.install(root, spec, hook_command(name, root))
-
-
-def _uninstall(root: Path, spec: Wiring) -> bool:
-    if spec.harness == "cline":
-        return cline_wiring.uninstall(root)
-    if spec.harness in plugins.HARNESSES:
-        return plugins.uninstall(root, spec)
-    return wiring.uninstall(root, spec)
 
 
 def _emptied_folders(root: Path, files: list[str]) -> list[str]:
@@ -310,7 +295,7 @@ def _remove(root: Path) -> None:
 
     for spec in wirings().values():
         said = f"removed {spec.harness} hooks: {spec.settings}"
-        undo(partial(_uninstall, root, spec), said, spec.settings)
+        undo(partial(wiring.uninstall, root, spec), said, spec.settings)
     server_files = {spec.mcp_settings for spec in wirings().values() if spec.mcp_settings}
     for settings_file in sorted(server_files):
         said = f"removed the lessons MCP server: {settings_file}"

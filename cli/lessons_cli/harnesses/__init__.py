@@ -2,11 +2,13 @@
 ``cursor``, ``copilot``, ``qwen``, ``pi``, ``cline``, ``opencode`` and ``kilo`` (the last
 four answer a plugin or extension file of their own, not hook entries).
 
-Each harness module owns everything about its harness: the events it answers
-(``EVENTS``), the tools whose calls it reads (``TOOLS``), the wiring ``lessons init``
-writes (``WIRING``: settings file, events, matchers built from those tools, the note
-``init`` prints), and how a payload is read and answered (``project_dir``,
-``action_of``, ``handle``). What keeps a harness from running hooks outside the repo's
+Each harness module owns everything about its harness: the tools whose calls it reads
+(``TOOLS``), the wiring ``lessons init`` writes (``WIRING``: settings file, events,
+matchers built from those tools, the note ``init`` prints), how a payload names its
+folder and its tool call (``project_dir``, ``action_of``), and its events as data:
+``ANSWERS``, from each event to the function that reads that event's payload (typed as
+its client sends it) and writes the harness's answer, which ``events.answer`` runs
+(``EVENTS`` are its keys). What keeps a harness from running hooks outside the repo's
 own settings (trust, hooks turned off) is in ``switches``, which ``lessons doctor``
 reads; writing settings files is ``wiring``, the records ``spec``, and the ``lessons mcp``
 entry in a project's file of MCP servers ``servers``.
@@ -16,8 +18,8 @@ entry in a project's file of MCP servers ``servers``.
 derive from it; tests/hooks/test_wired_tools.py holds every module's wiring to what its
 adapter handles.
 
-A hook imports this package, ``spec`` and one harness module on every tool call, so none
-of them imports click, typing, re or pathlib at module level (docs/performance.md).
+A hook imports this package, ``spec``, ``events`` and one harness module on every tool
+call, so none of them imports click, re or pathlib at module level (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -26,23 +28,23 @@ import sys
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any, Protocol
+
+    from lessons_cli.harnesses.events import Answer
     from lessons_cli.harnesses.spec import Wiring
-    from lessons_core.delivery.deliver import ToolAction
-    from lessons_core.store.config import Config
+    from lessons_core.delivery.tool_action import ToolAction
     from lessons_core.store.layout import Layout
 
     class Harness(Protocol):
+        ANSWERS: Mapping[str, Answer]
         EVENTS: frozenset[str]
         TOOLS: tuple[str, ...]
         WIRING: Wiring
 
-        def project_dir(self, payload: dict[str, Any]) -> str | None: ...
+        def project_dir(self, payload: Any) -> str | None: ...
 
-        def action_of(self, layout: Layout, payload: dict[str, Any]) -> ToolAction: ...
-
-        def handle(
-            self, layout: Layout, payload: dict[str, Any], config: Config
-        ) -> dict[str, Any] | None: ...
+        def action_of(self, layout: Layout, payload: Any) -> ToolAction: ...
 
 
 # Harness name on the command line -> its module in this package, in the order

@@ -14,14 +14,16 @@ tests/fixtures/claude_code/. The protocol's own parts, which other adapters shar
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from lessons_cli.harnesses import claude_protocol as protocol
 from lessons_cli.harnesses.spec import HookEvent, Wiring, any_of
 from lessons_core.delivery import deliver as delivery
-from lessons_core.delivery.deliver import ToolAction
+from lessons_core.delivery.tool_action import ToolAction
 
 if TYPE_CHECKING:
+    from lessons_cli.harnesses.claude_protocol import HookPayload
+    from lessons_cli.harnesses.events import Answer, Output
     from lessons_core.delivery.deliver import Notice
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
@@ -32,9 +34,6 @@ READ_TOOL = "Read"
 # The tools whose calls change something (and whose failures are heard).
 CHANGE_TOOLS = (*FILE_TOOLS, SHELL_TOOL)
 TOOLS = (*CHANGE_TOOLS, READ_TOOL)
-EVENTS = frozenset(
-    {"SessionStart", "UserPromptSubmit", "PreToolUse", "PreCompact", "PostToolUseFailure", "Stop"}
-)
 WIRING = Wiring(
     "claude-code",
     ".claude/settings.json",
@@ -56,7 +55,7 @@ WIRING = Wiring(
 project_dir = protocol.project_dir
 
 
-def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
+def action_of(layout: Layout, payload: HookPayload) -> ToolAction:
     """Files from ``file_path``/``notebook_path``, the command from ``command``; a
     ``Read`` reads its ``file_path``."""
     tool = payload.get("tool_name")
@@ -72,20 +71,11 @@ def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
     return ToolAction()
 
 
-def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str, Any] | None:
-    event = payload.get("hook_event_name")
-    if event in NOTICE_EVENTS:
-        return notice_output(event, notice_of(layout, payload, config))
-    if event == "PostToolUseFailure":
-        return protocol.failure_output(layout, payload, action_of(layout, payload), config)
-    return protocol.session_event(layout, payload, config)
-
-
 # The events that deliver rules, each answered with a ``Notice`` (see ``notice_of``).
 NOTICE_EVENTS = ("UserPromptSubmit", "PreToolUse")
 
 
-def notice_of(layout: Layout, payload: dict[str, Any], config: Config) -> Notice | None:
+def notice_of(layout: Layout, payload: HookPayload, config: Config) -> Notice | None:
     """The rules a prompt or a tool call brings (one of ``NOTICE_EVENTS``); the replay
     reads which rules were shown from it."""
     key = protocol.session_of(payload)
@@ -95,9 +85,25 @@ def notice_of(layout: Layout, payload: dict[str, Any], config: Config) -> Notice
     return delivery.before_action(layout, key, action_of(layout, payload), config)
 
 
-def notice_output(event: str, notice: Notice | None) -> dict[str, Any] | None:
+def notice_output(event: str, notice: Notice | None) -> Output | None:
     """A notice as the answer to ``event``: a refusal or context before a tool call,
     context after a prompt."""
     if event == "PreToolUse":
         return protocol.pre_tool_output(notice)
     return protocol.context_output(event, notice.text if notice else None)
+
+
+def on_notice(layout: Layout, payload: HookPayload, config: Config) -> Output | None:
+    """A prompt's or a tool call's rules, as that event's answer."""
+    return notice_output(str(payload.get("hook_event_name")), notice_of(layout, payload, config))
+
+
+ANSWERS: dict[str, Answer] = {
+    "SessionStart": protocol.on_session_start,
+    "UserPromptSubmit": on_notice,
+    "PreToolUse": on_notice,
+    "PreCompact": protocol.on_pre_compact,
+    "PostToolUseFailure": protocol.on_failure(action_of),
+    "Stop": protocol.on_stop,
+}
+EVENTS = frozenset(ANSWERS)

@@ -28,10 +28,14 @@ from typing import TYPE_CHECKING, Any
 
 from lessons_cli.harnesses import claude_protocol as protocol
 from lessons_cli.harnesses.spec import HookEvent, Wiring, any_of
-from lessons_core.delivery import deliver as delivery
-from lessons_core.delivery.deliver import CONTEXT, GATE, HookCall, ToolAction
+from lessons_core.delivery.deliver import CONTEXT, GATE, HookCall
+from lessons_core.delivery.tool_action import ToolAction
 
 if TYPE_CHECKING:
+    from typing import Any
+
+    from lessons_cli.harnesses.claude_protocol import HookPayload
+    from lessons_cli.harnesses.events import Answer, Output
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
 
@@ -45,7 +49,6 @@ CHANGE_TOOLS = (EDIT_TOOL, PATCH_TOOL, SHELL_TOOL)
 TOOLS = (*CHANGE_TOOLS, READ_TOOL)
 # What each tool event can deliver (see the module docstring).
 EVENT_MODES = {"PreToolUse": frozenset({GATE}), "PostToolUse": frozenset({CONTEXT})}
-EVENTS = frozenset({"SessionStart", "PreCompact", *EVENT_MODES})
 PLUGIN = ".cline/plugins/lessons.js"
 WIRING = Wiring(
     "cline",
@@ -65,7 +68,7 @@ WIRING = Wiring(
 )
 
 
-def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
+def action_of(layout: Layout, payload: HookPayload) -> ToolAction:
     """The file of ``editor`` (``path``; what it adds is ``new_text``), the files a patch
     names, the commands of ``run_commands``, the files ``read_files`` reads."""
     given = payload.get("tool_input")
@@ -84,7 +87,7 @@ def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
     return ToolAction()
 
 
-def _patch_action(layout: Layout, payload: dict[str, Any], given: Any) -> ToolAction:
+def _patch_action(layout: Layout, payload: HookPayload, given: Any) -> ToolAction:
     """``apply_patch`` takes the patch as ``{input}`` or as a bare string."""
     from lessons_cli.harnesses import codex_patches  # noqa: PLC0415 (a patch's only)
 
@@ -132,7 +135,7 @@ def read_paths(tool_input: dict[str, Any]) -> list[Any]:
     return [*found, tool_input.get("path")]
 
 
-def failure_of(payload: dict[str, Any]) -> str | None:
+def failure_of(payload: HookPayload) -> str | None:
     """The error of a change that failed, from its result (``tool_response``: the
     tool's ``{output, isError}``): an error result, or a command whose entry says
     ``success: false``; None for a call that worked."""
@@ -153,22 +156,16 @@ def _error_text(entry: dict[str, Any]) -> str:
     return "\n".join(part for part in parts if isinstance(part, str) and part)
 
 
-def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str, Any] | None:
-    event = payload.get("hook_event_name")
+def on_tool(layout: Layout, payload: HookPayload, config: Config) -> Output | None:
+    """Before a change: a refusal; after a call: context, with the capture nudge of a
+    change that failed, or its success recorded."""
+    event = str(payload.get("hook_event_name"))
     key = protocol.session_of(payload)
-    if event == "SessionStart":
-        source = str(payload.get("source") or "startup")
-        return protocol.context_output(event, delivery.session_start(layout, key, source, config))
-    if event == "PreCompact":
-        delivery.before_compaction(layout, key)
-        return None
-    if not (isinstance(event, str) and event in EVENT_MODES):
-        return None
     action = action_of(layout, payload)
     modes = EVENT_MODES[event]
     with HookCall(layout, key, config) as call:  # read once for the whole call
         notice = call.before_action(action, modes, event)
-    if notice is not None and notice.gate:
+    if notice is not None and notice.refuses:
         return protocol.pre_tool_output(notice, event)
     if CONTEXT not in modes:
         return None
@@ -185,3 +182,12 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
     due = call.with_due(None)  # always-on lessons a compaction left due come first
     texts = [due, *texts] if due else texts
     return protocol.context_output(event, "\n".join(texts) if texts else None)
+
+
+ANSWERS: dict[str, Answer] = {
+    "SessionStart": protocol.on_session_start,
+    "PreToolUse": on_tool,
+    "PostToolUse": on_tool,
+    "PreCompact": protocol.on_pre_compact,
+}
+EVENTS = frozenset(ANSWERS)

@@ -23,15 +23,17 @@ then refuses the next attempt from ``PreToolUse``. No hook fires after a failed
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from lessons_cli.harnesses import claude_protocol as protocol
 from lessons_cli.harnesses import codex_exits, codex_patches
 from lessons_cli.harnesses.spec import HookEvent, Wiring, any_of
 from lessons_core.delivery import deliver as delivery
-from lessons_core.delivery.deliver import ToolAction
+from lessons_core.delivery.tool_action import ToolAction
 
 if TYPE_CHECKING:
+    from lessons_cli.harnesses.claude_protocol import HookPayload
+    from lessons_cli.harnesses.events import Answer, Output
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
 
@@ -40,9 +42,6 @@ project_dir = protocol.project_dir
 SHELL_TOOL = "Bash"
 PATCH_TOOL = "apply_patch"
 TOOLS = (SHELL_TOOL, PATCH_TOOL)
-EVENTS = frozenset(
-    {"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PreCompact", "Stop"}
-)
 # Codex (0.171.0, tests/e2e/test_codex.py) has hooks on by default, but skips a repo's
 # .codex/hooks.json in an untrusted folder and each hook until it is trusted, silently.
 INIT_NOTE = (
@@ -71,7 +70,7 @@ WIRING = Wiring(
 )
 
 
-def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
+def action_of(layout: Layout, payload: HookPayload) -> ToolAction:
     tool, given = payload.get("tool_name"), payload.get("tool_input")
     command = given.get("command") if isinstance(given, dict) else None
     if tool not in TOOLS or not isinstance(command, str):
@@ -82,19 +81,7 @@ def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
     return protocol.shell_action(layout, payload, command)
 
 
-def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str, Any] | None:
-    event = payload.get("hook_event_name")
-    if event == "PreToolUse":
-        key = protocol.session_of(payload)
-        return protocol.pre_tool_output(
-            delivery.before_action(layout, key, action_of(layout, payload), config)
-        )
-    if event == "PostToolUse":
-        return after_shell(layout, payload, config)
-    return protocol.session_event(layout, payload, config)
-
-
-def after_shell(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str, Any] | None:
+def after_shell(layout: Layout, payload: HookPayload, config: Config) -> Output | None:
     """After a shell call: its exit code from the session file; a failure is counted and
     may bring a nudge, a success after failures ends their run; no code, nothing."""
     code = codex_exits.exit_code(payload.get("transcript_path"), payload.get("tool_use_id"))
@@ -112,3 +99,14 @@ def after_shell(layout: Layout, payload: dict[str, Any], config: Config) -> dict
     error = f"Exit code {code}\n{output if isinstance(output, str) else ''}"
     text = after_failure(layout, key, action, error, config, "PostToolUse")
     return protocol.context_output("PostToolUse", text)
+
+
+ANSWERS: dict[str, Answer] = {
+    "SessionStart": protocol.on_session_start,
+    "UserPromptSubmit": protocol.on_prompt,
+    "PreToolUse": protocol.on_pre_tool(action_of),
+    "PostToolUse": after_shell,
+    "PreCompact": protocol.on_pre_compact,
+    "Stop": protocol.on_stop,
+}
+EVENTS = frozenset(ANSWERS)

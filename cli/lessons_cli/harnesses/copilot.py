@@ -15,14 +15,17 @@ tests/fixtures/copilot/.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from lessons_cli.harnesses import claude_protocol as protocol
 from lessons_cli.harnesses.spec import HookEvent, Wiring, any_of
 from lessons_core.delivery import deliver as delivery
-from lessons_core.delivery.deliver import HookCall, Notice, ToolAction
+from lessons_core.delivery.deliver import HookCall, Notice
+from lessons_core.delivery.tool_action import ToolAction
 
 if TYPE_CHECKING:
+    from lessons_cli.harnesses.events import Answer, Output
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
 
@@ -33,17 +36,6 @@ SHELL_TOOL = "bash"
 READ_TOOL = "view"
 CHANGE_TOOLS = (SHELL_TOOL, *FILE_TOOLS)
 TOOLS = (*CHANGE_TOOLS, READ_TOOL)
-EVENTS = frozenset(
-    {
-        "sessionStart",
-        "userPromptSubmitted",
-        "preToolUse",
-        "postToolUse",
-        "postToolUseFailure",
-        "preCompact",
-        "agentStop",
-    }
-)
 # Copilot CLI matches the whole tool name. It reads every .github/hooks/*.json, so the
 # file is ours alone.
 # Copilot CLI (1.0.102, tests/e2e/test_copilot.py) skips a repo's hooks silently unless
@@ -82,8 +74,28 @@ WIRING = Wiring(
 SOURCES = {"new": "startup", "resume": "compact"}
 
 
-def event_of(payload: dict[str, Any]) -> str:
-    """The event a payload belongs to, read from the fields only that event sends."""
+class CopilotPayload(TypedDict, total=False):
+    """What lessons reads of a Copilot CLI payload, as the client recorded it
+    (tests/fixtures/copilot/); no key names the event (``event_of``). Every key may be
+    missing or of another type: each is checked where it is read."""
+
+    sessionId: str
+    cwd: str
+    source: str  # sessionStart: new, resume
+    prompt: str  # userPromptSubmitted
+    toolName: str
+    toolArgs: dict[str, Any] | str  # an object; documented as JSON text too
+    toolResult: dict[str, Any]  # postToolUse: {"textResultForLlm", ...}
+    error: str  # postToolUseFailure
+    trigger: str  # preCompact
+    stopReason: str  # agentStop
+    stop_hook_active: bool
+    stopHookActive: bool
+
+
+def event_of(payload: Mapping[str, Any]) -> str:
+    """The event a payload belongs to, read from the fields only that event sends (of
+    the JSON as it came: its type follows from the event)."""
     if "toolName" in payload:
         if "error" in payload:
             return "postToolUseFailure"
@@ -99,7 +111,7 @@ def event_of(payload: dict[str, Any]) -> str:
     return ""
 
 
-def tool_args(payload: dict[str, Any]) -> dict[str, Any]:
+def tool_args(payload: CopilotPayload) -> dict[str, Any]:
     """``toolArgs`` as an object; Copilot has also been documented to send it as JSON text."""
     args = payload.get("toolArgs")
     if isinstance(args, str):
@@ -110,7 +122,7 @@ def tool_args(payload: dict[str, Any]) -> dict[str, Any]:
     return args if isinstance(args, dict) else {}
 
 
-def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
+def action_of(layout: Layout, payload: CopilotPayload) -> ToolAction:
     """The file of ``create``/``edit`` (``path``), the command of ``bash``, the file
     ``view`` reads (``path``)."""
     tool = payload.get("toolName")
@@ -124,62 +136,81 @@ def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
     return ToolAction()
 
 
-def context_output(text: str | None) -> dict[str, Any] | None:
+def context_output(text: str | None) -> Output | None:
     return {"additionalContext": text} if text else None
 
 
-def pre_tool_output(notice: Notice | None) -> dict[str, Any] | None:
+def pre_tool_output(notice: Notice | None) -> Output | None:
     if notice is None:
         return None
-    if notice.gate:
+    if notice.refuses:
         return {"permissionDecision": "deny", "permissionDecisionReason": notice.text}
     return context_output(notice.text)
 
 
-def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str, Any] | None:
-    event = event_of(payload)
-    key = str(payload["sessionId"])
-    if event == "preToolUse":
-        action = action_of(layout, payload)
-        with HookCall(layout, key, config) as call:  # read once for the call
-            notice = call.before_action(action, event=event)
-        if notice is not None and notice.gate:
-            return pre_tool_output(notice)
-        return context_output(call.with_due(notice.text if notice else None))
-    if event == "sessionStart":
-        source = str(payload.get("source"))
-        source = SOURCES.get(source, source)
-        return context_output(delivery.session_start(layout, key, source, config))
-    if event == "userPromptSubmitted":
-        prompt = payload.get("prompt")
-        if not isinstance(prompt, str):
-            return None
-        with HookCall(layout, key, config) as call:
-            said = call.on_prompt(prompt, event)
-        return context_output(call.with_due(said.text if said else None))
-    if event == "postToolUseFailure":
-        error = payload.get("error")
-        return _failed(layout, key, payload, error if isinstance(error, str) else "", config, event)
-    if event == "postToolUse":
-        result = payload.get("toolResult")
-        text = result.get("textResultForLlm") if isinstance(result, dict) else None
-        code = shell_exit_code(text) if isinstance(text, str) else None
-        if isinstance(text, str) and code not in (None, 0):
-            return _failed(layout, key, payload, text, config, event)
-        if code == 0:
-            delivery.after_success(layout, key, action_of(layout, payload))
-    if event == "preCompact":
-        delivery.before_compaction(layout, key)
-    if event == "agentStop":
-        # Copilot CLI 1.0.102 sends stop_hook_active (its SDK's types say stopHookActive).
-        active = True in (payload.get("stop_hook_active"), payload.get("stopHookActive"))
-        return protocol.stop_output(layout, key, config, active=active)
+def on_tool(layout: Layout, payload: CopilotPayload, config: Config) -> Output | None:
+    """Before a tool call: a refusal, or its rules as context."""
+    action = action_of(layout, payload)
+    with HookCall(layout, session_of(payload), config) as call:  # read once for the call
+        notice = call.before_action(action, event="preToolUse")
+    if notice is not None and notice.refuses:
+        return pre_tool_output(notice)
+    return context_output(call.with_due(notice.text if notice else None))
+
+
+def on_session_start(layout: Layout, payload: CopilotPayload, config: Config) -> Output | None:
+    source = str(payload.get("source"))
+    source = SOURCES.get(source, source)
+    return context_output(delivery.session_start(layout, session_of(payload), source, config))
+
+
+def on_prompt(layout: Layout, payload: CopilotPayload, config: Config) -> Output | None:
+    prompt = payload.get("prompt")
+    if not isinstance(prompt, str):
+        return None
+    with HookCall(layout, session_of(payload), config) as call:
+        said = call.on_prompt(prompt, "userPromptSubmitted")
+    return context_output(call.with_due(said.text if said else None))
+
+
+def on_failure(layout: Layout, payload: CopilotPayload, config: Config) -> Output | None:
+    error = payload.get("error")
+    text = error if isinstance(error, str) else ""
+    return _failed(layout, session_of(payload), payload, text, config, "postToolUseFailure")
+
+
+def on_result(layout: Layout, payload: CopilotPayload, config: Config) -> Output | None:
+    """After a shell call: a command that exited non-zero failed (Copilot calls it a
+    success), one that exited 0 is the action's last outcome."""
+    result = payload.get("toolResult")
+    text = result.get("textResultForLlm") if isinstance(result, dict) else None
+    code = shell_exit_code(text) if isinstance(text, str) else None
+    key = session_of(payload)
+    if isinstance(text, str) and code not in (None, 0):
+        return _failed(layout, key, payload, text, config, "postToolUse")
+    if code == 0:
+        delivery.after_success(layout, key, action_of(layout, payload))
     return None
 
 
+def on_pre_compact(layout: Layout, payload: CopilotPayload, config: Config) -> Output | None:
+    delivery.before_compaction(layout, session_of(payload))
+    return None
+
+
+def on_stop(layout: Layout, payload: CopilotPayload, config: Config) -> Output | None:
+    # Copilot CLI 1.0.102 sends stop_hook_active (its SDK's types say stopHookActive).
+    active = True in (payload.get("stop_hook_active"), payload.get("stopHookActive"))
+    return protocol.stop_output(layout, session_of(payload), config, active=active)
+
+
+def session_of(payload: CopilotPayload) -> str:
+    return str(payload["sessionId"])
+
+
 def _failed(
-    layout: Layout, key: str, payload: dict[str, Any], error: str, config: Config, event: str
-) -> dict[str, Any] | None:
+    layout: Layout, key: str, payload: CopilotPayload, error: str, config: Config, event: str
+) -> Output | None:
     """The nudge after a failed call (``feedback.recurrence``, imported by failures only)."""
     from lessons_core.delivery.nudges import after_failure  # noqa: PLC0415 (heavy: secret patterns)
 
@@ -199,3 +230,15 @@ def shell_exit_code(text: str) -> int | None:
         return None
     digits = tail[at + len(EXIT_MARK) :].split(">", 1)[0].strip()
     return int(digits) if digits.isdigit() else None
+
+
+ANSWERS: dict[str, Answer] = {
+    "sessionStart": on_session_start,
+    "userPromptSubmitted": on_prompt,
+    "preToolUse": on_tool,
+    "postToolUse": on_result,
+    "postToolUseFailure": on_failure,
+    "preCompact": on_pre_compact,
+    "agentStop": on_stop,
+}
+EVENTS = frozenset(ANSWERS)

@@ -18,15 +18,17 @@ recorded from the client (it cannot run offline).
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from lessons_cli.harnesses import claude_protocol as protocol
 from lessons_cli.harnesses.spec import HookEvent, Wiring, any_of
 from lessons_core.delivery import actions
 from lessons_core.delivery import deliver as delivery
-from lessons_core.delivery.deliver import CONTEXT, GATE, HookCall, Notice, ToolAction
+from lessons_core.delivery.deliver import CONTEXT, GATE, HookCall, Notice
+from lessons_core.delivery.tool_action import ToolAction
 
 if TYPE_CHECKING:
+    from lessons_cli.harnesses.events import Answer, Output
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
 
@@ -43,7 +45,6 @@ EVENT_MODES = {
     "preToolUse": frozenset({GATE}),
     "postToolUse": frozenset({CONTEXT}),
 }
-EVENTS = frozenset({"sessionStart", "preCompact", "postToolUseFailure", "stop", *EVENT_MODES})
 # A command is gated at beforeShellExecution, so preToolUse is wired for edits only.
 WIRING = Wiring(
     "cursor",
@@ -66,18 +67,40 @@ USER_MESSAGE = "lessons: showed the agent project rules for this call; it will r
 NOT_FAILED = frozenset({"permission_denied"})
 
 
-def project_dir(payload: dict[str, Any]) -> str | None:
+class CursorPayload(TypedDict, total=False):
+    """What lessons reads of a Cursor payload, as Cursor recorded it
+    (tests/fixtures/cursor/). Every key may be missing or of another type: each is
+    checked where it is read."""
+
+    hook_event_name: str
+    conversation_id: str
+    session_id: str
+    workspace_roots: list[str]
+    cwd: str
+    command: str  # beforeShellExecution
+    tool_name: str
+    tool_input: dict[str, Any]
+    tool_output: str  # postToolUse: JSON text, a shell call's {"output", "exitCode"}
+    tool_use_id: str
+    failure_type: str  # postToolUseFailure
+    error_message: str
+    is_interrupt: bool
+    status: str  # stop: completed, aborted, error
+    loop_count: int
+
+
+def project_dir(payload: CursorPayload) -> str | None:
     roots = payload.get("workspace_roots")
     if isinstance(roots, list) and roots and isinstance(roots[0], str):
         return roots[0]
     return protocol.project_dir(payload)
 
 
-def session_of(payload: dict[str, Any]) -> str:
+def session_of(payload: CursorPayload) -> str:
     return str(payload.get("conversation_id") or payload["session_id"])
 
 
-def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
+def action_of(layout: Layout, payload: CursorPayload) -> ToolAction:
     if payload.get("hook_event_name") == "beforeShellExecution":
         return actions.running(layout, project_dir(payload), payload.get("command"))
     given = payload.get("tool_input")
@@ -93,39 +116,47 @@ def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
     return protocol.file_action(layout, payload, *paths)
 
 
-def gate_output(notice: Notice) -> dict[str, Any]:
+def gate_output(notice: Notice) -> Output:
     return {"permission": "deny", "user_message": USER_MESSAGE, "agent_message": notice.text}
 
 
-def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str, Any] | None:
-    event = payload.get("hook_event_name")
-    key = session_of(payload)
-    if event == "sessionStart":
-        note = delivery.session_start(layout, key, "startup", config)
-        return {"additional_context": note} if note else None
-    if event == "postToolUseFailure":
-        _failed(layout, key, payload, config)
-        return None
-    if isinstance(event, str) and event in EVENT_MODES:
-        modes = EVENT_MODES[event]
-        action = action_of(layout, payload)
-        ran = shell_exit(payload) if event == "postToolUse" else None
-        with HookCall(layout, key, config) as call:  # read once for the call
-            notice = call.before_action(action, modes, event)
-        if GATE in modes:
-            return gate_output(notice) if notice else None
-        nudge = _after_tool(call, payload, action, ran)
-        said = "\n".join(part for part in (nudge, notice.text if notice else None) if part)
-        text = call.with_due(said or None)
-        return {"additional_context": text} if text else None
-    if event == "preCompact":
-        delivery.before_compaction(layout, key)
-    if event == "stop":
-        return _stop(layout, key, payload, config)
+def on_session_start(layout: Layout, payload: CursorPayload, config: Config) -> Output | None:
+    note = delivery.session_start(layout, session_of(payload), "startup", config)
+    return {"additional_context": note} if note else None
+
+
+def on_tool(layout: Layout, payload: CursorPayload, config: Config) -> Output | None:
+    """Before a shell command or an edit: a refusal; after a call: context, with the
+    capture nudge of a shell call that failed, or the call's success recorded."""
+    event = str(payload.get("hook_event_name"))
+    modes = EVENT_MODES[event]
+    action = action_of(layout, payload)
+    ran = shell_exit(payload) if event == "postToolUse" else None
+    with HookCall(layout, session_of(payload), config) as call:  # read once for the call
+        notice = call.before_action(action, modes, event)
+    if GATE in modes:
+        return gate_output(notice) if notice else None
+    nudge = _after_tool(call, payload, action, ran)
+    said = "\n".join(part for part in (nudge, notice.text if notice else None) if part)
+    text = call.with_due(said or None)
+    return {"additional_context": text} if text else None
+
+
+def on_failure(layout: Layout, payload: CursorPayload, config: Config) -> Output | None:
+    _failed(layout, session_of(payload), payload, config)
     return None
 
 
-def shell_exit(payload: dict[str, Any]) -> tuple[int, str] | None:
+def on_pre_compact(layout: Layout, payload: CursorPayload, config: Config) -> Output | None:
+    delivery.before_compaction(layout, session_of(payload))
+    return None
+
+
+def on_stop(layout: Layout, payload: CursorPayload, config: Config) -> Output | None:
+    return _stop(layout, session_of(payload), payload, config)
+
+
+def shell_exit(payload: CursorPayload) -> tuple[int, str] | None:
     """The exit code and output of the shell call a ``postToolUse`` reports (its
     ``tool_output`` is JSON text, ``{"output": ..., "exitCode": N}``), or None."""
     if payload.get("tool_name") != SHELL_TOOL:
@@ -144,14 +175,14 @@ def shell_exit(payload: dict[str, Any]) -> tuple[int, str] | None:
     return code, text if isinstance(text, str) else ""
 
 
-def call_of(payload: dict[str, Any]) -> str:
+def call_of(payload: CursorPayload) -> str:
     """Cursor's id of the tool call, the same in each event about it."""
     call = payload.get("tool_use_id")
     return call if isinstance(call, str) else ""
 
 
 def _after_tool(
-    call: HookCall, payload: dict[str, Any], action: ToolAction, ran: tuple[int, str] | None
+    call: HookCall, payload: CursorPayload, action: ToolAction, ran: tuple[int, str] | None
 ) -> str | None:
     """A call ran: a shell call that exited non-zero failed (its nudge is returned); a
     shell call that exited 0, or a file tool's call, is the action's last outcome, a
@@ -169,7 +200,7 @@ def _after_tool(
     return None
 
 
-def _failed(layout: Layout, key: str, payload: dict[str, Any], config: Config) -> None:
+def _failed(layout: Layout, key: str, payload: CursorPayload, config: Config) -> None:
     """A failed call: counted, its nudge held for the next hook that can add context."""
     kind = payload.get("failure_type")
     if payload.get("is_interrupt") is True or (isinstance(kind, str) and kind in NOT_FAILED):
@@ -184,9 +215,7 @@ def _failed(layout: Layout, key: str, payload: dict[str, Any], config: Config) -
     after_failure(layout, key, action, error, config, "postToolUseFailure", hold=True, call=call)
 
 
-def _stop(
-    layout: Layout, key: str, payload: dict[str, Any], config: Config
-) -> dict[str, Any] | None:
+def _stop(layout: Layout, key: str, payload: CursorPayload, config: Config) -> Output | None:
     """Keep a run that ended on its own going once, to capture what it taught. Cursor
     sends ``followup_message`` as the next user message; ``loop_count`` above 0 says the
     run already goes on because of one."""
@@ -198,3 +227,15 @@ def _stop(
     active = type(count) is int and count > 0
     text = stop_request(layout, key, config, active=active)
     return {"followup_message": text} if text else None
+
+
+ANSWERS: dict[str, Answer] = {
+    "sessionStart": on_session_start,
+    "beforeShellExecution": on_tool,
+    "preToolUse": on_tool,
+    "postToolUse": on_tool,
+    "postToolUseFailure": on_failure,
+    "preCompact": on_pre_compact,
+    "stop": on_stop,
+}
+EVENTS = frozenset(ANSWERS)

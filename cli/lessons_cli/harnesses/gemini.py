@@ -19,11 +19,11 @@ tests/e2e/test_gemini_cli.py):
 - It fires ``PreCompress`` (trigger ``auto``) before *every* model request, compressing
   or not, and no event follows a compression. What does follow one is a record in the
   session's transcript (JSON lines at ``transcript_path``) replacing the conversation
-  with the shortened history. So ``PreCompress`` only marks how far the transcript went,
-  and the next hook that finds such a record past the mark forgets what was shown. The
+  with the shortened history. So ``PreCompress`` keeps how far the transcript went (its offset),
+  and the next hook that finds such a record past that offset forgets what was shown. The
   client writes that record whenever it rewrites the history the model sees (also when
   it masks or truncates bulky tool output, or rolls back a failed request): each of those
-  can drop a delivered rule too. ``SessionStart`` clears the mark, since starting or
+  can drop a delivered rule too. ``SessionStart`` clears the offset, since starting or
   resuming a session writes the record as well.
 
 ``AfterAgent`` is Gemini's stop hook: ``decision: "block"`` makes the client send the
@@ -38,16 +38,19 @@ Payloads recorded from the real client are kept in tests/fixtures/gemini/.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from lessons_cli.harnesses import claude_protocol as protocol
 from lessons_cli.harnesses.spec import HookEvent, Wiring, anchored
 from lessons_core.delivery import deliver as delivery
-from lessons_core.delivery.deliver import CONTEXT, GATE, HookCall, ToolAction
+from lessons_core.delivery.deliver import CONTEXT, GATE, HookCall
+from lessons_core.delivery.tool_action import ToolAction
 from lessons_core.fsutil import open_payload_file
 from lessons_core.recall.render import bracket_fence
 
 if TYPE_CHECKING:
+    from lessons_cli.harnesses.claude_protocol import HookPayload
+    from lessons_cli.harnesses.events import Answer, Output
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
 
@@ -61,7 +64,6 @@ CHANGE_TOOLS = (*FILE_TOOLS, SHELL_TOOL)
 TOOLS = (*CHANGE_TOOLS, *READ_TOOLS)
 # What each tool event can deliver (see the module docstring).
 EVENT_MODES = {"BeforeTool": frozenset({GATE}), "AfterTool": frozenset({CONTEXT})}
-EVENTS = frozenset({"SessionStart", "BeforeAgent", "PreCompress", "AfterAgent", *EVENT_MODES})
 # Gemini CLI tests a matcher as an unanchored regular expression (``RegExp.test``).
 # Gemini CLI (0.61.0, tests/e2e/test_gemini_cli.py) reads .gemini/settings.json only
 # in a trusted folder; headless, an untrusted folder is an exit, not a silent skip.
@@ -99,36 +101,61 @@ _CHUNK = 1 << 20
 MAX_SCAN = 64 << 20
 
 
-def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
+def action_of(layout: Layout, payload: HookPayload) -> ToolAction:
     return protocol.input_action(layout, payload, FILE_TOOLS, SHELL_TOOL, READ_TOOLS)
 
 
-def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str, Any] | None:
-    event = payload.get("hook_event_name")
+def on_session_start(layout: Layout, payload: HookPayload, config: Config) -> Output | None:
+    """The note and always-on lessons; the transcript is followed afresh, since starting
+    or resuming writes it anew."""
     key = protocol.session_of(payload)
-    if event == "SessionStart":
-        source = str(payload.get("source") or "startup")
-        note = delivery.session_start(layout, key, source, config)
-        with HookCall(layout, key, config) as call:
-            seen = call.mark
-            if seen is not None:
-                call.move_mark(seen, None)
-        return _context(event, note)
+    source = str(payload.get("source") or "startup")
+    note = delivery.session_start(layout, key, source, config)
+    with HookCall(layout, key, config) as call:
+        seen = call.transcript_offset
+        if seen is not None:
+            call.move_transcript_offset(seen, None)
+    return _context("SessionStart", note)
+
+
+def on_prompt(layout: Layout, payload: HookPayload, config: Config) -> Output | None:
+    """The rules the user's words bring (``BeforeAgent``)."""
+    with HookCall(layout, protocol.session_of(payload), config) as call:
+        follow_transcript(call, payload, advance=False)
+        prompt = payload.get("prompt")
+        event = "BeforeAgent"
+        said = call.on_prompt(users_words(prompt), event) if isinstance(prompt, str) else None
+        return _context(event, call.with_due(said.text if said else None))
+
+
+def on_stop(layout: Layout, payload: HookPayload, config: Config) -> Output | None:
+    """The agent stops (``AfterAgent``): once, keep it going to capture what it taught."""
+    key = protocol.session_of(payload)
+    with HookCall(layout, key, config) as call:
+        follow_transcript(call, payload, advance=False)
+        active = payload.get("stop_hook_active") is True
+        return protocol.stop_output(layout, key, config, active=active)
+
+
+def on_compress(layout: Layout, payload: HookPayload, config: Config) -> Output | None:
+    """Before a compression: the transcript is followed to its end, so the rewrite the
+    compression writes is found (``follow_transcript``)."""
+    with HookCall(layout, protocol.session_of(payload), config) as call:
+        follow_transcript(call, payload, advance=True)
+    return None
+
+
+def on_tool(layout: Layout, payload: HookPayload, config: Config) -> Output | None:
+    """Before a tool call: a refusal; after it: context, with the capture nudge of a
+    change that failed, or its success recorded."""
+    event = str(payload.get("hook_event_name"))
+    key = protocol.session_of(payload)
     with HookCall(layout, key, config) as call:  # read once for the whole call
-        follow_transcript(call, payload, advance=event == "PreCompress")
-        if event == "BeforeAgent":
-            prompt = payload.get("prompt")
-            said = call.on_prompt(users_words(prompt), event) if isinstance(prompt, str) else None
-            return _context(event, call.with_due(said.text if said else None))
-        if event == "AfterAgent":
-            active = payload.get("stop_hook_active") is True
-            return protocol.stop_output(layout, key, config, active=active)
-        if not (isinstance(event, str) and event in EVENT_MODES):
-            return None
+        follow_transcript(call, payload, advance=False)
         action = action_of(layout, payload)
         modes = EVENT_MODES[event]
         notice = call.before_action(action, modes, event)
-    if notice is not None and notice.gate:
+    if notice is not None and notice.refuses:
         return {"decision": "deny", "reason": _fenced(notice.text)}
     texts = [notice.text] if notice is not None else []
     changing = payload.get("tool_name") in CHANGE_TOOLS  # a failed read teaches nothing
@@ -149,7 +176,7 @@ def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str,
 EXIT_LINE = "\nExit Code: "
 
 
-def failure_of(payload: dict[str, Any]) -> str | None:
+def failure_of(payload: HookPayload) -> str | None:
     """The error text of a call that failed, as ``AfterTool`` reports it (Gemini CLI
     0.61.0): an ``error`` object for a refused edit, ``Exit Code: N`` in a shell
     command's result when it exits non-zero; None for a call that succeeded."""
@@ -178,7 +205,7 @@ def users_words(prompt: str) -> str:
     return prompt
 
 
-def _context(event: str, text: str | None) -> dict[str, Any] | None:
+def _context(event: str, text: str | None) -> Output | None:
     return protocol.context_output(event, _fenced(text) if text else None)
 
 
@@ -188,10 +215,11 @@ def _fenced(text: str) -> str:
     return bracket_fence(text)
 
 
-def follow_transcript(call: HookCall, payload: dict[str, Any], advance: bool) -> None:
-    """Forget what was shown if the transcript rewrote the history since the mark;
-    ``advance`` (at ``PreCompress``) moves the mark to the transcript's end either way."""
-    seen = call.mark
+def follow_transcript(call: HookCall, payload: HookPayload, advance: bool) -> None:
+    """Forget what was shown if the transcript rewrote the history since the offset
+    looked at last; ``advance`` (at ``PreCompress``) moves the offset to the transcript's
+    end either way."""
+    seen = call.transcript_offset
     if seen is None and not advance:
         return
     path = payload.get("transcript_path")
@@ -203,12 +231,12 @@ def follow_transcript(call: HookCall, payload: dict[str, Any], advance: bool) ->
         return
     rewritten = seen is not None and _rewritten(str(path), seen, size)
     if rewritten or advance:
-        call.move_mark(seen, size, forget=rewritten)
+        call.move_transcript_offset(seen, size, forget=rewritten)
 
 
 def _rewritten(path: str, start: int, end: int) -> bool:
     """Whether bytes ``start`` to ``end`` of the transcript hold a history rewrite; a
-    transcript shorter than the mark was written anew, which counts as one, and so does
+    transcript shorter than the offset was written anew, which counts as one, and so does
     one grown by more than ``MAX_SCAN``."""
     if end < start or end - start > MAX_SCAN:
         return True
@@ -229,3 +257,14 @@ def _rewritten(path: str, start: int, end: int) -> bool:
             left -= len(chunk)
             tail = chunk[-overlap:]
     return False
+
+
+ANSWERS: dict[str, Answer] = {
+    "SessionStart": on_session_start,
+    "BeforeAgent": on_prompt,
+    "BeforeTool": on_tool,
+    "AfterTool": on_tool,
+    "PreCompress": on_compress,
+    "AfterAgent": on_stop,
+}
+EVENTS = frozenset(ANSWERS)

@@ -29,14 +29,16 @@ from the real client are kept in tests/fixtures/opencode/.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from lessons_cli.harnesses import claude_protocol as protocol
 from lessons_cli.harnesses.spec import HookEvent, Wiring, anchored
-from lessons_core.delivery.deliver import CONTEXT, GATE, HookCall, ToolAction
+from lessons_core.delivery.deliver import CONTEXT, GATE, HookCall
+from lessons_core.delivery.tool_action import ToolAction
 from lessons_core.session import state as sessions
 
 if TYPE_CHECKING:
+    from lessons_cli.harnesses.events import Answer, Output
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
 
@@ -52,7 +54,6 @@ CREATED, COMPACTED, IDLE = "session.created", "session.compacted", "session.idle
 SESSION_EVENTS = (CREATED, COMPACTED, IDLE)
 # What each tool hook can deliver (see the module docstring).
 EVENT_MODES = {BEFORE: frozenset({GATE}), AFTER: frozenset({CONTEXT})}
-EVENTS = frozenset({PROMPT, *SESSION_EVENTS, *EVENT_MODES})
 PLUGIN_DIR = ".opencode/plugin"
 
 
@@ -77,7 +78,7 @@ def wiring(harness: str, plugin_dir: str) -> Wiring:
 WIRING = wiring("opencode", PLUGIN_DIR)
 
 
-def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
+def action_of(layout: Layout, payload: PluginPayload) -> ToolAction:
     """The file of ``edit``/``write`` and of ``read`` (``filePath``), the command of
     ``bash``; what an edit adds is its ``newString``, a write's its ``content`` (for a
     ``forbid`` pattern)."""
@@ -96,38 +97,49 @@ def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
     return ToolAction()
 
 
-def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str, Any] | None:
-    event = payload.get("hook_event_name")
-    key = protocol.session_of(payload)
-    if event in EVENT_MODES:
-        return _tool_call(layout, payload, config, str(event), key)
-    if event == PROMPT:
-        prompt = payload.get("prompt")
-        with HookCall(layout, key, config) as call:
-            said = call.on_prompt(prompt, event) if isinstance(prompt, str) else None
-        return _answer("context", call.with_due(said.text if said else None))
-    if event in (CREATED, COMPACTED):
-        # No event of either can add context: what was shown is forgotten, and the note
-        # and always-on lessons wait for the next hook that can (``with_due``).
-        sessions.reset(layout, key, due=True)
-        if event == CREATED:
-            sessions.prune_stale(layout)
-        return None
-    if event == IDLE:
-        stop = protocol.stop_output(layout, key, config, active=False)
-        return _answer("prompt", stop["reason"] if stop else None)
+class PluginPayload(protocol.HookPayload, total=False):
+    """A payload of the plugin, as OpenCode 1.18.33 and Kilo 7.7.7 recorded it
+    (tests/fixtures/opencode, kilo): Claude Code's keys with the clients' event names,
+    and a shell call's ``exit`` code and ``output`` after it ran."""
+
+    exit: int | None
+    output: object
+
+
+def on_prompt(layout: Layout, payload: PluginPayload, config: Config) -> Output | None:
+    prompt = payload.get("prompt")
+    with HookCall(layout, protocol.session_of(payload), config) as call:
+        said = call.on_prompt(prompt, PROMPT) if isinstance(prompt, str) else None
+    return _answer("context", call.with_due(said.text if said else None))
+
+
+def on_session(layout: Layout, payload: PluginPayload, config: Config) -> Output | None:
+    """A session created or compacted. No event of either can add context: what was
+    shown is forgotten, and the note and always-on lessons wait for the next hook that
+    can (``with_due``)."""
+    sessions.reset(layout, protocol.session_of(payload), due=True)
+    if payload.get("hook_event_name") == CREATED:
+        sessions.prune_stale(layout)
     return None
 
 
-def _tool_call(
-    layout: Layout, payload: dict[str, Any], config: Config, event: str, key: str
-) -> dict[str, Any] | None:
+def on_idle(layout: Layout, payload: PluginPayload, config: Config) -> Output | None:
+    """The session went idle: once, send the request that captures what it taught."""
+    stop = protocol.stop_output(layout, protocol.session_of(payload), config, active=False)
+    return _answer("prompt", stop["reason"] if stop else None)
+
+
+def on_tool(layout: Layout, payload: PluginPayload, config: Config) -> Output | None:
+    """Before a tool call: a refusal; after it: context, with the capture nudge of a
+    command that failed, or the change's success recorded."""
+    event = str(payload.get("hook_event_name"))
+    key = protocol.session_of(payload)
     action = action_of(layout, payload)
     modes = EVENT_MODES[event]
     with HookCall(layout, key, config) as call:  # read once for the whole call
         notice = call.before_action(action, modes, event)
     if event == BEFORE:
-        return _answer("block", notice.text if notice and notice.gate else None)
+        return _answer("block", notice.text if notice and notice.refuses else None)
     texts = [notice.text] if notice is not None else []
     error = failure_of(payload)
     if error is not None:
@@ -140,7 +152,7 @@ def _tool_call(
     return _answer("context", call.with_due("\n".join(texts) or None))
 
 
-def failure_of(payload: dict[str, Any]) -> str | None:
+def failure_of(payload: PluginPayload) -> str | None:
     """The output of a command that exited non-zero (the only failure the after-hook
     sees: a tool that fails throws, and no after-hook follows); None otherwise."""
     code = payload.get("exit")
@@ -150,5 +162,16 @@ def failure_of(payload: dict[str, Any]) -> str | None:
     return f"{output if isinstance(output, str) else ''}\nexit code {code}"
 
 
-def _answer(key: str, text: str | None) -> dict[str, Any] | None:
+def _answer(key: str, text: str | None) -> Output | None:
     return {key: text} if text else None
+
+
+ANSWERS: dict[str, Answer] = {
+    CREATED: on_session,
+    PROMPT: on_prompt,
+    BEFORE: on_tool,
+    AFTER: on_tool,
+    COMPACTED: on_session,
+    IDLE: on_idle,
+}
+EVENTS = frozenset(ANSWERS)

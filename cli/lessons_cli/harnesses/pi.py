@@ -2,7 +2,7 @@
 
 Pi runs no hook commands; it loads the project's extensions from ``.pi/extensions/``.
 ``lessons init --pi`` writes ``lessons.ts`` there (the text is ``pi_extension.ts`` beside
-this module, written by ``lessons_cli.harnesses.glue``); on each event it runs the
+this module, written by ``lessons_cli.harnesses.plugin_files``); on each event it runs the
 launcher, ``sh .lessons/run hook pi``, with JSON like Claude Code's: ``hook_event_name``
 (Pi's own event name), ``session_id``, ``cwd``, and per event ``source`` and ``held`` (the
 reason of ``session_start``, and whether the session holds messages), ``prompt``
@@ -35,9 +35,13 @@ from typing import TYPE_CHECKING, Any
 from lessons_cli.harnesses import claude_protocol as protocol
 from lessons_cli.harnesses.spec import HookEvent, Wiring, anchored
 from lessons_core.delivery import deliver as delivery
-from lessons_core.delivery.deliver import CONTEXT, GATE, HookCall, ToolAction
+from lessons_core.delivery.deliver import CONTEXT, GATE, HookCall
+from lessons_core.delivery.tool_action import ToolAction
 
 if TYPE_CHECKING:
+    from typing import Any
+
+    from lessons_cli.harnesses.events import Answer, Output
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
 
@@ -50,8 +54,6 @@ CHANGE_TOOLS = (*FILE_TOOLS, SHELL_TOOL)
 TOOLS = (*CHANGE_TOOLS, READ_TOOL)
 # What each tool event can deliver (see the module docstring).
 EVENT_MODES = {"tool_call": frozenset({GATE}), "tool_result": frozenset({CONTEXT})}
-COMPACTION = frozenset({"session_before_compact", "session_compact"})
-EVENTS = frozenset({"session_start", "before_agent_start", "agent_end", *COMPACTION, *EVENT_MODES})
 # ``session_start``'s reason -> the source lessons knows: a new session starts fresh; a
 # resumed, forked or reloaded one holds what it was shown, and so does one started with
 # messages in it (``held``: ``pi -c``, whose reason is "startup").
@@ -72,11 +74,10 @@ WIRING = Wiring(
     ),
     # Pi 0.73.1 looks for .pi/extensions/ in the folder it starts in, not above it.
     note="Pi loads .pi/extensions/lessons.ts only in a session started in {root}",
-    glue="pi_extension.ts",
 )
 
 
-def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
+def action_of(layout: Layout, payload: PiPayload) -> ToolAction:
     """``edit`` and ``write`` change ``path``, ``bash`` runs ``command``, ``read`` reads
     ``path`` (Pi drops a leading ``@`` from a path, as a prompt's mention writes it)."""
     given = payload.get("tool_input")
@@ -105,30 +106,49 @@ def _new_text(tool_input: dict[str, Any]) -> str:
     return "\n".join(text for text in found if isinstance(text, str))
 
 
-def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str, Any] | None:
-    event = payload.get("hook_event_name")
-    key = protocol.session_of(payload)
-    if event == "session_start":
-        fresh = payload.get("held") is not True  # ``pi -c`` holds the conversation
-        source = SOURCES.get(str(payload.get("source")), "resume") if fresh else "resume"
-        return _context(delivery.session_start(layout, key, source, config))
-    if event in COMPACTION:
-        delivery.before_compaction(layout, key)
-        return None
-    if event == "agent_end":
-        from lessons_core.feedback.stop_capture import stop_request  # noqa: PLC0415 (heavy: secret patterns)
+class PiPayload(protocol.HookPayload, total=False):
+    """A payload of the extension, as Pi 0.73.1 recorded it (tests/fixtures/pi/): Claude
+    Code's keys with Pi's event names, and ``held`` (``session_start``: the session
+    holds messages) and ``is_error`` (``tool_result``: the call failed, ``error`` says
+    how)."""
 
-        return _context(stop_request(layout, key, config, active=False))
+    held: bool
+    is_error: bool
+
+
+def on_session_start(layout: Layout, payload: PiPayload, config: Config) -> Output | None:
+    fresh = payload.get("held") is not True  # ``pi -c`` holds the conversation
+    source = SOURCES.get(str(payload.get("source")), "resume") if fresh else "resume"
+    return _context(delivery.session_start(layout, protocol.session_of(payload), source, config))
+
+
+def on_compaction(layout: Layout, payload: PiPayload, config: Config) -> Output | None:
+    delivery.before_compaction(layout, protocol.session_of(payload))
+    return None
+
+
+def on_agent_end(layout: Layout, payload: PiPayload, config: Config) -> Output | None:
+    from lessons_core.feedback.stop_capture import stop_request  # noqa: PLC0415 (heavy: secret patterns)
+
+    return _context(stop_request(layout, protocol.session_of(payload), config, active=False))
+
+
+def on_prompt(layout: Layout, payload: PiPayload, config: Config) -> Output | None:
+    with HookCall(layout, protocol.session_of(payload), config) as call:
+        prompt = payload.get("prompt")
+        said = call.on_prompt(prompt, "before_agent_start") if isinstance(prompt, str) else None
+        return _context(call.with_due(said.text if said else None))
+
+
+def on_tool(layout: Layout, payload: PiPayload, config: Config) -> Output | None:
+    """Before a tool call: a refusal; after it: context, with the capture nudge of a
+    change that failed, or its success recorded."""
+    event = str(payload.get("hook_event_name"))
+    key = protocol.session_of(payload)
     with HookCall(layout, key, config) as call:  # read once for the whole call
-        if event == "before_agent_start":
-            prompt = payload.get("prompt")
-            said = call.on_prompt(prompt, event) if isinstance(prompt, str) else None
-            return _context(call.with_due(said.text if said else None))
-        if not (isinstance(event, str) and event in EVENT_MODES):
-            return None
         action = action_of(layout, payload)
         notice = call.before_action(action, EVENT_MODES[event], event)
-    if notice is not None and notice.gate:
+    if notice is not None and notice.refuses:
         return {"block": True, "reason": notice.text}
     if event == "tool_call":
         return None
@@ -144,7 +164,7 @@ def _after(
     key: str,
     call: HookCall,
     action: ToolAction,
-    payload: dict[str, Any],
+    payload: PiPayload,
     config: Config,
 ) -> list[str]:
     """The capture nudge after a change that failed; a success recorded (a failure then
@@ -160,5 +180,17 @@ def _after(
     return [nudge] if nudge else []
 
 
-def _context(text: str | None) -> dict[str, Any] | None:
+def _context(text: str | None) -> Output | None:
     return {"context": text} if text else None
+
+
+ANSWERS: dict[str, Answer] = {
+    "session_start": on_session_start,
+    "before_agent_start": on_prompt,
+    "tool_call": on_tool,
+    "tool_result": on_tool,
+    "session_before_compact": on_compaction,
+    "session_compact": on_compaction,
+    "agent_end": on_agent_end,
+}
+EVENTS = frozenset(ANSWERS)

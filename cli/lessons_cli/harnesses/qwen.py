@@ -17,7 +17,7 @@ from the real client are kept in tests/fixtures/qwen/.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from lessons_cli.harnesses import claude_protocol as protocol
 from lessons_cli.harnesses.spec import HookEvent, Wiring, anchored
@@ -25,7 +25,9 @@ from lessons_core.delivery.deliver import CONTEXT, GATE, HookCall
 from lessons_core.recall.render import bracket_fence
 
 if TYPE_CHECKING:
-    from lessons_core.delivery.deliver import ToolAction
+    from lessons_cli.harnesses.claude_protocol import HookPayload
+    from lessons_cli.harnesses.events import Answer, Output
+    from lessons_core.delivery.tool_action import ToolAction
     from lessons_core.store.config import Config
     from lessons_core.store.layout import Layout
 
@@ -38,9 +40,6 @@ CHANGE_TOOLS = (SHELL_TOOL, *FILE_TOOLS)
 TOOLS = (*CHANGE_TOOLS, *READ_TOOLS)
 # What each tool event can deliver (see the module docstring).
 EVENT_MODES = {"PreToolUse": frozenset({GATE}), "PostToolUse": frozenset({CONTEXT})}
-EVENTS = frozenset(
-    {"SessionStart", "UserPromptSubmit", "PreCompact", "PostToolUseFailure", "Stop", *EVENT_MODES}
-)
 # Qwen Code searches the tool name for its matcher, so the names are anchored; grep_search
 # and glob only read, and name no file; read_file is heard after it ran (its PreToolUse
 # context would be dropped, and a read has nothing to refuse).
@@ -65,39 +64,37 @@ WIRING = Wiring(
 )
 
 
-def action_of(layout: Layout, payload: dict[str, Any]) -> ToolAction:
+def action_of(layout: Layout, payload: HookPayload) -> ToolAction:
     """The file of ``write_file``/``edit`` (``file_path``), the command of the shell tool."""
     return protocol.input_action(layout, payload, FILE_TOOLS, SHELL_TOOL, READ_TOOLS)
 
 
-def handle(layout: Layout, payload: dict[str, Any], config: Config) -> dict[str, Any] | None:
-    event = payload.get("hook_event_name")
-    key = protocol.session_of(payload)
-    if isinstance(event, str) and event in EVENT_MODES:
-        action = action_of(layout, payload)
-        modes = EVENT_MODES[event]
-        with HookCall(layout, key, config) as call:  # read once for the whole call
-            notice = call.before_action(action, modes, event)
-        changing = payload.get("tool_name") in CHANGE_TOOLS
-        if event == "PostToolUse" and changing:  # PostToolUseFailure follows a failure
-            call.after_success(action)
-        if notice is not None and notice.gate:
-            return protocol.pre_tool_output(notice, event)
-        if CONTEXT not in modes:
-            return None
-        text = call.with_due(notice.text if notice else None)
-        return protocol.context_output(event, _fenced(text) if text else None)
-    if event == "UserPromptSubmit":  # before every model request: empty after the first
-        prompt = payload.get("prompt")
-        with HookCall(layout, key, config) as call:
-            said = call.on_prompt(prompt) if isinstance(prompt, str) else None
-        text = call.with_due(said.text if said else None)
-        return protocol.context_output(event, _fenced(text) if text else None)
-    if event == "PostToolUseFailure":
-        return protocol.failure_output(layout, payload, action_of(layout, payload), config)
-    if event in {"SessionStart", "PreCompact", "Stop"}:
-        return protocol.session_event(layout, payload, config)
-    return None
+def on_tool(layout: Layout, payload: HookPayload, config: Config) -> Output | None:
+    """Before a tool call: a refusal; after it: context, the success recorded (a failure
+    comes as ``PostToolUseFailure``)."""
+    event = str(payload.get("hook_event_name"))
+    action = action_of(layout, payload)
+    modes = EVENT_MODES[event]
+    with HookCall(layout, protocol.session_of(payload), config) as call:  # read once
+        notice = call.before_action(action, modes, event)
+    changing = payload.get("tool_name") in CHANGE_TOOLS
+    if event == "PostToolUse" and changing:  # PostToolUseFailure follows a failure
+        call.after_success(action)
+    if notice is not None and notice.refuses:
+        return protocol.pre_tool_output(notice, event)
+    if CONTEXT not in modes:
+        return None
+    text = call.with_due(notice.text if notice else None)
+    return protocol.context_output(event, _fenced(text) if text else None)
+
+
+def on_prompt(layout: Layout, payload: HookPayload, config: Config) -> Output | None:
+    """Before every model request: the prompt's rules, empty after the first."""
+    prompt = payload.get("prompt")
+    with HookCall(layout, protocol.session_of(payload), config) as call:
+        said = call.on_prompt(prompt) if isinstance(prompt, str) else None
+    text = call.with_due(said.text if said else None)
+    return protocol.context_output("UserPromptSubmit", _fenced(text) if text else None)
 
 
 def _fenced(text: str) -> str:
@@ -106,3 +103,15 @@ def _fenced(text: str) -> str:
     shown (docs/performance.md)."""
 
     return bracket_fence(text)
+
+
+ANSWERS: dict[str, Answer] = {
+    "SessionStart": protocol.on_session_start,
+    "UserPromptSubmit": on_prompt,
+    "PreToolUse": on_tool,
+    "PostToolUse": on_tool,
+    "PostToolUseFailure": protocol.on_failure(action_of),
+    "PreCompact": protocol.on_pre_compact,
+    "Stop": protocol.on_stop,
+}
+EVENTS = frozenset(ANSWERS)

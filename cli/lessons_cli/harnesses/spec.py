@@ -30,9 +30,8 @@ class Wiring(NamedTuple):
     ``mcp_settings``: the project file where the harness reads MCP servers, if lessons
     registers ``lessons mcp`` there (``lessons init --mcp``; docs/mcp.md), and
     ``mcp_project_dir_var`` the variable it sets to the project folder for its servers.
-    ``glue``: the harness runs a code file of ours at ``settings`` instead of reading hook
-    entries there (Pi's extension): the file beside the harness modules that ``init``
-    writes there as it is (``lessons_cli.harnesses.glue``).
+    A harness that runs a file of ours at ``settings`` instead of reading hook entries
+    there (Pi, Cline, OpenCode, Kilo) has its file in ``plugin_files.PLUGIN_FILES``.
     """
 
     harness: str
@@ -46,7 +45,6 @@ class Wiring(NamedTuple):
     note: str | None = None
     mcp_settings: str | None = None
     mcp_project_dir_var: str | None = None
-    glue: str | None = None
 
     def covers(self, event: str, tool: str | None = None) -> bool:
         """Whether the harness runs our hook on ``event`` (for ``tool``) with these entries.

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from lessons_cli.checks import FAIL, OK, Check
+from lessons_cli.checks import FAIL, OK, WARN, Check
 from lessons_cli.harnesses import wiring
 from lessons_cli.harnesses.codex import WIRING as CODEX_WIRING
 from lessons_cli.harnesses.codex_trust import EVENT_LABELS, hook_hashes
@@ -288,6 +288,21 @@ def pi(root: Path, env: Mapping[str, str]) -> list[Check]:
     return [Check("pi", FAIL, detail, "remove that entry (or enable it again in `pi config`)")]
 
 
+def _project_plugins_off(harness: str, prefix: str) -> Switches:
+    """OpenCode and Kilo load no project plugin, lessons' neither, with ``PREFIX_PURE`` or
+    ``PREFIX_DISABLE_PROJECT_CONFIG`` set to anything but empty, ``0`` or ``false``."""
+
+    def switches(_root: Path, env: Mapping[str, str]) -> list[Check]:
+        found = []
+        for name in (f"{prefix}_PURE", f"{prefix}_DISABLE_PROJECT_CONFIG"):
+            if env.get(name, "") not in ("", "0", "false"):
+                detail = f"{name} is set here: the client loads no project plugin, lessons' neither"
+                found.append(Check(harness, WARN, detail, f"unset {name}"))
+        return found
+
+    return switches
+
+
 def _glob_matches(names: tuple[str, ...], patterns: list[str]) -> bool:
     return any(fnmatch.fnmatchcase(name, pattern) for name in names for pattern in patterns)
 
@@ -303,4 +318,6 @@ SWITCHES: dict[str, Switches] = {
     "gemini": gemini,
     "copilot": copilot,
     "pi": pi,
+    "opencode": _project_plugins_off("opencode", "OPENCODE"),
+    "kilo": _project_plugins_off("kilo", "KILO"),
 }

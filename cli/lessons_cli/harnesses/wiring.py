@@ -16,7 +16,7 @@ from typing import Any
 
 import orjson
 
-from lessons_cli.harnesses import glue
+from lessons_cli.harnesses import plugin_files
 from lessons_cli.harnesses.spec import HookEvent, Wiring
 from lessons_core.errors import LessonsError
 from lessons_core.fsutil import atomic_write, write_target
@@ -38,8 +38,9 @@ def install(root: Path, wiring: Wiring, command: str) -> bool:
     An entry of ours already there is replaced where it stands, so re-running changes
     nothing and never reorders what other tools put around it.
     """
-    if wiring.glue:  # a code file of ours, not entries (Pi's extension)
-        return glue.install(root, wiring)
+    plugin = plugin_files.PLUGIN_FILES.get(wiring.harness)
+    if plugin is not None:  # a file of ours, not entries (Pi, Cline, OpenCode, Kilo)
+        return plugin_files.install(root, plugin, command)
     path = write_target(root / wiring.settings, root)
     settings = read_settings(path)
     before = orjson.dumps(settings)
@@ -59,8 +60,9 @@ def install(root: Path, wiring: Wiring, command: str) -> bool:
 
 def uninstall(root: Path, wiring: Wiring) -> bool:
     """Remove our entries from ``wiring.settings``; True if the file changed."""
-    if wiring.glue:
-        return glue.uninstall(root, wiring)
+    plugin = plugin_files.PLUGIN_FILES.get(wiring.harness)
+    if plugin is not None:
+        return plugin_files.uninstall(root, plugin)
     path = write_target(root / wiring.settings, root)
     if not path.exists():
         return False
@@ -80,8 +82,9 @@ def uninstall(root: Path, wiring: Wiring) -> bool:
 
 def installed(root: Path, wiring: Wiring) -> bool:
     """True when the settings file holds at least one of our entries."""
-    if wiring.glue:
-        return glue.installed(root, wiring)
+    plugin = plugin_files.PLUGIN_FILES.get(wiring.harness)
+    if plugin is not None:
+        return plugin_files.installed(root, plugin)
     path = root / wiring.settings
     if not path.exists():
         return False
