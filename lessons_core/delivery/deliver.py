@@ -236,6 +236,7 @@ def before_action(
                 gate=mark if gating else "",
                 forget=refused,
                 header=block_frame(layout, config, session.state),
+                pointer=_pointer(layout, action, config, session.state) if found.held else "",
             )
         elif refused:
             session.claim([], forget=refused)
@@ -262,6 +263,14 @@ def _binding(
     from lessons_core.delivery.binding import refusal
 
     return refusal(layout, found.binding, action.added, action.command is not None)
+
+
+def _pointer(layout: Layout, action: ToolAction, config: Config, state: SessionState) -> str:
+    """``pointer.query_for``, imported only by a call that holds broad rules back; as
+    ``show ID`` is, named without the launcher once the session note named it."""
+    from lessons_core.delivery.pointer import query_for
+
+    return query_for(layout, action, short=config.session_note and state.noted)
 
 
 def _unrefused(notice: Notice, session: Session, modes: frozenset[str]) -> Notice | None:
@@ -418,12 +427,14 @@ def claim_and_render(
     gate: str = "",
     forget: str = "",
     header: str | None = None,
+    pointer: str = "",
 ) -> Notice | None:
     """Mark ``hits`` (of ``found``) shown in ``session`` at the cost of their block, and
     return the block of those no parallel hook showed first (None if none). ``gate``
     marks the call they refuse (the digest of its key), if they do; ``forget`` the
     refused call made again, whose refusal is forgotten in the same write. ``header``:
-    the block's (``render_block``; None: its default).
+    the block's (``render_block``; None: its default); ``pointer``: the command its count
+    of rules left out names (``delivery.pointer``).
 
     Those a broad trigger brought are counted as such. One claim under the lock.
     """
@@ -447,7 +458,7 @@ def claim_and_render(
         # twice. Not worth a sentence of the session note, which every session pays for:
         # nothing is hidden, the rules come a call later with their count.
         chosen = chosen._replace(more=0)
-    block = render_block(chosen, HEADER if header is None else header)
+    block = render_block(chosen, HEADER if header is None else header, pointer)
     return Notice(block, shown=tuple(hit.lesson_id for hit in chosen.hits))
 
 
