@@ -2,7 +2,8 @@
 kind of call, and what the session starts carried.
 
 ``python -m bench.breakdown`` runs the twenty days on the corpus's lessons
-(``bench.days``) and prints the table ``docs/performance.md`` quotes. Each rule line is
+(``bench.days``) and prints what ``docs/recall.md`` ("Where the twenty days' tokens go")
+quotes. Each rule line is
 put down to its lesson by its text (a cut rule's ends in its id), and each call to its
 kind: an edit, a read, a command by its first two words.
 """
@@ -18,7 +19,7 @@ from typing import Any
 
 from bench.days import day_events
 from bench.graphs import CORPUS, Graph, corpus_graph
-from bench.replay import RULE_LINE, SHELL_TOOL, run_sessions
+from bench.replay import RULE_LINE, SHELL_TOOL, Replay, run_sessions
 from lessons_core.index.cache import load_index
 from lessons_core.recall.render import (
     LOOSE_SHOWN_CHARS,
@@ -50,16 +51,20 @@ def call_kind(payload: dict[str, Any]) -> str:
 
 
 def lesson_of(rules: dict[str, str], line: str) -> str:
-    """The lesson a rule line shows: its id, when cut, else the rule its text starts
-    with (the longest, should one rule begin another)."""
+    """The lesson a rule line shows: the one whose id starts with the id a cut line ends
+    in, else the one whose rule its text starts with (the longest, should one rule begin
+    another)."""
     text = line[2:]
     if text.endswith("]") and "… " in text:
-        return text.rsplit("[", 1)[1][:-1]
+        short = text.rsplit("[", 1)[1][:-1]
+        return min((i for i in rules.values() if i.startswith(short)), default=short)
     found = [rule for rule in rules if text.startswith(rule)]
     return rules[max(found, key=len)] if found else "?"
 
 
-def breakdown(graph: Graph, events: list[dict[str, Any]]) -> Breakdown:
+def breakdown(graph: Graph, events: list[dict[str, Any]]) -> tuple[Breakdown, Replay]:
+    """The tokens of ``events`` through the hook, put down to rules and calls, and the
+    replay's own count of them."""
     index, _broken = load_index(Layout(graph.root))
     rules: dict[str, str] = {}
     for lesson_id, rule in zip(index.ids, index.rules, strict=True):
@@ -87,8 +92,7 @@ def breakdown(graph: Graph, events: list[dict[str, Any]]) -> Breakdown:
             found.by_kind[match.group(1).split()[0] if match else "exact"] += tokens
         found.frames += estimate_tokens(text) - ruled if text else 0
 
-    run_sessions(graph, events, record)
-    return found
+    return found, run_sessions(graph, events, record)
 
 
 def report(found: Breakdown, top: int = 15) -> list[str]:
@@ -114,7 +118,8 @@ def main() -> None:
     lessons = Path(sys.executable).parent / "lessons"
     with tempfile.TemporaryDirectory(prefix="lessons-bench-") as tmp:
         corpus = corpus_graph(Path(tmp) / "corpus", CORPUS, lessons)
-        print("\n".join(report(breakdown(corpus, day_events(corpus.paths)))))
+        found, _replayed = breakdown(corpus, day_events(corpus.paths))
+        print("\n".join(report(found)))
 
 
 if __name__ == "__main__":
