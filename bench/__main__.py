@@ -44,6 +44,7 @@ from bench.history import HISTORY_NAME, history_graph, load_snapshot, replay_his
 from bench.hook_runs import DELIVERING, SHOWN_SESSION, Row, baseline, check_output, rows
 from bench.installs import REPO, Install, editable, regular
 from bench.mcp_tools import mcp_cost, mcp_summary
+from bench.public_history import PUBLIC_NAME, load_public, public_graph, replay_public
 from bench.replay import replay
 from bench.report import (
     CORPUS_DAYS_NAME,
@@ -81,6 +82,12 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
         type=int,
         metavar="N",
         help="replay only the first N sessions of the history (default all)",
+    )
+    parser.add_argument(
+        "--public-days",
+        type=int,
+        metavar="N",
+        help="replay only the first N days of pydantic-ai's history (default all)",
     )
     parser.add_argument(
         "--harvest-mb", type=float, default=50.0, help="generated transcript size (default 50)"
@@ -126,6 +133,8 @@ def main(argv: list[str] | None = None) -> None:
         snapshot = load_snapshot()
         history_root = history_graph(folder / "history", Path(dev.lessons), snapshot)
         history = replay_history(history_root, snapshot, args.history_sessions)
+        public_root = public_graph(folder / "public", Path(dev.lessons))
+        public = replay_public(public_root, load_public(), args.public_days)
         served = mcp_cost(dev, graphs[0], max(3, runs // 5))
         harvested = harvest_run(folder / "harvest", args.harvest_mb)
         conflicts = conflicts_summary(graphs[0].root, max(1, runs // 7), args.conflict_lessons)
@@ -135,6 +144,7 @@ def main(argv: list[str] | None = None) -> None:
     print(replay_summary(days, DAYS_NAME))
     print(replay_summary(corpus_days, CORPUS_DAYS_NAME))
     print(replay_summary(history, HISTORY_NAME))
+    print(replay_summary(public, PUBLIC_NAME))
     print(mcp_summary(served))
     print(drifted.summary())
     print(harvested.summary())

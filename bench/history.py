@@ -28,6 +28,8 @@ import random
 import shlex
 import shutil
 import subprocess
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +56,8 @@ PYTEST = ".venv/bin/pytest -q"
 RUFF = ".venv/bin/ruff check lessons_core lessons_cli bench tests"
 MYPY = ".venv/bin/mypy"
 TEST_DIR = "tests/"
+# What a commit runs before it is made: (seeded random, paths it touched, the tree) -> commands.
+Checks = Callable[[random.Random, list[str], set[str]], list[str]]
 
 
 def load_snapshot(path: Path = SNAPSHOT) -> dict[str, Any]:
@@ -86,16 +90,26 @@ def replay_history(graph: Graph, data: dict[str, Any], sessions: int | None = No
     initial = Layout(graph.root).config_path.read_text(encoding="utf-8")  # lessons init's
     for number, session in enumerate(data["sessions"][:sessions]):
         set_store(graph.root, data, session, initial)
-        before = set(tree)
-        events = session_events(number, session, tree)  # moves ``tree`` past the session
-        for path in sorted(tree - before):
-            target = graph.root / path
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.touch()
-        parts.append(run_sessions(graph, events))
-        for path in before - tree:
-            (graph.root / path).unlink()
+        parts.append(replay_session(graph, tree, partial(session_events, number, session)))
     return combined(parts)
+
+
+def replay_session(
+    graph: Graph, tree: set[str], events_of: Callable[[set[str]], list[dict[str, Any]]]
+) -> Replay:
+    """One session through the hook: ``events_of(tree)`` gives its events and moves
+    ``tree`` (the files before it) past it (``session_events``). The files it adds are on
+    disk, as empty files, while it runs; those it deletes are gone after it."""
+    before = set(tree)
+    events = events_of(tree)
+    for path in sorted(tree - before):
+        target = graph.root / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.touch()
+    replayed = run_sessions(graph, events)
+    for path in before - tree:
+        (graph.root / path).unlink(missing_ok=True)
+    return replayed
 
 
 def set_store(root: Path, data: dict[str, Any], session: dict[str, Any], initial: str) -> None:
@@ -112,9 +126,16 @@ def set_store(root: Path, data: dict[str, Any], session: dict[str, Any], initial
     load_index(layout)
 
 
-def session_events(number: int, session: dict[str, Any], tree: set[str]) -> list[dict[str, Any]]:
+def session_events(
+    number: int,
+    session: dict[str, Any],
+    tree: set[str],
+    run_checks: Checks | None = None,
+    name: str = "history",
+) -> list[dict[str, Any]]:
     """The hook events of one session; ``tree`` (the files before it) is left holding the
-    files after it."""
+    files after it. ``run_checks`` says what a commit runs before it is made (``checks``
+    by default), ``name`` starts the session's id."""
     rng = random.Random(number)
     commits = session["commits"]
     out: list[dict[str, Any]] = [
@@ -123,18 +144,18 @@ def session_events(number: int, session: dict[str, Any], tree: set[str]) -> list
     ]
     since_start = 0
     for commit in commits:
-        for step in commit_steps(rng, commit, tree):
+        for step in commit_steps(rng, commit, tree, run_checks or checks):
             if since_start >= COMPACT_AT:
                 out.append({"hook_event_name": "PreCompact", "trigger": "auto"})
                 out.append({"hook_event_name": "SessionStart", "source": "compact"})
                 since_start = 0
             out += step
             since_start += len(step)
-    return [{**event, "session_id": f"history-{number}"} for event in out]
+    return [{**event, "session_id": f"{name}-{number}"} for event in out]
 
 
 def commit_steps(
-    rng: random.Random, commit: dict[str, Any], tree: set[str]
+    rng: random.Random, commit: dict[str, Any], tree: set[str], run_checks: Checks
 ) -> list[list[dict[str, Any]]]:
     """One commit as the agent makes it, in steps (an edit with its reads, a command),
     changing ``tree`` as the commit did."""
@@ -157,7 +178,7 @@ def commit_steps(
             steps.append(edit_with_reads(rng, path, nearby, tool, new=added))
         tree.add(path)
         touched.append(path)
-    steps += [[_tool(SHELL_TOOL, command=command)] for command in checks(rng, touched, tree)]
+    steps += [[_tool(SHELL_TOOL, command=command)] for command in run_checks(rng, touched, tree)]
     if touched:
         add = "git add " + " ".join(shlex.quote(p) for p in touched)
         steps.append([_tool(SHELL_TOOL, command=add)])
@@ -176,9 +197,17 @@ def checks(rng: random.Random, touched: list[str], tree: set[str]) -> list[str]:
     if not tests:
         named = (f"{TEST_DIR}test_{p.rsplit('/', 1)[-1]}" for p in python)
         tests = sorted({t for t in named if t in tree})
-    commands = [f"{PYTEST} {' '.join(tests)}"] if tests else []
+    return check_commands(rng, f"{PYTEST} {' '.join(tests)}" if tests else "", bool(python))
+
+
+def check_commands(
+    rng: random.Random, test: str, python: bool, lint: str = RUFF, typecheck: str = MYPY
+) -> list[str]:
+    """The ``test`` command (if any), then ``lint`` on about a third and ``typecheck`` on
+    a fifth of the commits that change Python, seeded."""
+    commands = [test] if test else []
     if python and rng.random() < 0.3:
-        commands.append(RUFF)
+        commands.append(lint)
     if python and rng.random() < 0.2:
-        commands.append(MYPY)
+        commands.append(typecheck)
     return commands

@@ -24,6 +24,7 @@ import json
 import random
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -191,10 +192,15 @@ def replay(graph: Graph, calls: int = CALLS) -> Replay:
     return run_sessions(graph, events(graph.paths, calls))
 
 
-def run_sessions(graph: Graph, session_events: list[dict[str, Any]]) -> Replay:
+def run_sessions(
+    graph: Graph,
+    session_events: list[dict[str, Any]],
+    record: Callable[[dict[str, Any], str], None] | None = None,
+) -> Replay:
     """Run ``session_events`` against ``graph`` through the hook and count what it
     delivered. An event's ``session_id``, if it has one, names its session (default
-    "replay")."""
+    "replay"). ``record``, if given, gets each payload with the text the model received
+    for it (``bench.breakdown`` adds them up by rule and by call)."""
     root = str(graph.root)
     note = session_note(Layout(graph.root))
     delivered: Counter[str] = Counter()
@@ -215,6 +221,8 @@ def run_sessions(graph: Graph, session_events: list[dict[str, Any]]) -> Replay:
         attempts = 0
         while True:
             text, refused = _answer(run_hook, payload)
+            if record is not None:
+                record(payload, text)
             if tool:
                 attempts += 1
                 kinds[str(tool)] += 1

@@ -20,7 +20,7 @@ def test_quick_benchmark_prints_every_row() -> None:
     deliver and silent rows stay silent, and prints the table with every row."""
     small = ["--sizes", "300,600", "--validate-lessons", "60", "--replay-calls", "200"]
     small += ["--harvest-mb", "2", "--drift-commits", "1200", "--conflict-lessons", "400"]
-    small += ["--history-sessions", "12"]
+    small += ["--history-sessions", "12", "--public-days", "3"]
     done = subprocess.run(
         [sys.executable, "-m", "bench", "--quick", *small],
         cwd=ROOT,
@@ -60,6 +60,8 @@ def test_quick_benchmark_prints_every_row() -> None:
     history = next(line for line in lines if line.startswith("token replay (this repository's"))
     assert " refusals a session (12); " in history
     assert " tokens per edit or command (goal <= 25), " in history
+    public = next(line for line in lines if line.startswith("token replay (pydantic/"))
+    assert " refusals a session (3); " in public
     always = next(line for line in lines if line.startswith("token replay (corpus, "))
     assert "10 oldest lessons always-on" in always
     assert " always-on 0," not in always  # the marked lessons reached both starts

@@ -14,6 +14,7 @@ import pytest
 from bench.days import days_graph, replay_days
 from bench.graphs import CORPUS, corpus_graph
 from bench.history import HISTORY_NAME, history_graph, load_snapshot, replay_history
+from bench.public_history import PUBLIC_NAME, load_public, public_graph, replay_public
 from bench.replay import replay
 from bench.report import CORPUS_DAYS_NAME, DAYS_NAME, replay_summary
 
@@ -26,7 +27,7 @@ PER_DELIVERY = re.compile(r"(\d+) (?:tokens )?(?:per|a) delivering call")
 @pytest.mark.slow
 def test_the_quoted_token_figures_are_the_replays() -> None:
     """The recorded run's replay lines (the corpus, the twenty days with twelve lessons
-    and with the corpus's, this repository's history) are what the replays print now,
+    and with the corpus's, this repository's history, pydantic-ai's) are what the replays print now,
     and every figure of tokens per edit or command and per delivering call in the docs is
     one of theirs. The session note names the repo's path, so the graphs live where
     ``python -m bench`` puts them: a temp folder of the same name's length."""
@@ -38,12 +39,14 @@ def test_the_quoted_token_figures_are_the_replays() -> None:
         corpus_days = replay_days(corpus_root)
         snapshot = load_snapshot()
         history = replay_history(history_graph(Path(tmp) / "history", lessons, snapshot), snapshot)
-    replays = (corpus, days, corpus_days, history)
+        public = replay_public(public_graph(Path(tmp) / "public", lessons), load_public())
+    replays = (corpus, days, corpus_days, history, public)
     lines = [
         replay_summary(corpus),
         replay_summary(days, DAYS_NAME),
         replay_summary(corpus_days, CORPUS_DAYS_NAME),
         replay_summary(history, HISTORY_NAME),
+        replay_summary(public, PUBLIC_NAME),
     ]
     recorded = (ROOT / "docs" / "performance.md").read_text()
     for line in lines:

@@ -315,7 +315,10 @@ def _claim(
     nothing where the call is not refused and the event cannot add context."""
     if hits and (refusal or CONTEXT in call.modes):
         header = block_frame(call.layout, call.config, session.state)
-        return claim_and_render(session, found, hits, refusal, refused_before, header)
+        pointer = (
+            _pointer(call.layout, call.action, call.config, session.state) if found.held else ""
+        )
+        return claim_and_render(session, found, hits, refusal, refused_before, header, pointer)
     if refused_before:
         session.claim([], forget_refusal=refused_before)
     return None
@@ -350,6 +353,14 @@ def _binding(
     from lessons_core.delivery.binding import refusal  # noqa: PLC0415 (heavy: secret patterns)
 
     return refusal(layout, found.binding, action.added, action.command is not None)
+
+
+def _pointer(layout: Layout, action: ToolAction, config: Config, state: SessionState) -> str:
+    """``pointer.query_for``, imported only by a call that holds broad rules back; as
+    ``show ID`` is, named without the launcher once the session note named it."""
+    from lessons_core.delivery.pointer import query_for  # noqa: PLC0415 (calls that hold rules back only)
+
+    return query_for(layout, action, short=config.session_note and state.noted)
 
 
 def _unrefused(notice: Notice, session: Session, modes: frozenset[str]) -> Notice | None:
@@ -501,12 +512,14 @@ def claim_and_render(
     refusal: str = "",
     forget_refusal: str = "",
     header: str | None = None,
+    pointer: str = "",
 ) -> Notice | None:
     """Mark ``hits`` (of ``found``) shown in ``session`` at the cost of their block, and
     return the block of those no parallel hook showed first (None if none).
     ``refusal``: the call they refuse (``ToolAction.refusal_key``), if they do;
     ``forget_refusal``: that of a refused call made again, forgotten in the same write. ``header``:
-    the block's (``render_block``; None: its default).
+    the block's (``render_block``; None: its default); ``pointer``: the command its count
+    of rules left out names (``delivery.pointer``).
 
     Those a broad trigger brought are counted as such. One claim under the lock.
     """
@@ -529,7 +542,7 @@ def claim_and_render(
         # twice. Not worth a sentence of the session note, which every session pays for:
         # nothing is hidden, the rules come a call later with their count.
         chosen = chosen._replace(more=0)
-    block = render_block(chosen, HEADER if header is None else header)
+    block = render_block(chosen, HEADER if header is None else header, pointer)
     return Notice(block, shown=tuple(hit.lesson_id for hit in chosen.hits))
 
 

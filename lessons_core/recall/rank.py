@@ -141,6 +141,7 @@ def recall(
         lines=selection.lines,
         binding=bound,
         follows=any(c.hit.pinned for c in selection.cut),
+        held=len(selection.held),
     )
 
 

@@ -276,9 +276,11 @@ def inert_line(line: str) -> str:
     return inert_tags(line)
 
 
-def notice(more: int) -> str:
-    """The line saying how many more rules match than the block shows."""
-    return "1 more rule matches." if more == 1 else f"{more} more rules match."
+def notice(more: int, pointer: str = "") -> str:
+    """The line saying how many more rules match than the block shows, and the command
+    that lists them all (``pointer``, ``delivery.pointer``) if given."""
+    count = "1 more rule matches" if more == 1 else f"{more} more rules match"
+    return f"{count}: {pointer}" if pointer else f"{count}."
 
 
 def fitting(
@@ -299,16 +301,17 @@ def fitting(
     return tuple(lines)
 
 
-def render_block(recall: Recall, header: str = HEADER) -> str:
+def render_block(recall: Recall, header: str = HEADER, pointer: str = "") -> str:
     """What an agent is shown; "" when nothing matched. The lines recall costed are used
     as they are (``Recall.lines``); a recall without them has its hits rendered here.
-    ``header`` "" leaves it out: a hook whose session note said it already."""
+    ``header`` "" leaves it out: a hook whose session note said it already. ``pointer``:
+    the command the count of rules left out names (``notice``)."""
     if not recall.hits:
         return ""
     shown = recall.lines if len(recall.lines) == len(recall.hits) else map(hit_line, recall.hits)
     lines = [*shown]
     if recall.more > 0:
-        lines.append(notice(recall.more))
+        lines.append(notice(recall.more, pointer))
     return fence(lines, header)
 
 

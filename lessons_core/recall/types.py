@@ -99,6 +99,10 @@ class Recall(NamedTuple):
     # no budget holds it back, so the next such call (a refused call's retry) shows it,
     # with its own count of what is left.
     follows: bool = False
+    # Of ``more``, the matches held back because their trigger is broad (``Hit.broad``):
+    # what the block's count points to with the command that lists them
+    # (``lessons_core.delivery.pointer``).
+    held: int = 0
 
     def only(self, ids: set[str] | frozenset[str]) -> Recall:
         """This recall with only the hits (and their lines) whose ids are in ``ids``."""

@@ -10,6 +10,7 @@ from lessons_cli.output import echo_json
 from lessons_core.delivery.deliver import allowance, session_key
 from lessons_core.delivery.session_recall import recall_once
 from lessons_core.index.cache import load_index
+from lessons_core.recall.every import every_match
 from lessons_core.recall.explain import explain as explain_request
 from lessons_core.recall.explain_text import render_text
 from lessons_core.recall.prompt_files import named_files
@@ -48,6 +49,14 @@ from lessons_core.store.layout import layout_for_files
     is_flag=True,
     help="List every lesson, whether and why it matched, and its rank key.",
 )
+@click.option(
+    "--all",
+    "every",
+    is_flag=True,
+    help="Every rule that matches, broad ones too, past the caps and the token budget "
+    "and whatever a --session was shown (what a hook block's 'N more rules match' line "
+    "runs).",
+)
 def query_command(
     files: tuple[str, ...],
     command: str | None,
@@ -56,6 +65,7 @@ def query_command(
     limit: int | None,
     as_json: bool,
     explain: bool,
+    every: bool,
 ) -> None:
     """Print the rules that apply to a file, a command and/or a prompt.
 
@@ -69,6 +79,7 @@ def query_command(
       lessons query --cmd 'cd web && pnpm test:e2e' --session "$SESSION_ID"
       lessons query --prompt 'add a migration for the orders table' --json
       lessons query --file ./src/db/models.py --explain
+      lessons query --cmd 'pnpm test' --all
     """
     if not (files or command or prompt):
         raise click.UsageError("give at least one of --file, --cmd or --prompt")
@@ -97,7 +108,9 @@ def query_command(
     index, broken = load_index(layout)
     for err in broken:
         click.echo(f"warning: skipped {err}", err=True)
-    if session:
+    if every:
+        found = every_match(layout, request, config, index)
+    elif session:
         found = recall_once(
             layout, request, session_key(session), config=config, limit=limit, index=index
         )
