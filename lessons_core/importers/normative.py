@@ -26,7 +26,7 @@ from lessons_core.importers.markdown_text import outside_code
 # Verbs an instruction starts with (the imperative mood), lower case.
 IMPERATIVES = frozenset(
     """add adopt align annotate anchor append apply ask assert attach avoid be bump call
-    cap catch change check choose cite clean clear close collapse combine commit compare
+    cap catch change check choose lint format cite clean clear close collapse combine commit compare
     compute configure confirm consider consolidate convert copy cover create cross-reference
     declare default defer define delete deprecate derive describe design document don't
     double-check drop duplicate edit emit enable enforce ensure escape exclude expand
@@ -53,9 +53,10 @@ _OPENERS = frozenset(
 )
 # Words that make a sentence a rule wherever they stand. "never", "always", "instead of"
 # and "don't" are not among them: descriptions use them too ("the check never runs",
-# "PRs that don't touch it"); they make a rule where the sentence starts with them.
+# "PRs that don't touch it"); they make a rule where the sentence starts with them. "To
+# avoid" is a purpose ("the script sets `CI=1` to avoid watch mode"), no instruction.
 _NORMATIVE_WORDS = re.compile(
-    r"\b(?:must|should|shouldn't|avoid|prefer|needs? (?:to|a|an)|have to|has to|"
+    r"\b(?:must|should|shouldn't|(?<!\bto )avoid|prefer|needs? (?:to|a|an)|have to|has to|"
     r"is required|are required|not allowed|forbidden|mandatory|disallowed|"
     r"not permitted|prohibited|belongs? (?:in|on|behind|under))\b",
     re.I,
@@ -72,7 +73,7 @@ _CONTEXT_BOUND = frozenset(
 )
 _SETUP_VERBS = frozenset({"install", "clone", "activate", "cd", "download", "bootstrap"})
 _SETUP_HEADING = re.compile(
-    r"set(?:ting)?[ -]?up|install|getting started|prerequisites|requirements|"
+    r"set(?:ting)?[ -]?up|install|getting started|prerequisites|requirements\s*$|"
     r"development environment|quick ?start|building|local development",
     re.I,
 )
@@ -83,6 +84,8 @@ _RECIPE = re.compile(r"^to [a-z]+\b[^,]*,")
 _FALLBACK = re.compile(
     r"^if\b[^,]*\b(?:is not|isn't|are not|aren't)\s+(?:available|installed|present)\b", re.I
 )
+# An entry of a list of commands: what it does, a colon, and only the command.
+_COMMAND_ENTRY = re.compile(r"^[^:`]+:\s*`[^`]+`\.?$")
 # A heading naming a procedure: "Adding New Packages", "How to release", "Steps".
 _PROCEDURE_HEADING = re.compile(r"^(?:[a-z]+ing\b|how to\b|steps?\b)", re.I)
 _PROHIBITING_HEADING = re.compile(
@@ -201,6 +204,8 @@ def is_recipe(text: str, heading: str = "", ordered: bool = False) -> bool:
     that forbids something is a rule wherever it stands."""
     if _FALLBACK.match(text.strip()):
         return True  # its "not" is the missing tool, forbidding nothing
+    if _COMMAND_ENTRY.match(text.strip()):
+        return True  # "Run all parser coverage: `cargo coverage parser`": a reference entry
     if prohibits(text):
         return False
     plain = " ".join(outside_code(text).lower().split())
