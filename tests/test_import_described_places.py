@@ -130,11 +130,15 @@ def test_bullets_nested_under_a_bullet_ending_in_a_colon_are_rules(
         ("The test script already sets `CI=1` to avoid watch mode.", Left.DESCRIPTION),
         ("Run all parser coverage: `cargo coverage parser`", Left.SETUP),
         ("Run integration tests: `cargo test -p oxc_semantic --test integration`.", Left.SETUP),
+        ("Snapshot testing with `insta`", Left.DESCRIPTION),
+        ("`vitest.config.ts`: Test runner configuration.", Left.DESCRIPTION),
+        ("Test files: `js.rs`, `ts.rs`, `sourcemap.rs`", Left.DESCRIPTION),
     ],
 )
-def test_purposes_and_command_entries_are_no_rules(text: str, why: Left) -> None:
+def test_purposes_entries_and_names_are_no_rules(text: str, why: Left) -> None:
     """ "to avoid" says why a thing is so; "What it does: `command`" is an entry of a list
-    of commands."""
+    of commands; a verb-looking noun before a gerund, a file list's entry and a label of
+    two words name things."""
     assert left_reason(text) is why
 
 
@@ -143,3 +147,34 @@ def test_a_requirements_heading_of_rules_is_no_set_up(tmp_path: Path) -> None:
     rule = "When you submit a PR, include the PR template."
     assert left_reason(rule, "Requirements") is Left.SETUP
     assert left_reason(rule, "Requirements of all contributions") is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Keep views thin: business logic goes in `src/services/`.",
+        "Mock Functions: Create with `vi.fn()`.",
+        "`uv.lock`: never edit by hand.",
+        "Avoid using `os.path` in new code.",
+    ],
+)
+def test_labels_and_entries_that_instruct_stay_rules(text: str) -> None:
+    """A label that is a clause of its own, a rule after a label or a file's name, and a
+    verb that takes a gerund are rules."""
+    assert left_reason(text) is None
+
+
+def test_a_rule_naming_a_path_that_is_not_there_gets_no_guessed_place(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "unit tests in `packages/<pkg>/test`" names its place as a path: no test glob is
+    guessed for it; `async/await` is no path."""
+    lessons = imported(
+        tmp_path,
+        monkeypatch,
+        "## Testing\n\n"
+        "- Keep unit tests in `lib/<pkg>/test` small.\n"
+        "- Use `async/await` in tests.\n",
+    )
+    assert "Keep unit tests in `lib/<pkg>/test` small." not in lessons
+    assert lessons["Use `async/await` in tests."].triggers == Triggers(files=("tests/**/*.py",))

@@ -27,6 +27,9 @@ from lessons_core.importers.normative import after_label, main_clause
 from lessons_core.matching.thresholds import BROAD_GLOB_SHARE
 from lessons_core.matching.trigger_checks import glob_problem
 
+_SPAN = re.compile(r"`([^`\n]+)`")
+# A path, not "async/await": a folder ("x/"), two slashes, or a file name after one.
+_PATH_LIKE = re.compile(r"^[^\s/]+/(?:$|[^\s/]*/|[^\s/]*\.\w+$)")
 # "`generated` subdirectories", "any `fixtures` directories", "`__fixtures__` subfolders".
 _NAMED_FOLDER = re.compile(r"`([\w.-]+)/?`\s+(?:sub)?(?:director(?:y|ies)|folders?)\b", re.I)
 _SNAPSHOTS = re.compile(r"\bsnapshot(?:s|\s+files?|\s+bod(?:y|ies))?\b", re.I)
@@ -82,6 +85,13 @@ def described_files(mentions: Mentions, rule: str, heading: str, folder: str) ->
     globs = [f"{base}**/{name}/**" for name in _NAMED_FOLDER.findall(rule)]
     if mentions.triggers(rule, folder).commands:
         return ()  # a rule naming a command is about running it: its words are no place
+    unresolved = [
+        span
+        for span in _SPAN.findall(rule)
+        if _PATH_LIKE.search(span) and mentions.triggers(f"`{span}`", folder).is_empty()
+    ]
+    if unresolved:
+        return ()  # it names its place as a path no file has as written: never guess
     if _SNAPSHOTS.search(plain):
         globs += [f"{base}**/*.snap", f"{base}**/__snapshots__/**"]
     if _WORKFLOWS.search(plain) and not folder:

@@ -95,6 +95,12 @@ _PROHIBITING_HEADING = re.compile(
 )
 _LINK_ONLY = re.compile(r"^\s*(?:\[[^\]]*\]\([^)]*\)[\s,;.]*)+$")
 _WORD = re.compile(r"[A-Za-z][\w'-]*")
+# An entry of a glossary or file list: a name in backticks, then a colon or a dash.
+_ENTRY = re.compile(r"^\s*`[^`]+`\s*(?::|\s[-–—])\s+(\S.*)$", re.S)
+# Verbs that take a gerund as their object: when or whether to do it.
+_ASPECT = frozenset(
+    "avoid prefer consider keep stop start try continue finish skip begin mind resume".split()
+)
 _LABEL = re.compile(r"^[A-Z][\w&/'. -]{0,30}:\s+(\S.*)$", re.S)
 
 
@@ -146,14 +152,39 @@ def main_clause(text: str) -> list[str]:
 def is_normative(text: str) -> bool:
     """Whether ``text`` (plain, cleaned) instructs: an imperative or a rule word. What
     "we" do is the project's account of itself, not an instruction."""
+    entry = _ENTRY.match(text)
+    if entry:  # "`vitest.config.ts`: Test runner configuration": what a name is
+        rest = entry.group(1)
+        said = main_clause(rest)
+        return bool(said and said[0] in _STARTS) or bool(_NORMATIVE_WORDS.search(rest))
     clause = main_clause(text)
     if clause and clause[0] in _STARTS:
         return not (clause[0] == "no" and len(clause) < 2)
     if clause and clause[0] in IMPERATIVES and not _COPULA & set(clause[1:3]):
-        return True  # "Check names are ...": a noun, not the verb
+        # "Check names are ...", "Snapshot testing with `insta`": a noun, not the verb
+        return not _gerund_object(clause)
     if clause and clause[0] in {"we", "i"}:
         return False
     return bool(_NORMATIVE_WORDS.search(outside_code(text)))
+
+
+def _instructs(text: str) -> bool:
+    """Whether ``text`` instructs; a labelled bullet ("Mocks: Use mocks sparingly") by
+    what follows its label, unless the label is a clause of its own ("Keep views thin:
+    logic goes in `services/`"): one or two words before a colon ("Test files:",
+    "Snapshot tests:") name a topic, even when the first could be a verb."""
+    labelled = after_label(text)
+    if not labelled:
+        return is_normative(text)
+    label = text[: len(text) - len(labelled)].rstrip().rstrip(":")
+    return is_normative(labelled) or (len(label.split()) >= 3 and is_normative(label))
+
+
+def _gerund_object(clause: list[str]) -> bool:
+    """Whether the verb-looking first word is a noun before a gerund ("Snapshot testing",
+    "Unit testing"): a verb takes a gerund only when it says when or whether to act
+    ("Avoid using", "Keep running")."""
+    return len(clause) > 1 and clause[1].endswith("ing") and clause[0] not in _ASPECT
 
 
 def after_label(text: str) -> str:
@@ -181,7 +212,9 @@ def left_reason(text: str, heading: str = "", ordered: bool = False) -> Left | N
     first = words(text)[:1]
     if text.lstrip().startswith("("):
         return Left.CONTEXT  # an aside
-    if not is_normative(text) and not is_normative(after_label(text)):
+    if _COMMAND_ENTRY.match(text.strip()):
+        return Left.SETUP  # "Run all parser coverage: `cargo coverage parser`": an entry
+    if not _instructs(text):
         return Left.DESCRIPTION
     if first and first[0] in _SETUP_VERBS:
         return Left.SETUP
@@ -204,8 +237,6 @@ def is_recipe(text: str, heading: str = "", ordered: bool = False) -> bool:
     that forbids something is a rule wherever it stands."""
     if _FALLBACK.match(text.strip()):
         return True  # its "not" is the missing tool, forbidding nothing
-    if _COMMAND_ENTRY.match(text.strip()):
-        return True  # "Run all parser coverage: `cargo coverage parser`": a reference entry
     if prohibits(text):
         return False
     plain = " ".join(outside_code(text).lower().split())
