@@ -124,6 +124,19 @@ def test_bullets_nested_under_a_bullet_ending_in_a_colon_are_rules(
     )
 
 
+def test_a_nested_entry_under_a_bullet_lead_in_is_judged_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under "Use Conventional Commits:", "`test`: adding or fixing tests" names a commit
+    type: no rule, and no "Use Conventional Commits: `test`: ..." made of the two."""
+    lessons = imported(
+        tmp_path,
+        monkeypatch,
+        "- Use Conventional Commits:\n  - `feat`: a new feature\n  - `test`: adding tests\n",
+    )
+    assert not any("adding tests" in rule for rule in lessons)
+
+
 @pytest.mark.parametrize(
     ("text", "why"),
     [
@@ -133,6 +146,8 @@ def test_bullets_nested_under_a_bullet_ending_in_a_colon_are_rules(
         ("Snapshot testing with `insta`", Left.DESCRIPTION),
         ("`vitest.config.ts`: Test runner configuration.", Left.DESCRIPTION),
         ("Test files: `js.rs`, `ts.rs`, `sourcemap.rs`", Left.DESCRIPTION),
+        ("Use judgment.", Left.CONTEXT),
+        ("Use", Left.CONTEXT),
     ],
 )
 def test_purposes_entries_and_names_are_no_rules(text: str, why: Left) -> None:
@@ -156,6 +171,7 @@ def test_a_requirements_heading_of_rules_is_no_set_up(tmp_path: Path) -> None:
         "Mock Functions: Create with `vi.fn()`.",
         "`uv.lock`: never edit by hand.",
         "Avoid using `os.path` in new code.",
+        "Never force-push.",
     ],
 )
 def test_labels_and_entries_that_instruct_stay_rules(text: str) -> None:

@@ -88,7 +88,8 @@ def described_files(mentions: Mentions, rule: str, heading: str, folder: str) ->
     unresolved = [
         span
         for span in _SPAN.findall(rule)
-        if _PATH_LIKE.search(span) and mentions.triggers(f"`{span}`", folder).is_empty()
+        if _PATH_LIKE.search(span)
+        and ("<" in span or "{" in span or mentions.triggers(f"`{span}`", folder).is_empty())
     ]
     if unresolved:
         return ()  # it names its place as a path no file has as written: never guess

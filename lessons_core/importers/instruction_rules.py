@@ -9,8 +9,8 @@ keeps a bullet's meaning:
 - after a lead-in ("Run `make docs` when you change:"), a bullet that is no sentence of
   its own completes it ("Run `make docs` when you change `docs/`");
 - a rule ending in "with:" above a code block of one command takes that command;
-- a bullet ending in ":" with bullets nested below it ("**Validation Steps**:") leads
-  into them, each a rule of its own, as a paragraph ending in ":" leads into a list.
+- a bullet ending in ":" with bullets nested below it ("**Validation Steps**:") heads
+  them, each judged as a bullet of its own.
 
 A rule keeps its first instructing sentence; what follows it (the other sentences, the
 words after a dash, the nested bullets) is its rationale.
@@ -110,11 +110,12 @@ def _item(item: Item, heading: str, forbidding: bool) -> Found:
 
 def _opened(item: Item) -> list[Item]:
     """The nested bullets a bullet ending in ":" opens ("**Validation Steps**:" above
-    "Lint code before submitting PRs"), each an item of its own led in by it: such a
-    bullet is a heading of its list, and its bullets are the rules."""
+    "Lint code before submitting PRs"), each an item of its own: such a bullet is a
+    heading of its list, and its bullets are the rules, each judged on its own words
+    (under "Use Conventional Commits:", "`test`: adding tests" is no rule)."""
     if not item.rule.rstrip().endswith(":"):
         return []
-    return [Item([line], ordered=item.ordered, lead_in=item.rule) for line in item.details_text]
+    return [Item([line], ordered=item.ordered) for line in item.details_text]
 
 
 def _completed(lead_in: str, text: str) -> str:

@@ -95,6 +95,10 @@ _PROHIBITING_HEADING = re.compile(
 )
 _LINK_ONLY = re.compile(r"^\s*(?:\[[^\]]*\]\([^)]*\)[\s,;.]*)+$")
 _WORD = re.compile(r"[A-Za-z][\w'-]*")
+# A verb alone, or with one word: "Use", "Use judgment." (but "Never force-push." forbids).
+_BARE_VERB = re.compile(
+    r"^\s*(?!(?:never|always|only|don't|do|no)\b)[A-Za-z]+(?:\s+[\w-]+)?[.!]?\s*$", re.I
+)
 # An entry of a glossary or file list: a name in backticks, then a colon or a dash.
 _ENTRY = re.compile(r"^\s*`[^`]+`\s*(?::|\s[-–—])\s+(\S.*)$", re.S)
 # Verbs that take a gerund as their object: when or whether to do it.
@@ -210,6 +214,8 @@ def left_reason(text: str, heading: str = "", ordered: bool = False) -> Left | N
     if text.rstrip().endswith(":"):
         return Left.LEAD_IN
     first = words(text)[:1]
+    if _BARE_VERB.match(outside_code(text)) and "`" not in text:
+        return Left.CONTEXT  # "Use judgment.", "Use": a verb needs what it is about
     if text.lstrip().startswith("("):
         return Left.CONTEXT  # an aside
     if _COMMAND_ENTRY.match(text.strip()):
