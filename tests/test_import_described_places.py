@@ -172,6 +172,9 @@ def test_a_requirements_heading_of_rules_is_no_set_up(tmp_path: Path) -> None:
         "`uv.lock`: never edit by hand.",
         "Avoid using `os.path` in new code.",
         "Never force-push.",
+        "Commit using Conventional Commits.",
+        "When adding tests, first examine existing tests to follow their conventions.",
+        "Pay close attention to the mocks at the top of existing test files.",
     ],
 )
 def test_labels_and_entries_that_instruct_stay_rules(text: str) -> None:

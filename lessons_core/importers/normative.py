@@ -26,7 +26,8 @@ from lessons_core.importers.markdown_text import outside_code
 # Verbs an instruction starts with (the imperative mood), lower case.
 IMPERATIVES = frozenset(
     """add adopt align annotate anchor append apply ask assert attach avoid be bump call
-    cap catch change check choose lint format cite clean clear close collapse combine commit compare
+    cap catch change check choose cite clean clear close collapse combine commit compare
+    lint format examine inspect invoke pay augment
     compute configure confirm consider consolidate convert copy cover create cross-reference
     declare default defer define delete deprecate derive describe design document don't
     double-check drop duplicate edit emit enable enforce ensure escape exclude expand
@@ -105,6 +106,10 @@ _ENTRY = re.compile(r"^\s*`[^`]+`\s*(?::|\s[-–—])\s+(\S.*)$", re.S)
 _ASPECT = frozenset(
     "avoid prefer consider keep stop start try continue finish skip begin mind resume".split()
 )
+# Words that follow a noun phrase's head: "Snapshot testing with", "Unit testing of".
+_AFTER_NOUN = frozenset("with for in of and on to via is are uses under".split())
+# Gerunds that say how, after a verb: "Commit using Conventional Commits".
+_MANNER = frozenset({"using", "following", "according"})
 _LABEL = re.compile(r"^[A-Z][\w&/'. -]{0,30}:\s+(\S.*)$", re.S)
 
 
@@ -188,7 +193,13 @@ def _gerund_object(clause: list[str]) -> bool:
     """Whether the verb-looking first word is a noun before a gerund ("Snapshot testing",
     "Unit testing"): a verb takes a gerund only when it says when or whether to act
     ("Avoid using", "Keep running")."""
-    return len(clause) > 1 and clause[1].endswith("ing") and clause[0] not in _ASPECT
+    return (
+        len(clause) > 1
+        and clause[1].endswith("ing")
+        and clause[1] not in _MANNER
+        and clause[0] not in _ASPECT
+        and (len(clause) == 2 or clause[2] in _AFTER_NOUN)  # not "examine existing tests"
+    )
 
 
 def after_label(text: str) -> str:
