@@ -142,7 +142,10 @@ HOOK_PATH: dict[str, frozenset[str]] = {
     "lessons_core.matching.probes": frozenset({"collections.abc", "re2"}),
     "lessons_core.matching.runners": frozenset({"re"}),
     "lessons_core.matching.thresholds": frozenset(),
-    "lessons_core.project_commands": frozenset({"json", "pathlib", "re"}),
+    # Its commands as records (dataclasses, collections.abc: telemetry.log loads both).
+    "lessons_core.project_commands": frozenset(
+        {"collections.abc", "dataclasses", "json", "pathlib", "re"}
+    ),
     "lessons_core.authoring.repo_files": frozenset({"pathlib", "pathspec", "subprocess"}),
     "lessons_core.review": frozenset(),
     "lessons_core.review.script_commands": frozenset(
