@@ -120,10 +120,6 @@ LAYERS: tuple[frozenset[str], ...] = (
 # An import from a package to one of its own layer or above, allowed by name with its
 # reason: (importer, imported) -> why.
 BACK_ARROWS_ALLOWED: dict[tuple[str, str], str] = {
-    ("eval", "review"): (
-        "lessons eval --import counts a vendored project's commands with the extractor "
-        "review uses for added commands (review.script_commands, text only)"
-    ),
     ("eval", "importers"): (
         "lessons eval --import runs the real importer on vendored public projects and "
         "judges what it writes"

@@ -40,10 +40,11 @@ UNNAMED = [
     "Write docstrings in the imperative mood.",
     "Write commit messages in the imperative mood.",
 ]
-# The rules naming only what they ask for: the mistake of not putting fixtures in
+# The rules naming only what they ask for.
+ASKING = ["Create migrations with `uv run python manage.py makemigrations`, then check them in."]
+# The rules about the test modules, said in words: the mistake of not putting fixtures in
 # `conftest.py` is made in the test modules, not in conftest.py.
-ASKING = [
-    "Create migrations with `uv run python manage.py makemigrations`, then check them in.",
+ON_TESTS = [
     "Put shared fixtures in `conftest.py`, not in the test modules.",
     "Don't mock the ORM; use the factories in `tests/factories.py`.",
 ]
@@ -102,7 +103,9 @@ def test_rules_become_lessons_triggered_where_their_mistake_is_made(project: Lay
     assert postgres.triggers == Triggers(files=("tests/integration/**",))
     assert postgres.topics == ("testing",)
     assert lessons["Never force-push to main."].triggers.commands == ("git push --force",)
-    assert len(lessons) == 5
+    for rule in ON_TESTS:
+        assert lessons[rule].triggers == Triggers(files=("tests/**/*.py",)), rule
+    assert len(lessons) == 7
     assert not any("lessons query" in rule for rule in lessons)  # init --agents-md's section
     assert not any(lesson.always for lesson in lessons.values())
     stays = [n["detail"] for n in report["not_carried"] if n["code"] == "no-trigger"]
@@ -154,7 +157,7 @@ def test_the_default_files_and_two_names_of_one_file(project: Layout) -> None:
     report = imported()
     assert report["source"] == "CLAUDE.md, AGENTS.md, GEMINI.md, .github/copilot-instructions.md"
     lessons = by_rule(project)
-    assert len(lessons) == 7
+    assert len(lessons) == 9
     regenerate = "Regenerate the API client after editing `src/inventory/api/views.py`."
     assert lessons[regenerate].triggers.files == ("src/inventory/api/views.py",)
     assert lessons["Keep `src/inventory/models.py` free of queries."].triggers.files == (

@@ -588,3 +588,24 @@ def test_l108_counts_a_crowded_trigger_and_spares_gates_and_precise_ones(tmp_pat
     found = [f for f in validate(layout).findings if f.code == "L108"]
     assert sorted(f.lesson_id or "" for f in found) == [f"db-r{n}" for n in range(6)]
     assert "6 active lessons carry it" in found[0].message
+
+
+def test_l208_not_l203_when_imported_rules_share_the_kind_of_file_they_describe(
+    tmp_path: Path,
+) -> None:
+    """Rules imported from instruction files, all on the test sources they speak of: the
+    files' own meaning, a notice; the same rules with one written by hand, or on one
+    exact file, still crowd (L203)."""
+    layout = make_project(tmp_path)
+    rules = ["Use anyio, not asyncio.", "Avoid fixed sleeps.", "Wrap indefinite waits."]
+    sources = ["import:AGENTS.md", "import:tests/AGENTS.md", "import:AGENTS.md"]
+    for number, (rule, source) in enumerate(zip(rules, sources, strict=True)):
+        write_lesson(layout, f"t-{number}", rule, files=["tests/**/*.py"], evidence=[source])
+        write_lesson(
+            layout, f"x-{number}", rule + " Here.", files=["tests/test_app.py"], evidence=[source]
+        )
+    found = codes(layout)
+    assert {("L208", f"t-{n}") for n in range(3)} <= found
+    assert {("L203", f"x-{n}") for n in range(3)} <= found
+    write_lesson(layout, "t-3", "Keep tests fast.", files=["tests/**/*.py"])
+    assert {("L203", f"t-{n}") for n in range(4)} <= codes(layout)

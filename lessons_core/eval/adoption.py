@@ -29,7 +29,7 @@ from typing import Any
 
 from lessons_core.authoring.repo_files import tracked_files
 from lessons_core.errors import LessonsError
-from lessons_core.eval.adoption_commands import ProjectCommand, fired, prefixes, project_commands
+from lessons_core.eval.adoption_breadth import fired, prefixes
 from lessons_core.eval.adoption_judge import GOOD, POOR, WRONG, Judge, Judged
 from lessons_core.eval.adoption_labels import Label, Project, read_index
 from lessons_core.eval.adoption_repo import materialise
@@ -39,6 +39,7 @@ from lessons_core.importers.plan import ImportPlan
 from lessons_core.importers.rule_import import plan_rule_files
 from lessons_core.matching.commands import CommandPatternError, compile_command
 from lessons_core.matching.glob_counts import FileIndex
+from lessons_core.project_commands import ProjectCommand, project_commands
 from lessons_core.store.files import load_graph
 from lessons_core.store.project import init_project
 from lessons_core.validate.findings import Severity

@@ -23,11 +23,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from lessons_core.eval.adoption_commands import ProjectCommand, fired, is_broad
+from lessons_core.eval.adoption_breadth import fired, is_broad
 from lessons_core.eval.adoption_labels import NOT_RULE, RULE, Label, words
 from lessons_core.matching.commands import CommandPatternError, compile_command
 from lessons_core.matching.glob_counts import FileIndex
 from lessons_core.matching.globs import GlobError, compile_glob
+from lessons_core.project_commands import ProjectCommand
 from lessons_core.store.model import Lesson
 
 GOOD = "good"

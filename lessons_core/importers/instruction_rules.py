@@ -8,7 +8,9 @@ keeps a bullet's meaning:
   ("Do not edit `uv.lock` by hand", never "Edit `uv.lock` by hand");
 - after a lead-in ("Run `make docs` when you change:"), a bullet that is no sentence of
   its own completes it ("Run `make docs` when you change `docs/`");
-- a rule ending in "with:" above a code block of one command takes that command.
+- a rule ending in "with:" above a code block of one command takes that command;
+- a bullet ending in ":" with bullets nested below it ("**Validation Steps**:") heads
+  them, each judged as a bullet of its own.
 
 A rule keeps its first instructing sentence; what follows it (the other sentences, the
 words after a dash, the nested bullets) is its rationale.
@@ -61,7 +63,10 @@ def section_rules(heading: str, body: Body) -> list[Found]:
         text = complete_lead_in(clean(paragraph), body.paragraph_code.get(index))
         found.extend(_prose(text, heading))
     forbidding = prohibiting_heading(heading)
-    found.extend(_item(item, heading, forbidding) for item in body.items if item.rule)
+    for item in body.items:
+        if item.rule:
+            found.append(_item(item, heading, forbidding))
+            found.extend(_item(sub, heading, forbidding) for sub in _opened(item))
     found.extend(Found(row, left=Left.TABLE) for row in body.tables if set(row) - set("|-: "))
     return found
 
@@ -101,6 +106,16 @@ def _item(item: Item, heading: str, forbidding: bool) -> Found:
         return Found(text, left=left)
     rationale = "; ".join(part for part in (after_dash, rest, item.rationale) if part)
     return Found(rule, rationale or None)
+
+
+def _opened(item: Item) -> list[Item]:
+    """The nested bullets a bullet ending in ":" opens ("**Validation Steps**:" above
+    "Lint code before submitting PRs"), each an item of its own: such a bullet is a
+    heading of its list, and its bullets are the rules, each judged on its own words
+    (under "Use Conventional Commits:", "`test`: adding tests" is no rule)."""
+    if not item.rule.rstrip().endswith(":"):
+        return []
+    return [Item([line], ordered=item.ordered) for line in item.details_text]
 
 
 def _completed(lead_in: str, text: str) -> str:

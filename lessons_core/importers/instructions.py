@@ -33,6 +33,7 @@ from pathlib import Path
 from lessons_core.authoring.repo_files import tracked_files
 from lessons_core.errors import LessonsError
 from lessons_core.fsutil import write_target
+from lessons_core.importers.described_places import described_files
 from lessons_core.importers.instruction_rules import Found, section_rules
 from lessons_core.importers.markdown_rules import parse_body
 from lessons_core.importers.mentions import instruction_folder
@@ -107,7 +108,6 @@ def _plan_file(plan: Planner, text: str, subject: str, folder: str, always: bool
     for heading, body in sections:
         if not body.strip():
             continue
-        topic = slug(heading) or "instructions"
         parsed = parse_body(body)
         if parsed.code_blocks:
             code = Left.CODE
@@ -117,7 +117,7 @@ def _plan_file(plan: Planner, text: str, subject: str, folder: str, always: bool
             if found.left is not None:
                 _left(plan, subject, heading, found)
             else:
-                _rule(plan, found, topic, subject, folder, scope, always)
+                _rule(plan, found, heading, subject, folder, scope, always)
 
 
 def _left(plan: Planner, subject: str, heading: str, found: Found) -> None:
@@ -129,15 +129,20 @@ def _left(plan: Planner, subject: str, heading: str, found: Found) -> None:
 def _rule(
     plan: Planner,
     found: Found,
-    topic: str,
+    heading: str,
     subject: str,
     folder: str,
     scope: str | Note | None,
     always: bool,
 ) -> None:
-    """Plan the lesson of one rule: triggered where its mistake is made, else by the
-    folder its file applies to, else always-on (``always``), else left with why."""
+    """Plan the lesson of one rule: triggered where its mistake is made (named, or
+    described: "snapshot files"), else by the folder its file applies to, else always-on
+    (``always``), else left with why."""
+    topic = slug(heading) or "instructions"
     triggers = _not_itself(rule_triggers(plan.mentions, found.text, folder), subject)
+    if triggers.is_empty():
+        described = described_files(plan.mentions, found.text, heading, folder)
+        triggers = Triggers(files=described)
     how = "named"
     inside = any(glob.startswith(f"{folder}/") for glob in triggers.files)
     if isinstance(scope, str) and not inside:  # the file speaks for its folder

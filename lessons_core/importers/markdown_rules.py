@@ -38,6 +38,11 @@ class Item:
         return _join(self.text)
 
     @property
+    def details_text(self) -> list[str]:
+        """Each nested bullet's text, joined."""
+        return [_join(detail) for detail in self.details if _join(detail)]
+
+    @property
     def rationale(self) -> str | None:
         parts = [_join(detail) for detail in self.details if _join(detail)]
         return "; ".join(parts) or None

@@ -27,6 +27,7 @@ from lessons_core.importers.markdown_text import outside_code
 IMPERATIVES = frozenset(
     """add adopt align annotate anchor append apply ask assert attach avoid be bump call
     cap catch change check choose cite clean clear close collapse combine commit compare
+    lint format examine inspect invoke pay augment
     compute configure confirm consider consolidate convert copy cover create cross-reference
     declare default defer define delete deprecate derive describe design document don't
     double-check drop duplicate edit emit enable enforce ensure escape exclude expand
@@ -53,9 +54,10 @@ _OPENERS = frozenset(
 )
 # Words that make a sentence a rule wherever they stand. "never", "always", "instead of"
 # and "don't" are not among them: descriptions use them too ("the check never runs",
-# "PRs that don't touch it"); they make a rule where the sentence starts with them.
+# "PRs that don't touch it"); they make a rule where the sentence starts with them. "To
+# avoid" is a purpose ("the script sets `CI=1` to avoid watch mode"), no instruction.
 _NORMATIVE_WORDS = re.compile(
-    r"\b(?:must|should|shouldn't|avoid|prefer|needs? (?:to|a|an)|have to|has to|"
+    r"\b(?:must|should|shouldn't|(?<!\bto )avoid|prefer|needs? (?:to|a|an)|have to|has to|"
     r"is required|are required|not allowed|forbidden|mandatory|disallowed|"
     r"not permitted|prohibited|belongs? (?:in|on|behind|under))\b",
     re.I,
@@ -72,7 +74,7 @@ _CONTEXT_BOUND = frozenset(
 )
 _SETUP_VERBS = frozenset({"install", "clone", "activate", "cd", "download", "bootstrap"})
 _SETUP_HEADING = re.compile(
-    r"set(?:ting)?[ -]?up|install|getting started|prerequisites|requirements|"
+    r"set(?:ting)?[ -]?up|install|getting started|prerequisites|requirements\s*$|"
     r"development environment|quick ?start|building|local development",
     re.I,
 )
@@ -83,6 +85,8 @@ _RECIPE = re.compile(r"^to [a-z]+\b[^,]*,")
 _FALLBACK = re.compile(
     r"^if\b[^,]*\b(?:is not|isn't|are not|aren't)\s+(?:available|installed|present)\b", re.I
 )
+# An entry of a list of commands: what it does, a colon, and only the command.
+_COMMAND_ENTRY = re.compile(r"^[^:`]+:\s*`[^`]+`\.?$")
 # A heading naming a procedure: "Adding New Packages", "How to release", "Steps".
 _PROCEDURE_HEADING = re.compile(r"^(?:[a-z]+ing\b|how to\b|steps?\b)", re.I)
 _PROHIBITING_HEADING = re.compile(
@@ -92,6 +96,20 @@ _PROHIBITING_HEADING = re.compile(
 )
 _LINK_ONLY = re.compile(r"^\s*(?:\[[^\]]*\]\([^)]*\)[\s,;.]*)+$")
 _WORD = re.compile(r"[A-Za-z][\w'-]*")
+# A verb alone, or with one word: "Use", "Use judgment." (but "Never force-push." forbids).
+_BARE_VERB = re.compile(
+    r"^\s*(?!(?:never|always|only|don't|do|no)\b)[A-Za-z]+(?:\s+[\w-]+)?[.!]?\s*$", re.I
+)
+# An entry of a glossary or file list: a name in backticks, then a colon or a dash.
+_ENTRY = re.compile(r"^\s*`[^`]+`\s*(?::|\s[-–—])\s+(\S.*)$", re.S)
+# Verbs that take a gerund as their object: when or whether to do it.
+_ASPECT = frozenset(
+    "avoid prefer consider keep stop start try continue finish skip begin mind resume".split()
+)
+# Words that follow a noun phrase's head: "Snapshot testing with", "Unit testing of".
+_AFTER_NOUN = frozenset("with for in of and on to via is are uses under".split())
+# Gerunds that say how, after a verb: "Commit using Conventional Commits".
+_MANNER = frozenset({"using", "following", "according"})
 _LABEL = re.compile(r"^[A-Z][\w&/'. -]{0,30}:\s+(\S.*)$", re.S)
 
 
@@ -143,14 +161,45 @@ def main_clause(text: str) -> list[str]:
 def is_normative(text: str) -> bool:
     """Whether ``text`` (plain, cleaned) instructs: an imperative or a rule word. What
     "we" do is the project's account of itself, not an instruction."""
+    entry = _ENTRY.match(text)
+    if entry:  # "`vitest.config.ts`: Test runner configuration": what a name is
+        rest = entry.group(1)
+        said = main_clause(rest)
+        return bool(said and said[0] in _STARTS) or bool(_NORMATIVE_WORDS.search(rest))
     clause = main_clause(text)
     if clause and clause[0] in _STARTS:
         return not (clause[0] == "no" and len(clause) < 2)
     if clause and clause[0] in IMPERATIVES and not _COPULA & set(clause[1:3]):
-        return True  # "Check names are ...": a noun, not the verb
+        # "Check names are ...", "Snapshot testing with `insta`": a noun, not the verb
+        return not _gerund_object(clause)
     if clause and clause[0] in {"we", "i"}:
         return False
     return bool(_NORMATIVE_WORDS.search(outside_code(text)))
+
+
+def _instructs(text: str) -> bool:
+    """Whether ``text`` instructs; a labelled bullet ("Mocks: Use mocks sparingly") by
+    what follows its label, unless the label is a clause of its own ("Keep views thin:
+    logic goes in `services/`"): one or two words before a colon ("Test files:",
+    "Snapshot tests:") name a topic, even when the first could be a verb."""
+    labelled = after_label(text)
+    if not labelled:
+        return is_normative(text)
+    label = text[: len(text) - len(labelled)].rstrip().rstrip(":")
+    return is_normative(labelled) or (len(label.split()) >= 3 and is_normative(label))
+
+
+def _gerund_object(clause: list[str]) -> bool:
+    """Whether the verb-looking first word is a noun before a gerund ("Snapshot testing",
+    "Unit testing"): a verb takes a gerund only when it says when or whether to act
+    ("Avoid using", "Keep running")."""
+    return (
+        len(clause) > 1
+        and clause[1].endswith("ing")
+        and clause[1] not in _MANNER
+        and clause[0] not in _ASPECT
+        and (len(clause) == 2 or clause[2] in _AFTER_NOUN)  # not "examine existing tests"
+    )
 
 
 def after_label(text: str) -> str:
@@ -176,9 +225,13 @@ def left_reason(text: str, heading: str = "", ordered: bool = False) -> Left | N
     if text.rstrip().endswith(":"):
         return Left.LEAD_IN
     first = words(text)[:1]
+    if _BARE_VERB.match(outside_code(text)) and "`" not in text:
+        return Left.CONTEXT  # "Use judgment.", "Use": a verb needs what it is about
     if text.lstrip().startswith("("):
         return Left.CONTEXT  # an aside
-    if not is_normative(text) and not is_normative(after_label(text)):
+    if _COMMAND_ENTRY.match(text.strip()):
+        return Left.SETUP  # "Run all parser coverage: `cargo coverage parser`": an entry
+    if not _instructs(text):
         return Left.DESCRIPTION
     if first and first[0] in _SETUP_VERBS:
         return Left.SETUP

@@ -16,7 +16,8 @@ some of them (``normative.stance``):
 - what it points at ("see `docs/x.md`", "e.g. `test_x.py`"): nothing.
 
 "Before committing" and "on commits" name ``git commit``; "before pushing", ``git push``;
-"never force-push", ``git push --force``.
+"never force-push", ``git push --force``; "before submitting PRs" and "PR titles",
+``gh pr create``.
 A name written after "bare" or "plain" (``never call bare `pytest` ``) is anchored to
 the start of the command, so ``uv run pytest`` does not fire the rule against bare
 ``pytest``.
@@ -44,6 +45,16 @@ _GIT_ACTIONS = {
     },
     Role.FORBIDS: {"commits": "git commit", "force-push": "git push --force"},
 }
+# Opening a pull request, in the words a rule says it with: "before submitting PRs",
+# "when you open a pull request", "PR titles should ...". The mistake is made where the
+# request is made: ``gh pr create``.
+_PULL_REQUEST = re.compile(
+    r"\b(?:submit(?:s|ting)?|open(?:s|ing)?|creat(?:e|es|ing)|rais(?:e|es|ing)|send(?:s|ing)?)"
+    r"\s+(?:a\s+|an\s+|the\s+|your\s+|any\s+)?(?:PRs?|pull[- ]requests?)\b"
+    r"|\b(?:PR|pull[- ]request)\s+(?:titles?|descriptions?)\b",
+    re.I,
+)
+PR_CREATE = "gh pr create"
 _SPAN = re.compile(r"`([^`\n]+)`")
 _BARE = re.compile(r"\b(?:bare|plain)\s+`[^`]+`", re.I)
 _WHERE_MADE = (Role.FORBIDS, Role.WHEN)
@@ -73,6 +84,8 @@ def rule_triggers(mentions: Mentions, rule: str, folder: str = "") -> Triggers:
         commands.extend(anchor + command for command in found.commands)
         actions = _GIT_ACTIONS[part.role]
         commands.extend(actions[word] for word in words(part.text) if word in actions)
+        if _PULL_REQUEST.search(part.text):
+            commands.append(PR_CREATE)
     if not files and not commands:
         files = asked  # "after editing `x.md`, commit `x.lock.yml`": x.md is the place
     return Triggers(files=tuple(dict.fromkeys(files)), commands=tuple(dict.fromkeys(commands)))

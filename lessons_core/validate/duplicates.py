@@ -166,6 +166,7 @@ def _crowded(ctx: Context, active: list[Lesson]) -> Iterator[Finding]:
         if len(group) < CROWDED_TRIGGER_SET:
             continue
         folder = _own_folder(group)
+        described = "" if folder else _described_by_source(group)
         for lesson in group:
             others = [x.id for x in group if x is not lesson]
             shown = ", ".join(others[:3]) + (
@@ -178,6 +179,18 @@ def _crowded(ctx: Context, active: list[Lesson]) -> Iterator[Finding]:
                     f"{len(group)} active lessons imported from {folder}/ fire on that folder "
                     f"alone ({shown} too), as its instruction file applied there; recall "
                     "shows the first few by rank",
+                    "nothing, unless one names a narrower file or command: give it that trigger",
+                    lesson.id,
+                    '"triggers"',
+                )
+                continue
+            if described:
+                yield Finding(
+                    "L208",
+                    ctx.lesson_file(lesson.id),
+                    f"{len(group)} active lessons imported from {described} fire on the kind "
+                    f"of file it describes them on ({shown} too); recall shows the first few "
+                    "by rank",
                     "nothing, unless one names a narrower file or command: give it that trigger",
                     lesson.id,
                     '"triggers"',
@@ -213,6 +226,31 @@ def _own_folder(group: list[Lesson]) -> str:
         if not any(source.startswith(folder + "/") for source in sources):
             return ""
     return folder
+
+
+def _described_by_source(group: list[Lesson]) -> str:
+    """The instruction files a crowded group was imported from when its shared trigger is
+    a kind of file they describe (``**/*.test.ts``, ``tests/**/*.py``: only file
+    triggers, each a wildcard over files of one kind, never one exact file), and every
+    lesson of it was imported; "" otherwise. "Mock with `vi.mock`" and "Use
+    `beforeEach`" under a file's "Testing" heading are both about its test files, which
+    is what the file says, not a trigger set someone got wrong."""
+    triggers = group[0].triggers
+    if triggers.commands or triggers.keywords or not triggers.files:
+        return ""
+    if not all(_KIND_OF_FILE.search(normalise_glob(glob)) for glob in triggers.files):
+        return ""
+    sources: dict[str, None] = {}
+    for lesson in group:
+        imported = [e.removeprefix("import:") for e in lesson.evidence if e.startswith("import:")]
+        if not imported:
+            return ""  # a lesson someone wrote names its own place
+        sources.update(dict.fromkeys(imported))
+    return ", ".join(sorted(sources))
+
+
+# A glob over the files of one kind: ``**`` then a name pattern with a wildcard.
+_KIND_OF_FILE = re.compile(r"\*\*/[^/]*\*[^/]*$")
 
 
 def _literal_folder(glob: str) -> str:

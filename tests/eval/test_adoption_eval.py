@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 
 from lessons_core.eval.adoption import Figures, evaluate_project
-from lessons_core.eval.adoption_commands import ProjectCommand
 from lessons_core.eval.adoption_judge import GOOD, POOR, WRONG, Judge, holds
 from lessons_core.eval.adoption_labels import (
     NOT_RULE,
@@ -26,6 +25,7 @@ from lessons_core.eval.adoption_labels import (
 from lessons_core.eval.adoption_repo import materialise
 from lessons_core.matching.glob_counts import FileIndex
 from lessons_core.matching.globs import compile_glob
+from lessons_core.project_commands import ProjectCommand
 from lessons_core.store.model import Lesson, Triggers
 from tests.conftest import run
 
@@ -336,7 +336,7 @@ def test_the_text_report_has_a_row_per_project_and_the_breadth_lines(tmp_path: P
     assert ">=90%" in lines[6]
     breadth = next(line for line in lines if line.startswith("  simonw/llm: "))
     assert re.fullmatch(
-        r"  simonw/llm: \d+ commands, \d+ programs and prefixes; .*'uv run' \d+/\d+", breadth
+        r"  simonw/llm: \d+ commands, \d+ programs and prefixes; .*'uv' \d+/\d+", breadth
     )
     assert lines[-1] == "every goal met" if result.exit_code == 0 else lines[-1].startswith("goals")
 

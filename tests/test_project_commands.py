@@ -1,5 +1,6 @@
 """``lessons_core.project_commands``: a project's everyday commands, read from its CI, task
-runners, package scripts, pre-commit hooks and the shell blocks of its docs."""
+runners, package scripts, pre-commit hooks and the shell blocks of its docs, each with
+where it was first seen; and how many of them a pattern fires on (``adoption_breadth``)."""
 
 from __future__ import annotations
 
@@ -7,16 +8,15 @@ import json
 import os
 from pathlib import Path
 
-from lessons_core.eval.adoption_commands import (
+from lessons_core.eval.adoption_breadth import fired, is_broad, prefixes
+from lessons_core.matching.commands import compile_command
+from lessons_core.project_commands import (
     ProjectCommand,
     doc_commands,
-    fired,
-    is_broad,
+    everyday_commands,
     is_doc,
-    prefixes,
     project_commands,
 )
-from lessons_core.matching.commands import compile_command
 from tests.conftest import make_repo
 
 WORKFLOW = """\
@@ -82,11 +82,18 @@ def test_each_kind_of_file_gives_its_commands_once_with_where_it_was_seen(
         "uv run pytest tests/unit",
         "make docs",
         "uv run pytest",
+        "make test",
+        "make lint",
         "tsc -b",
         "vitest run",
+        "npm run build",
+        "npm run test",
     ]
     first = found[0].to_dict()
     assert first == {"command": "uv sync --frozen", "source": ".github/workflows/ci.yml", "line": 8}
+    typed = {item.command: (item.source, item.line) for item in found}
+    assert typed["make lint"] == ("Makefile", 3)
+    assert typed["npm run test"] == ("package.json", 4)
 
 
 def test_console_blocks_keep_only_prompted_lines_and_code_is_not_shell() -> None:
@@ -154,6 +161,8 @@ def test_a_file_list_can_be_given_and_unknown_files_are_not_read(tmp_path: Path)
     assert [c.command for c in project_commands(root, ["Makefile"])] == [
         "uv run pytest",
         "uv run ruff check .",
+        "make test",
+        "make lint",
     ]
 
 
@@ -168,3 +177,22 @@ def test_an_executable_script_without_extension_is_read_and_other_files_are_not(
     )
     (root / "script" / "test").chmod(0o755)
     assert commands_of(root) == ["go test ./..."]
+
+
+def test_comment_lines_of_a_shell_block_and_user_guides_give_no_commands(tmp_path: Path) -> None:
+    """A ``# comment`` in a bash block is no prompt, and a guide below docs/ shows its
+    users' commands, not the project's own."""
+    block = "```bash\n# Install the dependencies\nuv sync\n```\n"
+    root = make_repo(
+        tmp_path / "p", {"AGENTS.md": block, "docs/install.md": "```sh\npip install x\n```\n"}
+    )
+    assert everyday_commands(root) == ["uv sync"]
+
+
+def test_a_command_with_environment_assignments_is_kept_and_a_bare_assignment_is_not(
+    tmp_path: Path,
+) -> None:
+    """``INSTA_UPDATE=always cargo test`` runs cargo; ``VERSION=1`` alone runs nothing."""
+    block = "```sh\nINSTA_UPDATE=always cargo test -p x\nVERSION=1\n```\n"
+    root = make_repo(tmp_path / "p", {"AGENTS.md": block})
+    assert everyday_commands(root) == ["INSTA_UPDATE=always cargo test -p x"]

@@ -1,0 +1,147 @@
+"""Places a rule names by description rather than by path: "test files", "snapshot
+files", "the `generated` subdirectories", "GitHub Actions workflows", "Markdown prose".
+
+A rule that names no file or command may still say where its mistake is made, in
+words: "Never edit snapshot files by hand" is about ``**/*.snap``, "Avoid editing
+`generated` subdirectories" about ``**/generated/**``. Each description becomes the
+globs of the repo's files of that kind, and only those that match some files of the
+repo without matching most of them (``glob_problem``, as for a path a rule names).
+
+Tests are named by a word ("tests", "mocks", "fixtures") in the rule or in the heading
+above it ("Writing Tests", "Mocking"): the rule is then about the project's test
+sources, found by their names (``*.test.ts``, ``*_test.go``, ``tests/**/*.py``). A rule
+that asks for something new ("Add tests for code changes") or asks for a command ("Run
+the narrowest tests first") is not: no edit of a test file shows its mistake.
+
+A file below the root applies to its folder: its descriptions name the files of that
+folder only.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lessons_core.importers.markdown_text import outside_code
+from lessons_core.importers.mentions import Mentions
+from lessons_core.importers.normative import after_label, main_clause
+from lessons_core.matching.thresholds import BROAD_GLOB_SHARE
+from lessons_core.matching.trigger_checks import glob_problem
+
+_SPAN = re.compile(r"`([^`\n]+)`")
+# A path, not "async/await": a folder ("x/"), two slashes, or a file name after one.
+_PATH_LIKE = re.compile(r"^[^\s/]+/(?:$|[^\s/]*/|[^\s/]*\.\w+$)")
+# "`generated` subdirectories", "any `fixtures` directories", "`__fixtures__` subfolders".
+_NAMED_FOLDER = re.compile(r"`([\w.-]+)/?`\s+(?:sub)?(?:director(?:y|ies)|folders?)\b", re.I)
+_SNAPSHOTS = re.compile(r"\bsnapshot(?:s|\s+files?|\s+bod(?:y|ies))?\b", re.I)
+_WORKFLOWS = re.compile(
+    r"\b(?:github\s+actions?|ci)\s+workflows?\b|\bworkflow\s+files?\b|\bgithub\s+actions\b",
+    re.I,
+)
+_MARKDOWN = re.compile(
+    r"\b(?:markdown|mdx)\s+(?:files?|prose|docs?|documents?|pages?)\b|\bmarkdown\s*/\s*mdx\b",
+    re.I,
+)
+# Tests as a noun: "tests", "test files", "mocks"; not "test failures" or "test binaries".
+_TESTS = re.compile(
+    r"\btests\b|\btest\s+(?:files?|cases?|suites?|modules?|functions?|classes|code|helpers?)\b"
+    r"|\btesting\b|\bmock(?:s|ing|ed)?\b|\bspy(?:ing)?\b|\bspies\b|\bfixtures?\b",
+    re.I,
+)
+_TEST_HEADING = re.compile(r"\btests?\b|\btesting\b|\bmock(?:s|ing)?\b", re.I)
+# A heading about running things ("Running Tests") is about commands, not test sources.
+_RUNNING = re.compile(r"\brun(?:s|ning)?\b|\bcommands?\b", re.I)
+# The test sources of each language, by name; a repo's are those of its main language
+# (Rust tests have no name of their own: they live in the modules they test).
+_MANIFESTS = (
+    ("Cargo.toml", "rust"),
+    ("go.mod", "go"),
+    ("pyproject.toml", "python"),
+    ("setup.py", "python"),
+    ("package.json", "javascript"),
+)
+_TEST_GLOBS = {
+    "javascript": (
+        "**/*.test.ts",
+        "**/*.test.tsx",
+        "**/*.test.js",
+        "**/*.test.jsx",
+        "**/*.test.mjs",
+        "**/*.spec.ts",
+        "**/*.spec.tsx",
+        "**/*.spec.js",
+    ),
+    "go": ("**/*_test.go",),
+}
+_PYTHON_TEST_FOLDERS = ("tests", "test")
+# A rule asking for something new, or for a command: its mistake is no edit of a test.
+_NOT_ABOUT_EDITS = frozenset({"add", "write", "run", "execute"})
+
+
+def described_files(mentions: Mentions, rule: str, heading: str, folder: str) -> tuple[str, ...]:
+    """The globs of the files ``rule`` (under ``heading``, read in ``folder``) names by
+    description, or () when it names none."""
+    base = f"{folder}/" if folder else ""
+    plain = outside_code(rule)
+    globs = [f"{base}**/{name}/**" for name in _NAMED_FOLDER.findall(rule)]
+    if mentions.triggers(rule, folder).commands:
+        return ()  # a rule naming a command is about running it: its words are no place
+    unresolved = [
+        span
+        for span in _SPAN.findall(rule)
+        if _PATH_LIKE.search(span)
+        and ("<" in span or "{" in span or mentions.triggers(f"`{span}`", folder).is_empty())
+    ]
+    if unresolved:
+        return ()  # it names its place as a path no file has as written: never guess
+    if _SNAPSHOTS.search(plain):
+        globs += [f"{base}**/*.snap", f"{base}**/__snapshots__/**"]
+    if _WORKFLOWS.search(plain) and not folder:
+        globs.append(".github/workflows/**")
+    if _MARKDOWN.search(plain):
+        globs += [f"{base}**/*.md", f"{base}**/*.mdx"]
+    found = _kept(mentions, globs)
+    if found or not _about_tests(plain, heading):
+        return found
+    clause = main_clause(after_label(rule) or rule)
+    if clause and clause[0] in _NOT_ABOUT_EDITS:
+        return ()
+    return _kept(mentions, test_globs(mentions, base))
+
+
+def _about_tests(plain: str, heading: str) -> bool:
+    """Whether the rule's words, or the heading above it, speak of tests as sources."""
+    if _TESTS.search(plain):
+        return True
+    return bool(_TEST_HEADING.search(heading)) and not _RUNNING.search(heading)
+
+
+def test_globs(mentions: Mentions, base: str) -> list[str]:
+    """The globs of the test sources of the repo's main language below ``base`` ("" or
+    "pkg/")."""
+    language = main_language(mentions.files.paths)
+    if language == "python":
+        folders = [
+            f"{base}{name}/**/*.py"
+            for name in _PYTHON_TEST_FOLDERS
+            if mentions.files.is_folder(f"{base}{name}")
+        ]
+        return folders or [f"{base}**/test_*.py", f"{base}**/*_test.py"]
+    return [f"{base}{glob}" for glob in _TEST_GLOBS.get(language or "", ())]
+
+
+def main_language(paths: list[str]) -> str | None:
+    """The language of the repo's root manifest (``Cargo.toml``, ``go.mod``,
+    ``pyproject.toml``, ``package.json``, first found in that order: a Rust or Go project
+    often keeps a ``package.json`` for its tooling), or None."""
+    present = {path for path in paths if "/" not in path}
+    return next((lang for name, lang in _MANIFESTS if name in present), None)
+
+
+def _kept(mentions: Mentions, globs: list[str]) -> tuple[str, ...]:
+    """``globs`` that match some of the repo's files without matching most of them."""
+    kept = [
+        glob
+        for glob in dict.fromkeys(globs)
+        if glob_problem(glob, mentions.root, mentions.files, BROAD_GLOB_SHARE) is None
+    ]
+    return tuple(kept)

@@ -1,0 +1,199 @@
+"""Rules that name their place in words (``importers.described_places``) and the wording
+of real projects' instruction files that an import reads in context: nested bullets
+under a "Validation Steps:" bullet, pull requests, purpose clauses, command entries."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lessons_core.importers.described_places import main_language
+from lessons_core.importers.normative import Left, left_reason
+from lessons_core.store.files import load_graph
+from lessons_core.store.layout import Layout
+from lessons_core.store.model import Lesson, Triggers
+from lessons_core.store.project import init_project
+from tests.conftest import import_instructions, make_repo
+
+SOURCES = {
+    "pyproject.toml": "[project]\nname = 'demo'\n",
+    "src/demo/app.py": "x = 1\n",
+    "src/demo/db.py": "x = 1\n",
+    "src/demo/generated/client.py": "x = 1\n",
+    "src/demo/generated/models.py": "x = 1\n",
+    "tests/test_app.py": "def test(): ...\n",
+    "tests/test_db.py": "def test(): ...\n",
+    "tests/snapshots/app.snap": "x\n",
+    "tests/fixtures/data.json": "{}\n",
+    ".github/workflows/ci.yml": "on: push\njobs: {}\n",
+    "docs/index.md": "# demo\n",
+    "README.md": "# demo\n",
+}
+
+
+def imported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, agents: str) -> dict[str, Lesson]:
+    """The lessons ``lessons import instructions`` makes of ``agents`` in a Python repo,
+    by rule."""
+    layout, _ = init_project(make_repo(tmp_path / "repo", {**SOURCES, "AGENTS.md": agents}))
+    monkeypatch.chdir(layout.root)
+    import_instructions()
+    return by_rule(layout)
+
+
+def by_rule(layout: Layout) -> dict[str, Lesson]:
+    return {lesson.rule: lesson for lesson in load_graph(layout).lessons.values()}
+
+
+def test_a_kind_of_file_said_in_words_is_the_trigger(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Snapshot files, a `generated` folder, GitHub Actions workflows: each the repo's
+    files of that kind."""
+    lessons = imported(
+        tmp_path,
+        monkeypatch,
+        "- Never edit snapshot files by hand.\n"
+        "- Avoid editing `generated` subdirectories.\n"
+        "- When editing GitHub Actions workflows, pin every action to a commit.\n",
+    )
+    assert lessons["Never edit snapshot files by hand."].triggers == Triggers(files=("**/*.snap",))
+    assert lessons["Avoid editing `generated` subdirectories."].triggers == Triggers(
+        files=("**/generated/**",)
+    )
+    workflows = "When editing GitHub Actions workflows, pin every action to a commit."
+    assert lessons[workflows].triggers == Triggers(files=(".github/workflows/**",))
+
+
+def test_rules_about_tests_land_on_the_test_sources(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A rule speaking of tests, or one under a "Testing" heading, is about the test
+    sources; one asking for new tests or for a command run, and one under "Running
+    tests", name no place."""
+    lessons = imported(
+        tmp_path,
+        monkeypatch,
+        "## Testing\n\n"
+        "- Use `anyio`, not `asyncio`.\n"
+        "- Do not use `Test` prefixed classes.\n"
+        "- Add tests for every bug fix.\n\n"
+        "## Running tests\n\n"
+        "- Prefer the in-memory client.\n",
+    )
+    on_tests = Triggers(files=("tests/**/*.py",))
+    assert lessons["Use `anyio`, not `asyncio`."].triggers == on_tests
+    assert lessons["Do not use `Test` prefixed classes."].triggers == on_tests
+    assert "Add tests for every bug fix." not in lessons
+    assert "Prefer the in-memory client." not in lessons
+
+
+@pytest.mark.parametrize(
+    ("manifests", "language"),
+    [
+        (["Cargo.toml", "package.json", "pyproject.toml"], "rust"),
+        (["go.mod", "package.json"], "go"),
+        (["pyproject.toml", "package.json"], "python"),
+        (["package.json"], "javascript"),
+        (["docs/pyproject.toml"], None),
+    ],
+)
+def test_the_main_language_is_the_root_manifests(manifests: list[str], language: str) -> None:
+    """A Rust or Go project's package.json is tooling; a manifest below the root is not
+    the project's."""
+    assert main_language(manifests) == language
+
+
+def test_bullets_nested_under_a_bullet_ending_in_a_colon_are_rules(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "- **Validation Steps**:" heads its nested bullets; each is read as a rule, and
+    a pull request said in words is ``gh pr create``."""
+    lessons = imported(
+        tmp_path,
+        monkeypatch,
+        "- **Validation Steps**:\n"
+        "  - Ensure all tests pass locally before pushing changes.\n"
+        "  - Lint code before submitting PRs.\n",
+    )
+    assert lessons["Ensure all tests pass locally before pushing changes."].triggers == Triggers(
+        commands=("git push",)
+    )
+    assert lessons["Lint code before submitting PRs."].triggers == Triggers(
+        commands=("gh pr create",)
+    )
+
+
+def test_a_nested_entry_under_a_bullet_lead_in_is_judged_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under "Use Conventional Commits:", "`test`: adding or fixing tests" names a commit
+    type: no rule, and no "Use Conventional Commits: `test`: ..." made of the two."""
+    lessons = imported(
+        tmp_path,
+        monkeypatch,
+        "- Use Conventional Commits:\n  - `feat`: a new feature\n  - `test`: adding tests\n",
+    )
+    assert not any("adding tests" in rule for rule in lessons)
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("The test script already sets `CI=1` to avoid watch mode.", Left.DESCRIPTION),
+        ("Run all parser coverage: `cargo coverage parser`", Left.SETUP),
+        ("Run integration tests: `cargo test -p oxc_semantic --test integration`.", Left.SETUP),
+        ("Snapshot testing with `insta`", Left.DESCRIPTION),
+        ("`vitest.config.ts`: Test runner configuration.", Left.DESCRIPTION),
+        ("Test files: `js.rs`, `ts.rs`, `sourcemap.rs`", Left.DESCRIPTION),
+        ("Use judgment.", Left.CONTEXT),
+        ("Use", Left.CONTEXT),
+    ],
+)
+def test_purposes_entries_and_names_are_no_rules(text: str, why: Left) -> None:
+    """ "to avoid" says why a thing is so; "What it does: `command`" is an entry of a list
+    of commands; a verb-looking noun before a gerund, a file list's entry and a label of
+    two words name things."""
+    assert left_reason(text) is why
+
+
+def test_a_requirements_heading_of_rules_is_no_set_up(tmp_path: Path) -> None:
+    """ "Requirements" names a set-up; "Requirements of all contributions" heads rules."""
+    rule = "When you submit a PR, include the PR template."
+    assert left_reason(rule, "Requirements") is Left.SETUP
+    assert left_reason(rule, "Requirements of all contributions") is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Keep views thin: business logic goes in `src/services/`.",
+        "Mock Functions: Create with `vi.fn()`.",
+        "`uv.lock`: never edit by hand.",
+        "Avoid using `os.path` in new code.",
+        "Never force-push.",
+        "Commit using Conventional Commits.",
+        "When adding tests, first examine existing tests to follow their conventions.",
+        "Pay close attention to the mocks at the top of existing test files.",
+    ],
+)
+def test_labels_and_entries_that_instruct_stay_rules(text: str) -> None:
+    """A label that is a clause of its own, a rule after a label or a file's name, and a
+    verb that takes a gerund are rules."""
+    assert left_reason(text) is None
+
+
+def test_a_rule_naming_a_path_that_is_not_there_gets_no_guessed_place(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "unit tests in `packages/<pkg>/test`" names its place as a path: no test glob is
+    guessed for it; `async/await` is no path."""
+    lessons = imported(
+        tmp_path,
+        monkeypatch,
+        "## Testing\n\n"
+        "- Keep unit tests in `lib/<pkg>/test` small.\n"
+        "- Use `async/await` in tests.\n",
+    )
+    assert "Keep unit tests in `lib/<pkg>/test` small." not in lessons
+    assert lessons["Use `async/await` in tests."].triggers == Triggers(files=("tests/**/*.py",))
