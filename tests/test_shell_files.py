@@ -224,9 +224,11 @@ def test_any_text_at_all_is_read_without_an_exception(text: str) -> None:
     ],
 )
 def test_huge_or_malformed_commands_take_bounded_time(command: str) -> None:
-    start = time.perf_counter()
+    """The bound is on this process's own CPU time: a busy machine (a CI runner with two
+    test workers and coverage on) stretches the wall clock, not the work done."""
+    start = time.process_time()
     shell_file_effects(command)
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < 1.0
 
 
 def test_only_the_head_of_a_huge_command_is_read() -> None:
