@@ -397,3 +397,29 @@ def test_the_dry_run_lists_every_lesson_and_every_loss_by_reason(repo: Layout) -
     planned = import_instructions("--dry-run")["planned"]  # for programs, in full too
     avoid = [x for x in planned if x["rule"].startswith("Avoid `make typecheck`")]
     assert [x["triggers"]["commands"] for x in avoid] == [["make typecheck", "make test"]]
+
+
+def test_what_a_rule_protects_defers_to_or_describes_is_no_trigger(repo: Layout) -> None:
+    """A file a rule protects ("so uv doesn't rewrite `uv.lock`"), a document it defers to
+    ("defined in `docs/guide.md`"), a file it asks to document something in, a module it
+    says to import from and a file it describes ("`ci.yml` requires ...") are not where
+    its mistake is made: such a rule has no trigger it can be trusted with, and stays.
+    Commit messages are written at ``git commit``."""
+    write(repo, "package.json", '{"scripts": {"test": "vitest run", "dev": "vite"}}\n')
+    write(
+        repo,
+        "AGENTS.md",
+        "- Always pass `--frozen` so uv doesn't rewrite `uv.lock` as a side effect.\n"
+        "- Use the release branch defined in `docs/guide.md`.\n"
+        "- When making breaking changes, document them in `docs/api.md`.\n"
+        "- Instead of importing from `vite` or `vitest`, import from `vite-plus`.\n"
+        "- Use Conventional Commits for commit messages; `.github/workflows/ci.yml` "
+        "requires a scoped title.\n"
+        "- Never edit `uv.lock` by hand.\n",
+    )
+    import_instructions()
+    assert lessons(repo) == {
+        "Use Conventional Commits for commit messages; `.github/workflows/ci.yml` requires a "
+        "scoped title.": Triggers(commands=("git commit",)),
+        "Never edit `uv.lock` by hand.": Triggers(files=("uv.lock",)),
+    }

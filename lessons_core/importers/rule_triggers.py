@@ -27,8 +27,9 @@ from __future__ import annotations
 
 import re
 
+from lessons_core.importers.markdown_text import outside_code
 from lessons_core.importers.mentions import Mentions
-from lessons_core.importers.normative import Role, stance, words
+from lessons_core.importers.normative import Part, Role, stance, words
 from lessons_core.store.model import Triggers
 
 # Words naming a git action, by the part of a rule they name it in: "before committing",
@@ -55,6 +56,17 @@ _PULL_REQUEST = re.compile(
     re.I,
 )
 PR_CREATE = "gh pr create"
+# A commit message said in words: "Use Conventional Commits for commit messages", "ALWAYS
+# use semantic commits". It is written at ``git commit``.
+_COMMIT_MESSAGE = re.compile(
+    r"\bcommit\s+(?:messages?|titles?|subjects?)\b"
+    r"|\b(?:conventional|semantic)[- ]commits?\b(?![- ]titles?\b)",  # a PR's title is no commit
+    re.I,
+)
+# A module a rule says to import from, or not: "instead of importing from `vite`".
+_MODULE = re.compile(r"\bfrom\s+`[^`]+`(?:\s*(?:,|or|and|,\s*or)\s*`[^`]+`)*", re.I)
+# A part that describes a file: "`ci.yml` requires a scoped title".
+_DESCRIBED = re.compile(r"^\s*`[^`]+`\s+(?!(?:needs|has|is|does|was)\b)[a-z]+s\b")
 _SPAN = re.compile(r"`([^`\n]+)`")
 _BARE = re.compile(r"\b(?:bare|plain)\s+`[^`]+`", re.I)
 _WHERE_MADE = (Role.FORBIDS, Role.WHEN)
@@ -69,9 +81,16 @@ def rule_triggers(mentions: Mentions, rule: str, folder: str = "") -> Triggers:
     # edit `uv.lock`; change `pyproject.toml`".
     alternatives = any(part.role is Role.FORBIDS for part in parts)
     asked: list[str] = []
-    for part in parts:
+    message = _COMMIT_MESSAGE.search(outside_code(rule))
+    if message and not re.search(r"\band\b", rule[: message.start()]):
+        # about the message itself: "Answer in English and keep commit messages short"
+        # asks for more than a commit shows
+        commands.append("git commit")
+    for part in map(_without_modules, parts):
         if part.role is Role.POINTS or (part.role is Role.ASKS and alternatives):
             continue
+        if _DESCRIBED.match(part.text):
+            continue  # what the file does, not an edit of it
         if part.role is Role.ASKS:
             if not _produces(part.text):
                 asked.extend(
@@ -91,6 +110,14 @@ def rule_triggers(mentions: Mentions, rule: str, folder: str = "") -> Triggers:
     return Triggers(files=tuple(dict.fromkeys(files)), commands=tuple(dict.fromkeys(commands)))
 
 
+def _without_modules(part: Part) -> Part:
+    """``part`` without the modules it names to import from ("instead of importing from
+    `vite`"): a module is no command, whatever program shares its name."""
+    if not re.search(r"\bimport", part.text, re.I):
+        return part
+    return Part(part.role, _MODULE.sub(" ", part.text))
+
+
 def _produces(text: str) -> bool:
     """Whether the part asks the agent to make something new ("Add usage examples in
     `examples/`", "Create an example in `examples/`", "Update relevant docs in
@@ -99,7 +126,7 @@ def _produces(text: str) -> bool:
     return bool(said) and said[0] in _PRODUCING
 
 
-_PRODUCING = frozenset({"add", "create", "update"})
+_PRODUCING = frozenset({"add", "create", "update", "document", "record", "note", "mention"})
 _PRODUCING_SKIP = frozenset({"also", "then", "always", "and", "first"})
 
 
