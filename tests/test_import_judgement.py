@@ -423,3 +423,31 @@ def test_what_a_rule_protects_defers_to_or_describes_is_no_trigger(repo: Layout)
         "scoped title.": Triggers(commands=("git commit",)),
         "Never edit `uv.lock` by hand.": Triggers(files=("uv.lock",)),
     }
+
+
+def test_a_section_about_commits_or_pull_requests_gives_its_rules_that_action(
+    repo: Layout,
+) -> None:
+    """Under "Commit message convention" a rule naming no place is about the message,
+    written at ``git commit``; under "Pull Requests", at ``gh pr create``. A heading naming
+    both, or a pre-commit hook, gives none. A prohibiting label forbids what follows it."""
+    write(
+        repo,
+        "AGENTS.md",
+        "## Commit message convention\n\n- Avoid `feat:`, `fix:`, `chore:` prefixes.\n\n"
+        "## Pull Requests\n\n- Keep each one small and focused on one change.\n\n"
+        "## Pull Request & Commit Guidelines\n\n- Keep summary under 80 characters.\n\n"
+        "## `$pr-draft-summary`\n\n- Keep it to three short paragraphs at most.\n\n"
+        "## Pre-commit hooks\n\n- Keep hooks fast and focused on one check.\n\n"
+        "## Packages\n\n- FORBIDDEN: `uv pip install`, `@latest` syntax\n",
+    )
+    import_instructions()
+    found = lessons(repo)
+    assert found["Avoid `feat:`, `fix:`, `chore:` prefixes."] == Triggers(commands=("git commit",))
+    assert found["Keep each one small and focused on one change."] == Triggers(
+        commands=("gh pr create",)
+    )
+    assert found["FORBIDDEN: `uv pip install`, `@latest` syntax"].commands == ("uv pip install",)
+    assert "Keep summary under 80 characters." not in found
+    assert "Keep it to three short paragraphs at most." not in found
+    assert "Keep hooks fast and focused on one check." not in found

@@ -211,3 +211,16 @@ def test_sentences_split_before_a_code_span() -> None:
         "Tests for the API.",
         "`a.ts` is a manifest.",
     ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Stacked `@pytest.mark.parametrize`: use cartesian products for full coverage.",
+        "Stack `@pytest.mark.parametrize` decorators (one per param).",
+        "Promote settings to base `ModelSettings` when three providers support them.",
+        "Allow flexibility for provider API changes.",
+    ],
+)
+def test_labels_with_code_and_verbs_of_real_rules(text: str) -> None:
+    assert left_reason(text) is None

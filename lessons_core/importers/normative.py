@@ -33,7 +33,7 @@ IMPERATIVES = frozenset(
     double-check drop duplicate edit emit enable enforce ensure escape exclude expand
     explain export hand-edit hardcode introduce mock modify reintroduce rely touch
     cross-link demonstrate end expect focus model pair parse reason reach install clone
-    activate download bootstrap
+    activate download bootstrap stack promote allow disclose
     expose extend extract favor favour fetch file fill filter fix flag follow forward gate
     give group guard handle hide hold ignore implement import include inline insert
     isolate keep label leave let limit link list load lock log look make mark match
@@ -127,7 +127,13 @@ _ASPECT = frozenset(
 _AFTER_NOUN = frozenset("with for in of and on to via is are uses under".split())
 # Gerunds that say how, after a verb: "Commit using Conventional Commits".
 _MANNER = frozenset({"using", "following", "according"})
-_LABEL = re.compile(r"^[A-Z][\w&/'. -]{0,30}:\s+(\S.*)$", re.S)
+_LABEL = re.compile(
+    r"^[A-Z][\w&/'. -]{0,30}:\s+(\S.*)$|^[A-Z][\w-]*\s+`[^`]{1,40}`:\s+(\S.*)$", re.S
+)
+# A label that forbids what follows it: "FORBIDDEN: `uv pip install`", "Never: ...".
+_PROHIBITING_LABEL = re.compile(
+    r"^(?:forbidden|prohibited|never|don'?t|do not|avoid|not allowed)\s*:\s+(\S.*)$", re.I | re.S
+)
 
 
 class Left(enum.Enum):
@@ -202,6 +208,8 @@ def _instructs(text: str) -> bool:
     logic goes in `services/`"): one or two words before a colon ("Test files:",
     "Snapshot tests:") name a topic, even when the first could be a verb."""
     labelled = after_label(text)
+    if prohibited_by_label(text):
+        return True  # "FORBIDDEN: `uv pip install`"
     if not labelled:
         return is_normative(text)
     label = text[: len(text) - len(labelled)].rstrip().rstrip(":")
@@ -239,6 +247,13 @@ def after_label(text: str) -> str:
     sparingly as possible" -> "Use mocks ..."), or "" when it has none: a list of
     labelled bullets says its rules after the label."""
     found = _LABEL.match(text)
+    return (found.group(1) or found.group(2)) if found else ""
+
+
+def prohibited_by_label(text: str) -> str:
+    """What a prohibiting label forbids ("FORBIDDEN: `uv pip install`" -> "`uv pip
+    install`"), or "" when ``text`` has no such label."""
+    found = _PROHIBITING_LABEL.match(text.strip())
     return found.group(1) if found else ""
 
 
@@ -374,6 +389,8 @@ def stance(text: str) -> list[Part]:
     which the part goes on as before it; a verb that asks ("use", "run") changes the
     part only where a clause starts ("Never X, use Y"), never inside "never edit X".
     """
+    if prohibited_by_label(text):
+        return [Part(Role.FORBIDS, text)]  # "FORBIDDEN: `uv pip install`, `@latest`"
     plain = outside_code(text)
     cuts: list[tuple[int, str, Role]] = [(0, "break", Role.ASKS)]
     cuts += [(m.end(), "break", Role.ASKS) for m in _CLAUSE_BREAK.finditer(plain)]

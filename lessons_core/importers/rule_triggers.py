@@ -110,6 +110,25 @@ def rule_triggers(mentions: Mentions, rule: str, folder: str = "") -> Triggers:
     return Triggers(files=tuple(dict.fromkeys(files)), commands=tuple(dict.fromkeys(commands)))
 
 
+# A section about one git or pull-request step, by its heading: "Commit message
+# convention", "Committing", "Pull Requests", "PR titles". A rule under it that names no
+# place of its own is about that step ("Avoid `feat:` prefixes", "Keep PRs small").
+_COMMIT_HEADING = re.compile(r"(?<![\w-])commit(?:s|ting)?\b", re.I)  # not "pre-commit"
+_PR_HEADING = re.compile(r"(?<![\w$-])PRs?(?![\w-])|\bpull[- ]requests?\b", re.I)
+
+
+def heading_action(heading: str) -> tuple[str, ...]:
+    """The one git or pull-request action ``heading`` names, or () when it names none or
+    both ("Pull Request & Commit Guidelines" leaves each rule its own words)."""
+    plain = outside_code(heading)  # "`$pr-draft-summary`" is a name, no pull request
+    commit, pull = _COMMIT_HEADING.search(plain), _PR_HEADING.search(plain)
+    if commit and not pull:
+        return ("git commit",)
+    if pull and not commit:
+        return (PR_CREATE,)
+    return ()
+
+
 def _without_modules(part: Part) -> Part:
     """``part`` without the modules it names to import from ("instead of importing from
     `vite`"): a module is no command, whatever program shares its name."""
