@@ -415,7 +415,9 @@ def test_what_a_rule_protects_defers_to_or_describes_is_no_trigger(repo: Layout)
         "- Instead of importing from `vite` or `vitest`, import from `vite-plus`.\n"
         "- Use Conventional Commits for commit messages; `.github/workflows/ci.yml` "
         "requires a scoped title.\n"
-        "- Never edit `uv.lock` by hand.\n",
+        "- Never edit `uv.lock` by hand.\n"
+        "- Give the pull request a conventional-commit title.\n"
+        "- Write the changelog entry as a Conventional Commit-style message.\n",
     )
     import_instructions()
     assert lessons(repo) == {

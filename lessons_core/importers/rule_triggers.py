@@ -59,8 +59,10 @@ PR_CREATE = "gh pr create"
 # A commit message said in words: "Use Conventional Commits for commit messages", "ALWAYS
 # use semantic commits". It is written at ``git commit``.
 _COMMIT_MESSAGE = re.compile(
-    r"\bcommit\s+(?:messages?|titles?|subjects?)\b"
-    r"|\b(?:conventional|semantic)[- ]commits?\b(?![- ]titles?\b)",  # a PR's title is no commit
+    r"(?<!-)\bcommit\s+(?:messages?|titles?|subjects?)\b"
+    # "a conventional-commit title" (of a PR), "a Conventional Commit-style message" (of a
+    # changeset) name a style, not a commit
+    r"|\b(?:conventional|semantic)[- ]commits?\b(?![- ](?:titles?|style)\b)",
     re.I,
 )
 # A module a rule says to import from, or not: "instead of importing from `vite`".
