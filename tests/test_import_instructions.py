@@ -38,8 +38,9 @@ UNNAMED = [
     "Use type hints on every public function.",
     "Prefer `pathlib.Path` over `os.path` in new code.",
     "Write docstrings in the imperative mood.",
-    "Write commit messages in the imperative mood.",
 ]
+# A rule about commit messages: its mistake is made where they are written.
+ON_COMMIT = "Write commit messages in the imperative mood."
 # The rules naming only what they ask for.
 ASKING = ["Create migrations with `uv run python manage.py makemigrations`, then check them in."]
 # The rules about the test modules, said in words: the mistake of not putting fixtures in
@@ -105,7 +106,8 @@ def test_rules_become_lessons_triggered_where_their_mistake_is_made(project: Lay
     assert lessons["Never force-push to main."].triggers.commands == ("git push --force",)
     for rule in ON_TESTS:
         assert lessons[rule].triggers == Triggers(files=("tests/**/*.py",)), rule
-    assert len(lessons) == 7
+    assert lessons[ON_COMMIT].triggers == Triggers(commands=("git commit",))
+    assert len(lessons) == 8
     assert not any("lessons query" in rule for rule in lessons)  # init --agents-md's section
     assert not any(lesson.always for lesson in lessons.values())
     stays = [n["detail"] for n in report["not_carried"] if n["code"] == "no-trigger"]
@@ -157,7 +159,7 @@ def test_the_default_files_and_two_names_of_one_file(project: Layout) -> None:
     report = imported()
     assert report["source"] == "CLAUDE.md, AGENTS.md, GEMINI.md, .github/copilot-instructions.md"
     lessons = by_rule(project)
-    assert len(lessons) == 9
+    assert len(lessons) == 10
     regenerate = "Regenerate the API client after editing `src/inventory/api/views.py`."
     assert lessons[regenerate].triggers.files == ("src/inventory/api/views.py",)
     assert lessons["Keep `src/inventory/models.py` free of queries."].triggers.files == (

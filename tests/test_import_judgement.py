@@ -397,3 +397,59 @@ def test_the_dry_run_lists_every_lesson_and_every_loss_by_reason(repo: Layout) -
     planned = import_instructions("--dry-run")["planned"]  # for programs, in full too
     avoid = [x for x in planned if x["rule"].startswith("Avoid `make typecheck`")]
     assert [x["triggers"]["commands"] for x in avoid] == [["make typecheck", "make test"]]
+
+
+def test_what_a_rule_protects_defers_to_or_describes_is_no_trigger(repo: Layout) -> None:
+    """A file a rule protects ("so uv doesn't rewrite `uv.lock`"), a document it defers to
+    ("defined in `docs/guide.md`"), a file it asks to document something in, a module it
+    says to import from and a file it describes ("`ci.yml` requires ...") are not where
+    its mistake is made: such a rule has no trigger it can be trusted with, and stays.
+    Commit messages are written at ``git commit``."""
+    write(repo, "package.json", '{"scripts": {"test": "vitest run", "dev": "vite"}}\n')
+    write(
+        repo,
+        "AGENTS.md",
+        "- Always pass `--frozen` so uv doesn't rewrite `uv.lock` as a side effect.\n"
+        "- Use the release branch defined in `docs/guide.md`.\n"
+        "- When making breaking changes, document them in `docs/api.md`.\n"
+        "- Instead of importing from `vite` or `vitest`, import from `vite-plus`.\n"
+        "- Use Conventional Commits for commit messages; `.github/workflows/ci.yml` "
+        "requires a scoped title.\n"
+        "- Never edit `uv.lock` by hand.\n"
+        "- Give the pull request a conventional-commit title.\n"
+        "- Write the changelog entry as a Conventional Commit-style message.\n",
+    )
+    import_instructions()
+    assert lessons(repo) == {
+        "Use Conventional Commits for commit messages; `.github/workflows/ci.yml` requires a "
+        "scoped title.": Triggers(commands=("git commit",)),
+        "Never edit `uv.lock` by hand.": Triggers(files=("uv.lock",)),
+    }
+
+
+def test_a_section_about_commits_or_pull_requests_gives_its_rules_that_action(
+    repo: Layout,
+) -> None:
+    """Under "Commit message convention" a rule naming no place is about the message,
+    written at ``git commit``; under "Pull Requests", at ``gh pr create``. A heading naming
+    both, or a pre-commit hook, gives none. A prohibiting label forbids what follows it."""
+    write(
+        repo,
+        "AGENTS.md",
+        "## Commit message convention\n\n- Avoid `feat:`, `fix:`, `chore:` prefixes.\n\n"
+        "## Pull Requests\n\n- Keep each one small and focused on one change.\n\n"
+        "## Pull Request & Commit Guidelines\n\n- Keep summary under 80 characters.\n\n"
+        "## `$pr-draft-summary`\n\n- Keep it to three short paragraphs at most.\n\n"
+        "## Pre-commit hooks\n\n- Keep hooks fast and focused on one check.\n\n"
+        "## Packages\n\n- FORBIDDEN: `uv pip install`, `@latest` syntax\n",
+    )
+    import_instructions()
+    found = lessons(repo)
+    assert found["Avoid `feat:`, `fix:`, `chore:` prefixes."] == Triggers(commands=("git commit",))
+    assert found["Keep each one small and focused on one change."] == Triggers(
+        commands=("gh pr create",)
+    )
+    assert found["FORBIDDEN: `uv pip install`, `@latest` syntax"].commands == ("uv pip install",)
+    assert "Keep summary under 80 characters." not in found
+    assert "Keep it to three short paragraphs at most." not in found
+    assert "Keep hooks fast and focused on one check." not in found

@@ -144,3 +144,83 @@ def test_sentences_never_split_inside_code_or_after_an_abbreviation() -> None:
         "Prefer test files (e.g. `test_x.py`) over others.",
         "Run `a. B` once.",
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        # a lead-in to what comes after it, whatever it ends with
+        ("Conformance Tests: Use the following scripts to run the tests.", Left.LEAD_IN),
+        ("Run the following commands before opening a pull request.", Left.LEAD_IN),
+        # a purpose, then only the command that serves it
+        ("For CFG tests, enable the `cfg` feature: `cargo test --features cfg`", Left.SETUP),
+        # a noun phrase whose first word could be a verb
+        ("Test files in `scenarios/` cite the ids they prove via `verifies()`.", Left.DESCRIPTION),
+        ("Model architectures implemented in `model/models/`.", Left.DESCRIPTION),
+        ("Client middleware: Request middleware in `client/middleware.ts`", Left.DESCRIPTION),
+        # a definition whose "must" belongs to what it defines
+        ("`requirements.ts` is a manifest: every behavior the SDK must satisfy.", Left.DESCRIPTION),
+    ],
+)  # fmt: skip
+def test_lead_ins_recipes_and_noun_phrases_that_look_like_rules(text: str, why: Left) -> None:
+    assert left_reason(text) is why
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Test the changes in a branch.",
+        "Mock providers in tests instead of calling the API.",
+        "Use helpers from `tests/utils.py`.",
+        "Test files must live in `tests/`.",
+    ],
+)
+def test_rules_that_start_like_noun_phrases_stay_rules(text: str) -> None:
+    assert left_reason(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "roles"),
+    [
+        (  # a purpose clause names what the rule protects, not where it is broken
+            "Always pass `--frozen` so uv doesn't rewrite `uv.lock` as a side effect.",
+            {"`--frozen`": Role.ASKS, "`uv.lock`": Role.POINTS},
+        ),
+        (
+            "Remove the overrides so that `pnpm-workspace.yaml` does not change.",
+            {"`pnpm-workspace.yaml`": Role.POINTS},
+        ),
+        (  # a document the rule defers to
+            "Use the target branch defined in `CONTRIBUTING.md`.",
+            {"`CONTRIBUTING.md`": Role.POINTS},
+        ),
+        ("Follow rustfmt config in `.rustfmt.toml`", {"`.rustfmt.toml`": Role.POINTS}),
+        (
+            "Before every push, follow the `release` skill.",
+            {"every push": Role.WHEN, "`release`": Role.POINTS},
+        ),
+    ],
+)
+def test_purposes_and_references_point(text: str, roles: dict[str, Role]) -> None:
+    found = {name: part.role for part in stance(text) for name in roles if name in part.text}
+    assert found == roles
+
+
+def test_sentences_split_before_a_code_span() -> None:
+    assert sentences("Tests for the API. `a.ts` is a manifest.") == [
+        "Tests for the API.",
+        "`a.ts` is a manifest.",
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Stacked `@pytest.mark.parametrize`: use cartesian products for full coverage.",
+        "Stack `@pytest.mark.parametrize` decorators (one per param).",
+        "Promote settings to base `ModelSettings` when three providers support them.",
+        "Allow flexibility for provider API changes.",
+    ],
+)
+def test_labels_with_code_and_verbs_of_real_rules(text: str) -> None:
+    assert left_reason(text) is None

@@ -263,7 +263,7 @@ def test_always_rules_past_the_budget_are_not_carried(repo: Layout) -> None:
     rules = repo.root / ".claude" / "rules"
     rules.mkdir(parents=True)
     (rules / "style.md").write_text(
-        "- Write commit messages in the imperative mood, under seventy characters.\n"
+        "- Write docstrings in the imperative mood, each line under seventy characters.\n"
         "- Answer in British English in every reply and every comment you write.\n"
         "- Prefer small pull requests that change one thing and say why they do it.\n"
     )

@@ -12,6 +12,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # `Path(__file__).resolve().parents[N]` (or `.parent` chains) climbing out of the checkout.
 _PARENTS = re.compile(r"Path\(__file__\)(?:\.resolve\(\))?\.parents\[(\d+)\]")
 # Folders a development machine has beside the checkout and a user's clone does not.
+ADOPTION = ROOT / "tests" / "fixtures" / "adoption"
 _OUTSIDE = re.compile(r"shared/corpus|[\"']shared[\"']\s*/|/work/")
 
 
@@ -44,8 +45,11 @@ def test_no_file_names_a_folder_beside_or_above_the_checkout() -> None:
             text = path.read_text()
         except UnicodeDecodeError:
             continue
+        # A vendored project's list of tracked paths names its own folders
+        # (astro's `src/content/work/`), none of this machine's.
+        listed = path.name == "files.txt" and path.is_relative_to(ADOPTION)
         for number, line in enumerate(text.splitlines(), 1):
-            if _OUTSIDE.search(line) and path.name != Path(__file__).name:
+            if _OUTSIDE.search(line) and path.name != Path(__file__).name and not listed:
                 hits.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
     assert hits == []
 

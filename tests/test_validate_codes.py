@@ -609,3 +609,20 @@ def test_l208_not_l203_when_imported_rules_share_the_kind_of_file_they_describe(
     assert {("L203", f"x-{n}") for n in range(3)} <= found
     write_lesson(layout, "t-3", "Keep tests fast.", files=["tests/**/*.py"])
     assert {("L203", f"t-{n}") for n in range(4)} <= codes(layout)
+
+
+def test_l208_when_imported_rules_share_the_git_action_they_describe(tmp_path: Path) -> None:
+    """Rules an instruction file gives about opening a pull request all fire on
+    ``gh pr create``: the file's own meaning, a notice; one written by hand makes it L203,
+    and so does a command that is no git or pull-request action."""
+    layout = make_project(tmp_path)
+    rules = ["Confirm the change is user-facing.", "Disclose AI help.", "Never write PR bodies."]
+    for number, rule in enumerate(rules):
+        evidence = ["import:AGENTS.md"]
+        write_lesson(layout, f"pr-{number}", rule, commands=["gh pr create"], evidence=evidence)
+        write_lesson(layout, f"mk-{number}", rule + " Here.", commands=["make"], evidence=evidence)
+    found = codes(layout)
+    assert {("L208", f"pr-{n}") for n in range(3)} <= found
+    assert {("L203", f"mk-{n}") for n in range(3)} <= found
+    write_lesson(layout, "pr-3", "Keep pull requests small.", commands=["gh pr create"])
+    assert {("L203", f"pr-{n}") for n in range(4)} <= codes(layout)

@@ -40,7 +40,7 @@ from lessons_core.importers.mentions import instruction_folder
 from lessons_core.importers.normative import Left
 from lessons_core.importers.plan import ImportPlan, Note, NoteKind
 from lessons_core.importers.rule_import import Planner, display, excerpt
-from lessons_core.importers.rule_triggers import rule_triggers
+from lessons_core.importers.rule_triggers import heading_action, rule_triggers
 from lessons_core.store.ids import slug
 from lessons_core.store.layout import Layout
 from lessons_core.store.model import Triggers
@@ -142,7 +142,7 @@ def _rule(
     triggers = _not_itself(rule_triggers(plan.mentions, found.text, folder), subject)
     if triggers.is_empty():
         described = described_files(plan.mentions, found.text, heading, folder)
-        triggers = Triggers(files=described)
+        triggers = Triggers(files=described, commands=() if described else heading_action(heading))
     how = "named"
     inside = any(glob.startswith(f"{folder}/") for glob in triggers.files)
     if isinstance(scope, str) and not inside:  # the file speaks for its folder

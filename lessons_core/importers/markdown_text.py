@@ -86,7 +86,8 @@ def sentences(paragraph: str) -> list[str]:
     blanked = outside_code(paragraph)
     cuts = [
         match.end()
-        for match in _SENTENCE_END.finditer(blanked)
+        for match in _SENTENCE_END.finditer(paragraph)
+        if blanked[match.start() - 1] in ".!?"  # the end stands outside any code span
         if not blanked[: match.start()].lower().endswith(_ABBREVIATIONS)
     ]
     bounds = [0, *cuts, len(paragraph)]

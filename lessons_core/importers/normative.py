@@ -33,7 +33,7 @@ IMPERATIVES = frozenset(
     double-check drop duplicate edit emit enable enforce ensure escape exclude expand
     explain export hand-edit hardcode introduce mock modify reintroduce rely touch
     cross-link demonstrate end expect focus model pair parse reason reach install clone
-    activate download bootstrap
+    activate download bootstrap stack promote allow disclose
     expose extend extract favor favour fetch file fill filter fix flag follow forward gate
     give group guard handle hide hold ignore implement import include inline insert
     isolate keep label leave let limit link list load lock log look make mark match
@@ -82,6 +82,23 @@ _SETUP_HEADING = re.compile(
 # (a purpose clause leading a recipe), "If `x` is not available, use `y`" (a fallback for
 # a machine that lacks a tool).
 _RECIPE = re.compile(r"^to [a-z]+\b[^,]*,")
+# "For CFG tests, enable the `cfg` feature: `cargo test ...`": a purpose, then only the
+# command that serves it (a situation such as "Before committing, ..." is a rule's).
+_PURPOSE_COMMAND = re.compile(r"^for\b[^,]*,[^:]*:\s*`[^`]+`\.?$", re.I)
+# "Use the following scripts ...": it introduces what comes after it.
+_FORWARD = re.compile(r"\b(?:the following|as follows)\b", re.I)
+# "`requirements.ts` is a manifest: ...": a definition; a "must" in it is what it defines.
+_DEFINITION = re.compile(r"^`[^`]+`\s+(?:is|are)\s+(?:a|an|the)\b(?![^;]*;)", re.I)
+# Verbs that are nouns too, and the words after them that make the pair a noun phrase:
+# "Test files in `scenarios/` cite ...", "Model architectures implemented in ...".
+_NOUN_VERBS = frozenset(
+    "test snapshot lock log model mock list name type record report release patch tag "
+    "build source link label request".split()
+)
+_NOUN_HEADS = frozenset(
+    "files file names cases suites fixtures helpers utilities outputs results entries "
+    "messages levels types architectures".split()
+)
 _FALLBACK = re.compile(
     r"^if\b[^,]*\b(?:is not|isn't|are not|aren't)\s+(?:available|installed|present)\b", re.I
 )
@@ -110,7 +127,13 @@ _ASPECT = frozenset(
 _AFTER_NOUN = frozenset("with for in of and on to via is are uses under".split())
 # Gerunds that say how, after a verb: "Commit using Conventional Commits".
 _MANNER = frozenset({"using", "following", "according"})
-_LABEL = re.compile(r"^[A-Z][\w&/'. -]{0,30}:\s+(\S.*)$", re.S)
+_LABEL = re.compile(
+    r"^[A-Z][\w&/'. -]{0,30}:\s+(\S.*)$|^[A-Z][\w-]*\s+`[^`]{1,40}`:\s+(\S.*)$", re.S
+)
+# A label that forbids what follows it: "FORBIDDEN: `uv pip install`", "Never: ...".
+_PROHIBITING_LABEL = re.compile(
+    r"^(?:forbidden|prohibited|never|don'?t|do not|avoid|not allowed)\s*:\s+(\S.*)$", re.I | re.S
+)
 
 
 class Left(enum.Enum):
@@ -171,7 +194,9 @@ def is_normative(text: str) -> bool:
         return not (clause[0] == "no" and len(clause) < 2)
     if clause and clause[0] in IMPERATIVES and not _COPULA & set(clause[1:3]):
         # "Check names are ...", "Snapshot testing with `insta`": a noun, not the verb
-        return not _gerund_object(clause)
+        if not (_gerund_object(clause) or _noun_phrase(clause)):
+            return True
+        return bool(_NORMATIVE_WORDS.search(outside_code(text)))
     if clause and clause[0] in {"we", "i"}:
         return False
     return bool(_NORMATIVE_WORDS.search(outside_code(text)))
@@ -183,10 +208,25 @@ def _instructs(text: str) -> bool:
     logic goes in `services/`"): one or two words before a colon ("Test files:",
     "Snapshot tests:") name a topic, even when the first could be a verb."""
     labelled = after_label(text)
+    if prohibited_by_label(text):
+        return True  # "FORBIDDEN: `uv pip install`"
     if not labelled:
         return is_normative(text)
     label = text[: len(text) - len(labelled)].rstrip().rstrip(":")
+    named = words(label)[-1:]
+    if len(words(label)) > 1 and words(labelled)[1:2] == named:
+        return False  # "Client middleware: Request middleware in `x`": a kind of the label
     return is_normative(labelled) or (len(label.split()) >= 3 and is_normative(label))
+
+
+def _noun_phrase(clause: list[str]) -> bool:
+    """Whether a verb-looking first word heads a noun phrase ("Test files in `x/` cite",
+    "Model architectures implemented in"): a noun after it that is no object without an
+    article, or a plural noun followed by a participle."""
+    if len(clause) < 3 or clause[0] not in _NOUN_VERBS:
+        return False
+    participle = clause[1].endswith("s") and clause[2].endswith("ed")
+    return clause[1] in _NOUN_HEADS or (participle and clause[2] not in IMPERATIVES)
 
 
 def _gerund_object(clause: list[str]) -> bool:
@@ -207,6 +247,13 @@ def after_label(text: str) -> str:
     sparingly as possible" -> "Use mocks ..."), or "" when it has none: a list of
     labelled bullets says its rules after the label."""
     found = _LABEL.match(text)
+    return (found.group(1) or found.group(2)) if found else ""
+
+
+def prohibited_by_label(text: str) -> str:
+    """What a prohibiting label forbids ("FORBIDDEN: `uv pip install`" -> "`uv pip
+    install`"), or "" when ``text`` has no such label."""
+    found = _PROHIBITING_LABEL.match(text.strip())
     return found.group(1) if found else ""
 
 
@@ -229,10 +276,12 @@ def left_reason(text: str, heading: str = "", ordered: bool = False) -> Left | N
         return Left.CONTEXT  # "Use judgment.", "Use": a verb needs what it is about
     if text.lstrip().startswith("("):
         return Left.CONTEXT  # an aside
-    if _COMMAND_ENTRY.match(text.strip()):
+    if _COMMAND_ENTRY.match(text.strip()) or _PURPOSE_COMMAND.match(text.strip()):
         return Left.SETUP  # "Run all parser coverage: `cargo coverage parser`": an entry
-    if not _instructs(text):
+    if not _instructs(text) or (_DEFINITION.match(text.strip()) and not prohibits(text)):
         return Left.DESCRIPTION
+    if _FORWARD.search(outside_code(text)):
+        return Left.LEAD_IN
     if first and first[0] in _SETUP_VERBS:
         return Left.SETUP
     if _SETUP_HEADING.search(heading) and (ordered or not prohibits(text)):
@@ -301,15 +350,20 @@ _MARKERS: tuple[tuple[re.Pattern[str], Role], ...] = tuple(
     (re.compile(rf"(?<![\w-])(?:{pattern})(?![\w-])", re.I), role)
     for pattern, role in (
         (
-            r"never|don't|do not|avoid|must not|must never|should not|should never|"
-            r"shouldn't|cannot|can't|instead of|rather than|not|no|bare|without|over",
+            r"never|don't|do not|must not|must never|should not|should never|"
+            r"shouldn't|cannot|can't|instead of|rather than|not|no|bare|without|over|"
+            r"(?<!to )avoid",
             Role.FORBIDS,
         ),
         (
             r"when|whenever|after|before|if|once|while|on every|each time",
             Role.WHEN,
         ),
-        (r"see|e\.g\.|i\.e\.|read|consult|refer to|such as|like|per", Role.POINTS),
+        (
+            r"see|e\.g\.|i\.e\.|read|consult|refer to|such as|like|per|follow|according to|"
+            r"(?:defined|described|documented|specified|explained|outlined|configured) in",
+            Role.POINTS,
+        ),
         (
             r"use|run|call|prefer|instead(?! of)|always|only|put|keep|write|add|change|"
             r"edit|update|regenerate|recompile|commit|go",
@@ -318,6 +372,13 @@ _MARKERS: tuple[tuple[re.Pattern[str], Role], ...] = tuple(
     )
 )
 _CLAUSE_BREAK = re.compile(r";|\.\s|\s(?:—|--|–)\s|:\s")
+# A purpose: "so uv doesn't rewrite `uv.lock`", "to avoid ...". What it names is what the
+# rule protects, not where it is broken, and its "not" forbids nothing.
+_PURPOSE = re.compile(
+    r"(?<![\w-])(?:so that|(?<!\bdo )so(?=\s+[\w`])|in order to|to avoid|to prevent|to ensure)"
+    r"(?![\w-])",
+    re.I,
+)
 
 
 def stance(text: str) -> list[Part]:
@@ -328,17 +389,20 @@ def stance(text: str) -> list[Part]:
     which the part goes on as before it; a verb that asks ("use", "run") changes the
     part only where a clause starts ("Never X, use Y"), never inside "never edit X".
     """
+    if prohibited_by_label(text):
+        return [Part(Role.FORBIDS, text)]  # "FORBIDDEN: `uv pip install`, `@latest`"
     plain = outside_code(text)
     cuts: list[tuple[int, str, Role]] = [(0, "break", Role.ASKS)]
     cuts += [(m.end(), "break", Role.ASKS) for m in _CLAUSE_BREAK.finditer(plain)]
     cuts += [(m.end(), "comma", Role.ASKS) for m in re.finditer(r",\s", plain)]
     cuts += [(m.start(), "aside", Role.POINTS) for m in re.finditer(r"\(", plain)]
     cuts += [(m.end(), "back", Role.ASKS) for m in re.finditer(r"\)", plain)]
+    cuts += [(m.start(), "purpose", Role.POINTS) for m in _PURPOSE.finditer(plain)]
     for pattern, role in _MARKERS:
         cuts.extend((match.start(), "marker", role) for match in pattern.finditer(plain))
     cuts.sort(key=lambda cut: cut[0])
     parts: list[Part] = []
-    role, at_start, before_aside, depth = Role.ASKS, True, Role.ASKS, 0
+    role, at_start, before_aside, depth, purpose = Role.ASKS, True, Role.ASKS, 0, False
     ends = [cut[0] for cut in cuts[1:]] + [len(text)]
     for (start, kind, new), end in zip(cuts, ends, strict=True):
         if kind == "aside":
@@ -349,13 +413,17 @@ def stance(text: str) -> list[Part]:
             role = before_aside if depth == 0 else role
         elif depth:
             pass  # a parenthesis is an aside, whatever it says
+        elif kind == "purpose":
+            role, purpose = Role.POINTS, True
+        elif purpose and kind == "marker":
+            pass  # "so uv doesn't rewrite X": the purpose goes on to its clause's end
         elif kind == "break" and not (role is Role.POINTS and plain[start - 2] == ":"):
-            role, at_start = Role.ASKS, True
+            role, at_start, purpose = Role.ASKS, True, False
         elif kind == "break":
             at_start = True  # "read that skill: `x/SKILL.md`": what follows is pointed at
         elif kind == "comma":
-            role = Role.ASKS if role is Role.WHEN else role
-            at_start = True
+            role = Role.ASKS if role is Role.WHEN or purpose else role
+            at_start, purpose = True, False
         elif new is not Role.ASKS or at_start or role is Role.ASKS:
             role, at_start = new, False
         if end > start:

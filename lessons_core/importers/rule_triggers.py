@@ -27,8 +27,9 @@ from __future__ import annotations
 
 import re
 
+from lessons_core.importers.markdown_text import outside_code
 from lessons_core.importers.mentions import Mentions
-from lessons_core.importers.normative import Role, stance, words
+from lessons_core.importers.normative import Part, Role, stance, words
 from lessons_core.store.model import Triggers
 
 # Words naming a git action, by the part of a rule they name it in: "before committing",
@@ -55,6 +56,19 @@ _PULL_REQUEST = re.compile(
     re.I,
 )
 PR_CREATE = "gh pr create"
+# A commit message said in words: "Use Conventional Commits for commit messages", "ALWAYS
+# use semantic commits". It is written at ``git commit``.
+_COMMIT_MESSAGE = re.compile(
+    r"(?<!-)\bcommit\s+(?:messages?|titles?|subjects?)\b"
+    # "a conventional-commit title" (of a PR), "a Conventional Commit-style message" (of a
+    # changeset) name a style, not a commit
+    r"|\b(?:conventional|semantic)[- ]commits?\b(?![- ](?:titles?|style)\b)",
+    re.I,
+)
+# A module a rule says to import from, or not: "instead of importing from `vite`".
+_MODULE = re.compile(r"\bfrom\s+`[^`]+`(?:\s*(?:,|or|and|,\s*or)\s*`[^`]+`)*", re.I)
+# A part that describes a file: "`ci.yml` requires a scoped title".
+_DESCRIBED = re.compile(r"^\s*`[^`]+`\s+(?!(?:needs|has|is|does|was)\b)[a-z]+s\b")
 _SPAN = re.compile(r"`([^`\n]+)`")
 _BARE = re.compile(r"\b(?:bare|plain)\s+`[^`]+`", re.I)
 _WHERE_MADE = (Role.FORBIDS, Role.WHEN)
@@ -69,9 +83,16 @@ def rule_triggers(mentions: Mentions, rule: str, folder: str = "") -> Triggers:
     # edit `uv.lock`; change `pyproject.toml`".
     alternatives = any(part.role is Role.FORBIDS for part in parts)
     asked: list[str] = []
-    for part in parts:
+    message = _COMMIT_MESSAGE.search(outside_code(rule))
+    if message and not re.search(r"\band\b", rule[: message.start()]):
+        # about the message itself: "Answer in English and keep commit messages short"
+        # asks for more than a commit shows
+        commands.append("git commit")
+    for part in map(_without_modules, parts):
         if part.role is Role.POINTS or (part.role is Role.ASKS and alternatives):
             continue
+        if _DESCRIBED.match(part.text):
+            continue  # what the file does, not an edit of it
         if part.role is Role.ASKS:
             if not _produces(part.text):
                 asked.extend(
@@ -91,6 +112,33 @@ def rule_triggers(mentions: Mentions, rule: str, folder: str = "") -> Triggers:
     return Triggers(files=tuple(dict.fromkeys(files)), commands=tuple(dict.fromkeys(commands)))
 
 
+# A section about one git or pull-request step, by its heading: "Commit message
+# convention", "Committing", "Pull Requests", "PR titles". A rule under it that names no
+# place of its own is about that step ("Avoid `feat:` prefixes", "Keep PRs small").
+_COMMIT_HEADING = re.compile(r"(?<![\w-])commit(?:s|ting)?\b", re.I)  # not "pre-commit"
+_PR_HEADING = re.compile(r"(?<![\w$-])PRs?(?![\w-])|\bpull[- ]requests?\b", re.I)
+
+
+def heading_action(heading: str) -> tuple[str, ...]:
+    """The one git or pull-request action ``heading`` names, or () when it names none or
+    both ("Pull Request & Commit Guidelines" leaves each rule its own words)."""
+    plain = outside_code(heading)  # "`$pr-draft-summary`" is a name, no pull request
+    commit, pull = _COMMIT_HEADING.search(plain), _PR_HEADING.search(plain)
+    if commit and not pull:
+        return ("git commit",)
+    if pull and not commit:
+        return (PR_CREATE,)
+    return ()
+
+
+def _without_modules(part: Part) -> Part:
+    """``part`` without the modules it names to import from ("instead of importing from
+    `vite`"): a module is no command, whatever program shares its name."""
+    if not re.search(r"\bimport", part.text, re.I):
+        return part
+    return Part(part.role, _MODULE.sub(" ", part.text))
+
+
 def _produces(text: str) -> bool:
     """Whether the part asks the agent to make something new ("Add usage examples in
     `examples/`", "Create an example in `examples/`", "Update relevant docs in
@@ -99,7 +147,7 @@ def _produces(text: str) -> bool:
     return bool(said) and said[0] in _PRODUCING
 
 
-_PRODUCING = frozenset({"add", "create", "update"})
+_PRODUCING = frozenset({"add", "create", "update", "document", "record", "note", "mention"})
 _PRODUCING_SKIP = frozenset({"also", "then", "always", "and", "first"})
 
 

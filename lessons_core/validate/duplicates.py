@@ -188,9 +188,9 @@ def _crowded(ctx: Context, active: list[Lesson]) -> Iterator[Finding]:
                 yield Finding(
                     "L208",
                     ctx.lesson_file(lesson.id),
-                    f"{len(group)} active lessons imported from {described} fire on the kind "
-                    f"of file it describes them on ({shown} too); recall shows the first few "
-                    "by rank",
+                    f"{len(group)} active lessons imported from {described} fire on the "
+                    f"{'action' if group[0].triggers.commands else 'kind of file'} it describes "
+                    f"them on ({shown} too); recall shows the first few by rank",
                     "nothing, unless one names a narrower file or command: give it that trigger",
                     lesson.id,
                     '"triggers"',
@@ -234,11 +234,15 @@ def _described_by_source(group: list[Lesson]) -> str:
     triggers, each a wildcard over files of one kind, never one exact file), and every
     lesson of it was imported; "" otherwise. "Mock with `vi.mock`" and "Use
     `beforeEach`" under a file's "Testing" heading are both about its test files, which
-    is what the file says, not a trigger set someone got wrong."""
+    is what the file says, not a trigger set someone got wrong. So are the rules it gives
+    about a git or pull-request action (only command triggers, each such an action):
+    "Confirm the change is user-facing" and "Disclose AI help" both on ``gh pr create``."""
     triggers = group[0].triggers
-    if triggers.commands or triggers.keywords or not triggers.files:
+    if triggers.keywords or bool(triggers.commands) == bool(triggers.files):
         return ""
     if not all(_KIND_OF_FILE.search(normalise_glob(glob)) for glob in triggers.files):
+        return ""
+    if not set(triggers.commands) <= _GIT_ACTIONS:
         return ""
     sources: dict[str, None] = {}
     for lesson in group:
@@ -249,6 +253,9 @@ def _described_by_source(group: list[Lesson]) -> str:
     return ", ".join(sorted(sources))
 
 
+# The git and pull-request actions import names in words ("before committing", "PR
+# titles"), where an instruction file's rules about that step meet.
+_GIT_ACTIONS = frozenset({"git commit", "git push", "git push --force", "gh pr create"})
 # A glob over the files of one kind: ``**`` then a name pattern with a wildcard.
 _KIND_OF_FILE = re.compile(r"\*\*/[^/]*\*[^/]*$")
 

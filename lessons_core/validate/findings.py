@@ -61,7 +61,7 @@ _TABLE: tuple[Code, ...] = (
     Code("L205", Severity.WARNING, "lesson contradicts the project's instruction file"),
     Code("L206", Severity.NOTICE, "instruction file not compared"),
     Code("L207", Severity.NOTICE, "a folder's instruction file shares its folder's trigger"),
-    Code("L208", Severity.NOTICE, "an instruction file's rules share the files it describes"),
+    Code("L208", Severity.NOTICE, "an instruction file's rules share the place it describes"),
     Code("L301", Severity.NOTICE, "never recalled", local=True),
     Code("L302", Severity.WARNING, "shown, then failed anyway", local=True),
     Code("L303", Severity.WARNING, "never held", local=True),
