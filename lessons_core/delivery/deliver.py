@@ -25,30 +25,27 @@ refuses every call that breaks one (an enforced lesson's command, a change addin
 of a file lesson's ``forbid`` pattern), decided at one point in ``before_action``.
 """
 
-from __future__ import annotations
-
+# Annotations are evaluated, not postponed (no ``from __future__ import annotations``):
+# a NamedTuple compiles each string annotation of its fields when its class is made.
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
+from lessons_core.delivery.tool_action import ToolAction
 from lessons_core.matching.pure_reads import is_pure_read_command
 from lessons_core.recall.prompt_terms import project_names
 from lessons_core.recall.rank import recall
 from lessons_core.recall.render import HEADER, block_header, estimate_tokens, hit_line, render_block
-from lessons_core.recall.types import MAX_PROMPT_CHARS, Allowance, RecallRequest
+from lessons_core.recall.types import MAX_PROMPT_CHARS, Allowance, Hit, Recall, RecallRequest
 from lessons_core.session import evidence
 from lessons_core.session import state as sessions
 from lessons_core.session.action import logged_identity, precise
 from lessons_core.session.failure_history import due
-from lessons_core.store.layout import lessons_command
+from lessons_core.session.state import Session, SessionState
+from lessons_core.store.config import Config
+from lessons_core.store.layout import Layout, lessons_command
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
-    from lessons_core.delivery.tool_action import ToolAction
     from lessons_core.matching.shell_command import ShellCommand
-    from lessons_core.recall.types import Hit, Recall
-    from lessons_core.session.state import Session, SessionState
-    from lessons_core.store.config import Config
-    from lessons_core.store.layout import Layout
 
 GATE = "gate"
 CONTEXT = "context"
@@ -444,7 +441,7 @@ def _speaks(hit: Hit, action: ToolAction, pure: bool) -> bool:
     return not pure or hit.via == "command"
 
 
-def _pure_read(command: str | ShellCommand) -> bool:
+def _pure_read(command: "str | ShellCommand") -> bool:
     """Whether ``command`` only reads (``is_pure_read_command``)."""
     return is_pure_read_command(command)
 
@@ -726,7 +723,7 @@ class HookCall:
         self.layout, self.key, self.config = layout, key, config
         self.session = sessions.open_session(layout, key)
 
-    def __enter__(self) -> HookCall:
+    def __enter__(self) -> "HookCall":
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -3,8 +3,8 @@ adapter builds from its payload and hands to delivery (``lessons_core.delivery.d
 the failure history and telemetry. What it reads, changes or runs is told by
 ``lessons_core.delivery.actions``, the same for every harness."""
 
-from __future__ import annotations
-
+# Annotations are evaluated, not postponed (no ``from __future__ import annotations``):
+# a NamedTuple compiles each string annotation of its fields when its class is made.
 from typing import TYPE_CHECKING, NamedTuple
 
 from lessons_core.session.action import call_digest, digest
@@ -22,7 +22,7 @@ class ToolAction(NamedTuple):
     command: str | None = None
     # The command parsed once (``matching.shell_command``): every question about it is
     # answered from this, never from the text again.
-    shell: ShellCommand | None = None
+    shell: "ShellCommand | None" = None
     # The tool's input, read only to tell a changed retry from a repeated one.
     content: object = None
     reads: tuple[str, ...] = ()

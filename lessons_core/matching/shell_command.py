@@ -17,9 +17,10 @@ Malformed shell (an unclosed quote, a body without its delimiter) is read as far
 goes; nothing here raises on any text.
 """
 
-from __future__ import annotations
-
-from typing import TYPE_CHECKING, NamedTuple
+# Annotations are evaluated, not postponed (no ``from __future__ import annotations``):
+# a NamedTuple compiles each string annotation of its fields when its class is made.
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from lessons_core.matching.shell_syntax import (
     MAX_SHELL_CHARS,
@@ -28,9 +29,6 @@ from lessons_core.matching.shell_syntax import (
     Token,
     scan,
 )
-
-if TYPE_CHECKING:
-    from collections.abc import Sequence
 
 # What ``ShellCommand.items`` holds around a subshell: "(" and ")".
 OPEN, CLOSE = "(", ")"
@@ -75,7 +73,7 @@ class Segment(NamedTuple):
     # wrappers (``sudo``, ``env X=1``, ``timeout 5``); none for ``command -v`` or ``fi``.
     runs: tuple[str, ...] = ()
     # The script a shell runs (``bash -c SCRIPT``, a here-document given to ``sh``), parsed.
-    script: ShellCommand | None = None
+    script: "ShellCommand | None" = None
 
     @property
     def piped(self) -> bool:

@@ -25,13 +25,21 @@ RE2 is imported only when a pattern needs it, and nothing here touches numpy, cl
 pathspec unless the cached index must be rebuilt.
 """
 
-from __future__ import annotations
-
+# Annotations are evaluated, not postponed (no ``from __future__ import annotations``):
+# a NamedTuple compiles each string annotation of its fields when its class is made.
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, NamedTuple, TypeAlias
 
 from lessons_core.fsutil import note
 from lessons_core.index.cache import cached_index, rebuilt_index
-from lessons_core.index.entries import path_buckets
+from lessons_core.index.entries import (
+    CommandEntry,
+    GlobEntry,
+    KeywordEntry,
+    LessonRow,
+    RecallIndex,
+    path_buckets,
+)
 from lessons_core.index.file_format import CorruptIndex
 from lessons_core.matching.bm25 import scores
 from lessons_core.matching.commands import fired_part, request_parts
@@ -48,26 +56,17 @@ from lessons_core.recall.types import (
     Recall,
     RecallRequest,
 )
+from lessons_core.store.config import Config
+from lessons_core.store.layout import Layout
+from lessons_core.store.sources import SourceStore
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Sequence
-
-    from lessons_core.index.entries import (
-        CommandEntry,
-        GlobEntry,
-        KeywordEntry,
-        LessonRow,
-        RecallIndex,
-    )
     from lessons_core.matching.shell_command import ShellCommand
-    from lessons_core.store.config import Config
-    from lessons_core.store.layout import Layout
-    from lessons_core.store.sources import SourceStore
 
-    # (tier, negated specificity, negated BM25 score, negated count of shared prompt
-    #  terms, the scope's order (project first), lessons sharing the trigger, negated
-    #  created date, id): ascending is rank.
-    RankKey: TypeAlias = tuple[int, tuple[int, ...], float, int, int, int, int, str]
+# (tier, negated specificity, negated BM25 score, negated count of shared prompt
+#  terms, the scope's order (project first), lessons sharing the trigger, negated
+#  created date, id): ascending is rank.
+RankKey: TypeAlias = tuple[int, tuple[int, ...], float, int, int, int, int, str]
 
 VIA_FILE, VIA_COMMAND, VIA_KEYWORD, VIA_PROMPT = "file", "command", "keyword", "prompt"
 VIA_NAMED = "named"  # a file trigger matching a file the prompt names
@@ -318,7 +317,7 @@ def file_matches(index: RecallIndex, path: str) -> list[GlobEntry]:
 
 
 def command_matches(
-    index: RecallIndex, command: str | ShellCommand
+    index: RecallIndex, command: "str | ShellCommand"
 ) -> Iterable[tuple[CommandEntry, str]]:
     """Each command trigger that matches, with the part of the command it matched, through
     the one command matcher (``commands.fired_part``)."""

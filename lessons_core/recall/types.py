@@ -1,8 +1,8 @@
 """What recall is asked (``RecallRequest``) and what it answers (``Recall`` of ``Hit``s):
 the records ``lessons_core.recall.rank`` ranks into and ``lessons_core.recall.render`` shows."""
 
-from __future__ import annotations
-
+# Annotations are evaluated, not postponed (no ``from __future__ import annotations``):
+# a NamedTuple compiles each string annotation of its fields when its class is made.
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
@@ -19,7 +19,7 @@ class RecallRequest(NamedTuple):
     command: str | None = None
     prompt: str | None = None
     # The command parsed once (``matching.shell_command``), when the caller has it.
-    shell: ShellCommand | None = None
+    shell: "ShellCommand | None" = None
     # The files are being read, not changed: broad trigger matches wait for the change
     # (``rank.select``), so a rule about a whole tree does not speak on every read.
     read: bool = False
@@ -104,7 +104,7 @@ class Recall(NamedTuple):
     # (``lessons_core.delivery.pointer``).
     held: int = 0
 
-    def only(self, ids: set[str] | frozenset[str]) -> Recall:
+    def only(self, ids: set[str] | frozenset[str]) -> "Recall":
         """This recall with only the hits (and their lines) whose ids are in ``ids``."""
         kept = [n for n, hit in enumerate(self.hits) if hit.lesson_id in ids]
         lines = tuple(self.lines[n] for n in kept) if len(self.lines) == len(self.hits) else ()

@@ -13,8 +13,8 @@ and ``precise`` (no secret in it: what a failure is counted under and a lesson's
 may say).
 """
 
-from __future__ import annotations
-
+# Annotations are evaluated, not postponed (no ``from __future__ import annotations``):
+# a NamedTuple compiles each string annotation of its fields when its class is made.
 import json
 import sys
 from typing import TYPE_CHECKING, NamedTuple
@@ -111,7 +111,7 @@ def of_words(words: str) -> ActionId:
     return ActionId(COMMAND, anchored(words.split(" ")))
 
 
-def named(files: tuple[str, ...], command: str | ShellCommand | None) -> ActionId | None:
+def named(files: tuple[str, ...], command: "str | ShellCommand | None") -> ActionId | None:
     """The action a call is about, as a session's evidence keeps it: its first file, or
     the words that name its command when none looks like a token; None when nothing
     names it."""
@@ -124,7 +124,7 @@ def named(files: tuple[str, ...], command: str | ShellCommand | None) -> ActionI
     return None
 
 
-def precise(files: tuple[str, ...], command: str | ShellCommand | None) -> ActionId | None:
+def precise(files: tuple[str, ...], command: "str | ShellCommand | None") -> ActionId | None:
     """The action a call is about as a failure is counted under it and a lesson's trigger
     may name it: its first file, or the pattern anchored to its command's last
     state-changing simple command (``cd web && pnpm test:e2e --filter x`` gives ``^pnpm
@@ -139,7 +139,7 @@ def precise(files: tuple[str, ...], command: str | ShellCommand | None) -> Actio
     return None
 
 
-def logged_identity(files: tuple[str, ...], command: str | ShellCommand | None) -> str:
+def logged_identity(files: tuple[str, ...], command: "str | ShellCommand | None") -> str:
     """The identity of the ``precise`` action, as the telemetry log keeps it ("" for
     none)."""
     found = precise(files, command)
