@@ -31,15 +31,12 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from lessons_core.delivery.tool_action import ToolAction
-from lessons_core.matching.pure_reads import is_pure_read_command
-from lessons_core.recall.prompt_terms import project_names
 from lessons_core.recall.rank import recall
 from lessons_core.recall.render import HEADER, block_header, estimate_tokens, hit_line, render_block
 from lessons_core.recall.types import MAX_PROMPT_CHARS, Allowance, Hit, Recall, RecallRequest
 from lessons_core.session import evidence
 from lessons_core.session import state as sessions
 from lessons_core.session.action import logged_identity, precise
-from lessons_core.session.failure_history import due
 from lessons_core.session.state import Session, SessionState
 from lessons_core.store.config import Config
 from lessons_core.store.layout import Layout, lessons_command
@@ -381,6 +378,7 @@ def _recurrence_due(state: SessionState) -> bool:
     session with failures imports the history to find out."""
     if not state.failures:
         return False
+    from lessons_core.session.failure_history import due  # noqa: PLC0415 (after a failure only)
 
     return due(state.failures)
 
@@ -443,6 +441,8 @@ def _speaks(hit: Hit, action: ToolAction, pure: bool) -> bool:
 
 def _pure_read(command: "str | ShellCommand") -> bool:
     """Whether ``command`` only reads (``is_pure_read_command``)."""
+    from lessons_core.matching.pure_reads import is_pure_read_command  # noqa: PLC0415 (event: shell calls only)
+
     return is_pure_read_command(command)
 
 
@@ -462,6 +462,8 @@ def on_prompt(
     from lessons_core.recall.prompt_files import named_files  # noqa: PLC0415 (a prompt's only: subprocess)
 
     named = named_files(layout, prompt)
+    from lessons_core.recall.prompt_terms import project_names  # noqa: PLC0415 (event: prompts only)
+
     request = RecallRequest(prompt=prompt, named=named, project=project_names(layout))
     with opened or sessions.open_session(layout, key) as session:
         if config.stop_capture:  # a correction of the action before it is evidence

@@ -41,11 +41,8 @@ from lessons_core.index.entries import (
     path_buckets,
 )
 from lessons_core.index.file_format import CorruptIndex
-from lessons_core.matching.bm25 import scores
-from lessons_core.matching.commands import fired_part, request_parts
 from lessons_core.matching.glob_match import glob_matches, normalise_glob
 from lessons_core.matching.words import phrase_at, stems, tokens
-from lessons_core.recall.prompt_terms import prompt_terms as terms_of_prompt
 from lessons_core.recall.render import fitting, short_id
 from lessons_core.recall.scopes import other_sources, source_index
 from lessons_core.recall.types import (
@@ -243,11 +240,13 @@ def rank(index: RecallIndex, request: RecallRequest, order: int = 0) -> list[Can
         request = request._replace(prompt=request.prompt[:MAX_PROMPT_CHARS])
     files = request_files(request)
     prompt_terms: list[str] = []
-    if request.prompt:  # an edit or a command never loads the prompt's vocabulary
-        prompt_terms = terms_of_prompt(request.prompt, request.project)
     relevance: dict[int, float] = {}
-    if prompt_terms:  # only a prompt is scored: an edit or a command never loads BM25
-        relevance = scores(index.bm25, prompt_terms)
+    if request.prompt:  # an edit or a command never loads the prompt's vocabulary, nor BM25
+        from lessons_core.matching.bm25 import scores  # noqa: PLC0415 (event: prompts only)
+        from lessons_core.recall.prompt_terms import prompt_terms as terms_of  # noqa: PLC0415 (event: prompts only)
+
+        prompt_terms = terms_of(request.prompt, request.project)
+        relevance = scores(index.bm25, prompt_terms) if prompt_terms else {}
     shared = shared_terms(index, prompt_terms)
     # (via, the entry, its trigger, what it matched) for every trigger that matched
     matches: list[tuple[str, GlobEntry | CommandEntry | KeywordEntry, str, str]] = []
@@ -323,6 +322,7 @@ def command_matches(
     the one command matcher (``commands.fired_part``)."""
     if not index.command_runs:
         return
+    from lessons_core.matching.commands import fired_part, request_parts  # noqa: PLC0415 (event: shell calls only)
 
     parts = request_parts(command)
     text = command if isinstance(command, str) else command.text

@@ -19,7 +19,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, NamedTuple
 
-from lessons_core.matching.command_words import anchored, command_words, unanchored
+from lessons_core.matching.literal_patterns import anchored, unanchored
 
 if TYPE_CHECKING:
     from lessons_core.matching.shell_command import ShellCommand
@@ -118,6 +118,8 @@ def named(files: tuple[str, ...], command: "str | ShellCommand | None") -> Actio
     if files:
         return ActionId(FILE, files[0])
     if command:
+        from lessons_core.matching.command_words import command_words  # noqa: PLC0415 (event: shell calls only)
+
         words = command_words(command)
         if words and all(plain(word) for word in words):
             return of_words(" ".join(words))
@@ -133,6 +135,8 @@ def precise(files: tuple[str, ...], command: "str | ShellCommand | None") -> Act
         path = files[0]
         return None if _quotes_a_secret(path) else ActionId(FILE, path)
     if command:
+        from lessons_core.matching.command_words import command_words  # noqa: PLC0415 (event: shell calls only)
+
         kept = command_words(command)
         if kept and not _quotes_a_secret(" ".join(kept)):
             return of_words(" ".join(kept))
