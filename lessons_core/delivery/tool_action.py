@@ -5,12 +5,10 @@ the failure history and telemetry. What it reads, changes or runs is told by
 
 # Annotations are evaluated, not postponed (no ``from __future__ import annotations``):
 # a NamedTuple compiles each string annotation of its fields when its class is made.
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
+from lessons_core.matching.shell_command import ShellCommand
 from lessons_core.session.action import call_digest, digest
-
-if TYPE_CHECKING:
-    from lessons_core.matching.shell_command import ShellCommand
 
 
 class ToolAction(NamedTuple):
@@ -22,7 +20,7 @@ class ToolAction(NamedTuple):
     command: str | None = None
     # The command parsed once (``matching.shell_command``): every question about it is
     # answered from this, never from the text again.
-    shell: "ShellCommand | None" = None
+    shell: ShellCommand | None = None
     # The tool's input, read only to tell a changed retry from a repeated one.
     content: object = None
     reads: tuple[str, ...] = ()

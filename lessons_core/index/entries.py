@@ -10,12 +10,10 @@ build: ``lessons_core.index.build`` compiles lessons into these records (and imp
 # Annotations are evaluated, not postponed (no ``from __future__ import annotations``):
 # a NamedTuple compiles each string annotation of its fields when its class is made.
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
+from lessons_core.matching.command_plans import Plan as CommandPlan
 from lessons_core.matching.glob_match import Plan
-
-if TYPE_CHECKING:
-    from lessons_core.matching.command_plans import Plan as CommandPlan
 
 
 class GlobEntry(NamedTuple):
@@ -43,7 +41,7 @@ class CommandEntry(NamedTuple):
     broad: bool
     # The regex as literals with anchors, matched without RE2 (``command_plans``); None:
     # RE2 runs the regex, on the parts that hold every run of ``needs``.
-    plan: "CommandPlan | None" = None
+    plan: CommandPlan | None = None
     needs: tuple[str, ...] = ()  # literal runs every match contains
 
 

@@ -56,6 +56,25 @@ _KEYWORDS = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!"
 _SKIPPED = frozenset({"fi", "done", "esac", "for", "case", "select", "function"})
 
 
+class ShellCommand(NamedTuple):
+    """A parsed shell command: its simple commands in order, with ``OPEN`` and ``CLOSE``
+    around subshells, and those it runs inside them: in its command substitutions and
+    in the scripts its shells run."""
+
+    text: str
+    # Quoted inside tuple[]: no ForwardRef is made, hence nothing compiled (see above).
+    items: tuple["Segment | str", ...] = ()
+    nested: tuple["Segment", ...] = ()
+    # Whether the whole text was read (see ``shell_syntax.MAX_SHELL_CHARS``).
+    complete: bool = True
+
+    @property
+    def segments(self) -> tuple["Segment", ...]:
+        """Every simple command: those run inside the others first, then its own."""
+        own = tuple(item for item in self.items if not isinstance(item, str))
+        return (*self.nested, *own) if self.nested else own
+
+
 class Segment(NamedTuple):
     """One simple command."""
 
@@ -73,30 +92,12 @@ class Segment(NamedTuple):
     # wrappers (``sudo``, ``env X=1``, ``timeout 5``); none for ``command -v`` or ``fi``.
     runs: tuple[str, ...] = ()
     # The script a shell runs (``bash -c SCRIPT``, a here-document given to ``sh``), parsed.
-    script: "ShellCommand | None" = None
+    script: ShellCommand | None = None
 
     @property
     def piped(self) -> bool:
         """Whether its input is the previous command's output."""
         return self.operator in ("|", "|&")
-
-
-class ShellCommand(NamedTuple):
-    """A parsed shell command: its simple commands in order, with ``OPEN`` and ``CLOSE``
-    around subshells, and those it runs inside them: in its command substitutions and
-    in the scripts its shells run."""
-
-    text: str
-    items: tuple[Segment | str, ...] = ()
-    nested: tuple[Segment, ...] = ()
-    # Whether the whole text was read (see ``shell_syntax.MAX_SHELL_CHARS``).
-    complete: bool = True
-
-    @property
-    def segments(self) -> tuple[Segment, ...]:
-        """Every simple command: those run inside the others first, then its own."""
-        own = tuple(item for item in self.items if not isinstance(item, str))
-        return (*self.nested, *own) if self.nested else own
 
 
 def parse(text: str) -> ShellCommand:

@@ -3,10 +3,9 @@ the records ``lessons_core.recall.rank`` ranks into and ``lessons_core.recall.re
 
 # Annotations are evaluated, not postponed (no ``from __future__ import annotations``):
 # a NamedTuple compiles each string annotation of its fields when its class is made.
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
-if TYPE_CHECKING:
-    from lessons_core.matching.shell_command import ShellCommand
+from lessons_core.matching.shell_command import ShellCommand
 
 # A prompt is read up to this many characters, by recall and by the hook's correction cues
 # (docs/recall.md): the words that say what a task is about come first, and a pasted log
@@ -19,7 +18,7 @@ class RecallRequest(NamedTuple):
     command: str | None = None
     prompt: str | None = None
     # The command parsed once (``matching.shell_command``), when the caller has it.
-    shell: "ShellCommand | None" = None
+    shell: ShellCommand | None = None
     # The files are being read, not changed: broad trigger matches wait for the change
     # (``rank.select``), so a rule about a whole tree does not speak on every read.
     read: bool = False

@@ -94,18 +94,18 @@ HOOK_PATH = frozenset({
     "lessons_core.session.action",
     "lessons_core.matching.words",
     "lessons_core.matching.literal_patterns",  # an action's words as a pattern
+    "lessons_core.matching.shell_syntax",  # a shell command's one parse (its records)
+    "lessons_core.matching.shell_command",
+    "lessons_core.matching.command_plans",  # the index's command plans (their type)
     "lessons_core.session.evidence",
 
     # A command (not a file) to match: command triggers, pure reads, Codex's patches.
     "lessons_core.matching.commands",
-    "lessons_core.matching.command_plans",
     "lessons_core.matching.re2_patterns",
     "lessons_core.matching.pure_reads",
     "lessons_cli.harnesses.codex_patches",
     "lessons_core.matching.patch_paths",  # Codex's patches, shell patches
     "lessons_core.matching.command_words",
-    "lessons_core.matching.shell_syntax",  # a shell command's one parse
-    "lessons_core.matching.shell_command",
     "lessons_core.matching.shell_files",
     # A prompt that may name a file: git's list of tracked files, run when it changed.
     "lessons_core.recall.prompt_files",
@@ -245,17 +245,16 @@ def test_real_hook_calls_load_only_hook_path_modules(project: Layout) -> None:
     } <= loaded
 
 
-# What only a shell command needs: its parse, its words, pure reads, command triggers.
+# What only a shell command needs: the files it reads and writes, its words, pure
+# reads, command triggers. (The parse's records, ``shell_command``, and the index's
+# command plans are field types of records every call holds.)
 COMMAND_ONLY = frozenset(
     {
-        "lessons_core.matching.shell_syntax",
-        "lessons_core.matching.shell_command",
         "lessons_core.matching.shell_files",
         "lessons_core.matching.patch_paths",
         "lessons_core.matching.pure_reads",
         "lessons_core.matching.command_words",
         "lessons_core.matching.commands",
-        "lessons_core.matching.command_plans",
         "lessons_core.matching.re2_patterns",
     }
 )
