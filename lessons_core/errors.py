@@ -7,11 +7,11 @@ maps it to exit code 1 in one place; anything else escaping is a bug.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
 if TYPE_CHECKING:
     from os import PathLike
+    from pathlib import Path
 
     # A path as the file functions take it (lessons_core.fsutil uses it too).
     StrPath: TypeAlias = "str | PathLike[str]"
@@ -62,6 +62,8 @@ class InvalidLessonFile(LessonsError):
     def __init__(
         self, path: StrPath, problem: str, key: str | None = None, kind: str = "invalid-value"
     ) -> None:
+        from pathlib import Path  # noqa: PLC0415 (a hook meets it on a broken file only)
+
         self.path: Path = Path(path)
         self.problem = problem
         self.key = key

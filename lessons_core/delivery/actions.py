@@ -14,7 +14,6 @@ import os
 from typing import TYPE_CHECKING
 
 from lessons_core.delivery.tool_action import ToolAction
-from lessons_core.matching import shell_command
 from lessons_core.matching.glob_match import MAX_NAME_CHARS, MAX_PATH_CHARS
 from lessons_core.store.layout import repo_relative
 
@@ -113,6 +112,8 @@ def running(layout: Layout, cwd: str | None, command: object) -> ToolAction:
     ...) is read."""
     if not isinstance(command, str) or not command.strip():
         return NOTHING
+    from lessons_core.matching import shell_command  # noqa: PLC0415 (event: shell calls only)
+
     shell = shell_command.parse(command)
     effects = _effects(shell)
     reads, writes = effects.reads, effects.writes

@@ -25,30 +25,24 @@ refuses every call that breaks one (an enforced lesson's command, a change addin
 of a file lesson's ``forbid`` pattern), decided at one point in ``before_action``.
 """
 
-from __future__ import annotations
-
+# Annotations are evaluated, not postponed (no ``from __future__ import annotations``):
+# a NamedTuple compiles each string annotation of its fields when its class is made.
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from lessons_core.matching.pure_reads import is_pure_read_command
-from lessons_core.recall.prompt_terms import project_names
+from lessons_core.delivery.tool_action import ToolAction
 from lessons_core.recall.rank import recall
 from lessons_core.recall.render import HEADER, block_header, estimate_tokens, hit_line, render_block
-from lessons_core.recall.types import MAX_PROMPT_CHARS, Allowance, RecallRequest
+from lessons_core.recall.types import MAX_PROMPT_CHARS, Allowance, Hit, Recall, RecallRequest
 from lessons_core.session import evidence
 from lessons_core.session import state as sessions
 from lessons_core.session.action import logged_identity, precise
-from lessons_core.session.failure_history import due
-from lessons_core.store.layout import lessons_command
+from lessons_core.session.state import Session, SessionState
+from lessons_core.store.config import Config
+from lessons_core.store.layout import Layout, lessons_command
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
-    from lessons_core.delivery.tool_action import ToolAction
     from lessons_core.matching.shell_command import ShellCommand
-    from lessons_core.recall.types import Hit, Recall
-    from lessons_core.session.state import Session, SessionState
-    from lessons_core.store.config import Config
-    from lessons_core.store.layout import Layout
 
 GATE = "gate"
 CONTEXT = "context"
@@ -384,6 +378,7 @@ def _recurrence_due(state: SessionState) -> bool:
     session with failures imports the history to find out."""
     if not state.failures:
         return False
+    from lessons_core.session.failure_history import due  # noqa: PLC0415 (after a failure only)
 
     return due(state.failures)
 
@@ -444,8 +439,10 @@ def _speaks(hit: Hit, action: ToolAction, pure: bool) -> bool:
     return not pure or hit.via == "command"
 
 
-def _pure_read(command: str | ShellCommand) -> bool:
+def _pure_read(command: "str | ShellCommand") -> bool:
     """Whether ``command`` only reads (``is_pure_read_command``)."""
+    from lessons_core.matching.pure_reads import is_pure_read_command  # noqa: PLC0415 (event: shell calls only)
+
     return is_pure_read_command(command)
 
 
@@ -465,6 +462,8 @@ def on_prompt(
     from lessons_core.recall.prompt_files import named_files  # noqa: PLC0415 (a prompt's only: subprocess)
 
     named = named_files(layout, prompt)
+    from lessons_core.recall.prompt_terms import project_names  # noqa: PLC0415 (event: prompts only)
+
     request = RecallRequest(prompt=prompt, named=named, project=project_names(layout))
     with opened or sessions.open_session(layout, key) as session:
         if config.stop_capture:  # a correction of the action before it is evidence
@@ -726,7 +725,7 @@ class HookCall:
         self.layout, self.key, self.config = layout, key, config
         self.session = sessions.open_session(layout, key)
 
-    def __enter__(self) -> HookCall:
+    def __enter__(self) -> "HookCall":
         return self
 
     def __exit__(self, *exc: object) -> None:

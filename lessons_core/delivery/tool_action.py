@@ -3,14 +3,12 @@ adapter builds from its payload and hands to delivery (``lessons_core.delivery.d
 the failure history and telemetry. What it reads, changes or runs is told by
 ``lessons_core.delivery.actions``, the same for every harness."""
 
-from __future__ import annotations
+# Annotations are evaluated, not postponed (no ``from __future__ import annotations``):
+# a NamedTuple compiles each string annotation of its fields when its class is made.
+from typing import NamedTuple
 
-from typing import TYPE_CHECKING, NamedTuple
-
+from lessons_core.matching.shell_command import ShellCommand
 from lessons_core.session.action import call_digest, digest
-
-if TYPE_CHECKING:
-    from lessons_core.matching.shell_command import ShellCommand
 
 
 class ToolAction(NamedTuple):

@@ -42,8 +42,8 @@ from pathlib import Path
 
 from lessons_core.importers.command_breadth import import_command_problem
 from lessons_core.importers.markdown_text import clean
-from lessons_core.matching.command_words import literal_pattern
 from lessons_core.matching.glob_counts import FileIndex
+from lessons_core.matching.literal_patterns import literal_pattern
 from lessons_core.matching.thresholds import BROAD_GLOB_SHARE
 from lessons_core.matching.trigger_checks import GLOB_DEAD, glob_problem
 from lessons_core.store.model import Triggers

@@ -41,7 +41,6 @@ import errno
 import os
 import stat
 import time
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from lessons_core.errors import InvalidLessonFile, LessonsError
@@ -436,6 +435,8 @@ def _read(
     newer version than the bytes parsed. A file that does not parse is noted for the
     hook's log (``fsutil.note``): once, when it is read after it changed.
     """
+
+    from pathlib import Path  # noqa: PLC0415 (the rebuild's, as read_lesson takes a Path)
 
     from lessons_core.index.build import digest  # noqa: PLC0415 (heavy: the index build)
     from lessons_core.store.files import read_lesson  # noqa: PLC0415 (heavy: orjson)

@@ -7,15 +7,13 @@ build: ``lessons_core.index.build`` compiles lessons into these records (and imp
 ``NamedTuple``, so ``marshal`` stores it as a plain tuple.
 """
 
-from __future__ import annotations
+# Annotations are evaluated, not postponed (no ``from __future__ import annotations``):
+# a NamedTuple compiles each string annotation of its fields when its class is made.
+from collections.abc import Iterable, Mapping, Sequence
+from typing import NamedTuple
 
-from typing import TYPE_CHECKING, NamedTuple
-
-if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping, Sequence
-
-    from lessons_core.matching.command_plans import Plan as CommandPlan
-    from lessons_core.matching.glob_match import Plan
+from lessons_core.matching.command_plans import Plan as CommandPlan
+from lessons_core.matching.glob_match import Plan
 
 
 class GlobEntry(NamedTuple):

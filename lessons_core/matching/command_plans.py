@@ -18,13 +18,12 @@ commands.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TypeAlias
 
-if TYPE_CHECKING:
-    # One alternative: how it starts ("", "^", "\\b"), its literal text, how it ends
-    # ("", "$", "\\b", or END_SPACE: a space or the end of the text).
-    Alternative = tuple[str, str, str]
-    Plan = tuple[Alternative, ...]
+# One alternative: how it starts ("", "^", "\\b"), its literal text, how it ends
+# ("", "$", "\\b", or END_SPACE: a space or the end of the text).
+Alternative: TypeAlias = tuple[str, str, str]
+Plan: TypeAlias = tuple[Alternative, ...]
 
 START, BOUNDARY, END = "^", "\\b", "$"
 END_SPACE = " |$"  # ``( |$)`` or ``(?: |$)`` at the end

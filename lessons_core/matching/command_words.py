@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+from lessons_core.matching.literal_patterns import unanchored
 from lessons_core.matching.pure_reads import segment_reads
 from lessons_core.matching.shell_command import ShellCommand, parsed
 
@@ -38,7 +39,6 @@ _INLINE_CODE = frozenset({"-c", "-e", "-p", "-r", "--eval", "--print", "-"})
 _PATTERN_END = r"(?:\\b|\\s[*+?]?|\$|\s)+$"
 # Runners whose next word is the program they run (``uv run python x.py``).
 _RUNNERS = (("uv", "run"), ("poetry", "run"), ("pipenv", "run"), ("npx",), ("bunx",))
-_REGEX_SPECIALS = frozenset("\\.^$*+?()[]{}|")
 
 
 def command_words(command: str | ShellCommand) -> list[str]:
@@ -119,27 +119,3 @@ def _is_name(word: str) -> bool:
         and word.isprintable()
         and len(word) <= MAX_WORD_CHARS
     )
-
-
-def anchored(words: list[str]) -> str:
-    """The command pattern for ``words``: anchored at the start, each word literal
-    (``^c\\+\\+`` for ``c++``)."""
-    return "^" + " ".join(literal_pattern(word) for word in words)
-
-
-def unanchored(pattern: str) -> str:
-    """The words ``anchored`` made ``pattern`` from, as one command."""
-    text = pattern[1:] if pattern.startswith("^") else pattern
-    out, escaped = [], False
-    for char in text:
-        if char == "\\" and not escaped:
-            escaped = True
-            continue
-        out.append(char)
-        escaped = False
-    return "".join(out)
-
-
-def literal_pattern(text: str) -> str:
-    """``text`` as a command pattern matching it literally (spaces stay readable)."""
-    return "".join(f"\\{char}" if char in _REGEX_SPECIALS else char for char in text)

@@ -6,8 +6,9 @@ which is where ``lessons add`` reports them. A pattern that begins or ends with 
 character gets a word boundary there, so ``rm`` fires on ``rm -rf x`` but not on ``format``.
 """
 
-from __future__ import annotations
-
+# Annotations are evaluated, not postponed (no ``from __future__ import annotations``):
+# a NamedTuple compiles each string annotation of its fields when its class is made.
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from lessons_core.matching.command_plans import plan_matches, top_level_alternatives
@@ -16,8 +17,6 @@ from lessons_core.matching.re2_patterns import re2_module
 from lessons_core.matching.shell_command import ShellCommand, match_parts, parsed
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
     from lessons_core.matching.command_plans import Plan
 
 
@@ -98,7 +97,7 @@ def request_parts(command: str | ShellCommand) -> tuple[str, ...]:
 
 
 def fired_part(
-    regex: str, parts: Sequence[str], plan: Plan | None = None, needs: Sequence[str] = ()
+    regex: str, parts: Sequence[str], plan: "Plan | None" = None, needs: Sequence[str] = ()
 ) -> str | None:
     """The one command matcher: the first of ``parts`` (``request_parts``, split once by
     the caller) in which the pattern's RE2 ``regex`` matches, or None. With the regex's

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import re
 
-from lessons_core.matching.command_words import is_interpreter, unanchored
+from lessons_core.matching.command_words import is_interpreter
+from lessons_core.matching.literal_patterns import unanchored
 
 # Words in front of the program they run. Longest first where one begins another.
 RUNNER_PREFIXES: tuple[tuple[str, ...], ...] = (

@@ -17,9 +17,10 @@ Malformed shell (an unclosed quote, a body without its delimiter) is read as far
 goes; nothing here raises on any text.
 """
 
-from __future__ import annotations
-
-from typing import TYPE_CHECKING, NamedTuple
+# Annotations are evaluated, not postponed (no ``from __future__ import annotations``):
+# a NamedTuple compiles each string annotation of its fields when its class is made.
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from lessons_core.matching.shell_syntax import (
     MAX_SHELL_CHARS,
@@ -28,9 +29,6 @@ from lessons_core.matching.shell_syntax import (
     Token,
     scan,
 )
-
-if TYPE_CHECKING:
-    from collections.abc import Sequence
 
 # What ``ShellCommand.items`` holds around a subshell: "(" and ")".
 OPEN, CLOSE = "(", ")"
@@ -58,6 +56,25 @@ _KEYWORDS = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!"
 _SKIPPED = frozenset({"fi", "done", "esac", "for", "case", "select", "function"})
 
 
+class ShellCommand(NamedTuple):
+    """A parsed shell command: its simple commands in order, with ``OPEN`` and ``CLOSE``
+    around subshells, and those it runs inside them: in its command substitutions and
+    in the scripts its shells run."""
+
+    text: str
+    # Quoted inside tuple[]: no ForwardRef is made, hence nothing compiled (see above).
+    items: tuple["Segment | str", ...] = ()
+    nested: tuple["Segment", ...] = ()
+    # Whether the whole text was read (see ``shell_syntax.MAX_SHELL_CHARS``).
+    complete: bool = True
+
+    @property
+    def segments(self) -> tuple["Segment", ...]:
+        """Every simple command: those run inside the others first, then its own."""
+        own = tuple(item for item in self.items if not isinstance(item, str))
+        return (*self.nested, *own) if self.nested else own
+
+
 class Segment(NamedTuple):
     """One simple command."""
 
@@ -81,24 +98,6 @@ class Segment(NamedTuple):
     def piped(self) -> bool:
         """Whether its input is the previous command's output."""
         return self.operator in ("|", "|&")
-
-
-class ShellCommand(NamedTuple):
-    """A parsed shell command: its simple commands in order, with ``OPEN`` and ``CLOSE``
-    around subshells, and those it runs inside them: in its command substitutions and
-    in the scripts its shells run."""
-
-    text: str
-    items: tuple[Segment | str, ...] = ()
-    nested: tuple[Segment, ...] = ()
-    # Whether the whole text was read (see ``shell_syntax.MAX_SHELL_CHARS``).
-    complete: bool = True
-
-    @property
-    def segments(self) -> tuple[Segment, ...]:
-        """Every simple command: those run inside the others first, then its own."""
-        own = tuple(item for item in self.items if not isinstance(item, str))
-        return (*self.nested, *own) if self.nested else own
 
 
 def parse(text: str) -> ShellCommand:

@@ -31,10 +31,11 @@ A ``cd`` inside a subshell (``(cd x && ...)``) ends with it. Everything is read 
 the command's one parse (``shell_command``); nothing here raises or hangs.
 """
 
-from __future__ import annotations
-
+# Annotations are evaluated, not postponed (no ``from __future__ import annotations``):
+# a NamedTuple compiles each string annotation of its fields when its class is made.
 import posixpath
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from lessons_core.matching.patch_paths import (
     apply_patch_paths,
@@ -49,9 +50,6 @@ from lessons_core.matching.shell_command import (
     is_assignment,
     parsed,
 )
-
-if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
 
 
 class ShellFiles(NamedTuple):

@@ -18,8 +18,8 @@ out. Where a command substitution's text stands is noted (``scan``), so the comm
 it can be parsed too.
 """
 
-from __future__ import annotations
-
+# Annotations are evaluated, not postponed (no ``from __future__ import annotations``):
+# a NamedTuple compiles each string annotation of its fields when its class is made.
 from typing import NamedTuple
 
 # The most of a command that is read; a generated script or a patch is longer, and what it

@@ -25,19 +25,24 @@ RE2 is imported only when a pattern needs it, and nothing here touches numpy, cl
 pathspec unless the cached index must be rebuilt.
 """
 
-from __future__ import annotations
-
+# Annotations are evaluated, not postponed (no ``from __future__ import annotations``):
+# a NamedTuple compiles each string annotation of its fields when its class is made.
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, NamedTuple, TypeAlias
 
 from lessons_core.fsutil import note
 from lessons_core.index.cache import cached_index, rebuilt_index
-from lessons_core.index.entries import path_buckets
+from lessons_core.index.entries import (
+    CommandEntry,
+    GlobEntry,
+    KeywordEntry,
+    LessonRow,
+    RecallIndex,
+    path_buckets,
+)
 from lessons_core.index.file_format import CorruptIndex
-from lessons_core.matching.bm25 import scores
-from lessons_core.matching.commands import fired_part, request_parts
 from lessons_core.matching.glob_match import glob_matches, normalise_glob
 from lessons_core.matching.words import phrase_at, stems, tokens
-from lessons_core.recall.prompt_terms import prompt_terms as terms_of_prompt
 from lessons_core.recall.render import fitting, short_id
 from lessons_core.recall.scopes import other_sources, source_index
 from lessons_core.recall.types import (
@@ -48,26 +53,17 @@ from lessons_core.recall.types import (
     Recall,
     RecallRequest,
 )
+from lessons_core.store.config import Config
+from lessons_core.store.layout import Layout
+from lessons_core.store.sources import SourceStore
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Sequence
-
-    from lessons_core.index.entries import (
-        CommandEntry,
-        GlobEntry,
-        KeywordEntry,
-        LessonRow,
-        RecallIndex,
-    )
     from lessons_core.matching.shell_command import ShellCommand
-    from lessons_core.store.config import Config
-    from lessons_core.store.layout import Layout
-    from lessons_core.store.sources import SourceStore
 
-    # (tier, negated specificity, negated BM25 score, negated count of shared prompt
-    #  terms, the scope's order (project first), lessons sharing the trigger, negated
-    #  created date, id): ascending is rank.
-    RankKey: TypeAlias = tuple[int, tuple[int, ...], float, int, int, int, int, str]
+# (tier, negated specificity, negated BM25 score, negated count of shared prompt
+#  terms, the scope's order (project first), lessons sharing the trigger, negated
+#  created date, id): ascending is rank.
+RankKey: TypeAlias = tuple[int, tuple[int, ...], float, int, int, int, int, str]
 
 VIA_FILE, VIA_COMMAND, VIA_KEYWORD, VIA_PROMPT = "file", "command", "keyword", "prompt"
 VIA_NAMED = "named"  # a file trigger matching a file the prompt names
@@ -244,11 +240,13 @@ def rank(index: RecallIndex, request: RecallRequest, order: int = 0) -> list[Can
         request = request._replace(prompt=request.prompt[:MAX_PROMPT_CHARS])
     files = request_files(request)
     prompt_terms: list[str] = []
-    if request.prompt:  # an edit or a command never loads the prompt's vocabulary
-        prompt_terms = terms_of_prompt(request.prompt, request.project)
     relevance: dict[int, float] = {}
-    if prompt_terms:  # only a prompt is scored: an edit or a command never loads BM25
-        relevance = scores(index.bm25, prompt_terms)
+    if request.prompt:  # an edit or a command never loads the prompt's vocabulary, nor BM25
+        from lessons_core.matching.bm25 import scores  # noqa: PLC0415 (event: prompts only)
+        from lessons_core.recall.prompt_terms import prompt_terms as terms_of  # noqa: PLC0415 (event: prompts only)
+
+        prompt_terms = terms_of(request.prompt, request.project)
+        relevance = scores(index.bm25, prompt_terms) if prompt_terms else {}
     shared = shared_terms(index, prompt_terms)
     # (via, the entry, its trigger, what it matched) for every trigger that matched
     matches: list[tuple[str, GlobEntry | CommandEntry | KeywordEntry, str, str]] = []
@@ -318,12 +316,13 @@ def file_matches(index: RecallIndex, path: str) -> list[GlobEntry]:
 
 
 def command_matches(
-    index: RecallIndex, command: str | ShellCommand
+    index: RecallIndex, command: "str | ShellCommand"
 ) -> Iterable[tuple[CommandEntry, str]]:
     """Each command trigger that matches, with the part of the command it matched, through
     the one command matcher (``commands.fired_part``)."""
     if not index.command_runs:
         return
+    from lessons_core.matching.commands import fired_part, request_parts  # noqa: PLC0415 (event: shell calls only)
 
     parts = request_parts(command)
     text = command if isinstance(command, str) else command.text

@@ -44,9 +44,6 @@ from __future__ import annotations
 from bisect import bisect_left
 from typing import TYPE_CHECKING
 
-from lessons_core.recall.inert import inert_tags
-from lessons_core.recall.inert import neutralise as full
-
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
 
@@ -109,6 +106,7 @@ def neutralise(text: str, limit: int = MAX_RULE_CHARS) -> str:
     """``text`` as one inert line (see the module docstring)."""
     if _plain(text):  # what the full path gives such text, without its imports
         return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+    from lessons_core.recall.inert import neutralise as full  # noqa: PLC0415 (rule text that is not plain only: its patterns)
 
     return full(text, limit)
 
@@ -272,6 +270,7 @@ def inert_line(line: str) -> str:
     in the next could still make a tag."""
     if "<" not in line:
         return line
+    from lessons_core.recall.inert import inert_tags  # noqa: PLC0415 (a line with "<" only: its patterns)
 
     return inert_tags(line)
 

@@ -1,12 +1,11 @@
 """What recall is asked (``RecallRequest``) and what it answers (``Recall`` of ``Hit``s):
 the records ``lessons_core.recall.rank`` ranks into and ``lessons_core.recall.render`` shows."""
 
-from __future__ import annotations
+# Annotations are evaluated, not postponed (no ``from __future__ import annotations``):
+# a NamedTuple compiles each string annotation of its fields when its class is made.
+from typing import NamedTuple
 
-from typing import TYPE_CHECKING, NamedTuple
-
-if TYPE_CHECKING:
-    from lessons_core.matching.shell_command import ShellCommand
+from lessons_core.matching.shell_command import ShellCommand
 
 # A prompt is read up to this many characters, by recall and by the hook's correction cues
 # (docs/recall.md): the words that say what a task is about come first, and a pasted log
@@ -104,7 +103,7 @@ class Recall(NamedTuple):
     # (``lessons_core.delivery.pointer``).
     held: int = 0
 
-    def only(self, ids: set[str] | frozenset[str]) -> Recall:
+    def only(self, ids: set[str] | frozenset[str]) -> "Recall":
         """This recall with only the hits (and their lines) whose ids are in ``ids``."""
         kept = [n for n, hit in enumerate(self.hits) if hit.lesson_id in ids]
         lines = tuple(self.lines[n] for n in kept) if len(self.lines) == len(self.hits) else ()

@@ -13,13 +13,13 @@ and ``precise`` (no secret in it: what a failure is counted under and a lesson's
 may say).
 """
 
-from __future__ import annotations
-
+# Annotations are evaluated, not postponed (no ``from __future__ import annotations``):
+# a NamedTuple compiles each string annotation of its fields when its class is made.
 import json
 import sys
 from typing import TYPE_CHECKING, NamedTuple
 
-from lessons_core.matching.command_words import anchored, command_words, unanchored
+from lessons_core.matching.literal_patterns import anchored, unanchored
 
 if TYPE_CHECKING:
     from lessons_core.matching.shell_command import ShellCommand
@@ -111,20 +111,22 @@ def of_words(words: str) -> ActionId:
     return ActionId(COMMAND, anchored(words.split(" ")))
 
 
-def named(files: tuple[str, ...], command: str | ShellCommand | None) -> ActionId | None:
+def named(files: tuple[str, ...], command: "str | ShellCommand | None") -> ActionId | None:
     """The action a call is about, as a session's evidence keeps it: its first file, or
     the words that name its command when none looks like a token; None when nothing
     names it."""
     if files:
         return ActionId(FILE, files[0])
     if command:
+        from lessons_core.matching.command_words import command_words  # noqa: PLC0415 (event: shell calls only)
+
         words = command_words(command)
         if words and all(plain(word) for word in words):
             return of_words(" ".join(words))
     return None
 
 
-def precise(files: tuple[str, ...], command: str | ShellCommand | None) -> ActionId | None:
+def precise(files: tuple[str, ...], command: "str | ShellCommand | None") -> ActionId | None:
     """The action a call is about as a failure is counted under it and a lesson's trigger
     may name it: its first file, or the pattern anchored to its command's last
     state-changing simple command (``cd web && pnpm test:e2e --filter x`` gives ``^pnpm
@@ -133,13 +135,15 @@ def precise(files: tuple[str, ...], command: str | ShellCommand | None) -> Actio
         path = files[0]
         return None if _quotes_a_secret(path) else ActionId(FILE, path)
     if command:
+        from lessons_core.matching.command_words import command_words  # noqa: PLC0415 (event: shell calls only)
+
         kept = command_words(command)
         if kept and not _quotes_a_secret(" ".join(kept)):
             return of_words(" ".join(kept))
     return None
 
 
-def logged_identity(files: tuple[str, ...], command: str | ShellCommand | None) -> str:
+def logged_identity(files: tuple[str, ...], command: "str | ShellCommand | None") -> str:
     """The identity of the ``precise`` action, as the telemetry log keeps it ("" for
     none)."""
     found = precise(files, command)

@@ -37,7 +37,6 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
-from lessons_core.matching.shell_command import parsed
 from lessons_core.session import action as action_id
 from lessons_core.session.failure_history import FAILED, record_success
 
@@ -146,6 +145,7 @@ def _as_run(command: str | ShellCommand, words: str) -> str:
     first that is not a plain word (an option's or assignment's value may be one).
     ``words`` when the command cannot be read so, or what was kept holds a secret."""
     from lessons_core.authoring.secrets import mask_secrets  # noqa: PLC0415 (heavy: secret patterns)
+    from lessons_core.matching.shell_command import parsed  # noqa: PLC0415 (event: shell calls only)
 
     program = words.split(" ", 1)[0]
     for segment in reversed(parsed(command).segments):

@@ -1,7 +1,7 @@
 """Project settings from ``.lessons/config.json``; every key has a default."""
 
-from __future__ import annotations
-
+# Annotations are evaluated, not postponed (no ``from __future__ import annotations``):
+# a NamedTuple compiles each string annotation of its fields when its class is made.
 import json
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
@@ -11,9 +11,9 @@ from lessons_core.fsutil import read_store_file
 if TYPE_CHECKING:
     from lessons_core.errors import StrPath
 
-    # A setting's problem: (its key, None for the whole file; what is wrong; the kind of
-    # InvalidLessonFile it is reported as).
-    Problem: TypeAlias = tuple[str | None, str, str]
+# A setting's problem: (its key, None for the whole file; what is wrong; the kind of
+# InvalidLessonFile it is reported as).
+Problem: TypeAlias = tuple[str | None, str, str]
 
 DELIVERY_MODES = ("gate", "context")
 # Settings of earlier versions that no longer do anything: accepted and ignored, so an
@@ -129,7 +129,7 @@ def _value_problem(key: str, value: Any, default: Any) -> str | None:
 _TYPE_NAMES = {int: "a whole number", str: "a string", bool: "true or false"}
 
 
-def read_config(path: StrPath) -> tuple[Config, list[Problem]]:
+def read_config(path: "StrPath") -> tuple[Config, list[Problem]]:
     """The settings in the config file and every problem found (see ``parse_settings``);
     a missing file means all defaults, one that cannot be read or parsed too."""
     try:
@@ -147,7 +147,7 @@ def read_config(path: StrPath) -> tuple[Config, list[Problem]]:
     return parse_settings(data)
 
 
-def load_config(path: StrPath) -> Config:
+def load_config(path: "StrPath") -> Config:
     """The settings recall runs with: a bad setting (or file) falls back to its default,
     so a typo in config.json never silences the hook; ``lessons validate`` reports it."""
     return read_config(path)[0]

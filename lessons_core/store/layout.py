@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lessons_core.containment import LeavesRepo, is_within, leaving_part, require_inside
@@ -11,6 +10,7 @@ from lessons_core.errors import LessonsError, NotInitialised
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
+    from pathlib import Path
 
     from lessons_core.errors import StrPath
 
@@ -51,7 +51,9 @@ class Layout:
         self.top: str = os.fspath(root)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Layout) and Path(self.top) == Path(other.top)
+        return isinstance(other, Layout) and os.path.normpath(self.top) == os.path.normpath(
+            other.top
+        )
 
     def __hash__(self) -> int:
         return hash(os.path.normpath(self.top))
@@ -65,19 +67,19 @@ class Layout:
 
     @property
     def root(self) -> Path:
-        return Path(self.top)
+        return _path(self.top)
 
     @property
     def base(self) -> Path:
-        return Path(self.under())
+        return _path(self.under())
 
     @property
     def lessons_dir(self) -> Path:
-        return Path(self.under("lessons"))
+        return _path(self.under("lessons"))
 
     @property
     def topics_dir(self) -> Path:
-        return Path(self.under("topics"))
+        return _path(self.under("topics"))
 
     @property
     def config_file(self) -> str:
@@ -87,23 +89,31 @@ class Layout:
 
     @property
     def config_path(self) -> Path:
-        return Path(self.config_file)
+        return _path(self.config_file)
 
     @property
     def local_dir(self) -> Path:
         """Per-clone state: never committed (``init`` writes the .gitignore)."""
-        return Path(self.under(LOCAL))
+        return _path(self.under(LOCAL))
 
     @property
     def lock_path(self) -> Path:
-        return Path(self.local(STORE_LOCK))
+        return _path(self.local(STORE_LOCK))
 
     def local(self, name: str) -> str:
         """``.lessons/local/<name>`` as a string, for one of ``LOCAL_FILES``."""
         return self.under(LOCAL, name)
 
     def lesson_path(self, lesson_id: str) -> Path:
-        return Path(self.under("lessons", f"{lesson_id}.json"))
+        return _path(self.under("lessons", f"{lesson_id}.json"))
+
+
+def _path(text: str) -> Path:
+    """``text`` as a ``Path``, for the command line: a hook keeps to strings (``top``,
+    ``under``) and never loads pathlib."""
+    from pathlib import Path  # noqa: PLC0415 (the CLI's only: a hook keeps to strings)
+
+    return Path(text)
 
 
 _SH_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./-_")

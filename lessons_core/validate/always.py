@@ -22,7 +22,7 @@ import shutil
 from collections.abc import Iterator
 
 from lessons_core.delivery.always import VIA, fit_hits, render
-from lessons_core.matching.command_words import literal_pattern
+from lessons_core.matching.literal_patterns import literal_pattern
 from lessons_core.matching.trigger_checks import command_problem
 from lessons_core.recall.render import estimate_tokens, hit_line
 from lessons_core.recall.types import Hit

@@ -93,18 +93,19 @@ HOOK_PATH = frozenset({
     "lessons_core.session.state",
     "lessons_core.session.action",
     "lessons_core.matching.words",
+    "lessons_core.matching.literal_patterns",  # an action's words as a pattern
+    "lessons_core.matching.shell_syntax",  # a shell command's one parse (its records)
+    "lessons_core.matching.shell_command",
+    "lessons_core.matching.command_plans",  # the index's command plans (their type)
     "lessons_core.session.evidence",
 
     # A command (not a file) to match: command triggers, pure reads, Codex's patches.
     "lessons_core.matching.commands",
-    "lessons_core.matching.command_plans",
     "lessons_core.matching.re2_patterns",
     "lessons_core.matching.pure_reads",
     "lessons_cli.harnesses.codex_patches",
     "lessons_core.matching.patch_paths",  # Codex's patches, shell patches
     "lessons_core.matching.command_words",
-    "lessons_core.matching.shell_syntax",  # a shell command's one parse
-    "lessons_core.matching.shell_command",
     "lessons_core.matching.shell_files",
     # A prompt that may name a file: git's list of tracked files, run when it changed.
     "lessons_core.recall.prompt_files",
@@ -244,6 +245,64 @@ def test_real_hook_calls_load_only_hook_path_modules(project: Layout) -> None:
     } <= loaded
 
 
+# What only a shell command needs: the files it reads and writes, its words, pure
+# reads, command triggers. (The parse's records, ``shell_command``, and the index's
+# command plans are field types of records every call holds.)
+COMMAND_ONLY = frozenset(
+    {
+        "lessons_core.matching.shell_files",
+        "lessons_core.matching.patch_paths",
+        "lessons_core.matching.pure_reads",
+        "lessons_core.matching.command_words",
+        "lessons_core.matching.commands",
+        "lessons_core.matching.re2_patterns",
+    }
+)
+# What only a prompt needs: its terms, BM25, the files it names.
+PROMPT_ONLY = frozenset(
+    {
+        "lessons_core.matching.bm25",
+        "lessons_core.recall.prompt_terms",
+        "lessons_core.recall.prompt_files",
+    }
+)
+
+
+def _loaded_by(project: Layout, fixture: str) -> tuple[str, set[str]]:
+    """The stdout of a Claude Code hook on ``fixture``, in a fresh interpreter, and the
+    modules of ours it loaded."""
+    data = payload("claude-code", fixture, project.root)
+    done = subprocess.run(
+        [sys.executable, "-c", HOOK_CALL, "claude-code"],
+        input=json.dumps(data), capture_output=True, text=True, cwd=project.root,
+        timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0
+    return done.stdout, set(done.stderr.split())
+
+
+@pytest.mark.parametrize(
+    ("fixture", "shown", "unused"),
+    [
+        ("pre_tool_use_edit", "Keep src/a.py short.", COMMAND_ONLY | PROMPT_ONLY),
+        ("pre_tool_use_bash_redirect", "Never write side.txt.", PROMPT_ONLY),
+        ("user_prompt_submit", "Mind the scenario.", COMMAND_ONLY),
+    ],
+)
+def test_a_hook_loads_no_module_only_another_event_needs(
+    project: Layout, fixture: str, shown: str, unused: frozenset[str]
+) -> None:
+    """An edit that shows its rule loads none of a command's or a prompt's modules; a
+    command none of a prompt's; a prompt none of a command's."""
+    write_lesson(project, "a-file", "Keep src/a.py short.", files=("src/*.py",))
+    write_lesson(project, "side", "Never write side.txt.", commands=("echo built",))
+    write_lesson(project, "scenario", "Mind the scenario.", keywords=("scenario",))
+    load_index(project)
+    out, loaded = _loaded_by(project, fixture)
+    assert shown in out
+    assert loaded & unused == set()
+
+
 def test_a_rebuilding_hook_loads_only_hook_and_rebuild_path_modules(project: Layout) -> None:
     """With no cached index, a hook call builds it: it loads the rebuild's modules
     (REBUILD_PATH, all of them here) and nothing else of ours beyond HOOK_PATH."""
@@ -251,15 +310,8 @@ def test_a_rebuilding_hook_loads_only_hook_and_rebuild_path_modules(project: Lay
         project, "app-file", "Keep src/app.py free of side effects.", files=("src/*.py",),
         commands=("git push",), keywords=("alembic",),
     )  # fmt: skip
-    data = payload("claude-code", "pre_tool_use_edit", project.root)
-    done = subprocess.run(
-        [sys.executable, "-c", HOOK_CALL, "claude-code"],
-        input=json.dumps(data), capture_output=True, text=True, cwd=project.root,
-        timeout=60, check=False,
-    )  # fmt: skip
-    assert done.returncode == 0
-    assert "Keep src/app.py free of side effects." in done.stdout
-    loaded = set(done.stderr.split())
+    out, loaded = _loaded_by(project, "pre_tool_use_edit")
+    assert "Keep src/app.py free of side effects." in out
     assert loaded - set(HOOK_PATH) == REBUILD_PATH
 
 

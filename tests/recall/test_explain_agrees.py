@@ -63,6 +63,7 @@ REQUESTS = st.builds(
     command=st.none() | COMMANDS,
     prompt=st.none() | st.lists(WORDS, min_size=1, max_size=6).map(" ".join),
     named=st.lists(PATHS, max_size=2).map(tuple),  # files the prompt names
+    shell=st.none(),  # a command is parsed from its text, never given apart from it
 )
 
 

@@ -8,20 +8,18 @@ with the entries of the events every such harness answers alike (``on_session_st
 
 """
 
-from __future__ import annotations
-
+# Annotations are evaluated, not postponed (no ``from __future__ import annotations``):
+# a TypedDict compiles each string annotation of its fields when its class is made.
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import Any, TypedDict
 
 from lessons_cli.harnesses.events import Answer, Output
 from lessons_core.delivery import actions
 from lessons_core.delivery import deliver as delivery
+from lessons_core.delivery.deliver import Notice
 from lessons_core.delivery.tool_action import ToolAction
-
-if TYPE_CHECKING:
-    from lessons_core.delivery.deliver import Notice
-    from lessons_core.store.config import Config
-    from lessons_core.store.layout import Layout
+from lessons_core.store.config import Config
+from lessons_core.store.layout import Layout
 
 
 class HookPayload(TypedDict, total=False):

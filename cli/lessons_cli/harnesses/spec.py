@@ -5,8 +5,8 @@ Each harness module builds its ``WIRING`` from these records at import time. Wri
 into settings files is ``lessons_cli.harnesses.wiring``.
 """
 
-from __future__ import annotations
-
+# Annotations are evaluated, not postponed (no ``from __future__ import annotations``):
+# a NamedTuple compiles each string annotation of its fields when its class is made.
 import re
 from typing import Any, NamedTuple
 
