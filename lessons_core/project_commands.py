@@ -184,16 +184,9 @@ def _targets(text: str, pattern: re.Pattern[str]) -> list[tuple[int, str]]:
 
 def _package_scripts(text: str) -> list[tuple[int, str]]:
     """The script names of a ``package.json``, each with the line that names it."""
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return []
-    scripts = data.get("scripts") if isinstance(data, dict) else None
-    if not isinstance(scripts, dict):
-        return []
     lines = text.splitlines()
     found = []
-    for name in scripts:
+    for name in script_commands.package_scripts(text):
         key = json.dumps(name)
         line = next((n for n, row in enumerate(lines, 1) if row.lstrip().startswith(key)), 1)
         found.append((line, name))

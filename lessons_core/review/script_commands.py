@@ -255,14 +255,21 @@ def _recipe_line(line: str, prefixes: str) -> str:
 _JSON_PAIR = re.compile(r'^\s*("(?:[^"\\]|\\.)*")\s*:\s*("(?:[^"\\]|\\.)*")\s*,?\s*$')
 
 
-def npm_commands(text: str) -> list[ScriptCommand]:
-    """Each entry of ``package.json``'s ``scripts``, at the line that holds it."""
+def package_scripts(text: str) -> dict[str, object]:
+    """``package.json``'s ``scripts`` (name to command), empty when the text is not JSON
+    or holds none."""
     try:
         data = json.loads(text)
     except ValueError:
-        return []
+        return {}
     scripts = data.get("scripts") if isinstance(data, dict) else None
-    if not isinstance(scripts, dict):
+    return scripts if isinstance(scripts, dict) else {}
+
+
+def npm_commands(text: str) -> list[ScriptCommand]:
+    """Each entry of ``package.json``'s ``scripts``, at the line that holds it."""
+    scripts = package_scripts(text)
+    if not scripts:
         return []
     found: list[ScriptCommand] = []
     for number, line in enumerate(text.split("\n"), 1):
