@@ -30,6 +30,8 @@ from lessons_core.importers.markdown_text import (
 from lessons_core.importers.normative import (
     Left,
     as_prohibition,
+    about_place,
+    entry_place,
     is_link_list,
     is_normative,
     left_reason,
@@ -126,9 +128,14 @@ def _completed(lead_in: str, text: str) -> str:
 
 
 def _first_rule(text: str, heading: str, ordered: bool) -> tuple[str | None, str | None]:
-    """(the first sentence of ``text`` that is a rule, the other sentences)."""
+    """(the first sentence of ``text`` that is a rule, the other sentences). In an entry
+    of a list of places ("`sqlite/upstream/` - golden tests. Do not modify these."), a
+    later sentence that names no place of its own is about the entry's, and says so."""
     said = sentences(text)
+    place = entry_place(said[0]) if said else ""
     for index, sentence in enumerate(said):
+        if index and place and "`" not in sentence:
+            sentence = about_place(sentence, place)
         if left_reason(sentence, heading, ordered) is None:
             others = " ".join(said[:index] + said[index + 1 :])
             return sentence, others or None
