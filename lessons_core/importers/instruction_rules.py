@@ -60,9 +60,11 @@ def section_rules(heading: str, body: Body) -> list[Found]:
     """Every rule and every piece left in one section under ``heading``, in order."""
     found: list[Found] = []
     for index, paragraph in enumerate(body.paragraphs):
-        if index in body.lead_ins:
-            continue  # carried by the bullets it opens, or reported with them
         text = complete_lead_in(clean(paragraph), body.paragraph_code.get(index))
+        if index in body.lead_ins:
+            # Its last sentence opens the list and goes with the bullets (carried by them,
+            # or reported with them); the sentences before it are prose like any other.
+            text = " ".join(sentences(text)[:-1])
         found.extend(_prose(text, heading))
     forbidding = prohibiting_heading(heading)
     for item in body.items:
@@ -93,7 +95,7 @@ def _item(item: Item, heading: str, forbidding: bool) -> Found:
     text = clean(item.rule)
     if item.code is not None:
         text = complete_lead_in(text, item.code)
-    lead_in = clean(item.lead_in) if item.lead_in else None
+    lead_in = sentences(clean(item.lead_in))[-1] if item.lead_in else None
     short = lead_in is not None and len(lead_in) <= MAX_LEAD_IN_CHARS
     if short and lead_in and not is_normative(text) and is_normative(lead_in[:-1]):
         text = _completed(lead_in[:-1].rstrip(), text)
