@@ -458,8 +458,10 @@ def test_a_section_about_commits_or_pull_requests_gives_its_rules_that_action(
 PLACES = """\
 ## Layout
 
-- `tests/fixtures/` - recorded upstream cases. Do not modify these for local behaviour changes; re-record them only on an upstream sync.
-- `docs/` - the user guide, built by `make docs`. Only describe behaviour a release has shipped, so the guide stays true.
+- `tests/fixtures/` - recorded upstream cases. Do not modify these for local behaviour
+  changes; re-record them only on an upstream sync.
+- `docs/` - the user guide, built by `make docs`. Only describe behaviour a release has
+  shipped, so the guide stays true.
 - `tests/assets/` - binary inputs. Start with the smallest file that shows the bug.
 """
 

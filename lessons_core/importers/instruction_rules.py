@@ -29,8 +29,8 @@ from lessons_core.importers.markdown_text import (
 )
 from lessons_core.importers.normative import (
     Left,
-    as_prohibition,
     about_place,
+    as_prohibition,
     entry_place,
     is_link_list,
     is_normative,
@@ -135,7 +135,8 @@ def _first_rule(text: str, heading: str, ordered: bool) -> tuple[str | None, str
     later sentence that names no place of its own is about the entry's, and says so."""
     said = sentences(text)
     place = entry_place(said[0]) if said else ""
-    for index, sentence in enumerate(said):
+    for index, said_here in enumerate(said):
+        sentence = said_here
         if index and place and "`" not in sentence:
             sentence = about_place(sentence, place)
         if left_reason(sentence, heading, ordered) is None:

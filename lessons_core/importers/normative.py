@@ -286,7 +286,7 @@ def about_place(sentence: str, place: str) -> str:
     if found:
         return sentence[: found.start()] + place + sentence[found.end() :]
     first = words(sentence)[:1]
-    if first and first[0] in _STARTS or _NORMATIVE_WORDS.search(outside_code(sentence)):
+    if (first and first[0] in _STARTS) or _NORMATIVE_WORDS.search(outside_code(sentence)):
         return f"In {place}, {sentence[:1].lower()}{sentence[1:]}"
     return sentence
 
