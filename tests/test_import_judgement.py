@@ -453,3 +453,84 @@ def test_a_section_about_commits_or_pull_requests_gives_its_rules_that_action(
     assert "Keep summary under 80 characters." not in found
     assert "Keep it to three short paragraphs at most." not in found
     assert "Keep hooks fast and focused on one check." not in found
+
+
+PLACES = """\
+## Layout
+
+- `tests/fixtures/` - recorded upstream cases. Do not modify these for local behaviour
+  changes; re-record them only on an upstream sync.
+- `docs/` - the user guide, built by `make docs`. Only describe behaviour a release has
+  shipped, so the guide stays true.
+- `tests/assets/` - binary inputs. Start with the smallest file that shows the bug.
+"""
+
+
+def test_an_entry_later_sentence_is_about_the_place_it_names(repo: Layout) -> None:
+    """In a list of folders ("`x/` - what it holds. Do not modify these."), a sentence
+    after the description speaks of the entry's folder: a prohibition pointing back at it
+    ("these") names it, and a rule of what must happen there says where; a plain step or
+    a plain step stays as it was, reported in the file with its reason."""
+    write(repo, "tests/fixtures/case.json", "{}")
+    write(repo, "AGENTS.md", PLACES)
+    report = import_instructions()
+    found = lessons(repo)
+    assert found == {
+        "Do not modify `tests/fixtures/` for local behaviour changes; re-record them only on "
+        "an upstream sync.": Triggers(files=("tests/fixtures/**",)),
+        "In `docs/`, only describe behaviour a release has shipped, so the guide stays "
+        "true.": Triggers(files=("docs/**",)),
+    }
+    assert not any("Start with" in rule for rule in found)
+    assert any("Start with the smallest" in detail for detail in left(report, "no-trigger"))
+
+
+TARGETS = """\
+## Makefile commands
+
+Use `make help` to list all available commands. Common targets include:
+
+- **audit**: run `go mod verify` and `go vet` for quality checks.
+- **test**: run the test suite with `gotestsum`.
+- **lint**: execute `golangci-lint`.
+- **note**: never run `make release` from a branch.
+"""
+
+
+def test_a_list_of_targets_describes_them_and_its_lead_in_is_read_once(repo: Layout) -> None:
+    """Bullets naming a make target in lower case ("**test**: run the test suite") say
+    what the target does: descriptions, with no trigger on the test files. The paragraph
+    before them is read as prose, each sentence once, and only its last sentence leads
+    into the list; a name followed by a rule word is still a rule."""
+    write(repo, "AGENTS.md", TARGETS)
+    report = import_instructions()
+    found = lessons(repo)
+    assert list(found) == ["note: never run `make release` from a branch."]
+    described = left(report, "description")
+    assert any("run the test suite" in detail for detail in described)
+    noted = [d for notes in report["not_carried"] for d in [notes["detail"]] if "make help" in d]
+    assert len(noted) == 1
+
+
+LINTER = """\
+## Linter pitfalls
+
+The linter is the most common reason CI fails. Always run `make lint` and fix every
+finding before committing. The config enables strict settings, which trip up the
+patterns below:
+
+- Never discard a returned error with `_`.
+"""
+
+
+def test_a_long_lead_in_keeps_the_rules_before_its_last_sentence(repo: Layout) -> None:
+    """A paragraph ending in ":" above a list: its sentences before the last are prose,
+    so a rule among them is carried (on `git commit`, where forgetting it shows), and the
+    description beside it is reported, not silently dropped."""
+    write(repo, "AGENTS.md", LINTER)
+    report = import_instructions()
+    found = lessons(repo)
+    assert found["Always run `make lint` and fix every finding before committing."] == (
+        Triggers(commands=("git commit",))
+    )
+    assert any("most common reason" in d for d in left(report, "description"))

@@ -29,7 +29,9 @@ from lessons_core.importers.markdown_text import (
 )
 from lessons_core.importers.normative import (
     Left,
+    about_place,
     as_prohibition,
+    entry_place,
     is_link_list,
     is_normative,
     left_reason,
@@ -58,9 +60,11 @@ def section_rules(heading: str, body: Body) -> list[Found]:
     """Every rule and every piece left in one section under ``heading``, in order."""
     found: list[Found] = []
     for index, paragraph in enumerate(body.paragraphs):
-        if index in body.lead_ins:
-            continue  # carried by the bullets it opens, or reported with them
         text = complete_lead_in(clean(paragraph), body.paragraph_code.get(index))
+        if index in body.lead_ins:
+            # Its last sentence opens the list and goes with the bullets (carried by them,
+            # or reported with them); the sentences before it are prose like any other.
+            text = " ".join(sentences(text)[:-1])
         found.extend(_prose(text, heading))
     forbidding = prohibiting_heading(heading)
     for item in body.items:
@@ -91,7 +95,7 @@ def _item(item: Item, heading: str, forbidding: bool) -> Found:
     text = clean(item.rule)
     if item.code is not None:
         text = complete_lead_in(text, item.code)
-    lead_in = clean(item.lead_in) if item.lead_in else None
+    lead_in = sentences(clean(item.lead_in))[-1] if item.lead_in else None
     short = lead_in is not None and len(lead_in) <= MAX_LEAD_IN_CHARS
     if short and lead_in and not is_normative(text) and is_normative(lead_in[:-1]):
         text = _completed(lead_in[:-1].rstrip(), text)
@@ -126,9 +130,15 @@ def _completed(lead_in: str, text: str) -> str:
 
 
 def _first_rule(text: str, heading: str, ordered: bool) -> tuple[str | None, str | None]:
-    """(the first sentence of ``text`` that is a rule, the other sentences)."""
+    """(the first sentence of ``text`` that is a rule, the other sentences). In an entry
+    of a list of places ("`sqlite/upstream/` - golden tests. Do not modify these."), a
+    later sentence that names no place of its own is about the entry's, and says so."""
     said = sentences(text)
-    for index, sentence in enumerate(said):
+    place = entry_place(said[0]) if said else ""
+    for index, said_here in enumerate(said):
+        sentence = said_here
+        if index and place and "`" not in sentence:
+            sentence = about_place(sentence, place)
         if left_reason(sentence, heading, ordered) is None:
             others = " ".join(said[:index] + said[index + 1 :])
             return sentence, others or None

@@ -118,7 +118,13 @@ _BARE_VERB = re.compile(
     r"^\s*(?!(?:never|always|only|don't|do|no)\b)[A-Za-z]+(?:\s+[\w-]+)?[.!]?\s*$", re.I
 )
 # An entry of a glossary or file list: a name in backticks, then a colon or a dash.
-_ENTRY = re.compile(r"^\s*`[^`]+`\s*(?::|\s[-–—])\s+(\S.*)$", re.S)
+# A name may also stand bare when it is one word in lower case, as a list of make targets
+# or scripts writes it ("test: run the test suite with `gotestsum`").
+_ENTRY = re.compile(r"^\s*(?:`[^`]+`|[a-z][\w.-]*)\s*(?::|\s[-–—])\s+(\S.*)$", re.S)
+# The name of an entry that is a place: a path or a glob ("`sqlite/upstream/`", "`*.snap`").
+_PLACE_NAME = re.compile(r"^`([^`\s]*(?:/|\*)[^`\s]*|[^`\s]+\.[A-Za-z]\w{0,5})`$")
+# A word that points back at what an entry names: "Do not modify these".
+_POINTER = re.compile(r"\b(?:these|those|them|they|it)\b", re.I)
 # Verbs that take a gerund as their object: when or whether to do it.
 _ASPECT = frozenset(
     "avoid prefer consider keep stop start try continue finish skip begin mind resume".split()
@@ -255,6 +261,34 @@ def prohibited_by_label(text: str) -> str:
     install`"), or "" when ``text`` has no such label."""
     found = _PROHIBITING_LABEL.match(text.strip())
     return found.group(1) if found else ""
+
+
+def entry_place(text: str) -> str:
+    """The place an entry of a list of folders or files names, in backticks
+    ("`sqlite/upstream/` - golden tests. Do not modify these." -> "`sqlite/upstream/`"),
+    or "" when ``text`` is no such entry: the later sentences of the entry speak of it
+    ("these", "them")."""
+    entry = _ENTRY.match(text)
+    if not entry:
+        return ""
+    name = text[: entry.start(1)].rstrip().rstrip(":-–—").rstrip()
+    return name if _PLACE_NAME.match(name) else ""
+
+
+def about_place(sentence: str, place: str) -> str:
+    """``sentence`` of an entry naming the entry's ``place``, when it speaks of it: in
+    the stead of its first word that points back ("Do not modify these" -> "Do not
+    modify `x/`"), or before a rule that says what must or must not happen there ("Only
+    assert ..." -> "In `x/`, only assert ..."). Other sentences stay as they are: "Start
+    with the map" may be about reading the place, "Default path for most models" is
+    about what it holds."""
+    found = _POINTER.search(sentence)
+    if found:
+        return sentence[: found.start()] + place + sentence[found.end() :]
+    first = words(sentence)[:1]
+    if (first and first[0] in _STARTS) or _NORMATIVE_WORDS.search(outside_code(sentence)):
+        return f"In {place}, {sentence[:1].lower()}{sentence[1:]}"
+    return sentence
 
 
 def is_link_list(markdown: str) -> bool:
