@@ -547,7 +547,7 @@ Do NOT edit these directly — modify the source scripts instead:
 
 
 def test_a_lead_in_pointing_at_its_entries_is_a_rule_on_each(repo: Layout) -> None:
-    """"Do NOT edit these directly:" above a list of files: a prohibition on each file,
+    """ "Do NOT edit these directly:" above a list of files: a prohibition on each file,
     with what the entry says of it as its reason."""
     write(repo, "tox.ini", "[tox]\n")
     write(repo, ".github/workflows/test-unit.yml", "on: push\n")
