@@ -24,7 +24,9 @@ _TAG = re.compile(r"</?[A-Za-z][\w-]*(?:\s[^<>]*)?/?>|<!--.*?-->")
 _STRONG = re.compile(r"(?<![\w*])(\*\*|__)(?=\S)(.+?)(?<=\S)\1(?![\w*])")
 _EM = re.compile(r"(?<![\w*])([*_])(?=[^\s*_])(.+?)(?<=[^\s*_])\1(?![\w*])")
 _LEAD_IN = re.compile(r"\s*(?:,?\s*(?:with|via|using|by running|run|as follows))?\s*:\s*$", re.I)
-_RATIONALE = re.compile(r"\s+(?:—|--|–)\s+")
+# A dash between two clauses; a hyphen with a space on each side, as plain text writes
+# one, is a dash too.
+_RATIONALE = re.compile(r"\s+(?:—|--|–|-)\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*_(\[])")
 _ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.")
 MIN_RULE_WORDS = 3
@@ -74,10 +76,11 @@ def complete_lead_in(text: str, command: str | None) -> str:
 def split_rationale(text: str) -> tuple[str, str | None]:
     """(rule, rationale) of ``Do X — because Y``: the words after the first dash that
     stands between two clauses, when what is before it is a rule of its own."""
-    parts = _RATIONALE.split(text, maxsplit=1)
-    if len(parts) == 2 and len(outside_code(parts[0]).split()) >= MIN_RULE_WORDS:
-        head = parts[0].rstrip(" ,;")
-        return (head if head.endswith((".", "!", "?")) else head + "."), parts[1]
+    # "`a - b`" holds no dash: code spans are masked, with no spaces for the dash to take
+    dash = _RATIONALE.search(_SPAN.sub(lambda match: "x" * len(match.group(0)), text))
+    if dash and len(outside_code(text[: dash.start()]).split()) >= MIN_RULE_WORDS:
+        head = text[: dash.start()].rstrip(" ,;")
+        return (head if head.endswith((".", "!", "?")) else head + "."), text[dash.end() :]
     return text, None
 
 

@@ -95,6 +95,7 @@ _NOUN_VERBS = frozenset(
     "test snapshot lock log model mock list name type record report release patch tag "
     "build source link label request".split()
 )
+_DETERMINERS = frozenset("the a an that this these those your each every all any its".split())
 _NOUN_HEADS = frozenset(
     "files file names cases suites fixtures helpers utilities outputs results entries "
     "messages levels types architectures".split()
@@ -198,7 +199,7 @@ def is_normative(text: str) -> bool:
     clause = main_clause(text)
     if clause and clause[0] in _STARTS:
         return not (clause[0] == "no" and len(clause) < 2)
-    if clause and clause[0] in IMPERATIVES and not _COPULA & set(clause[1:3]):
+    if clause and clause[0] in IMPERATIVES and not _copular(clause):
         # "Check names are ...", "Snapshot testing with `insta`": a noun, not the verb
         if not (_gerund_object(clause) or _noun_phrase(clause)):
             return True
@@ -223,6 +224,16 @@ def _instructs(text: str) -> bool:
     if len(words(label)) > 1 and words(labelled)[1:2] == named:
         return False  # "Client middleware: Request middleware in `x`": a kind of the label
     return is_normative(labelled) or (len(label.split()) >= 3 and is_normative(label))
+
+
+def _copular(clause: list[str]) -> bool:
+    """Whether a verb-looking first word is the subject of an "is" or "are": at once
+    ("Lint is ..."), or as the first noun of a compound with no article between ("Test
+    matrix configuration is in `tox.ini`"; "Test the output is sorted" asks)."""
+    if _COPULA & set(clause[1:3]):
+        return True
+    compound = clause[0] in _NOUN_VERBS and clause[1:2] and clause[1] not in _DETERMINERS
+    return bool(compound and _COPULA & set(clause[2:4]))
 
 
 def _noun_phrase(clause: list[str]) -> bool:
@@ -289,6 +300,11 @@ def about_place(sentence: str, place: str) -> str:
     if (first and first[0] in _STARTS) or _NORMATIVE_WORDS.search(outside_code(sentence)):
         return f"In {place}, {sentence[:1].lower()}{sentence[1:]}"
     return sentence
+
+
+def points_back(text: str) -> bool:
+    """Whether ``text`` speaks of something it does not name ("Do not edit these")."""
+    return bool(_POINTER.search(outside_code(text)))
 
 
 def is_link_list(markdown: str) -> bool:
