@@ -611,3 +611,10 @@ def test_a_document_to_review_is_no_trigger_and_issues_or_prs_are_opened(repo: L
     assert found["Do not autonomously open issues or pull requests."] == Triggers(
         commands=("gh pr create",)
     )
+
+
+def test_the_place_of_an_exception_is_no_trigger(repo: Layout) -> None:
+    """ "Never X outside of `docs/`" allows X in docs/: an edit there breaks nothing."""
+    write(repo, "AGENTS.md", "- Never write raw HTML outside of `docs/`.\n")
+    import_instructions()
+    assert all("docs/**" not in triggers.files for triggers in lessons(repo).values())

@@ -411,7 +411,7 @@ _MARKERS: tuple[tuple[re.Pattern[str], Role], ...] = tuple(
         ),
         (
             r"see|e\.g\.|i\.e\.|read|review|consult|refer to|such as|like|per|follow|"
-            r"according to|"
+            r"according to|outside(?: of)?|except(?: in| for)?|other than|"
             r"(?:defined|described|documented|specified|explained|outlined|configured) in",
             Role.POINTS,
         ),
