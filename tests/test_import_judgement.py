@@ -592,3 +592,29 @@ def test_a_lead_in_that_is_a_rule_stays_one_and_its_entries_describe(repo: Layou
     followed = [n["detail"] for n in report["not_carried"] if "Read and follow" in n["detail"]]
     assert followed
     assert all("covers testing" not in detail for detail in followed)
+
+
+def test_a_document_to_review_is_no_trigger_and_issues_or_prs_are_opened(repo: Layout) -> None:
+    """ "Review `docs/guide.md` before writing tests" points at the guide: an edit of the
+    guide is not where the rule is broken. "Do not open issues or pull requests" is
+    broken when a pull request is opened."""
+    write(
+        repo,
+        "AGENTS.md",
+        "## Workflow\n\n"
+        "- Before planning new fixtures, review `docs/guide.md` for the fixture syntax.\n"
+        "- Do not autonomously open issues or pull requests.\n",
+    )
+    import_instructions()
+    found = lessons(repo)
+    assert all("docs/guide.md" not in triggers.files for triggers in found.values())
+    assert found["Do not autonomously open issues or pull requests."] == Triggers(
+        commands=("gh pr create",)
+    )
+
+
+def test_the_place_of_an_exception_is_no_trigger(repo: Layout) -> None:
+    """ "Never X outside of `docs/`" allows X in docs/: an edit there breaks nothing."""
+    write(repo, "AGENTS.md", "- Never write raw HTML outside of `docs/`.\n")
+    import_instructions()
+    assert all("docs/**" not in triggers.files for triggers in lessons(repo).values())

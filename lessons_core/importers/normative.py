@@ -410,7 +410,8 @@ _MARKERS: tuple[tuple[re.Pattern[str], Role], ...] = tuple(
             Role.WHEN,
         ),
         (
-            r"see|e\.g\.|i\.e\.|read|consult|refer to|such as|like|per|follow|according to|"
+            r"see|e\.g\.|i\.e\.|read|review|consult|refer to|such as|like|per|follow|"
+            r"according to|outside(?: of)?|except(?: in| for)?|other than|"
             r"(?:defined|described|documented|specified|explained|outlined|configured) in",
             Role.POINTS,
         ),

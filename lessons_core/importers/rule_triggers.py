@@ -51,7 +51,8 @@ _GIT_ACTIONS = {
 # request is made: ``gh pr create``.
 _PULL_REQUEST = re.compile(
     r"\b(?:submit(?:s|ting)?|open(?:s|ing)?|creat(?:e|es|ing)|rais(?:e|es|ing)|send(?:s|ing)?)"
-    r"\s+(?:a\s+|an\s+|the\s+|your\s+|any\s+)?(?:PRs?|pull[- ]requests?)\b"
+    r"\s+(?:a\s+|an\s+|the\s+|your\s+|any\s+)?(?:issues?\s+(?:or|and)\s+)?"
+    r"(?:PRs?|pull[- ]requests?)\b"
     r"|\b(?:PR|pull[- ]request)\s+(?:titles?|descriptions?)\b",
     re.I,
 )
