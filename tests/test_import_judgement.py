@@ -618,3 +618,40 @@ def test_the_place_of_an_exception_is_no_trigger(repo: Layout) -> None:
     write(repo, "AGENTS.md", "- Never write raw HTML outside of `docs/`.\n")
     import_instructions()
     assert all("docs/**" not in triggers.files for triggers in lessons(repo).values())
+
+
+OVERVIEW = """\
+## Project overview
+
+**Demo** is a contract-first data layer:
+
+- **Contract-first**: Emit `contract.json` and `contract.d.ts` at build time
+- **Checked**: never trust a contract that fails `validate()`
+
+## Contract flow
+
+1. **Authoring**: Write `schema.psl` or use the builders
+2. **Emission**: The emitter writes `contract.json`
+
+## Golden rules
+
+- In model tests, assert the whole result (`toEqual`) with `select`: `docs/rules/shape.mdc`.
+"""
+
+
+def test_parts_of_a_description_and_a_document_named_last_are_no_rules(repo: Layout) -> None:
+    """Labelled bullets after a sentence that describes ("X is a ... layer:") and the
+    numbered steps under a heading naming how the project works ("Contract flow") say
+    what is, unless a rule word says otherwise. A document named at a rule's end is where
+    the rule is written down, not where it is broken."""
+    for name in ("contract.json", "contract.d.ts", "schema.psl", "docs/rules/shape.mdc"):
+        write(repo, name, "")
+    write(repo, "AGENTS.md", OVERVIEW)
+    report = import_instructions()
+    found = lessons(repo)
+    assert not any("Emit" in rule or "Authoring" in rule for rule in found)
+    assert any("never trust" in detail for detail in left(report, "no-trigger"))  # a rule
+    assert all("docs/rules/shape.mdc" not in triggers.files for triggers in found.values())
+    described = " ".join(left(report, "description"))
+    assert "Contract-first" in described
+    assert "Authoring" in described

@@ -30,13 +30,16 @@ from lessons_core.importers.markdown_text import (
 from lessons_core.importers.normative import (
     Left,
     about_place,
+    after_label,
     as_prohibition,
+    describes_steps,
     entry_place,
     is_link_list,
     is_normative,
     left_reason,
     points_back,
     prohibiting_heading,
+    says_a_rule,
 )
 
 # A lead-in a bullet can complete in one rule ("Run `make docs` when you change:"); a
@@ -103,6 +106,13 @@ def _item(item: Item, heading: str, forbidding: bool) -> Found:
     if item.code is not None:
         text = complete_lead_in(text, item.code)
     lead_in = sentences(clean(item.lead_in))[-1] if item.lead_in else None
+    if not says_a_rule(after_label(text) or text) and (
+        (item.ordered and describes_steps(heading))
+        or (lead_in and after_label(text) and left_reason(lead_in[:-1]) is Left.DESCRIPTION)
+    ):
+        # "1. **Authoring**: Write `schema.psl` ..." under "Contract Flow", "- **Typed**:
+        # Emit ..." after "X is a typed layer:": parts of a description
+        return Found(text, left=Left.DESCRIPTION)
     short = lead_in is not None and len(lead_in) <= MAX_LEAD_IN_CHARS
     place = entry_place(text)
     if lead_in and place and points_back(lead_in[:-1]) and not forbidding:

@@ -105,6 +105,7 @@ _FALLBACK = re.compile(
 )
 # An entry of a list of commands: what it does, a colon, and only the command.
 _COMMAND_ENTRY = re.compile(r"^[^:`]+:\s*`[^`]+`\.?$")
+_FLOW_HEADING = re.compile(r"\b(?:flow|pipeline|lifecycle|architecture|overview)\b", re.I)
 # A heading naming a procedure: "Adding New Packages", "How to release", "Steps".
 _PROCEDURE_HEADING = re.compile(r"^(?:[a-z]+ing\b|how to\b|steps?\b)", re.I)
 _PROHIBITING_HEADING = re.compile(
@@ -296,8 +297,7 @@ def about_place(sentence: str, place: str) -> str:
     found = _POINTER.search(sentence)
     if found:
         return sentence[: found.start()] + place + sentence[found.end() :]
-    first = words(sentence)[:1]
-    if (first and first[0] in _STARTS) or _NORMATIVE_WORDS.search(outside_code(sentence)):
+    if says_a_rule(sentence):
         return f"In {place}, {sentence[:1].lower()}{sentence[1:]}"
     return sentence
 
@@ -376,6 +376,19 @@ def as_prohibition(text: str) -> str:
     return "Avoid " + text
 
 
+def says_a_rule(text: str) -> bool:
+    """Whether ``text`` says a rule in words no description uses: it opens on "never",
+    "always", "only", "do not", or has "must", "should", "avoid" and the like."""
+    first = words(text)[:1]
+    return bool(first and first[0] in _STARTS) or bool(_NORMATIVE_WORDS.search(outside_code(text)))
+
+
+def describes_steps(heading: str) -> bool:
+    """Whether ``heading`` names how the project works ("Contract Flow", "Release
+    pipeline", "Architecture"): its numbered steps say what happens, not what to do."""
+    return bool(_FLOW_HEADING.search(heading))
+
+
 def prohibits(text: str) -> bool:
     """Whether ``text`` forbids something."""
     return any(part.role is Role.FORBIDS for part in stance(text))
@@ -422,6 +435,9 @@ _MARKERS: tuple[tuple[re.Pattern[str], Role], ...] = tuple(
         ),
     )
 )
+# A closing part that is only a document's name: where the rule is written down at
+# length ("assert the whole shape: `.agents/rules/shape.mdc`"), not where it is broken.
+_DOCUMENT_ONLY = re.compile(r"^\s*`[^`\s]+\.(?:md|mdc|mdx|rst|txt)`[.!]?\s*$", re.I)
 _CLAUSE_BREAK = re.compile(r";|\.\s|\s(?:—|--|–)\s|:\s")
 # A purpose: "so uv doesn't rewrite `uv.lock`", "to avoid ...". What it names is what the
 # rule protects, not where it is broken, and its "not" forbids nothing.
@@ -479,6 +495,8 @@ def stance(text: str) -> list[Part]:
             role, at_start = new, False
         if end > start:
             parts.append(Part(role, text[start:end]))
+    if parts and _DOCUMENT_ONLY.match(parts[-1].text):
+        parts[-1] = Part(Role.POINTS, parts[-1].text)  # "...: `docs/rules/x.mdc`."
     return _passive(_without(parts))
 
 
