@@ -655,3 +655,13 @@ def test_parts_of_a_description_and_a_document_named_last_are_no_rules(repo: Lay
     described = " ".join(left(report, "description"))
     assert "Contract-first" in described
     assert "Authoring" in described
+
+
+def test_a_pull_request_section_keeps_its_rules_on_the_pull_request(repo: Layout) -> None:
+    """Under "PR messages", "No test plan sections or testing summaries" is about the
+    message: it fires when the pull request is opened, not on the test files."""
+    write(repo, "AGENTS.md", '## PR messages\n\n- No "test plan" sections or testing summaries\n')
+    import_instructions()
+    assert lessons(repo) == {
+        'No "test plan" sections or testing summaries': Triggers(commands=("gh pr create",))
+    }

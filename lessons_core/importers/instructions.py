@@ -141,8 +141,12 @@ def _rule(
     topic = slug(heading) or "instructions"
     triggers = _not_itself(rule_triggers(plan.mentions, found.text, folder), subject)
     if triggers.is_empty():
-        described = described_files(plan.mentions, found.text, heading, folder)
-        triggers = Triggers(files=described, commands=() if described else heading_action(heading))
+        # Under a heading naming one git or pull-request step ("PR messages"), a rule that
+        # names no place is about that step: its "testing summaries" are words of the
+        # message, not test files.
+        action = heading_action(heading)
+        described = () if action else described_files(plan.mentions, found.text, heading, folder)
+        triggers = Triggers(files=described, commands=action)
     how = "named"
     inside = any(glob.startswith(f"{folder}/") for glob in triggers.files)
     if isinstance(scope, str) and not inside:  # the file speaks for its folder
