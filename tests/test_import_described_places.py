@@ -65,6 +65,15 @@ def test_a_kind_of_file_said_in_words_is_the_trigger(
     assert lessons[workflows].triggers == Triggers(files=(".github/workflows/**",))
 
 
+def test_a_verb_re_snapshot_names_no_snapshot_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "Always re-snapshot after page changes" asks for a browser step, not an edit of
+    the snapshot files: it names no place, and a root file's rule naming none stays."""
+    lessons = imported(tmp_path, monkeypatch, "- Always re-snapshot after page changes.\n")
+    assert "Always re-snapshot after page changes." not in lessons
+
+
 def test_rules_about_tests_land_on_the_test_sources(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

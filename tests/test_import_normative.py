@@ -23,6 +23,11 @@ from lessons_core.importers.normative import Left, Role, left_reason, stance
         "Don't add field-by-field asserts alongside a snapshot.",
         "Tests for version-gated behavior belong behind `requires_ag_ui()`.",
         "version requirement bumps are disallowed",
+        "Use `.optional()` unless `null` is meaningful",
+        "Inset text with `Padding`, never `Margin`.",
+        "Re-snapshot after all page changes, navigations, interactions.",
+        "docs/: Do NOT edit `docs/` directory directly.",
+        "Size content to the content area, not the outer width: `innerWidth := m.width - f`.",
     ],
 )
 def test_instructions_are_rules(text: str) -> None:
@@ -45,6 +50,10 @@ def test_instructions_are_rules(text: str) -> None:
         ("Install the project with its test dependencies.", Left.SETUP),
         ("| `image_content` | kiwi.jpg |", Left.TABLE),
         ("[docs/AGENTS.md](docs/AGENTS.md)", Left.LINK_LIST),
+        ("`--match` / `-m`: Filter tests by name pattern (regex)", Left.DESCRIPTION),
+        ('"Refactor X" → "Ensure tests pass before and after"', Left.DESCRIPTION),
+        ("List item interfaces: `list/item.go`", Left.DESCRIPTION),
+        ("Run all parser coverage: `cargo coverage parser`", Left.SETUP),
     ],
 )
 def test_what_stays_in_the_file(text: str, why: Left) -> None:

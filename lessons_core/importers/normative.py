@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 
 from lessons_core.importers.markdown_text import outside_code
+from lessons_core.importers.mentions import DEVELOPER_TOOLS
 
 # Verbs an instruction starts with (the imperative mood), lower case.
 IMPERATIVES = frozenset(
@@ -33,7 +34,7 @@ IMPERATIVES = frozenset(
     double-check drop duplicate edit emit enable enforce ensure escape exclude expand
     explain export hand-edit hardcode introduce mock modify reintroduce rely touch
     cross-link demonstrate end expect focus model pair parse reason reach install clone
-    activate download bootstrap stack promote allow disclose
+    activate download bootstrap stack promote allow disclose clamp inset size
     expose extend extract favor favour fetch file fill filter fix flag follow forward gate
     give group guard handle hide hold ignore implement import include inline insert
     isolate keep label leave let limit link list load lock log look make mark match
@@ -103,7 +104,8 @@ _FALLBACK = re.compile(
     r"^if\b[^,]*\b(?:is not|isn't|are not|aren't)\s+(?:available|installed|present)\b", re.I
 )
 # An entry of a list of commands: what it does, a colon, and only the command.
-_COMMAND_ENTRY = re.compile(r"^[^:`]+:\s*`[^`]+`\.?$")
+_ASSIGNED = re.compile(r"^[A-Za-z_]\w*=")
+_COMMAND_ENTRY = re.compile(r"^[^:`]+:\s*`([^`]+)`\.?$")
 # A heading naming a procedure: "Adding New Packages", "How to release", "Steps".
 _PROCEDURE_HEADING = re.compile(r"^(?:[a-z]+ing\b|how to\b|steps?\b)", re.I)
 _PROHIBITING_HEADING = re.compile(
@@ -117,8 +119,15 @@ _WORD = re.compile(r"[A-Za-z][\w'-]*")
 _BARE_VERB = re.compile(
     r"^\s*(?!(?:never|always|only|don't|do|no)\b)[A-Za-z]+(?:\s+[\w-]+)?[.!]?\s*$", re.I
 )
-# An entry of a glossary or file list: a name in backticks, then a colon or a dash.
-_ENTRY = re.compile(r"^\s*`[^`]+`\s*(?::|\s[-–—])\s+(\S.*)$", re.S)
+# An entry of a glossary, file or flag list: a name in backticks (or several, "`--match` /
+# `-m`"), then a colon or a dash.
+_ENTRY = re.compile(r"^\s*`[^`]+`(?:\s*[/,]\s*`[^`]+`)*\s*(?::|\s[-–—])\s+(\S.*)$", re.S)
+# A quotation opens the text: an example of what someone says ('"Refactor X" → "Ensure
+# tests pass"'), not an instruction to the agent.
+_QUOTED = re.compile(r"^\s*[\"“]")
+# Words that open a clause of their own: a copula after one is that clause's ("Use
+# `.optional()` unless `null` is meaningful"), not a sign the first word is a noun.
+_SUBORDINATORS = frozenset("unless if when whenever because until where while so".split())
 # Verbs that take a gerund as their object: when or whether to do it.
 _ASPECT = frozenset(
     "avoid prefer consider keep stop start try continue finish skip begin mind resume".split()
@@ -127,8 +136,12 @@ _ASPECT = frozenset(
 _AFTER_NOUN = frozenset("with for in of and on to via is are uses under".split())
 # Gerunds that say how, after a verb: "Commit using Conventional Commits".
 _MANNER = frozenset({"using", "following", "according"})
+# A label before a colon: a few words ("Mocks: ..."), a word and a name ("Rule `x`: ..."),
+# or a path ("docs/: Do NOT edit `docs/` directly").
 _LABEL = re.compile(
-    r"^[A-Z][\w&/'. -]{0,30}:\s+(\S.*)$|^[A-Z][\w-]*\s+`[^`]{1,40}`:\s+(\S.*)$", re.S
+    r"^[A-Z][\w&/'. -]{0,30}:\s+(\S.*)$|^[A-Z][\w-]*\s+`[^`]{1,40}`:\s+(\S.*)$"
+    r"|^[\w.-]+/[\w./-]*:\s+(\S.*)$",
+    re.S,
 )
 # A label that forbids what follows it: "FORBIDDEN: `uv pip install`", "Never: ...".
 _PROHIBITING_LABEL = re.compile(
@@ -189,10 +202,12 @@ def is_normative(text: str) -> bool:
         rest = entry.group(1)
         said = main_clause(rest)
         return bool(said and said[0] in _STARTS) or bool(_NORMATIVE_WORDS.search(rest))
+    if _QUOTED.match(text):
+        return False
     clause = main_clause(text)
     if clause and clause[0] in _STARTS:
         return not (clause[0] == "no" and len(clause) < 2)
-    if clause and clause[0] in IMPERATIVES and not _COPULA & set(clause[1:3]):
+    if clause and _imperative(clause[0]) and not _COPULA & set(_own_clause(clause)[1:3]):
         # "Check names are ...", "Snapshot testing with `insta`": a noun, not the verb
         if not (_gerund_object(clause) or _noun_phrase(clause)):
             return True
@@ -200,6 +215,17 @@ def is_normative(text: str) -> bool:
     if clause and clause[0] in {"we", "i"}:
         return False
     return bool(_NORMATIVE_WORDS.search(outside_code(text)))
+
+
+def _imperative(word: str) -> bool:
+    """Whether ``word`` is an imperative verb, "re-" before one too ("Re-snapshot")."""
+    return word in IMPERATIVES or (word.startswith("re-") and word[3:] in IMPERATIVES)
+
+
+def _own_clause(clause: list[str]) -> list[str]:
+    """``clause`` up to the first word that opens another clause."""
+    cut = next((n for n, word in enumerate(clause) if word in _SUBORDINATORS), len(clause))
+    return clause[:cut]
 
 
 def _instructs(text: str) -> bool:
@@ -247,7 +273,7 @@ def after_label(text: str) -> str:
     sparingly as possible" -> "Use mocks ..."), or "" when it has none: a list of
     labelled bullets says its rules after the label."""
     found = _LABEL.match(text)
-    return (found.group(1) or found.group(2)) if found else ""
+    return next((group for group in found.groups() if group), "") if found else ""
 
 
 def prohibited_by_label(text: str) -> str:
@@ -276,7 +302,10 @@ def left_reason(text: str, heading: str = "", ordered: bool = False) -> Left | N
         return Left.CONTEXT  # "Use judgment.", "Use": a verb needs what it is about
     if text.lstrip().startswith("("):
         return Left.CONTEXT  # an aside
-    if _COMMAND_ENTRY.match(text.strip()) or _PURPOSE_COMMAND.match(text.strip()):
+    entry = _entry(text)
+    if entry is not None:
+        return entry
+    if _PURPOSE_COMMAND.match(text.strip()):
         return Left.SETUP  # "Run all parser coverage: `cargo coverage parser`": an entry
     if not _instructs(text) or (_DEFINITION.match(text.strip()) and not prohibits(text)):
         return Left.DESCRIPTION
@@ -294,6 +323,21 @@ def left_reason(text: str, heading: str = "", ordered: bool = False) -> Left | N
     if _BACK_REFERENCES & set(said[:4]) or {"these", "those"} & set(said):
         return Left.CONTEXT  # "Reach for it when ...", "no em dashes in these files"
     return None
+
+
+def _entry(text: str) -> Left | None:
+    """Why ``text``, a few words, a colon and one code span, is no rule: an entry of a
+    list of commands ("Run all parser coverage: `cargo coverage parser`", a set-up step)
+    or of names ("List item interfaces: `list/item.go`", a description). None when it is
+    none, or when a longer clause ends with its example ("Size X to the content area, not
+    the outer width: `innerWidth := ...`")."""
+    found = _COMMAND_ENTRY.match(text.strip())
+    if not found:
+        return None
+    program = [word for word in found.group(1).split() if not _ASSIGNED.match(word)][:1]
+    if program and (program[0] in DEVELOPER_TOOLS or program[0].startswith("./")):
+        return Left.SETUP
+    return Left.DESCRIPTION if _LABEL.match(text.strip()) else None
 
 
 def is_recipe(text: str, heading: str = "", ordered: bool = False) -> bool:
