@@ -74,6 +74,20 @@ def test_a_verb_re_snapshot_names_no_snapshot_file(
     assert "Always re-snapshot after page changes." not in lessons
 
 
+def test_the_lockfile_is_the_main_languages_lock_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "the lockfile" in what a rule forbids is the lock file of the repo's main
+    language (a Rust repo's `uv.lock` pins other tooling), and the command the rule asks
+    for instead is no trigger."""
+    files = {"Cargo.toml": "[workspace]\n", "Cargo.lock": "x\n", "uv.lock": "x\n"}
+    rule = "NEVER update all dependencies in the lockfile and ALWAYS use `cargo update --precise`."
+    layout, _ = init_project(make_repo(tmp_path / "repo", {**files, "AGENTS.md": f"- {rule}\n"}))
+    monkeypatch.chdir(layout.root)
+    import_instructions()
+    assert by_rule(layout)[rule].triggers == Triggers(files=("Cargo.lock",))
+
+
 def test_rules_about_tests_land_on_the_test_sources(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -128,6 +128,10 @@ def test_a_recipe_is_a_step_not_a_rule(
             "Also read that skill: Adding rules: `skills/rules/SKILL.md`. Run `make`.",
             {"`skills/rules/SKILL.md`": Role.POINTS, "`make`": Role.ASKS},
         ),
+        (
+            "NEVER update the lockfile by hand and ALWAYS use `cargo update --precise`.",
+            {"lockfile": Role.FORBIDS, "`cargo update --precise`": Role.ASKS},
+        ),
     ],
 )
 def test_each_part_of_a_rule_does_one_thing(text: str, roles: dict[str, Role]) -> None:

@@ -23,7 +23,7 @@ import re
 
 from lessons_core.importers.markdown_text import outside_code
 from lessons_core.importers.mentions import Mentions
-from lessons_core.importers.normative import after_label, main_clause
+from lessons_core.importers.normative import Role, after_label, main_clause, stance
 from lessons_core.matching.thresholds import BROAD_GLOB_SHARE
 from lessons_core.matching.trigger_checks import glob_problem
 
@@ -42,6 +42,16 @@ _MARKDOWN = re.compile(
     r"\b(?:markdown|mdx)\s+(?:files?|prose|docs?|documents?|pages?)\b|\bmarkdown\s*/\s*mdx\b",
     re.I,
 )
+# The lock file a package manager writes: "never update all dependencies in the lockfile".
+_LOCKFILE = re.compile(r"\block[ -]?files?\b", re.I)
+# The lock files of each language's package managers; a repo's lockfile is that of its
+# main language (a Rust project's `uv.lock` pins its docs tooling, not its crates).
+_LOCK_FILES = {
+    "rust": ("Cargo.lock",),
+    "go": ("go.sum",),
+    "python": ("uv.lock", "poetry.lock", "pdm.lock", "Pipfile.lock"),
+    "javascript": ("pnpm-lock.yaml", "package-lock.json", "yarn.lock", "bun.lock"),
+}
 # Tests as a noun: "tests", "test files", "mocks"; not "test failures" or "test binaries".
 _TESTS = re.compile(
     r"\btests\b|\btest\s+(?:files?|cases?|suites?|modules?|functions?|classes|code|helpers?)\b"
@@ -84,7 +94,8 @@ def described_files(mentions: Mentions, rule: str, heading: str, folder: str) ->
     base = f"{folder}/" if folder else ""
     plain = outside_code(rule)
     globs = [f"{base}**/{name}/**" for name in _NAMED_FOLDER.findall(rule)]
-    if mentions.triggers(rule, folder).commands:
+    mistake = _where_made(rule)
+    if mentions.triggers(mistake, folder).commands:
         return ()  # a rule naming a command is about running it: its words are no place
     unresolved = [
         span
@@ -100,6 +111,9 @@ def described_files(mentions: Mentions, rule: str, heading: str, folder: str) ->
         globs.append(".github/workflows/**")
     if _MARKDOWN.search(plain):
         globs += [f"{base}**/*.md", f"{base}**/*.mdx"]
+    if _LOCKFILE.search(outside_code(mistake)):
+        language = main_language(mentions.files.paths) or ""
+        globs += [f"{base}{name}" for name in _LOCK_FILES.get(language, ())]
     found = _kept(mentions, globs)
     if found or not _about_tests(plain, heading):
         return found
@@ -107,6 +121,16 @@ def described_files(mentions: Mentions, rule: str, heading: str, folder: str) ->
     if clause and clause[0] in _NOT_ABOUT_EDITS:
         return ()
     return _kept(mentions, test_globs(mentions, base))
+
+
+def _where_made(rule: str) -> str:
+    """The parts of ``rule`` that name its mistake when it forbids something ("never
+    update all dependencies in the lockfile"), without the alternative it asks for ("and
+    always use `cargo update --precise`"); the whole rule otherwise."""
+    parts = stance(rule)
+    if not any(part.role is Role.FORBIDS for part in parts):
+        return rule
+    return "".join(part.text for part in parts if part.role in (Role.FORBIDS, Role.WHEN))
 
 
 def _about_tests(plain: str, heading: str) -> bool:

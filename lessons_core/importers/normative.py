@@ -415,7 +415,13 @@ _MARKERS: tuple[tuple[re.Pattern[str], Role], ...] = tuple(
         ),
     )
 )
-_CLAUSE_BREAK = re.compile(r";|\.\s|\s(?:—|--|–)\s|:\s")
+# A clause ends at a semicolon, a sentence end, a dash or a colon, and before "and" or
+# "but" opening a rule of its own ("Never X and always Y": Y is asked for, not forbidden).
+_CLAUSE_BREAK = re.compile(
+    r";|\.\s|\s(?:—|--|–)\s|:\s"
+    r"|\s(?:and|but)\s+(?=(?:always|never|only|do not|don't)\b)",
+    re.I,
+)
 # A purpose: "so uv doesn't rewrite `uv.lock`", "to avoid ...". What it names is what the
 # rule protects, not where it is broken, and its "not" forbids nothing.
 _PURPOSE = re.compile(
