@@ -88,6 +88,27 @@ def test_the_lockfile_is_the_main_languages_lock_file(
     assert by_rule(layout)[rule].triggers == Triggers(files=("Cargo.lock",))
 
 
+def test_component_tests_are_the_jsx_and_tsx_test_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under "React Component Testing", a rule is about the tests that render
+    components (`*.test.tsx`), not every TypeScript test."""
+    files = {
+        "package.json": "{}\n",
+        "src/app.ts": "x\n",
+        "src/app.test.ts": "x\n",
+        "src/view.tsx": "x\n",
+        "src/view.test.tsx": "x\n",
+        "src/util.test.ts": "x\n",
+    }
+    agents = "## React Component Testing\n\n- Assert output with `lastFrame()`.\n"
+    layout, _ = init_project(make_repo(tmp_path / "repo", {**files, "AGENTS.md": agents}))
+    monkeypatch.chdir(layout.root)
+    import_instructions()
+    lesson = by_rule(layout)["Assert output with `lastFrame()`."]
+    assert lesson.triggers == Triggers(files=("**/*.test.tsx",))
+
+
 def test_rules_about_tests_land_on_the_test_sources(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -58,6 +58,9 @@ _TESTS = re.compile(
     r"|\btesting\b|\bmock(?:s|ing|ed)?\b|\bspy(?:ing)?\b|\bspies\b|\bfixtures?\b",
     re.I,
 )
+# Tests of React components ("React Component Testing", "Mock complex child
+# components"): the JSX and TSX test files, where a component is rendered.
+_COMPONENTS = re.compile(r"\breact\b|\bcomponents?\b", re.I)
 _TEST_HEADING = re.compile(r"\btests?\b|\btesting\b|\bmock(?:s|ing)?\b", re.I)
 # A heading about running things ("Running Tests") is about commands, not test sources.
 _RUNNING = re.compile(r"\brun(?:s|ning)?\b|\bcommands?\b", re.I)
@@ -120,7 +123,10 @@ def described_files(mentions: Mentions, rule: str, heading: str, folder: str) ->
     clause = main_clause(after_label(rule) or rule)
     if clause and clause[0] in _NOT_ABOUT_EDITS:
         return ()
-    return _kept(mentions, test_globs(mentions, base))
+    globs = test_globs(mentions, base)
+    if _COMPONENTS.search(plain) or _COMPONENTS.search(heading):
+        globs = [glob for glob in globs if glob.endswith("x")] or globs  # .tsx, .jsx
+    return _kept(mentions, globs)
 
 
 def _where_made(rule: str) -> str:
