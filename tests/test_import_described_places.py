@@ -192,6 +192,7 @@ def test_a_nested_entry_under_a_bullet_lead_in_is_judged_alone(
         ("Test files: `js.rs`, `ts.rs`, `sourcemap.rs`", Left.DESCRIPTION),
         ("Use judgment.", Left.CONTEXT),
         ("Use", Left.CONTEXT),
+        ("list + scrollbar → `joinScrollbar`;", Left.DESCRIPTION),
     ],
 )
 def test_purposes_entries_and_names_are_no_rules(text: str, why: Left) -> None:
@@ -199,6 +200,28 @@ def test_purposes_entries_and_names_are_no_rules(text: str, why: Left) -> None:
     of commands; a verb-looking noun before a gerund, a file list's entry and a label of
     two words name things."""
     assert left_reason(text) is why
+
+
+def test_a_rule_ending_in_a_colon_above_its_examples_is_the_rule(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "Use the shared helpers instead of re-deriving widths:" above a list of helpers
+    (each "what → `helper`", no rule) is the rule; the list is what it means, and no
+    entry of it becomes a lesson."""
+    agents = (
+        "- Use the shared helpers instead of re-deriving widths:\n"
+        "  - titles → `common.DialogTitle` (truncates instead of wrapping);\n"
+        "  - list + scrollbar → `joinScrollbar`;\n"
+    )
+    repo = make_repo(tmp_path / "repo", {**SOURCES, "src/demo/AGENTS.md": agents})
+    layout, _ = init_project(repo)
+    monkeypatch.chdir(layout.root)
+    import_instructions()
+    lessons = by_rule(layout)
+    rule = "Use the shared helpers instead of re-deriving widths."
+    assert list(lessons) == [rule]
+    assert lessons[rule].triggers == Triggers(files=("src/demo/**",))
+    assert "joinScrollbar" in (lessons[rule].rationale or "")
 
 
 def test_a_requirements_heading_of_rules_is_no_set_up(tmp_path: Path) -> None:

@@ -89,6 +89,10 @@ def _item(item: Item, heading: str, forbidding: bool) -> Found:
     if is_link_list(item.rule):
         return Found(item.rule, left=Left.LINK_LIST)
     text = clean(item.rule)
+    if _heads_examples(item):
+        # "Use the shared helpers instead of re-deriving widths:" above a list of the
+        # helpers: the bullet is the rule, its list what the rule means
+        text = text.rstrip().rstrip(":").rstrip() + "."
     if item.code is not None:
         text = complete_lead_in(text, item.code)
     lead_in = clean(item.lead_in) if item.lead_in else None
@@ -108,12 +112,23 @@ def _item(item: Item, heading: str, forbidding: bool) -> Found:
     return Found(rule, rationale or None)
 
 
+def _heads_examples(item: Item) -> bool:
+    """Whether ``item`` ends in ":", instructs, and opens a list that holds no rule (its
+    examples): the bullet is then a rule of its own."""
+    text = clean(item.rule).rstrip()
+    if not text.endswith(":") or item.code is not None or not item.details_text:
+        return False
+    if left_reason(text[:-1]) is not None:
+        return False
+    return all(not is_normative(clean(detail)) for detail in item.details_text)
+
+
 def _opened(item: Item) -> list[Item]:
     """The nested bullets a bullet ending in ":" opens ("**Validation Steps**:" above
     "Lint code before submitting PRs"), each an item of its own: such a bullet is a
     heading of its list, and its bullets are the rules, each judged on its own words
     (under "Use Conventional Commits:", "`test`: adding tests" is no rule)."""
-    if not item.rule.rstrip().endswith(":"):
+    if not item.rule.rstrip().endswith(":") or _heads_examples(item):
         return []
     return [Item([line], ordered=item.ordered) for line in item.details_text]
 

@@ -125,6 +125,9 @@ _ENTRY = re.compile(r"^\s*`[^`]+`(?:\s*[/,]\s*`[^`]+`)*\s*(?::|\s[-–—])\s+(\
 # A quotation opens the text: an example of what someone says ('"Refactor X" → "Ensure
 # tests pass"'), not an instruction to the agent.
 _QUOTED = re.compile(r"^\s*[\"“]")
+# A mapping opens the text: "list + scrollbar → `joinScrollbar`", an entry of a table
+# written as a list.
+_MAPPING = re.compile(r"^[^→]{1,40}?\s(?:→|->|=>)\s")
 # Words that open a clause of their own: a copula after one is that clause's ("Use
 # `.optional()` unless `null` is meaningful"), not a sign the first word is a noun.
 _SUBORDINATORS = frozenset("unless if when whenever because until where while so".split())
@@ -202,7 +205,7 @@ def is_normative(text: str) -> bool:
         rest = entry.group(1)
         said = main_clause(rest)
         return bool(said and said[0] in _STARTS) or bool(_NORMATIVE_WORDS.search(rest))
-    if _QUOTED.match(text):
+    if _QUOTED.match(text) or _MAPPING.match(outside_code(text)):
         return False
     clause = main_clause(text)
     if clause and clause[0] in _STARTS:
