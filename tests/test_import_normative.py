@@ -28,6 +28,7 @@ from lessons_core.importers.normative import Left, Role, left_reason, stance
         "Re-snapshot after all page changes, navigations, interactions.",
         "docs/: Do NOT edit `docs/` directory directly.",
         "Size content to the content area, not the outer width: `innerWidth := m.width - f`.",
+        "`src/run.ts` is the runtime entrypoint; keep it small and focused on orchestration.",
     ],
 )
 def test_instructions_are_rules(text: str) -> None:
