@@ -65,13 +65,20 @@ def test_a_kind_of_file_said_in_words_is_the_trigger(
     assert lessons[workflows].triggers == Triggers(files=(".github/workflows/**",))
 
 
-def test_a_verb_re_snapshot_names_no_snapshot_file(
+def test_re_snapshot_and_inline_snapshots_name_no_snapshot_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """ "Always re-snapshot after page changes" asks for a browser step, not an edit of
-    the snapshot files: it names no place, and a root file's rule naming none stays."""
-    lessons = imported(tmp_path, monkeypatch, "- Always re-snapshot after page changes.\n")
+    """ "Always re-snapshot after page changes" asks for a browser step, and inline
+    snapshots live in the test source: neither is about the snapshot files, so each
+    names no place, and a root file's rule naming none stays."""
+    lessons = imported(
+        tmp_path,
+        monkeypatch,
+        "- Always re-snapshot after page changes.\n"
+        "- For inline snapshots, keep each example close to its `# snapshot` block.\n",
+    )
     assert "Always re-snapshot after page changes." not in lessons
+    assert "For inline snapshots, keep each example close to its `# snapshot` block." not in lessons
 
 
 def test_the_lockfile_is_the_main_languages_lock_file(

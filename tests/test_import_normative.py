@@ -130,6 +130,10 @@ def test_a_recipe_is_a_step_not_a_rule(
             {"`skills/rules/SKILL.md`": Role.POINTS, "`make`": Role.ASKS},
         ),
         (
+            "Do not add a fixture if the case is already covered by `just coverage`.",
+            {"fixture": Role.FORBIDS, "`just coverage`": Role.POINTS},
+        ),
+        (
             "NEVER update the lockfile by hand and ALWAYS use `cargo update --precise`.",
             {"lockfile": Role.FORBIDS, "`cargo update --precise`": Role.ASKS},
         ),

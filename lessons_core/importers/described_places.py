@@ -32,8 +32,8 @@ _SPAN = re.compile(r"`([^`\n]+)`")
 _PATH_LIKE = re.compile(r"^[^\s/]+/(?:$|[^\s/]*/|[^\s/]*\.\w+$)")
 # "`generated` subdirectories", "any `fixtures` directories", "`__fixtures__` subfolders".
 _NAMED_FOLDER = re.compile(r"`([\w.-]+)/?`\s+(?:sub)?(?:director(?:y|ies)|folders?)\b", re.I)
-# Snapshots as files; "Re-snapshot" is a verb.
-_SNAPSHOTS = re.compile(r"(?<![\w-])snapshot(?:s|\s+files?|\s+bod(?:y|ies))?\b", re.I)
+# Snapshots as files; "Re-snapshot" is a verb, and inline snapshots live in the test.
+_SNAPSHOTS = re.compile(r"(?<![\w-])(?<!inline )snapshot(?:s|\s+files?|\s+bod(?:y|ies))?\b", re.I)
 _WORKFLOWS = re.compile(
     r"\b(?:github\s+actions?|ci)\s+workflows?\b|\bworkflow\s+files?\b|\bgithub\s+actions\b",
     re.I,

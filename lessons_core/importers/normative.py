@@ -412,7 +412,8 @@ _MARKERS: tuple[tuple[re.Pattern[str], Role], ...] = tuple(
         ),
         (
             r"see|e\.g\.|i\.e\.|read|consult|refer to|such as|like|per|follow|according to|"
-            r"(?:defined|described|documented|specified|explained|outlined|configured) in",
+            r"(?:defined|described|documented|specified|explained|outlined|configured) in|"
+            r"(?:already )?(?:covered|handled|checked|caught) by",
             Role.POINTS,
         ),
         (
