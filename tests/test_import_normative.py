@@ -54,6 +54,10 @@ def test_instructions_are_rules(text: str) -> None:
         ("`--match` / `-m`: Filter tests by name pattern (regex)", Left.DESCRIPTION),
         ('"Refactor X" → "Ensure tests pass before and after"', Left.DESCRIPTION),
         ("List item interfaces: `list/item.go`", Left.DESCRIPTION),
+        ("Similarly, add the `server` label if your change affects the server.", Left.CONTEXT),
+        ("No render cache exists at the list level.", Left.DESCRIPTION),
+        ("Focus state determines key event routing.", Left.DESCRIPTION),
+        ("Focus and UI state is managed in the main model.", Left.DESCRIPTION),
         ("Run all parser coverage: `cargo coverage parser`", Left.SETUP),
     ],
 )
@@ -128,6 +132,10 @@ def test_a_recipe_is_a_step_not_a_rule(
         (
             "Also read that skill: Adding rules: `skills/rules/SKILL.md`. Run `make`.",
             {"`skills/rules/SKILL.md`": Role.POINTS, "`make`": Role.ASKS},
+        ),
+        (
+            "The path should be relative to the `tests/mdtest` folder.",
+            {"`tests/mdtest`": Role.POINTS},
         ),
         (
             "Do not add a fixture if the case is already covered by `just coverage`.",

@@ -65,13 +65,14 @@ _NORMATIVE_WORDS = re.compile(
 )
 _STARTS = frozenset({"always", "never", "only", "do", "don't", "please", "no"})
 _COPULA = frozenset({"is", "are", "was", "were"})
+_EXISTS = _COPULA | {"exists", "exist"}
 _ADVERBS = frozenset({"also", "then", "first", "still", "just"})
 _ASIDE = re.compile(r"\([^()]*\)")
 # Words that, near a sentence's start, point at something said before it.
 _BACK_REFERENCES = frozenset({"it", "them", "they", "these", "those", "either", "there"})
 _CONTEXT_BOUND = frozenset(
     """this that these those it its they them such therefore so otherwise also
-    additionally then here there thus hence both""".split()
+    additionally then here there thus hence both similarly likewise""".split()
 )
 _SETUP_VERBS = frozenset({"install", "clone", "activate", "cd", "download", "bootstrap"})
 _SETUP_HEADING = re.compile(
@@ -94,11 +95,11 @@ _DEFINITION = re.compile(r"^`[^`]+`\s+(?:is|are)\s+(?:a|an|the)\b(?![^;]*;)", re
 # "Test files in `scenarios/` cite ...", "Model architectures implemented in ...".
 _NOUN_VERBS = frozenset(
     "test snapshot lock log model mock list name type record report release patch tag "
-    "build source link label request".split()
+    "build source link label request focus".split()
 )
 _NOUN_HEADS = frozenset(
     "files file names cases suites fixtures helpers utilities outputs results entries "
-    "messages levels types architectures".split()
+    "messages levels types architectures state".split()
 )
 _FALLBACK = re.compile(
     r"^if\b[^,]*\b(?:is not|isn't|are not|aren't)\s+(?:available|installed|present)\b", re.I
@@ -208,9 +209,11 @@ def is_normative(text: str) -> bool:
     if _QUOTED.match(text) or _MAPPING.match(outside_code(text)):
         return False
     clause = main_clause(text)
+    if clause and clause[0] == "no" and _EXISTS & set(_own_clause(clause)[1:5]):
+        return bool(_NORMATIVE_WORDS.search(outside_code(text)))  # "No cache exists at ..."
     if clause and clause[0] in _STARTS:
         return not (clause[0] == "no" and len(clause) < 2)
-    if clause and _imperative(clause[0]) and not _COPULA & set(_own_clause(clause)[1:3]):
+    if clause and _imperative(clause[0]) and not _COPULA & set(_subject(clause)):
         # "Check names are ...", "Snapshot testing with `insta`": a noun, not the verb
         if not (_gerund_object(clause) or _noun_phrase(clause)):
             return True
@@ -227,6 +230,14 @@ def is_normative(text: str) -> bool:
 def _imperative(word: str) -> bool:
     """Whether ``word`` is an imperative verb, "re-" before one too ("Re-snapshot")."""
     return word in IMPERATIVES or (word.startswith("re-") and word[3:] in IMPERATIVES)
+
+
+def _subject(clause: list[str]) -> list[str]:
+    """The words after ``clause``'s first where a copula would make it a noun: the next
+    two ("Check names are ..."), or, after "and", the next four ("Focus and UI state is
+    managed ...")."""
+    own = _own_clause(clause)
+    return own[1:5] if own[1:2] == ["and"] else own[1:3]
 
 
 def _own_clause(clause: list[str]) -> list[str]:
@@ -413,7 +424,7 @@ _MARKERS: tuple[tuple[re.Pattern[str], Role], ...] = tuple(
         (
             r"see|e\.g\.|i\.e\.|read|consult|refer to|such as|like|per|follow|according to|"
             r"(?:defined|described|documented|specified|explained|outlined|configured) in|"
-            r"(?:already )?(?:covered|handled|checked|caught) by",
+            r"(?:already )?(?:covered|handled|checked|caught) by|relative to",
             Role.POINTS,
         ),
         (
