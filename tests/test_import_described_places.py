@@ -175,6 +175,13 @@ def test_bullets_nested_under_a_bullet_ending_in_a_colon_are_rules(
     )
 
 
+def test_after_pulling_is_git_pull(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ "after pulling remote changes" names the moment the mistake is made: `git pull`."""
+    rule = "Run `vp install` after pulling remote changes."
+    lessons = imported(tmp_path, monkeypatch, f"- {rule}\n")
+    assert lessons[rule].triggers == Triggers(commands=("git pull",))
+
+
 def test_a_nested_entry_under_a_bullet_lead_in_is_judged_alone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
