@@ -175,6 +175,26 @@ def test_bullets_nested_under_a_bullet_ending_in_a_colon_are_rules(
     )
 
 
+def test_a_nested_bullet_that_is_a_rule_is_a_lesson_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Below "Do NOT edit `README.md` directly", the nested "Edit `docs/README.src.md`."
+    is a rule of its own; "Commit both files." leans on it and stays rationale."""
+    files = {**SOURCES, "docs/README.src.md": "x\n"}
+    agents = (
+        "- **README.md**: Do NOT edit `README.md` directly. It is generated.\n"
+        "  - Edit `docs/README.src.md`.\n"
+        "  - Commit both files.\n"
+    )
+    layout, _ = init_project(make_repo(tmp_path / "repo", {**files, "AGENTS.md": agents}))
+    monkeypatch.chdir(layout.root)
+    import_instructions()
+    lessons = by_rule(layout)
+    assert lessons["Edit `docs/README.src.md`."].triggers == Triggers(files=("docs/README.src.md",))
+    assert "Commit both files." not in lessons
+    assert len(lessons) == 2
+
+
 def test_after_pulling_is_git_pull(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """ "after pulling remote changes" names the moment the mistake is made: `git pull`."""
     rule = "Run `vp install` after pulling remote changes."

@@ -10,7 +10,8 @@ keeps a bullet's meaning:
   its own completes it ("Run `make docs` when you change `docs/`");
 - a rule ending in "with:" above a code block of one command takes that command;
 - a bullet ending in ":" with bullets nested below it ("**Validation Steps**:") heads
-  them, each judged as a bullet of its own.
+  them, each judged as a bullet of its own;
+- a nested bullet that is a rule of its own is a lesson too.
 
 A rule keeps its first instructing sentence; what follows it (the other sentences, the
 words after a dash, the nested bullets) is its rationale.
@@ -67,6 +68,7 @@ def section_rules(heading: str, body: Body) -> list[Found]:
         if item.rule:
             found.append(_item(item, heading, forbidding))
             found.extend(_item(sub, heading, forbidding) for sub in _opened(item))
+            found.extend(_nested_rules(item, heading, forbidding))
     found.extend(Found(row, left=Left.TABLE) for row in body.tables if set(row) - set("|-: "))
     return found
 
@@ -131,6 +133,19 @@ def _opened(item: Item) -> list[Item]:
     if not item.rule.rstrip().endswith(":") or _heads_examples(item):
         return []
     return [Item([line], ordered=item.ordered) for line in item.details_text]
+
+
+def _nested_rules(item: Item, heading: str, forbidding: bool) -> list[Found]:
+    """The nested bullets of a bullet that does not end in ":" which are rules of their
+    own ("**README.md**: Do NOT edit `README.md` directly." above "Edit
+    `internal/readme/README.src.md`."): each is a lesson too, and stays in its parent's
+    rationale. A nested bullet that is no rule is rationale only, and not reported."""
+    if item.rule.rstrip().endswith(":"):
+        return []  # it heads its list (``_opened``)
+    nested = (
+        _item(Item([line], ordered=item.ordered), heading, forbidding) for line in item.details_text
+    )
+    return [found for found in nested if found.left is None]
 
 
 def _completed(lead_in: str, text: str) -> str:
