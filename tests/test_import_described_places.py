@@ -32,10 +32,16 @@ SOURCES = {
 }
 
 
-def imported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, agents: str) -> dict[str, Lesson]:
-    """The lessons ``lessons import instructions`` makes of ``agents`` in a Python repo,
-    by rule."""
-    layout, _ = init_project(make_repo(tmp_path / "repo", {**SOURCES, "AGENTS.md": agents}))
+def imported(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    agents: str,
+    files: dict[str, str] = SOURCES,
+    where: str = "AGENTS.md",
+) -> dict[str, Lesson]:
+    """The lessons ``lessons import instructions`` makes of ``agents`` (the file
+    ``where``) in a repo of ``files`` (a Python one unless said), by rule."""
+    layout, _ = init_project(make_repo(tmp_path / "repo", {**files, where: agents}))
     monkeypatch.chdir(layout.root)
     import_instructions()
     return by_rule(layout)
@@ -89,31 +95,36 @@ def test_the_lockfile_is_the_main_languages_lock_file(
     for instead is no trigger."""
     files = {"Cargo.toml": "[workspace]\n", "Cargo.lock": "x\n", "uv.lock": "x\n"}
     rule = "NEVER update all dependencies in the lockfile and ALWAYS use `cargo update --precise`."
-    layout, _ = init_project(make_repo(tmp_path / "repo", {**files, "AGENTS.md": f"- {rule}\n"}))
-    monkeypatch.chdir(layout.root)
-    import_instructions()
-    assert by_rule(layout)[rule].triggers == Triggers(files=("Cargo.lock",))
+    lessons = imported(tmp_path, monkeypatch, f"- {rule}\n", files)
+    assert lessons[rule].triggers == Triggers(files=("Cargo.lock",))
 
 
-def test_component_tests_are_the_jsx_and_tsx_test_files(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+JS_TESTS = {
+    "package.json": "{}\n",
+    "src/app.ts": "x\n",
+    "src/app.test.ts": "x\n",
+    "src/view.tsx": "x\n",
+    "src/view.test.tsx": "x\n",
+    "packages/a/test/units/index.test.js": "x\n",
+    "packages/a/test/build.test.js": "x\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("heading", "rule", "glob"),
+    [
+        ("React Component Testing", "Assert output with `lastFrame()`.", "**/*.test.tsx"),
+        ("Unit Testing", "Do not duplicate existing helpers.", "**/test/units/**"),
+    ],
+)
+def test_tests_of_one_kind_are_their_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, heading: str, rule: str, glob: str
 ) -> None:
-    """Under "React Component Testing", a rule is about the tests that render
-    components (`*.test.tsx`), not every TypeScript test."""
-    files = {
-        "package.json": "{}\n",
-        "src/app.ts": "x\n",
-        "src/app.test.ts": "x\n",
-        "src/view.tsx": "x\n",
-        "src/view.test.tsx": "x\n",
-        "src/util.test.ts": "x\n",
-    }
-    agents = "## React Component Testing\n\n- Assert output with `lastFrame()`.\n"
-    layout, _ = init_project(make_repo(tmp_path / "repo", {**files, "AGENTS.md": agents}))
-    monkeypatch.chdir(layout.root)
-    import_instructions()
-    lesson = by_rule(layout)["Assert output with `lastFrame()`."]
-    assert lesson.triggers == Triggers(files=("**/*.test.tsx",))
+    """Under "React Component Testing" a rule is about the tests that render components
+    (`*.test.tsx`); under "Unit Testing", in a repo that keeps its unit tests in
+    `test/units/`, about that folder: not every test file."""
+    lessons = imported(tmp_path, monkeypatch, f"## {heading}\n\n- {rule}\n", JS_TESTS)
+    assert lessons[rule].triggers == Triggers(files=(glob,))
 
 
 def test_rules_about_tests_land_on_the_test_sources(
@@ -186,10 +197,7 @@ def test_a_nested_bullet_that_is_a_rule_is_a_lesson_too(
         "  - Edit `docs/README.src.md`.\n"
         "  - Commit both files.\n"
     )
-    layout, _ = init_project(make_repo(tmp_path / "repo", {**files, "AGENTS.md": agents}))
-    monkeypatch.chdir(layout.root)
-    import_instructions()
-    lessons = by_rule(layout)
+    lessons = imported(tmp_path, monkeypatch, agents, files)
     assert lessons["Edit `docs/README.src.md`."].triggers == Triggers(files=("docs/README.src.md",))
     assert "Commit both files." not in lessons
     assert len(lessons) == 2
@@ -247,11 +255,7 @@ def test_a_rule_ending_in_a_colon_above_its_examples_is_the_rule(
         "  - titles → `common.DialogTitle` (truncates instead of wrapping);\n"
         "  - list + scrollbar → `joinScrollbar`;\n"
     )
-    repo = make_repo(tmp_path / "repo", {**SOURCES, "src/demo/AGENTS.md": agents})
-    layout, _ = init_project(repo)
-    monkeypatch.chdir(layout.root)
-    import_instructions()
-    lessons = by_rule(layout)
+    lessons = imported(tmp_path, monkeypatch, agents, where="src/demo/AGENTS.md")
     rule = "Use the shared helpers instead of re-deriving widths."
     assert list(lessons) == [rule]
     assert lessons[rule].triggers == Triggers(files=("src/demo/**",))

@@ -61,6 +61,10 @@ _TESTS = re.compile(
 # Tests of React components ("React Component Testing", "Mock complex child
 # components"): the JSX and TSX test files, where a component is rendered.
 _COMPONENTS = re.compile(r"\breact\b|\bcomponents?\b", re.I)
+# Unit tests, where the project keeps them apart ("When writing unit tests, ..." in a
+# repo with `packages/x/test/units/`): that folder, not every test file.
+_UNIT = re.compile(r"\bunit[- ]test(?:s|ing)?\b", re.I)
+_UNIT_FOLDERS = ("**/test/units/**", "**/test/unit/**", "**/tests/units/**", "**/tests/unit/**")
 _TEST_HEADING = re.compile(r"\btests?\b|\btesting\b|\bmock(?:s|ing)?\b", re.I)
 # A heading about running things ("Running Tests") is about commands, not test sources.
 _RUNNING = re.compile(r"\brun(?:s|ning)?\b|\bcommands?\b", re.I)
@@ -126,6 +130,8 @@ def described_files(mentions: Mentions, rule: str, heading: str, folder: str) ->
     globs = test_globs(mentions, base)
     if _COMPONENTS.search(plain) or _COMPONENTS.search(heading):
         globs = [glob for glob in globs if glob.endswith("x")] or globs  # .tsx, .jsx
+    if _UNIT.search(plain) or _UNIT.search(heading):
+        globs = list(_kept(mentions, [f"{base}{glob}" for glob in _UNIT_FOLDERS])) or globs
     return _kept(mentions, globs)
 
 
