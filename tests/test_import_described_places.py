@@ -203,6 +203,24 @@ def test_a_nested_bullet_that_is_a_rule_is_a_lesson_too(
     assert len(lessons) == 2
 
 
+def test_changesets_are_the_changeset_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "changesets", or "a changeset", are the files in `.changeset/`; a skill called
+    "changeset" is no place."""
+    files = {**SOURCES, ".changeset/config.json": "{}\n", ".changeset/README.md": "x\n"}
+    lessons = imported(
+        tmp_path,
+        monkeypatch,
+        "- Do not add minor/major changesets.\n- Load changeset to choose the release level.\n",
+        files,
+    )
+    assert lessons["Do not add minor/major changesets."].triggers == Triggers(
+        files=(".changeset/**",)
+    )
+    assert "Load changeset to choose the release level." not in lessons
+
+
 def test_after_pulling_is_git_pull(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """ "after pulling remote changes" names the moment the mistake is made: `git pull`."""
     rule = "Run `vp install` after pulling remote changes."

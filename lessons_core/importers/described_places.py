@@ -42,6 +42,9 @@ _MARKDOWN = re.compile(
     r"\b(?:markdown|mdx)\s+(?:files?|prose|docs?|documents?|pages?)\b|\bmarkdown\s*/\s*mdx\b",
     re.I,
 )
+# Changesets, the release notes a JavaScript monorepo keeps in `.changeset/`: "needs a
+# changeset", "minor/major changesets"; not a skill or a label called "changeset".
+_CHANGESETS = re.compile(r"\b(?:a|the|any|every|each|no|new)\s+changeset\b|\bchangesets\b", re.I)
 # The lock file a package manager writes: "never update all dependencies in the lockfile".
 _LOCKFILE = re.compile(r"\block[ -]?files?\b", re.I)
 # The lock files of each language's package managers; a repo's lockfile is that of its
@@ -118,6 +121,8 @@ def described_files(mentions: Mentions, rule: str, heading: str, folder: str) ->
         globs.append(".github/workflows/**")
     if _MARKDOWN.search(plain):
         globs += [f"{base}**/*.md", f"{base}**/*.mdx"]
+    if _CHANGESETS.search(plain):
+        globs.append(".changeset/**")
     if _LOCKFILE.search(outside_code(mistake)):
         language = main_language(mentions.files.paths) or ""
         globs += [f"{base}{name}" for name in _LOCK_FILES.get(language, ())]
