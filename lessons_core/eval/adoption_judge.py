@@ -16,7 +16,9 @@ A lesson is matched to the labels of the instruction file it came from (its
 
 Keywords are prompt words, not places: they neither make nor spoil a verdict.
 
-One rule written in several instruction files (the same bullet in two folders'
+A lesson whose rule holds two labelled rules of its file ("NEVER update all dependencies
+in the lockfile and ALWAYS use `cargo update --precise` ...") carries each that its
+triggers serve. One rule written in several instruction files (the same bullet in two folders'
 ``AGENTS.md``) is one lesson, imported from each and scoped to each folder: it is judged
 against those labels together, where each file's label allows its own folder, and a good
 verdict carries all of them.
@@ -121,7 +123,10 @@ class Judge:
         if len({label.file for label in rules}) > 1:
             verdicts.append(self._verdict(lesson, _together(rules), broad))
         verdict, reason, label = min(verdicts, key=lambda v: _RANK[v[0]])
-        carries = tuple(rules) if all(label is not m for m in matched) else ()
+        if all(label is not m for m in matched):
+            carries = tuple(rules)  # good only against the labels together
+        else:  # each labelled rule its text holds and its triggers serve
+            carries = tuple(lb for v, _, lb in verdicts if v == GOOD and lb.kind == RULE)
         return Judged(lesson, verdict, reason, label, broad, carries)
 
     def _verdict(

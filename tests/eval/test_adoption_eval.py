@@ -151,6 +151,19 @@ def test_one_rule_in_two_folders_files_is_judged_on_both() -> None:
     assert wider.carried == ()
 
 
+def test_a_lesson_holding_two_labelled_rules_carries_both() -> None:
+    """ "Keep handlers thin; never print in them." holds two labelled rules of one file:
+    on the handlers' folder it carries both; one whose place it misses is not carried."""
+    thin = label(RULE, "Keep handlers thin", files=("src/api/**",))
+    silent = label(RULE, "never print in them", files=("src/api/**",))
+    elsewhere = label(RULE, "Keep handlers thin", files=("src/cli/**",))
+    judge = Judge([thin, silent], FileIndex(FILES), EVERYDAY)
+    both = lesson("Keep handlers thin; never print in them.", files=("src/api/**",))
+    assert judge.judge(both).carried == (thin, silent)
+    judge = Judge([elsewhere, silent], FileIndex(FILES), EVERYDAY)
+    assert judge.judge(both).carried == (silent,)
+
+
 def test_short_quotes_match_whole_text_only() -> None:
     """A one- or two-word quote (a heading) is not found inside a longer sentence."""
     assert holds(words("**Build**"), words("**Build**"))
