@@ -32,10 +32,16 @@ SOURCES = {
 }
 
 
-def imported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, agents: str) -> dict[str, Lesson]:
-    """The lessons ``lessons import instructions`` makes of ``agents`` in a Python repo,
-    by rule."""
-    layout, _ = init_project(make_repo(tmp_path / "repo", {**SOURCES, "AGENTS.md": agents}))
+def imported(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    agents: str,
+    files: dict[str, str] = SOURCES,
+    where: str = "AGENTS.md",
+) -> dict[str, Lesson]:
+    """The lessons ``lessons import instructions`` makes of ``agents`` (the file
+    ``where``) in a repo of ``files`` (a Python one unless said), by rule."""
+    layout, _ = init_project(make_repo(tmp_path / "repo", {**files, where: agents}))
     monkeypatch.chdir(layout.root)
     import_instructions()
     return by_rule(layout)
@@ -63,6 +69,62 @@ def test_a_kind_of_file_said_in_words_is_the_trigger(
     )
     workflows = "When editing GitHub Actions workflows, pin every action to a commit."
     assert lessons[workflows].triggers == Triggers(files=(".github/workflows/**",))
+
+
+def test_re_snapshot_and_inline_snapshots_name_no_snapshot_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "Always re-snapshot after page changes" asks for a browser step, and inline
+    snapshots live in the test source: neither is about the snapshot files, so each
+    names no place, and a root file's rule naming none stays."""
+    lessons = imported(
+        tmp_path,
+        monkeypatch,
+        "- Always re-snapshot after page changes.\n"
+        "- For inline snapshots, keep each example close to its `# snapshot` block.\n",
+    )
+    assert "Always re-snapshot after page changes." not in lessons
+    assert "For inline snapshots, keep each example close to its `# snapshot` block." not in lessons
+
+
+def test_the_lockfile_is_the_main_languages_lock_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "the lockfile" in what a rule forbids is the lock file of the repo's main
+    language (a Rust repo's `uv.lock` pins other tooling), and the command the rule asks
+    for instead is no trigger."""
+    files = {"Cargo.toml": "[workspace]\n", "Cargo.lock": "x\n", "uv.lock": "x\n"}
+    rule = "NEVER update all dependencies in the lockfile and ALWAYS use `cargo update --precise`."
+    lessons = imported(tmp_path, monkeypatch, f"- {rule}\n", files)
+    assert lessons[rule].triggers == Triggers(files=("Cargo.lock",))
+
+
+JS_TESTS = {
+    "package.json": "{}\n",
+    "src/app.ts": "x\n",
+    "src/app.test.ts": "x\n",
+    "src/view.tsx": "x\n",
+    "src/view.test.tsx": "x\n",
+    "packages/a/test/units/index.test.js": "x\n",
+    "packages/a/test/build.test.js": "x\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("heading", "rule", "glob"),
+    [
+        ("React Component Testing", "Assert output with `lastFrame()`.", "**/*.test.tsx"),
+        ("Unit Testing", "Do not duplicate existing helpers.", "**/test/units/**"),
+    ],
+)
+def test_tests_of_one_kind_are_their_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, heading: str, rule: str, glob: str
+) -> None:
+    """Under "React Component Testing" a rule is about the tests that render components
+    (`*.test.tsx`); under "Unit Testing", in a repo that keeps its unit tests in
+    `test/units/`, about that folder: not every test file."""
+    lessons = imported(tmp_path, monkeypatch, f"## {heading}\n\n- {rule}\n", JS_TESTS)
+    assert lessons[rule].triggers == Triggers(files=(glob,))
 
 
 def test_rules_about_tests_land_on_the_test_sources(
@@ -124,6 +186,48 @@ def test_bullets_nested_under_a_bullet_ending_in_a_colon_are_rules(
     )
 
 
+def test_a_nested_bullet_that_is_a_rule_is_a_lesson_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Below "Do NOT edit `README.md` directly", the nested "Edit `docs/README.src.md`."
+    is a rule of its own; "Commit both files." leans on it and stays rationale."""
+    files = {**SOURCES, "docs/README.src.md": "x\n"}
+    agents = (
+        "- **README.md**: Do NOT edit `README.md` directly. It is generated.\n"
+        "  - Edit `docs/README.src.md`.\n"
+        "  - Commit both files.\n"
+    )
+    lessons = imported(tmp_path, monkeypatch, agents, files)
+    assert lessons["Edit `docs/README.src.md`."].triggers == Triggers(files=("docs/README.src.md",))
+    assert "Commit both files." not in lessons
+    assert len(lessons) == 2
+
+
+def test_changesets_are_the_changeset_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "changesets", or "a changeset", are the files in `.changeset/`; a skill called
+    "changeset" is no place."""
+    files = {**SOURCES, ".changeset/config.json": "{}\n", ".changeset/README.md": "x\n"}
+    lessons = imported(
+        tmp_path,
+        monkeypatch,
+        "- Do not add minor/major changesets.\n- Load changeset to choose the release level.\n",
+        files,
+    )
+    assert lessons["Do not add minor/major changesets."].triggers == Triggers(
+        files=(".changeset/**",)
+    )
+    assert "Load changeset to choose the release level." not in lessons
+
+
+def test_after_pulling_is_git_pull(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ "after pulling remote changes" names the moment the mistake is made: `git pull`."""
+    rule = "Run `vp install` after pulling remote changes."
+    lessons = imported(tmp_path, monkeypatch, f"- {rule}\n")
+    assert lessons[rule].triggers == Triggers(commands=("git pull",))
+
+
 def test_a_nested_entry_under_a_bullet_lead_in_is_judged_alone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -148,6 +252,7 @@ def test_a_nested_entry_under_a_bullet_lead_in_is_judged_alone(
         ("Test files: `js.rs`, `ts.rs`, `sourcemap.rs`", Left.DESCRIPTION),
         ("Use judgment.", Left.CONTEXT),
         ("Use", Left.CONTEXT),
+        ("list + scrollbar → `joinScrollbar`;", Left.DESCRIPTION),
     ],
 )
 def test_purposes_entries_and_names_are_no_rules(text: str, why: Left) -> None:
@@ -155,6 +260,24 @@ def test_purposes_entries_and_names_are_no_rules(text: str, why: Left) -> None:
     of commands; a verb-looking noun before a gerund, a file list's entry and a label of
     two words name things."""
     assert left_reason(text) is why
+
+
+def test_a_rule_ending_in_a_colon_above_its_examples_is_the_rule(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "Use the shared helpers instead of re-deriving widths:" above a list of helpers
+    (each "what → `helper`", no rule) is the rule; the list is what it means, and no
+    entry of it becomes a lesson."""
+    agents = (
+        "- Use the shared helpers instead of re-deriving widths:\n"
+        "  - titles → `common.DialogTitle` (truncates instead of wrapping);\n"
+        "  - list + scrollbar → `joinScrollbar`;\n"
+    )
+    lessons = imported(tmp_path, monkeypatch, agents, where="src/demo/AGENTS.md")
+    rule = "Use the shared helpers instead of re-deriving widths."
+    assert list(lessons) == [rule]
+    assert lessons[rule].triggers == Triggers(files=("src/demo/**",))
+    assert "joinScrollbar" in (lessons[rule].rationale or "")
 
 
 def test_a_requirements_heading_of_rules_is_no_set_up(tmp_path: Path) -> None:

@@ -184,3 +184,16 @@ def test_no_instruction_file_says_which_it_looked_for(project: Layout) -> None:
     assert result.exit_code == 1
     assert "no instruction file in" in result.stderr
     assert "CLAUDE.md, AGENTS.md, GEMINI.md, .github/copilot-instructions.md" in result.stderr
+
+
+def test_a_rule_reworded_further_down_is_one_lesson(project: Layout) -> None:
+    """ "Use Conventional Commits." under another heading rewords "Commit using
+    Conventional Commits.": one lesson, said so, and validate finds no near-duplicate."""
+    (project.root / "CLAUDE.md").write_text(
+        "## Workflow\n\n- Commit using Conventional Commits.\n\n"
+        "## Guidelines\n\n- Use Conventional Commits.\n"
+    )
+    report = imported()
+    assert list(by_rule(project)) == ["Commit using Conventional Commits."]
+    assert [note["code"] for note in report["translated"]].count("near-duplicate-merged") == 1
+    assert [f for f in strict_validate() if f["code"] == "L202"] == []

@@ -23,6 +23,12 @@ from lessons_core.importers.normative import Left, Role, left_reason, stance
         "Don't add field-by-field asserts alongside a snapshot.",
         "Tests for version-gated behavior belong behind `requires_ag_ui()`.",
         "version requirement bumps are disallowed",
+        "Use `.optional()` unless `null` is meaningful",
+        "Inset text with `Padding`, never `Margin`.",
+        "Re-snapshot after all page changes, navigations, interactions.",
+        "docs/: Do NOT edit `docs/` directory directly.",
+        "Size content to the content area, not the outer width: `innerWidth := m.width - f`.",
+        "`src/run.ts` is the runtime entrypoint; keep it small and focused on orchestration.",
     ],
 )
 def test_instructions_are_rules(text: str) -> None:
@@ -45,6 +51,14 @@ def test_instructions_are_rules(text: str) -> None:
         ("Install the project with its test dependencies.", Left.SETUP),
         ("| `image_content` | kiwi.jpg |", Left.TABLE),
         ("[docs/AGENTS.md](docs/AGENTS.md)", Left.LINK_LIST),
+        ("`--match` / `-m`: Filter tests by name pattern (regex)", Left.DESCRIPTION),
+        ('"Refactor X" → "Ensure tests pass before and after"', Left.DESCRIPTION),
+        ("List item interfaces: `list/item.go`", Left.DESCRIPTION),
+        ("Similarly, add the `server` label if your change affects the server.", Left.CONTEXT),
+        ("No render cache exists at the list level.", Left.DESCRIPTION),
+        ("Focus state determines key event routing.", Left.DESCRIPTION),
+        ("Focus and UI state is managed in the main model.", Left.DESCRIPTION),
+        ("Run all parser coverage: `cargo coverage parser`", Left.SETUP),
     ],
 )
 def test_what_stays_in_the_file(text: str, why: Left) -> None:
@@ -118,6 +132,18 @@ def test_a_recipe_is_a_step_not_a_rule(
         (
             "Also read that skill: Adding rules: `skills/rules/SKILL.md`. Run `make`.",
             {"`skills/rules/SKILL.md`": Role.POINTS, "`make`": Role.ASKS},
+        ),
+        (
+            "The path should be relative to the `tests/mdtest` folder.",
+            {"`tests/mdtest`": Role.POINTS},
+        ),
+        (
+            "Do not add a fixture if the case is already covered by `just coverage`.",
+            {"fixture": Role.FORBIDS, "`just coverage`": Role.POINTS},
+        ),
+        (
+            "NEVER update the lockfile by hand and ALWAYS use `cargo update --precise`.",
+            {"lockfile": Role.FORBIDS, "`cargo update --precise`": Role.ASKS},
         ),
     ],
 )

@@ -225,20 +225,22 @@ def test_a_gated_rule_imported_again_stays_gated(repo: Layout) -> None:
 
 
 def test_imported_rules_take_ids_as_lessons_add_does(repo: Layout) -> None:
-    """Two rules that begin alike get the id ``lessons add`` would give, then its next
-    numbered variant, and an id already in the store is never reused."""
+    """Rules that begin alike get the ids ``lessons add`` would give: the next numbered
+    variant of an id already in the store (never reused), and a longer one for a rule
+    whose further words tell it apart."""
     steering = repo.root / ".kiro" / "steering"
     steering.mkdir(parents=True)
     added = run("add", "Keep handlers small and pure", "--topic", "handlers", "--trigger-keyword",
                 "request handler")  # fmt: skip
     assert added.stdout.strip() == "handlers-small-pure", added.output
     (steering / "handlers.md").write_text(
-        "- Keep handlers small and pure, always.\n- Keep handlers small and pure; test them.\n"
+        "- Keep handlers small and pure, always.\n"
+        "- Keep handlers small and pure, free of network calls.\n"
     )
     report = import_json("kiro", ".kiro/steering/handlers.md")
     assert sorted(report["lessons"]["created"]) == [
         "handlers-small-pure-2",
-        "handlers-small-pure-3",
+        "handlers-small-pure-free-network",
     ]
 
 

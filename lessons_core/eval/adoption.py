@@ -209,7 +209,7 @@ def evaluate_project(project: Project) -> ProjectResult:
         judged = tuple(judge.judge(lesson) for lesson in graph.lessons.values())
         report = validate(layout, load_context(layout, graph, files))
     above = Counter(f.code for f in report.findings if f.severity is not Severity.NOTICE)
-    carried = {id(j.label) for j in judged if j.verdict == GOOD and j.label is not None}
+    carried = {id(label) for j in judged for label in j.carried}
     missed = tuple(label for label in project.rules if id(label) not in carried)
     verdicts = Counter(j.verdict for j in judged)
     figures = Figures(

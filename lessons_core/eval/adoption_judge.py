@@ -15,12 +15,19 @@ A lesson is matched to the labels of the instruction file it came from (its
   rule that names no place, or a sentence the labels do not know.
 
 Keywords are prompt words, not places: they neither make nor spoil a verdict.
+
+A lesson whose rule holds two labelled rules of its file ("NEVER update all dependencies
+in the lockfile and ALWAYS use `cargo update --precise` ...") carries each that its
+triggers serve. One rule written in several instruction files (the same bullet in two folders'
+``AGENTS.md``) is one lesson, imported from each and scoped to each folder: it is judged
+against those labels together, where each file's label allows its own folder, and a good
+verdict carries all of them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from lessons_core.eval.adoption_breadth import fired, is_broad
@@ -47,6 +54,14 @@ class Judged:
     reason: str
     label: Label | None
     broad: tuple[str, ...]  # command triggers firing on over a third of the project's commands
+    carries: tuple[Label, ...] = ()  # every labelled rule a good verdict carries
+
+    @property
+    def carried(self) -> tuple[Label, ...]:
+        """The labelled rules this lesson carries: none unless it is good."""
+        if self.verdict != GOOD or self.label is None:
+            return ()
+        return self.carries or (self.label,)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -68,6 +83,18 @@ def holds(text: str, quote: str) -> bool:
     if len(quote.split()) < SHORT_QUOTE:
         return text == quote
     return f" {quote} " in f" {text} "
+
+
+def _together(rules: Sequence[Label]) -> Label:
+    """The labels of one rule written in several files, as one: the places of each."""
+    first = rules[0]
+    return replace(
+        first,
+        files=tuple(dict.fromkeys(g for label in rules for g in label.files)),
+        commands=tuple(dict.fromkeys(c for label in rules for c in label.commands)),
+        not_on=tuple(dict.fromkeys(c for label in rules for c in label.not_on)),
+        negated=any(label.negated for label in rules),
+    )
 
 
 def sources(lesson: Lesson) -> tuple[str, ...]:
@@ -92,8 +119,15 @@ class Judge:
         if not matched:
             return Judged(lesson, POOR, "a sentence the labels do not know", None, broad)
         verdicts = [self._verdict(lesson, label, broad) for label in matched]
+        rules = [label for label in matched if label.kind == RULE]
+        if len({label.file for label in rules}) > 1:
+            verdicts.append(self._verdict(lesson, _together(rules), broad))
         verdict, reason, label = min(verdicts, key=lambda v: _RANK[v[0]])
-        return Judged(lesson, verdict, reason, label, broad)
+        if all(label is not m for m in matched):
+            carries = tuple(rules)  # good only against the labels together
+        else:  # each labelled rule its text holds and its triggers serve
+            carries = tuple(lb for v, _, lb in verdicts if v == GOOD and lb.kind == RULE)
+        return Judged(lesson, verdict, reason, label, broad, carries)
 
     def _verdict(
         self, lesson: Lesson, label: Label, broad: tuple[str, ...]

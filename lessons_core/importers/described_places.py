@@ -23,7 +23,7 @@ import re
 
 from lessons_core.importers.markdown_text import outside_code
 from lessons_core.importers.mentions import Mentions
-from lessons_core.importers.normative import after_label, main_clause
+from lessons_core.importers.normative import Role, after_label, main_clause, stance
 from lessons_core.matching.thresholds import BROAD_GLOB_SHARE
 from lessons_core.matching.trigger_checks import glob_problem
 
@@ -32,7 +32,8 @@ _SPAN = re.compile(r"`([^`\n]+)`")
 _PATH_LIKE = re.compile(r"^[^\s/]+/(?:$|[^\s/]*/|[^\s/]*\.\w+$)")
 # "`generated` subdirectories", "any `fixtures` directories", "`__fixtures__` subfolders".
 _NAMED_FOLDER = re.compile(r"`([\w.-]+)/?`\s+(?:sub)?(?:director(?:y|ies)|folders?)\b", re.I)
-_SNAPSHOTS = re.compile(r"\bsnapshot(?:s|\s+files?|\s+bod(?:y|ies))?\b", re.I)
+# Snapshots as files; "Re-snapshot" is a verb, and inline snapshots live in the test.
+_SNAPSHOTS = re.compile(r"(?<![\w-])(?<!inline )snapshot(?:s|\s+files?|\s+bod(?:y|ies))?\b", re.I)
 _WORKFLOWS = re.compile(
     r"\b(?:github\s+actions?|ci)\s+workflows?\b|\bworkflow\s+files?\b|\bgithub\s+actions\b",
     re.I,
@@ -41,12 +42,32 @@ _MARKDOWN = re.compile(
     r"\b(?:markdown|mdx)\s+(?:files?|prose|docs?|documents?|pages?)\b|\bmarkdown\s*/\s*mdx\b",
     re.I,
 )
+# Changesets, the release notes a JavaScript monorepo keeps in `.changeset/`: "needs a
+# changeset", "minor/major changesets"; not a skill or a label called "changeset".
+_CHANGESETS = re.compile(r"\b(?:a|the|any|every|each|no|new)\s+changeset\b|\bchangesets\b", re.I)
+# The lock file a package manager writes: "never update all dependencies in the lockfile".
+_LOCKFILE = re.compile(r"\block[ -]?files?\b", re.I)
+# The lock files of each language's package managers; a repo's lockfile is that of its
+# main language (a Rust project's `uv.lock` pins its docs tooling, not its crates).
+_LOCK_FILES = {
+    "rust": ("Cargo.lock",),
+    "go": ("go.sum",),
+    "python": ("uv.lock", "poetry.lock", "pdm.lock", "Pipfile.lock"),
+    "javascript": ("pnpm-lock.yaml", "package-lock.json", "yarn.lock", "bun.lock"),
+}
 # Tests as a noun: "tests", "test files", "mocks"; not "test failures" or "test binaries".
 _TESTS = re.compile(
     r"\btests\b|\btest\s+(?:files?|cases?|suites?|modules?|functions?|classes|code|helpers?)\b"
     r"|\btesting\b|\bmock(?:s|ing|ed)?\b|\bspy(?:ing)?\b|\bspies\b|\bfixtures?\b",
     re.I,
 )
+# Tests of React components ("React Component Testing", "Mock complex child
+# components"): the JSX and TSX test files, where a component is rendered.
+_COMPONENTS = re.compile(r"\breact\b|\bcomponents?\b", re.I)
+# Unit tests, where the project keeps them apart ("When writing unit tests, ..." in a
+# repo with `packages/x/test/units/`): that folder, not every test file.
+_UNIT = re.compile(r"\bunit[- ]test(?:s|ing)?\b", re.I)
+_UNIT_FOLDERS = ("**/test/units/**", "**/test/unit/**", "**/tests/units/**", "**/tests/unit/**")
 _TEST_HEADING = re.compile(r"\btests?\b|\btesting\b|\bmock(?:s|ing)?\b", re.I)
 # A heading about running things ("Running Tests") is about commands, not test sources.
 _RUNNING = re.compile(r"\brun(?:s|ning)?\b|\bcommands?\b", re.I)
@@ -83,7 +104,8 @@ def described_files(mentions: Mentions, rule: str, heading: str, folder: str) ->
     base = f"{folder}/" if folder else ""
     plain = outside_code(rule)
     globs = [f"{base}**/{name}/**" for name in _NAMED_FOLDER.findall(rule)]
-    if mentions.triggers(rule, folder).commands:
+    mistake = _where_made(rule)
+    if mentions.triggers(mistake, folder).commands:
         return ()  # a rule naming a command is about running it: its words are no place
     unresolved = [
         span
@@ -99,13 +121,33 @@ def described_files(mentions: Mentions, rule: str, heading: str, folder: str) ->
         globs.append(".github/workflows/**")
     if _MARKDOWN.search(plain):
         globs += [f"{base}**/*.md", f"{base}**/*.mdx"]
+    if _CHANGESETS.search(plain):
+        globs.append(".changeset/**")
+    if _LOCKFILE.search(outside_code(mistake)):
+        language = main_language(mentions.files.paths) or ""
+        globs += [f"{base}{name}" for name in _LOCK_FILES.get(language, ())]
     found = _kept(mentions, globs)
     if found or not _about_tests(plain, heading):
         return found
     clause = main_clause(after_label(rule) or rule)
     if clause and clause[0] in _NOT_ABOUT_EDITS:
         return ()
-    return _kept(mentions, test_globs(mentions, base))
+    globs = test_globs(mentions, base)
+    if _COMPONENTS.search(plain) or _COMPONENTS.search(heading):
+        globs = [glob for glob in globs if glob.endswith("x")] or globs  # .tsx, .jsx
+    if _UNIT.search(plain) or _UNIT.search(heading):
+        globs = list(_kept(mentions, [f"{base}{glob}" for glob in _UNIT_FOLDERS])) or globs
+    return _kept(mentions, globs)
+
+
+def _where_made(rule: str) -> str:
+    """The parts of ``rule`` that name its mistake when it forbids something ("never
+    update all dependencies in the lockfile"), without the alternative it asks for ("and
+    always use `cargo update --precise`"); the whole rule otherwise."""
+    parts = stance(rule)
+    if not any(part.role is Role.FORBIDS for part in parts):
+        return rule
+    return "".join(part.text for part in parts if part.role in (Role.FORBIDS, Role.WHEN))
 
 
 def _about_tests(plain: str, heading: str) -> bool:

@@ -10,7 +10,8 @@ keeps a bullet's meaning:
   its own completes it ("Run `make docs` when you change `docs/`");
 - a rule ending in "with:" above a code block of one command takes that command;
 - a bullet ending in ":" with bullets nested below it ("**Validation Steps**:") heads
-  them, each judged as a bullet of its own.
+  them, each judged as a bullet of its own;
+- a nested bullet that is a rule of its own is a lesson too.
 
 A rule keeps its first instructing sentence; what follows it (the other sentences, the
 words after a dash, the nested bullets) is its rationale.
@@ -81,6 +82,7 @@ def section_rules(heading: str, body: Body) -> list[Found]:
         if item.rule:
             found.append(_item(item, heading, forbidding))
             found.extend(_item(sub, heading, forbidding) for sub in _opened(item))
+            found.extend(_nested_rules(item, heading, forbidding))
     found.extend(Found(row, left=Left.TABLE) for row in body.tables if set(row) - set("|-: "))
     return found
 
@@ -103,6 +105,10 @@ def _item(item: Item, heading: str, forbidding: bool) -> Found:
     if is_link_list(item.rule):
         return Found(item.rule, left=Left.LINK_LIST)
     text = clean(item.rule)
+    if _heads_examples(item):
+        # "Use the shared helpers instead of re-deriving widths:" above a list of the
+        # helpers: the bullet is the rule, its list what the rule means
+        text = text.rstrip().rstrip(":").rstrip() + "."
     if item.code is not None:
         text = complete_lead_in(text, item.code)
     lead_in = sentences(clean(item.lead_in))[-1] if item.lead_in else None
@@ -143,12 +149,23 @@ def _item(item: Item, heading: str, forbidding: bool) -> Found:
     return Found(rule, rationale or None)
 
 
+def _heads_examples(item: Item) -> bool:
+    """Whether ``item`` ends in ":", instructs, and opens a list that holds no rule (its
+    examples): the bullet is then a rule of its own."""
+    text = clean(item.rule).rstrip()
+    if not text.endswith(":") or item.code is not None or not item.details_text:
+        return False
+    if left_reason(text[:-1]) is not None:
+        return False
+    return all(not is_normative(clean(detail)) for detail in item.details_text)
+
+
 def _opened(item: Item) -> list[Item]:
     """The nested bullets a bullet ending in ":" opens ("**Validation Steps**:" above
     "Lint code before submitting PRs"), each an item of its own: such a bullet is a
     heading of its list, and its bullets are the rules, each judged on its own words
     (under "Use Conventional Commits:", "`test`: adding tests" is no rule)."""
-    if not item.rule.rstrip().endswith(":"):
+    if not item.rule.rstrip().endswith(":") or _heads_examples(item):
         return []
     return [Item([line], ordered=item.ordered) for line in item.details_text]
 
@@ -158,6 +175,19 @@ def _finished_by_bullets(lead_in: str) -> bool:
     ends on a word that wants what follows ("when you change:", "applies to:")."""
     said = lead_in.rstrip(" :.").rsplit(maxsplit=1)
     return bool(said) and said[-1].lower() in _JOINING_ENDS
+
+
+def _nested_rules(item: Item, heading: str, forbidding: bool) -> list[Found]:
+    """The nested bullets of a bullet that does not end in ":" which are rules of their
+    own ("**README.md**: Do NOT edit `README.md` directly." above "Edit
+    `internal/readme/README.src.md`."): each is a lesson too, and stays in its parent's
+    rationale. A nested bullet that is no rule is rationale only, and not reported."""
+    if item.rule.rstrip().endswith(":"):
+        return []  # it heads its list (``_opened``)
+    nested = (
+        _item(Item([line], ordered=item.ordered), heading, forbidding) for line in item.details_text
+    )
+    return [found for found in nested if found.left is None]
 
 
 def _completed(lead_in: str, text: str) -> str:

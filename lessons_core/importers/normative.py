@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 
 from lessons_core.importers.markdown_text import outside_code
+from lessons_core.importers.mentions import DEVELOPER_TOOLS
 
 # Verbs an instruction starts with (the imperative mood), lower case.
 IMPERATIVES = frozenset(
@@ -33,7 +34,7 @@ IMPERATIVES = frozenset(
     double-check drop duplicate edit emit enable enforce ensure escape exclude expand
     explain export hand-edit hardcode introduce mock modify reintroduce rely touch
     cross-link demonstrate end expect focus model pair parse reason reach install clone
-    activate download bootstrap stack promote allow disclose
+    activate download bootstrap stack promote allow disclose clamp inset size
     expose extend extract favor favour fetch file fill filter fix flag follow forward gate
     give group guard handle hide hold ignore implement import include inline insert
     isolate keep label leave let limit link list load lock log look make mark match
@@ -64,13 +65,14 @@ _NORMATIVE_WORDS = re.compile(
 )
 _STARTS = frozenset({"always", "never", "only", "do", "don't", "please", "no"})
 _COPULA = frozenset({"is", "are", "was", "were"})
+_EXISTS = _COPULA | {"exists", "exist"}
 _ADVERBS = frozenset({"also", "then", "first", "still", "just"})
 _ASIDE = re.compile(r"\([^()]*\)")
 # Words that, near a sentence's start, point at something said before it.
 _BACK_REFERENCES = frozenset({"it", "them", "they", "these", "those", "either", "there"})
 _CONTEXT_BOUND = frozenset(
     """this that these those it its they them such therefore so otherwise also
-    additionally then here there thus hence both""".split()
+    additionally then here there thus hence both similarly likewise""".split()
 )
 _SETUP_VERBS = frozenset({"install", "clone", "activate", "cd", "download", "bootstrap"})
 _SETUP_HEADING = re.compile(
@@ -93,18 +95,19 @@ _DEFINITION = re.compile(r"^`[^`]+`\s+(?:is|are)\s+(?:a|an|the)\b(?![^;]*;)", re
 # "Test files in `scenarios/` cite ...", "Model architectures implemented in ...".
 _NOUN_VERBS = frozenset(
     "test snapshot lock log model mock list name type record report release patch tag "
-    "build source link label request".split()
+    "build source link label request focus".split()
 )
 _DETERMINERS = frozenset("the a an that this these those your each every all any its".split())
 _NOUN_HEADS = frozenset(
     "files file names cases suites fixtures helpers utilities outputs results entries "
-    "messages levels types architectures".split()
+    "messages levels types architectures state".split()
 )
 _FALLBACK = re.compile(
     r"^if\b[^,]*\b(?:is not|isn't|are not|aren't)\s+(?:available|installed|present)\b", re.I
 )
 # An entry of a list of commands: what it does, a colon, and only the command.
-_COMMAND_ENTRY = re.compile(r"^[^:`]+:\s*`[^`]+`\.?$")
+_ASSIGNED = re.compile(r"^[A-Za-z_]\w*=")
+_COMMAND_ENTRY = re.compile(r"^[^:`]+:\s*`([^`]+)`\.?$")
 _FLOW_HEADING = re.compile(r"\b(?:flow|pipeline|lifecycle|architecture|overview)\b", re.I)
 # A heading naming a procedure: "Adding New Packages", "How to release", "Steps".
 _PROCEDURE_HEADING = re.compile(r"^(?:[a-z]+ing\b|how to\b|steps?\b)", re.I)
@@ -119,10 +122,21 @@ _WORD = re.compile(r"[A-Za-z][\w'-]*")
 _BARE_VERB = re.compile(
     r"^\s*(?!(?:never|always|only|don't|do|no)\b)[A-Za-z]+(?:\s+[\w-]+)?[.!]?\s*$", re.I
 )
-# An entry of a glossary or file list: a name in backticks, then a colon or a dash.
-# A name may also stand bare when it is one word in lower case, as a list of make targets
-# or scripts writes it ("test: run the test suite with `gotestsum`").
-_ENTRY = re.compile(r"^\s*(?:`[^`]+`|[a-z][\w.-]*)\s*(?::|\s[-–—])\s+(\S.*)$", re.S)
+# An entry of a glossary, file or flag list: a name in backticks (or several, "`--match` /
+# `-m`"), then a colon or a dash. A name may also stand bare when it is one word in lower
+# case, as a list of make targets or scripts writes it ("test: run the suite with `x`").
+_ENTRY = re.compile(
+    r"^\s*(?:`[^`]+`(?:\s*[/,]\s*`[^`]+`)*|[a-z][\w.-]*)\s*(?::|\s[-–—])\s+(\S.*)$", re.S
+)
+# A quotation opens the text: an example of what someone says ('"Refactor X" → "Ensure
+# tests pass"'), not an instruction to the agent.
+_QUOTED = re.compile(r"^\s*[\"“]")
+# A mapping opens the text: "list + scrollbar → `joinScrollbar`", an entry of a table
+# written as a list.
+_MAPPING = re.compile(r"^[^→]{1,40}?\s(?:→|->|=>)\s")
+# Words that open a clause of their own: a copula after one is that clause's ("Use
+# `.optional()` unless `null` is meaningful"), not a sign the first word is a noun.
+_SUBORDINATORS = frozenset("unless if when whenever because until where while so".split())
 # The name of an entry that is a place: a path or a glob ("`sqlite/upstream/`", "`*.snap`").
 _PLACE_NAME = re.compile(r"^`([^`\s]*(?:/|\*)[^`\s]*|[^`\s]+\.[A-Za-z]\w{0,5})`$")
 # A word that points back at what an entry names: "Do not modify these".
@@ -135,8 +149,12 @@ _ASPECT = frozenset(
 _AFTER_NOUN = frozenset("with for in of and on to via is are uses under".split())
 # Gerunds that say how, after a verb: "Commit using Conventional Commits".
 _MANNER = frozenset({"using", "following", "according"})
+# A label before a colon: a few words ("Mocks: ..."), a word and a name ("Rule `x`: ..."),
+# or a path ("docs/: Do NOT edit `docs/` directly").
 _LABEL = re.compile(
-    r"^[A-Z][\w&/'. -]{0,30}:\s+(\S.*)$|^[A-Z][\w-]*\s+`[^`]{1,40}`:\s+(\S.*)$", re.S
+    r"^[A-Z][\w&/'. -]{0,30}:\s+(\S.*)$|^[A-Z][\w-]*\s+`[^`]{1,40}`:\s+(\S.*)$"
+    r"|^[\w.-]+/[\w./-]*:\s+(\S.*)$",
+    re.S,
 )
 # A label that forbids what follows it: "FORBIDDEN: `uv pip install`", "Never: ...".
 _PROHIBITING_LABEL = re.compile(
@@ -197,17 +215,45 @@ def is_normative(text: str) -> bool:
         rest = entry.group(1)
         said = main_clause(rest)
         return bool(said and said[0] in _STARTS) or bool(_NORMATIVE_WORDS.search(rest))
+    if _QUOTED.match(text) or _MAPPING.match(outside_code(text)):
+        return False
     clause = main_clause(text)
+    if clause and clause[0] == "no" and _EXISTS & set(_own_clause(clause)[1:5]):
+        return bool(_NORMATIVE_WORDS.search(outside_code(text)))  # "No cache exists at ..."
     if clause and clause[0] in _STARTS:
         return not (clause[0] == "no" and len(clause) < 2)
-    if clause and clause[0] in IMPERATIVES and not _copular(clause):
+    verb = clause and _imperative(clause[0]) and not _COPULA & set(_subject(clause))
+    if verb and not _noun_compound_subject(clause):  # "Test matrix configuration is in"
         # "Check names are ...", "Snapshot testing with `insta`": a noun, not the verb
         if not (_gerund_object(clause) or _noun_phrase(clause)):
             return True
         return bool(_NORMATIVE_WORDS.search(outside_code(text)))
     if clause and clause[0] in {"we", "i"}:
         return False
-    return bool(_NORMATIVE_WORDS.search(outside_code(text)))
+    if _NORMATIVE_WORDS.search(outside_code(text)):
+        return True
+    # "`run.ts` is the runtime entrypoint; keep it small": a rule after the description
+    later = outside_code(text).split(";")[1:]
+    return any(is_normative(part.strip()) for part in later if part.strip())
+
+
+def _imperative(word: str) -> bool:
+    """Whether ``word`` is an imperative verb, "re-" before one too ("Re-snapshot")."""
+    return word in IMPERATIVES or (word.startswith("re-") and word[3:] in IMPERATIVES)
+
+
+def _subject(clause: list[str]) -> list[str]:
+    """The words after ``clause``'s first where a copula would make it a noun: the next
+    two ("Check names are ..."), or, after "and", the next four ("Focus and UI state is
+    managed ...")."""
+    own = _own_clause(clause)
+    return own[1:5] if own[1:2] == ["and"] else own[1:3]
+
+
+def _own_clause(clause: list[str]) -> list[str]:
+    """``clause`` up to the first word that opens another clause."""
+    cut = next((n for n, word in enumerate(clause) if word in _SUBORDINATORS), len(clause))
+    return clause[:cut]
 
 
 def _instructs(text: str) -> bool:
@@ -227,12 +273,10 @@ def _instructs(text: str) -> bool:
     return is_normative(labelled) or (len(label.split()) >= 3 and is_normative(label))
 
 
-def _copular(clause: list[str]) -> bool:
-    """Whether a verb-looking first word is the subject of an "is" or "are": at once
-    ("Lint is ..."), or as the first noun of a compound with no article between ("Test
-    matrix configuration is in `tox.ini`"; "Test the output is sorted" asks)."""
-    if _COPULA & set(clause[1:3]):
-        return True
+def _noun_compound_subject(clause: list[str]) -> bool:
+    """Whether a verb-looking first word is the first noun of a compound that is the
+    subject of an "is" or "are", with no article between ("Test matrix configuration is
+    in `tox.ini`"; "Test the output is sorted" asks)."""
     compound = clause[0] in _NOUN_VERBS and clause[1:2] and clause[1] not in _DETERMINERS
     return bool(compound and _COPULA & set(clause[2:4]))
 
@@ -265,7 +309,7 @@ def after_label(text: str) -> str:
     sparingly as possible" -> "Use mocks ..."), or "" when it has none: a list of
     labelled bullets says its rules after the label."""
     found = _LABEL.match(text)
-    return (found.group(1) or found.group(2)) if found else ""
+    return next((group for group in found.groups() if group), "") if found else ""
 
 
 def prohibited_by_label(text: str) -> str:
@@ -326,7 +370,10 @@ def left_reason(text: str, heading: str = "", ordered: bool = False) -> Left | N
         return Left.CONTEXT  # "Use judgment.", "Use": a verb needs what it is about
     if text.lstrip().startswith("("):
         return Left.CONTEXT  # an aside
-    if _COMMAND_ENTRY.match(text.strip()) or _PURPOSE_COMMAND.match(text.strip()):
+    entry = _entry(text)
+    if entry is not None:
+        return entry
+    if _PURPOSE_COMMAND.match(text.strip()):
         return Left.SETUP  # "Run all parser coverage: `cargo coverage parser`": an entry
     if not _instructs(text) or (_DEFINITION.match(text.strip()) and not prohibits(text)):
         return Left.DESCRIPTION
@@ -344,6 +391,21 @@ def left_reason(text: str, heading: str = "", ordered: bool = False) -> Left | N
     if _BACK_REFERENCES & set(said[:4]) or {"these", "those"} & set(said):
         return Left.CONTEXT  # "Reach for it when ...", "no em dashes in these files"
     return None
+
+
+def _entry(text: str) -> Left | None:
+    """Why ``text``, a few words, a colon and one code span, is no rule: an entry of a
+    list of commands ("Run all parser coverage: `cargo coverage parser`", a set-up step)
+    or of names ("List item interfaces: `list/item.go`", a description). None when it is
+    none, or when a longer clause ends with its example ("Size X to the content area, not
+    the outer width: `innerWidth := ...`")."""
+    found = _COMMAND_ENTRY.match(text.strip())
+    if not found:
+        return None
+    program = [word for word in found.group(1).split() if not _ASSIGNED.match(word)][:1]
+    if program and (program[0] in DEVELOPER_TOOLS or program[0].startswith("./")):
+        return Left.SETUP
+    return Left.DESCRIPTION if _LABEL.match(text.strip()) else None
 
 
 def is_recipe(text: str, heading: str = "", ordered: bool = False) -> bool:
@@ -423,9 +485,10 @@ _MARKERS: tuple[tuple[re.Pattern[str], Role], ...] = tuple(
             Role.WHEN,
         ),
         (
-            r"see|e\.g\.|i\.e\.|read|review|consult|refer to|such as|like|per|follow|"
-            r"according to|outside(?: of)?|except(?: in| for)?|other than|"
-            r"(?:defined|described|documented|specified|explained|outlined|configured) in",
+            r"see|e\.g\.|i\.e\.|read|review|consult|refer to|such as|like|per|follow|according to|"
+            r"outside(?: of)?|except(?: in| for)?|other than|"
+            r"(?:defined|described|documented|specified|explained|outlined|configured) in|"
+            r"(?:already )?(?:covered|handled|checked|caught) by|relative to",
             Role.POINTS,
         ),
         (
@@ -438,7 +501,13 @@ _MARKERS: tuple[tuple[re.Pattern[str], Role], ...] = tuple(
 # A closing part that is only a document's name: where the rule is written down at
 # length ("assert the whole shape: `.agents/rules/shape.mdc`"), not where it is broken.
 _DOCUMENT_ONLY = re.compile(r"^\s*`[^`\s]+\.(?:md|mdc|mdx|rst|txt)`[.!]?\s*$", re.I)
-_CLAUSE_BREAK = re.compile(r";|\.\s|\s(?:—|--|–)\s|:\s")
+# A clause ends at a semicolon, a sentence end, a dash or a colon, and before "and" or
+# "but" opening a rule of its own ("Never X and always Y": Y is asked for, not forbidden).
+_CLAUSE_BREAK = re.compile(
+    r";|\.\s|\s(?:—|--|–)\s|:\s"
+    r"|\s(?:and|but)\s+(?=(?:always|never|only|do not|don't)\b)",
+    re.I,
+)
 # A purpose: "so uv doesn't rewrite `uv.lock`", "to avoid ...". What it names is what the
 # rule protects, not where it is broken, and its "not" forbids nothing.
 _PURPOSE = re.compile(

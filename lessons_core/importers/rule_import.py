@@ -268,7 +268,7 @@ class Planner:
         """Plan the lesson of ``rule`` (merged into its twin if there is one), or note why
         not (None)."""
         key = guards.normalised_rule(rule)
-        twin = self.by_rule.get(key)
+        twin = self.by_rule.get(key) or self._near_twin(rule, subject)
         if twin is not None and not twin.is_active:
             self.note(
                 NoteKind.WARNING,
@@ -295,6 +295,18 @@ class Planner:
         self.lessons[lesson.id] = lesson
         self.sources.setdefault(lesson.id, subject)
         return lesson
+
+    def _near_twin(self, rule: str, subject: str) -> Lesson | None:
+        """The lesson planned in this import that ``rule`` rewords, as validate's L202
+        judges one ("Commit using Conventional Commits." and, further down the same
+        file, "Use Conventional Commits."): one rule, so one lesson, with a note."""
+        found = guards.find_near_duplicate(rule, self.lessons.values())
+        if found is None:
+            return None
+        twin, score = found
+        detail = f"{excerpt(rule)!r} is {score:.0%} like the rule of {twin.id}: merged into it"
+        self.note(NoteKind.TRANSLATED, "near-duplicate-merged", subject, detail)
+        return twin
 
     def _claim(self, lesson: Lesson) -> bool:
         """Reserve ``lesson``'s id in this plan, unless a lesson has it already."""

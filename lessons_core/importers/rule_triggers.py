@@ -16,6 +16,7 @@ some of them (``normative.stance``):
 - what it points at ("see `docs/x.md`", "e.g. `test_x.py`"): nothing.
 
 "Before committing" and "on commits" name ``git commit``; "before pushing", ``git push``;
+"after pulling", ``git pull``;
 "never force-push", ``git push --force``; "before submitting PRs" and "PR titles",
 ``gh pr create``.
 A name written after "bare" or "plain" (``never call bare `pytest` ``) is anchored to
@@ -43,6 +44,7 @@ _GIT_ACTIONS = {
         "push": "git push",
         "pushing": "git push",
         "force-push": "git push --force",
+        "pulling": "git pull",
     },
     Role.FORBIDS: {"commits": "git commit", "force-push": "git push --force"},
 }

@@ -130,6 +130,40 @@ def test_labels_of_another_file_do_not_match(judge: Judge) -> None:
     assert judge.judge(other).label is None
 
 
+def test_one_rule_in_two_folders_files_is_judged_on_both() -> None:
+    """The same bullet in `src/api/AGENTS.md` and `src/cli/AGENTS.md` is one lesson on
+    both folders: good, carrying both labels; on the tests too it is poor."""
+    quote = "Never print to stdout"
+    labels = [
+        replace(label(RULE, quote, files=("src/api/**",)), file="src/api/AGENTS.md"),
+        replace(label(RULE, quote, files=("src/cli/**",)), file="src/cli/AGENTS.md"),
+    ]
+    judge = Judge(labels, FileIndex(FILES), EVERYDAY)
+    both = replace(
+        lesson("Never print to stdout.", files=("src/api/**", "src/cli/**")),
+        evidence=("import:src/api/AGENTS.md", "import:src/cli/AGENTS.md"),
+    )
+    found = judge.judge(both)
+    assert found.verdict == GOOD
+    assert found.carried == tuple(labels)
+    wider = judge.judge(replace(both, triggers=Triggers(files=("**/*.py",))))
+    assert wider.verdict == POOR
+    assert wider.carried == ()
+
+
+def test_a_lesson_holding_two_labelled_rules_carries_both() -> None:
+    """ "Keep handlers thin; never print in them." holds two labelled rules of one file:
+    on the handlers' folder it carries both; one whose place it misses is not carried."""
+    thin = label(RULE, "Keep handlers thin", files=("src/api/**",))
+    silent = label(RULE, "never print in them", files=("src/api/**",))
+    elsewhere = label(RULE, "Keep handlers thin", files=("src/cli/**",))
+    judge = Judge([thin, silent], FileIndex(FILES), EVERYDAY)
+    both = lesson("Keep handlers thin; never print in them.", files=("src/api/**",))
+    assert judge.judge(both).carried == (thin, silent)
+    judge = Judge([elsewhere, silent], FileIndex(FILES), EVERYDAY)
+    assert judge.judge(both).carried == (silent,)
+
+
 def test_short_quotes_match_whole_text_only() -> None:
     """A one- or two-word quote (a heading) is not found inside a longer sentence."""
     assert holds(words("**Build**"), words("**Build**"))
