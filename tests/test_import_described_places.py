@@ -150,6 +150,35 @@ def test_rules_about_tests_land_on_the_test_sources(
     assert "Prefer the in-memory client." not in lessons
 
 
+TESTS_IN_A_FOLDER = {
+    "package.json": "{}\n",
+    **{f"packages/core/src/part{n}.ts": "x\n" for n in range(40)},
+    "packages/core/package.json": "{}\n",
+    "examples/basic/basic.test.ts": "x\n",
+    **{f"test/core/case{n}.test.ts": "x\n" for n in range(12)},
+}
+
+
+def test_tests_kept_in_one_folder_are_that_folders(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A repo that keeps nearly all its tests in `test/`: a rule on tests is about
+    those, not an example's test file."""
+    rule = "Never mutate committed fixture files from a test."
+    lessons = imported(tmp_path, monkeypatch, f"## Writing Tests\n\n- {rule}\n", TESTS_IN_A_FOLDER)
+    assert lessons[rule].triggers == Triggers(files=("test/**/*.test.ts",))
+
+
+def test_a_manifest_named_in_words_is_each_copy_of_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "in package.json scripts", without backticks, names the manifests: under a
+    testing heading the rule is still about them, not the test files."""
+    rule = "Never use unix-only commands like `rm -rf` in package.json scripts."
+    lessons = imported(tmp_path, monkeypatch, f"## Writing Tests\n\n- {rule}\n", TESTS_IN_A_FOLDER)
+    assert lessons[rule].triggers == Triggers(files=("**/package.json",))
+
+
 @pytest.mark.parametrize(
     ("manifests", "language"),
     [

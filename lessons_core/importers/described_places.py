@@ -24,6 +24,7 @@ import re
 from lessons_core.importers.markdown_text import outside_code
 from lessons_core.importers.mentions import Mentions
 from lessons_core.importers.normative import Role, after_label, main_clause, stance
+from lessons_core.matching.globs import compile_glob
 from lessons_core.matching.thresholds import BROAD_GLOB_SHARE
 from lessons_core.matching.trigger_checks import glob_problem
 
@@ -94,6 +95,14 @@ _TEST_GLOBS = {
     "go": ("**/*_test.go",),
 }
 _PYTHON_TEST_FOLDERS = ("tests", "test")
+# A folder that holds nearly all of a repo's test sources is where its tests live: the
+# few elsewhere (an example's, a template's) are not what a rule on "tests" speaks of.
+_TEST_HOMES = ("test", "tests")
+_TEST_HOME_SHARE = 0.9
+# A manifest named in plain words ("in package.json scripts"): each copy of that file.
+_MANIFEST_NAMES = re.compile(
+    r"(?<![\w./-])(package\.json|Cargo\.toml|pyproject\.toml|go\.mod|tsconfig\.json)(?![\w/-])"
+)
 # A rule asking for something new, or for a command: its mistake is no edit of a test.
 _NOT_ABOUT_EDITS = frozenset({"add", "write", "run", "execute"})
 
@@ -123,6 +132,8 @@ def described_files(mentions: Mentions, rule: str, heading: str, folder: str) ->
         globs += [f"{base}**/*.md", f"{base}**/*.mdx"]
     if _CHANGESETS.search(plain):
         globs.append(".changeset/**")
+    unasked = "".join(part.text for part in stance(rule) if part.role is not Role.ASKS)
+    globs += [f"{base}**/{name}" for name in _MANIFEST_NAMES.findall(outside_code(unasked))]
     if _LOCKFILE.search(outside_code(mistake)):
         language = main_language(mentions.files.paths) or ""
         globs += [f"{base}{name}" for name in _LOCK_FILES.get(language, ())]
@@ -168,7 +179,19 @@ def test_globs(mentions: Mentions, base: str) -> list[str]:
             if mentions.files.is_folder(f"{base}{name}")
         ]
         return folders or [f"{base}**/test_*.py", f"{base}**/*_test.py"]
-    return [f"{base}{glob}" for glob in _TEST_GLOBS.get(language or "", ())]
+    named = _TEST_GLOBS.get(language or "", ())
+    return [f"{base}{_test_home(mentions, base, named)}{glob}" for glob in named]
+
+
+def _test_home(mentions: Mentions, base: str, named: tuple[str, ...]) -> str:
+    """The folder below ``base`` ("test/") that holds nearly all the files ``named``
+    (test source globs) match, or "" when the tests are spread over the repo."""
+    tests = [path for glob in named for path in mentions.files.matching(compile_glob(base + glob))]
+    for home in _TEST_HOMES:
+        inside = sum(path.startswith(f"{base}{home}/") for path in tests)
+        if tests and inside >= _TEST_HOME_SHARE * len(tests):
+            return f"{home}/"
+    return ""
 
 
 def main_language(paths: list[str]) -> str | None:
