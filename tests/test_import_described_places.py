@@ -349,3 +349,33 @@ def test_a_rule_naming_a_path_that_is_not_there_gets_no_guessed_place(
     )
     assert "Keep unit tests in `lib/<pkg>/test` small." not in lessons
     assert lessons["Use `async/await` in tests."].triggers == Triggers(files=("tests/**/*.py",))
+
+
+DOCS_SITE = {
+    "package.json": "{}\n",
+    **{f"src/part{n}.ts": "x\n" for n in range(30)},
+    **{f"docs/guide/page{n}.md": "# page\n" for n in range(6)},
+    "docs/.vitepress/config.ts": "x\n",
+    "docs/package.json": "{}\n",
+}
+
+
+def test_a_docs_folders_rule_on_page_content_is_about_its_pages(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In `docs/AGENTS.md`, over a folder of mostly Markdown pages, a rule on what a
+    page holds (a heading, a sample) is about the pages, not the site's configuration;
+    one on the site as a whole keeps the folder."""
+    rules = (
+        "- Mark the version an API appeared in with `<Version>` in the heading.\n"
+        "- Never leave a code sample without its language tag.\n"
+        "- Keep the site's navigation short.\n"
+    )
+    lessons = imported(tmp_path, monkeypatch, rules, DOCS_SITE, where="docs/AGENTS.md")
+    on_pages = Triggers(files=("docs/**/*.md",))
+    assert (
+        lessons["Mark the version an API appeared in with `<Version>` in the heading."].triggers
+        == on_pages
+    )
+    assert lessons["Never leave a code sample without its language tag."].triggers == on_pages
+    assert lessons["Keep the site's navigation short."].triggers == Triggers(files=("docs/**",))

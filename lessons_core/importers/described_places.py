@@ -99,6 +99,13 @@ _PYTHON_TEST_FOLDERS = ("tests", "test")
 # few elsewhere (an example's, a template's) are not what a rule on "tests" speaks of.
 _TEST_HOMES = ("test", "tests")
 _TEST_HOME_SHARE = 0.9
+# What a documentation site's pages hold: a rule of a folder of mostly Markdown pages
+# speaking of them ("in the heading", "a sample that fails") is about its pages, not its
+# site configuration and scripts.
+_PAGE_CONTENT = re.compile(
+    r"\b(?:headings?|code\s+(?:samples?|blocks?)|samples?|frontmatter|anchors?)\b", re.I
+)
+_PAGES = ("**/*.md", "**/*.mdx")
 # A manifest named in plain words ("in package.json scripts"): each copy of that file.
 _MANIFEST_NAMES = re.compile(
     r"(?<![\w./-])(package\.json|Cargo\.toml|pyproject\.toml|go\.mod|tsconfig\.json)(?![\w/-])"
@@ -132,6 +139,8 @@ def described_files(mentions: Mentions, rule: str, heading: str, folder: str) ->
         globs += [f"{base}**/*.md", f"{base}**/*.mdx"]
     if _CHANGESETS.search(plain):
         globs.append(".changeset/**")
+    if base and _PAGE_CONTENT.search(plain) and _mostly_pages(mentions, base):
+        globs += [f"{base}{glob}" for glob in _PAGES]
     unasked = "".join(part.text for part in stance(rule) if part.role is not Role.ASKS)
     globs += [f"{base}**/{name}" for name in _MANIFEST_NAMES.findall(outside_code(unasked))]
     if _LOCKFILE.search(outside_code(mistake)):
@@ -149,6 +158,13 @@ def described_files(mentions: Mentions, rule: str, heading: str, folder: str) ->
     if _UNIT.search(plain) or _UNIT.search(heading):
         globs = list(_kept(mentions, [f"{base}{glob}" for glob in _UNIT_FOLDERS])) or globs
     return _kept(mentions, globs)
+
+
+def _mostly_pages(mentions: Mentions, base: str) -> bool:
+    """Whether most files below ``base`` ("docs/") are Markdown pages."""
+    inside = [path for path in mentions.files.paths if path.startswith(base)]
+    pages = [path for path in inside if path.endswith((".md", ".mdx"))]
+    return bool(inside) and 2 * len(pages) > len(inside)
 
 
 def _where_made(rule: str) -> str:
