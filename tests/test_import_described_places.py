@@ -379,3 +379,13 @@ def test_a_docs_folders_rule_on_page_content_is_about_its_pages(
     )
     assert lessons["Never leave a code sample without its language tag."].triggers == on_pages
     assert lessons["Keep the site's navigation short."].triggers == Triggers(files=("docs/**",))
+
+
+def test_a_rule_on_running_tests_is_no_rule_on_the_test_sources(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "when running tests" is about the test command: the rule lands on no test file,
+    and, naming no command of the repo, stays in its file."""
+    rule = "Always include `-tags test_dep` when running tests."
+    lessons = imported(tmp_path, monkeypatch, f"## Testing\n\n- {rule}\n")
+    assert rule not in lessons

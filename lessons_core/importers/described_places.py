@@ -69,6 +69,9 @@ _COMPONENTS = re.compile(r"\breact\b|\bcomponents?\b", re.I)
 # repo with `packages/x/test/units/`): that folder, not every test file.
 _UNIT = re.compile(r"\bunit[- ]test(?:s|ing)?\b", re.I)
 _UNIT_FOLDERS = ("**/test/units/**", "**/test/unit/**", "**/tests/units/**", "**/tests/unit/**")
+# A rule on running tests ("Always include `-tags x` when running tests") is about the
+# test command, wherever it stands: no edit of a test file shows its mistake.
+_RUNNING_TESTS = re.compile(r"\brun(?:s|ning)?\s+(?:the\s+|all\s+)?(?:\w+\s+)?tests\b", re.I)
 _TEST_HEADING = re.compile(r"\btests?\b|\btesting\b|\bmock(?:s|ing)?\b", re.I)
 # A heading about running things ("Running Tests") is about commands, not test sources.
 _RUNNING = re.compile(r"\brun(?:s|ning)?\b|\bcommands?\b", re.I)
@@ -147,7 +150,7 @@ def described_files(mentions: Mentions, rule: str, heading: str, folder: str) ->
         language = main_language(mentions.files.paths) or ""
         globs += [f"{base}{name}" for name in _LOCK_FILES.get(language, ())]
     found = _kept(mentions, globs)
-    if found or not _about_tests(plain, heading):
+    if found or not _about_tests(plain, heading) or _RUNNING_TESTS.search(plain):
         return found
     clause = main_clause(after_label(rule) or rule)
     if clause and clause[0] in _NOT_ABOUT_EDITS:
