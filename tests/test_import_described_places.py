@@ -150,6 +150,35 @@ def test_rules_about_tests_land_on_the_test_sources(
     assert "Prefer the in-memory client." not in lessons
 
 
+TESTS_IN_A_FOLDER = {
+    "package.json": "{}\n",
+    **{f"packages/core/src/part{n}.ts": "x\n" for n in range(40)},
+    "packages/core/package.json": "{}\n",
+    "examples/basic/basic.test.ts": "x\n",
+    **{f"test/core/case{n}.test.ts": "x\n" for n in range(12)},
+}
+
+
+def test_tests_kept_in_one_folder_are_that_folders(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A repo that keeps nearly all its tests in `test/`: a rule on tests is about
+    those, not an example's test file."""
+    rule = "Never mutate committed fixture files from a test."
+    lessons = imported(tmp_path, monkeypatch, f"## Writing Tests\n\n- {rule}\n", TESTS_IN_A_FOLDER)
+    assert lessons[rule].triggers == Triggers(files=("test/**/*.test.ts",))
+
+
+def test_a_manifest_named_in_words_is_each_copy_of_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "in package.json scripts", without backticks, names the manifests: under a
+    testing heading the rule is still about them, not the test files."""
+    rule = "Never use unix-only commands like `rm -rf` in package.json scripts."
+    lessons = imported(tmp_path, monkeypatch, f"## Writing Tests\n\n- {rule}\n", TESTS_IN_A_FOLDER)
+    assert lessons[rule].triggers == Triggers(files=("**/package.json",))
+
+
 @pytest.mark.parametrize(
     ("manifests", "language"),
     [
@@ -320,3 +349,43 @@ def test_a_rule_naming_a_path_that_is_not_there_gets_no_guessed_place(
     )
     assert "Keep unit tests in `lib/<pkg>/test` small." not in lessons
     assert lessons["Use `async/await` in tests."].triggers == Triggers(files=("tests/**/*.py",))
+
+
+DOCS_SITE = {
+    "package.json": "{}\n",
+    **{f"src/part{n}.ts": "x\n" for n in range(30)},
+    **{f"docs/guide/page{n}.md": "# page\n" for n in range(6)},
+    "docs/.vitepress/config.ts": "x\n",
+    "docs/package.json": "{}\n",
+}
+
+
+def test_a_docs_folders_rule_on_page_content_is_about_its_pages(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In `docs/AGENTS.md`, over a folder of mostly Markdown pages, a rule on what a
+    page holds (a heading, a sample) is about the pages, not the site's configuration;
+    one on the site as a whole keeps the folder."""
+    rules = (
+        "- Mark the version an API appeared in with `<Version>` in the heading.\n"
+        "- Never leave a code sample without its language tag.\n"
+        "- Keep the site's navigation short.\n"
+    )
+    lessons = imported(tmp_path, monkeypatch, rules, DOCS_SITE, where="docs/AGENTS.md")
+    on_pages = Triggers(files=("docs/**/*.md",))
+    assert (
+        lessons["Mark the version an API appeared in with `<Version>` in the heading."].triggers
+        == on_pages
+    )
+    assert lessons["Never leave a code sample without its language tag."].triggers == on_pages
+    assert lessons["Keep the site's navigation short."].triggers == Triggers(files=("docs/**",))
+
+
+def test_a_rule_on_running_tests_is_no_rule_on_the_test_sources(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "when running tests" is about the test command: the rule lands on no test file,
+    and, naming no command of the repo, stays in its file."""
+    rule = "Always include `-tags test_dep` when running tests."
+    lessons = imported(tmp_path, monkeypatch, f"## Testing\n\n- {rule}\n")
+    assert rule not in lessons

@@ -379,6 +379,21 @@ def test_a_nested_cursor_rule_file_applies_to_its_folder(repo: Layout) -> None:
     assert lesson.rule.endswith("[`ModelSettings`][pydantic_ai.settings.ModelSettings].")
 
 
+def test_a_cursor_rule_that_only_includes_another_file_is_no_lesson(repo: Layout) -> None:
+    """A rule file whose body is "@.github/copilot-instructions.md" pulls that file in:
+    its rules come from there, and the include line is no rule on the rule's globs."""
+    write(
+        repo,
+        ".cursor/rules/review.mdc",
+        '---\ndescription: Review guidelines\nglobs: "**/*.py"\nalwaysApply: false\n---\n\n'
+        "# Code Review Guidelines\n\n@.github/copilot-instructions.md\n",
+    )
+    result = run("import", "cursor", "--json")
+    assert result.exit_code == 0, result.output
+    assert load_graph(repo).lessons == {}
+    assert "pulls another file in" in result.output
+
+
 def test_the_dry_run_lists_every_lesson_and_every_loss_by_reason(repo: Layout) -> None:
     """Every lesson it would write, rule and triggers in full; every item it leaves,
     under its reason."""
@@ -665,3 +680,17 @@ def test_a_pull_request_section_keeps_its_rules_on_the_pull_request(repo: Layout
     assert lessons(repo) == {
         'No "test plan" sections or testing summaries': Triggers(commands=("gh pr create",))
     }
+
+
+def test_a_lead_in_asking_to_know_is_no_rule(repo: Layout) -> None:
+    """ "Behavior you must know:" above facts introduces them: its "must" asks for
+    attention, and neither it nor the facts become lessons."""
+    write(
+        repo,
+        "tests/AGENTS.md",
+        "## Test utilities\n\nBehavior you must know:\n\n"
+        "- `runTests` writes its files to a temporary folder under cwd.\n"
+        "- `runCli` spawns the real binary.\n",
+    )
+    import_instructions()
+    assert lessons(repo) == {}

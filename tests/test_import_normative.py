@@ -29,6 +29,9 @@ from lessons_core.importers.normative import Left, Role, left_reason, stance
         "docs/: Do NOT edit `docs/` directory directly.",
         "Size content to the content area, not the outer width: `innerWidth := m.width - f`.",
         "`src/run.ts` is the runtime entrypoint; keep it small and focused on orchestration.",
+        "Use `uv` for installs.",
+        "Check `CHANGELOG.md` for breaking changes before a release.",
+        "`generated/` - must be regenerated, never edited by hand.",
     ],
 )
 def test_instructions_are_rules(text: str) -> None:
@@ -59,6 +62,12 @@ def test_instructions_are_rules(text: str) -> None:
         ("Focus state determines key event routing.", Left.DESCRIPTION),
         ("Focus and UI state is managed in the main model.", Left.DESCRIPTION),
         ("Run all parser coverage: `cargo coverage parser`", Left.SETUP),
+        ("Use `examples/` to see common SDK usage patterns.", Left.LINK_LIST),
+        ("Check `mkdocs.yml` to understand how docs are organized.", Left.LINK_LIST),
+        ("Check `scripts/` directory for specialized development tools", Left.LINK_LIST),
+        ("@.github/copilot-instructions.md", Left.LINK_LIST),
+        ("`test/node-runner` - Tests that must have no access to the APIs", Left.DESCRIPTION),
+        ("`runVitest`/`runInlineTests` never throw and close Vitest.", Left.DESCRIPTION),
     ],
 )
 def test_what_stays_in_the_file(text: str, why: Left) -> None:

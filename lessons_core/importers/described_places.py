@@ -24,6 +24,7 @@ import re
 from lessons_core.importers.markdown_text import outside_code
 from lessons_core.importers.mentions import Mentions
 from lessons_core.importers.normative import Role, after_label, main_clause, stance
+from lessons_core.matching.globs import compile_glob
 from lessons_core.matching.thresholds import BROAD_GLOB_SHARE
 from lessons_core.matching.trigger_checks import glob_problem
 
@@ -68,6 +69,9 @@ _COMPONENTS = re.compile(r"\breact\b|\bcomponents?\b", re.I)
 # repo with `packages/x/test/units/`): that folder, not every test file.
 _UNIT = re.compile(r"\bunit[- ]test(?:s|ing)?\b", re.I)
 _UNIT_FOLDERS = ("**/test/units/**", "**/test/unit/**", "**/tests/units/**", "**/tests/unit/**")
+# A rule on running tests ("Always include `-tags x` when running tests") is about the
+# test command, wherever it stands: no edit of a test file shows its mistake.
+_RUNNING_TESTS = re.compile(r"\brun(?:s|ning)?\s+(?:the\s+|all\s+)?(?:\w+\s+)?tests\b", re.I)
 _TEST_HEADING = re.compile(r"\btests?\b|\btesting\b|\bmock(?:s|ing)?\b", re.I)
 # A heading about running things ("Running Tests") is about commands, not test sources.
 _RUNNING = re.compile(r"\brun(?:s|ning)?\b|\bcommands?\b", re.I)
@@ -94,6 +98,21 @@ _TEST_GLOBS = {
     "go": ("**/*_test.go",),
 }
 _PYTHON_TEST_FOLDERS = ("tests", "test")
+# A folder that holds nearly all of a repo's test sources is where its tests live: the
+# few elsewhere (an example's, a template's) are not what a rule on "tests" speaks of.
+_TEST_HOMES = ("test", "tests")
+_TEST_HOME_SHARE = 0.9
+# What a documentation site's pages hold: a rule of a folder of mostly Markdown pages
+# speaking of them ("in the heading", "a sample that fails") is about its pages, not its
+# site configuration and scripts.
+_PAGE_CONTENT = re.compile(
+    r"\b(?:headings?|code\s+(?:samples?|blocks?)|samples?|frontmatter|anchors?)\b", re.I
+)
+_PAGES = ("**/*.md", "**/*.mdx")
+# A manifest named in plain words ("in package.json scripts"): each copy of that file.
+_MANIFEST_NAMES = re.compile(
+    r"(?<![\w./-])(package\.json|Cargo\.toml|pyproject\.toml|go\.mod|tsconfig\.json)(?![\w/-])"
+)
 # A rule asking for something new, or for a command: its mistake is no edit of a test.
 _NOT_ABOUT_EDITS = frozenset({"add", "write", "run", "execute"})
 
@@ -123,11 +142,15 @@ def described_files(mentions: Mentions, rule: str, heading: str, folder: str) ->
         globs += [f"{base}**/*.md", f"{base}**/*.mdx"]
     if _CHANGESETS.search(plain):
         globs.append(".changeset/**")
+    if base and _PAGE_CONTENT.search(plain) and _mostly_pages(mentions, base):
+        globs += [f"{base}{glob}" for glob in _PAGES]
+    unasked = "".join(part.text for part in stance(rule) if part.role is not Role.ASKS)
+    globs += [f"{base}**/{name}" for name in _MANIFEST_NAMES.findall(outside_code(unasked))]
     if _LOCKFILE.search(outside_code(mistake)):
         language = main_language(mentions.files.paths) or ""
         globs += [f"{base}{name}" for name in _LOCK_FILES.get(language, ())]
     found = _kept(mentions, globs)
-    if found or not _about_tests(plain, heading):
+    if found or not _about_tests(plain, heading) or _RUNNING_TESTS.search(plain):
         return found
     clause = main_clause(after_label(rule) or rule)
     if clause and clause[0] in _NOT_ABOUT_EDITS:
@@ -138,6 +161,13 @@ def described_files(mentions: Mentions, rule: str, heading: str, folder: str) ->
     if _UNIT.search(plain) or _UNIT.search(heading):
         globs = list(_kept(mentions, [f"{base}{glob}" for glob in _UNIT_FOLDERS])) or globs
     return _kept(mentions, globs)
+
+
+def _mostly_pages(mentions: Mentions, base: str) -> bool:
+    """Whether most files below ``base`` ("docs/") are Markdown pages."""
+    inside = [path for path in mentions.files.paths if path.startswith(base)]
+    pages = [path for path in inside if path.endswith((".md", ".mdx"))]
+    return bool(inside) and 2 * len(pages) > len(inside)
 
 
 def _where_made(rule: str) -> str:
@@ -168,7 +198,19 @@ def test_globs(mentions: Mentions, base: str) -> list[str]:
             if mentions.files.is_folder(f"{base}{name}")
         ]
         return folders or [f"{base}**/test_*.py", f"{base}**/*_test.py"]
-    return [f"{base}{glob}" for glob in _TEST_GLOBS.get(language or "", ())]
+    named = _TEST_GLOBS.get(language or "", ())
+    return [f"{base}{_test_home(mentions, base, named)}{glob}" for glob in named]
+
+
+def _test_home(mentions: Mentions, base: str, named: tuple[str, ...]) -> str:
+    """The folder below ``base`` ("test/") that holds nearly all the files ``named``
+    (test source globs) match, or "" when the tests are spread over the repo."""
+    tests = [path for glob in named for path in mentions.files.matching(compile_glob(base + glob))]
+    for home in _TEST_HOMES:
+        inside = sum(path.startswith(f"{base}{home}/") for path in tests)
+        if tests and inside >= _TEST_HOME_SHARE * len(tests):
+            return f"{home}/"
+    return ""
 
 
 def main_language(paths: list[str]) -> str | None:

@@ -50,6 +50,10 @@ _JOINING_ENDS = frozenset(
     "change changes edit edits touch modify to in on for with of about under when after "
     "before use run avoid never".split()
 )
+# A lead-in ending on a verb of knowing ("Behavior you must know:") introduces facts: its
+# "must" asks for attention to the bullets below it, which say what is so.
+_KNOWING_ENDS = frozenset("know note remember understand".split())
+_FINISHING_WORDS = _JOINING_ENDS | _KNOWING_ENDS
 
 
 @dataclass(frozen=True)
@@ -73,7 +77,7 @@ def section_rules(heading: str, body: Body) -> list[Found]:
             # sentences before it are prose.
             said = sentences(text)
             last = said.pop().rstrip(" :") + "." if said else ""
-            if not _finished_by_bullets(last) and left_reason(last, heading) is None:
+            if not _ends_on(last, _FINISHING_WORDS) and left_reason(last, heading) is None:
                 said.append(last)
             text = " ".join(said)
         found.extend(_prose(text, heading))
@@ -191,8 +195,13 @@ def _opened(item: Item) -> list[Item]:
 def _finished_by_bullets(lead_in: str) -> bool:
     """Whether the bullets under ``lead_in`` (a sentence ending in ":") finish it: it
     ends on a word that wants what follows ("when you change:", "applies to:")."""
+    return _ends_on(lead_in, _JOINING_ENDS)
+
+
+def _ends_on(lead_in: str, ends: frozenset[str]) -> bool:
+    """Whether ``lead_in``'s last word is one of ``ends``."""
     said = lead_in.rstrip(" :.").rsplit(maxsplit=1)
-    return bool(said) and said[-1].lower() in _JOINING_ENDS
+    return bool(said) and said[-1].lower() in ends
 
 
 def _nested_rules(item: Item, heading: str, forbidding: bool) -> list[Found]:

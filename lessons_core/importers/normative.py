@@ -63,6 +63,7 @@ _NORMATIVE_WORDS = re.compile(
     r"not permitted|prohibited|belongs? (?:in|on|behind|under))\b",
     re.I,
 )
+_RELATIVE_BEFORE = re.compile(r"\b(?:that|which|who)\s+$", re.I)
 _STARTS = frozenset({"always", "never", "only", "do", "don't", "please", "no"})
 _COPULA = frozenset({"is", "are", "was", "were"})
 _EXISTS = _COPULA | {"exists", "exist"}
@@ -117,6 +118,25 @@ _PROHIBITING_HEADING = re.compile(
     re.I,
 )
 _LINK_ONLY = re.compile(r"^\s*(?:\[[^\]]*\]\([^)]*\)[\s,;.]*)+$")
+# A line that pulls another file in ("@AGENTS.md", "@.github/copilot-instructions.md"):
+# the harness reads that file, whose rules are imported from it.
+_INCLUDE = re.compile(r"^\s*@[\w./-]+\s*$")
+# A pointer to reading material: a verb of looking at a named place, then only why to
+# look ("Use `examples/` to see common usage", "Check `scripts/` directory for tools").
+# "Use `uv` for installs" is a rule: only a verb of looking takes the "for", and a "for"
+# that goes on to a situation ("... for breaking changes before a release") or a rule
+# word is no pointer.
+_LOOKED_AT = r"(?:the\s+)?`[^`]+`(?:\s+(?:directory|folder|file|dir))?\s+"
+_READING_POINTER = re.compile(
+    r"^(?:(?:use|check|see|consult|browse|explore|read|refer to|look (?:at|in|through))\s+"
+    + _LOOKED_AT
+    + r"to\s+(?:see|understand|learn|find|get|discover|explore)\b"
+    r"|(?:check|see|consult|browse|explore|read|refer to|look (?:at|in|through))\s+"
+    + _LOOKED_AT
+    + r"for\s+(?![^.]*\b(?:before|after|when|whenever|if|unless|while|must|should|never|"
+    r"always)\b)[^`.]+\.?\s*$)",
+    re.I,
+)
 _WORD = re.compile(r"[A-Za-z][\w'-]*")
 # A verb alone, or with one word: "Use", "Use judgment." (but "Never force-push." forbids).
 _BARE_VERB = re.compile(
@@ -214,10 +234,13 @@ def is_normative(text: str) -> bool:
     if entry:  # "`vitest.config.ts`: Test runner configuration": what a name is
         rest = entry.group(1)
         said = main_clause(rest)
-        return bool(said and said[0] in _STARTS) or bool(_NORMATIVE_WORDS.search(rest))
+        return bool(said and said[0] in _STARTS) or _rule_word_outside_relative(rest)
     if _QUOTED.match(text) or _MAPPING.match(outside_code(text)):
         return False
     clause = main_clause(text)
+    if text.lstrip().startswith("`") and clause[:1] in (["never"], ["always"]):
+        # "`runVitest` never throws": what a named thing does, its subject in the code
+        return bool(_NORMATIVE_WORDS.search(outside_code(text)))
     if clause and clause[0] == "no" and _EXISTS & set(_own_clause(clause)[1:5]):
         return bool(_NORMATIVE_WORDS.search(outside_code(text)))  # "No cache exists at ..."
     if clause and clause[0] in _STARTS:
@@ -235,6 +258,16 @@ def is_normative(text: str) -> bool:
     # "`run.ts` is the runtime entrypoint; keep it small": a rule after the description
     later = outside_code(text).split(";")[1:]
     return any(is_normative(part.strip()) for part in later if part.strip())
+
+
+def _rule_word_outside_relative(text: str) -> bool:
+    """Whether ``text`` holds a rule word that is not in a relative clause: "Tests that
+    must have no access to X" says what the tests are, and asks nothing."""
+    plain = outside_code(text)
+    return any(
+        not _RELATIVE_BEFORE.search(plain[: found.start()])
+        for found in _NORMATIVE_WORDS.finditer(plain)
+    )
 
 
 def _imperative(word: str) -> bool:
@@ -351,6 +384,11 @@ def points_back(text: str) -> bool:
     return bool(_POINTER.search(outside_code(text)))
 
 
+def is_include(text: str) -> bool:
+    """Whether ``text`` only pulls another file in ("@AGENTS.md")."""
+    return bool(_INCLUDE.match(text))
+
+
 def is_link_list(markdown: str) -> bool:
     """Whether ``markdown`` (as written, before cleaning) is only links."""
     return bool(_LINK_ONLY.match(markdown))
@@ -360,6 +398,8 @@ def left_reason(text: str, heading: str = "", ordered: bool = False) -> Left | N
     """Why ``text`` (plain, cleaned; under ``heading``; a numbered step when ``ordered``)
     is no rule, or None when it is one."""
     if _LINK_ONLY.match(text) or (text.startswith("[") and not words(text)):
+        return Left.LINK_LIST
+    if is_include(text) or _READING_POINTER.match(text.strip()):
         return Left.LINK_LIST
     if text.lstrip().startswith("|"):
         return Left.TABLE

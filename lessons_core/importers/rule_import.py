@@ -29,6 +29,7 @@ from lessons_core.importers.globs import translate_glob
 from lessons_core.importers.markdown_rules import Body, parse_body
 from lessons_core.importers.markdown_text import clean, split_rationale
 from lessons_core.importers.mentions import Mentions
+from lessons_core.importers.normative import is_include
 from lessons_core.importers.plan import ImportPlan, Note, NoteKind, import_bound
 from lessons_core.importers.rule_files import FORMATS, RuleFile, find_rule_files, read_rule_file
 from lessons_core.importers.rule_triggers import rule_triggers
@@ -229,6 +230,14 @@ class Planner:
             )
 
     def _rules(self, body: Body, subject: str) -> list[tuple[str, str | None]]:
+        for included in [x for x in body.paragraphs if is_include(x)]:
+            self.note(
+                NoteKind.NOT_CARRIED,
+                "include",
+                subject,
+                f"'{included.strip()}' pulls another file in; its rules come from that file",
+            )
+        paragraphs = [x for x in body.paragraphs if not is_include(x)]
         if body.code_blocks:
             self.note(
                 NoteKind.NOT_CARRIED,
@@ -237,7 +246,7 @@ class Planner:
                 f"{body.code_blocks} code block(s) left out: a rule is one line of text",
             )
         if body.items:
-            for paragraph in body.paragraphs:
+            for paragraph in paragraphs:
                 self.note(
                     NoteKind.NOT_CARRIED,
                     "paragraph",
@@ -245,15 +254,16 @@ class Planner:
                     f"prose beside the list left out: '{excerpt(paragraph)}'",
                 )
             return [_cleaned(item.rule, item.rationale) for item in body.items if item.rule]
-        if body.paragraphs:
+        if paragraphs:
             self.note(
                 NoteKind.WARNING,
                 "prose",
                 subject,
                 "no bullet list: the whole text became one lesson; split it into rules",
             )
-            return [_cleaned(" ".join(body.paragraphs), None)]
-        self.note(NoteKind.NOT_CARRIED, "empty", subject, "no rule text found")
+            return [_cleaned(" ".join(paragraphs), None)]
+        if not body.paragraphs:  # an include alone was reported above
+            self.note(NoteKind.NOT_CARRIED, "empty", subject, "no rule text found")
         return []
 
     def add_lesson(
