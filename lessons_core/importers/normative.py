@@ -70,7 +70,8 @@ _EXISTS = _COPULA | {"exists", "exist"}
 _ADVERBS = frozenset({"also", "then", "first", "still", "just"})
 _ASIDE = re.compile(r"\([^()]*\)")
 # Words that, near a sentence's start, point at something said before it.
-_BACK_REFERENCES = frozenset({"it", "them", "they", "these", "those", "either", "there"})
+_POINTING = frozenset({"it", "them", "they", "these", "those"})
+_BACK_REFERENCES = _POINTING | {"either", "there"}
 _CONTEXT_BOUND = frozenset(
     """this that these those it its they them such therefore so otherwise also
     additionally then here there thus hence both similarly likewise""".split()
@@ -160,7 +161,7 @@ _SUBORDINATORS = frozenset("unless if when whenever because until where while so
 # The name of an entry that is a place: a path or a glob ("`sqlite/upstream/`", "`*.snap`").
 _PLACE_NAME = re.compile(r"^`([^`\s]*(?:/|\*)[^`\s]*|[^`\s]+\.[A-Za-z]\w{0,5})`$")
 # A word that points back at what an entry names: "Do not modify these".
-_POINTER = re.compile(r"\b(?:these|those|them|they|it)\b", re.I)
+_POINTER = re.compile(rf"\b(?:{'|'.join(sorted(_POINTING))})\b", re.I)
 # Verbs that take a gerund as their object: when or whether to do it.
 _ASPECT = frozenset(
     "avoid prefer consider keep stop start try continue finish skip begin mind resume".split()
@@ -232,9 +233,7 @@ def is_normative(text: str) -> bool:
     "we" do is the project's account of itself, not an instruction."""
     entry = _ENTRY.match(text)
     if entry:  # "`vitest.config.ts`: Test runner configuration": what a name is
-        rest = entry.group(1)
-        said = main_clause(rest)
-        return bool(said and said[0] in _STARTS) or _rule_word_outside_relative(rest)
+        return says_a_rule(entry.group(1))
     if _QUOTED.match(text) or _MAPPING.match(outside_code(text)):
         return False
     clause = main_clause(text)
@@ -481,8 +480,8 @@ def as_prohibition(text: str) -> str:
 def says_a_rule(text: str) -> bool:
     """Whether ``text`` says a rule in words no description uses: it opens on "never",
     "always", "only", "do not", or has "must", "should", "avoid" and the like."""
-    first = words(text)[:1]
-    return bool(first and first[0] in _STARTS) or bool(_NORMATIVE_WORDS.search(outside_code(text)))
+    opening = words(text)[:1] + main_clause(text)[:1]  # "Only ...", "When X, never Y"
+    return bool(_STARTS.intersection(opening)) or _rule_word_outside_relative(text)
 
 
 def describes_steps(heading: str) -> bool:
