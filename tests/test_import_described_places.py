@@ -305,7 +305,7 @@ def test_a_rule_ending_in_a_colon_above_its_examples_is_the_rule(
     lessons = imported(tmp_path, monkeypatch, agents, where="src/demo/AGENTS.md")
     rule = "Use the shared helpers instead of re-deriving widths."
     assert list(lessons) == [rule]
-    assert lessons[rule].triggers == Triggers(files=("src/demo/**",))
+    assert lessons[rule].triggers == Triggers(files=("src/demo/**/*.py",))
     assert "joinScrollbar" in (lessons[rule].rationale or "")
 
 

@@ -213,6 +213,40 @@ def test_placeholders_are_cut_from_commands(repo: Layout) -> None:
     }
 
 
+FRONTEND = {
+    "frontend/package.json": "{}\n",
+    "frontend/src/app.ts": "",
+    "frontend/src/menu.tsx": "",
+    "frontend/src/menu.test.tsx": "",
+    "frontend/src/util.test.ts": "",
+    "frontend/src/style.css": "",
+    "frontend/fonts/inter.woff2": "",
+}
+
+
+def test_a_folders_rules_are_about_its_code_in_its_own_language(repo: Layout) -> None:
+    """A Python project's `frontend/` with its own package.json holds TypeScript: its
+    AGENTS.md's rules that name no place are about its TypeScript sources, not its fonts
+    and styles, and its test rules about `*.test.ts(x)`, not `test_*.py`."""
+    for name, text in FRONTEND.items():
+        write(repo, name, text)
+    write(
+        repo,
+        "frontend/AGENTS.md",
+        "- Avoid type assertions, as they can cause runtime errors.\n\n"
+        "## Unit Tests\n\n- Group related cases with `describe`.\n",
+    )
+    import_instructions()
+    assert lessons(repo) == {
+        "Avoid type assertions, as they can cause runtime errors.": Triggers(
+            files=("frontend/**/*.ts", "frontend/**/*.tsx")
+        ),
+        "Group related cases with `describe`.": Triggers(
+            files=("frontend/**/*.test.ts", "frontend/**/*.test.tsx")
+        ),
+    }
+
+
 def test_placeholders_are_cut_from_paths(repo: Layout) -> None:
     """`src/demo/models/<provider>/` names the folder before the placeholder; a path that
     starts with one names nothing."""
@@ -352,10 +386,10 @@ def test_a_nested_file_scopes_its_rules_to_its_folder(repo: Layout) -> None:
     assert lessons(repo) == {
         "Never edit `uv.lock` by hand.": Triggers(files=("uv.lock",)),
         "Apply identical response processing to both `request()` and `request_stream()`.": (
-            Triggers(files=("src/demo/models/**",))
+            Triggers(files=("src/demo/models/**/*.py",))
         ),
         "Place provider-specific code in `models/{provider}.py`, not shared modules": Triggers(
-            files=("src/demo/models/**",)
+            files=("src/demo/models/**/*.py",)
         ),
     }
     details = " ".join(note["detail"] for note in report["not_carried"])

@@ -161,7 +161,7 @@ def test_import_reads_a_nested_files_paths_from_its_folder(
     repo: Layout, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The triggers of pkg/AGENTS.md's rules are the files of pkg/, the root's where
-    nothing of pkg/ is named, with pkg/ itself when the rule names nothing inside it; the
+    nothing of pkg/ is named, with pkg/'s code when the rule names nothing inside it; the
     script a rule asks to run is not its trigger."""
     instructions(
         repo,
@@ -177,11 +177,11 @@ def test_import_reads_a_nested_files_paths_from_its_folder(
     found = triggers_by_rule(repo)
     assert found["Never edit `generated/api.py` by hand."].files == ("pkg/generated/api.py",)
     models = found["Keep `src/db/models.py` in step with the schema."]
-    assert models.files == ("pkg/**", "src/db/models.py")
+    assert models.files == ("pkg/**/*.py", "src/db/models.py")
     script = found["Run `./gen.sh` after changing `../shared/schema.json`."]
-    assert script == Triggers(files=("pkg/**", "shared/schema.json"))  # not the script
+    assert script == Triggers(files=("pkg/**/*.py", "shared/schema.json"))  # not the script
     assert found["Put shared fixtures in `conftest.py`."].files == ("pkg/**/conftest.py",)
-    assert found["Never copy `../../outside.py` in."] == Triggers(files=("pkg/**",))
+    assert found["Never copy `../../outside.py` in."] == Triggers(files=("pkg/**/*.py",))
     assert not [n for n in report["not_carried"] if n["code"] == "no-trigger"]
 
 

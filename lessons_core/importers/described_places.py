@@ -19,7 +19,9 @@ folder only.
 
 from __future__ import annotations
 
+import posixpath
 import re
+from collections import Counter
 
 from lessons_core.importers.markdown_text import outside_code
 from lessons_core.importers.mentions import Mentions
@@ -113,6 +115,16 @@ _PAGES = ("**/*.md", "**/*.mdx")
 _MANIFEST_NAMES = re.compile(
     r"(?<![\w./-])(package\.json|Cargo\.toml|pyproject\.toml|go\.mod|tsconfig\.json)(?![\w/-])"
 )
+# The extensions of source code. A folder's own instruction file speaks of its code
+# ("Avoid type assertions", "Keep comments minimal"), not of its fonts, styles and data,
+# when code is most of what the folder holds; an extension with under a twentieth of
+# its code files (a TypeScript app's few Python helpers) is not its code.
+_CODE = frozenset(
+    ".py .pyi .ts .tsx .mts .cts .js .jsx .mjs .cjs .go .rs .java .kt .kts .scala .rb .php "
+    ".c .h .cc .cpp .hpp .cs .swift .vue .svelte .dart .ex .exs .lua .zig .nu".split()
+)
+_CODE_SHARE = 0.5
+_MINOR_KIND = 0.05
 # A rule asking for something new, or for a command: its mistake is no edit of a test.
 _NOT_ABOUT_EDITS = frozenset({"add", "write", "run", "execute"})
 
@@ -147,7 +159,7 @@ def described_files(mentions: Mentions, rule: str, heading: str, folder: str) ->
     unasked = "".join(part.text for part in stance(rule) if part.role is not Role.ASKS)
     globs += [f"{base}**/{name}" for name in _MANIFEST_NAMES.findall(outside_code(unasked))]
     if _LOCKFILE.search(outside_code(mistake)):
-        language = main_language(mentions.files.paths) or ""
+        language = folder_language(mentions.files.paths, base) or ""
         globs += [f"{base}{name}" for name in _LOCK_FILES.get(language, ())]
     found = _kept(mentions, globs)
     if found or not _about_tests(plain, heading) or _RUNNING_TESTS.search(plain):
@@ -161,6 +173,18 @@ def described_files(mentions: Mentions, rule: str, heading: str, folder: str) ->
     if _UNIT.search(plain) or _UNIT.search(heading):
         globs = list(_kept(mentions, [f"{base}{glob}" for glob in _UNIT_FOLDERS])) or globs
     return _kept(mentions, globs)
+
+
+def code_kinds(kinds: Counter[str]) -> list[str]:
+    """The extensions of a folder's source code, commonest first, given how many of its
+    files have each extension; [] when code is not most of what it holds, or all of it
+    (then the folder itself says as much)."""
+    code = {ext: count for ext, count in kinds.items() if ext in _CODE}
+    total = sum(code.values())
+    if not total or total < _CODE_SHARE * sum(kinds.values()) or total == sum(kinds.values()):
+        return []
+    ordered = sorted(code.items(), key=lambda item: (-item[1], item[0]))
+    return [ext for ext, count in ordered if count >= _MINOR_KIND * total]
 
 
 def _mostly_pages(mentions: Mentions, base: str) -> bool:
@@ -188,9 +212,9 @@ def _about_tests(plain: str, heading: str) -> bool:
 
 
 def test_globs(mentions: Mentions, base: str) -> list[str]:
-    """The globs of the test sources of the repo's main language below ``base`` ("" or
-    "pkg/")."""
-    language = main_language(mentions.files.paths)
+    """The globs of the test sources below ``base`` ("" or "pkg/"), in the language of
+    that folder (``folder_language``)."""
+    language = folder_language(mentions.files.paths, base)
     if language == "python":
         folders = [
             f"{base}{name}/**/*.py"
@@ -217,8 +241,23 @@ def main_language(paths: list[str]) -> str | None:
     """The language of the repo's root manifest (``Cargo.toml``, ``go.mod``,
     ``pyproject.toml``, ``package.json``, first found in that order: a Rust or Go project
     often keeps a ``package.json`` for its tooling), or None."""
-    present = {path for path in paths if "/" not in path}
-    return next((lang for name, lang in _MANIFESTS if name in present), None)
+    return folder_language(paths, "")
+
+
+def folder_language(paths: list[str], base: str) -> str | None:
+    """The language of the nearest manifest at or above ``base`` ("" or "web/app/"): a
+    Python project's ``frontend/`` with its own ``package.json`` holds TypeScript, and its
+    tests are ``*.test.ts``, not ``test_*.py``."""
+    folder = base.rstrip("/")
+    while True:
+        prefix = f"{folder}/" if folder else ""
+        present = {
+            path for path in paths if path.startswith(prefix) and "/" not in path[len(prefix) :]
+        }
+        found = next((lang for name, lang in _MANIFESTS if prefix + name in present), None)
+        if found or not folder:
+            return found
+        folder = posixpath.dirname(folder)
 
 
 def _kept(mentions: Mentions, globs: list[str]) -> tuple[str, ...]:

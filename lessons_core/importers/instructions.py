@@ -11,8 +11,9 @@ lead-in, a rule that names no place).
 
 A file below the root (``pkg/AGENTS.md``) applies to its folder: the paths its rules
 name are read from there first (``importers.mentions``), and a rule naming nothing is
-scoped to the folder (``pkg/**``, or its files of one kind when the folder is most of
-the repo). A rule of a root file naming nothing stays there, which the harness keeps
+scoped to the folder: its source files (``pkg/**/*.ts``, ``pkg/**/*.tsx``) when code is
+most of what it holds, else ``pkg/**``, or its files of one kind when the folder is most
+of the repo. A rule of a root file naming nothing stays there, which the harness keeps
 loading (with ``always``, it becomes an always-on lesson instead, within
 ``always_max_tokens``). Nothing is dropped without a note.
 
@@ -132,7 +133,7 @@ def _rule(
     heading: str,
     subject: str,
     folder: str,
-    scope: str | Note | None,
+    scope: tuple[str, ...] | Note | None,
     always: bool,
 ) -> None:
     """Plan the lesson of one rule: triggered where its mistake is made (named, or
@@ -149,8 +150,8 @@ def _rule(
         triggers = Triggers(files=described, commands=action)
     how = "named"
     inside = any(glob.startswith(f"{folder}/") for glob in triggers.files)
-    if isinstance(scope, str) and not inside:  # the file speaks for its folder
-        triggers, how = Triggers(files=(scope,)).merged(triggers), "folder"
+    if isinstance(scope, tuple) and not inside:  # the file speaks for its folder
+        triggers, how = Triggers(files=scope).merged(triggers), "folder"
     names_any = not plan.mentions.triggers(found.text, folder).is_empty()
     if triggers.is_empty() and (not always or names_any):
         code, detail = _why_no_trigger(plan, found, subject, folder, scope)
@@ -187,7 +188,7 @@ def _not_itself(triggers: Triggers, subject: str) -> Triggers:
 
 
 def _why_no_trigger(
-    plan: Planner, found: Found, subject: str, folder: str, scope: str | Note | None
+    plan: Planner, found: Found, subject: str, folder: str, scope: tuple[str, ...] | Note | None
 ) -> tuple[str, str]:
     """(code, detail) of a rule left for want of a trigger."""
     named = plan.mentions.triggers(found.text, folder)

@@ -25,6 +25,7 @@ from lessons_core.authoring.repo_files import tracked_files
 from lessons_core.containment import leaving_part, outside_reason
 from lessons_core.delivery.always import VIA, fit_hits
 from lessons_core.errors import quoted
+from lessons_core.importers.described_places import code_kinds
 from lessons_core.importers.globs import translate_glob
 from lessons_core.importers.markdown_rules import Body, parse_body
 from lessons_core.importers.markdown_text import clean, split_rationale
@@ -105,19 +106,27 @@ class Planner:
     def note(self, kind: NoteKind, code: str, subject: str, detail: str) -> None:
         self.notes.append(Note(kind, code, subject, detail))
 
-    def folder_scope(self, folder: str) -> str | Note:
-        """The file trigger of ``folder``, where a nested instruction or rule file applies:
-        ``folder/**``, or, when that would match most of the repo, its files of the
-        commonest kind that does not; a note saying why when none will do."""
+    def folder_scope(self, folder: str) -> tuple[str, ...] | Note:
+        """The file triggers of ``folder``, where a nested instruction or rule file applies:
+        its source files when they are most of what it holds (``code_kinds``: its rules
+        are about its code, not its fonts and fixtures), else ``folder/**``, or, when that
+        would match most of the repo, its files of the commonest kind that does not; a
+        note saying why when none will do."""
         files = self.mentions.files
         inside = [path for path in files.paths if path.startswith(folder + "/")]
         kinds = Counter(posixpath.splitext(path)[1] for path in inside)
+        code = tuple(f"{folder}/**/*{ext}" for ext in code_kinds(kinds))
+        if code and all(self._fits(glob) for glob in code):
+            return code
         ordered = [f"{folder}/**/*{ext}" for ext, _ in kinds.most_common() if ext]
         for glob in [f"{folder}/**", *ordered]:
-            if glob_problem(glob, self.root, files, BROAD_GLOB_SHARE) is None:
-                return glob
+            if self._fits(glob):
+                return (glob,)
         why = f"no file trigger for {folder}/ passes 'lessons validate' ({len(inside)} files)"
         return Note(NoteKind.NOT_CARRIED, "folder-scope", folder, why)
+
+    def _fits(self, glob: str) -> bool:
+        return glob_problem(glob, self.root, self.mentions.files, BROAD_GLOB_SHARE) is None
 
     def add_file(self, rule_file: RuleFile, subject: str) -> None:
         scope = rule_file.scope
@@ -131,10 +140,11 @@ class Planner:
         folder = nested_folder(subject)
         if folder and not scope.globs:
             nested = self.folder_scope(folder)
-            if isinstance(nested, str):  # its folder, not every request of the repo
-                why = f"{subject} applies to {folder}/, so its rules are scoped to it: {nested}"
+            if isinstance(nested, tuple):  # its folder, not every request of the repo
+                shown = ", ".join(nested)
+                why = f"{subject} applies to {folder}/, so its rules are scoped to it: {shown}"
                 self.note(NoteKind.TRANSLATED, "folder-trigger", subject, why)
-                globs, unscoped, always = [nested], None, False
+                globs, unscoped, always = list(nested), None, False
         # A nested tool folder's globs are read from the folder it sits in.
         written = [f"{folder}/{g.strip().lstrip('./')}" for g in scope.globs] if folder else []
         for glob in written or scope.globs:
