@@ -646,7 +646,7 @@ def test_a_lead_in_that_is_a_rule_stays_one_and_its_entries_describe(repo: Layou
 def test_a_document_to_review_is_no_trigger_and_issues_or_prs_are_opened(repo: Layout) -> None:
     """ "Review `docs/guide.md` before writing tests" points at the guide: an edit of the
     guide is not where the rule is broken. "Do not open issues or pull requests" is
-    broken when a pull request is opened."""
+    broken when a pull request or an issue is opened."""
     write(
         repo,
         "AGENTS.md",
@@ -658,7 +658,7 @@ def test_a_document_to_review_is_no_trigger_and_issues_or_prs_are_opened(repo: L
     found = lessons(repo)
     assert all("docs/guide.md" not in triggers.files for triggers in found.values())
     assert found["Do not autonomously open issues or pull requests."] == Triggers(
-        commands=("gh pr create",)
+        commands=("gh pr create", "gh issue create")
     )
 
 
@@ -728,3 +728,55 @@ def test_a_lead_in_asking_to_know_is_no_rule(repo: Layout) -> None:
     )
     import_instructions()
     assert lessons(repo) == {}
+
+
+@pytest.mark.parametrize(
+    ("rule", "commands"),
+    [
+        ("Never create an issue.", ("gh issue create",)),
+        ("Never reply to an issue.", ("gh issue comment",)),
+        ("Never open issues or pull requests for the user.", ("gh pr create", "gh issue create")),
+        ("Keep PR description short.", ("gh pr create",)),
+        ("## Pull Requests\n\n- You MUST mark your PRs as drafts.", ()),
+        ("Always create a new commit for follow-ups, even when iterating on an open PR.", ()),
+    ],
+)
+def test_issue_and_pull_request_rules_fire_where_they_are_made(
+    repo: Layout, rule: str, commands: tuple[str, ...]
+) -> None:
+    """An issue is made by `gh issue create` and answered by `gh issue comment`; what a
+    pull request says is written at `gh pr create`; a rule asking for a draft fires on no
+    `gh pr create` (the draft is made there too), and "an open PR" is one made already.
+    Under a "Pull Requests" heading, the draft rule still takes no `gh pr create`."""
+    write(repo, "AGENTS.md", rule if rule.startswith("#") else f"- {rule}\n")
+    import_instructions()
+    found = lessons(repo)
+    assert sorted(command for t in found.values() for command in t.commands) == sorted(commands)
+
+
+def test_a_review_heading_is_no_pull_request_made(repo: Layout) -> None:
+    """Rules under "PR Review Guidelines" are about reviewing: no `gh pr create`."""
+    write(repo, "AGENTS.md", "## PR Review Guidelines\n\n- Keep each comment short.\n")
+    import_instructions()
+    assert all(not t.commands for t in lessons(repo).values())
+
+
+def test_bullets_after_a_lead_in_that_forbids_are_prohibitions(repo: Layout) -> None:
+    """ "Never emit either of the following:" above "A `Co-Authored-By:` trailer naming
+    an agent" forbids the trailer, which is written at `git commit`; so does a list under
+    a "No agent attribution" heading."""
+    write(
+        repo,
+        "AGENTS.md",
+        "Never emit either of the following, in any form:\n\n"
+        "- A `Co-Authored-By:` trailer naming an agent, model, or tool.\n\n"
+        "## No agent attribution\n\n"
+        "- A co-author line in the commit message.\n",
+    )
+    import_instructions()
+    assert lessons(repo) == {
+        "Avoid a `Co-Authored-By:` trailer naming an agent, model, or tool.": Triggers(
+            commands=("git commit",)
+        ),
+        "Avoid a co-author line in the commit message.": Triggers(commands=("git commit",)),
+    }

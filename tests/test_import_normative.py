@@ -259,3 +259,53 @@ def test_sentences_split_before_a_code_span() -> None:
 )
 def test_labels_with_code_and_verbs_of_real_rules(text: str) -> None:
     assert left_reason(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Client code NEVER imports server code.",
+        "Key rule: Server code NEVER imports client code.",
+        "We should utilize inline-snapshots more often to verify outputs.",
+        "Generally, we should import at the top of the file.",
+        'When running commands with `nu -c ""` never use `echo` there.',
+        "Try to avoid doing `cargo clean` because it slows the next build.",
+    ],
+)
+def test_rules_said_as_a_norm_or_in_capitals_are_rules(text: str) -> None:
+    """A rule word in capitals, what "we" should do, an opening clause with no comma
+    before "never use", and "try to avoid" all instruct."""
+    assert left_reason(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We use uv for everything.",
+        "The script sets `CI=1` to avoid watch mode.",
+        "When the cache is cold the build never stops early.",
+    ],
+)
+def test_what_we_do_and_a_purpose_stay_descriptions(text: str) -> None:
+    assert left_reason(text) is Left.DESCRIPTION
+
+
+def test_try_to_avoid_forbids_what_follows() -> None:
+    parts = stance("Try to avoid doing `cargo clean` because it is slow.")
+    assert [p.role for p in parts if "cargo clean" in p.text] == [Role.FORBIDS]
+
+
+def test_a_labelled_bullet_under_a_conventions_heading_is_a_rule() -> None:
+    """ "Receiver names: 1–2 letters" under "Go Idioms" says how to write a thing; a
+    label over a list of names says nothing of the kind."""
+    assert left_reason("Receiver names: 1–2 letters reflecting type", "Go Idioms") is None
+    assert left_reason("Receiver names: 1–2 letters reflecting type", "Overview") is not None
+    labels = "Labels: `fix`, `feat`, `chore`"
+    assert left_reason(labels, "Commit Convention") is Left.DESCRIPTION
+
+
+def test_a_github_alert_marker_is_no_word_of_the_text() -> None:
+    """ "[!NOTE]" is no imperative "Note": what follows it is judged on its own."""
+    text = clean("[!NOTE] Automated agents may add a marker to a PR title.")
+    assert text == "Automated agents may add a marker to a PR title."
+    assert left_reason(text) is Left.DESCRIPTION

@@ -4,8 +4,9 @@ A bullet or a sentence of prose becomes a rule only when it instructs
 (``normative.left_reason``); the rest is reported with the reason it stays. Context
 keeps a bullet's meaning:
 
-- under a heading such as "Do not" or "Avoid", a bullet is a prohibition and says so
-  ("Do not edit `uv.lock` by hand", never "Edit `uv.lock` by hand");
+- under a heading such as "Do not" or "Avoid", or after a lead-in that forbids ("Never
+  emit either of the following:"), a bullet is a prohibition and says so ("Do not edit
+  `uv.lock` by hand", never "Edit `uv.lock` by hand");
 - after a lead-in ("Run `make docs` when you change:"), a bullet that is no sentence of
   its own completes it ("Run `make docs` when you change `docs/`");
 - a rule ending in "with:" above a code block of one command takes that command;
@@ -121,6 +122,8 @@ def _item(item: Item, heading: str, forbidding: bool) -> Found:
     pointed = None if forbidding else _pointed_at(text, lead_in, heading, item.ordered)
     if pointed is not None:
         return pointed
+    if lead_in and prohibiting_heading(lead_in) and not is_normative(text):
+        forbidding = True  # "Never emit either of the following:" above what not to emit
     short = lead_in is not None and len(lead_in) <= MAX_LEAD_IN_CHARS
     if (
         short

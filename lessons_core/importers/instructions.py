@@ -145,7 +145,7 @@ def _rule(
         # Under a heading naming one git or pull-request step ("PR messages"), a rule that
         # names no place is about that step: its "testing summaries" are words of the
         # message, not test files.
-        action = heading_action(heading)
+        action = heading_action(heading, found.text)
         described = () if action else described_files(plan.mentions, found.text, heading, folder)
         triggers = Triggers(files=described, commands=action)
     how = "named"

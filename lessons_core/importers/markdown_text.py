@@ -32,6 +32,10 @@ _ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.")
 MIN_RULE_WORDS = 3
 
 
+# A GitHub alert's marker ("> [!NOTE]"): what kind of aside follows, no word of it.
+_ALERT = re.compile(r"^\s*\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*", re.I)
+
+
 def clean(text: str) -> str:
     """``text`` without Markdown syntax; code spans are kept as written."""
     spans: list[str] = []
@@ -45,6 +49,7 @@ def clean(text: str) -> str:
     text = _LINK.sub(r"\1", text)
     text = _AUTOLINK.sub(r"\1", text)
     text = _TAG.sub("", text)
+    text = _ALERT.sub("", text)
     for pattern in (_STRONG, _EM, _STRONG):
         text = pattern.sub(r"\2", text)
     text = re.sub(r"\x00(\d+)\x00", lambda match: spans[int(match.group(1))], text)

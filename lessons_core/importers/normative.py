@@ -18,6 +18,7 @@ mistake is made, never on the very command it tells the agent to run.
 from __future__ import annotations
 
 import enum
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -58,11 +59,18 @@ _OPENERS = frozenset(
 # "PRs that don't touch it"); they make a rule where the sentence starts with them. "To
 # avoid" is a purpose ("the script sets `CI=1` to avoid watch mode"), no instruction.
 _NORMATIVE_WORDS = re.compile(
-    r"\b(?:must|should|shouldn't|(?<!\bto )avoid|prefer|needs? (?:to|a|an)|have to|has to|"
+    r"\b(?:must|should|shouldn't|(?<!\bto )avoid|(?<=\btry to )avoid|prefer|needs? (?:to|a|an)|"
+    r"have to|has to|"
     r"is required|are required|not allowed|forbidden|mandatory|disallowed|"
     r"not permitted|prohibited|belongs? (?:in|on|behind|under))\b",
     re.I,
 )
+# A rule word in capitals: "Client code NEVER imports server code" is no account of what
+# the code does; a description does not shout.
+_SHOUTED = re.compile(r"\b(?:NEVER|ALWAYS|MUST|SHOULD|DO NOT|DON'T|NOT)\b")
+# What "we" should do is the project's norm ("We should import at the top of the file");
+# what "we" do is its account of itself ("We use uv").
+_OUR_NORM = frozenset({"should", "must", "never", "always"})
 _RELATIVE_BEFORE = re.compile(r"\b(?:that|which|who)\s+$", re.I)
 _STARTS = frozenset({"always", "never", "only", "do", "don't", "please", "no"})
 _COPULA = frozenset({"is", "are", "was", "were"})
@@ -114,9 +122,14 @@ _FLOW_HEADING = re.compile(r"\b(?:flow|pipeline|lifecycle|architecture|overview)
 # A heading naming a procedure: "Adding New Packages", "How to release", "Steps".
 _PROCEDURE_HEADING = re.compile(r"^(?:[a-z]+ing\b|how to\b|steps?\b)", re.I)
 _PROHIBITING_HEADING = re.compile(
-    r"^(?:do not|don'?ts?|never|avoid|must not|anti-?patterns?|forbidden|prohibited|"
+    r"^(?:do not|don'?ts?|never|avoid|must not|no(?=\s)|anti-?patterns?|forbidden|prohibited|"
     r"not allowed|things to avoid|what not to do)\b",
     re.I,
+)
+# A heading over the project's conventions: each labelled bullet below it says how a
+# thing is written ("Components: PascalCase"), which is a rule however it is phrased.
+_CONVENTIONS_HEADING = re.compile(
+    r"\b(?:conventions?|idioms?|code style|coding style|style guide|naming)\b", re.I
 )
 _LINK_ONLY = re.compile(r"^\s*(?:\[[^\]]*\]\([^)]*\)[\s,;.]*)+$")
 # A line that pulls another file in ("@AGENTS.md", "@.github/copilot-instructions.md"):
@@ -236,6 +249,8 @@ def is_normative(text: str) -> bool:
         return says_a_rule(entry.group(1))
     if _QUOTED.match(text) or _MAPPING.match(outside_code(text)):
         return False
+    if _SHOUTED.search(outside_code(text)):
+        return True
     clause = main_clause(text)
     if text.lstrip().startswith("`") and clause[:1] in (["never"], ["always"]):
         # "`runVitest` never throws": what a named thing does, its subject in the code
@@ -251,12 +266,23 @@ def is_normative(text: str) -> bool:
             return True
         return bool(_NORMATIVE_WORDS.search(outside_code(text)))
     if clause and clause[0] in {"we", "i"}:
-        return False
+        return bool(_OUR_NORM.intersection(clause[1:3]))
+    if clause and clause[0] in _OPENERS and _unmarked_rule(clause):
+        return True  # "When running `nu -c` never use `echo`": an opening with no comma
     if _NORMATIVE_WORDS.search(outside_code(text)):
         return True
     # "`run.ts` is the runtime entrypoint; keep it small": a rule after the description
     later = outside_code(text).split(";")[1:]
     return any(is_normative(part.strip()) for part in later if part.strip())
+
+
+def _unmarked_rule(clause: list[str]) -> bool:
+    """Whether ``clause``, an opening with no comma to end it, goes on to "never" or
+    "always" and a verb that asks ("When running X never use Y")."""
+    return any(
+        word in {"never", "always"} and _imperative(after)
+        for word, after in itertools.pairwise(clause)
+    )
 
 
 def _rule_word_outside_relative(text: str) -> bool:
@@ -288,7 +314,7 @@ def _own_clause(clause: list[str]) -> list[str]:
     return clause[:cut]
 
 
-def _instructs(text: str) -> bool:
+def _instructs(text: str, heading: str = "") -> bool:
     """Whether ``text`` instructs; a labelled bullet ("Mocks: Use mocks sparingly") by
     what follows its label, unless the label is a clause of its own ("Keep views thin:
     logic goes in `services/`"): one or two words before a colon ("Test files:",
@@ -298,6 +324,10 @@ def _instructs(text: str) -> bool:
         return True  # "FORBIDDEN: `uv pip install`"
     if not labelled:
         return is_normative(text)
+    if _CONVENTIONS_HEADING.search(heading) and words(labelled):
+        # "Receiver names: 1–2 letters" under "Go Idioms" says what to write; "Labels:
+        # `fix`, `feat`" only lists names
+        return True
     label = text[: len(text) - len(labelled)].rstrip().rstrip(":")
     named = words(label)[-1:]
     if len(words(label)) > 1 and words(labelled)[1:2] == named:
@@ -414,7 +444,7 @@ def left_reason(text: str, heading: str = "", ordered: bool = False) -> Left | N
         return entry
     if _PURPOSE_COMMAND.match(text.strip()):
         return Left.SETUP  # "Run all parser coverage: `cargo coverage parser`": an entry
-    if not _instructs(text) or (_DEFINITION.match(text.strip()) and not prohibits(text)):
+    if not _instructs(text, heading) or (_DEFINITION.match(text.strip()) and not prohibits(text)):
         return Left.DESCRIPTION
     if _FORWARD.search(outside_code(text)):
         return Left.LEAD_IN
@@ -474,6 +504,8 @@ def as_prohibition(text: str) -> str:
         return text
     if found and found[0] in IMPERATIVES and text[:1].isalpha():
         return "Do not " + text[0].lower() + text[1:]
+    if found and found[0] in _DETERMINERS and text[:1].isalpha():
+        return "Avoid " + text[0].lower() + text[1:]  # "A `Co-Authored-By:` trailer"
     return "Avoid " + text
 
 
@@ -516,7 +548,7 @@ _MARKERS: tuple[tuple[re.Pattern[str], Role], ...] = tuple(
         (
             r"never|don't|do not|must not|must never|should not|should never|"
             r"shouldn't|cannot|can't|instead of|rather than|not|no|bare|without|over|"
-            r"(?<!to )avoid",
+            r"(?<!to )avoid|(?<=try to )avoid",
             Role.FORBIDS,
         ),
         (
@@ -550,7 +582,8 @@ _CLAUSE_BREAK = re.compile(
 # A purpose: "so uv doesn't rewrite `uv.lock`", "to avoid ...". What it names is what the
 # rule protects, not where it is broken, and its "not" forbids nothing.
 _PURPOSE = re.compile(
-    r"(?<![\w-])(?:so that|(?<!\bdo )so(?=\s+[\w`])|in order to|to avoid|to prevent|to ensure)"
+    r"(?<![\w-])(?:so that|(?<!\bdo )so(?=\s+[\w`])|in order to|(?<!\btry )to avoid|to prevent"
+    r"|to ensure)"
     r"(?![\w-])",
     re.I,
 )

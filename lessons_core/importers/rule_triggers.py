@@ -18,7 +18,9 @@ some of them (``normative.stance``):
 "Before committing" and "on commits" name ``git commit``; "before pushing", ``git push``;
 "after pulling", ``git pull``;
 "never force-push", ``git push --force``; "before submitting PRs" and "PR titles",
-``gh pr create``.
+``gh pr create`` (not for a rule asking for a draft, which is made there too);
+"never create an issue", ``gh issue create``; "never reply to an issue", ``gh issue
+comment``.
 A name written after "bare" or "plain" (``never call bare `pytest` ``) is anchored to
 the start of the command, so ``uv run pytest`` does not fire the rule against bare
 ``pytest``.
@@ -49,14 +51,40 @@ _GIT_ACTIONS = {
     Role.FORBIDS: {"commits": "git commit", "force-push": "git push --force"},
 }
 # Opening a pull request, in the words a rule says it with: "before submitting PRs",
-# "when you open a pull request", "PR titles should ...". The mistake is made where the
-# request is made: ``gh pr create``.
+# "when you open a pull request". The mistake is made where the request is made:
+# ``gh pr create``. "An open PR" is one already made.
 _PULL_REQUEST = re.compile(
-    r"\b(?:submit(?:s|ting)?|open(?:s|ing)?|creat(?:e|es|ing)|rais(?:e|es|ing)|send(?:s|ing)?)"
+    r"\b(?:submit(?:s|ting)?|(?<!\ban )(?<!\bthe )(?<!\ba )open(?:s|ing)?|creat(?:e|es|ing)"
+    r"|rais(?:e|es|ing)|send(?:s|ing)?)"
     r"\s+(?:a\s+|an\s+|the\s+|your\s+|any\s+)?(?:issues?\s+(?:or|and)\s+)?"
-    r"(?:PRs?|pull[- ]requests?)\b"
-    r"|\b(?:PR|pull[- ]request)\s+(?:titles?|descriptions?)\b",
+    r"(?:PRs?|pull[- ]requests?)\b",
     re.I,
+)
+# What a pull request says, wherever the rule names it: "PR titles should ...", "Keep
+# PR description short".
+_PULL_REQUEST_TEXT = re.compile(r"\b(?:PR|pull[- ]request)\s+(?:titles?|descriptions?)\b", re.I)
+# A draft is a pull request made with ``gh pr create --draft``: a rule asking for one
+# fires on no ``gh pr create``, since the right call is one too (``asks_for_draft``).
+_DRAFT = re.compile(r"\bdrafts?\b", re.I)
+# Issues, in the words a rule says it with: "Never create an issue", "file a GitHub
+# issue"; "Never reply to an issue", "comment on issues".
+_ISSUE_ACTIONS = (
+    (
+        re.compile(
+            r"\b(?:creat(?:e|es|ing)|(?<!\ban )(?<!\bthe )open(?:s|ing)?|fil(?:e|es|ing)"
+            r"|submit(?:s|ting)?|rais(?:e|es|ing))\s+(?:(?:a|an|the|any|new|github)\s+)*issues?\b",
+            re.I,
+        ),
+        "gh issue create",
+    ),
+    (
+        re.compile(
+            r"\b(?:repl(?:y|ies|ying)\s+to|comment(?:s|ing)?\s+on|respond(?:s|ing)?\s+to)"
+            r"\s+(?:(?:a|an|the|any)\s+)?issues?\b",
+            re.I,
+        ),
+        "gh issue comment",
+    ),
 )
 PR_CREATE = "gh pr create"
 # A commit message said in words: "Use Conventional Commits for commit messages", "ALWAYS
@@ -65,7 +93,9 @@ _COMMIT_MESSAGE = re.compile(
     r"(?<!-)\bcommit\s+(?:messages?|titles?|subjects?)\b"
     # "a conventional-commit title" (of a PR), "a Conventional Commit-style message" (of a
     # changeset) name a style, not a commit
-    r"|\b(?:conventional|semantic)[- ]commits?\b(?![- ](?:titles?|style)\b)",
+    r"|\b(?:conventional|semantic)[- ]commits?\b(?![- ](?:titles?|style)\b)"
+    # a co-author is named in a trailer of the message
+    r"|\bco-?author(?:s|ed)?\b|\btrailers?\b",
     re.I,
 )
 # A module a rule says to import from, or not: "instead of importing from `vite`".
@@ -110,6 +140,11 @@ def rule_triggers(mentions: Mentions, rule: str, folder: str = "") -> Triggers:
         commands.extend(actions[word] for word in words(part.text) if word in actions)
         if _PULL_REQUEST.search(part.text):
             commands.append(PR_CREATE)
+        commands.extend(command for found, command in _ISSUE_ACTIONS if found.search(part.text))
+    if _PULL_REQUEST_TEXT.search(outside_code(rule).split(",")[0]):
+        commands.append(PR_CREATE)  # "Keep PR description short", not one in a list
+    if asks_for_draft(rule):
+        commands = [command for command in commands if command != PR_CREATE]
     if not files and not commands:
         files = asked  # "after editing `x.md`, commit `x.lock.yml`": x.md is the place
     return Triggers(files=tuple(dict.fromkeys(files)), commands=tuple(dict.fromkeys(commands)))
@@ -119,19 +154,30 @@ def rule_triggers(mentions: Mentions, rule: str, folder: str = "") -> Triggers:
 # convention", "Committing", "Pull Requests", "PR titles". A rule under it that names no
 # place of its own is about that step ("Avoid `feat:` prefixes", "Keep PRs small").
 _COMMIT_HEADING = re.compile(r"(?<![\w-])commit(?:s|ting)?\b", re.I)  # not "pre-commit"
+_REVIEW = re.compile(r"\breview(?:s|ing|ers?)?\b", re.I)
 _PR_HEADING = re.compile(r"(?<![\w$-])PRs?(?![\w-])|\bpull[- ]requests?\b", re.I)
 
 
-def heading_action(heading: str) -> tuple[str, ...]:
-    """The one git or pull-request action ``heading`` names, or () when it names none or
-    both ("Pull Request & Commit Guidelines" leaves each rule its own words)."""
+def heading_action(heading: str, rule: str) -> tuple[str, ...]:
+    """The one git or pull-request action ``heading`` names for ``rule``, or () when it
+    names none or both ("Pull Request & Commit Guidelines" leaves each rule its own
+    words), when it is about reviewing ("PR Review Guidelines": no request is made
+    there), or when the rule asks for a draft."""
     plain = outside_code(heading)  # "`$pr-draft-summary`" is a name, no pull request
     commit, pull = _COMMIT_HEADING.search(plain), _PR_HEADING.search(plain)
     if commit and not pull:
         return ("git commit",)
-    if pull and not commit:
+    if pull and not commit and not _REVIEW.search(plain) and not asks_for_draft(rule):
         return (PR_CREATE,)
     return ()
+
+
+def asks_for_draft(rule: str) -> bool:
+    """Whether ``rule`` asks for a draft pull request ("Open PRs as drafts"), rather than
+    forbidding one ("Do not create draft PRs to bypass it")."""
+    return any(
+        part.role is Role.ASKS and _DRAFT.search(outside_code(part.text)) for part in stance(rule)
+    )
 
 
 def _without_modules(part: Part) -> Part:
