@@ -219,6 +219,7 @@ FRONTEND = {
     "frontend/src/menu.tsx": "",
     "frontend/src/menu.test.tsx": "",
     "frontend/src/util.test.ts": "",
+    "frontend/e2e/app.spec.ts": "",
     "frontend/src/style.css": "",
     "frontend/fonts/inter.woff2": "",
 }
@@ -227,7 +228,8 @@ FRONTEND = {
 def test_a_folders_rules_are_about_its_code_in_its_own_language(repo: Layout) -> None:
     """A Python project's `frontend/` with its own package.json holds TypeScript: its
     AGENTS.md's rules that name no place are about its TypeScript sources, not its fonts
-    and styles, and its test rules about `*.test.ts(x)`, not `test_*.py`."""
+    and styles, and its unit-test rules about `*.test.ts(x)`, not `test_*.py` (nor the
+    browser tests in `*.spec.ts`)."""
     for name, text in FRONTEND.items():
         write(repo, name, text)
     write(

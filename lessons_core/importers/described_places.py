@@ -171,8 +171,19 @@ def described_files(mentions: Mentions, rule: str, heading: str, folder: str) ->
     if _COMPONENTS.search(plain) or _COMPONENTS.search(heading):
         globs = [glob for glob in globs if glob.endswith("x")] or globs  # .tsx, .jsx
     if _UNIT.search(plain) or _UNIT.search(heading):
-        globs = list(_kept(mentions, [f"{base}{glob}" for glob in _UNIT_FOLDERS])) or globs
+        folders = _kept(mentions, [f"{base}{glob}" for glob in _UNIT_FOLDERS])
+        # Where `*.test.ts` and `*.spec.ts` both exist, the specs are the browser tests
+        globs = list(folders) or _without_specs(mentions, globs)
     return _kept(mentions, globs)
+
+
+def _without_specs(mentions: Mentions, globs: list[str]) -> list[str]:
+    """``globs`` less those of ``*.spec.*`` files when some ``*.test.*`` glob matches
+    files too: a project with both keeps its unit tests in the ``*.test.*`` ones."""
+    tests = [glob for glob in globs if ".test." in glob]
+    if not any(mentions.files.count(compile_glob(glob)) for glob in tests):
+        return globs
+    return [glob for glob in globs if ".spec." not in glob]
 
 
 def code_kinds(kinds: Counter[str]) -> list[str]:
