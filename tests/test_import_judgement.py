@@ -782,3 +782,20 @@ def test_bullets_after_a_lead_in_that_forbids_are_prohibitions(repo: Layout) -> 
         ),
         "Avoid a co-author line in the commit message.": Triggers(commands=("git commit",)),
     }
+
+
+def test_a_packages_rules_on_tests_land_in_the_repos_test_folder(repo: Layout) -> None:
+    """A package whose tests are kept in the repo's `tests/` ("Tests live in `tests/`,
+    mirroring `src/demo/`"): its AGENTS.md's rules on tests are about those, not about
+    its own code."""
+    write(
+        repo,
+        "src/demo/AGENTS.md",
+        "## Testing\n\n- Avoid individual property assertions; compare whole objects.\n",
+    )
+    import_instructions()
+    assert lessons(repo) == {
+        "Avoid individual property assertions; compare whole objects.": Triggers(
+            files=("tests/**/*.py",)
+        )
+    }

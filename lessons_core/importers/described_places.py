@@ -100,6 +100,9 @@ _TEST_GLOBS = {
     "go": ("**/*_test.go",),
 }
 _PYTHON_TEST_FOLDERS = ("tests", "test")
+# How many times more test sources the repo's test folder must hold than a package's own
+# for the package's tests to be the ones kept there.
+_MIRRORED = 10
 # A folder that holds nearly all of a repo's test sources is where its tests live: the
 # few elsewhere (an example's, a template's) are not what a rule on "tests" speaks of.
 _TEST_HOMES = ("test", "tests")
@@ -177,11 +180,14 @@ def described_files(mentions: Mentions, rule: str, heading: str, folder: str) ->
     return _kept(mentions, globs)
 
 
+def _count(mentions: Mentions, globs: list[str]) -> int:
+    return sum(mentions.files.count(compile_glob(glob)) for glob in globs)
+
+
 def _without_specs(mentions: Mentions, globs: list[str]) -> list[str]:
     """``globs`` less those of ``*.spec.*`` files when some ``*.test.*`` glob matches
     files too: a project with both keeps its unit tests in the ``*.test.*`` ones."""
-    tests = [glob for glob in globs if ".test." in glob]
-    if not any(mentions.files.count(compile_glob(glob)) for glob in tests):
+    if not _count(mentions, [glob for glob in globs if ".test." in glob]):
         return globs
     return [glob for glob in globs if ".spec." not in glob]
 
@@ -232,7 +238,16 @@ def test_globs(mentions: Mentions, base: str) -> list[str]:
             for name in _PYTHON_TEST_FOLDERS
             if mentions.files.is_folder(f"{base}{name}")
         ]
-        return folders or [f"{base}**/test_*.py", f"{base}**/*_test.py"]
+        own = [f"{base}**/test_*.py", f"{base}**/*_test.py"]
+        if folders or not base:
+            return folders or own
+        # A package's tests in the repo's own test folder, mirroring it ("Tests live in
+        # `tests/`, mirroring `pkg/`"): a few smoke tests in the package are not where
+        # its rules on tests are kept.
+        root = test_globs(mentions, "")
+        if _count(mentions, root) > _MIRRORED * _count(mentions, own):
+            return root
+        return own
     named = _TEST_GLOBS.get(language or "", ())
     return [f"{base}{_test_home(mentions, base, named)}{glob}" for glob in named]
 

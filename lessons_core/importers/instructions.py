@@ -141,6 +141,7 @@ def _rule(
     (``always``), else left with why."""
     topic = slug(heading) or "instructions"
     triggers = _not_itself(rule_triggers(plan.mentions, found.text, folder), subject)
+    described: tuple[str, ...] = ()
     if triggers.is_empty():
         # Under a heading naming one git or pull-request step ("PR messages"), a rule that
         # names no place is about that step: its "testing summaries" are words of the
@@ -149,7 +150,9 @@ def _rule(
         described = () if action else described_files(plan.mentions, found.text, heading, folder)
         triggers = Triggers(files=described, commands=action)
     how = "named"
-    inside = any(glob.startswith(f"{folder}/") for glob in triggers.files)
+    # A place the rule describes is the folder's own ("its tests": the repo's test
+    # folder, when the folder's tests are kept there).
+    inside = described or any(glob.startswith(f"{folder}/") for glob in triggers.files)
     if isinstance(scope, tuple) and not inside:  # the file speaks for its folder
         triggers, how = Triggers(files=scope).merged(triggers), "folder"
     names_any = not plan.mentions.triggers(found.text, folder).is_empty()
