@@ -799,3 +799,19 @@ def test_a_packages_rules_on_tests_land_in_the_repos_test_folder(repo: Layout) -
             files=("tests/**/*.py",)
         )
     }
+
+
+def test_a_rule_asking_for_tests_is_no_rule_on_the_test_files(repo: Layout) -> None:
+    """ "Implement changes and add or update tests" is broken by a change without tests:
+    no edit of a test file shows it. "When writing tests, ..." is about the tests."""
+    write(
+        repo,
+        "AGENTS.md",
+        "## Testing\n\n"
+        "- Implement changes and add or update tests alongside code updates.\n"
+        "- When writing tests, prefer fixtures over setup code.\n",
+    )
+    import_instructions()
+    assert lessons(repo) == {
+        "When writing tests, prefer fixtures over setup code.": Triggers(files=("tests/**/*.py",))
+    }

@@ -128,6 +128,14 @@ _CODE = frozenset(
 )
 _CODE_SHARE = 0.5
 _MINOR_KIND = 0.05
+# Asking for tests: "add or update tests", "extend tests", "writing unit tests", "have
+# comprehensive tests".
+_WRITES_TESTS = re.compile(
+    r"\b(?:add|write|extend|augment|update|create|have)(?:s|es|ing)?\s+"
+    r"(?:(?:or|and|new|more|the|relevant|unit|integration|regression|missing|comprehensive|"
+    r"add|update|write|extend)\s+)*tests?\b",
+    re.I,
+)
 # A rule asking for something new, or for a command: its mistake is no edit of a test.
 _NOT_ABOUT_EDITS = frozenset({"add", "write", "run", "execute"})
 
@@ -168,7 +176,7 @@ def described_files(mentions: Mentions, rule: str, heading: str, folder: str) ->
     if found or not _about_tests(plain, heading) or _RUNNING_TESTS.search(plain):
         return found
     clause = main_clause(after_label(rule) or rule)
-    if clause and clause[0] in _NOT_ABOUT_EDITS:
+    if (clause and clause[0] in _NOT_ABOUT_EDITS) or _asks_for_tests(rule):
         return ()
     globs = test_globs(mentions, base)
     if _COMPONENTS.search(plain) or _COMPONENTS.search(heading):
@@ -202,6 +210,16 @@ def code_kinds(kinds: Counter[str]) -> list[str]:
         return []
     ordered = sorted(code.items(), key=lambda item: (-item[1], item[0]))
     return [ext for ext, count in ordered if count >= _MINOR_KIND * total]
+
+
+def _asks_for_tests(rule: str) -> bool:
+    """Whether ``rule`` asks for tests to be written ("Implement changes and add or
+    update tests", "ensure checks pass and extend tests"): no edit of a test file shows
+    that mistake. "When writing tests, ..." is about the tests being written."""
+    return any(
+        part.role is Role.ASKS and _WRITES_TESTS.search(outside_code(part.text))
+        for part in stance(rule)
+    )
 
 
 def _mostly_pages(mentions: Mentions, base: str) -> bool:
