@@ -815,3 +815,29 @@ def test_a_rule_asking_for_tests_is_no_rule_on_the_test_files(repo: Layout) -> N
     assert lessons(repo) == {
         "When writing tests, prefer fixtures over setup code.": Triggers(files=("tests/**/*.py",))
     }
+
+
+def test_what_a_rule_asks_for_or_starts_is_no_place_and_a_pr_template_is_the_pr(
+    repo: Layout,
+) -> None:
+    """Snapshots a rule prefers are what it asks for: it is broken in the tests, not in
+    the snapshot files; "start ... tests" is running them; the pull request template is
+    filled in at `gh pr create`."""
+    write(repo, "tests/__snapshots__/models.snap", "")
+    write(repo, ".github/PULL_REQUEST_TEMPLATE/pull_request_template.md", "## Summary\n")
+    write(
+        repo,
+        "AGENTS.md",
+        "## Testing\n\n"
+        "- Prefer `insta` snapshots over substring assertions.\n"
+        "- Do not start repository-wide lint, typecheck, tests, or builds during a review.\n\n"
+        "## Pull requests\n\n"
+        "- Use the template at `.github/PULL_REQUEST_TEMPLATE/pull_request_template.md`; "
+        "include a summary.\n",
+    )
+    import_instructions()
+    template = "`.github/PULL_REQUEST_TEMPLATE/pull_request_template.md`"
+    assert lessons(repo) == {
+        "Prefer `insta` snapshots over substring assertions.": Triggers(files=("tests/**/*.py",)),
+        f"Use the template at {template}; include a summary.": Triggers(commands=("gh pr create",)),
+    }

@@ -73,7 +73,12 @@ _UNIT = re.compile(r"\bunit[- ]test(?:s|ing)?\b", re.I)
 _UNIT_FOLDERS = ("**/test/units/**", "**/test/unit/**", "**/tests/units/**", "**/tests/unit/**")
 # A rule on running tests ("Always include `-tags x` when running tests") is about the
 # test command, wherever it stands: no edit of a test file shows its mistake.
-_RUNNING_TESTS = re.compile(r"\brun(?:s|ning)?\s+(?:the\s+|all\s+)?(?:\w+\s+)?tests\b", re.I)
+_RUNNING_TESTS = re.compile(
+    r"\brun(?:s|ning)?\s+(?:the\s+|all\s+)?(?:\w+\s+)?tests\b"
+    # "Do not start repository-wide lint, typecheck, tests, builds"
+    r"|\bstart(?:s|ing)?\s+(?:[\w-]+,?\s+){0,4}tests\b",
+    re.I,
+)
 _TEST_HEADING = re.compile(r"\btests?\b|\btesting\b|\bmock(?:s|ing)?\b", re.I)
 # A heading about running things ("Running Tests") is about commands, not test sources.
 _RUNNING = re.compile(r"\brun(?:s|ning)?\b|\bcommands?\b", re.I)
@@ -157,7 +162,9 @@ def described_files(mentions: Mentions, rule: str, heading: str, folder: str) ->
     ]
     if unresolved:
         return ()  # it names its place as a path no file has as written: never guess
-    if _SNAPSHOTS.search(plain):
+    unasked = "".join(part.text for part in stance(rule) if part.role is not Role.ASKS)
+    # "Prefer `insta` snapshots over substring assertions": what it asks for is no place
+    if _SNAPSHOTS.search(outside_code(unasked)):
         globs += [f"{base}**/*.snap", f"{base}**/__snapshots__/**"]
     if _WORKFLOWS.search(plain) and not folder:
         globs.append(".github/workflows/**")
@@ -167,7 +174,6 @@ def described_files(mentions: Mentions, rule: str, heading: str, folder: str) ->
         globs.append(".changeset/**")
     if base and _PAGE_CONTENT.search(plain) and _mostly_pages(mentions, base):
         globs += [f"{base}{glob}" for glob in _PAGES]
-    unasked = "".join(part.text for part in stance(rule) if part.role is not Role.ASKS)
     globs += [f"{base}**/{name}" for name in _MANIFEST_NAMES.findall(outside_code(unasked))]
     if _LOCKFILE.search(outside_code(mistake)):
         language = folder_language(mentions.files.paths, base) or ""

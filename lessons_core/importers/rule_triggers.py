@@ -66,6 +66,7 @@ _PULL_REQUEST_TEXT = re.compile(r"\b(?:PR|pull[- ]request)\s+(?:titles?|descript
 # A draft is a pull request made with ``gh pr create --draft``: a rule asking for one
 # fires on no ``gh pr create``, since the right call is one too (``asks_for_draft``).
 _DRAFT = re.compile(r"\bdrafts?\b", re.I)
+_PR_TEMPLATE = re.compile(r"pull_request_template", re.I)
 # Issues, in the words a rule says it with: "Never create an issue", "file a GitHub
 # issue"; "Never reply to an issue", "comment on issues".
 _ISSUE_ACTIONS = (
@@ -145,6 +146,12 @@ def rule_triggers(mentions: Mentions, rule: str, folder: str = "") -> Triggers:
         commands.append(PR_CREATE)  # "Keep PR description short", not one in a list
     if asks_for_draft(rule):
         commands = [command for command in commands if command != PR_CREATE]
+    if any(_PR_TEMPLATE.search(name) for name in (*files, *asked)):
+        # "Use the template at `.github/PULL_REQUEST_TEMPLATE/x.md`": a pull request's
+        # body, written where the request is made
+        files = [name for name in files if not _PR_TEMPLATE.search(name)]
+        asked = [name for name in asked if not _PR_TEMPLATE.search(name)]
+        commands.append(PR_CREATE)
     if not files and not commands:
         files = asked  # "after editing `x.md`, commit `x.lock.yml`": x.md is the place
     return Triggers(files=tuple(dict.fromkeys(files)), commands=tuple(dict.fromkeys(commands)))
