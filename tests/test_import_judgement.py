@@ -841,3 +841,25 @@ def test_what_a_rule_asks_for_or_starts_is_no_place_and_a_pr_template_is_the_pr(
         "Prefer `insta` snapshots over substring assertions.": Triggers(files=("tests/**/*.py",)),
         f"Use the template at {template}; include a summary.": Triggers(commands=("gh pr create",)),
     }
+
+
+def test_a_glob_of_folders_and_a_place_opening_are_where_a_rule_is_broken(
+    repo: Layout,
+) -> None:
+    """`src/*/models` names folders: the files below them. "In `src/demo/models`, do not
+    ..." names where the prohibition holds, not an alternative it asks for."""
+    write(
+        repo,
+        "AGENTS.md",
+        "- Code in `src/*/models` must not import from `requests`.\n"
+        "- In `src/demo/models`, do not import from `httpx` outside the files that do.\n",
+    )
+    import_instructions()
+    assert lessons(repo) == {
+        "Code in `src/*/models` must not import from `requests`.": Triggers(
+            files=("src/*/models/**",)
+        ),
+        "In `src/demo/models`, do not import from `httpx` outside the files that do.": Triggers(
+            files=("src/demo/models/**",)
+        ),
+    }

@@ -8,7 +8,8 @@ repo's files):
 
 - a file: a word with a ``/``, an inner ``.`` or a glob character that names a file of
   the repo exactly (``src/db/models.py``, ``pyproject.toml``), a folder written as one
-  (``src/db/`` becomes ``src/db/**``), a bare file name found deeper in the tree
+  (``src/db/`` becomes ``src/db/**``, and so does a glob of folders: ``packages/*/src``
+  is ``packages/*/src/**``), a bare file name found deeper in the tree
   (``conftest.py`` becomes ``**/conftest.py``), or a glob that matches some files of the
   repo without matching most of them;
 - a command: a code span (in backticks) that starts with a developer tool of a fixed
@@ -116,6 +117,10 @@ class Mentions:
             if candidate is None:
                 continue
             problem = glob_problem(candidate, self.root, self.files, BROAD_GLOB_SHARE)
+            if problem is not None and problem.kind == GLOB_DEAD and _folder_glob(candidate):
+                # "`packages/*/src`": folders, as a glob; the files below them
+                candidate += "/**"
+                problem = glob_problem(candidate, self.root, self.files, BROAD_GLOB_SHARE)
             if problem is None:
                 return candidate
             if problem.kind != GLOB_DEAD:
@@ -158,6 +163,13 @@ class Mentions:
             if name in self.paths:  # a script of the repo, not a file it is about (uv.lock)
                 return os.access(self.root / name, os.X_OK)
         return word.removeprefix("./") in DEVELOPER_TOOLS
+
+
+def _folder_glob(glob: str) -> bool:
+    """Whether ``glob`` has a wildcard and ends in a name with no extension, as a glob of
+    folders does ("packages/*/src")."""
+    last = glob.rsplit("/", 1)[-1]
+    return bool(_GLOB_CHARS & set(glob)) and "/" in glob and "." not in last and "*" not in last
 
 
 def instruction_folder(name: str) -> str:

@@ -638,7 +638,19 @@ def stance(text: str) -> list[Part]:
             parts.append(Part(role, text[start:end]))
     if parts and _DOCUMENT_ONLY.match(parts[-1].text):
         parts[-1] = Part(Role.POINTS, parts[-1].text)  # "...: `docs/rules/x.mdc`."
-    return _passive(_without(parts))
+    return _place_opening(_passive(_without(parts)))
+
+
+# An opening clause naming where the rest holds: "In `packages/browser`, do not ...".
+_PLACE_OPENING = re.compile(r"^\s*(?:in|inside|within|under)\s+[^,]*,\s*$", re.I)
+
+
+def _place_opening(parts: list[Part]) -> list[Part]:
+    """ "In `x/`, never Y": the opening names where the mistake is made (as "when"
+    does), not an alternative the rule asks for."""
+    if len(parts) > 1 and parts[0].role is Role.ASKS and _PLACE_OPENING.match(parts[0].text):
+        parts[0] = Part(Role.WHEN, parts[0].text)
+    return parts
 
 
 def _without(parts: list[Part]) -> list[Part]:
