@@ -23,6 +23,8 @@ _THEMATIC_BREAK = re.compile(r"^\s{0,3}([-*_])(\s*\1){2,}\s*$")
 _COMMENT = re.compile(r"^\s*<!--.*-->\s*$")
 _ORDERED = re.compile(r"^\s*\d{1,3}[.)]\s")
 _TABLE = re.compile(r"^\s*\|")
+# A sentence pointing at what follows it: "NEVER edit these files directly."
+_POINTS_AHEAD = re.compile(r"\b(?:these|the following)\b", re.I)
 
 
 @dataclass
@@ -79,14 +81,19 @@ class _Parser:
         self.blank_before = False
         self.opener: Item | int | None = None  # what a code block below would complete
         self.lead_in: str | None = None  # the paragraph ending in ":" right before a list
+        self.pointer: int | None = None  # the index of that paragraph
 
     def close_paragraph(self) -> None:
         if self.paragraph:
             self.body.paragraphs.append(_join(self.paragraph))
             self.paragraph.clear()
-            ends = self.body.paragraphs[-1].endswith(":")
+            last = self.body.paragraphs[-1]
+            ends = last.endswith(":")
             self.opener = len(self.body.paragraphs) - 1 if ends else None
-            self.lead_in = self.body.paragraphs[-1] if ends else None
+            # "NEVER edit these files directly." above a list of files leads into it too
+            pointing = ends or bool(_POINTS_AHEAD.search(last.rsplit(". ", 1)[-1]))
+            self.lead_in = last if pointing else None
+            self.pointer = len(self.body.paragraphs) - 1 if pointing else None
 
     def line(self, line: str) -> None:
         fence = _FENCE.match(line)
@@ -113,7 +120,7 @@ class _Parser:
             self.in_fence = None
             if not _complete(self.body, self.opener, self.fenced):
                 self.body.code_blocks += 1
-            self.opener = None
+            self.opener, self.pointer = None, None
         else:
             self.fenced.append(line)
 
@@ -138,8 +145,8 @@ class _Parser:
     def _item(self, text: str, indent: int, ordered: bool) -> None:
         current = self.current
         self.base_indent = indent if current is None else self.base_indent
-        if current is None and isinstance(self.opener, int):
-            self.body.lead_ins.add(self.opener)
+        if current is None and self.pointer is not None and self.lead_in is not None:
+            self.body.lead_ins.add(self.pointer)
         elif current is not None and current.ordered != ordered:
             self.lead_in = None  # a list of another kind: a new list
         self.current = Item([text], ordered=ordered, lead_in=self.lead_in)

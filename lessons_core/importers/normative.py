@@ -174,7 +174,11 @@ _SUBORDINATORS = frozenset("unless if when whenever because until where while so
 # The name of an entry that is a place: a path or a glob ("`sqlite/upstream/`", "`*.snap`").
 _PLACE_NAME = re.compile(r"^`([^`\s]*(?:/|\*)[^`\s]*|[^`\s]+\.[A-Za-z]\w{0,5})`$")
 # A word that points back at what an entry names: "Do not modify these".
-_POINTER = re.compile(rf"\b(?:{'|'.join(sorted(_POINTING))})\b", re.I)
+# With the noun after it, which the name it stands for replaces too: "these files".
+_POINTER = re.compile(
+    rf"\b(?:{'|'.join(sorted(_POINTING))})\b(?:\s+(?:files|directories|folders|paths|dirs)\b)?",
+    re.I,
+)
 # Verbs that take a gerund as their object: when or whether to do it.
 _ASPECT = frozenset(
     "avoid prefer consider keep stop start try continue finish skip begin mind resume".split()
