@@ -139,5 +139,5 @@ def add_index(writer: Writer, index: RecallIndex) -> None:
         writer.add_map(name, {key: tuple(map(tuple, found)) for key, found in entries.items()})
     writer.add_map("idf", index.bm25.idf)
     writer.add_map("postings", index.bm25.postings)
-    writer.add_seq("doc_len", index.bm25.doc_len)  # for completeness: postings carry it
+    writer.add_seq("doc_len", index.bm25.doc_len)  # for completeness: scores need none of it
     writer.add_value("avgdl", index.bm25.avgdl)

@@ -239,15 +239,15 @@ def rank(index: RecallIndex, request: RecallRequest, order: int = 0) -> list[Can
     if request.prompt and len(request.prompt) > MAX_PROMPT_CHARS:
         request = request._replace(prompt=request.prompt[:MAX_PROMPT_CHARS])
     files = request_files(request)
-    prompt_terms: list[str] = []
     relevance: dict[int, float] = {}
+    shared: dict[int, tuple[str, ...]] = {}  # per lesson, the prompt terms its wording holds
     if request.prompt:  # an edit or a command never loads the prompt's vocabulary, nor BM25
-        from lessons_core.matching.bm25 import scores  # noqa: PLC0415 (event: prompts only)
+        from lessons_core.matching.bm25 import matches as bm25_matches  # noqa: PLC0415 (event: prompts only)
         from lessons_core.recall.prompt_terms import prompt_terms as terms_of  # noqa: PLC0415 (event: prompts only)
 
         prompt_terms = terms_of(request.prompt, request.project)
-        relevance = scores(index.bm25, prompt_terms) if prompt_terms else {}
-    shared = shared_terms(index, prompt_terms)
+        if prompt_terms:
+            relevance, shared = bm25_matches(index.bm25, prompt_terms)
     # (via, the entry, its trigger, what it matched) for every trigger that matched
     matches: list[tuple[str, GlobEntry | CommandEntry | KeywordEntry, str, str]] = []
     for path in files:
@@ -351,15 +351,6 @@ def keyword_matches(index: RecallIndex, words: list[str]) -> Iterable[KeywordEnt
             for entry in index.keywords.get(first, ()):
                 if phrase_at(words, start, entry.phrase):
                     yield entry
-
-
-def shared_terms(index: RecallIndex, prompt_terms: list[str]) -> dict[int, tuple[str, ...]]:
-    """Per lesson, the distinct prompt terms its wording contains, in prompt order."""
-    shared: dict[int, list[str]] = {}
-    for term in dict.fromkeys(prompt_terms):
-        for doc, _freq, _length in index.bm25.postings.get(term, ()):
-            shared.setdefault(doc, []).append(term)
-    return {doc: tuple(terms) for doc, terms in shared.items()}
 
 
 def select(
