@@ -15,6 +15,7 @@ query's order as it sums them, so the scores are bit for bit equal
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING, TypeAlias
 
 if TYPE_CHECKING:
@@ -61,24 +62,43 @@ def term_stats(corpus: Sequence[Sequence[str]]) -> Stats:
 
 def scores(stats: Stats, query: Iterable[str]) -> dict[int, float]:
     """BM25 score of every document sharing a term with ``query``; the rest score 0."""
-    return matches(stats, query)[0]
+    terms = list(query)
+    parts = term_parts(stats, terms)
+    holding = dict.fromkeys(doc for found in parts.values() for doc in found)
+    return prompt_scores(parts, terms, holding)[0]
 
 
-def matches(
-    stats: Stats, query: Iterable[str]
-) -> tuple[dict[int, float], dict[int, tuple[str, ...]]]:
-    """``scores``, and per document the distinct ``query`` terms it holds, in query order:
-    each term's postings are read once for both."""
-    result: dict[int, float] = {}
-    shared: dict[int, list[str]] = {}
+def term_parts(stats: Stats, query: Iterable[str]) -> dict[str, dict[int, float]]:
+    """Each distinct term of ``query``, in its order, with the documents holding it and
+    the term's part of their scores: its postings, read once."""
     postings = stats[1]
-    read: dict[str, Postings] = {}
-    for term in query:
-        found = read.get(term)
-        if found is None:
-            found = read[term] = postings.get(term, ((), ()))
-            for doc in found[0]:
-                shared.setdefault(doc, []).append(term)
-        for doc, part in zip(*found, strict=True):
-            result[doc] = result.get(doc, 0.0) + part
-    return result, {doc: tuple(terms) for doc, terms in shared.items()}
+    return {
+        term: dict(zip(*postings.get(term, ((), ())), strict=True)) for term in dict.fromkeys(query)
+    }
+
+
+def sharing(parts: Mapping[str, Mapping[int, float]], least: int) -> list[int]:
+    """The documents holding at least ``least`` of the terms of ``parts``."""
+    counts: Counter[int] = Counter()
+    for found in parts.values():
+        counts.update(found.keys())
+    return [doc for doc, count in counts.items() if count >= least]
+
+
+def prompt_scores(
+    parts: Mapping[str, Mapping[int, float]], query: Sequence[str], docs: Iterable[int]
+) -> tuple[dict[int, float], dict[int, tuple[str, ...]]]:
+    """For each of ``docs``: its BM25 score for ``query`` (whose terms ``parts`` holds),
+    and the distinct query terms it holds, in query order. Parts are added in the
+    query's order, each time a term occurs, as ``BM25Okapi.get_scores`` adds them."""
+    scored: dict[int, float] = {}
+    shared: dict[int, tuple[str, ...]] = {}
+    for doc in docs:
+        score = 0.0
+        for term in query:
+            part = parts[term].get(doc)
+            if part is not None:
+                score += part
+        scored[doc] = score
+        shared[doc] = tuple(term for term, found in parts.items() if doc in found)
+    return scored, shared
