@@ -121,7 +121,7 @@ class Writer:
 # Rows of the lessons part per chunk: a query fetches the rows of its candidates, spread
 # over the whole store, so a chunk is kept to a few rules. Command entries likewise: a
 # command's runs name entries all over the part.
-ROWS_PER_CHUNK = 16
+ROWS_PER_CHUNK = 4
 COMMANDS_PER_CHUNK = 8
 
 
