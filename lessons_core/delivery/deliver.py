@@ -459,7 +459,7 @@ def on_prompt(
     prompt = prompt[:MAX_PROMPT_CHARS]  # all that recall reads of it, the cues too
     if not prompt.strip():
         return None
-    from lessons_core.recall.prompt_files import named_files  # noqa: PLC0415 (a prompt's only: subprocess)
+    from lessons_core.recall.prompt_files import named_files  # noqa: PLC0415 (event: prompts only)
 
     named = named_files(layout, prompt)
     from lessons_core.recall.prompt_terms import project_names  # noqa: PLC0415 (event: prompts only)

@@ -172,25 +172,28 @@ class Meta:
         try:
             if signature_of(os.fstat(fd)) != tuple(self.folder_stat):
                 return False
-            first = window * WINDOW_FILES
-            names = self.window_names(window)
-            width = NUMBERS * 8
-            stats = self.stats[first * width : (first + len(names)) * width]
+            names, stats = self.window(window)
             return pack(stat_numbers(fd, names)) == stats
         except CorruptIndex:
             return False
         finally:
             os.close(fd)
 
-    def window_names(self, window: int) -> list[str]:
-        """The names of the files of ``window``, cut from the joined names at the offsets
-        the build kept (splitting all of them costs a large store more than the stats)."""
-        kept = self._part("windows", tuple) if self._reader is not None else None
-        if kept is not None and kept[0] == WINDOW_FILES and window + 1 < len(kept[1]):
-            start, end = kept[1][window], kept[1][window + 1]
-            return self.names[start:end].rstrip("\0").split("\0")
-        first = window * WINDOW_FILES
-        return self.names.split("\0")[first : first + WINDOW_FILES]
+    def window(self, number: int) -> tuple[list[str], bytes]:
+        """The names of the files of window ``number`` and their indexed stat data, from
+        the part the build cut per window: reading every name and every file's stat data
+        costs a large store more than the window's stats themselves."""
+        if self._reader is not None and self._reader.value("window_files") == WINDOW_FILES:
+            kept = self._reader.seq("windows")
+            found = kept[number] if number < len(kept) else None
+            if isinstance(found, tuple) and len(found) == 2:
+                names, stats = found
+                if isinstance(names, str) and isinstance(stats, bytes):
+                    return names.split("\0"), stats
+            raise CorruptIndex("index part 'windows' malformed")
+        first, width = number * WINDOW_FILES, NUMBERS * 8
+        names = self.names.split("\0")[first : first + WINDOW_FILES]
+        return names, self.stats[first * width : (first + len(names)) * width]
 
     def is_current(self, folder: str, scan: Scan | None = None) -> bool:
         """``is_fresh`` against ``scan`` (by default the folder now); False when the parts
@@ -244,22 +247,18 @@ def cached_index(
 WINDOW_FILES = 1000
 
 
-def window_offsets(names: str) -> tuple[int, ...]:
-    """Where each window of ``WINDOW_FILES`` names starts in ``names`` (joined by NULs),
-    and its end: window ``w`` is ``names[offsets[w]:offsets[w + 1]]``."""
-    offsets = [0]
-    at, count = 0, 0
-    while True:
-        at = names.find("\0", at)
-        if at < 0:
-            break
-        at += 1
-        count += 1
-        if count % WINDOW_FILES == 0:
-            offsets.append(at)
-    if offsets[-1] != len(names):
-        offsets.append(len(names))
-    return tuple(offsets)
+def windows(names: str, stats: bytes) -> tuple[tuple[str, bytes], ...]:
+    """Each window of ``WINDOW_FILES`` files: their names joined by NULs (as ``names``
+    joins every name) and their packed stat data, the last window short."""
+    every = names.split("\0") if names else []
+    width = NUMBERS * 8
+    return tuple(
+        (
+            "\0".join(every[first : first + WINDOW_FILES]),
+            stats[first * width : (first + WINDOW_FILES) * width],
+        )
+        for first in range(0, len(every), WINDOW_FILES)
+    )
 
 
 def _next_window(layout: Layout, files: int) -> int:
@@ -344,7 +343,9 @@ def _save(
     # Read by a rebuild only: larger shards, fewer pieces.
     writer.add_map("files", records, shard_bytes=FILES_SHARD_BYTES)
     writer.add_value("names", names)
-    writer.add_value("windows", (WINDOW_FILES, window_offsets(names)))
+    # A large store's check reads one window (``Meta.window``): a piece each.
+    writer.add_value("window_files", WINDOW_FILES)
+    writer.add_seq("windows", windows(names, stats), 1)
     writer.add_value("stats", stats)
     writer.add_value("racy", racy)
     header = (len(stats) // (NUMBERS * 8), tuple(folder_stat), len(racy), broken)

@@ -94,15 +94,16 @@ def path_buckets(prefix: str, path: str) -> list[str]:
 
 class TermStats(NamedTuple):
     """BM25 statistics (``lessons_core.matching.bm25.term_stats``), plain data only
-    (marshal-able): idf per term, and postings ``term -> ((doc, tf, doc length), ...)``,
-    the length carried along so that scoring a term needs nothing but its own postings.
+    (marshal-able): idf per term, and postings ``term -> ((doc, ...), (part, ...))``,
+    each document holding the term with the term's part of its score, so that scoring
+    a term needs nothing but its own postings.
 
     Mappings and sequences rather than dicts and tuples, so that an index read from disk
     can load only the terms a query asks for.
     """
 
     idf: Mapping[str, float]
-    postings: Mapping[str, tuple[tuple[int, int, int], ...]]
+    postings: Mapping[str, tuple[tuple[int, ...], tuple[float, ...]]]
     doc_len: Sequence[int]
     avgdl: float
 

@@ -61,8 +61,10 @@ MAGIC = b"LSNINDEX"
 # values apart, globs are filed by prefix and the end of their suffix, command runs are
 # grouped, and the per-file stat data is a part, not header metadata; 12: each lesson's
 # row carries its enforce flag and forbid pattern; 13: command entries and digests carry
-# the pattern's plan (literals with anchors, matched without RE2)
-FORMAT_VERSION = 13
+# the pattern's plan (literals with anchors, matched without RE2); 14: BM25 postings hold
+# each document's part of the score in place of its term frequency and length, and a large
+# store's check windows are parts of their own
+FORMAT_VERSION = 14
 SHARD_BYTES = 4096  # a map's shard is cut after this many marshalled bytes of values
 LARGE_BYTES = 1024  # a value marshalling to more is a piece of its own
 SMALL_BYTES = 64  # a value part marshalling to no more is kept in the header

@@ -121,7 +121,7 @@ class Writer:
 # Rows of the lessons part per chunk: a query fetches the rows of its candidates, spread
 # over the whole store, so a chunk is kept to a few rules. Command entries likewise: a
 # command's runs name entries all over the part.
-ROWS_PER_CHUNK = 16
+ROWS_PER_CHUNK = 4
 COMMANDS_PER_CHUNK = 8
 
 
@@ -139,5 +139,5 @@ def add_index(writer: Writer, index: RecallIndex) -> None:
         writer.add_map(name, {key: tuple(map(tuple, found)) for key, found in entries.items()})
     writer.add_map("idf", index.bm25.idf)
     writer.add_map("postings", index.bm25.postings)
-    writer.add_seq("doc_len", index.bm25.doc_len)  # for completeness: postings carry it
+    writer.add_seq("doc_len", index.bm25.doc_len)  # for completeness: scores need none of it
     writer.add_value("avgdl", index.bm25.avgdl)

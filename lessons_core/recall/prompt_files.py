@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import os
 import posixpath
-import subprocess
 from typing import TYPE_CHECKING
 
 from lessons_core.fsutil import NotRegularFile, atomic_write, read_regular
@@ -203,6 +202,7 @@ def _index_path(top: str) -> str | None:
 
 def _git_files(top: str) -> str | None:
     """``git ls-files`` in ``top`` (paths relative to it), as ``_list`` keeps them."""
+    import subprocess  # noqa: PLC0415 (heavy: only when git's index changed)
 
     try:
         result = subprocess.run(

@@ -240,14 +240,15 @@ def rank(index: RecallIndex, request: RecallRequest, order: int = 0) -> list[Can
         request = request._replace(prompt=request.prompt[:MAX_PROMPT_CHARS])
     files = request_files(request)
     prompt_terms: list[str] = []
-    relevance: dict[int, float] = {}
+    # Each prompt term with the lessons whose wording holds it, and its part of their
+    # BM25 scores (``bm25.term_parts``); none without a prompt.
+    parts: dict[str, dict[int, float]] = {}
     if request.prompt:  # an edit or a command never loads the prompt's vocabulary, nor BM25
-        from lessons_core.matching.bm25 import scores  # noqa: PLC0415 (event: prompts only)
+        from lessons_core.matching.bm25 import term_parts  # noqa: PLC0415 (event: prompts only)
         from lessons_core.recall.prompt_terms import prompt_terms as terms_of  # noqa: PLC0415 (event: prompts only)
 
         prompt_terms = terms_of(request.prompt, request.project)
-        relevance = scores(index.bm25, prompt_terms) if prompt_terms else {}
-    shared = shared_terms(index, prompt_terms)
+        parts = term_parts(index.bm25, prompt_terms)
     # (via, the entry, its trigger, what it matched) for every trigger that matched
     matches: list[tuple[str, GlobEntry | CommandEntry | KeywordEntry, str, str]] = []
     for path in files:
@@ -263,15 +264,12 @@ def rank(index: RecallIndex, request: RecallRequest, order: int = 0) -> list[Can
     # The BM25 score orders them but does not gate them: in a store of two or three
     # lessons BM25Okapi's idf is zero or negative for most words (see docs/recall.md).
     triggered = {entry.lesson for _via, entry, _trigger, _matched in matches}
-    prompt_only = [
-        lesson
-        for lesson, terms in shared.items()
-        if lesson not in triggered and len(terms) >= MIN_SHARED_TERMS
-    ]
+    prompt_only = [lesson for lesson in _sharing(parts) if lesson not in triggered]
     # Each lesson's id, rule, date and gate, fetched once for all (a prompt can match
     # thousands of lessons in a large store).
-    rows = index.rows(triggered.union(prompt_only))
-    found = (relevance, shared)
+    lessons = triggered.union(prompt_only)
+    rows = index.rows(lessons)
+    found = _prompt_scores(parts, prompt_terms, lessons)
     best: dict[int, Candidate] = {}
     for via, entry, trigger, matched in matches:
         lesson = entry.lesson
@@ -297,6 +295,27 @@ def rank(index: RecallIndex, request: RecallRequest, order: int = 0) -> list[Can
             rows[lesson], lesson, VIA_PROMPT, "", (), 0, "prompt", found, order=order
         )
     return sorted(best.values(), key=lambda c: c.key)
+
+
+def _sharing(parts: dict[str, dict[int, float]]) -> list[int]:
+    """The lessons whose wording holds ``MIN_SHARED_TERMS`` of the prompt's terms."""
+    if not parts:
+        return []
+    from lessons_core.matching.bm25 import sharing  # noqa: PLC0415 (event: prompts only)
+
+    return sharing(parts, MIN_SHARED_TERMS)
+
+
+def _prompt_scores(
+    parts: dict[str, dict[int, float]], prompt_terms: list[str], lessons: set[int]
+) -> tuple[dict[int, float], dict[int, tuple[str, ...]]]:
+    """Per lesson of ``lessons``, its BM25 score and the prompt terms it shares
+    (``bm25.prompt_scores``); nothing without a prompt."""
+    if not parts:
+        return {}, {}
+    from lessons_core.matching.bm25 import prompt_scores  # noqa: PLC0415 (event: prompts only)
+
+    return prompt_scores(parts, prompt_terms, lessons)
 
 
 def file_matches(index: RecallIndex, path: str) -> list[GlobEntry]:
@@ -351,15 +370,6 @@ def keyword_matches(index: RecallIndex, words: list[str]) -> Iterable[KeywordEnt
             for entry in index.keywords.get(first, ()):
                 if phrase_at(words, start, entry.phrase):
                     yield entry
-
-
-def shared_terms(index: RecallIndex, prompt_terms: list[str]) -> dict[int, tuple[str, ...]]:
-    """Per lesson, the distinct prompt terms its wording contains, in prompt order."""
-    shared: dict[int, list[str]] = {}
-    for term in dict.fromkeys(prompt_terms):
-        for doc, _freq, _length in index.bm25.postings.get(term, ()):
-            shared.setdefault(doc, []).append(term)
-    return {doc: tuple(terms) for doc, terms in shared.items()}
 
 
 def select(

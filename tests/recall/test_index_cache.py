@@ -7,7 +7,6 @@ import os
 import subprocess
 import sys
 import time
-from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +15,7 @@ import pytest
 from lessons_core.index import cache as index_cache
 from lessons_core.index import file_format as index_file
 from lessons_core.index.cache import cached_index
+from lessons_core.index.file_scan import NUMBERS
 from lessons_core.recall.rank import recall
 from lessons_core.recall.types import RecallRequest
 from lessons_core.store.config import Config, load_config
@@ -471,24 +471,35 @@ def test_a_window_marker_that_is_a_link_is_not_followed(
     assert outside.read_text() == "untouched"
 
 
-def test_window_offsets_cut_the_same_names_as_a_split(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A window's names, cut at the offsets a build keeps, are those splitting every name
-    would give, for the last, short window too."""
+def test_windows_cut_the_same_names_and_stats_as_a_split(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each window holds the names and the stat data a split of all of them gives, the
+    last, short window too."""
     monkeypatch.setattr(index_cache, "WINDOW_FILES", 3)
     names = [f"lesson-{n}.json" for n in range(8)]
-    joined = "\0".join(names)
-    offsets = index_cache.window_offsets(joined)
-    windows = [joined[a:b].rstrip("\0").split("\0") for a, b in pairwise(offsets)]
-    assert windows == [names[0:3], names[3:6], names[6:8]]
+    stats = bytes(range(8)) * NUMBERS * 8
+    width = NUMBERS * 8
+    cut = index_cache.windows("\0".join(names), stats)
+    assert [(found.split("\0"), packed) for found, packed in cut] == [
+        (names[0:3], stats[0 : 3 * width]),
+        (names[3:6], stats[3 * width : 6 * width]),
+        (names[6:8], stats[6 * width :]),
+    ]
 
 
-def test_a_large_store_checks_a_window_without_splitting_every_name(
+def test_a_large_store_checks_a_window_without_reading_every_name(
     layout: Layout, write_lesson: WriteLesson, sampled: Config
 ) -> None:
-    """The cache keeps where each window starts: a check reads its window's names from
-    there, the same names a split of all of them gives."""
+    """The cache keeps each window apart: a check reads its window's names and stat
+    data from there, the same a split of all of them gives."""
     write_six(layout, write_lesson)
     assert len(rules(layout, sampled)) == 6
     meta = index_cache.Meta.read(index_file.Reader(str(cache(layout))))
-    every = meta.names.split("\0")
-    assert [meta.window_names(w) for w in range(3)] == [every[0:2], every[2:4], every[4:6]]
+    windows = [meta.window(w) for w in range(3)]
+    assert "names" not in meta._parts
+    assert "stats" not in meta._parts
+    every, stats, width = meta.names.split("\0"), meta.stats, NUMBERS * 8
+    assert windows == [
+        (every[at : at + 2], stats[at * width : (at + 2) * width]) for at in (0, 2, 4)
+    ]
