@@ -882,3 +882,34 @@ def test_a_sentence_pointing_at_the_list_below_it_leads_into_it(repo: Layout) ->
         ),
         "MANDATORY: NEVER edit `uv.lock` directly": Triggers(files=("uv.lock",)),
     }
+
+
+def test_a_vendored_dependencys_instruction_files_are_not_read(repo: Layout) -> None:
+    """`vendor/x/AGENTS.md` is the dependency's own: with no argument it is reported,
+    not read, and none of its rules lands on the vendored code."""
+    write(repo, "vendor/otel/AGENTS.md", "- Keep telemetry resilient and loosely coupled.\n")
+    write(repo, "vendor/otel/trace.go", "")
+    write(repo, "AGENTS.md", "- Never edit `uv.lock` by hand.\n")
+    report = import_instructions()
+    assert lessons(repo) == {"Never edit `uv.lock` by hand.": Triggers(files=("uv.lock",))}
+    assert [note["subject"] for note in report["not_carried"] if note["code"] == "vendored"] == [
+        "vendor/otel/AGENTS.md"
+    ]
+
+
+def test_a_table_under_a_bullet_and_the_folder_a_command_runs_in_are_no_rule_words(
+    repo: Layout,
+) -> None:
+    """A table indented under a bullet is a table, not words of the bullet's rule; the
+    folder a rule runs a command from is no file it is about."""
+    write(
+        repo,
+        "AGENTS.md",
+        "- Never open a PR against `main`.\n\n"
+        "  | Branch | Role |\n  | --- | --- |\n  | `main` | release |\n\n"
+        "- Run the model tests with `uv run pytest` from `src/demo/models/`.\n",
+    )
+    import_instructions()
+    assert lessons(repo) == {
+        "Never open a PR against `main`.": Triggers(commands=("gh pr create",))
+    }

@@ -136,8 +136,9 @@ _MINOR_KIND = 0.05
 # Asking for tests: "add or update tests", "extend tests", "writing unit tests", "have
 # comprehensive tests".
 _WRITES_TESTS = re.compile(
-    r"\b(?:add|write|extend|augment|update|create|have)(?:s|es|ing)?\s+"
+    r"\b(?:add|write|extend|augment|update|create|have|has)(?:s|es|ing)?\s+"
     r"(?:(?:or|and|new|more|the|relevant|unit|integration|regression|missing|comprehensive|"
+    r"corresponding|"
     r"add|update|write|extend)\s+)*tests?\b",
     re.I,
 )

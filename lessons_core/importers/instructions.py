@@ -53,6 +53,11 @@ _NAMES = frozenset(name for name in INSTRUCTION_FILES if "/" not in name)
 SECTION_START = "<!-- lessons:start -->"
 SECTION_END = "<!-- lessons:end -->"
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
+# Folders holding other projects' code: their instruction files are those projects'
+# ("vendor/go.opentelemetry.io/otel/AGENTS.md"), not rules of this one.
+_THIRD_PARTY = frozenset(
+    "vendor node_modules third_party third-party thirdparty bower_components".split()
+)
 _FENCE = re.compile(r"^\s*(```|~~~)")
 
 
@@ -70,14 +75,20 @@ def default_files(root: Path) -> list[Path]:
 
 
 def plan_instructions(layout: Layout, paths: list[Path], always: bool = False) -> ImportPlan:
-    """The lessons of the instruction files ``paths`` (``default_files`` when empty)."""
-    paths = paths or default_files(layout.root)
+    """The lessons of the instruction files ``paths`` (``default_files`` when empty, less
+    those of the dependencies a repo vendors)."""
+    plan = Planner(layout)
+    if not paths:
+        found = default_files(layout.root)
+        paths = [path for path in found if not _vendored(_name(path, layout.root))]
+        for name in (_name(path, layout.root) for path in found if path not in paths):
+            why = "not read: it is a vendored dependency's own, not this project's"
+            plan.note(NoteKind.NOT_CARRIED, "vendored", name, why)
     if not paths:
         raise LessonsError(
             f"no instruction file in {layout.root} ({', '.join(INSTRUCTION_FILES)}, in any "
             "folder); pass the files to import: lessons import instructions FILE..."
         )
-    plan = Planner(layout)
     seen: set[str] = set()
     names: list[str] = []
     for path in paths:
@@ -210,6 +221,11 @@ def _why_no_trigger(
         return code, f"{said}, and {scope.detail}; it stays in {subject}"
     hint = "" if code == "asks-for-it" else " (--always imports it as an always-on lesson)"
     return code, f"{said}; it stays in {subject}, which is loaded whole into every session{hint}"
+
+
+def _vendored(name: str) -> bool:
+    """Whether the repo-relative ``name`` lies in a folder of vendored code."""
+    return bool(_THIRD_PARTY.intersection(name.split("/")[:-1]))
 
 
 def _name(path: Path, root: Path) -> str:

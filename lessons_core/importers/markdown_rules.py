@@ -108,7 +108,8 @@ class _Parser:
         elif _HEADING.match(line) or _THEMATIC_BREAK.match(line) or _COMMENT.match(line):
             self.close_paragraph()
             self.current, self.opener, self.lead_in = None, None, None
-        elif _TABLE.match(line) and self.current is None:
+        elif _TABLE.match(line):
+            # a table row, at the top or indented under a bullet: never words of it
             self.close_paragraph()
             self.body.tables.append(line.strip())
         else:

@@ -128,7 +128,8 @@ def rule_triggers(mentions: Mentions, rule: str, folder: str = "") -> Triggers:
         if _DESCRIBED.match(part.text):
             continue  # what the file does, not an edit of it
         if part.role is Role.ASKS:
-            if not _produces(part.text):
+            # "Run `npm test` from `clients/cli/`": the folder is where to run it
+            if not _produces(part.text) and not _runs(part.text, mentions, folder):
                 asked.extend(
                     mentions.triggers(_files_only(part.text, mentions, folder), folder).files
                 )
@@ -205,6 +206,13 @@ def _produces(text: str) -> bool:
 
 _PRODUCING = frozenset({"add", "create", "update", "document", "record", "note", "mention"})
 _PRODUCING_SKIP = frozenset({"also", "then", "always", "and", "first"})
+
+
+def _runs(text: str, mentions: Mentions, folder: str) -> bool:
+    """Whether ``text`` names a program to run in a code span (`` `npm run test` ``)."""
+    return any(
+        mentions.is_program(span.split()[0], folder) for span in _SPAN.findall(text) if span.split()
+    )
 
 
 def _files_only(text: str, mentions: Mentions, folder: str) -> str:
