@@ -913,3 +913,20 @@ def test_a_table_under_a_bullet_and_the_folder_a_command_runs_in_are_no_rule_wor
     assert lessons(repo) == {
         "Never open a PR against `main`.": Triggers(commands=("gh pr create",))
     }
+
+
+def test_a_rule_about_the_instruction_file_itself_takes_no_described_place(
+    repo: Layout,
+) -> None:
+    """ "When rules for testing change, update this file AGENTS.md" is about keeping the
+    instruction file up to date: not a rule on the test files its words mention; nor is
+    "Ensure test coverage is at least 90%" (a change without tests breaks it)."""
+    write(
+        repo,
+        "AGENTS.md",
+        "## Testing\n\n"
+        "- When rules for implementation and testing change, update this file AGENTS.md\n"
+        "- Ensure test coverage for each file is at least 90%\n",
+    )
+    import_instructions()
+    assert lessons(repo) == {}

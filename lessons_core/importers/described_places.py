@@ -139,7 +139,7 @@ _WRITES_TESTS = re.compile(
     r"\b(?:add|write|extend|augment|update|create|have|has)(?:s|es|ing)?\s+"
     r"(?:(?:or|and|new|more|the|relevant|unit|integration|regression|missing|comprehensive|"
     r"corresponding|"
-    r"add|update|write|extend)\s+)*tests?\b",
+    r"add|update|write|extend)\s+)*tests?\b|\btest\s+coverage\b",
     re.I,
 )
 # A rule asking for something new, or for a command: its mistake is no edit of a test.

@@ -153,7 +153,11 @@ def _rule(
     topic = slug(heading) or "instructions"
     triggers = _not_itself(rule_triggers(plan.mentions, found.text, folder), subject)
     described: tuple[str, ...] = ()
-    if triggers.is_empty():
+    # "When the rules for testing change, update this file AGENTS.md": about the
+    # instruction file itself, whose edit is no mistake to catch; its words describe no
+    # other place.
+    named = plan.mentions.triggers(found.text, folder)
+    if triggers.is_empty() and _not_itself(named, subject) == named:
         # Under a heading naming one git or pull-request step ("PR messages"), a rule that
         # names no place is about that step: its "testing summaries" are words of the
         # message, not test files.
