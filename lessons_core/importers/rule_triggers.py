@@ -199,12 +199,26 @@ def _without_modules(part: Part) -> Part:
 def _produces(text: str) -> bool:
     """Whether the part asks the agent to make something new ("Add usage examples in
     `examples/`", "Create an example in `examples/`", "Update relevant docs in
-    `content/`"): the mistake is not making it, which no edit of that folder shows."""
+    `content/`", "Mirror changes into `x.md`"): the mistake is not making it, which no
+    edit of that folder shows."""
     said = [w for w in words(text) if w not in _PRODUCING_SKIP][:1]
     return bool(said) and said[0] in _PRODUCING
 
 
-_PRODUCING = frozenset({"add", "create", "update", "document", "record", "note", "mention"})
+_PRODUCING = frozenset(
+    {
+        "add",
+        "create",
+        "update",
+        "document",
+        "record",
+        "note",
+        "mention",
+        "mirror",
+        "sync",
+        "propagate",
+    }
+)
 _PRODUCING_SKIP = frozenset({"also", "then", "always", "and", "first"})
 
 
