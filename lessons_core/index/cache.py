@@ -32,7 +32,9 @@ kept in the cache too (``lessons_core.index.build.Digest``), so adding one lesso
 Writes are atomic (temp file, then rename), so a reader sees the old file or the new one.
 Rebuilds take a lock, and a process that waited for it re-checks before building again.
 A missing, damaged or foreign-version cache is rebuilt, never trusted; a store whose
-``local/`` cannot be written is indexed in memory on every call.
+``local/`` cannot be written is indexed in memory on every call. A damaged window piece,
+read by a large store's check alone, is rewritten too, though every file is current:
+else every later call would fail its check on it and pay the full one.
 """
 
 from __future__ import annotations
@@ -162,7 +164,8 @@ class Meta:
         """Whether the folder is unchanged (no file added, removed or renamed: every write
         of lessons, git and most editors is a rename) and the files of ``window`` (a share
         of ``WINDOW_FILES``) have their indexed stat data. A folder changed within the
-        build's clock tick, or racy files, fall back to ``is_current``."""
+        build's clock tick, or racy files, fall back to ``is_current``. ``CorruptIndex``
+        when the parts it reads are damaged: the caller must then rewrite the cache."""
         if tuple(self.folder_stat) == UNREADABLE or self.racy:
             return self.is_current(folder)
         try:
@@ -174,8 +177,6 @@ class Meta:
                 return False
             names, stats = self.window(window)
             return pack(stat_numbers(fd, names)) == stats
-        except CorruptIndex:
-            return False
         finally:
             os.close(fd)
 
@@ -231,15 +232,22 @@ def cached_index(
     """
     folder = layout.under("lessons")
     opened = _open(layout)
+    damaged = None
     if opened is not None:
         reader, meta = opened
-        if sampled_from and meta.files >= sampled_from:
-            fresh = meta.is_sampled_current(folder, _next_window(layout, meta.files))
-        else:
-            fresh = meta.is_current(folder)
+        try:
+            if sampled_from and meta.files >= sampled_from:
+                fresh = meta.is_sampled_current(folder, _next_window(layout, meta.files))
+            else:
+                fresh = meta.is_current(folder)
+        except CorruptIndex:
+            # A piece only this check reads (a window's) is damaged: the rebuild's full
+            # check passes without it, so the rebuild must be told to write anyway, or
+            # every later call would find the same damage.
+            fresh, damaged = False, reader.identity()
         if fresh:
             return read_index(reader), _broken(layout, meta)
-    return _rebuild(layout, trust=True)
+    return _rebuild(layout, trust=True, damaged=damaged)
 
 
 # Files a call of a large store checks: a window's stats cost about what a small store's
@@ -303,12 +311,14 @@ def _open(layout: Layout) -> tuple[Reader, Meta] | None:
         return None
 
 
-def _rebuild(layout: Layout, *, trust: bool) -> Found:
+def _rebuild(layout: Layout, *, trust: bool, damaged: str | None = None) -> Found:
+    """Rebuild unless the cache is current (with ``trust``); ``damaged``, the identity
+    (``Reader.identity``) of a cache found damaged, is rewritten even then."""
     folder = layout.under("lessons")
     lock = layout.local(INDEX_LOCK)
     try:
         with locked(lock):
-            return _rebuild_locked(layout, lock, trust)
+            return _rebuild_locked(layout, lock, trust, damaged)
     except (OSError, LessonsError) as err:
         # local/ cannot be written (a read-only checkout, a full disk, a link or a plain
         # file where the lock belongs) or the lock stayed taken: index in memory, keep
@@ -318,14 +328,21 @@ def _rebuild(layout: Layout, *, trust: bool) -> Found:
         return index, _broken(layout, Meta.built(meta))
 
 
-def _rebuild_locked(layout: Layout, lock: str, trust: bool) -> Found:
+def _rebuild_locked(layout: Layout, lock: str, trust: bool, damaged: str | None) -> Found:
     folder = layout.under("lessons")
-    # Another process may have rebuilt while this one waited for the lock.
+    # Another process may have rebuilt while this one waited for the lock: a new file,
+    # then, even where this one was found damaged.
     opened = _open(layout) if trust else None
     clock = _fs_clock(lock)
     scan = Scan(folder)  # after the clock: see the module docstring
-    if opened is not None and opened[1].is_current(folder, scan):
+    if (
+        opened is not None
+        and opened[0].identity() != damaged
+        and opened[1].is_current(folder, scan)
+    ):
         return read_index(opened[0]), _broken(layout, opened[1])
+    # A cache found damaged is still ``previous``: its records are reused where its parts
+    # are sound, so rewriting it for one damaged window reads no lesson file.
     index, records, meta = _build(folder, scan, opened, clock, lambda *done: _save(layout, *done))
     _save(layout, index, records, meta)
     return index, _broken(layout, Meta.built(meta))

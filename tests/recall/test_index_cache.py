@@ -15,7 +15,7 @@ import pytest
 from lessons_core.index import cache as index_cache
 from lessons_core.index import file_format as index_file
 from lessons_core.index.cache import cached_index
-from lessons_core.index.file_scan import NUMBERS
+from lessons_core.index.file_scan import NUMBERS, UNREADABLE
 from lessons_core.recall.rank import recall
 from lessons_core.recall.types import RecallRequest
 from lessons_core.store.config import Config, load_config
@@ -309,6 +309,19 @@ def test_a_cache_from_another_version_is_rebuilt(
     index_file.Reader(str(cache(layout)))
 
 
+def count_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """From now on, the name of each lesson file a rebuild parses."""
+    read: list[str] = []
+    real_read = index_cache._read
+
+    def spy(folder: str, name: str, signature: tuple[int, ...]) -> Any:
+        read.append(name)
+        return real_read(folder, name, signature)
+
+    monkeypatch.setattr(index_cache, "_read", spy)
+    return read
+
+
 def test_a_rebuild_reads_only_the_changed_files(
     layout: Layout, write_lesson: WriteLesson, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -318,14 +331,7 @@ def test_a_rebuild_reads_only_the_changed_files(
         write_lesson(f"rule-{n}", f"Rule number {n} for the client.", files=("src/api/**",))
     time.sleep(0.05)  # every file older than the build's clock, so none is kept as racy
     rules(layout)
-    read: list[str] = []
-    real_read = index_cache._read
-
-    def spy(folder: str, name: str, signature: tuple[int, ...]) -> Any:
-        read.append(name)
-        return real_read(folder, name, signature)
-
-    monkeypatch.setattr(index_cache, "_read", spy)
+    read = count_reads(monkeypatch)
     edit_in_place(layout.lesson_path("rule-3"), "number", "NUMBER")
     assert "Rule NUMBER 3 for the client." in rules(layout)
     assert read == ["rule-3.json"]
@@ -503,3 +509,98 @@ def test_a_large_store_checks_a_window_without_reading_every_name(
     assert windows == [
         (every[at : at + 2], stats[at * width : (at + 2) * width]) for at in (0, 2, 4)
     ]
+
+
+def flip_piece(layout: Layout, piece: tuple[int, int, int]) -> None:
+    """Flip a byte in the middle of ``piece`` of the cache file, as a torn write or a disk
+    error would: the piece then fails its CRC when it is loaded."""
+    reader = index_file.Reader(str(cache(layout)))
+    offset, length, _crc = piece
+    data = bytearray(cache(layout).read_bytes())
+    data[reader._base + offset + length // 2] ^= 0xFF
+    cache(layout).write_bytes(bytes(data))
+
+
+def windows_piece(layout: Layout, which: str) -> tuple[int, int, int]:
+    """The piece holding the windows' directory, or the one holding window 1."""
+    reader = index_file.Reader(str(cache(layout)))
+    if which == "directory":
+        return reader.part("windows", "seq")[1]
+    return index_file._entry(reader.directory("windows", "seq")[2], 1)
+
+
+def count_rebuilds(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """From now on, one item per rebuild (the full check and the lock) a recall starts."""
+    started: list[bool] = []
+    real_rebuild = index_cache._rebuild
+
+    def spy(layout: Layout, *, trust: bool, **rest: Any) -> Any:
+        started.append(trust)
+        return real_rebuild(layout, trust=trust, **rest)
+
+    monkeypatch.setattr(index_cache, "_rebuild", spy)
+    return started
+
+
+@pytest.mark.parametrize("which", ["directory", "window"])
+def test_a_damaged_window_piece_is_rewritten_by_the_call_that_finds_it(
+    layout: Layout,
+    write_lesson: WriteLesson,
+    sampled: Config,
+    monkeypatch: pytest.MonkeyPatch,
+    which: str,
+) -> None:
+    """A large store's check reads its window's piece alone; when that piece is damaged
+    the call falls back to the full check, which finds every file current. The cache is
+    rewritten then, so the calls after it take the fast path again."""
+    write_six(layout, write_lesson)
+    time.sleep(0.05)  # every file and the folder older than the build's clock: no racy
+    assert len(rules(layout, sampled)) == 6
+    meta = index_cache.Meta.read(index_file.Reader(str(cache(layout))))
+    assert meta.racy == ()
+    assert meta.folder_stat != UNREADABLE
+    flip_piece(layout, windows_piece(layout, which))
+    (layout.local_dir / "check-window").write_text("0")  # the next call checks window 1
+    with pytest.raises(index_file.CorruptIndex):
+        index_cache.Meta.read(index_file.Reader(str(cache(layout)))).window(1)
+    rebuilds = count_rebuilds(monkeypatch)
+    read = count_reads(monkeypatch)
+    assert len(rules(layout, sampled)) == 6  # finds the damage
+    assert rebuilds == [True]
+    assert read == []  # every file's record is reused
+    meta = index_cache.Meta.read(index_file.Reader(str(cache(layout))))
+    assert [len(meta.window(w)[0]) for w in range(3)] == [2, 2, 2]  # rewritten, valid
+    for _ in range(3):  # a full round of windows
+        assert len(rules(layout, sampled)) == 6
+    assert rebuilds == [True]
+
+
+@pytest.mark.usefixtures("one_second_clock")  # every file racy: the racy part is a piece
+@pytest.mark.parametrize("part", ["names", "stats", "racy"])
+@pytest.mark.parametrize("large", [False, True], ids=["small", "large"])
+def test_a_damaged_part_of_the_full_check_is_rewritten_by_the_call_that_finds_it(
+    layout: Layout,
+    write_lesson: WriteLesson,
+    sampled: Config,
+    monkeypatch: pytest.MonkeyPatch,
+    part: str,
+    large: bool,
+) -> None:
+    """The names, stat data and racy files' bytes the full check reads: a damaged one
+    fails the check and the rebuild's own check alike, so the cache is rewritten and the
+    next call finds it current."""
+    config = sampled if large else UNLIMITED
+    write_six(layout, write_lesson)
+    assert len(rules(layout, config)) == 6
+    reader = index_file.Reader(str(cache(layout)))
+    assert index_cache.Meta.read(reader).racy  # the large store's check is the full one
+    piece = reader.part(part, "value")[1]
+    assert piece is not None  # a piece of its own, not kept in the header
+    flip_piece(layout, piece)
+    rebuilds = count_rebuilds(monkeypatch)
+    assert len(rules(layout, config)) == 6  # finds the damage
+    assert rebuilds
+    index_file.Reader(str(cache(layout))).value(part)  # rewritten: its CRC holds
+    del rebuilds[:]
+    assert len(rules(layout, config)) == 6
+    assert rebuilds == []
