@@ -33,8 +33,9 @@ Writes are atomic (temp file, then rename), so a reader sees the old file or the
 Rebuilds take a lock, and a process that waited for it re-checks before building again.
 A missing, damaged or foreign-version cache is rebuilt, never trusted; a store whose
 ``local/`` cannot be written is indexed in memory on every call. A damaged window piece,
-read by a large store's check alone, is rewritten too, though every file is current:
-else every later call would fail its check on it and pay the full one.
+read by a large store's check alone, is rewritten too, though every file is current, and
+so is a cache whose folder stat changed for a file that is no lesson: else every later
+call would fail its check on it and pay the full one.
 """
 
 from __future__ import annotations
@@ -241,12 +242,14 @@ def cached_index(
             else:
                 fresh = meta.is_current(folder)
         except CorruptIndex:
-            # A piece only this check reads (a window's) is damaged: the rebuild's full
-            # check passes without it, so the rebuild must be told to write anyway, or
-            # every later call would find the same damage.
-            fresh, damaged = False, reader.identity()
+            fresh = False
         if fresh:
             return read_index(reader), _broken(layout, meta)
+        # The rebuild must write even where its full check passes: a piece only this
+        # check reads (a window's) may be damaged, or the folder's own stat may have
+        # changed for a file that is no lesson (an editor's swap file). Left as it is,
+        # every later call would fail the same check and pay for the full one.
+        damaged = reader.identity()
     return _rebuild(layout, trust=True, damaged=damaged)
 
 

@@ -604,3 +604,24 @@ def test_a_damaged_part_of_the_full_check_is_rewritten_by_the_call_that_finds_it
     del rebuilds[:]
     assert len(rules(layout, config)) == 6
     assert rebuilds == []
+
+
+def test_a_file_that_is_no_lesson_costs_one_rewrite_not_a_full_check_per_call(
+    layout: Layout, write_lesson: WriteLesson, sampled: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file that is no lesson (an editor's swap file) changes the folder's stat, which
+    a large store's check reads: the full check then finds every lesson current. The
+    cache is rewritten once with the new folder stat, reading no lesson file, and the
+    calls after it take the fast path again."""
+    write_six(layout, write_lesson)
+    time.sleep(0.05)  # every file and the folder older than the build's clock: no racy
+    assert len(rules(layout, sampled)) == 6
+    (layout.lessons_dir / "notes.txt").write_text("not a lesson\n")
+    rebuilds = count_rebuilds(monkeypatch)
+    read = count_reads(monkeypatch)
+    assert len(rules(layout, sampled)) == 6
+    assert rebuilds == [True]
+    assert read == []
+    for _ in range(4):
+        assert len(rules(layout, sampled)) == 6
+    assert rebuilds == [True]
