@@ -930,3 +930,14 @@ def test_a_rule_about_the_instruction_file_itself_takes_no_described_place(
     )
     import_instructions()
     assert lessons(repo) == {}
+
+
+def test_iterating_on_a_pull_request_is_no_pull_request_made(repo: Layout) -> None:
+    """Rules under "Iterating on a pull request" are about a request already open."""
+    write(
+        repo,
+        "AGENTS.md",
+        "## Iterating on a pull request\n\n- Do not assume a reviewer is right or wrong.\n",
+    )
+    import_instructions()
+    assert all(not t.commands for t in lessons(repo).values())

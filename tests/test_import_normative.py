@@ -309,3 +309,16 @@ def test_a_github_alert_marker_is_no_word_of_the_text() -> None:
     text = clean("[!NOTE] Automated agents may add a marker to a PR title.")
     assert text == "Automated agents may add a marker to a PR title."
     assert left_reason(text) is Left.DESCRIPTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Tests that create spans should follow this pattern.",
+        "Run this loop until both hold.",
+    ],
+)
+def test_a_rule_about_what_is_shown_beside_it_leans_on_it(text: str) -> None:
+    """ "this pattern", "this loop": a code block or list beside the sentence, which a
+    one-line lesson cannot carry."""
+    assert left_reason(text) is Left.CONTEXT

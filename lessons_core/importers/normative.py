@@ -84,6 +84,12 @@ _CONTEXT_BOUND = frozenset(
     """this that these those it its they them such therefore so otherwise also
     additionally then here there thus hence both similarly likewise""".split()
 )
+# A thing shown beside the sentence, not in it: "follow this pattern", "Run this loop".
+_SHOWN_NEARBY = re.compile(
+    r"\bthis\s+(?:pattern|example|snippet|format|template|structure|loop|procedure|"
+    r"checklist|sequence)\b",
+    re.I,
+)
 _SETUP_VERBS = frozenset({"install", "clone", "activate", "cd", "download", "bootstrap"})
 _SETUP_HEADING = re.compile(
     r"set(?:ting)?[ -]?up|install|getting started|prerequisites|requirements\s*$|"
@@ -463,6 +469,8 @@ def left_reason(text: str, heading: str = "", ordered: bool = False) -> Left | N
     said = words(text)
     if _BACK_REFERENCES & set(said[:4]) or {"these", "those"} & set(said):
         return Left.CONTEXT  # "Reach for it when ...", "no em dashes in these files"
+    if _SHOWN_NEARBY.search(outside_code(text)):
+        return Left.CONTEXT  # "Tests that create spans should follow this pattern"
     return None
 
 

@@ -162,7 +162,8 @@ def rule_triggers(mentions: Mentions, rule: str, folder: str = "") -> Triggers:
 # convention", "Committing", "Pull Requests", "PR titles". A rule under it that names no
 # place of its own is about that step ("Avoid `feat:` prefixes", "Keep PRs small").
 _COMMIT_HEADING = re.compile(r"(?<![\w-])commit(?:s|ting)?\b", re.I)  # not "pre-commit"
-_REVIEW = re.compile(r"\breview(?:s|ing|ers?)?\b", re.I)
+# Working on a request already made: reviewing it, iterating on its feedback.
+_REVIEW = re.compile(r"\breview(?:s|ing|ers?)?\b|\biterat\w*|\bfeedback\b", re.I)
 _PR_HEADING = re.compile(r"(?<![\w$-])PRs?(?![\w-])|\bpull[- ]requests?\b", re.I)
 
 
