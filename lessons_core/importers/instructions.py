@@ -170,8 +170,7 @@ def _rule(
     inside = described or any(glob.startswith(f"{folder}/") for glob in triggers.files)
     if isinstance(scope, tuple) and not inside:  # the file speaks for its folder
         triggers, how = Triggers(files=scope).merged(triggers), "folder"
-    names_any = not plan.mentions.triggers(found.text, folder).is_empty()
-    if triggers.is_empty() and (not always or names_any):
+    if triggers.is_empty() and (not always or not named.is_empty()):
         code, detail = _why_no_trigger(plan, found, subject, folder, scope)
         plan.note(NoteKind.NOT_CARRIED, code, subject, detail)
         return
