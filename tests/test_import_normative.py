@@ -322,3 +322,18 @@ def test_a_rule_about_what_is_shown_beside_it_leans_on_it(text: str) -> None:
     """ "this pattern", "this loop": a code block or list beside the sentence, which a
     one-line lesson cannot carry."""
     assert left_reason(text) is Left.CONTEXT
+
+
+@pytest.mark.parametrize(
+    ("text", "heading"),
+    [
+        ("Access server URLs via `ctx.httpUrl` and `ctx.wssUrl`", "Test Structure"),
+        ("Import React testing utilities: `import * as React from 'react';`", "Imports"),
+        ("Configure mocks through the `client` callback of the resource", "Mock Setup"),
+        ("This repository is a pnpm workspace; run every script through pnpm.", ""),
+    ],
+)
+def test_rules_a_rule_file_writes_tersely_stay_rules(text: str, heading: str) -> None:
+    """A verb the list lacked, a rule ending in its example, a test's mock set-up (no
+    set-up of a machine) and "This repository" (no earlier sentence) are rules."""
+    assert left_reason(text, heading) is None

@@ -18,9 +18,30 @@ from tests.conftest import run
 FIXTURES = Path(__file__).parent / "fixtures" / "rule_files"
 
 
+# The sources the fixtures' globs are about: a rule file's glob that matches no file of
+# the repo is no trigger (it could never fire).
+SOURCES = (
+    "src/app.ts",
+    "src/components/menu.ts",
+    "src/components/menu.tsx",
+    "src/components/menu.test.tsx",
+    "src/util.test.ts",
+    "e2e/login.spec.ts",
+    "components/button.tsx",
+    "app/models/user.rb",
+    "app/api/users.ts",
+    "src/api/errors.ts",
+    "tests/api/users.test.ts",
+)
+
+
 def install(layout: Layout, fmt: str) -> None:
-    """Copy the format's fixture files into the repo at their conventional location."""
+    """Copy the format's fixture files into the repo at their conventional location,
+    beside the sources their globs name."""
     shutil.copytree(FIXTURES / fmt, layout.root, dirs_exist_ok=True)
+    for name in SOURCES:
+        (layout.root / name).parent.mkdir(parents=True, exist_ok=True)
+        (layout.root / name).write_text("")
 
 
 def import_json(fmt: str, *args: str) -> dict[str, Any]:
@@ -62,11 +83,11 @@ def test_cursor_rules(repo: Layout) -> None:
     assert core.triggers.is_empty()
     assert core.always  # alwaysApply: true, in every request there, at session start here
     assert (".cursor/rules/project-core.mdc", "no-file-scope") in codes(report, "translated")
+    # The lead-in above the list goes with its bullets; the heading names the topic
     assert codes(report, "not_carried") == {
         (".cursor/rules/typescript.mdc", "code-block"),
-        (".cursor/rules/typescript.mdc", "paragraph"),
+        (".cursor/rules/typescript.mdc", "heading"),
     }
-    assert (".cursor/rules/project-core.mdc", "prose") in codes(report, "warning")
     summaries = {topic.id: topic.summary for topic in load_topics(repo).values()}
     assert summaries == {
         "typescript": "TypeScript conventions for the web app",
@@ -81,7 +102,7 @@ def test_copilot_instructions(repo: Layout) -> None:
     lessons = by_rule(repo)
     assert len(lessons) == 5
     factories = lessons[
-        "Build fixtures with the factories in test/factories, not with literal objects."
+        "Create fixtures with the factories in test/factories, not with literal objects."
     ]
     assert factories.triggers.files == ("**/*.test.ts", "**/*.spec.ts")
     assert factories.topics == ("tests",)
@@ -89,6 +110,7 @@ def test_copilot_instructions(repo: Layout) -> None:
     assert models.triggers.files == ("app/models/**/*.rb",)
     assert codes(report, "not_carried") == {
         (".github/instructions/tests.instructions.md", "frontmatter"),
+        (".github/instructions/ruby-models.instructions.md", "heading"),
     }
     english = "Answer in British English and keep commit messages in the imperative mood."
     assert lessons[english].always  # applyTo: "**"
@@ -105,13 +127,18 @@ def test_kiro_steering(repo: Layout) -> None:
         "components/**/*.tsx",
         "**/*.test.tsx",
     )
-    prose = lessons[
-        "The app is built with Next.js and talks to Postgres through Prisma. Add no other ORM."
-    ]
-    assert prose.triggers.is_empty()
-    assert prose.always  # inclusion: always
+    # Each sentence of prose is judged: the description stays in the file, the rule comes
+    orm = lessons["Add no other ORM."]
+    assert orm.triggers.is_empty()
+    assert orm.always  # inclusion: always
+    assert "The app is built with Next.js and talks to Postgres through Prisma." not in lessons
     # inclusion: manual, naming no file or command: no trigger could recall it here
-    assert codes(report, "not_carried") == {(".kiro/steering/release.md", "no-trigger")}
+    assert codes(report, "not_carried") == {
+        (".kiro/steering/release.md", "no-trigger"),
+        (".kiro/steering/tech.md", "description"),
+        (".kiro/steering/tech.md", "heading"),
+        (".kiro/steering/api-standards.md", "heading"),
+    }
     assert "inclusion: manual" in " ".join(n["detail"] for n in report["not_carried"])
     assert "Tag releases from main only, after the changelog is merged." not in lessons
 
@@ -131,7 +158,10 @@ def test_claude_rules(repo: Layout) -> None:
     check = lessons["Run `make check` before proposing a commit."]
     assert check.triggers.commands == ("git commit",)  # where it is forgotten, not make check
     assert not check.always
-    assert codes(report, "not_carried") == set()
+    assert codes(report, "not_carried") == {
+        (".claude/rules/api.md", "heading"),
+        (".claude/rules/general.md", "heading"),
+    }
     assert codes(report, "translated") == {
         (".claude/rules/frontend/react.md", "glob"),
         (".claude/rules/general.md", "no-file-scope"),
@@ -302,3 +332,33 @@ def test_rule_whose_every_glob_is_lost_gets_no_untriggered_lesson(repo: Layout) 
     checked = run("validate", "--format", "json")
     assert checked.exit_code == 0, checked.stdout
     assert "L106" not in {f["code"] for f in json.loads(checked.stdout)["findings"]}
+
+
+def test_a_rule_files_bullets_are_judged_and_a_glob_of_no_file_is_no_trigger(
+    repo: Layout,
+) -> None:
+    """A rule file's bullets are judged as an instruction file's are: what a helper has
+    or uses describes it, and stays in the file with why. A glob that matches no file of
+    the repo is reported, never written: it could never fire."""
+    install(repo, "cursor")
+    (repo.root / ".cursor/rules/helpers.mdc").write_text(
+        "---\nglobs: src/**/*.test.tsx, packages/gone/**/*.test.tsx\n---\n"
+        "# Test helpers\n\n"
+        "- Has built-in test database and resolvers\n"
+        "- Uses `trpc.Provider` with the legacy pattern\n"
+        "- NEVER import from other packages' helpers.\n"
+    )
+    report = import_json("cursor", ".cursor/rules/helpers.mdc")
+    lessons = by_rule(repo)
+    assert lessons["NEVER import from other packages' helpers."].triggers.files == (
+        "src/**/*.test.tsx",
+    )
+    assert "Has built-in test database and resolvers" not in lessons
+    assert any(
+        n["code"] == "description" and "Has built-in test database" in n["detail"]
+        for n in report["not_carried"]
+    )
+    assert any(
+        n["code"] == "glob" and "packages/gone/**/*.test.tsx" in n["detail"]
+        for n in report["not_carried"]
+    )

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import os
 import posixpath
-import re
 from pathlib import Path
 
 from lessons_core.authoring.repo_files import tracked_files
@@ -36,7 +35,7 @@ from lessons_core.errors import LessonsError
 from lessons_core.fsutil import write_target
 from lessons_core.importers.described_places import described_files
 from lessons_core.importers.instruction_rules import Found, section_rules
-from lessons_core.importers.markdown_rules import parse_body
+from lessons_core.importers.markdown_rules import parse_body, sections
 from lessons_core.importers.mentions import instruction_folder
 from lessons_core.importers.normative import Left
 from lessons_core.importers.plan import ImportPlan, Note, NoteKind
@@ -52,13 +51,11 @@ _NAMES = frozenset(name for name in INSTRUCTION_FILES if "/" not in name)
 # The section ``lessons init --agents-md`` writes (lessons_cli.harnesses.agent_docs).
 SECTION_START = "<!-- lessons:start -->"
 SECTION_END = "<!-- lessons:end -->"
-_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 # Folders holding other projects' code: their instruction files are those projects'
 # ("vendor/go.opentelemetry.io/otel/AGENTS.md"), not rules of this one.
 _THIRD_PARTY = frozenset(
     "vendor node_modules third_party third-party thirdparty bower_components".split()
 )
-_FENCE = re.compile(r"^\s*(```|~~~)")
 
 
 def default_files(root: Path) -> list[Path]:
@@ -113,11 +110,11 @@ def _plan_file(plan: Planner, text: str, subject: str, folder: str, always: bool
     """The rules of one file as lessons; the paths they name are read in ``folder``,
     the one the file applies to (``mentions.instruction_folder``)."""
     scope = plan.folder_scope(folder) if folder else None
-    sections = _sections(text, _file_topic(subject))
-    if len(sections) > 1:
-        headings = f"{len(sections) - 1} heading(s): {Left.HEADING.reason}"
+    found_sections = sections(text, _file_topic(subject))
+    if len(found_sections) > 1:
+        headings = f"{len(found_sections) - 1} heading(s): {Left.HEADING.reason}"
         plan.note(NoteKind.NOT_CARRIED, Left.HEADING.code, subject, headings)
-    for heading, body in sections:
+    for heading, body in found_sections:
         if not body.strip():
             continue
         parsed = parse_body(body)
@@ -252,26 +249,6 @@ def _folder(path: Path, root: Path) -> str:
 def _file_topic(subject: str) -> str:
     name = subject.rsplit("/", 1)[-1]
     return name.removesuffix(".md")
-
-
-def _sections(text: str, first: str) -> list[tuple[str, str]]:
-    """(heading, body) pairs, in order, empty ones too; the text before the first heading
-    under ``first``."""
-    sections: list[tuple[str, list[str]]] = [(first, [])]
-    fence: str | None = None
-    for line in text.splitlines():
-        opened = _FENCE.match(line)
-        if fence is not None:
-            fence = None if opened and opened.group(1) == fence else fence
-        elif opened:
-            fence = opened.group(1)
-        else:
-            heading = _HEADING.match(line)
-            if heading:
-                sections.append((heading.group(1) or first, []))
-                continue
-        sections[-1][1].append(line)
-    return [(heading, "\n".join(lines)) for heading, lines in sections]
 
 
 def _without_own_section(text: str) -> str:

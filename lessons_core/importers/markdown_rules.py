@@ -23,6 +23,7 @@ _THEMATIC_BREAK = re.compile(r"^\s{0,3}([-*_])(\s*\1){2,}\s*$")
 _COMMENT = re.compile(r"^\s*<!--.*-->\s*$")
 _ORDERED = re.compile(r"^\s*\d{1,3}[.)]\s")
 _TABLE = re.compile(r"^\s*\|")
+_HEADING_TEXT = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 # A sentence pointing at what follows it: "NEVER edit these files directly."
 _POINTS_AHEAD = re.compile(r"\b(?:these|the following)\b", re.I)
 
@@ -171,3 +172,24 @@ def _complete(body: Body, opener: Item | int | None, fenced: list[str]) -> bool:
 
 def _join(lines: list[str]) -> str:
     return " ".join(" ".join(lines).split())
+
+
+def sections(text: str, first: str) -> list[tuple[str, str]]:
+    """(heading, body) pairs of a Markdown text, in order, empty ones too; the text
+    before the first heading under ``first``. A ``#`` line in a code block is no
+    heading."""
+    found: list[tuple[str, list[str]]] = [(first, [])]
+    fence: str | None = None
+    for line in text.splitlines():
+        opened = _FENCE.match(line)
+        if fence is not None:
+            fence = None if opened and opened.group(1) == fence else fence
+        elif opened:
+            fence = opened.group(1)
+        else:
+            heading = _HEADING_TEXT.match(line)
+            if heading:
+                found.append((heading.group(1) or first, []))
+                continue
+        found[-1][1].append(line)
+    return [(heading, "\n".join(lines)) for heading, lines in found]

@@ -35,7 +35,8 @@ IMPERATIVES = frozenset(
     double-check drop duplicate edit emit enable enforce ensure escape exclude expand
     explain export hand-edit hardcode introduce mock modify reintroduce rely touch
     cross-link demonstrate end expect focus model pair parse reason reach install clone
-    activate download bootstrap stack promote allow disclose clamp inset size
+    activate download bootstrap stack promote allow disclose clamp inset size access
+    freeze version answer
     expose extend extract favor favour fetch file fill filter fix flag follow forward gate
     give group guard handle hide hold ignore implement import include inline insert
     isolate keep label leave let limit link list load lock log look make mark match
@@ -90,9 +91,16 @@ _SHOWN_NEARBY = re.compile(
     r"checklist|sequence)\b",
     re.I,
 )
+# "This repository is a pnpm workspace; ...": the project itself, no earlier sentence.
+_OWN_SUBJECT = re.compile(
+    r"^\s*this\s+(?:repository|repo|project|codebase|monorepo|workspace|package|library|app|"
+    r"crate|module)\b",
+    re.I,
+)
 _SETUP_VERBS = frozenset({"install", "clone", "activate", "cd", "download", "bootstrap"})
 _SETUP_HEADING = re.compile(
-    r"set(?:ting)?[ -]?up|install|getting started|prerequisites|requirements\s*$|"
+    r"(?<!mock )(?<!test )set(?:ting)?[ -]?up|install|getting started|prerequisites|"
+    r"requirements\s*$|"
     r"development environment|quick ?start|building|local development",
     re.I,
 )
@@ -464,7 +472,7 @@ def left_reason(text: str, heading: str = "", ordered: bool = False) -> Left | N
         return Left.SETUP
     if is_recipe(text, heading, ordered):
         return Left.SETUP
-    if first and first[0] in _CONTEXT_BOUND:
+    if first and first[0] in _CONTEXT_BOUND and not _OWN_SUBJECT.match(outside_code(text)):
         return Left.CONTEXT
     said = words(text)
     if _BACK_REFERENCES & set(said[:4]) or {"these", "those"} & set(said):
@@ -486,6 +494,9 @@ def _entry(text: str) -> Left | None:
     program = [word for word in found.group(1).split() if not _ASSIGNED.match(word)][:1]
     if program and (program[0] in DEVELOPER_TOOLS or program[0].startswith("./")):
         return Left.SETUP
+    first = words(text)[:1]
+    if first and _imperative(first[0]) and first[0] not in _NOUN_VERBS:
+        return None  # "Import React testing utilities: `import * as React ...`": its example
     return Left.DESCRIPTION if _LABEL.match(text.strip()) else None
 
 

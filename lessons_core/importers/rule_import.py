@@ -1,5 +1,10 @@
 """Planning the import of rule files: one lesson per rule, matched to lessons already there.
 
+A rule file's bullets and prose are judged as an instruction file's are
+(``instruction_rules.section_rules``, each under the heading above it): descriptions,
+examples, lead-ins and set-up steps stay in the file, reported with why. A glob of the
+file that matches no tracked file is reported and not written: it could never fire.
+
 A rule whose wording (case and trailing punctuation aside) equals an existing lesson's is
 that lesson: its new triggers, topic and source are merged in, exactly as re-adding a
 rule with ``lessons add`` does. That is what makes a second import write nothing.
@@ -27,14 +32,15 @@ from lessons_core.delivery.always import VIA, fit_hits
 from lessons_core.errors import quoted
 from lessons_core.importers.described_places import code_kinds
 from lessons_core.importers.globs import translate_glob
-from lessons_core.importers.markdown_rules import Body, parse_body
-from lessons_core.importers.markdown_text import clean, split_rationale
+from lessons_core.importers.instruction_rules import section_rules
+from lessons_core.importers.markdown_rules import parse_body, sections
 from lessons_core.importers.mentions import Mentions
-from lessons_core.importers.normative import is_include
+from lessons_core.importers.normative import Left, is_include
 from lessons_core.importers.plan import ImportPlan, Note, NoteKind, import_bound
 from lessons_core.importers.rule_files import FORMATS, RuleFile, find_rule_files, read_rule_file
 from lessons_core.importers.rule_triggers import rule_triggers
 from lessons_core.matching.glob_counts import FileIndex
+from lessons_core.matching.globs import compile_glob
 from lessons_core.matching.thresholds import BROAD_GLOB_SHARE
 from lessons_core.matching.trigger_checks import glob_problem
 from lessons_core.recall.types import Hit
@@ -125,6 +131,10 @@ class Planner:
         why = f"no file trigger for {folder}/ passes 'lessons validate' ({len(inside)} files)"
         return Note(NoteKind.NOT_CARRIED, "folder-scope", folder, why)
 
+    def files_matching(self, glob: str) -> int:
+        """How many of the repo's tracked files ``glob`` matches."""
+        return self.mentions.files.count(compile_glob(glob))
+
     def _fits(self, glob: str) -> bool:
         return glob_problem(glob, self.root, self.mentions.files, BROAD_GLOB_SHARE) is None
 
@@ -152,8 +162,13 @@ class Planner:
                 unscoped, always = f"'{glob}' applied the rules to every file", True
                 continue
             translation = translate_glob(glob, self.root)
-            globs.extend(translation.globs)
-            if translation.lost:
+            dead = [g for g in translation.globs if not self.files_matching(g)]
+            globs.extend(g for g in translation.globs if g not in dead)
+            if dead:
+                # a trigger on files the repo does not have could never fire (L101)
+                why = f"glob {quoted(glob)} matches no file git tracks: {', '.join(dead)}"
+                self.note(NoteKind.NOT_CARRIED, "glob", subject, why)
+            elif translation.lost:
                 self.note(
                     NoteKind.NOT_CARRIED, "glob", subject, f"glob {quoted(glob)} {translation.lost}"
                 )
@@ -166,7 +181,7 @@ class Planner:
             # they are triggered by what they name or not carried, never written without a
             # trigger (validate would report them as L106).
             unscoped = "none of its globs can select a file"
-        rules = self._rules(parse_body(rule_file.body), subject)
+        rules = self._rules(rule_file.body, subject)
         if globs or not unscoped:
             triggers = Triggers(files=tuple(dict.fromkeys(globs)))
             for rule, rationale in rules:
@@ -239,42 +254,34 @@ class Planner:
                 ".lessons/config.json and import again, or add it with a trigger)",
             )
 
-    def _rules(self, body: Body, subject: str) -> list[tuple[str, str | None]]:
-        for included in [x for x in body.paragraphs if is_include(x)]:
-            self.note(
-                NoteKind.NOT_CARRIED,
-                "include",
-                subject,
-                f"'{included.strip()}' pulls another file in; its rules come from that file",
-            )
-        paragraphs = [x for x in body.paragraphs if not is_include(x)]
-        if body.code_blocks:
-            self.note(
-                NoteKind.NOT_CARRIED,
-                "code-block",
-                subject,
-                f"{body.code_blocks} code block(s) left out: a rule is one line of text",
-            )
-        if body.items:
-            for paragraph in paragraphs:
-                self.note(
-                    NoteKind.NOT_CARRIED,
-                    "paragraph",
-                    subject,
-                    f"prose beside the list left out: '{excerpt(paragraph)}'",
-                )
-            return [_cleaned(item.rule, item.rationale) for item in body.items if item.rule]
-        if paragraphs:
-            self.note(
-                NoteKind.WARNING,
-                "prose",
-                subject,
-                "no bullet list: the whole text became one lesson; split it into rules",
-            )
-            return [_cleaned(" ".join(paragraphs), None)]
-        if not body.paragraphs:  # an include alone was reported above
+    def _rules(self, text: str, subject: str) -> list[tuple[str, str | None]]:
+        """The rules of a rule file's body, each judged in its section as an instruction
+        file's are (``instruction_rules``): descriptions, lists of names, set-up steps
+        and lead-ins stay in the file, each reported with why."""
+        rules: list[tuple[str, str | None]] = []
+        found_sections = sections(text, posixpath.basename(subject))
+        if len(found_sections) > 1:
+            headings = f"{len(found_sections) - 1} heading(s): {Left.HEADING.reason}"
+            self.note(NoteKind.NOT_CARRIED, Left.HEADING.code, subject, headings)
+        for heading, section in found_sections:
+            body = parse_body(section)
+            for included in [x for x in body.paragraphs if is_include(x)]:
+                why = f"'{included.strip()}' pulls another file in; its rules come from that file"
+                self.note(NoteKind.NOT_CARRIED, "include", subject, why)
+            if body.code_blocks:
+                why = f"{body.code_blocks} code block(s) left out: a rule is one line of text"
+                self.note(NoteKind.NOT_CARRIED, "code-block", subject, why)
+            for found in section_rules(heading, body):
+                if is_include(found.text):
+                    continue  # reported above
+                if found.left is None:
+                    rules.append((found.text, found.rationale))
+                    continue
+                detail = f"'{excerpt(found.text)}' (under '{heading}'): {found.left.reason}"
+                self.note(NoteKind.NOT_CARRIED, found.left.code, subject, detail)
+        if not text.strip():
             self.note(NoteKind.NOT_CARRIED, "empty", subject, "no rule text found")
-        return []
+        return rules
 
     def add_lesson(
         self,
@@ -334,13 +341,6 @@ class Planner:
             return False
         self.taken.add(lesson.id)
         return True
-
-
-def _cleaned(rule: str, rationale: str | None) -> tuple[str, str | None]:
-    """A rule file's bullet as a lesson's plain sentence, the words after its dash joining
-    the rationale (``markdown_text``)."""
-    text, after_dash = split_rationale(clean(rule))
-    return text, "; ".join(part for part in (after_dash, rationale) if part) or None
 
 
 def nested_folder(subject: str) -> str:
