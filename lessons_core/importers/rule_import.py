@@ -27,6 +27,7 @@ from pathlib import Path
 
 from lessons_core.authoring import guards
 from lessons_core.authoring.repo_files import tracked_files
+from lessons_core.authoring.secrets import find_secrets
 from lessons_core.containment import leaving_part, outside_reason
 from lessons_core.delivery.always import VIA, fit_hits
 from lessons_core.errors import quoted
@@ -162,7 +163,12 @@ class Planner:
                 unscoped, always = f"'{glob}' applied the rules to every file", True
                 continue
             translation = translate_glob(glob, self.root)
-            dead = [g for g in translation.globs if not self.files_matching(g)]
+            # (one holding a credential is left to the guards, which refuse it unshown)
+            dead = [
+                g
+                for g in translation.globs
+                if not self.files_matching(g) and not find_secrets({"glob": g})
+            ]
             globs.extend(g for g in translation.globs if g not in dead)
             if dead:
                 # a trigger on files the repo does not have could never fire (L101)

@@ -164,7 +164,7 @@ def test_an_import_folder_linking_out_is_refused_by_name(repo: Layout, fmt: str)
     top = folder.split("/")[0]
     target = home() / top
     (target / Path(folder).relative_to(top)).mkdir(parents=True)
-    (target / folder[len(top) + 1 :] / f"mine{suffix}").write_text(front + "- My own rule.\n")
+    (target / folder[len(top) + 1 :] / f"mine{suffix}").write_text(front + "- Keep my own rule.\n")
     (repo.root / top).symlink_to(target)
     before = snapshot(repo.base)
     result = run("import", fmt)
@@ -173,7 +173,7 @@ def test_an_import_folder_linking_out_is_refused_by_name(repo: Layout, fmt: str)
     assert snapshot(repo.base) == before
     again = run("import", fmt, str(target / folder[len(top) + 1 :]))
     assert again.exit_code == 0, again.output
-    assert b"My own rule" in b"".join(p.read_bytes() for p in repo.lessons_dir.glob("*.json"))
+    assert b"Keep my own rule" in b"".join(p.read_bytes() for p in repo.lessons_dir.glob("*.json"))
 
 
 def _agentsmesh_graph(path: Path) -> Path:

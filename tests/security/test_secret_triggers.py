@@ -104,7 +104,7 @@ def test_import_does_not_write_a_rule_whose_trigger_holds_a_secret(repo: Layout)
             "db.md": (f"src/db/{CASES['github']}/*.py", "- Declare every column as non-null.\n"),
             "api.md": (
                 "src/app.py",
-                "- Seed with mysql -u root -pS3cr3tP4ss when testing.\n"
+                "- Run the seed with mysql -u root -pS3cr3tP4ss when testing.\n"
                 "- Keep src/app.py free of import-time side effects.\n",
             ),
         },
