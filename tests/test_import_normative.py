@@ -65,7 +65,7 @@ def test_instructions_are_rules(text: str) -> None:
         ("Use `examples/` to see common SDK usage patterns.", Left.LINK_LIST),
         ("Check `mkdocs.yml` to understand how docs are organized.", Left.LINK_LIST),
         ("Check `scripts/` directory for specialized development tools", Left.LINK_LIST),
-        ("@.github/copilot-instructions.md", Left.LINK_LIST),
+        ("@.github/copilot-instructions.md", Left.INCLUDE),
         ("`test/node-runner` - Tests that must have no access to the APIs", Left.DESCRIPTION),
         ("`runVitest`/`runInlineTests` never throw and close Vitest.", Left.DESCRIPTION),
     ],

@@ -34,10 +34,8 @@ from lessons_core.authoring.repo_files import tracked_files
 from lessons_core.errors import LessonsError
 from lessons_core.fsutil import write_target
 from lessons_core.importers.described_places import described_files
-from lessons_core.importers.instruction_rules import Found, section_rules
-from lessons_core.importers.markdown_rules import parse_body, sections
+from lessons_core.importers.instruction_rules import Found
 from lessons_core.importers.mentions import instruction_folder
-from lessons_core.importers.normative import Left
 from lessons_core.importers.plan import ImportPlan, Note, NoteKind
 from lessons_core.importers.rule_import import Planner, display, excerpt
 from lessons_core.importers.rule_triggers import heading_action, rule_triggers
@@ -110,29 +108,8 @@ def _plan_file(plan: Planner, text: str, subject: str, folder: str, always: bool
     """The rules of one file as lessons; the paths they name are read in ``folder``,
     the one the file applies to (``mentions.instruction_folder``)."""
     scope = plan.folder_scope(folder) if folder else None
-    found_sections = sections(text, _file_topic(subject))
-    if len(found_sections) > 1:
-        headings = f"{len(found_sections) - 1} heading(s): {Left.HEADING.reason}"
-        plan.note(NoteKind.NOT_CARRIED, Left.HEADING.code, subject, headings)
-    for heading, body in found_sections:
-        if not body.strip():
-            continue
-        parsed = parse_body(body)
-        if parsed.code_blocks:
-            code = Left.CODE
-            detail = f"{parsed.code_blocks} code block(s) under '{heading}': {code.reason}"
-            plan.note(NoteKind.NOT_CARRIED, code.code, subject, detail)
-        for found in section_rules(heading, parsed):
-            if found.left is not None:
-                _left(plan, subject, heading, found)
-            else:
-                _rule(plan, found, heading, subject, folder, scope, always)
-
-
-def _left(plan: Planner, subject: str, heading: str, found: Found) -> None:
-    assert found.left is not None
-    detail = f"'{excerpt(found.text)}' (under '{heading}'): {found.left.reason}"
-    plan.note(NoteKind.NOT_CARRIED, found.left.code, subject, detail)
+    for heading, found in plan.judged(text, _file_topic(subject), subject):
+        _rule(plan, found, heading, subject, folder, scope, always)
 
 
 def _rule(
@@ -168,7 +145,7 @@ def _rule(
     if isinstance(scope, tuple) and not inside:  # the file speaks for its folder
         triggers, how = Triggers(files=scope).merged(triggers), "folder"
     if triggers.is_empty() and (not always or not named.is_empty()):
-        code, detail = _why_no_trigger(plan, found, subject, folder, scope)
+        code, detail = _why_no_trigger(found, named, subject, scope)
         plan.note(NoteKind.NOT_CARRIED, code, subject, detail)
         return
     lesson = plan.add_lesson(
@@ -202,10 +179,9 @@ def _not_itself(triggers: Triggers, subject: str) -> Triggers:
 
 
 def _why_no_trigger(
-    plan: Planner, found: Found, subject: str, folder: str, scope: tuple[str, ...] | Note | None
+    found: Found, named: Triggers, subject: str, scope: tuple[str, ...] | Note | None
 ) -> tuple[str, str]:
-    """(code, detail) of a rule left for want of a trigger."""
-    named = plan.mentions.triggers(found.text, folder)
+    """(code, detail) of a rule left for want of a trigger; ``named``, all it names."""
     said = f"'{excerpt(found.text)}': "
     code = "no-trigger"
     if not named.is_empty():

@@ -220,6 +220,7 @@ class Left(enum.Enum):
     DESCRIPTION = ("description", "it describes the project; it asks nothing of the agent")
     LEAD_IN = ("lead-in", "it introduces what follows it")
     LINK_LIST = ("link-list", "it is a link, read in the file")
+    INCLUDE = ("include", "it pulls another file in, whose rules come from that file")
     TABLE = ("table", "a table row is reference material, read in the file")
     SETUP = ("setup-step", "it is a set-up step, done once, not a mistake to catch")
     CONTEXT = ("context-bound", "it leans on the sentences around it")
@@ -446,7 +447,9 @@ def left_reason(text: str, heading: str = "", ordered: bool = False) -> Left | N
     is no rule, or None when it is one."""
     if _LINK_ONLY.match(text) or (text.startswith("[") and not words(text)):
         return Left.LINK_LIST
-    if is_include(text) or _READING_POINTER.match(text.strip()):
+    if is_include(text):
+        return Left.INCLUDE
+    if _READING_POINTER.match(text.strip()):
         return Left.LINK_LIST
     if text.lstrip().startswith("|"):
         return Left.TABLE

@@ -33,10 +33,10 @@ from lessons_core.delivery.always import VIA, fit_hits
 from lessons_core.errors import quoted
 from lessons_core.importers.described_places import code_kinds
 from lessons_core.importers.globs import translate_glob
-from lessons_core.importers.instruction_rules import section_rules
+from lessons_core.importers.instruction_rules import Found, section_rules
 from lessons_core.importers.markdown_rules import parse_body, sections
 from lessons_core.importers.mentions import Mentions
-from lessons_core.importers.normative import Left, is_include
+from lessons_core.importers.normative import Left
 from lessons_core.importers.plan import ImportPlan, Note, NoteKind, import_bound
 from lessons_core.importers.rule_files import FORMATS, RuleFile, find_rule_files, read_rule_file
 from lessons_core.importers.rule_triggers import rule_triggers
@@ -260,34 +260,36 @@ class Planner:
                 ".lessons/config.json and import again, or add it with a trigger)",
             )
 
-    def _rules(self, text: str, subject: str) -> list[tuple[str, str | None]]:
-        """The rules of a rule file's body, each judged in its section as an instruction
-        file's are (``instruction_rules``): descriptions, lists of names, set-up steps
-        and lead-ins stay in the file, each reported with why."""
-        rules: list[tuple[str, str | None]] = []
-        found_sections = sections(text, posixpath.basename(subject))
+    def judged(self, text: str, first: str, subject: str) -> list[tuple[str, Found]]:
+        """Each rule of the Markdown ``text`` with the heading above it (``first`` above
+        the text before any), judged in its section (``instruction_rules``); every
+        heading, code block and piece that is no rule is noted with why."""
+        rules: list[tuple[str, Found]] = []
+        found_sections = sections(text, first)
         if len(found_sections) > 1:
             headings = f"{len(found_sections) - 1} heading(s): {Left.HEADING.reason}"
             self.note(NoteKind.NOT_CARRIED, Left.HEADING.code, subject, headings)
         for heading, section in found_sections:
+            if not section.strip():
+                continue
             body = parse_body(section)
-            for included in [x for x in body.paragraphs if is_include(x)]:
-                why = f"'{included.strip()}' pulls another file in; its rules come from that file"
-                self.note(NoteKind.NOT_CARRIED, "include", subject, why)
             if body.code_blocks:
-                why = f"{body.code_blocks} code block(s) left out: a rule is one line of text"
-                self.note(NoteKind.NOT_CARRIED, "code-block", subject, why)
+                why = f"{body.code_blocks} code block(s) under '{heading}': {Left.CODE.reason}"
+                self.note(NoteKind.NOT_CARRIED, Left.CODE.code, subject, why)
             for found in section_rules(heading, body):
-                if is_include(found.text):
-                    continue  # reported above
                 if found.left is None:
-                    rules.append((found.text, found.rationale))
+                    rules.append((heading, found))
                     continue
                 detail = f"'{excerpt(found.text)}' (under '{heading}'): {found.left.reason}"
                 self.note(NoteKind.NOT_CARRIED, found.left.code, subject, detail)
+        return rules
+
+    def _rules(self, text: str, subject: str) -> list[tuple[str, str | None]]:
+        """The rules of a rule file's body, judged as an instruction file's are."""
         if not text.strip():
             self.note(NoteKind.NOT_CARRIED, "empty", subject, "no rule text found")
-        return rules
+        judged = self.judged(text, posixpath.basename(subject), subject)
+        return [(found.text, found.rationale) for _heading, found in judged]
 
     def add_lesson(
         self,

@@ -50,12 +50,16 @@ _GIT_ACTIONS = {
     },
     Role.FORBIDS: {"commits": "git commit", "force-push": "git push --force"},
 }
+# Verbs of making a pull request or an issue; "an open PR" is one already made.
+_MAKING = (
+    r"submit(?:s|ting)?|(?<!\ban )(?<!\bthe )(?<!\ba )open(?:s|ing)?|creat(?:e|es|ing)"
+    r"|rais(?:e|es|ing)"
+)
 # Opening a pull request, in the words a rule says it with: "before submitting PRs",
 # "when you open a pull request". The mistake is made where the request is made:
 # ``gh pr create``. "An open PR" is one already made.
 _PULL_REQUEST = re.compile(
-    r"\b(?:submit(?:s|ting)?|(?<!\ban )(?<!\bthe )(?<!\ba )open(?:s|ing)?|creat(?:e|es|ing)"
-    r"|rais(?:e|es|ing)|send(?:s|ing)?)"
+    rf"\b(?:{_MAKING}|send(?:s|ing)?)"
     r"\s+(?:a\s+|an\s+|the\s+|your\s+|any\s+)?(?:issues?\s+(?:or|and)\s+)?"
     r"(?:PRs?|pull[- ]requests?)\b",
     re.I,
@@ -72,8 +76,7 @@ _PR_TEMPLATE = re.compile(r"pull_request_template", re.I)
 _ISSUE_ACTIONS = (
     (
         re.compile(
-            r"\b(?:creat(?:e|es|ing)|(?<!\ban )(?<!\bthe )open(?:s|ing)?|fil(?:e|es|ing)"
-            r"|submit(?:s|ting)?|rais(?:e|es|ing))\s+(?:(?:a|an|the|any|new|github)\s+)*issues?\b",
+            rf"\b(?:{_MAKING}|fil(?:e|es|ing))\s+(?:(?:a|an|the|any|new|github)\s+)*issues?\b",
             re.I,
         ),
         "gh issue create",
