@@ -675,9 +675,10 @@ def test_rule_file_import_writes_only_globs_that_can_fire(store: Layout) -> None
             # reported as not carried rather than written without a trigger.
             assert [x.rule for x in new] in (expected, []), (patterns, new)
             # The bullet names no file, so a lesson written for it has the globs that were
-            # kept: never a lesson with no trigger (validate's L106), and never a glob that
-            # matches no file of the store (validate's L101).
-            assert all(x.triggers.files for x in new), (patterns, new)
+            # kept, or is always-on where a glob named every file (``*``): never a lesson
+            # with no trigger (validate's L106), and never a glob that matches no file of
+            # the store (validate's L101).
+            assert all(x.triggers.files or x.always for x in new), (patterns, new)
             files = FileIndex(tracked_files(store.root))
             assert all(files.count(compile_glob(glob)) for x in new for glob in x.triggers.files), (
                 patterns,
