@@ -1,8 +1,8 @@
 """Judging one imported lesson against a project's labels.
 
 A lesson is matched to the labels of the instruction file it came from (its
-``import:<path>`` evidence) whose quote its rule holds, compared as plain words
-(``adoption_labels.words``). Then:
+``import:<path>`` evidence) whose quote its rule holds (with the rationale import split
+off it), compared as plain words (``adoption_labels.words``). Then:
 
 - **good**: it carries a labelled rule, every file and command trigger lies where that
   rule's mistake is made (a glob matching only files the rule names, a pattern firing on
@@ -113,7 +113,9 @@ class Judge:
 
     def judge(self, lesson: Lesson) -> Judged:
         broad = tuple(p for p in lesson.triggers.commands if self._broad(p))
-        text = words(lesson.rule)
+        # a rule whose reason import split off ("Do NOT use `go install` directly — they
+        # create stale binaries") is the sentence of its rule and its rationale together
+        text = words(" ".join(filter(None, (lesson.rule, lesson.rationale))))
         origin = set(sources(lesson))
         matched = [lb for lb in self.labels if lb.file in origin and holds(text, lb.words)]
         if not matched:

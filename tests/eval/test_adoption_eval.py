@@ -123,6 +123,18 @@ def test_a_description_is_wrong_and_an_unknown_sentence_is_poor(judge: Judge) ->
     assert unknown.label is None
 
 
+def test_a_quote_across_the_rationale_import_split_off_is_matched(judge: Judge) -> None:
+    """ "Never print in API handlers - stdout is the protocol" is one sentence in the
+    file; its lesson holds the rule and keeps the reason as its rationale."""
+    labels = [label(RULE, "Never print in API handlers - stdout is", files=("src/api/**",))]
+    split = lesson("Never print in API handlers.", files=("src/api/*.py",))
+    found = Judge(labels, FileIndex(FILES), EVERYDAY).judge(
+        replace(split, rationale="stdout is the protocol")
+    )
+    assert (found.verdict, found.label) == (GOOD, labels[0])
+    assert judge.judge(replace(split, rationale="stdout is the protocol")).verdict == GOOD
+
+
 def test_labels_of_another_file_do_not_match(judge: Judge) -> None:
     """A lesson is judged against the labels of the file it was imported from."""
     other = lesson("Never print in API handlers", files=("src/api/**",))
