@@ -15,9 +15,11 @@ from typing import Any
 
 import pytest
 
+from lessons_core.importers.rule_triggers import TYPED_COMMIT, UNTYPED_COMMIT
+from lessons_core.matching.commands import compile_command
 from lessons_core.store.files import load_graph
 from lessons_core.store.layout import Layout
-from lessons_core.store.model import Triggers
+from lessons_core.store.model import Lesson, Triggers
 from tests.conftest import import_instructions, lessons_repo, run, write_tracked
 
 FILES = {
@@ -53,7 +55,11 @@ def write(layout: Layout, name: str, text: str) -> None:
 
 
 def lessons(layout: Layout) -> dict[str, Triggers]:
-    return {x.rule: x.triggers for x in load_graph(layout).lessons.values()}
+    return {rule: x.triggers for rule, x in by_rule(layout).items()}
+
+
+def by_rule(layout: Layout) -> dict[str, Lesson]:
+    return {x.rule: x for x in load_graph(layout).lessons.values()}
 
 
 def left(report: dict[str, Any], code: str) -> list[str]:
@@ -188,7 +194,7 @@ def test_emphasis_is_no_glob_and_markdown_is_cleaned(repo: Layout) -> None:
         "- Keep the [workflow docs](../../docs/guide.md) in step with **`ci.md`**.\n",
     )
     import_instructions()
-    graph = {x.rule: x for x in load_graph(repo).lessons.values()}
+    graph = by_rule(repo)
     lock = graph["Never hand-edit a `*.lock.yml`."]
     assert lock.triggers == Triggers(files=(".github/workflows/*.lock.yml",))
     assert lock.rationale == "It is generated — the header says so."
@@ -398,6 +404,45 @@ def test_a_nested_file_scopes_its_rules_to_its_folder(repo: Layout) -> None:
     assert "loaded whole into every session" not in details
 
 
+def test_a_nested_files_command_rule_fires_on_the_command_alone(repo: Layout) -> None:
+    """A command is run from anywhere: a rule on one in `docs/CLAUDE.md` is not about the
+    folder's files, and its reason after a dash, naming the command as "they" or "it",
+    stays the rationale of a rule of its own."""
+    write(repo, "docs/guide.md", "# Guide\n")
+    write(
+        repo,
+        "docs/CLAUDE.md",
+        "> **Do NOT** use `go install` directly — they create stale binaries.\n\n"
+        "- DO NOT use `git rebase -i` - it opens an editor the agent cannot use.\n"
+        "- Keep each page under one screen.\n",
+    )
+    import_instructions()
+    found = by_rule(repo)
+    install = found["Do NOT use `go install` directly."]
+    assert install.triggers == Triggers(commands=("go install",))
+    assert install.rationale == "they create stale binaries."
+    rebase = found["DO NOT use `git rebase -i`."]
+    assert rebase.triggers == Triggers(commands=("git rebase -i",))
+    assert found["Keep each page under one screen."].triggers.files == ("docs/**",)
+
+
+def test_a_pointer_to_what_a_command_prints_is_no_rule(repo: Layout) -> None:
+    """ "Run `tool agent --help` for its commands" and "Run `tool prime` for full workflow
+    context" point at what a command prints; "Run `make lint` for style checks" asks."""
+    write(repo, "Makefile", "lint:\n\truff check .\n")
+    write(
+        repo,
+        "AGENTS.md",
+        "- Run `tool agent --help` for state and heartbeat commands.\n"
+        "- Run `tool prime` for full workflow context.\n"
+        "- Use `tool --help` to see all available commands.\n"
+        "- Never run `make lint` with `--fix` on generated code.\n",
+    )
+    report = import_instructions()
+    assert list(lessons(repo)) == ["Never run `make lint` with `--fix` on generated code."]
+    assert len(left(report, "link-list")) == 3
+
+
 def test_a_nested_cursor_rule_file_applies_to_its_folder(repo: Layout) -> None:
     """`docs/.cursor/rules.mdc` with alwaysApply is about docs/, not every request."""
     write(
@@ -473,7 +518,7 @@ def test_what_a_rule_protects_defers_to_or_describes_is_no_trigger(repo: Layout)
     import_instructions()
     assert lessons(repo) == {
         "Use Conventional Commits for commit messages; `.github/workflows/ci.yml` requires a "
-        "scoped title.": Triggers(commands=("git commit",)),
+        "scoped title.": Triggers(commands=(UNTYPED_COMMIT,)),
         "Never edit `uv.lock` by hand.": Triggers(files=("uv.lock",)),
     }
 
@@ -482,8 +527,9 @@ def test_a_section_about_commits_or_pull_requests_gives_its_rules_that_action(
     repo: Layout,
 ) -> None:
     """Under "Commit message convention" a rule naming no place is about the message,
-    written at ``git commit``; under "Pull Requests", at ``gh pr create``. A heading naming
-    both, or a pre-commit hook, gives none. A prohibiting label forbids what follows it."""
+    written at ``git commit`` (a typed one, for a rule forbidding types); under "Pull
+    Requests", at ``gh pr create``. A heading naming both, or a pre-commit hook, gives
+    none. A prohibiting label forbids what follows it."""
     write(
         repo,
         "AGENTS.md",
@@ -496,7 +542,7 @@ def test_a_section_about_commits_or_pull_requests_gives_its_rules_that_action(
     )
     import_instructions()
     found = lessons(repo)
-    assert found["Avoid `feat:`, `fix:`, `chore:` prefixes."] == Triggers(commands=("git commit",))
+    assert found["Avoid `feat:`, `fix:`, `chore:` prefixes."] == Triggers(commands=(TYPED_COMMIT,))
     assert found["Keep each one small and focused on one change."] == Triggers(
         commands=("gh pr create",)
     )
@@ -504,6 +550,40 @@ def test_a_section_about_commits_or_pull_requests_gives_its_rules_that_action(
     assert "Keep summary under 80 characters." not in found
     assert "Keep it to three short paragraphs at most." not in found
     assert "Keep hooks fast and focused on one check." not in found
+
+
+def test_a_rule_on_commit_types_fires_only_on_a_message_that_breaks_it(repo: Layout) -> None:
+    """A rule asking for Conventional Commits fires on a commit whose message opens with
+    no type, never on a typed one; a rule forbidding them, the other way round. A message
+    from a heredoc is nothing to judge. Other rules on the message fire on every commit."""
+    write(
+        repo,
+        "AGENTS.md",
+        "- Commit with conventional commits (`feat:`, `fix:`, `docs:`).\n"
+        "- Do not use conventional commits (no `feat:`/`fix:` prefixes).\n"
+        "- Commit messages explain why, not what.\n",
+    )
+    import_instructions()
+    found = lessons(repo)
+    asked = found["Commit with conventional commits (`feat:`, `fix:`, `docs:`)."]
+    forbidden = found["Do not use conventional commits (no `feat:`/`fix:` prefixes)."]
+    assert asked == Triggers(commands=(UNTYPED_COMMIT,))
+    assert forbidden == Triggers(commands=(TYPED_COMMIT,))
+    assert found["Commit messages explain why, not what."] == Triggers(commands=("git commit",))
+    untyped, typed = compile_command(UNTYPED_COMMIT), compile_command(TYPED_COMMIT)
+    heredoc = "git commit -m \"$(cat <<'EOF'\nfeat: x\nEOF\n)\""
+    examples = {
+        "git commit -m 'Add retry'": (True, False),
+        "git commit -am x": (True, False),
+        "git commit --message=Fix": (True, False),
+        "git commit -m 'feat: add retry'": (False, True),
+        'git commit -m "fix(cli)!: x"': (False, True),
+        heredoc: (False, False),
+        "git commit --amend --no-edit": (False, False),
+        "git status": (False, False),
+    }
+    for command, fires in examples.items():
+        assert (untyped.matches(command), typed.matches(command)) == fires, command
 
 
 PLACES = """\

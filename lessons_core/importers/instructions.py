@@ -142,7 +142,9 @@ def _rule(
     # A place the rule describes is the folder's own ("its tests": the repo's test
     # folder, when the folder's tests are kept there).
     inside = described or any(glob.startswith(f"{folder}/") for glob in triggers.files)
-    if isinstance(scope, tuple) and not inside:  # the file speaks for its folder
+    # A command is run from anywhere: "Do not use `go install`" in `docs/CLAUDE.md` is
+    # about that command, not about editing the folder's files.
+    if isinstance(scope, tuple) and not inside and not triggers.commands:
         triggers, how = Triggers(files=scope).merged(triggers), "folder"
     if triggers.is_empty() and (not always or not named.is_empty()):
         code, detail = _why_no_trigger(found, named, subject, scope)

@@ -22,7 +22,7 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from lessons_core.importers.markdown_text import outside_code
+from lessons_core.importers.markdown_text import outside_code, split_rationale
 from lessons_core.importers.mentions import DEVELOPER_TOOLS
 
 # Verbs an instruction starts with (the imperative mood), lower case.
@@ -165,6 +165,16 @@ _READING_POINTER = re.compile(
     r"always)\b)[^`.]+\.?\s*$)",
     re.I,
 )
+# A pointer to what a command prints: its help ("Run `bd agent --help` for its commands",
+# "Use `x --help` to see all commands") or more of the context ("Run `bd prime` for full
+# workflow context"). It is read when needed; no mistake is made by not running it.
+_HELP_POINTER = re.compile(
+    r"^(?:run|use|try|call)\s+`[^`]*\s(?:--help|-h|help)`\s+(?:for|to\s+(?:see|list|learn|find))\b"
+    r"|^(?:run|use)\s+`[^`]+`\s+(?:for|to\s+(?:see|get))\s+(?:the\s+)?(?:full|more|complete|"
+    r"detailed|additional|current)\b[^`.]*\b(?:context|details|information|info|docs|"
+    r"documentation|help|usage|reference|options|instructions|overview)\.?\s*$",
+    re.I,
+)
 _WORD = re.compile(r"[A-Za-z][\w'-]*")
 # A verb alone, or with one word: "Use", "Use judgment." (but "Never force-push." forbids).
 _BARE_VERB = re.compile(
@@ -219,7 +229,7 @@ class Left(enum.Enum):
 
     DESCRIPTION = ("description", "it describes the project; it asks nothing of the agent")
     LEAD_IN = ("lead-in", "it introduces what follows it")
-    LINK_LIST = ("link-list", "it is a link, read in the file")
+    LINK_LIST = ("link-list", "it points at reference material, read when needed")
     INCLUDE = ("include", "it pulls another file in, whose rules come from that file")
     TABLE = ("table", "a table row is reference material, read in the file")
     SETUP = ("setup-step", "it is a set-up step, done once, not a mistake to catch")
@@ -449,7 +459,7 @@ def left_reason(text: str, heading: str = "", ordered: bool = False) -> Left | N
         return Left.LINK_LIST
     if is_include(text):
         return Left.INCLUDE
-    if _READING_POINTER.match(text.strip()):
+    if _READING_POINTER.match(text.strip()) or _HELP_POINTER.match(text.strip()):
         return Left.LINK_LIST
     if text.lstrip().startswith("|"):
         return Left.TABLE
@@ -477,7 +487,9 @@ def left_reason(text: str, heading: str = "", ordered: bool = False) -> Left | N
         return Left.SETUP
     if first and first[0] in _CONTEXT_BOUND and not _OWN_SUBJECT.match(outside_code(text)):
         return Left.CONTEXT
-    said = words(text)
+    # after a dash, "it" is the rule's own object: "DO NOT use `bd edit` - it opens an
+    # editor"
+    said = words(split_rationale(text)[0])
     if _BACK_REFERENCES & set(said[:4]) or {"these", "those"} & set(said):
         return Left.CONTEXT  # "Reach for it when ...", "no em dashes in these files"
     if _SHOWN_NEARBY.search(outside_code(text)):

@@ -20,7 +20,8 @@ some of them (``normative.stance``):
 "never force-push", ``git push --force``; "before submitting PRs" and "PR titles",
 ``gh pr create`` (not for a rule asking for a draft, which is made there too);
 "never create an issue", ``gh issue create``; "never reply to an issue", ``gh issue
-comment``.
+comment``. A rule on the type a commit message opens with ("Use Conventional Commits")
+fires on the commits whose message breaks it (``commit_pattern``).
 A name written after "bare" or "plain" (``never call bare `pytest` ``) is anchored to
 the start of the command, so ``uv run pytest`` does not fire the rule against bare
 ``pytest``.
@@ -102,6 +103,20 @@ _COMMIT_MESSAGE = re.compile(
     r"|\bco-?author(?:s|ed)?\b|\btrailers?\b",
     re.I,
 )
+# A rule about the type a commit message opens with: "Use Conventional Commits",
+# "Semantic commit messages", "no `feat:`/`fix:` prefixes".
+_CONVENTIONAL = re.compile(
+    r"\b(?:conventional|semantic)[- ]commits?\b|`(?:feat|fix|chore)(?:\([^`]*\))?:`", re.I
+)
+# The message given on the command line (``-m``, ``-am``, ``--message=``), up to where it
+# opens; a quoted message is never searched for the option.
+_MESSAGE = r"^git commit[^'\"]* (?:-[A-Za-z]*m ?|--message[ =])['\"]?"
+# A commit whose message opens with no type ("Add retry", "x"): where a rule asking for
+# Conventional Commits is broken. A typed one ("feat: ...", "fix(cli)!: ...") and a
+# message from a heredoc or a file are the rule kept, or nothing to judge.
+UNTYPED_COMMIT = _MESSAGE + "[A-Za-z]+(?:[^A-Za-z:(!]|$)"
+# A commit whose message opens with a type: where a rule forbidding them is broken.
+TYPED_COMMIT = _MESSAGE + r"[a-z]+(?:\([^)]*\))?!?: "
 # A module a rule says to import from, or not: "instead of importing from `vite`".
 _MODULE = re.compile(r"\bfrom\s+`[^`]+`(?:\s*(?:,|or|and|,\s*or)\s*`[^`]+`)*", re.I)
 # A part that describes a file: "`ci.yml` requires a scoped title".
@@ -148,6 +163,7 @@ def rule_triggers(mentions: Mentions, rule: str, folder: str = "") -> Triggers:
         commands.extend(command for found, command in _ISSUE_ACTIONS if found.search(part.text))
     if _PULL_REQUEST_TEXT.search(outside_code(rule).split(",")[0]):
         commands.append(PR_CREATE)  # "Keep PR description short", not one in a list
+    commands = [commit_pattern(rule) if c == "git commit" else c for c in commands]
     if asks_for_draft(rule):
         commands = [command for command in commands if command != PR_CREATE]
     if any(_PR_TEMPLATE.search(name) for name in (*files, *asked)):
@@ -178,10 +194,23 @@ def heading_action(heading: str, rule: str) -> tuple[str, ...]:
     plain = outside_code(heading)  # "`$pr-draft-summary`" is a name, no pull request
     commit, pull = _COMMIT_HEADING.search(plain), _PR_HEADING.search(plain)
     if commit and not pull:
-        return ("git commit",)
+        return (commit_pattern(rule),)
     if pull and not commit and not _REVIEW.search(plain) and not asks_for_draft(rule):
         return (PR_CREATE,)
     return ()
+
+
+def commit_pattern(rule: str) -> str:
+    """The pattern of the commits ``rule``, written at ``git commit``, is about: those whose
+    message breaks it when it is about the type a message opens with (asked for, as in
+    "Use Conventional Commits", or forbidden, as in "Do not use conventional commits"),
+    else every commit."""
+    if not _CONVENTIONAL.search(rule):
+        return "git commit"
+    forbids = any(
+        part.role is Role.FORBIDS and _CONVENTIONAL.search(part.text) for part in stance(rule)
+    )
+    return TYPED_COMMIT if forbids else UNTYPED_COMMIT
 
 
 def asks_for_draft(rule: str) -> bool:
