@@ -426,6 +426,21 @@ def test_a_nested_files_command_rule_fires_on_the_command_alone(repo: Layout) ->
     assert found["Keep each page under one screen."].triggers.files == ("docs/**",)
 
 
+def test_the_files_a_rule_excepts_are_not_its_place(repo: Layout) -> None:
+    """ "No `process.env` - except in test files" holds everywhere but the tests: the test
+    files it names are no trigger, and with no other place it stays in the file."""
+    write(repo, "src/app.test.ts", "")
+    write(repo, "src/app.ts", "")
+    write(
+        repo,
+        "AGENTS.md",
+        "- No `process.env` - except in test files.\n- Never skip test files in review.\n",
+    )
+    report = import_instructions()
+    assert "No `process.env` - except in test files." not in lessons(repo)
+    assert any("process.env" in detail for detail in left(report, "no-trigger"))
+
+
 def test_a_pointer_to_what_a_command_prints_is_no_rule(repo: Layout) -> None:
     """ "Run `tool agent --help` for its commands" and "Run `tool prime` for full workflow
     context" point at what a command prints; "Run `make lint` for style checks" asks."""

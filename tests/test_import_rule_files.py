@@ -362,3 +362,25 @@ def test_a_rule_files_bullets_are_judged_and_a_glob_of_no_file_is_no_trigger(
         n["code"] == "glob" and "packages/gone/**/*.test.tsx" in n["detail"]
         for n in report["not_carried"]
     )
+
+
+def test_a_rule_on_code_skips_the_prose_pages_its_files_globs_add(repo: Layout) -> None:
+    """A rule file scoped to code and to Markdown pages ("**/*.ts, **/*.md", so its
+    rules come with the docs' code samples): a rule on code fires on the code; one that
+    speaks of docs keeps every glob."""
+    install(repo, "cursor")
+    (repo.root / "docs/guide.md").write_text("# Guide\n")
+    (repo.root / ".cursor/rules/style.mdc").write_text(
+        "---\nglobs: src/**/*.ts, docs/**/*.md\n---\n"
+        "- AVOID destructuring nullish nested properties.\n"
+        "- Keep the code samples of the docs short.\n"
+    )
+    import_json("cursor", ".cursor/rules/style.mdc")
+    lessons = by_rule(repo)
+    assert lessons["AVOID destructuring nullish nested properties."].triggers.files == (
+        "src/**/*.ts",
+    )
+    assert lessons["Keep the code samples of the docs short."].triggers.files == (
+        "src/**/*.ts",
+        "docs/**/*.md",
+    )

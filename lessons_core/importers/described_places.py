@@ -150,8 +150,11 @@ def described_files(mentions: Mentions, rule: str, heading: str, folder: str) ->
     """The globs of the files ``rule`` (under ``heading``, read in ``folder``) names by
     description, or () when it names none."""
     base = f"{folder}/" if folder else ""
-    plain = outside_code(rule)
-    globs = [f"{base}**/{name}/**" for name in _NAMED_FOLDER.findall(rule)]
+    # "No `process.env` - except in test files": the files it excepts are where it holds
+    # least, never its place
+    said = "".join(part.text for part in stance(rule) if not _EXCEPTION.match(part.text))
+    plain = outside_code(said)
+    globs = [f"{base}**/{name}/**" for name in _NAMED_FOLDER.findall(said)]
     mistake = _where_made(rule)
     if mentions.triggers(mistake, folder).commands:
         return ()  # a rule naming a command is about running it: its words are no place
@@ -234,6 +237,9 @@ def _mostly_pages(mentions: Mentions, base: str) -> bool:
     inside = [path for path in mentions.files.paths if path.startswith(base)]
     pages = [path for path in inside if path.endswith((".md", ".mdx"))]
     return bool(inside) and 2 * len(pages) > len(inside)
+
+
+_EXCEPTION = re.compile(r"^\W*(?:except|other than|outside)\b", re.I)
 
 
 def _where_made(rule: str) -> str:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -53,6 +54,13 @@ from lessons_core.store.model import Lesson, Triggers, today
 from lessons_core.store.topics import Topic
 
 _EVERYTHING = frozenset({"**", "**/*", "*", "**/**"})
+# Pages of prose: a file's globs may add them to its code's ("**/*.ts, **/*.md") so that
+# its rules come with the code samples of the docs too.
+_PROSE = (".md", ".mdx", ".markdown", ".rst", ".txt", ".adoc")
+# A rule that speaks of prose, and so of those pages.
+_ABOUT_PROSE = re.compile(
+    r"\b(?:docs?|documentation|markdown|mdx|readme|prose|pages?|comments?|docstrings?)\b", re.I
+)
 _TOOL_FOLDERS = frozenset({".cursor", ".github", ".kiro", ".claude"})
 EXCERPT_CHARS = 80
 
@@ -189,8 +197,8 @@ class Planner:
             unscoped = "none of its globs can select a file"
         rules = self._rules(rule_file.body, subject)
         if globs or not unscoped:
-            triggers = Triggers(files=tuple(dict.fromkeys(globs)))
             for rule, rationale in rules:
+                triggers = Triggers(files=tuple(dict.fromkeys(_for_rule(globs, rule))))
                 self.add_lesson(rule, rationale, topic, triggers, subject)
             return
         for rule, rationale in rules:
@@ -371,3 +379,13 @@ def display(path: Path, root: Path) -> str:
 
 def excerpt(text: str) -> str:
     return text if len(text) <= EXCERPT_CHARS else text[: EXCERPT_CHARS - 1] + "…"
+
+
+def _for_rule(globs: list[str], rule: str) -> list[str]:
+    """The globs of a rule file that ``rule`` is about: a rule on code ("AVOID
+    destructuring nullish properties") is about the file's code, not the prose pages its
+    globs add to it, unless it speaks of prose."""
+    code = [glob for glob in globs if not glob.endswith(_PROSE)]
+    if not code or len(code) == len(globs) or _ABOUT_PROSE.search(rule):
+        return globs
+    return code
