@@ -112,7 +112,18 @@ _RECIPE = re.compile(r"^to [a-z]+\b[^,]*,")
 # command that serves it (a situation such as "Before committing, ..." is a rule's).
 _PURPOSE_COMMAND = re.compile(r"^for\b[^,]*,[^:]*:\s*`[^`]+`\.?$", re.I)
 # "Use the following scripts ...": it introduces what comes after it.
-_FORWARD = re.compile(r"\b(?:the following|as follows)\b", re.I)
+_FORWARD = re.compile(
+    r"\b(?:the following|as follows|listed below)\b"
+    r"|\b(?:steps|items|rules|instructions|commands|checks|checklist)\s+below\b",
+    re.I,
+)
+# What the sentence before said, or its case: "If not, ...", "Run before every commit."
+# (run what?).
+_LEANING = re.compile(
+    r"^\W*(?:if not|if so|in that case|in this case|in either case)\b"
+    r"|^\W*(?:run|execute|invoke|call)\s+(?:it\s+)?(?:before|after|when|whenever|once|on)\b",
+    re.I,
+)
 # "`requirements.ts` is a manifest: ...": a definition; a "must" in it is what it defines.
 _DEFINITION = re.compile(r"^`[^`]+`\s+(?:is|are)\s+(?:a|an|the)\b(?![^;]*;)", re.I)
 # Verbs that are nouns too, and the words after them that make the pair a noun phrase:
@@ -155,6 +166,8 @@ _INCLUDE = re.compile(r"^\s*@[\w./-]+\s*$")
 # that goes on to a situation ("... for breaking changes before a release") or a rule
 # word is no pointer.
 _LOOKED_AT = r"(?:the\s+)?`[^`]+`(?:\s+(?:directory|folder|file|dir))?\s+"
+# A document named bare: "Use AGENT_INSTRUCTIONS.md for the current command policy".
+_DOCUMENT = r"(?:the\s+)?`?[\w./-]+\.(?:md|mdx|rst|txt)`?\s+"
 _READING_POINTER = re.compile(
     r"^(?:(?:use|check|see|consult|browse|explore|read|refer to|look (?:at|in|through))\s+"
     + _LOOKED_AT
@@ -162,7 +175,8 @@ _READING_POINTER = re.compile(
     r"|(?:check|see|consult|browse|explore|read|refer to|look (?:at|in|through))\s+"
     + _LOOKED_AT
     + r"for\s+(?![^.]*\b(?:before|after|when|whenever|if|unless|while|must|should|never|"
-    r"always)\b)[^`.]+\.?\s*$)",
+    r"always)\b)[^`.]+\.?\s*$"
+    r"|use\s+" + _DOCUMENT + r"for\s+[^`.]+\.?\s*$)",
     re.I,
 )
 # A pointer to what a command prints: its help ("Run `bd agent --help` for its commands",
@@ -492,7 +506,7 @@ def left_reason(text: str, heading: str = "", ordered: bool = False) -> Left | N
     said = words(split_rationale(text)[0])
     if _BACK_REFERENCES & set(said[:4]) or {"these", "those"} & set(said):
         return Left.CONTEXT  # "Reach for it when ...", "no em dashes in these files"
-    if _SHOWN_NEARBY.search(outside_code(text)):
+    if _SHOWN_NEARBY.search(outside_code(text)) or _LEANING.match(text):
         return Left.CONTEXT  # "Tests that create spans should follow this pattern"
     return None
 
