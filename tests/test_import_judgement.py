@@ -441,6 +441,27 @@ def test_the_files_a_rule_excepts_are_not_its_place(repo: Layout) -> None:
     assert any("process.env" in detail for detail in left(report, "no-trigger"))
 
 
+def test_rules_asking_for_commits_or_pushes_do_not_fire_on_them(repo: Layout) -> None:
+    """The mistake of "commit as you go", of stopping before a push and of work "not
+    complete until `git push` succeeds" is making no commit or push, which no commit or
+    push shows; "Run `make check` before pushing" is made at the push. In a nested file
+    such rules are no rules on the folder's code either."""
+    write(repo, "Makefile", "check:\n\ttrue\n")
+    write(repo, "src/app.py", "")
+    write(
+        repo,
+        "AGENTS.md",
+        "## When to commit\n\n- Commit as you go, not all at once at the end.\n\n"
+        "## Finishing\n\n- NEVER stop before pushing.\n"
+        "- After you push, do not go idle.\n"
+        "- Work is NOT complete until `git push` succeeds.\n"
+        "- Run `make check` before pushing.\n",
+    )
+    write(repo, "src/AGENTS.md", "- NEVER stop before pushing your branch.\n")
+    import_instructions()
+    assert lessons(repo) == {"Run `make check` before pushing.": Triggers(commands=("git push",))}
+
+
 def test_a_pointer_to_what_a_command_prints_is_no_rule(repo: Layout) -> None:
     """ "Run `tool agent --help` for its commands" and "Run `tool prime` for full workflow
     context" point at what a command prints; "Run `make lint` for style checks" asks."""

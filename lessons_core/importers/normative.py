@@ -624,11 +624,14 @@ _MARKERS: tuple[tuple[re.Pattern[str], Role], ...] = tuple(
 # A closing part that is only a document's name: where the rule is written down at
 # length ("assert the whole shape: `.agents/rules/shape.mdc`"), not where it is broken.
 _DOCUMENT_ONLY = re.compile(r"^\s*`[^`\s]+\.(?:md|mdc|mdx|rst|txt)`[.!]?\s*$", re.I)
-# A clause ends at a semicolon, a sentence end, a dash or a colon, and before "and" or
-# "but" opening a rule of its own ("Never X and always Y": Y is asked for, not forbidden).
+# A clause ends at a semicolon, a sentence end, a dash or a colon, before "and" or "but"
+# opening a rule of its own ("Never X and always Y": Y is asked for, not forbidden), and
+# before "until".
 _CLAUSE_BREAK = re.compile(
     r";|\.\s|\s(?:—|--|–)\s|:\s"
-    r"|\s(?:and|but)\s+(?=(?:always|never|only|do not|don't)\b)",
+    r"|\s(?:and|but)\s+(?=(?:always|never|only|do not|don't)\b)"
+    # "not complete until `git push` succeeds": what must happen first is asked for
+    r"|\s(?=until\b)",
     re.I,
 )
 # A purpose: "so uv doesn't rewrite `uv.lock`", "to avoid ...". What it names is what the

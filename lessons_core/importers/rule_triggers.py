@@ -117,6 +117,12 @@ _MESSAGE = r"^git commit[^'\"]* (?:-[A-Za-z]*m ?|--message[ =])['\"]?"
 UNTYPED_COMMIT = _MESSAGE + "[A-Za-z]+(?:[^A-Za-z:(!]|$)"
 # A commit whose message opens with a type: where a rule forbidding them is broken.
 TYPED_COMMIT = _MESSAGE + r"[a-z]+(?:\([^)]*\))?!?: "
+# Stopping work: a rule forbidding it before or after a git action is about the end of
+# the work, not about the action.
+_STOPS = re.compile(r"\b(?:stop|stopping|go(?:es|ing)?\s+idle)\b", re.I)
+# A heading about when to make commits ("When to commit"): its rules ask for commits, and
+# the mistake is making none, which no commit shows.
+_WHEN_TO = re.compile(r"^\W*(?:when|how often)\s+to\b", re.I)
 # A module a rule says to import from, or not: "instead of importing from `vite`".
 _MODULE = re.compile(r"\bfrom\s+`[^`]+`(?:\s*(?:,|or|and|,\s*or)\s*`[^`]+`)*", re.I)
 # A part that describes a file: "`ci.yml` requires a scoped title".
@@ -135,6 +141,9 @@ def rule_triggers(mentions: Mentions, rule: str, folder: str = "") -> Triggers:
     # edit `uv.lock`; change `pyproject.toml`".
     alternatives = any(part.role is Role.FORBIDS for part in parts)
     asked: list[str] = []
+    # "NEVER stop before pushing", "After you push, do not go idle": the mistake is
+    # stopping, which no push shows
+    stops = any(part.role is Role.FORBIDS and _STOPS.search(part.text) for part in parts)
     message = _COMMIT_MESSAGE.search(outside_code(rule))
     if message and not re.search(r"\band\b", rule[: message.start()]):
         # about the message itself: "Answer in English and keep commit messages short"
@@ -156,8 +165,9 @@ def rule_triggers(mentions: Mentions, rule: str, folder: str = "") -> Triggers:
         files.extend(found.files)
         anchor = "^" if _BARE.search(part.text) else ""
         commands.extend(anchor + command for command in found.commands)
-        actions = _GIT_ACTIONS[part.role]
-        commands.extend(actions[word] for word in words(part.text) if word in actions)
+        if not (part.role is Role.WHEN and stops):
+            actions = _GIT_ACTIONS[part.role]
+            commands.extend(actions[word] for word in words(part.text) if word in actions)
         if _PULL_REQUEST.search(part.text):
             commands.append(PR_CREATE)
         commands.extend(command for found, command in _ISSUE_ACTIONS if found.search(part.text))
@@ -193,7 +203,7 @@ def heading_action(heading: str, rule: str) -> tuple[str, ...]:
     there), or when the rule asks for a draft."""
     plain = outside_code(heading)  # "`$pr-draft-summary`" is a name, no pull request
     commit, pull = _COMMIT_HEADING.search(plain), _PR_HEADING.search(plain)
-    if commit and not pull:
+    if commit and not pull and not _WHEN_TO.search(plain):
         return (commit_pattern(rule),)
     if pull and not commit and not _REVIEW.search(plain) and not asks_for_draft(rule):
         return (PR_CREATE,)
