@@ -462,6 +462,25 @@ def test_rules_asking_for_commits_or_pushes_do_not_fire_on_them(repo: Layout) ->
     assert lessons(repo) == {"Run `make check` before pushing.": Triggers(commands=("git push",))}
 
 
+def test_a_heading_naming_a_test_framework_is_about_the_tests(repo: Layout) -> None:
+    """Under "Testify Suite Correctness" a rule naming no place ("Never use `s.T()` in
+    subtests") is about the Go test sources."""
+    write(repo, "go.mod", "module example.com/x\n")
+    write(repo, "pkg/a.go", "package pkg\n")
+    write(repo, "pkg/a_test.go", "package pkg\n")
+    write(
+        repo,
+        "AGENTS.md",
+        "## Testify Suite Correctness\n\n- Never use `s.T()` in subtests.\n"
+        "- Prefer `require` over `assert`.\n",
+    )
+    import_instructions()
+    assert lessons(repo) == {
+        "Never use `s.T()` in subtests.": Triggers(files=("**/*_test.go",)),
+        "Prefer `require` over `assert`.": Triggers(files=("**/*_test.go",)),
+    }
+
+
 def test_a_pointer_to_what_a_command_prints_is_no_rule(repo: Layout) -> None:
     """ "Run `tool agent --help` for its commands" and "Run `tool prime` for full workflow
     context" point at what a command prints; "Run `make lint` for style checks" asks."""

@@ -60,7 +60,7 @@ _LOCK_FILES = {
 }
 # Tests as a noun: "tests", "test files", "mocks"; not "test failures" or "test binaries".
 _TESTS = re.compile(
-    r"\btests\b|\btest\s+(?:files?|cases?|suites?|modules?|functions?|classes|code|helpers?)\b"
+    r"\b(?:sub)?tests\b|\btest\s+(?:files?|cases?|suites?|modules?|functions?|classes|code|helpers?)\b"
     r"|\btesting\b|\bmock(?:s|ing|ed)?\b|\bspy(?:ing)?\b|\bspies\b|\bfixtures?\b",
     re.I,
 )
@@ -79,7 +79,11 @@ _RUNNING_TESTS = re.compile(
     r"|\bstart(?:s|ing)?\s+(?:[\w-]+,?\s+){0,4}tests\b",
     re.I,
 )
-_TEST_HEADING = re.compile(r"\btests?\b|\btesting\b|\bmock(?:s|ing)?\b", re.I)
+# A test framework's name says as much: "Testify Suite Correctness".
+_TEST_HEADING = re.compile(
+    r"\b(?:sub)?tests?\b|\btesting\b|\bmock(?:s|ing)?\b|\b(?:testify|pytest|jest|vitest|mocha)\b",
+    re.I,
+)
 # A heading about running things ("Running Tests") is about commands, not test sources.
 _RUNNING = re.compile(r"\brun(?:s|ning)?\b|\bcommands?\b", re.I)
 # The test sources of each language, by name; a repo's are those of its main language
