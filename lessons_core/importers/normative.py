@@ -112,6 +112,11 @@ _RECIPE = re.compile(r"^to [a-z]+\b[^,]*,")
 # command that serves it (a situation such as "Before committing, ..." is a rule's).
 _PURPOSE_COMMAND = re.compile(r"^for\b[^,]*,[^:]*:\s*`[^`]+`\.?$", re.I)
 # "Use the following scripts ...": it introduces what comes after it.
+# A clause that ends where its object should be: "As a TypeScript expert, you should:"
+# (its colon dropped), which leads into the list below it.
+_OBJECTLESS = re.compile(
+    r"\b(?:you|we|agents?)\s+(?:should|must|shall|need to|have to|will)\s*[.!]?\s*$", re.I
+)
 _FORWARD = re.compile(
     r"\b(?:the following|as follows|listed below)\b"
     r"|\b(?:steps|items|rules|instructions|commands|checks|checklist)\s+below\b",
@@ -491,7 +496,7 @@ def left_reason(text: str, heading: str = "", ordered: bool = False) -> Left | N
         return Left.SETUP  # "Run all parser coverage: `cargo coverage parser`": an entry
     if not _instructs(text, heading) or (_DEFINITION.match(text.strip()) and not prohibits(text)):
         return Left.DESCRIPTION
-    if _FORWARD.search(outside_code(text)):
+    if _FORWARD.search(outside_code(text)) or _OBJECTLESS.search(text):
         return Left.LEAD_IN
     if first and first[0] in _SETUP_VERBS:
         return Left.SETUP
