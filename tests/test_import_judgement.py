@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from lessons_core.importers.rule_triggers import TYPED_COMMIT, UNTYPED_COMMIT
 from lessons_core.matching.commands import compile_command
+from lessons_core.matching.commit_messages import TYPED_COMMIT, UNTYPED_COMMIT
 from lessons_core.store.files import load_graph
 from lessons_core.store.layout import Layout
 from lessons_core.store.model import Lesson, Triggers

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from lessons_core.matching.commit_messages import UNTYPED_COMMIT
 from lessons_core.matching.thresholds import NEVER_RECALLED_MIN_RECALLS, REPEATED_FAILURE_MIN
 from lessons_core.store.config import Config, load_config
 from lessons_core.store.layout import Layout
@@ -614,7 +615,8 @@ def test_l208_not_l203_when_imported_rules_share_the_kind_of_file_they_describe(
 def test_l208_when_imported_rules_share_the_git_action_they_describe(tmp_path: Path) -> None:
     """Rules an instruction file gives about opening a pull request all fire on
     ``gh pr create``: the file's own meaning, a notice; one written by hand makes it L203,
-    and so does a command that is no git or pull-request action."""
+    and so does a command that is no git or pull-request action. Its rules on the type a
+    commit message opens with meet at the commits that break them."""
     layout = make_project(tmp_path)
     rules = ["Confirm the change is user-facing.", "Disclose AI help.", "Never write PR bodies."]
     for number, rule in enumerate(rules):
@@ -626,3 +628,9 @@ def test_l208_when_imported_rules_share_the_git_action_they_describe(tmp_path: P
     assert {("L203", f"mk-{n}") for n in range(3)} <= found
     write_lesson(layout, "pr-3", "Keep pull requests small.", commands=["gh pr create"])
     assert {("L203", f"pr-{n}") for n in range(4)} <= codes(layout)
+    # "Commit with conventional commits", said three times, at the untyped commits
+    typed = ["Use Conventional Commits.", "Follow conventional commits.", "Type every commit."]
+    for number, rule in enumerate(typed):
+        evidence = ["import:AGENTS.md"]
+        write_lesson(layout, f"cc-{number}", rule, commands=[UNTYPED_COMMIT], evidence=evidence)
+    assert {("L208", f"cc-{n}") for n in range(3)} <= codes(layout)

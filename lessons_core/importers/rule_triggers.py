@@ -34,6 +34,7 @@ import re
 from lessons_core.importers.markdown_text import outside_code
 from lessons_core.importers.mentions import Mentions
 from lessons_core.importers.normative import Part, Role, stance, words
+from lessons_core.matching.commit_messages import TYPED_COMMIT, UNTYPED_COMMIT
 from lessons_core.store.model import Triggers
 
 # Words naming a git action, by the part of a rule they name it in: "before committing",
@@ -108,15 +109,6 @@ _COMMIT_MESSAGE = re.compile(
 _CONVENTIONAL = re.compile(
     r"\b(?:conventional|semantic)[- ]commits?\b|`(?:feat|fix|chore)(?:\([^`]*\))?:`", re.I
 )
-# The message given on the command line (``-m``, ``-am``, ``--message=``), up to where it
-# opens; a quoted message is never searched for the option.
-_MESSAGE = r"^git commit[^'\"]* (?:-[A-Za-z]*m ?|--message[ =])['\"]?"
-# A commit whose message opens with no type ("Add retry", "x"): where a rule asking for
-# Conventional Commits is broken. A typed one ("feat: ...", "fix(cli)!: ...") and a
-# message from a heredoc or a file are the rule kept, or nothing to judge.
-UNTYPED_COMMIT = _MESSAGE + "[A-Za-z]+(?:[^A-Za-z:(!]|$)"
-# A commit whose message opens with a type: where a rule forbidding them is broken.
-TYPED_COMMIT = _MESSAGE + r"[a-z]+(?:\([^)]*\))?!?: "
 # Stopping work: a rule forbidding it before or after a git action is about the end of
 # the work, not about the action.
 _STOPS = re.compile(r"\b(?:stop|stopping|go(?:es|ing)?\s+idle)\b", re.I)

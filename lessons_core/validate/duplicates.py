@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 from lessons_core.authoring.guards import normalised_rule, rule_terms, term_similarity
 from lessons_core.authoring.rewording import RuleView, one_rule
+from lessons_core.matching.commit_messages import TYPED_COMMIT, UNTYPED_COMMIT
 from lessons_core.matching.glob_match import normalise_glob
 from lessons_core.matching.thresholds import CROWDED_TRIGGER_SET, NEAR_DUPLICATE_SIMILARITY
 from lessons_core.matching.words import fold, tokens
@@ -254,8 +255,11 @@ def _described_by_source(group: list[Lesson]) -> str:
 
 
 # The git and pull-request actions import names in words ("before committing", "PR
-# titles"), where an instruction file's rules about that step meet.
-_GIT_ACTIONS = frozenset({"git commit", "git push", "git push --force", "gh pr create"})
+# titles"), where an instruction file's rules about that step meet; a commit whose
+# message opens with no type, or with one, for its rules on Conventional Commits.
+_GIT_ACTIONS = frozenset(
+    {"git commit", "git push", "git push --force", "gh pr create", UNTYPED_COMMIT, TYPED_COMMIT}
+)
 # A glob over the files of one kind: ``**`` then a name pattern with a wildcard.
 _KIND_OF_FILE = re.compile(r"\*\*/[^/]*\*[^/]*$")
 
