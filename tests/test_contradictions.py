@@ -288,6 +288,9 @@ def test_opposite_stances_on_the_same_flag_worded_apart_contradict(tmp_path: Pat
         # The same code, said of something else.
         ("`tmpdir` is from `node:os`, not `node:path`.",
          "Use `basename(path)` from `node:path` for file names."),
+        # Two paths that end in the same folder: one's own sources, another's.
+        ("NEVER import from `@trpc/*/src`.",
+         "Import TanStack React Query utilities from `../src`."),
     ],
 )  # fmt: skip
 def test_the_same_code_about_other_things_is_no_contradiction(first: str, second: str) -> None:

@@ -160,6 +160,26 @@ def test_a_prohibition_heading_keeps_its_meaning(repo: Layout) -> None:
     }
 
 
+def test_a_heading_that_is_a_prohibition_of_its_own_negates_no_bullet(repo: Layout) -> None:
+    """Under "Don't edit files under `docs/`" the bullets say what to do instead: "Document
+    new features in `docs-master/` only" stays an instruction, never "Do not document ..."
+    (which the file's own line would contradict); under "Never use these" they are what
+    it forbids."""
+    write(repo, "docs/guide.md", "")
+    write(repo, "docs-master/guide.md", "")
+    write(
+        repo,
+        "AGENTS.md",
+        "## Don't edit files under `docs/`\n\nSo:\n\n"
+        "- Document new features in `docs-master/` only.\n\n"
+        "## Never use these\n\n- `git push --force` on main.\n",
+    )
+    import_instructions()
+    found = lessons(repo)
+    assert not any(rule.startswith("Do not document") for rule in found)
+    assert found["Avoid `git push --force` on main."] == Triggers(commands=("git push --force",))
+
+
 def test_a_lead_in_is_completed_by_its_bullets(repo: Layout) -> None:
     """ "Run `make docs` when you change:" with its list gives one rule per item, fired on
     the item, never on `make docs`."""

@@ -256,15 +256,15 @@ def test_a_gated_rule_imported_again_stays_gated(repo: Layout) -> None:
 
 def test_imported_rules_take_ids_as_lessons_add_does(repo: Layout) -> None:
     """Rules that begin alike get the ids ``lessons add`` would give: the next numbered
-    variant of an id already in the store (never reused), and a longer one for a rule
-    whose further words tell it apart."""
+    variant of an id already in the store (never reused) for a rule saying the opposite,
+    and a longer one for a rule whose further words tell it apart."""
     steering = repo.root / ".kiro" / "steering"
     steering.mkdir(parents=True)
     added = run("add", "Keep handlers small and pure", "--topic", "handlers", "--trigger-keyword",
                 "request handler")  # fmt: skip
     assert added.stdout.strip() == "handlers-small-pure", added.output
     (steering / "handlers.md").write_text(
-        "- Keep handlers small and pure, always.\n"
+        "- Never keep handlers small and pure, always.\n"
         "- Keep handlers small and pure, free of network calls.\n"
     )
     report = import_json("kiro", ".kiro/steering/handlers.md")
@@ -384,3 +384,24 @@ def test_a_rule_on_code_skips_the_prose_pages_its_files_globs_add(repo: Layout) 
         "src/**/*.ts",
         "docs/**/*.md",
     )
+
+
+def test_a_rewording_of_a_lesson_already_there_is_that_lesson(repo: Layout) -> None:
+    """A rule another import (or a person) already wrote, said in other words in this
+    file, is merged into that lesson, as one import merges its own rewordings: its
+    triggers join, and no near-copy is written for validate to report (L202)."""
+    install(repo, "cursor")
+    (repo.root / ".cursor/rules/a.mdc").write_text(
+        "---\nglobs: src/**/*.ts\n---\n- Import `@testing-library/react` for rendering.\n"
+    )
+    (repo.root / ".cursor/rules/b.mdc").write_text(
+        "---\nglobs: tests/**/*.ts\n---\n"
+        "- Import `@testing-library/react` for rendering utilities.\n"
+    )
+    import_json("cursor", ".cursor/rules/a.mdc")
+    report = import_json("cursor", ".cursor/rules/b.mdc")
+    (lesson,) = by_rule(repo).values()
+    assert lesson.triggers.files == ("src/**/*.ts", "tests/**/*.ts")
+    assert lesson.evidence == ("import:.cursor/rules/a.mdc", "import:.cursor/rules/b.mdc")
+    assert report["lessons"]["updated"] == [lesson.id]
+    assert (".cursor/rules/b.mdc", "near-duplicate-merged") in codes(report, "translated")

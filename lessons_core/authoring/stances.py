@@ -338,11 +338,17 @@ def anchors(stance: Stance) -> frozenset[str]:
     # A dash inside a word joins English as often as code ("hand-adding"): not enough.
     code = {word for word in stance.key if word.startswith("-") or _CODE_MARKS & set(word)}
     code.update(fold(name) for name in _CAMEL.findall(stance.text))
-    # A bit of punctuation (``*/``, ``..``, ``.md``) names no one thing.
-    return frozenset(word for word in code & stance.key if len(_NOT_WORD.sub("", word)) >= 3)
+    # A bit of punctuation (``*/``, ``..``, ``.md``) names no one thing, nor does the last
+    # folder of a longer path (``/src`` of ``../src`` and of ``@trpc/*/src``).
+    return frozenset(
+        word
+        for word in code & stance.key
+        if len(_NOT_WORD.sub("", word)) >= 3 and not _PATH_TAIL.fullmatch(word)
+    )
 
 
 _CODE_MARKS = _CODE_CHARS - {"-"}
+_PATH_TAIL = re.compile(r"/[\w.-]+")
 # A clause longer than this describes; it is not one instruction about one object.
 MAX_OBJECT_WORDS = 10
 

@@ -2,7 +2,8 @@
 
 A lesson is matched to the labels of the instruction file it came from (its
 ``import:<path>`` evidence) whose quote its rule holds (with the rationale import split
-off it), compared as plain words (``adoption_labels.words``). Then:
+off it), compared as plain words (``adoption_labels.words``), or rewords as import's
+near-duplicate merge judges one (``rewords``). Then:
 
 - **good**: it carries a labelled rule, every file and command trigger lies where that
   rule's mistake is made (a glob matching only files the rule names, a pattern firing on
@@ -30,11 +31,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from lessons_core.authoring.guards import similarity
+from lessons_core.authoring.rewording import one_rule
 from lessons_core.eval.adoption_breadth import fired, is_broad
 from lessons_core.eval.adoption_labels import NOT_RULE, RULE, Label, words
 from lessons_core.matching.commands import CommandPatternError, compile_command
 from lessons_core.matching.glob_counts import FileIndex
 from lessons_core.matching.globs import GlobError, compile_glob
+from lessons_core.matching.thresholds import NEAR_DUPLICATE_SIMILARITY
 from lessons_core.project_commands import ProjectCommand
 from lessons_core.store.model import Lesson
 
@@ -85,6 +89,15 @@ def holds(text: str, quote: str) -> bool:
     return f" {quote} " in f" {text} "
 
 
+def rewords(rule: str, quote: str) -> bool:
+    """Whether ``rule`` says what ``quote`` says in other words, as import judges a rule
+    it merges into its near-duplicate (validate's L202): "Import `x` for rendering" for
+    "Import `x` for rendering utilities" in another rule file."""
+    if len(quote.split()) < SHORT_QUOTE:
+        return False
+    return similarity(rule, quote) >= NEAR_DUPLICATE_SIMILARITY and one_rule(rule, quote)
+
+
 def _together(rules: Sequence[Label]) -> Label:
     """The labels of one rule written in several files, as one: the places of each."""
     first = rules[0]
@@ -117,7 +130,11 @@ class Judge:
         # create stale binaries") is the sentence of its rule and its rationale together
         text = words(" ".join(filter(None, (lesson.rule, lesson.rationale))))
         origin = set(sources(lesson))
-        matched = [lb for lb in self.labels if lb.file in origin and holds(text, lb.words)]
+        matched = [
+            lb
+            for lb in self.labels
+            if lb.file in origin and (holds(text, lb.words) or rewords(lesson.rule, lb.quote))
+        ]
         if not matched:
             return Judged(lesson, POOR, "a sentence the labels do not know", None, broad)
         verdicts = [self._verdict(lesson, label, broad) for label in matched]

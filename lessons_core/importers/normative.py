@@ -151,6 +151,8 @@ _COMMAND_ENTRY = re.compile(r"^[^:`]+:\s*`([^`]+)`\.?$")
 _FLOW_HEADING = re.compile(r"\b(?:flow|pipeline|lifecycle|architecture|overview)\b", re.I)
 # A heading naming a procedure: "Adding New Packages", "How to release", "Steps".
 _PROCEDURE_HEADING = re.compile(r"^(?:[a-z]+ing\b|how to\b|steps?\b)", re.I)
+# Words of a heading that point at the list below it: "Never use these commands".
+_LISTED = re.compile(r"\b(?:these|those|the following|below|list)\b", re.I)
 _PROHIBITING_HEADING = re.compile(
     r"^(?:do not|don'?ts?|never|avoid|must not|no(?=\s)|anti-?patterns?|forbidden|prohibited|"
     r"not allowed|things to avoid|what not to do)\b",
@@ -550,8 +552,15 @@ def is_recipe(text: str, heading: str = "", ordered: bool = False) -> bool:
 
 
 def prohibiting_heading(heading: str) -> bool:
-    """Whether the bullets under ``heading`` are things not to do ("Do not", "Avoid")."""
-    return bool(_PROHIBITING_HEADING.match(heading.strip()))
+    """Whether the bullets under ``heading`` are things not to do ("Do not", "Avoid",
+    "Never use these"). A heading that is a prohibition of its own ("Don't edit files
+    under `docs/`") heads rules that say what to do instead: they are not negated."""
+    found = _PROHIBITING_HEADING.match(heading.strip())
+    if not found:
+        return False
+    rest = heading.strip()[found.end() :]
+    own = "`" in rest or len(words(rest)) >= 3
+    return not own or bool(_LISTED.search(rest))
 
 
 def as_prohibition(text: str) -> str:

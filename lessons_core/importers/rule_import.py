@@ -340,10 +340,14 @@ class Planner:
         return lesson
 
     def _near_twin(self, rule: str, subject: str) -> Lesson | None:
-        """The lesson planned in this import that ``rule`` rewords, as validate's L202
-        judges one ("Commit using Conventional Commits." and, further down the same
-        file, "Use Conventional Commits."): one rule, so one lesson, with a note."""
-        found = guards.find_near_duplicate(rule, self.lessons.values())
+        """The lesson planned in this import, or already in the store, that ``rule``
+        rewords, as validate's L202 judges one ("Commit using Conventional Commits." and,
+        further down the same file, "Use Conventional Commits."; "Import `x` for
+        rendering" in one rule file and "... for rendering utilities" in another): one
+        rule, so one lesson, with a note; its triggers join the twin's."""
+        planned = self.lessons.values()
+        kept = [x for x in self.existing if x.id not in self.lessons]
+        found = guards.find_near_duplicate(rule, [*planned, *kept])
         if found is None:
             return None
         twin, score = found
