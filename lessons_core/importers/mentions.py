@@ -43,6 +43,7 @@ from pathlib import Path
 
 from lessons_core.importers.command_breadth import import_command_problem
 from lessons_core.importers.markdown_text import clean
+from lessons_core.importers.own_programs import own_programs
 from lessons_core.matching.glob_counts import FileIndex
 from lessons_core.matching.literal_patterns import literal_pattern
 from lessons_core.matching.thresholds import BROAD_GLOB_SHARE
@@ -88,6 +89,7 @@ class Mentions:
         self.files = files
         self.paths = frozenset(files.paths)
         self._names: dict[str, list[str]] | None = None  # file name -> the files with it
+        self._own: frozenset[str] | None = None
 
     def triggers(self, text: str, folder: str = "", options: bool = False) -> Triggers:
         """The file and command triggers ``text`` names (empty when it names none), the
@@ -162,7 +164,15 @@ class Mentions:
             name = f"{base}/{rest}" if base else rest
             if name in self.paths:  # a script of the repo, not a file it is about (uv.lock)
                 return os.access(self.root / name, os.X_OK)
-        return word.removeprefix("./") in DEVELOPER_TOOLS
+        name = word.removeprefix("./")
+        return name in DEVELOPER_TOOLS or name in self.own_programs
+
+    @property
+    def own_programs(self) -> frozenset[str]:
+        """The programs the project builds (``own_programs``), read once."""
+        if self._own is None:
+            self._own = own_programs(self.root, self.files.paths)
+        return self._own
 
 
 def _folder_glob(glob: str) -> bool:
