@@ -501,6 +501,24 @@ def test_a_heading_naming_a_test_framework_is_about_the_tests(repo: Layout) -> N
     }
 
 
+def test_a_section_on_commenting_gives_its_rules_the_comment_actions(repo: Layout) -> None:
+    """Under "Commenting on issues and PRs" a rule naming no place is about what a comment
+    says: it fires where comments are written, not where a pull request is opened."""
+    write(
+        repo,
+        "AGENTS.md",
+        "## Commenting on issues and PRs\n\n- Skip effusive praise.\n\n"
+        "## Pull requests\n\n- Keep each one small and focused on one change.\n",
+    )
+    import_instructions()
+    assert lessons(repo) == {
+        "Skip effusive praise.": Triggers(
+            commands=("gh pr comment", "gh issue comment", "gh pr review")
+        ),
+        "Keep each one small and focused on one change.": Triggers(commands=("gh pr create",)),
+    }
+
+
 def test_a_pointer_to_what_a_command_prints_is_no_rule(repo: Layout) -> None:
     """ "Run `tool agent --help` for its commands" and "Run `tool prime` for full workflow
     context" point at what a command prints; "Run `make lint` for style checks" asks."""

@@ -349,3 +349,18 @@ def test_rules_a_rule_file_writes_tersely_stay_rules(text: str, heading: str) ->
     """A verb the list lacked, a rule ending in its example, a test's mock set-up (no
     set-up of a machine) and "This repository" (no earlier sentence) are rules."""
     assert left_reason(text, heading) is None
+
+
+@pytest.mark.parametrize(
+    "heading",
+    ["Troubleshooting", "MySQL connection refused", "apt-get times out or fails",
+     "Issue: Panic in Walk/Apply", "Common Issues and Solutions"],
+)  # fmt: skip
+def test_a_step_under_a_troubleshooting_heading_is_a_set_up_step(heading: str) -> None:
+    """What to check when a machine misbehaves is a fallback, no mistake to catch."""
+    assert left_reason("Check that the proxy URL is correct: `echo $HTTP_PROXY`", heading) is (
+        Left.SETUP
+    )
+    assert left_reason("Verify pg_hba.conf has md5 authentication for localhost", heading) is (
+        Left.SETUP
+    )

@@ -405,3 +405,21 @@ def test_a_rewording_of_a_lesson_already_there_is_that_lesson(repo: Layout) -> N
     assert lesson.evidence == ("import:.cursor/rules/a.mdc", "import:.cursor/rules/b.mdc")
     assert report["lessons"]["updated"] == [lesson.id]
     assert (".cursor/rules/b.mdc", "near-duplicate-merged") in codes(report, "translated")
+
+
+def test_a_rule_file_rule_on_a_command_fires_on_the_command(repo: Layout) -> None:
+    """A rule file scoped to `**/*.py` that says how to commit: a command is run from
+    anywhere, so the rule fires on the commit, not on the Python files."""
+    install(repo, "cursor")
+    (repo.root / "src/app.py").write_text("")
+    (repo.root / ".cursor/rules/flow.mdc").write_text(
+        "---\nglobs: **/*.py\n---\n"
+        "- Before committing, run `ruff check` on the changed files.\n"
+        "- Keep functions short.\n"
+    )
+    import_json("cursor", ".cursor/rules/flow.mdc")
+    lessons = by_rule(repo)
+    assert lessons[
+        "Before committing, run `ruff check` on the changed files."
+    ].triggers.commands == ("git commit",)
+    assert lessons["Keep functions short."].triggers.files == ("**/*.py",)

@@ -610,6 +610,11 @@ def test_l208_not_l203_when_imported_rules_share_the_kind_of_file_they_describe(
     assert {("L203", f"x-{n}") for n in range(3)} <= found
     write_lesson(layout, "t-3", "Keep tests fast.", files=["tests/**/*.py"])
     assert {("L203", f"t-{n}") for n in range(4)} <= codes(layout)
+    # a rule file's `*.py`: the root's files of that kind
+    for number, rule in enumerate(["Type every function.", "Log lazily.", "Name tests well."]):
+        evidence = ["import:.cursor/rules/python.mdc"]
+        write_lesson(layout, f"py-{number}", rule, files=["*.py"], evidence=evidence)
+    assert {("L208", f"py-{n}") for n in range(3)} <= codes(layout)
 
 
 def test_l208_when_imported_rules_share_the_git_action_they_describe(tmp_path: Path) -> None:

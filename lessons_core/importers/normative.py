@@ -101,7 +101,11 @@ _SETUP_VERBS = frozenset({"install", "clone", "activate", "cd", "download", "boo
 _SETUP_HEADING = re.compile(
     r"(?<!mock )(?<!test )set(?:ting)?[ -]?up|install|getting started|prerequisites|"
     r"requirements\s*$|"
-    r"development environment|quick ?start|building|local development",
+    r"development environment|quick ?start|building|local development|"
+    # troubleshooting a machine: "Troubleshooting", "MySQL connection refused", "apt-get
+    # times out or fails", "Issue: Panic in Walk"
+    r"troubleshoot|common (?:issues|problems)|^\W*(?:issue|problem)s?:|"
+    r"\b(?:fails|failed|refused|times out|timed out|not found|not working)\s*$",
     re.I,
 )
 # How to do a task, not a mistake to catch: "To move to a newer commit, bump X, then Y"

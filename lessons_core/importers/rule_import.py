@@ -198,7 +198,11 @@ class Planner:
         rules = self._rules(rule_file.body, subject)
         if globs or not unscoped:
             for rule, rationale in rules:
-                triggers = Triggers(files=tuple(dict.fromkeys(_for_rule(globs, rule))))
+                # A command is run from anywhere: a rule naming one ("Write descriptive
+                # commit messages", "Never run `x`") fires on it, not on the file's globs.
+                own = rule_triggers(self.mentions, rule, folder)
+                files = _for_rule(globs, rule)
+                triggers = own if own.commands else Triggers(files=tuple(dict.fromkeys(files)))
                 self.add_lesson(rule, rationale, topic, triggers, subject)
             return
         for rule, rationale in rules:

@@ -186,6 +186,11 @@ _COMMIT_HEADING = re.compile(r"(?<![\w-])commit(?:s|ting)?\b", re.I)  # not "pre
 # Working on a request already made: reviewing it, iterating on its feedback.
 _REVIEW = re.compile(r"\breview(?:s|ing|ers?)?\b|\biterat\w*|\bfeedback\b", re.I)
 _PR_HEADING = re.compile(r"(?<![\w$-])PRs?(?![\w-])|\bpull[- ]requests?\b", re.I)
+_ISSUE_HEADING = re.compile(r"\bissues?\b", re.I)
+# Writing on an issue or a pull request already there: "Commenting on issues and PRs".
+_COMMENTING = re.compile(r"\bcomment(?:s|ing)?\b|\brepl(?:y|ies|ying)\b|\brespond(?:ing)?\b", re.I)
+# Where a comment on an issue or a pull request is written.
+COMMENT_ACTIONS = ("gh pr comment", "gh issue comment", "gh pr review")
 
 
 def heading_action(heading: str, rule: str) -> tuple[str, ...]:
@@ -195,6 +200,8 @@ def heading_action(heading: str, rule: str) -> tuple[str, ...]:
     there), or when the rule asks for a draft."""
     plain = outside_code(heading)  # "`$pr-draft-summary`" is a name, no pull request
     commit, pull = _COMMIT_HEADING.search(plain), _PR_HEADING.search(plain)
+    if _COMMENTING.search(plain) and (pull or _ISSUE_HEADING.search(plain)):
+        return COMMENT_ACTIONS  # "Commenting on issues and PRs": what a comment says
     if commit and not pull and not _WHEN_TO.search(plain):
         return (commit_pattern(rule),)
     if pull and not commit and not _REVIEW.search(plain) and not asks_for_draft(rule):

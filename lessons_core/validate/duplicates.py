@@ -259,9 +259,11 @@ def _described_by_source(group: list[Lesson]) -> str:
 # message opens with no type, or with one, for its rules on Conventional Commits.
 _GIT_ACTIONS = frozenset(
     {"git commit", "git push", "git push --force", "gh pr create", UNTYPED_COMMIT, TYPED_COMMIT}
+    | {"gh pr comment", "gh issue comment", "gh pr review"}
 )
-# A glob over the files of one kind: ``**`` then a name pattern with a wildcard.
-_KIND_OF_FILE = re.compile(r"\*\*/[^/]*\*[^/]*$")
+# A glob over the files of one kind: ``**`` then a name pattern with a wildcard, or that
+# name pattern alone (``*.py``: the root's files of that kind, as a rule file may scope).
+_KIND_OF_FILE = re.compile(r"\*\*/[^/]*\*[^/]*$|^[^/]*\*[^/]*$")
 
 
 def _literal_folder(glob: str) -> str:
