@@ -65,6 +65,8 @@ def test_instructions_are_rules(text: str) -> None:
         ("Similarly, add the `server` label if your change affects the server.", Left.CONTEXT),
         ("If not, the sentence belongs in the commit message.", Left.CONTEXT),
         ("As a TypeScript expert contributing to this library, you should.", Left.LEAD_IN),
+        ("Requirements: `--tags=examples` flag and running databases", Left.SETUP),
+        ("Note that sqlc syntax (`sqlc.arg()`, `@name`) is not handled here.", Left.DESCRIPTION),
         ("Run before every commit.", Left.CONTEXT),
         ("When ending a work session, you MUST complete ALL steps below.", Left.LEAD_IN),
         ("Use AGENT_INSTRUCTIONS.md for the current command policy.", Left.LINK_LIST),
@@ -364,3 +366,14 @@ def test_a_step_under_a_troubleshooting_heading_is_a_set_up_step(heading: str) -
     assert left_reason("Verify pg_hba.conf has md5 authentication for localhost", heading) is (
         Left.SETUP
     )
+
+
+def test_the_numbered_steps_under_a_name_of_the_code_say_what_it_does() -> None:
+    """Under "TestReplay" or "`format.go`", numbered steps say what that code does; under
+    "Steps" they are a recipe; a rule keeps its meaning otherwise."""
+    for heading in ("TestReplay", "`format.go`", "walk()"):
+        assert left_reason("Parse schema and queries", heading, ordered=True) is Left.DESCRIPTION
+    assert left_reason("Parse schema and queries", "Steps", ordered=True) is Left.SETUP
+    # a rule file's own name, its first heading, names no code
+    assert left_reason("Keep one component per file.", "components.mdc", ordered=True) is None
+    assert left_reason("Parse schema and queries", "TestReplay") is None

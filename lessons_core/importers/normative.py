@@ -155,6 +155,13 @@ _COMMAND_ENTRY = re.compile(r"^[^:`]+:\s*`([^`]+)`\.?$")
 _FLOW_HEADING = re.compile(r"\b(?:flow|pipeline|lifecycle|architecture|overview)\b", re.I)
 # A heading naming a procedure: "Adding New Packages", "How to release", "Steps".
 _PROCEDURE_HEADING = re.compile(r"^(?:[a-z]+ing\b|how to\b|steps?\b)", re.I)
+# What a task needs before it runs: "Requirements: `--tags=examples` and databases".
+_NEEDS_LABEL = re.compile(r"^(?:requirements|prerequisites|requires|dependencies)\s*:", re.I)
+# A fact pointed out: "Note that sqlc syntax is not handled here".
+_NOTE_THAT = re.compile(r"^note\s+that\b", re.I)
+# A heading that is one name of the code ("TestReplay", "`format.go`", "walk()"); a bare
+# file name is the heading a rule file's own name gives, which names no code.
+_IDENTIFIER = re.compile(r"[A-Z][a-z]+[A-Z]\w*|\w+\(\)|`[^`\s]+`")
 # Words of a heading that point at the list below it: "Never use these commands".
 _LISTED = re.compile(r"\b(?:these|those|the following|below|list)\b", re.I)
 _PROHIBITING_HEADING = re.compile(
@@ -498,8 +505,12 @@ def left_reason(text: str, heading: str = "", ordered: bool = False) -> Left | N
     entry = _entry(text)
     if entry is not None:
         return entry
-    if _PURPOSE_COMMAND.match(text.strip()):
+    if _PURPOSE_COMMAND.match(text.strip()) or _NEEDS_LABEL.match(text.strip()):
         return Left.SETUP  # "Run all parser coverage: `cargo coverage parser`": an entry
+    if _NOTE_THAT.match(text.strip()):
+        return Left.DESCRIPTION  # "Note that X is not handled here": what is so
+    if ordered and _IDENTIFIER.fullmatch(heading.strip()):
+        return Left.DESCRIPTION  # the steps of `TestReplay`, under its name: what it does
     if not _instructs(text, heading) or (_DEFINITION.match(text.strip()) and not prohibits(text)):
         return Left.DESCRIPTION
     if _FORWARD.search(outside_code(text)) or _OBJECTLESS.search(text):
