@@ -409,13 +409,15 @@ def test_a_rewording_of_a_lesson_already_there_is_that_lesson(repo: Layout) -> N
 
 def test_a_rule_file_rule_on_a_command_fires_on_the_command(repo: Layout) -> None:
     """A rule file scoped to `**/*.py` that says how to commit: a command is run from
-    anywhere, so the rule fires on the commit, not on the Python files."""
+    anywhere, so the rule fires on the commit, not on the Python files; one on git work
+    that names no command stays in the file."""
     install(repo, "cursor")
     (repo.root / "src/app.py").write_text("")
     (repo.root / ".cursor/rules/flow.mdc").write_text(
         "---\nglobs: **/*.py\n---\n"
         "- Before committing, run `ruff check` on the changed files.\n"
         "- Keep functions short.\n"
+        "- Keep commits focused on a single change.\n"
     )
     import_json("cursor", ".cursor/rules/flow.mdc")
     lessons = by_rule(repo)
@@ -423,3 +425,5 @@ def test_a_rule_file_rule_on_a_command_fires_on_the_command(repo: Layout) -> Non
         "Before committing, run `ruff check` on the changed files."
     ].triggers.commands == ("git commit",)
     assert lessons["Keep functions short."].triggers.files == ("**/*.py",)
+    # git work that names no command: no Python file is where it goes wrong
+    assert "Keep commits focused on a single change." not in lessons

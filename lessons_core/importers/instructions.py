@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import os
 import posixpath
-import re
 from pathlib import Path
 
 from lessons_core.authoring.repo_files import tracked_files
@@ -36,11 +35,10 @@ from lessons_core.errors import LessonsError
 from lessons_core.fsutil import write_target
 from lessons_core.importers.described_places import described_files
 from lessons_core.importers.instruction_rules import Found
-from lessons_core.importers.markdown_text import outside_code
 from lessons_core.importers.mentions import instruction_folder
 from lessons_core.importers.plan import ImportPlan, Note, NoteKind
 from lessons_core.importers.rule_import import Planner, display, excerpt
-from lessons_core.importers.rule_triggers import heading_action, rule_triggers
+from lessons_core.importers.rule_triggers import about_git_work, heading_action, rule_triggers
 from lessons_core.store.ids import slug
 from lessons_core.store.layout import Layout
 from lessons_core.store.model import Triggers
@@ -48,12 +46,7 @@ from lessons_core.store.model import Triggers
 FORMAT = "instructions"
 INSTRUCTION_FILES = ("CLAUDE.md", "AGENTS.md", "GEMINI.md", ".github/copilot-instructions.md")
 _NAMES = frozenset(name for name in INSTRUCTION_FILES if "/" not in name)
-# The work done with git and pull requests, which no folder's files show.
-_WORKFLOW = re.compile(
-    r"\b(?:push(?:es|ing|ed)?|commit(?:s|ting|ted)?|uncommitted|pull[- ]requests?|PRs?"
-    r"|merg(?:e|es|ing)|rebas(?:e|es|ing)|branch(?:es)?)\b",
-    re.I,
-)
+
 # The section ``lessons init --agents-md`` writes (lessons_cli.harnesses.agent_docs).
 SECTION_START = "<!-- lessons:start -->"
 SECTION_END = "<!-- lessons:end -->"
@@ -153,7 +146,7 @@ def _rule(
     # A command is run from anywhere: "Do not use `go install`" in `docs/CLAUDE.md` is
     # about that command, not about editing the folder's files; so is the work done with
     # git and pull requests ("NEVER stop before pushing").
-    workflow = _WORKFLOW.search(outside_code(found.text))
+    workflow = about_git_work(found.text)
     if isinstance(scope, tuple) and not inside and not triggers.commands and not workflow:
         triggers, how = Triggers(files=scope).merged(triggers), "folder"
     if triggers.is_empty() and (not always or not named.is_empty()):

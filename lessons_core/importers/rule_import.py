@@ -40,7 +40,7 @@ from lessons_core.importers.mentions import Mentions
 from lessons_core.importers.normative import Left
 from lessons_core.importers.plan import ImportPlan, Note, NoteKind, import_bound
 from lessons_core.importers.rule_files import FORMATS, RuleFile, find_rule_files, read_rule_file
-from lessons_core.importers.rule_triggers import rule_triggers
+from lessons_core.importers.rule_triggers import about_git_work, rule_triggers
 from lessons_core.matching.glob_counts import FileIndex
 from lessons_core.matching.globs import compile_glob
 from lessons_core.matching.thresholds import BROAD_GLOB_SHARE
@@ -54,6 +54,10 @@ from lessons_core.store.model import Lesson, Triggers, today
 from lessons_core.store.topics import Topic
 
 _EVERYTHING = frozenset({"**", "**/*", "*", "**/**"})
+_GIT_WORK_LEFT = (
+    "it speaks of git or pull-request work, which no edit of the file's globs shows, and "
+    "names no command to fire on; it stays in the file"
+)
 # Pages of prose: a file's globs may add them to its code's ("**/*.ts, **/*.md") so that
 # its rules come with the code samples of the docs too.
 _PROSE = (".md", ".mdx", ".markdown", ".rst", ".txt", ".adoc")
@@ -201,6 +205,10 @@ class Planner:
                 # A command is run from anywhere: a rule naming one ("Write descriptive
                 # commit messages", "Never run `x`") fires on it, not on the file's globs.
                 own = rule_triggers(self.mentions, rule, folder)
+                if not own.commands and about_git_work(rule):
+                    why = f"'{excerpt(rule)}': {_GIT_WORK_LEFT}"
+                    self.note(NoteKind.NOT_CARRIED, "no-trigger", subject, why)
+                    continue
                 files = _for_rule(globs, rule)
                 triggers = own if own.commands else Triggers(files=tuple(dict.fromkeys(files)))
                 self.add_lesson(rule, rationale, topic, triggers, subject)

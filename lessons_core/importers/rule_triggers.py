@@ -209,6 +209,21 @@ def heading_action(heading: str, rule: str) -> tuple[str, ...]:
     return ()
 
 
+# The work done with git and pull requests, which no folder's or glob's files show.
+_GIT_WORK = re.compile(
+    r"\b(?:push(?:es|ing|ed)?|commit(?:s|ting|ted)?|uncommitted|pull[- ]requests?|PRs?"
+    r"|merg(?:e|es|ing)|rebas(?:e|es|ing)|branch(?:es)?)\b",
+    re.I,
+)
+
+
+def about_git_work(rule: str) -> bool:
+    """Whether ``rule`` speaks of git or pull-request work ("NEVER stop before pushing",
+    "Keep commits focused on a single change"): no file of a folder or a glob is where
+    its mistake is made."""
+    return bool(_GIT_WORK.search(outside_code(rule)))
+
+
 def commit_pattern(rule: str) -> str:
     """The pattern of the commits ``rule``, written at ``git commit``, is about: those whose
     message breaks it when it is about the type a message opens with (asked for, as in
