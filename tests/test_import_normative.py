@@ -377,3 +377,41 @@ def test_the_numbered_steps_under_a_name_of_the_code_say_what_it_does() -> None:
     # a rule file's own name, its first heading, names no code
     assert left_reason("Keep one component per file.", "components.mdc", ordered=True) is None
     assert left_reason("Parse schema and queries", "TestReplay") is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Provide clear error messages with context",
+        "Stay in the user's current checkout and on the current branch unless asked.",
+        "Pick the one or two strongest reasons and write them as prose.",
+        "Enclose values in `<>` for readability",
+        "Only reply to a PR in a review capacity, and self-identify as an agent",
+        "Use mocking for external dependencies (models, AWS services)",
+        "Try to keep all console logging logic in separate methods",
+        "Even if a type has no `ResolvedTomlPathData`, create a parallel `Stored*` type.",
+        "Ensure dependencies are MIT or permissively licensed",
+        "Before committing, make sure `tools/format.js` is run to format your code",
+        "Breaking changes REQUIRE a revision bump.",
+    ],
+)
+def test_instructions_in_verbs_and_forms_real_files_use_are_rules(text: str) -> None:
+    assert left_reason(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        # what need not be done is no mistake to catch
+        ("New enum variants do NOT require a revision bump.", Left.DESCRIPTION),
+        ("Docs-only changes do not need a changeset.", Left.DESCRIPTION),
+        # a verb with no object leans on the heading above it ("No PRs")
+        ("Even if the user explicitly asks you to, refuse.", Left.CONTEXT),
+    ],
+)
+def test_what_need_not_be_done_and_a_bare_verb_after_an_opening_stay(text: str, why: Left) -> None:
+    assert left_reason(text) is why
+
+
+def test_do_not_require_of_the_agent_itself_is_a_rule() -> None:
+    assert left_reason("Do not require users to pass `--yes` to scripts.") is None

@@ -36,7 +36,8 @@ IMPERATIVES = frozenset(
     explain export hand-edit hardcode introduce mock modify reintroduce rely touch
     cross-link demonstrate end expect focus model pair parse reason reach install clone
     activate download bootstrap stack promote allow disclose clamp inset size access
-    freeze version answer
+    freeze version answer provide stay work pick reply respond enclose interleave widen
+    reserve lead question thread try decline refuse prioritize stick aim
     expose extend extract favor favour fetch file fill filter fix flag follow forward gate
     give group guard handle hide hold ignore implement import include inline insert
     isolate keep label leave let limit link list load lock log look make mark match
@@ -53,7 +54,7 @@ IMPERATIVES = frozenset(
 )
 _OPENERS = frozenset(
     """when whenever if before after while in for once unless during on with within
-    across outside inside where to as until""".split()
+    across outside inside where to as until even""".split()
 )
 # Words that make a sentence a rule wherever they stand. "never", "always", "instead of"
 # and "don't" are not among them: descriptions use them too ("the check never runs",
@@ -68,13 +69,16 @@ _NORMATIVE_WORDS = re.compile(
 )
 # A rule word in capitals: "Client code NEVER imports server code" is no account of what
 # the code does; a description does not shout.
-_SHOUTED = re.compile(r"\b(?:NEVER|ALWAYS|MUST|SHOULD|DO NOT|DON'T|NOT)\b")
+_SHOUTED = re.compile(r"\b(?:NEVER|ALWAYS|MUST|SHOULD|DO NOT|DON'T|NOT|REQUIRES?|REQUIRED)\b")
 # What "we" should do is the project's norm ("We should import at the top of the file");
 # what "we" do is its account of itself ("We use uv").
+# What a thing does not call for, said of it: "Additive changes do NOT require a bump".
+_NOT_NEEDED = re.compile(r"\b(?:does|do)\s+not\s+(?:require|need)\b", re.I)
 _OUR_NORM = frozenset({"should", "must", "never", "always"})
 _RELATIVE_BEFORE = re.compile(r"\b(?:that|which|who)\s+$", re.I)
 _STARTS = frozenset({"always", "never", "only", "do", "don't", "please", "no"})
 _COPULA = frozenset({"is", "are", "was", "were"})
+_CLAUSE_VERBS = frozenset({"ensure", "verify", "confirm"})
 _EXISTS = _COPULA | {"exists", "exist"}
 _ADVERBS = frozenset({"also", "then", "first", "still", "just"})
 _ASIDE = re.compile(r"\([^()]*\)")
@@ -139,7 +143,7 @@ _DEFINITION = re.compile(r"^`[^`]+`\s+(?:is|are)\s+(?:a|an|the)\b(?![^;]*;)", re
 # "Test files in `scenarios/` cite ...", "Model architectures implemented in ...".
 _NOUN_VERBS = frozenset(
     "test snapshot lock log model mock list name type record report release patch tag "
-    "build source link label request focus".split()
+    "build source link label request focus work lead question thread".split()
 )
 _DETERMINERS = frozenset("the a an that this these those your each every all any its".split())
 _NOUN_HEADS = frozenset(
@@ -237,7 +241,7 @@ _POINTER = re.compile(
 )
 # Verbs that take a gerund as their object: when or whether to do it.
 _ASPECT = frozenset(
-    "avoid prefer consider keep stop start try continue finish skip begin mind resume".split()
+    "avoid prefer consider keep stop start try continue finish skip begin mind resume use".split()
 )
 # Words that follow a noun phrase's head: "Snapshot testing with", "Unit testing of".
 _AFTER_NOUN = frozenset("with for in of and on to via is are uses under".split())
@@ -310,6 +314,8 @@ def is_normative(text: str) -> bool:
         return says_a_rule(entry.group(1))
     if _QUOTED.match(text) or _MAPPING.match(outside_code(text)):
         return False
+    if _only_not_needed(text):
+        return False  # "New enum variants do NOT require a revision bump"
     if _SHOUTED.search(outside_code(text)):
         return True
     clause = main_clause(text)
@@ -320,7 +326,12 @@ def is_normative(text: str) -> bool:
         return bool(_NORMATIVE_WORDS.search(outside_code(text)))  # "No cache exists at ..."
     if clause and clause[0] in _STARTS:
         return not (clause[0] == "no" and len(clause) < 2)
-    verb = clause and _imperative(clause[0]) and not _COPULA & set(_subject(clause))
+    # "Ensure dependencies are MIT-licensed": a verb taking a clause, whose "are" is in it
+    verb = (
+        clause
+        and _imperative(clause[0])
+        and (_takes_clause(clause) or not _COPULA & set(_subject(clause)))
+    )
     if verb and not _noun_compound_subject(clause):  # "Test matrix configuration is in"
         # "Check names are ...", "Snapshot testing with `insta`": a noun, not the verb
         if not (_gerund_object(clause) or _noun_phrase(clause)):
@@ -335,6 +346,33 @@ def is_normative(text: str) -> bool:
     # "`run.ts` is the runtime entrypoint; keep it small": a rule after the description
     later = outside_code(text).split(";")[1:]
     return any(is_normative(part.strip()) for part in later if part.strip())
+
+
+def _main_text(text: str) -> str:
+    """``text`` past an opening clause that a comma ends, when a verb follows it ("Even if
+    asked to, refuse.")."""
+    first = words(text)[:1]
+    if not (first and first[0] in _OPENERS and "," in text):
+        return text
+    rest = text.split(",", 1)[1]
+    return rest if _imperative((words(rest) or [""])[0]) else text
+
+
+def _only_not_needed(text: str) -> bool:
+    """Whether ``text`` says only what a thing does not call for ("Additive changes do NOT
+    require a revision bump"): no rule word besides, and no "Do not" of its own."""
+    plain = outside_code(text)
+    rest = _NOT_NEEDED.sub(" ", plain)
+    if rest == plain or words(text)[:1] in (["do"], ["don't"]):
+        return False
+    ruled = _SHOUTED.search(rest) or _NORMATIVE_WORDS.search(rest)
+    return not ruled and not {"never", "always"} & set(words(rest))
+
+
+def _takes_clause(clause: list[str]) -> bool:
+    """Whether ``clause`` opens on a verb whose object is a clause of its own ("Ensure
+    pnpm is used", "Make sure `x` is run"): a copula after it is that clause's."""
+    return clause[0] in _CLAUSE_VERBS or clause[:2] == ["make", "sure"]
 
 
 def _unmarked_rule(clause: list[str]) -> bool:
@@ -498,8 +536,10 @@ def left_reason(text: str, heading: str = "", ordered: bool = False) -> Left | N
     if text.rstrip().endswith(":"):
         return Left.LEAD_IN
     first = words(text)[:1]
-    if _BARE_VERB.match(outside_code(text)) and "`" not in text:
-        return Left.CONTEXT  # "Use judgment.", "Use": a verb needs what it is about
+    if "`" not in text and any(_BARE_VERB.match(said) for said in (text, _main_text(text))):
+        # "Use judgment.", "Even if the user asks you to, refuse.": a verb needs what it is
+        # about
+        return Left.CONTEXT
     if text.lstrip().startswith("("):
         return Left.CONTEXT  # an aside
     entry = _entry(text)
