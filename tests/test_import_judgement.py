@@ -1114,3 +1114,24 @@ def test_iterating_on_a_pull_request_is_no_pull_request_made(repo: Layout) -> No
     )
     import_instructions()
     assert all(not t.commands for t in lessons(repo).values())
+
+
+def test_a_language_the_rule_names_picks_its_tests(repo: Layout) -> None:
+    """In a repo whose root manifest is a `package.json`, a rule on "Rust tests" (or under
+    "Rust Testing") is about the Rust test sources, not the `*.test.ts` files; a rule on
+    tests that names no language keeps those of the repo's root manifest."""
+    write(repo, "package.json", "{}\n")
+    write(repo, "web/a.test.ts", "test('a', () => {})\n")
+    write(repo, "crates/x/Cargo.toml", "[package]\nname = 'x'\n")
+    write(repo, "crates/x/src/lib.rs", "pub fn a() {}\n")
+    write(repo, "crates/x/tests/a.rs", "#[test] fn a() {}\n")
+    write(
+        repo,
+        "AGENTS.md",
+        "## Rust Testing\n\n- Annotate new tests with `#[gtest]`.\n\n"
+        "## Testing\n\n- Never use `waitFor` in tests.\n",
+    )
+    import_instructions()
+    found = lessons(repo)
+    assert found["Annotate new tests with `#[gtest]`."] == Triggers(files=("**/tests/**/*.rs",))
+    assert not any(g.endswith(".rs") for g in found["Never use `waitFor` in tests."].files)

@@ -108,6 +108,19 @@ _TEST_GLOBS = {
     ),
     "go": ("**/*_test.go",),
 }
+# Rust's unit tests live in the modules they test, its integration tests in `tests/`
+# folders: a rule on tests in a Rust repo may mean either, one on "Rust tests" beside other
+# languages' tests means the latter.
+_NAMED_TEST_GLOBS = {**_TEST_GLOBS, "rust": ("**/tests/**/*.rs",)}
+# A language a rule or its heading names ("Use `googletest` for new Rust tests", under
+# "Rust Testing"): its tests are that language's, whatever the repo's manifests say. "Go"
+# only capitalised: "go to", "go ahead" are no language.
+_LANGUAGES = (
+    (re.compile(r"\brust\b", re.I), "rust"),
+    (re.compile(r"\bGo\b|\b[Gg]olang\b"), "go"),
+    (re.compile(r"\bpython\b|\bpytest\b", re.I), "python"),
+    (re.compile(r"\b(?:typescript|javascript|vitest|jest)\b", re.I), "javascript"),
+)
 _PYTHON_TEST_FOLDERS = ("tests", "test")
 # How many times more test sources the repo's test folder must hold than a package's own
 # for the package's tests to be the ones kept there.
@@ -192,7 +205,7 @@ def described_files(mentions: Mentions, rule: str, heading: str, folder: str) ->
     clause = main_clause(after_label(rule) or rule)
     if (clause and clause[0] in _NOT_ABOUT_EDITS) or _asks_for_tests(rule):
         return ()
-    globs = test_globs(mentions, base)
+    globs = test_globs(mentions, base, _named_language(f"{plain} {heading}"))
     if _COMPONENTS.search(plain) or _COMPONENTS.search(heading):
         globs = [glob for glob in globs if glob.endswith("x")] or globs  # .tsx, .jsx
     if _UNIT.search(plain) or _UNIT.search(heading):
@@ -263,10 +276,16 @@ def _about_tests(plain: str, heading: str) -> bool:
     return bool(_TEST_HEADING.search(heading)) and not _RUNNING.search(heading)
 
 
-def test_globs(mentions: Mentions, base: str) -> list[str]:
-    """The globs of the test sources below ``base`` ("" or "pkg/"), in the language of
-    that folder (``folder_language``)."""
-    language = folder_language(mentions.files.paths, base)
+def _named_language(text: str) -> str | None:
+    """The one language ``text`` names, or None when it names none or several."""
+    named = {language for pattern, language in _LANGUAGES if pattern.search(text)}
+    return named.pop() if len(named) == 1 else None
+
+
+def test_globs(mentions: Mentions, base: str, named: str | None) -> list[str]:
+    """The globs of the test sources below ``base`` ("" or "pkg/"), in the ``named``
+    language, else in the language of that folder (``folder_language``)."""
+    language = named or folder_language(mentions.files.paths, base)
     if language == "python":
         folders = [
             f"{base}{name}/**/*.py"
@@ -279,12 +298,12 @@ def test_globs(mentions: Mentions, base: str) -> list[str]:
         # A package's tests in the repo's own test folder, mirroring it ("Tests live in
         # `tests/`, mirroring `pkg/`"): a few smoke tests in the package are not where
         # its rules on tests are kept.
-        root = test_globs(mentions, "")
+        root = test_globs(mentions, "", None)
         if _count(mentions, root) > _MIRRORED * _count(mentions, own):
             return root
         return own
-    named = _TEST_GLOBS.get(language or "", ())
-    return [f"{base}{_test_home(mentions, base, named)}{glob}" for glob in named]
+    kinds = (_NAMED_TEST_GLOBS if named else _TEST_GLOBS).get(language or "", ())
+    return [f"{base}{_test_home(mentions, base, kinds)}{glob}" for glob in kinds]
 
 
 def _test_home(mentions: Mentions, base: str, named: tuple[str, ...]) -> str:
