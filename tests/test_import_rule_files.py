@@ -74,7 +74,7 @@ def test_cursor_rules(repo: Layout) -> None:
     )
     assert unions.evidence == ("import:.cursor/rules/typescript.mdc",)
     hooks = lessons["Read data through hooks in src/hooks/, never with fetch in a component."]
-    assert hooks.triggers.files == ("src/components/**/*.ts", "src/components/**/*.tsx")
+    assert hooks.triggers.files == ("src/components/**/*.tsx",)  # where components are
     assert hooks.topics == ("frontend-components",)
     core = lessons[
         "This repository is a pnpm workspace; run every script through pnpm from the root, "
@@ -153,7 +153,7 @@ def test_claude_rules(repo: Layout) -> None:
         "tests/api/**/*.test.ts",
     )
     react = lessons["Use function components with hooks; no class components."]
-    assert react.triggers.files == ("src/**/*.ts", "src/**/*.tsx")
+    assert react.triggers.files == ("src/**/*.tsx",)
     assert react.topics == ("frontend-react",)
     check = lessons["Run `make check` before proposing a commit."]
     assert check.triggers.commands == ("git commit",)  # where it is forgotten, not make check
@@ -384,6 +384,25 @@ def test_a_rule_on_code_skips_the_prose_pages_its_files_globs_add(repo: Layout) 
         "src/**/*.ts",
         "docs/**/*.md",
     )
+
+
+def test_a_rule_on_react_components_keeps_the_files_jsx_globs(repo: Layout) -> None:
+    """A rule file scoped to `**/*.ts, **/*.tsx`: a rule on components or JSX fires on
+    the `.tsx` files, where components are written; a rule on all code keeps both."""
+    install(repo, "cursor")
+    (repo.root / "src/view.tsx").write_text("export const V = () => null\n")
+    (repo.root / ".cursor/rules/style.mdc").write_text(
+        "---\nglobs: src/**/*.ts, src/**/*.tsx\n---\n"
+        "- Prefer function components.\n"
+        "- Use JSX runtime (no need to import React for JSX).\n"
+        "- AVOID non-null assertions.\n"
+    )
+    import_json("cursor", ".cursor/rules/style.mdc")
+    lessons = by_rule(repo)
+    assert lessons["Prefer function components."].triggers.files == ("src/**/*.tsx",)
+    jsx = lessons["Use JSX runtime (no need to import React for JSX)."]
+    assert jsx.triggers.files == ("src/**/*.tsx",)
+    assert lessons["AVOID non-null assertions."].triggers.files == ("src/**/*.ts", "src/**/*.tsx")
 
 
 def test_a_rewording_of_a_lesson_already_there_is_that_lesson(repo: Layout) -> None:

@@ -66,7 +66,7 @@ _TESTS = re.compile(
 )
 # Tests of React components ("React Component Testing", "Mock complex child
 # components"): the JSX and TSX test files, where a component is rendered.
-_COMPONENTS = re.compile(r"\breact\b|\bcomponents?\b", re.I)
+_COMPONENTS = re.compile(r"\breact\b|\bcomponents?\b|\bjsx\b", re.I)
 # Unit tests, where the project keeps them apart ("When writing unit tests, ..." in a
 # repo with `packages/x/test/units/`): that folder, not every test file.
 _UNIT = re.compile(r"\bunit[- ]test(?:s|ing)?\b", re.I)
@@ -213,6 +213,12 @@ def described_files(mentions: Mentions, rule: str, heading: str, folder: str) ->
         # Where `*.test.ts` and `*.spec.ts` both exist, the specs are the browser tests
         globs = list(folders) or _without_specs(mentions, globs)
     return _kept(mentions, globs)
+
+
+def about_components(rule: str) -> bool:
+    """Whether ``rule`` speaks of React components or JSX ("Prefer function components",
+    "Use JSX runtime"), in its words rather than its code."""
+    return bool(_COMPONENTS.search(outside_code(rule)))
 
 
 def _count(mentions: Mentions, globs: list[str]) -> int:

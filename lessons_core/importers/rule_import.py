@@ -32,7 +32,7 @@ from lessons_core.authoring.secrets import find_secrets
 from lessons_core.containment import leaving_part, outside_reason
 from lessons_core.delivery.always import VIA, fit_hits
 from lessons_core.errors import quoted
-from lessons_core.importers.described_places import code_kinds
+from lessons_core.importers.described_places import about_components, code_kinds
 from lessons_core.importers.globs import translate_glob
 from lessons_core.importers.instruction_rules import Found, section_rules
 from lessons_core.importers.markdown_rules import parse_body, sections
@@ -400,8 +400,10 @@ def excerpt(text: str) -> str:
 def _for_rule(globs: list[str], rule: str) -> list[str]:
     """The globs of a rule file that ``rule`` is about: a rule on code ("AVOID
     destructuring nullish properties") is about the file's code, not the prose pages its
-    globs add to it, unless it speaks of prose."""
+    globs add to it, unless it speaks of prose; a rule on React components ("Prefer
+    function components") is about its JSX files, where it has some."""
     code = [glob for glob in globs if not glob.endswith(_PROSE)]
-    if not code or len(code) == len(globs) or _ABOUT_PROSE.search(rule):
-        return globs
-    return code
+    if code and len(code) < len(globs) and not _ABOUT_PROSE.search(rule):
+        globs = code
+    jsx = [glob for glob in globs if glob.endswith((".tsx", ".jsx"))]
+    return jsx if jsx and about_components(rule) else globs
