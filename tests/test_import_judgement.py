@@ -1135,3 +1135,20 @@ def test_a_language_the_rule_names_picks_its_tests(repo: Layout) -> None:
     found = lessons(repo)
     assert found["Annotate new tests with `#[gtest]`."] == Triggers(files=("**/tests/**/*.rs",))
     assert not any(g.endswith(".rs") for g in found["Never use `waitFor` in tests."].files)
+
+
+def test_a_rule_asking_for_tests_to_be_written_is_no_rule_on_test_files(repo: Layout) -> None:
+    """ "Use a self-verification loop by writing unit tests" asks for new tests: no edit of
+    a test file shows its mistake, whatever form the verb takes."""
+    write(repo, "go.mod", "module example.com/x\n")
+    write(repo, "pkg/a_test.go", "package pkg\n")
+    write(
+        repo,
+        "AGENTS.md",
+        "- You should try to use a self-verification loop by writing unit tests.\n"
+        "- Never call `t.Skip` in tests.\n",
+    )
+    import_instructions()
+    assert lessons(repo) == {
+        "Never call `t.Skip` in tests.": Triggers(files=("**/*_test.go",)),
+    }

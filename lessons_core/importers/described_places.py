@@ -153,7 +153,8 @@ _MINOR_KIND = 0.05
 # Asking for tests: "add or update tests", "extend tests", "writing unit tests", "have
 # comprehensive tests".
 _WRITES_TESTS = re.compile(
-    r"\b(?:add|write|extend|augment|update|create|have|has)(?:s|es|ing)?\s+"
+    r"\b(?:add(?:s|ing)?|writ(?:e|es|ing)|extend(?:s|ing)?|augment(?:s|ing)?|updat(?:e|es|ing)"
+    r"|creat(?:e|es|ing)|ha(?:ve|s|ving))\s+"
     r"(?:(?:or|and|new|more|the|relevant|unit|integration|regression|missing|comprehensive|"
     r"corresponding|"
     r"add|update|write|extend)\s+)*tests?\b|\btest\s+coverage\b",
