@@ -1152,3 +1152,38 @@ def test_a_rule_asking_for_tests_to_be_written_is_no_rule_on_test_files(repo: La
     assert lessons(repo) == {
         "Never call `t.Skip` in tests.": Triggers(files=("**/*_test.go",)),
     }
+
+
+def test_tests_named_beside_the_rest_of_the_code_are_no_kind_of_file(repo: Layout) -> None:
+    """ "No log statements in tests or production code" is about all of the code: the test
+    sources are not its place."""
+    write(repo, "go.mod", "module example.com/x\n")
+    write(repo, "pkg/a_test.go", "package pkg\n")
+    write(
+        repo,
+        "AGENTS.md",
+        "- No log statements (`fmt.Println`) in tests or production code.\n"
+        "- Never call `t.Skip` in tests.\n",
+    )
+    import_instructions()
+    assert lessons(repo) == {
+        "Never call `t.Skip` in tests.": Triggers(files=("**/*_test.go",)),
+    }
+
+
+def test_a_nested_files_rule_on_running_a_command_is_not_scoped_to_its_folder(
+    repo: Layout,
+) -> None:
+    """In `docs/AGENTS.md`, "Always use `make install`" is about how to run a command, not
+    about editing the docs; "Format the pages with `prettier`" is about the pages."""
+    write(repo, "Makefile", "install:\n\ttrue\n")
+    write(repo, "docs/guide.md", "# Guide\n")
+    write(
+        repo,
+        "docs/AGENTS.md",
+        "- Always use `make install`.\n- Always format the pages with `prettier`.\n",
+    )
+    import_instructions()
+    assert lessons(repo) == {
+        "Always format the pages with `prettier`.": Triggers(files=("docs/**",)),
+    }

@@ -84,6 +84,13 @@ _TEST_HEADING = re.compile(
     r"\b(?:sub)?tests?\b|\btesting\b|\bmock(?:s|ing)?\b|\b(?:testify|pytest|jest|vitest|mocha)\b",
     re.I,
 )
+# Tests named beside the rest of the code: "No log statements in tests or production
+# code", "Remove code that doesn't add value to tests or implementation".
+_ALL_CODE = re.compile(
+    r"\btests?\s+(?:or|and)\s+(?:production|source|implementation|library|application)\b"
+    r"|\b(?:production|source|implementation|library)\s+(?:code\s+)?(?:or|and)\s+tests?\b",
+    re.I,
+)
 # A heading about running things ("Running Tests") is about commands, not test sources.
 _RUNNING = re.compile(r"\brun(?:s|ning)?\b|\bcommands?\b", re.I)
 # The test sources of each language, by name; a repo's are those of its main language
@@ -203,6 +210,8 @@ def described_files(mentions: Mentions, rule: str, heading: str, folder: str) ->
     found = _kept(mentions, globs)
     if found or not _about_tests(plain, heading) or _RUNNING_TESTS.search(plain):
         return found
+    if _ALL_CODE.search(plain):
+        return ()  # "in tests or production code": all of it, no kind of file
     clause = main_clause(after_label(rule) or rule)
     if (clause and clause[0] in _NOT_ABOUT_EDITS) or _asks_for_tests(rule):
         return ()

@@ -36,6 +36,7 @@ from lessons_core.fsutil import write_target
 from lessons_core.importers.described_places import described_files
 from lessons_core.importers.instruction_rules import Found
 from lessons_core.importers.mentions import instruction_folder
+from lessons_core.importers.normative import main_clause
 from lessons_core.importers.plan import ImportPlan, Note, NoteKind
 from lessons_core.importers.rule_import import Planner, display, excerpt
 from lessons_core.importers.rule_triggers import about_git_work, heading_action, rule_triggers
@@ -45,6 +46,8 @@ from lessons_core.store.model import Triggers
 
 FORMAT = "instructions"
 INSTRUCTION_FILES = ("CLAUDE.md", "AGENTS.md", "GEMINI.md", ".github/copilot-instructions.md")
+_RUN_VERBS = frozenset({"use", "run", "check", "execute", "invoke", "call"})
+_INSISTING = frozenset({"always", "only", "please"})
 _NAMES = frozenset(name for name in INSTRUCTION_FILES if "/" not in name)
 
 # The section ``lessons init --agents-md`` writes (lessons_cli.harnesses.agent_docs).
@@ -147,7 +150,11 @@ def _rule(
     # about that command, not about editing the folder's files; so is the work done with
     # git and pull requests ("NEVER stop before pushing").
     workflow = about_git_work(found.text)
-    if isinstance(scope, tuple) and not inside and not triggers.commands and not workflow:
+    # So is a rule on how to run a command ("Always use `make install`", "Check for
+    # duplicates: `bd duplicates`"); "Format CSS files with `prettier`" is about the files.
+    verb = [word for word in main_clause(found.text) if word not in _INSISTING][:1]
+    runs = bool(named.commands) and bool(verb) and verb[0] in _RUN_VERBS
+    if isinstance(scope, tuple) and not (inside or triggers.commands or workflow or runs):
         triggers, how = Triggers(files=scope).merged(triggers), "folder"
     if triggers.is_empty() and (not always or not named.is_empty()):
         code, detail = _why_no_trigger(found, named, subject, scope)
