@@ -415,3 +415,27 @@ def test_what_need_not_be_done_and_a_bare_verb_after_an_opening_stay(text: str, 
 
 def test_do_not_require_of_the_agent_itself_is_a_rule() -> None:
     assert left_reason("Do not require users to pass `--yes` to scripts.") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        # a label that is no verb: a note, another way
+        (
+            "Note for external contributors: The Autopilot feature depends on a private API.",
+            Left.DESCRIPTION,
+        ),
+        ("Alternative: Import `x` directly and create an inline router", Left.DESCRIPTION),
+        # "commit" heading a noun phrase, as "test" does
+        ("Commit message validation (commitizen)", Left.DESCRIPTION),
+        # use what?
+        ("Usually use for `play.ts`.", Left.CONTEXT),
+    ],
+)
+def test_labels_and_noun_phrases_that_start_like_verbs_stay(text: str, why: Left) -> None:
+    assert left_reason(text) is why
+
+
+def test_commit_as_a_verb_stays_a_rule() -> None:
+    assert left_reason("Commit the lockfile with the manifest.") is None
+    assert left_reason("Commit messages should be concise.") is None

@@ -78,6 +78,7 @@ _OUR_NORM = frozenset({"should", "must", "never", "always"})
 _RELATIVE_BEFORE = re.compile(r"\b(?:that|which|who)\s+$", re.I)
 _STARTS = frozenset({"always", "never", "only", "do", "don't", "please", "no"})
 _COPULA = frozenset({"is", "are", "was", "were"})
+_CONTRAST = re.compile(r",\s+not\s+\w")
 _CLAUSE_VERBS = frozenset({"ensure", "verify", "confirm"})
 _EXISTS = _COPULA | {"exists", "exist"}
 _ADVERBS = frozenset({"also", "then", "first", "still", "just"})
@@ -134,7 +135,9 @@ _FORWARD = re.compile(
 # (run what?).
 _LEANING = re.compile(
     r"^\W*(?:if not|if so|in that case|in this case|in either case)\b"
-    r"|^\W*(?:run|execute|invoke|call)\s+(?:it\s+)?(?:before|after|when|whenever|once|on)\b",
+    r"|^\W*(?:run|execute|invoke|call)\s+(?:it\s+)?(?:before|after|when|whenever|once|on)\b"
+    # "Usually use for `play.ts`": use what?
+    r"|^\W*(?:\w+ly\s+)?use\s+(?:for|with)\b",
     re.I,
 )
 # "`requirements.ts` is a manifest: ...": a definition; a "must" in it is what it defines.
@@ -143,12 +146,12 @@ _DEFINITION = re.compile(r"^`[^`]+`\s+(?:is|are)\s+(?:a|an|the)\b(?![^;]*;)", re
 # "Test files in `scenarios/` cite ...", "Model architectures implemented in ...".
 _NOUN_VERBS = frozenset(
     "test snapshot lock log model mock list name type record report release patch tag "
-    "build source link label request focus work lead question thread".split()
+    "build source link label request focus work lead question thread commit".split()
 )
 _DETERMINERS = frozenset("the a an that this these those your each every all any its".split())
 _NOUN_HEADS = frozenset(
     "files file names cases suites fixtures helpers utilities outputs results entries "
-    "messages levels types architectures state".split()
+    "messages message levels types architectures state".split()
 )
 _FALLBACK = re.compile(
     r"^if\b[^,]*\b(?:is not|isn't|are not|aren't)\s+(?:available|installed|present)\b", re.I
@@ -336,7 +339,8 @@ def is_normative(text: str) -> bool:
         # "Check names are ...", "Snapshot testing with `insta`": a noun, not the verb
         if not (_gerund_object(clause) or _noun_phrase(clause)):
             return True
-        return bool(_NORMATIVE_WORDS.search(outside_code(text)))
+        # "Commit messages explain why, not what": a norm, said by its contrast
+        return bool(_NORMATIVE_WORDS.search(outside_code(text)) or _CONTRAST.search(text))
     if clause and clause[0] in {"we", "i"}:
         return bool(_OUR_NORM.intersection(clause[1:3]))
     if clause and clause[0] in _OPENERS and _unmarked_rule(clause):
@@ -431,7 +435,11 @@ def _instructs(text: str, heading: str = "") -> bool:
     named = words(label)[-1:]
     if len(words(label)) > 1 and words(labelled)[1:2] == named:
         return False  # "Client middleware: Request middleware in `x`": a kind of the label
-    return is_normative(labelled) or (len(label.split()) >= 3 and is_normative(label))
+    if named[:1] in (["alternative"], ["alternatively"]):
+        return False  # "Alternative: Import `x` directly": another way, not the rule
+    # "Note for external contributors: The feature depends on ...": a note, not a verb
+    clause = len(label.split()) >= 3 and words(label)[0] != "note"
+    return is_normative(labelled) or (clause and is_normative(label))
 
 
 def _noun_compound_subject(clause: list[str]) -> bool:
