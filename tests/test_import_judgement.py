@@ -1187,3 +1187,23 @@ def test_a_nested_files_rule_on_running_a_command_is_not_scoped_to_its_folder(
     assert lessons(repo) == {
         "Always format the pages with `prettier`.": Triggers(files=("docs/**",)),
     }
+
+
+def test_a_package_manager_swapped_for_another_fires_where_it_adds(repo: Layout) -> None:
+    """ "Use `uv` instead of `pip`": the mistake is made where pip adds a dependency, not
+    on every use of pip (a bare program is refused as broad), and not on uv."""
+    write(
+        repo,
+        "AGENTS.md",
+        "- Always use `uv` instead of `pip` for dependency management.\n"
+        "- Ensure pnpm is used (not npm/yarn).\n"
+        "- Never run `npm publish` by hand.\n",
+    )
+    import_instructions()
+    assert lessons(repo) == {
+        "Always use `uv` instead of `pip` for dependency management.": Triggers(
+            commands=("pip install",)
+        ),
+        "Ensure pnpm is used (not npm/yarn).": Triggers(commands=("npm install", "yarn add")),
+        "Never run `npm publish` by hand.": Triggers(commands=("npm publish",)),
+    }

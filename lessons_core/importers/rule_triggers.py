@@ -34,6 +34,7 @@ import re
 from lessons_core.importers.markdown_text import outside_code
 from lessons_core.importers.mentions import Mentions
 from lessons_core.importers.normative import Part, Role, stance, words
+from lessons_core.importers.package_managers import swapped_for
 from lessons_core.matching.commit_messages import TYPED_COMMIT, UNTYPED_COMMIT
 from lessons_core.store.model import Triggers
 
@@ -165,6 +166,7 @@ def rule_triggers(mentions: Mentions, rule: str, folder: str = "") -> Triggers:
         commands.extend(command for found, command in _ISSUE_ACTIONS if found.search(part.text))
     if _PULL_REQUEST_TEXT.search(outside_code(rule).split(",")[0]):
         commands.append(PR_CREATE)  # "Keep PR description short", not one in a list
+    commands.extend(swapped_for(parts))  # "use `uv` instead of `pip`": `pip install`
     commands = [commit_pattern(rule) if c == "git commit" else c for c in commands]
     if asks_for_draft(rule):
         commands = [command for command in commands if command != PR_CREATE]
