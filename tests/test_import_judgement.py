@@ -1207,3 +1207,19 @@ def test_a_package_manager_swapped_for_another_fires_where_it_adds(repo: Layout)
         "Ensure pnpm is used (not npm/yarn).": Triggers(commands=("npm install", "yarn add")),
         "Never run `npm publish` by hand.": Triggers(commands=("npm publish",)),
     }
+
+
+def test_a_rule_asking_for_a_kind_of_commit_does_not_fire_on_commits(repo: Layout) -> None:
+    """Under "Fixup commits", "use an `amend!` commit instead" asks for a commit: a lesson
+    on `git commit` would fire on the very commit it wants; a rule on the message fires."""
+    write(
+        repo,
+        "AGENTS.md",
+        "## Fixup commits\n\n"
+        "- If the message became inaccurate, use an `amend!` commit instead.\n"
+        "- Keep the subject line under 72 characters.\n",
+    )
+    import_instructions()
+    assert lessons(repo) == {
+        "Keep the subject line under 72 characters.": Triggers(commands=("git commit",)),
+    }

@@ -116,6 +116,11 @@ _STOPS = re.compile(r"\b(?:stop|stopping|go(?:es|ing)?\s+idle)\b", re.I)
 # A heading about when to make commits ("When to commit"): its rules ask for commits, and
 # the mistake is making none, which no commit shows.
 _WHEN_TO = re.compile(r"^\W*(?:when|how often)\s+to\b", re.I)
+# A rule asking for a commit of some kind ("use an `amend!` commit instead", "create a
+# new commit"): the commit is what it wants made, not where its mistake is.
+_ASKS_COMMIT = re.compile(
+    r"\b(?:use|create|make|add)\s+(?:an?|one|the)\s+(?:[\w`!-]+\s+){0,2}commit\b", re.I
+)
 # A module a rule says to import from, or not: "instead of importing from `vite`".
 _MODULE = re.compile(r"\bfrom\s+`[^`]+`(?:\s*(?:,|or|and|,\s*or)\s*`[^`]+`)*", re.I)
 # A part that describes a file: "`ci.yml` requires a scoped title".
@@ -204,7 +209,7 @@ def heading_action(heading: str, rule: str) -> tuple[str, ...]:
     commit, pull = _COMMIT_HEADING.search(plain), _PR_HEADING.search(plain)
     if _COMMENTING.search(plain) and (pull or _ISSUE_HEADING.search(plain)):
         return COMMENT_ACTIONS  # "Commenting on issues and PRs": what a comment says
-    if commit and not pull and not _WHEN_TO.search(plain):
+    if commit and not pull and not _WHEN_TO.search(plain) and not _ASKS_COMMIT.search(rule):
         return (commit_pattern(rule),)
     if pull and not commit and not _REVIEW.search(plain) and not asks_for_draft(rule):
         return (PR_CREATE,)
