@@ -1223,3 +1223,19 @@ def test_a_rule_asking_for_a_kind_of_commit_does_not_fire_on_commits(repo: Layou
     assert lessons(repo) == {
         "Keep the subject line under 72 characters.": Triggers(commands=("git commit",)),
     }
+
+
+def test_a_rule_asking_to_read_files_is_not_about_editing_them(repo: Layout) -> None:
+    """ "Make sure to read the relevant tests in the `tests/` directory": the tests are
+    context for the work, and no edit of them shows the mistake."""
+    write(repo, "tests/test_a.py", "def test_a(): pass\n")
+    write(repo, "examples/a.py", "print(1)\n")
+    write(
+        repo,
+        "AGENTS.md",
+        "- Make sure to read the relevant tests in the `tests/` directory.\n"
+        "- Do a quick scan of `examples/` for related code.\n"
+        "- Never import from `examples/` in the tests.\n",
+    )
+    import_instructions()
+    assert set(lessons(repo)) == {"Never import from `examples/` in the tests."}

@@ -26,6 +26,7 @@ from collections import Counter
 from lessons_core.importers.markdown_text import outside_code
 from lessons_core.importers.mentions import Mentions
 from lessons_core.importers.normative import Role, after_label, main_clause, stance
+from lessons_core.importers.rule_triggers import asks_to_read
 from lessons_core.matching.globs import compile_glob
 from lessons_core.matching.thresholds import BROAD_GLOB_SHARE
 from lessons_core.matching.trigger_checks import glob_problem
@@ -175,6 +176,8 @@ def described_files(mentions: Mentions, rule: str, heading: str, folder: str) ->
     """The globs of the files ``rule`` (under ``heading``, read in ``folder``) names by
     description, or () when it names none."""
     base = f"{folder}/" if folder else ""
+    if asks_to_read(rule):
+        return ()  # "Make sure to read the tests in the `tests/` directory": context
     # "No `process.env` - except in test files": the files it excepts are where it holds
     # least, never its place
     said = "".join(part.text for part in stance(rule) if not _EXCEPTION.match(part.text))

@@ -154,7 +154,11 @@ def rule_triggers(mentions: Mentions, rule: str, folder: str = "") -> Triggers:
             continue  # what the file does, not an edit of it
         if part.role is Role.ASKS:
             # "Run `npm test` from `clients/cli/`": the folder is where to run it
-            if not _produces(part.text) and not _runs(part.text, mentions, folder):
+            if not (
+                _produces(part.text)
+                or asks_to_read(part.text)
+                or _runs(part.text, mentions, folder)
+            ):
                 asked.extend(
                     mentions.triggers(_files_only(part.text, mentions, folder), folder).files
                 )
@@ -284,6 +288,18 @@ _PRODUCING = frozenset(
     }
 )
 _PRODUCING_SKIP = frozenset({"also", "then", "always", "and", "first"})
+
+
+def asks_to_read(text: str) -> bool:
+    """Whether the part asks the agent to read something ("Make sure to read the relevant
+    tests in `tests/`", "Do a quick scan of `examples/`"): what it reads is context for
+    the work, not where a mistake is made."""
+    said = [w for w in words(text) if w not in _READING_SKIP][:1]
+    return bool(said) and said[0] in _READING
+
+
+_READING = frozenset({"read", "reread", "re-read", "scan", "consult", "look", "study", "skim"})
+_READING_SKIP = _PRODUCING_SKIP | {"make", "sure", "to", "do", "a", "quick", "please"}
 
 
 def _runs(text: str, mentions: Mentions, folder: str) -> bool:
