@@ -70,15 +70,17 @@ _NORMATIVE_WORDS = re.compile(
 # A rule word in capitals: "Client code NEVER imports server code" is no account of what
 # the code does; a description does not shout.
 _SHOUTED = re.compile(r"\b(?:NEVER|ALWAYS|MUST|SHOULD|DO NOT|DON'T|NOT|REQUIRES?|REQUIRED)\b")
-# What "we" should do is the project's norm ("We should import at the top of the file");
-# what "we" do is its account of itself ("We use uv").
 # What a thing does not call for, said of it: "Additive changes do NOT require a bump".
 _NOT_NEEDED = re.compile(r"\b(?:does|do)\s+not\s+(?:require|need)\b", re.I)
+# What "we" should do is the project's norm ("We should import at the top of the file");
+# what "we" do is its account of itself ("We use uv").
 _OUR_NORM = frozenset({"should", "must", "never", "always"})
 _RELATIVE_BEFORE = re.compile(r"\b(?:that|which|who)\s+$", re.I)
 _STARTS = frozenset({"always", "never", "only", "do", "don't", "please", "no"})
 _COPULA = frozenset({"is", "are", "was", "were"})
+# A contrast that makes a statement a norm: "Commit messages explain why, not what".
 _CONTRAST = re.compile(r",\s+not\s+\w")
+# Verbs whose object is a clause: "Ensure pnpm is used".
 _CLAUSE_VERBS = frozenset({"ensure", "verify", "confirm"})
 _EXISTS = _COPULA | {"exists", "exist"}
 _ADVERBS = frozenset({"also", "then", "first", "still", "just"})
