@@ -153,7 +153,7 @@ def _rule(
     # So is a rule on how to run a command ("Always use `make install`", "Check for
     # duplicates: `bd duplicates`"); "Format CSS files with `prettier`" is about the files.
     verb = [word for word in main_clause(found.text) if word not in _INSISTING][:1]
-    runs = bool(named.commands) and bool(verb) and verb[0] in _RUN_VERBS
+    runs = triggers.is_empty() and bool(named.commands) and bool(verb) and verb[0] in _RUN_VERBS
     if isinstance(scope, tuple) and not (inside or triggers.commands or workflow or runs):
         triggers, how = Triggers(files=scope).merged(triggers), "folder"
     if triggers.is_empty() and (not always or not named.is_empty()):
