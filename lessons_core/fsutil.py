@@ -164,6 +164,19 @@ def read_regular(path: StrPath, limit: int | None = None) -> bytes:
         return handle.read(limit + 1)[:limit]
 
 
+def read_repo_text(root: StrPath, path: str, limit: int) -> str | None:
+    """The text of the repo file ``path`` (relative to ``root``), or None when a part of
+    it leads out of the repo, it is not a regular file, is over ``limit`` bytes or cannot
+    be read. What the project's own files say is read this way: a link out of the repo
+    is nothing of the project's."""
+    if leaving_part(path, root) is not None:
+        return None
+    try:
+        return read_regular(os.path.join(root, path), limit).decode("utf-8", "replace")
+    except (OSError, ValueError):
+        return None
+
+
 def open_payload_file(path: object) -> BinaryIO | None:
     """A file a hook payload names (a transcript), open for reading: a regular file,
     links followed, opened without blocking; None for anything else (no path, a FIFO, a

@@ -24,8 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lessons_core.authoring.repo_files import tracked_files
-from lessons_core.containment import leaving_part
-from lessons_core.fsutil import read_regular
+from lessons_core.fsutil import read_repo_text
 from lessons_core.review import script_commands
 from lessons_core.review.script_commands import ScriptCommand
 from lessons_core.store.config import load_config
@@ -104,7 +103,7 @@ def project_commands(
         if kind is None or read[kind] >= MAX_FILES:
             continue
         read[kind] += 1
-        text = _read(repo_root, path)
+        text = read_repo_text(repo_root, path, MAX_FILE_BYTES)
         for item in _commands_in(path, text, runner) if text is not None else []:
             command = _cleaned(item.command)
             if command and command not in found:
@@ -231,15 +230,6 @@ def _block_commands(block: list[str], first: int, language: str) -> list[ScriptC
             if match is not None
         ]
     return script_commands.shell_commands(block, first)
-
-
-def _read(root: Path, path: str) -> str | None:
-    if leaving_part(path, root) is not None:
-        return None
-    try:
-        return read_regular(root / path, MAX_FILE_BYTES).decode("utf-8", "replace")
-    except (OSError, ValueError):
-        return None
 
 
 def _seen_by_hooks(root: Path) -> list[str]:

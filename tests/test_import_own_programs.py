@@ -49,3 +49,15 @@ def test_a_rule_on_the_projects_own_command_fires_on_it(repo: Layout) -> None:
     write(repo, "AGENTS.md", "- DO NOT use `bd edit` - it opens an interactive editor.\n")
     import_instructions()
     assert lessons(repo) == {"DO NOT use `bd edit`.": Triggers(commands=("bd edit",))}
+
+
+def test_a_manifest_that_leads_out_of_the_repo_names_nothing(tmp_path: Path) -> None:
+    """A `package.json` linked to a file outside the repo is nothing of the project's: its
+    `bin` names no program, and the file outside is never read."""
+    outside = tmp_path / "outside.json"
+    outside.write_text('{"name": "x", "bin": {"leaked": "run.js"}}')
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "package.json").symlink_to(outside)
+    paths = tracked(root, {"pyproject.toml": '[project.scripts]\nmine = "x:main"\n'})
+    assert own_programs(root, [*paths, "package.json"]) == frozenset({"mine"})

@@ -10,7 +10,8 @@ the machine that imports the rule. The names come from the project's own files o
 - Python: the keys of ``[project.scripts]`` in a ``pyproject.toml``;
 - JavaScript: the ``bin`` of a ``package.json`` (its keys, or the package's name).
 
-A manifest that cannot be read gives no name: the import judges the rule without it.
+A manifest that cannot be read, or that leads out of the repo through a link, gives no
+name: the import judges the rule without it.
 """
 
 from __future__ import annotations
@@ -22,6 +23,9 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
+
+from lessons_core.fsutil import read_repo_text
+from lessons_core.project_commands import MAX_FILE_BYTES
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -42,12 +46,12 @@ def own_programs(root: Path, paths: Iterable[str]) -> frozenset[str]:
             names.add(posixpath.basename(folder))
         elif name == "Cargo.toml":
             names.update(
-                _cargo(_toml(root / path), posixpath.join(folder, "src/main.rs") in tracked)
+                _cargo(_toml(root, path), posixpath.join(folder, "src/main.rs") in tracked)
             )
         elif name == "pyproject.toml":
-            names.update(_table(_table(_toml(root / path), "project"), "scripts"))
+            names.update(_table(_table(_toml(root, path), "project"), "scripts"))
         elif name == "package.json":
-            names.update(_package_bin(_json(root / path)))
+            names.update(_package_bin(_json(root, path)))
     return frozenset(name for name in names if _NAME.match(name))
 
 
@@ -75,17 +79,17 @@ def _table(data: dict[str, Any], key: str) -> dict[str, Any]:
     return found if isinstance(found, dict) else {}
 
 
-def _toml(path: Path) -> dict[str, Any]:
+def _toml(root: Path, path: str) -> dict[str, Any]:
     try:
-        found: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        found: dict[str, Any] = tomllib.loads(read_repo_text(root, path, MAX_FILE_BYTES) or "")
+    except tomllib.TOMLDecodeError:
         return {}
     return found
 
 
-def _json(path: Path) -> dict[str, Any]:
+def _json(root: Path, path: str) -> dict[str, Any]:
     try:
-        found = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
+        found = json.loads(read_repo_text(root, path, MAX_FILE_BYTES) or "{}")
+    except ValueError:
         return {}
     return found if isinstance(found, dict) else {}
