@@ -269,8 +269,7 @@ def _produces(text: str) -> bool:
     `examples/`", "Create an example in `examples/`", "Update relevant docs in
     `content/`", "Mirror changes into `x.md`"): the mistake is not making it, which no
     edit of that folder shows."""
-    said = [w for w in words(text) if w not in _PRODUCING_SKIP][:1]
-    return bool(said) and said[0] in _PRODUCING
+    return _opens_on(text, _PRODUCING, _PRODUCING_SKIP)
 
 
 _PRODUCING = frozenset(
@@ -294,8 +293,13 @@ def asks_to_read(text: str) -> bool:
     """Whether the part asks the agent to read something ("Make sure to read the relevant
     tests in `tests/`", "Do a quick scan of `examples/`"): what it reads is context for
     the work, not where a mistake is made."""
-    said = [w for w in words(text) if w not in _READING_SKIP][:1]
-    return bool(said) and said[0] in _READING
+    return _opens_on(text, _READING, _READING_SKIP)
+
+
+def _opens_on(text: str, verbs: frozenset[str], skipped: frozenset[str]) -> bool:
+    """Whether the first word of ``text`` that is not in ``skipped`` is one of ``verbs``."""
+    first = next((word for word in words(text) if word not in skipped), "")
+    return first in verbs
 
 
 _READING = frozenset({"read", "reread", "re-read", "scan", "consult", "look", "study", "skim"})
