@@ -25,6 +25,7 @@ from pathlib import Path
 
 from lessons_core.authoring.repo_files import tracked_files
 from lessons_core.fsutil import read_repo_text
+from lessons_core.importers.markdown_text import closes_fence, opening_fence
 from lessons_core.review import script_commands
 from lessons_core.review.script_commands import ScriptCommand
 from lessons_core.store.config import load_config
@@ -45,7 +46,6 @@ _DOC_NAMES = frozenset(
     {"AGENTS.md", "CLAUDE.md", "GEMINI.md", "README.md", "CONTRIBUTING.md", "DEVELOPMENT.md"}
 )
 _ROOT_ONLY = frozenset({"README.md", "CONTRIBUTING.md"})
-_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*([\w+-]*)")
 _SHELL_LANGUAGES = frozenset(
     {"sh", "bash", "shell", "zsh", "console", "shell-session", "shellsession", "terminal"}
 )
@@ -206,13 +206,13 @@ def doc_commands(text: str) -> list[ScriptCommand]:
     lines = text.split("\n")
     at = 0
     while at < len(lines):
-        opened = _FENCE.match(lines[at])
+        opened = opening_fence(lines[at])
         at += 1
         if opened is None:
             continue
-        fence, language = opened.group(1), opened.group(2).lower()
+        fence, language = opened[0], opened[1].lower()
         start = at
-        while at < len(lines) and not lines[at].strip().startswith(fence):
+        while at < len(lines) and not closes_fence(lines[at], fence):
             at += 1
         block = lines[start:at]
         at += 1

@@ -85,3 +85,31 @@ def test_prose_only_body() -> None:
     body = parse_body("First line\nsame paragraph.\n\n> Quoted second.\n")
     assert body.items == []
     assert body.paragraphs == ["First line same paragraph.", "Quoted second."]
+
+
+def test_a_code_span_of_three_backticks_opens_no_code_block() -> None:
+    """``` `${string}` ``` at a line's start is inline code: the diff block after it is
+    still a block, and its lines are no bullets."""
+    body = parse_body(
+        "- Template types:\n"
+        "  ``` `${string}@${string}` ```, treat them as branded strings.\n"
+        "\n"
+        "Keep the chain:\n"
+        "\n"
+        "```diff\n"
+        "-    .pipe(PathBuf::from)\n"
+        '+    .expect("parent")\n'
+        "```\n"
+        "\n"
+        "- Run `just ready` before pushing.\n"
+    )
+    assert [item.rule.split(":")[0] for item in body.items] == [
+        "Template types",
+        "Run `just ready` before pushing.",
+    ]
+
+
+def test_a_longer_fence_is_closed_only_by_as_long_a_one() -> None:
+    """A block opened by four backticks holds a three-backtick line as its text."""
+    body = parse_body("````md\n```\n- not a bullet\n````\n\n- A bullet.\n")
+    assert [item.rule for item in body.items] == ["A bullet."]

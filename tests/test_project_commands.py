@@ -196,3 +196,9 @@ def test_a_command_with_environment_assignments_is_kept_and_a_bare_assignment_is
     block = "```sh\nINSTA_UPDATE=always cargo test -p x\nVERSION=1\n```\n"
     root = make_repo(tmp_path / "p", {"AGENTS.md": block})
     assert everyday_commands(root) == ["INSTA_UPDATE=always cargo test -p x"]
+
+
+def test_a_code_span_of_three_backticks_opens_no_shell_block() -> None:
+    """A line starting with ``` `x` ``` is inline code; the shell block below it is read."""
+    text = "``` `a` ``` is a span.\n\n```sh\nmake docs\n```\n\n```sh\nmake lint\n```\n"
+    assert [item.command for item in doc_commands(text)] == ["make docs", "make lint"]

@@ -15,9 +15,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from lessons_core.importers.markdown_text import closes_fence, opening_fence
+
 _ITEM = re.compile(r"^(\s*)(?:[-*+]|\d{1,3}[.)])\s+(.*)$")
 _CHECKBOX = re.compile(r"^\[[ xX]\]\s+")
-_FENCE = re.compile(r"^\s*(```|~~~)")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}(\s|$)")
 _THEMATIC_BREAK = re.compile(r"^\s{0,3}([-*_])(\s*\1){2,}\s*$")
 _COMMENT = re.compile(r"^\s*<!--.*-->\s*$")
@@ -97,11 +98,11 @@ class _Parser:
             self.pointer = len(self.body.paragraphs) - 1 if pointing else None
 
     def line(self, line: str) -> None:
-        fence = _FENCE.match(line)
+        fence = opening_fence(line)
         if self.in_fence:
-            self._fenced(line, fence)
+            self._fenced(line, self.in_fence)
         elif fence:
-            self.in_fence, self.fenced = fence.group(1), []
+            self.in_fence, self.fenced = fence[0], []
             self.close_paragraph()
         elif not line.strip():
             self.close_paragraph()
@@ -117,8 +118,8 @@ class _Parser:
             self._text(line)
             self.blank_before = False
 
-    def _fenced(self, line: str, fence: re.Match[str] | None) -> None:
-        if fence and fence.group(1) == self.in_fence:
+    def _fenced(self, line: str, fence: str) -> None:
+        if closes_fence(line, fence):
             self.in_fence = None
             if not _complete(self.body, self.opener, self.fenced):
                 self.body.code_blocks += 1
@@ -181,11 +182,11 @@ def sections(text: str, first: str) -> list[tuple[str, str]]:
     found: list[tuple[str, list[str]]] = [(first, [])]
     fence: str | None = None
     for line in text.splitlines():
-        opened = _FENCE.match(line)
+        opened = opening_fence(line)
         if fence is not None:
-            fence = None if opened and opened.group(1) == fence else fence
+            fence = None if closes_fence(line, fence) else fence
         elif opened:
-            fence = opened.group(1)
+            fence = opened[0]
         else:
             heading = _HEADING_TEXT.match(line)
             if heading:
