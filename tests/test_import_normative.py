@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from lessons_core.importers.instruction_rules import section_rules
+from lessons_core.importers.markdown_rules import parse_body
 from lessons_core.importers.markdown_text import clean, complete_lead_in, sentences
 from lessons_core.importers.normative import Left, Role, left_reason, stance
 
@@ -439,3 +441,62 @@ def test_labels_and_noun_phrases_that_start_like_verbs_stay(text: str, why: Left
 def test_commit_as_a_verb_stays_a_rule() -> None:
     assert left_reason("Commit the lockfile with the manifest.") is None
     assert left_reason("Commit messages should be concise.") is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a verb only a verb ends as, not in any list
+        "Capitalize the first word of the description after the `type(scope):` prefix.",
+        "Stringify the payload before hashing it.",
+        # a second opening, after "or"
+        "If `lancedb._lancedb` is missing or stale, or if binding code changed, rebuild it.",
+        # after an opening clause, the main clause's verb, not a noun before a gerund
+        "Before committing changes, run formatting for every language you touched.",
+        "Only post a comment when you are confident the issue is real and material.",
+        # a label with a comma in it
+        "One issue, one PR: Do not bundle multiple issues into a single PR.",
+    ],
+)
+def test_verbs_and_openings_of_unseen_wording_are_rules(text: str) -> None:
+    assert left_reason(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("Size limits are enforced by the server.", Left.DESCRIPTION),  # "size" is a noun
+        ("When you change X, unit testing is slow.", Left.DESCRIPTION),
+        # rule words in a quotation are mentioned, not said
+        (
+            'The general "prefer mature crates / keep deps at the right level" rules apply.',
+            Left.DESCRIPTION,
+        ),
+        # the file to read is read, or imported, itself
+        ("Read `../AGENTS.md` first.", Left.LINK_LIST),
+    ],
+)
+def test_nouns_quotations_and_reading_pointers_stay(text: str, why: Left) -> None:
+    assert left_reason(text) is why
+
+
+def test_a_sentence_opening_on_instead_finishes_the_rule_before_it() -> None:
+    paragraph = "Do not use `instanceof Error`. Instead, use `isNativeError()`. Keep it short."
+    assert sentences(paragraph) == [
+        "Do not use `instanceof Error`; instead, use `isNativeError()`.",
+        "Keep it short.",
+    ]
+
+
+def test_a_rule_leaning_on_the_description_before_it_takes_it_along() -> None:
+    """ "Do not duplicate them" says what "them" is only with the sentence before it."""
+    body = parse_body(
+        "- Tests are documentation. Do not duplicate them in prose. Prose drifts.\n"
+        "- Use judgment. Never edit it by hand.\n"
+    )
+    found = section_rules("Comments", body)
+    assert (found[0].text, found[0].rationale) == (
+        "Tests are documentation; do not duplicate them in prose.",
+        "Prose drifts.",
+    )
+    assert found[1].left is not None  # "Use judgment." says not what "it" is

@@ -236,7 +236,23 @@ def _first_rule(text: str, heading: str, ordered: bool) -> tuple[str | None, str
         sentence = said_here
         if index and place and "`" not in sentence:
             sentence = about_place(sentence, place)
-        if left_reason(sentence, heading, ordered) is None:
+        left = left_reason(sentence, heading, ordered)
+        if left is None:
             others = " ".join(said[:index] + said[index + 1 :])
             return sentence, others or None
+        if left is Left.CONTEXT and index:
+            # "Tests are documentation. Do not duplicate them in prose.": the rule leans
+            # on the sentence before it, which says what "them" is; together they stand
+            joined = _leaning_on(said[index - 1], sentence)
+            if joined and left_reason(joined, heading, ordered) is None:
+                others = " ".join(said[: index - 1] + said[index + 1 :])
+                return joined, others or None
     return None, None
+
+
+def _leaning_on(before: str, sentence: str) -> str:
+    """``before`` and ``sentence`` as one, when ``before`` is a description ending in a
+    full stop; "" otherwise."""
+    if not before.endswith(".") or left_reason(before) is not Left.DESCRIPTION:
+        return ""
+    return f"{before[:-1]}; {sentence[0].lower()}{sentence[1:]}"

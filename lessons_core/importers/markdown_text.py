@@ -29,6 +29,7 @@ _LEAD_IN = re.compile(r"\s*(?:,?\s*(?:with|via|using|by running|run|as follows))
 _RATIONALE = re.compile(r"\s+(?:—|--|–|-)\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*_(\[])")
 _ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.")
+_INSTEAD = re.compile(r"^Instead,\s")
 MIN_RULE_WORDS = 3
 # A code fence opens with three or more backticks or tildes and an info string; after
 # backticks that string holds no backtick ("``` `${string}` ```" is a code span, and
@@ -118,4 +119,11 @@ def sentences(paragraph: str) -> list[str]:
     ]
     bounds = [0, *cuts, len(paragraph)]
     found = [paragraph[a:b].strip() for a, b in itertools.pairwise(bounds)]
-    return [sentence for sentence in found if sentence]
+    joined: list[str] = []
+    for sentence in filter(None, found):
+        if joined and _INSTEAD.match(sentence) and joined[-1].endswith("."):
+            # "Do not use X. Instead, use Y.": the second half of one rule
+            joined[-1] = f"{joined[-1][:-1]}; {sentence[0].lower()}{sentence[1:]}"
+        else:
+            joined.append(sentence)
+    return joined

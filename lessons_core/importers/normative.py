@@ -37,7 +37,7 @@ IMPERATIVES = frozenset(
     cross-link demonstrate end expect focus model pair parse reason reach install clone
     activate download bootstrap stack promote allow disclose clamp inset size access
     freeze version answer provide stay work pick reply respond enclose interleave widen
-    reserve lead question thread try decline refuse prioritize stick aim
+    reserve lead question thread try decline refuse prioritize stick aim post bundle
     expose extend extract favor favour fetch file fill filter fix flag follow forward gate
     give group guard handle hide hold ignore implement import include inline insert
     isolate keep label leave let limit link list load lock log look make mark match
@@ -203,7 +203,9 @@ _READING_POINTER = re.compile(
     + _LOOKED_AT
     + r"for\s+(?![^.]*\b(?:before|after|when|whenever|if|unless|while|must|should|never|"
     r"always)\b)[^`.]+\.?\s*$"
-    r"|use\s+" + _DOCUMENT + r"for\s+[^`.]+\.?\s*$)",
+    r"|use\s+" + _DOCUMENT + r"for\s+[^`.]+\.?\s*$"
+    # "Read `../AGENTS.md` first.": the file to read is loaded, or imported, itself
+    r"|read\s+(?:the\s+)?`[^`]+`\s+first\.?\s*$)",
     re.I,
 )
 # A pointer to what a command prints: its help ("Run `bd agent --help` for its commands",
@@ -230,6 +232,8 @@ _ENTRY = re.compile(
 # A quotation opens the text: an example of what someone says ('"Refactor X" → "Ensure
 # tests pass"'), not an instruction to the agent.
 _QUOTED = re.compile(r"^\s*[\"“]")
+# A quotation of several words: what it says is mentioned, not said.
+_QUOTATION = re.compile(r"[\"“][^\"”]*\s[^\"”]*[\"”]")
 # A mapping opens the text: "list + scrollbar → `joinScrollbar`", an entry of a table
 # written as a list.
 _MAPPING = re.compile(r"^[^→]{1,40}?\s(?:→|->|=>)\s")
@@ -255,7 +259,7 @@ _MANNER = frozenset({"using", "following", "according"})
 # A label before a colon: a few words ("Mocks: ..."), a word and a name ("Rule `x`: ..."),
 # or a path ("docs/: Do NOT edit `docs/` directly").
 _LABEL = re.compile(
-    r"^[A-Z][\w&/'. -]{0,30}:\s+(\S.*)$|^[A-Z][\w-]*\s+`[^`]{1,40}`:\s+(\S.*)$"
+    r"^[A-Z][\w&/'., -]{0,30}:\s+(\S.*)$|^[A-Z][\w-]*\s+`[^`]{1,40}`:\s+(\S.*)$"
     r"|^[\w.-]+/[\w./-]*:\s+(\S.*)$",
     re.S,
 )
@@ -297,7 +301,9 @@ def main_clause(text: str) -> list[str]:
     and the adverbs before its verb ("Also read", "Silently ignore")."""
     plain = _ASIDE.sub(" ", outside_code(text))  # a comma in parentheses ends no clause
     found = [word.lower() for word in _WORD.findall(plain)]
-    for _ in range(2):
+    for _ in range(3):  # "If X is stale, or if Y changed, rebuild": a second opening
+        if found[:1] in (["or"], ["and"]) and found[1:2] and found[1] in _OPENERS:
+            found = found[1:]
         if not found or found[0] not in _OPENERS or "," not in plain:
             break
         plain = plain.split(",", 1)[1]
@@ -338,8 +344,11 @@ def is_normative(text: str) -> bool:
         and (_takes_clause(clause) or not _COPULA & set(_subject(clause)))
     )
     if verb and not _noun_compound_subject(clause):  # "Test matrix configuration is in"
-        # "Check names are ...", "Snapshot testing with `insta`": a noun, not the verb
-        if not (_gerund_object(clause) or _noun_phrase(clause)):
+        # "Check names are ...", "Snapshot testing with `insta`": a noun, not the verb;
+        # after an opening clause the verb is the main clause's ("Before committing, run
+        # formatting for ...")
+        opened = words(text)[:1] != clause[:1] and words(text)[:1] != ["only"]
+        if opened or not (_gerund_object(clause) or _noun_phrase(clause)):
             return True
         # "Commit messages explain why, not what": a norm, said by its contrast
         return bool(_NORMATIVE_WORDS.search(outside_code(text)) or _CONTRAST.search(text))
@@ -347,8 +356,8 @@ def is_normative(text: str) -> bool:
         return bool(_OUR_NORM.intersection(clause[1:3]))
     if clause and clause[0] in _OPENERS and _unmarked_rule(clause):
         return True  # "When running `nu -c` never use `echo`": an opening with no comma
-    if _NORMATIVE_WORDS.search(outside_code(text)):
-        return True
+    if _NORMATIVE_WORDS.search(_QUOTATION.sub(" ", outside_code(text))):
+        return True  # not one quoted: 'The general "prefer mature crates" rules apply'
     # "`run.ts` is the runtime entrypoint; keep it small": a rule after the description
     later = outside_code(text).split(";")[1:]
     return any(is_normative(part.strip()) for part in later if part.strip())
@@ -401,8 +410,12 @@ def _rule_word_outside_relative(text: str) -> bool:
 
 
 def _imperative(word: str) -> bool:
-    """Whether ``word`` is an imperative verb, "re-" before one too ("Re-snapshot")."""
-    return word in IMPERATIVES or (word.startswith("re-") and word[3:] in IMPERATIVES)
+    """Whether ``word`` is an imperative verb, "re-" before one too ("Re-snapshot"), or a
+    word only a verb ends as ("Capitalize", "Stringify"): no noun ends in "-ize" or
+    "-ify" past the short "size" and "prize"."""
+    if word in IMPERATIVES or (word.startswith("re-") and word[3:] in IMPERATIVES):
+        return True
+    return len(word) > 5 and word.endswith(("ize", "ify"))
 
 
 def _subject(clause: list[str]) -> list[str]:
