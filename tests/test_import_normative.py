@@ -500,3 +500,11 @@ def test_a_rule_leaning_on_the_description_before_it_takes_it_along() -> None:
         "Prose drifts.",
     )
     assert found[1].left is not None  # "Use judgment." says not what "it" is
+
+
+def test_a_command_entry_entering_a_folder_and_an_example_plans_steps_stay() -> None:
+    entry = "Run Python tests: `cd python && uv run pytest python/tests -vv`"
+    assert left_reason(entry) is Left.SETUP
+    step = "Implement the trait method on `NativeTable` in `rust/lancedb/src/table.rs`."
+    assert left_reason(step, "Example plan: adding a new method on Table", True) is Left.SETUP
+    assert left_reason(step, "Table methods", True) is None

@@ -161,9 +161,15 @@ _FALLBACK = re.compile(
 # An entry of a list of commands: what it does, a colon, and only the command.
 _ASSIGNED = re.compile(r"^[A-Za-z_]\w*=")
 _COMMAND_ENTRY = re.compile(r"^[^:`]+:\s*`([^`]+)`\.?$")
+# What a command list's entry runs: a developer tool, or one in a folder it enters first
+# ("Run Python tests: `cd python && uv run pytest`").
+_ENTRY_PROGRAMS = DEVELOPER_TOOLS | {"cd"}
 _FLOW_HEADING = re.compile(r"\b(?:flow|pipeline|lifecycle|architecture|overview)\b", re.I)
-# A heading naming a procedure: "Adding New Packages", "How to release", "Steps".
-_PROCEDURE_HEADING = re.compile(r"^(?:[a-z]+ing\b|how to\b|steps?\b)", re.I)
+# A heading naming a procedure: "Adding New Packages", "How to release", "Steps",
+# "Example plan: adding a method on Table".
+_PROCEDURE_HEADING = re.compile(
+    r"(?:^|:\s*)(?:[a-z]+ing\b|how to\b|steps?\b)|^(?:example|sample)\b", re.I
+)
 # What a task needs before it runs: "Requirements: `--tags=examples` and databases".
 _NEEDS_LABEL = re.compile(r"^(?:requirements|prerequisites|requires|dependencies)\s*:", re.I)
 # A fact pointed out: "Note that sqlc syntax is not handled here".
@@ -606,7 +612,7 @@ def _entry(text: str) -> Left | None:
     if not found:
         return None
     program = [word for word in found.group(1).split() if not _ASSIGNED.match(word)][:1]
-    if program and (program[0] in DEVELOPER_TOOLS or program[0].startswith("./")):
+    if program and (program[0] in _ENTRY_PROGRAMS or program[0].startswith("./")):
         return Left.SETUP
     first = words(text)[:1]
     if first and _imperative(first[0]) and first[0] not in _NOUN_VERBS:
