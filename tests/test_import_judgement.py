@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from lessons_core.matching.commands import compile_command
-from lessons_core.matching.commit_messages import TYPED_COMMIT, UNTYPED_COMMIT
+from lessons_core.matching.commit_messages import TYPED_COMMIT, UNSIGNED_COMMIT, UNTYPED_COMMIT
 from lessons_core.store.files import load_graph
 from lessons_core.store.layout import Layout
 from lessons_core.store.model import Lesson, Triggers
@@ -1239,3 +1239,37 @@ def test_a_rule_asking_to_read_files_is_not_about_editing_them(repo: Layout) -> 
     )
     import_instructions()
     assert set(lessons(repo)) == {"Never import from `examples/` in the tests."}
+
+
+def test_a_rule_asking_for_a_sign_off_fires_only_on_a_commit_without_one(repo: Layout) -> None:
+    """"Always use `git commit -s`" is broken by a commit with no ``-s`` or
+    ``--signoff``, never by a signed-off one; a rule forbidding the sign-off fires on
+    every commit."""
+    write(
+        repo,
+        "AGENTS.md",
+        "- Always use `git commit -s` (DCO sign-off) when committing.\n"
+        "- Do not add a sign-off to commits.\n",
+    )
+    import_instructions()
+    found = lessons(repo)
+    assert found["Always use `git commit -s` (DCO sign-off) when committing."] == Triggers(
+        commands=(UNSIGNED_COMMIT,)
+    )
+    assert found["Do not add a sign-off to commits."] == Triggers(commands=("git commit",))
+    unsigned = compile_command(UNSIGNED_COMMIT)
+    examples = {
+        "git commit -m 'fix: x'": True,
+        "git commit -m 'a -s b'": True,  # the -s is the message's
+        "git commit -ms": True,  # "s" is the message
+        "git commit -Skey -m x": True,  # a GPG key, no sign-off
+        "git commit --amend --no-edit": True,
+        "git commit -s -m 'fix: x'": False,
+        "git commit -sm 'x'": False,
+        "git commit -as": False,
+        "git commit -am 'x' -s": False,
+        "git commit --signoff -m x": False,
+        "git status": False,
+    }
+    for command, fires in examples.items():
+        assert bool(unsigned.matches(command)) is fires, command

@@ -35,7 +35,7 @@ from lessons_core.importers.markdown_text import outside_code
 from lessons_core.importers.mentions import Mentions
 from lessons_core.importers.normative import Part, Role, stance, words
 from lessons_core.importers.package_managers import swapped_for
-from lessons_core.matching.commit_messages import TYPED_COMMIT, UNTYPED_COMMIT
+from lessons_core.matching.commit_messages import TYPED_COMMIT, UNSIGNED_COMMIT, UNTYPED_COMMIT
 from lessons_core.store.model import Triggers
 
 # Words naming a git action, by the part of a rule they name it in: "before committing",
@@ -235,13 +235,31 @@ def about_git_work(rule: str) -> bool:
     return bool(_GIT_WORK.search(outside_code(rule)))
 
 
+# A sign-off a commit carries: "`git commit -s`", "--signoff", "DCO sign-off".
+_SIGN_OFF = re.compile(r"\bgit commit -s\b|--signoff\b|\bsign(?:ed)?[- ]off\b|\bDCO\b", re.I)
+
+
+def _asks_for_sign_off(rule: str) -> bool:
+    """Whether ``rule`` asks for commits signed off ("Always use `git commit -s`", "Never
+    commit without a DCO sign-off"), rather than forbidding the sign-off."""
+    if not _SIGN_OFF.search(rule):
+        return False
+    return not any(
+        part.role is Role.FORBIDS
+        and _SIGN_OFF.search(part.text)
+        and not re.search(r"\bwithout\b", part.text, re.I)
+        for part in stance(rule)
+    )
+
+
 def commit_pattern(rule: str) -> str:
     """The pattern of the commits ``rule``, written at ``git commit``, is about: those whose
     message breaks it when it is about the type a message opens with (asked for, as in
     "Use Conventional Commits", or forbidden, as in "Do not use conventional commits"),
-    else every commit."""
+    those with no sign-off when it asks for one ("Always use `git commit -s`"), else every
+    commit."""
     if not _CONVENTIONAL.search(rule):
-        return "git commit"
+        return UNSIGNED_COMMIT if _asks_for_sign_off(rule) else "git commit"
     forbids = any(
         part.role is Role.FORBIDS and _CONVENTIONAL.search(part.text) for part in stance(rule)
     )

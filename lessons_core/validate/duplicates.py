@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from lessons_core.authoring.guards import normalised_rule, rule_terms, term_similarity
 from lessons_core.authoring.rewording import RuleView, one_rule
-from lessons_core.matching.commit_messages import TYPED_COMMIT, UNTYPED_COMMIT
+from lessons_core.matching.commit_messages import TYPED_COMMIT, UNSIGNED_COMMIT, UNTYPED_COMMIT
 from lessons_core.matching.glob_match import normalise_glob
 from lessons_core.matching.thresholds import CROWDED_TRIGGER_SET, NEAR_DUPLICATE_SIMILARITY
 from lessons_core.matching.words import fold, tokens
@@ -256,9 +256,11 @@ def _described_by_source(group: list[Lesson]) -> str:
 
 # The git and pull-request actions import names in words ("before committing", "PR
 # titles"), where an instruction file's rules about that step meet; a commit whose
-# message opens with no type, or with one, for its rules on Conventional Commits.
+# message opens with no type, or with one, for its rules on Conventional Commits; one
+# with no sign-off.
 _GIT_ACTIONS = frozenset(
-    {"git commit", "git push", "git push --force", "gh pr create", UNTYPED_COMMIT, TYPED_COMMIT}
+    {"git commit", "git push", "git push --force", "gh pr create"}
+    | {UNTYPED_COMMIT, TYPED_COMMIT, UNSIGNED_COMMIT}
     | {"gh pr comment", "gh issue comment", "gh pr review"}
 )
 # A glob over the files of one kind: ``**`` then a name pattern with a wildcard, or that
