@@ -1242,7 +1242,7 @@ def test_a_rule_asking_to_read_files_is_not_about_editing_them(repo: Layout) -> 
 
 
 def test_a_rule_asking_for_a_sign_off_fires_only_on_a_commit_without_one(repo: Layout) -> None:
-    """"Always use `git commit -s`" is broken by a commit with no ``-s`` or
+    """ "Always use `git commit -s`" is broken by a commit with no ``-s`` or
     ``--signoff``, never by a signed-off one; a rule forbidding the sign-off fires on
     every commit."""
     write(
@@ -1273,3 +1273,21 @@ def test_a_rule_asking_for_a_sign_off_fires_only_on_a_commit_without_one(repo: L
     }
     for command, fires in examples.items():
         assert bool(unsigned.matches(command)) is fires, command
+
+
+def test_a_rule_asking_for_tests_of_new_work_names_no_test_file(repo: Layout) -> None:
+    """ "Bug fixes must include a regression test" asks for a test no edit of a test file
+    shows missing; a rule for the test being added is about test files."""
+    write(
+        repo,
+        "AGENTS.md",
+        "- Bug fixes must include a regression test that fails without the fix.\n"
+        "- All new functionality must include tests.\n"
+        "- Adding a test: never share state between tests through package variables.\n",
+    )
+    import_instructions()
+    found = lessons(repo)
+    assert "All new functionality must include tests." not in found
+    assert "Bug fixes must include a regression test that fails without the fix." not in found
+    adding = found["Adding a test: never share state between tests through package variables."]
+    assert adding.files == ("tests/**/*.py",)

@@ -508,3 +508,22 @@ def test_a_command_entry_entering_a_folder_and_an_example_plans_steps_stay() -> 
     step = "Implement the trait method on `NativeTable` in `rust/lancedb/src/table.rs`."
     assert left_reason(step, "Example plan: adding a new method on Table", True) is Left.SETUP
     assert left_reason(step, "Table methods", True) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("Run this before declaring a task complete.", Left.CONTEXT),  # this: shown above
+        ("Always read AGENTS.md first.", Left.LINK_LIST),
+    ],
+)
+def test_a_pronoun_for_what_was_shown_and_a_bare_document_to_read_stay(
+    text: str, why: Left
+) -> None:
+    assert left_reason(text) is why
+    assert left_reason("Run this script with `--fix` before committing.") is None
+
+
+def test_this_after_a_name_the_entry_opens_on_is_that_name() -> None:
+    entry = "`runInlineTests` from `test/utils.ts` - You must use this for complex setups"
+    assert left_reason(entry) is None

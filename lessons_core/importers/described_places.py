@@ -159,12 +159,12 @@ _CODE = frozenset(
 _CODE_SHARE = 0.5
 _MINOR_KIND = 0.05
 # Asking for tests: "add or update tests", "extend tests", "writing unit tests", "have
-# comprehensive tests".
+# comprehensive tests", "must include a regression test".
 _WRITES_TESTS = re.compile(
     r"\b(?:add(?:s|ing)?|writ(?:e|es|ing)|extend(?:s|ing)?|augment(?:s|ing)?|updat(?:e|es|ing)"
-    r"|creat(?:e|es|ing)|ha(?:ve|s|ving))\s+"
-    r"(?:(?:or|and|new|more|the|relevant|unit|integration|regression|missing|comprehensive|"
-    r"corresponding|"
+    r"|creat(?:e|es|ing)|ha(?:ve|s|ving)|includ(?:e|es|ing)|needs?)\s+"
+    r"(?:(?:or|and|a|an|new|more|the|relevant|unit|integration|regression|missing|"
+    r"comprehensive|corresponding|"
     r"add|update|write|extend)\s+)*tests?\b|\btest\s+coverage\b",
     re.I,
 )
@@ -261,10 +261,11 @@ def code_kinds(kinds: Counter[str]) -> list[str]:
 def _asks_for_tests(rule: str) -> bool:
     """Whether ``rule`` asks for tests to be written ("Implement changes and add or
     update tests", "ensure checks pass and extend tests"): no edit of a test file shows
-    that mistake. "When writing tests, ..." is about the tests being written."""
+    that mistake. "When writing tests, ..." and "Adding a test: give the module a marker"
+    are about the tests being written."""
     return any(
         part.role is Role.ASKS and _WRITES_TESTS.search(outside_code(part.text))
-        for part in stance(rule)
+        for part in stance(after_label(rule) or rule)
     )
 
 

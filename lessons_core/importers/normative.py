@@ -98,6 +98,13 @@ _SHOWN_NEARBY = re.compile(
     r"checklist|sequence)\b",
     re.I,
 )
+# "this" standing for what was shown: "Run this before declaring a task complete" (after
+# a name the text opens on, for that name: "`runInlineTests` - use this for ...").
+_THIS_SHOWN = re.compile(
+    r"\b(?:run|use|do|follow|repeat|apply|call)\s+this(?=\s+(?:before|after|when|"
+    r"whenever|if|once|first|again|for|on|in|with|to)\b|\s*[.,;:!]|\s*$)",
+    re.I,
+)
 # "This repository is a pnpm workspace; ...": the project itself, no earlier sentence.
 _OWN_SUBJECT = re.compile(
     r"^\s*this\s+(?:repository|repo|project|codebase|monorepo|workspace|package|library|app|"
@@ -211,7 +218,7 @@ _READING_POINTER = re.compile(
     r"always)\b)[^`.]+\.?\s*$"
     r"|use\s+" + _DOCUMENT + r"for\s+[^`.]+\.?\s*$"
     # "Read `../AGENTS.md` first.": the file to read is loaded, or imported, itself
-    r"|read\s+(?:the\s+)?`[^`]+`\s+first\.?\s*$)",
+    r"|(?:always\s+)?read\s+(?:the\s+)?(?:`[^`]+`|[\w./-]+\.md)\s+first\.?\s*$)",
     re.I,
 )
 # A pointer to what a command prints: its help ("Run `bd agent --help` for its commands",
@@ -599,6 +606,8 @@ def left_reason(text: str, heading: str = "", ordered: bool = False) -> Left | N
         return Left.CONTEXT  # "Reach for it when ...", "no em dashes in these files"
     if _SHOWN_NEARBY.search(outside_code(text)) or _LEANING.match(text):
         return Left.CONTEXT  # "Tests that create spans should follow this pattern"
+    if _THIS_SHOWN.search(outside_code(text)) and not text.lstrip().startswith("`"):
+        return Left.CONTEXT
     return None
 
 
