@@ -503,18 +503,20 @@ def test_a_heading_naming_a_test_framework_is_about_the_tests(repo: Layout) -> N
 
 def test_a_section_on_commenting_gives_its_rules_the_comment_actions(repo: Layout) -> None:
     """Under "Commenting on issues and PRs" a rule naming no place is about what a comment
-    says: it fires where comments are written, not where a pull request is opened."""
+    says: it fires where comments are written, not where a pull request is opened, unless
+    it asks for a pull request of some kind ("Open every PR with the template")."""
     write(
         repo,
         "AGENTS.md",
-        "## Commenting on issues and PRs\n\n- Skip effusive praise.\n\n"
+        "## Commenting on issues and PRs\n\n- Skip effusive praise.\n"
+        "- Open every PR with the repository template.\n\n"
         "## Pull requests\n\n- Keep each one small and focused on one change.\n",
     )
     import_instructions()
+    comments = ("gh pr comment", "gh issue comment", "gh pr review")
     assert lessons(repo) == {
-        "Skip effusive praise.": Triggers(
-            commands=("gh pr comment", "gh issue comment", "gh pr review")
-        ),
+        "Skip effusive praise.": Triggers(commands=comments),
+        "Open every PR with the repository template.": Triggers(commands=("gh pr create",)),
         "Keep each one small and focused on one change.": Triggers(commands=("gh pr create",)),
     }
 

@@ -63,7 +63,7 @@ _MAKING = (
 # ``gh pr create``. "An open PR" is one already made.
 _PULL_REQUEST = re.compile(
     rf"\b(?:{_MAKING}|send(?:s|ing)?)"
-    r"\s+(?:a\s+|an\s+|the\s+|your\s+|any\s+)?(?:issues?\s+(?:or|and)\s+)?"
+    r"\s+(?:a\s+|an\s+|the\s+|your\s+|any\s+|every\s+|each\s+)?(?:issues?\s+(?:or|and)\s+)?"
     r"(?:PRs?|pull[- ]requests?)\b",
     re.I,
 )
@@ -212,7 +212,11 @@ def heading_action(heading: str, rule: str) -> tuple[str, ...]:
     plain = outside_code(heading)  # "`$pr-draft-summary`" is a name, no pull request
     commit, pull = _COMMIT_HEADING.search(plain), _PR_HEADING.search(plain)
     if _COMMENTING.search(plain) and (pull or _ISSUE_HEADING.search(plain)):
-        return COMMENT_ACTIONS  # "Commenting on issues and PRs": what a comment says
+        # "Commenting on issues and PRs": what a comment says, unless the rule is about
+        # making a request or an issue ("Open every PR with the repository template")
+        made = _made(rule)
+        said = _COMMENTING.search(outside_code(rule)) or not made
+        return (*made, *(COMMENT_ACTIONS if said else ()))
     if commit and not pull and not _WHEN_TO.search(plain) and not _ASKS_COMMIT.search(rule):
         return (commit_pattern(rule),)
     if pull and not commit and not _REVIEW.search(plain) and not asks_for_draft(rule):
@@ -226,6 +230,13 @@ _GIT_WORK = re.compile(
     r"|merg(?:e|es|ing)|rebas(?:e|es|ing)|branch(?:es)?)\b",
     re.I,
 )
+
+
+def _made(rule: str) -> tuple[str, ...]:
+    """The commands making the pull request or the issue ``rule`` speaks of making."""
+    plain = outside_code(rule)
+    made = [PR_CREATE] if _PULL_REQUEST.search(plain) else []
+    return (*made, *(command for found, command in _ISSUE_ACTIONS[:1] if found.search(plain)))
 
 
 def about_git_work(rule: str) -> bool:
