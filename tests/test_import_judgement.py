@@ -1293,3 +1293,27 @@ def test_a_rule_asking_for_tests_of_new_work_names_no_test_file(repo: Layout) ->
     assert "Bug fixes must include a regression test that fails without the fix." not in found
     adding = found["Adding a test: never share state between tests through package variables."]
     assert adding.files == ("tests/**/*.py",)
+
+
+def test_a_heading_that_says_a_rule_is_one(repo: Layout) -> None:
+    """ "## Don't edit files under `docs/`" above why is a rule, the first sentence below
+    it its reason; a heading naming a topic in title case, a lead-in, or a task above
+    its numbered steps is none."""
+    write(repo, "docs/guide.md", "# Guide\n")
+    write(repo, "docs-master/guide.md", "# Guide\n")
+    write(
+        repo,
+        "AGENTS.md",
+        "## Don't edit files under `docs/`\n\n"
+        "`docs/` is the documentation of the current release. Users read it as such.\n\n"
+        "## Keep Docs Helpers Up To Date\n\n"
+        "The helpers live in `docs-master/`.\n\n"
+        "## Change the docs with care\n\n"
+        "1. Edit `docs-master/guide.md`.\n2. Run the build.\n",
+    )
+    import_instructions()
+    found = by_rule(repo)
+    heading = found["Don't edit files under `docs/`."]
+    assert heading.triggers == Triggers(files=("docs/**",))
+    assert heading.rationale == "`docs/` is the documentation of the current release."
+    assert not [rule for rule in found if rule.startswith(("Keep Docs", "Change the docs"))]

@@ -20,12 +20,14 @@ words after a dash, the nested bullets) is its rationale.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from lessons_core.importers.markdown_rules import Body, Item
 from lessons_core.importers.markdown_text import (
     clean,
     complete_lead_in,
+    outside_code,
     sentences,
     split_rationale,
 )
@@ -44,6 +46,10 @@ from lessons_core.importers.normative import (
     says_a_rule,
 )
 
+# A heading's number: "3. Testify Suite Correctness", "1) Setup".
+_NUMBERING = re.compile(r"^\s*\d{1,3}[.)]\s+")
+# A heading in title case, its second word capitalised too: "Test Helper Imports".
+_TITLE_CASE = re.compile(r"^\s*\S+\s+[A-Z]")
 # A lead-in a bullet can complete in one rule ("Run `make docs` when you change:"); a
 # longer paragraph ending in ":" introduces its list rather than being finished by it.
 MAX_LEAD_IN_CHARS = 120
@@ -89,7 +95,28 @@ def section_rules(heading: str, body: Body) -> list[Found]:
             found.extend(_item(sub, heading, forbidding) for sub in _opened(item))
             found.extend(_nested_rules(item, heading, forbidding))
     found.extend(Found(row, left=Left.TABLE) for row in body.tables if set(row) - set("|-: "))
-    return found
+    ruling = _heading_rule(heading, body)
+    return found if ruling is None else [ruling, *found]
+
+
+def _heading_rule(heading: str, body: Body) -> Found | None:
+    """The rule a heading says itself ("Don't edit files under `docs/`", "Use testify for
+    assertions"), with the first sentence below it as its reason; None for a heading
+    that names a topic ("Test Helper Imports", in title case), leads into its section
+    ("What belongs in resources:"), heads a list of things not to do ("Do not"), or
+    names a task whose steps follow ("Create a release" above numbered steps or a code
+    block)."""
+    text = clean(_NUMBERING.sub("", heading)).strip().rstrip(".")
+    if not text or text.endswith(":") or prohibiting_heading(text):
+        return None
+    if left_reason(text + ".") is not None:
+        return None
+    if not says_a_rule(text):
+        steps = body.code_blocks or body.paragraph_code or any(i.ordered for i in body.items)
+        if steps or _TITLE_CASE.match(outside_code(text)):
+            return None
+    first = sentences(clean(body.paragraphs[0]))[:1] if body.paragraphs else []
+    return Found(text + ".", first[0] if first else None)
 
 
 def _prose(paragraph: str, heading: str) -> list[Found]:

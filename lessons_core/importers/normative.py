@@ -353,7 +353,7 @@ def is_normative(text: str) -> bool:
     # "Ensure dependencies are MIT-licensed": a verb taking a clause, whose "are" is in it
     verb = (
         clause
-        and _imperative(clause[0])
+        and (_imperative(clause[0]) or _verb_by_ending(clause[0], text))
         and (_takes_clause(clause) or not _COPULA & set(_subject(clause)))
     )
     if verb and not _noun_compound_subject(clause):  # "Test matrix configuration is in"
@@ -423,12 +423,18 @@ def _rule_word_outside_relative(text: str) -> bool:
 
 
 def _imperative(word: str) -> bool:
-    """Whether ``word`` is an imperative verb, "re-" before one too ("Re-snapshot"), or a
-    word only a verb ends as ("Capitalize", "Stringify"): no noun ends in "-ize" or
-    "-ify" past the short "size" and "prize"."""
-    if word in IMPERATIVES or (word.startswith("re-") and word[3:] in IMPERATIVES):
-        return True
-    return len(word) > 5 and word.endswith(("ize", "ify"))
+    """Whether ``word`` is an imperative verb, "re-" before one too ("Re-snapshot")."""
+    return word in IMPERATIVES or (word.startswith("re-") and word[3:] in IMPERATIVES)
+
+
+def _verb_by_ending(word: str, text: str) -> bool:
+    """Whether ``word``, a verb of no list, is one by its ending ("Capitalize",
+    "Stringify"): no noun ends in "-ize" or "-ify" past the short "size" and "prize",
+    but a name does, and stands before another capitalised word ("Testify Suite")."""
+    if len(word) <= 5 or not word.endswith(("ize", "ify")):
+        return False
+    after = re.search(rf"\b{re.escape(word)}\s+(\w)", outside_code(text), re.I)
+    return not (after and after.group(1).isupper())
 
 
 def _subject(clause: list[str]) -> list[str]:
