@@ -190,6 +190,16 @@ def test_l205_quiet_when_the_file_agrees_or_speaks_in_code(tmp_path: Path) -> No
     assert found(layout, "L205") == []
 
 
+def test_l205_reads_a_bullet_under_a_do_not_heading_as_a_prohibition(tmp_path: Path) -> None:
+    """"- `src/db/models.py`" under "## Do Not Edit" forbids editing it, as a lesson does."""
+    layout = _agents_md(tmp_path, "## Do Not Edit\n\n- `src/db/models.py`\n")
+    write_lesson(layout, "db-hand", "Do not edit `src/db/models.py`.", files=["src/db/models.py"])
+    assert found(layout, "L205") == []
+    write_lesson(layout, "db-edit", "Edit `src/db/models.py`.", files=["src/db/models.py"])
+    [finding] = found(layout, "L205")
+    assert finding.lesson_id == "db-edit"
+
+
 def test_l205_reads_a_nested_tracked_file(tmp_path: Path) -> None:
     layout = _agents_md(tmp_path, "- Always run `alembic upgrade head` first.\n", "src/AGENTS.md")
     write_lesson(

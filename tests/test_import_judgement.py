@@ -1317,3 +1317,12 @@ def test_a_heading_that_says_a_rule_is_one(repo: Layout) -> None:
     assert heading.triggers == Triggers(files=("docs/**",))
     assert heading.rationale == "`docs/` is the documentation of the current release."
     assert not [rule for rule in found if rule.startswith(("Keep Docs", "Change the docs"))]
+
+
+def test_bullets_naming_files_under_a_do_not_edit_heading(repo: Layout) -> None:
+    """"## Do Not Edit" above "- `*.pb.go`": do not edit them, wherever they are."""
+    write(repo, "api/v1/trace.pb.go", "package v1\n")
+    write(repo, "api/v1/trace.go", "package v1\n")
+    write(repo, "AGENTS.md", "## Do Not Edit\n\n- `*.pb.go`\n")
+    import_instructions()
+    assert lessons(repo) == {"Do not edit `*.pb.go`": Triggers(files=("**/*.pb.go",))}

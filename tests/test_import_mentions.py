@@ -57,6 +57,8 @@ def mentions(tmp_path: Path) -> Mentions:
         ("Never `rm -rf` the build tree.", (), ("rm",)),
         ("Run `PYTHONWARNINGS=error uv run pytest -x`.", (), ()),
         ("**Never hand-edit `*.lock`.** It is generated.", ("*.lock",), ()),
+        # a name pattern no root file matches is read at any depth, as .gitignore reads it
+        ("Never edit `test_*.py` files by hand.", ("**/test_*.py",), ()),
     ],
 )
 def test_names_of_the_repo_become_triggers(

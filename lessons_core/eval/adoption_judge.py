@@ -110,6 +110,11 @@ def _together(rules: Sequence[Label]) -> Label:
     )
 
 
+def _context(label: Label) -> bool:
+    """Whether ``label`` is a heading or a lead-in: the words a rule below it stands in."""
+    return label.kind == NOT_RULE and (label.why or "").startswith(("a heading", "a lead-in"))
+
+
 def sources(lesson: Lesson) -> tuple[str, ...]:
     return tuple(e.removeprefix("import:") for e in lesson.evidence if e.startswith("import:"))
 
@@ -137,6 +142,21 @@ class Judge:
         ]
         if not matched:
             return Judged(lesson, POOR, "a sentence the labels do not know", None, broad)
+        # a bullet says the heading or lead-in it completes ("Do not edit `*.pb.go`"
+        # under "Do Not Edit"), as import is asked to: that context is no description,
+        # and the bullet's own words are what the rest of the lesson holds
+        for context in [label for label in matched if _context(label)]:
+            rest = f" {text} ".replace(f" {context.words} ", " ", 1).strip()
+            matched += [
+                lb
+                for lb in self.labels
+                if lb.file in origin
+                and lb.kind == RULE
+                and lb not in matched
+                and holds(rest, lb.words)
+            ]
+        if any(label.kind == RULE for label in matched):
+            matched = [label for label in matched if not _context(label)]
         verdicts = [self._verdict(lesson, label, broad) for label in matched]
         rules = [label for label in matched if label.kind == RULE]
         if len({label.file for label in rules}) > 1:

@@ -161,7 +161,7 @@ def _item(item: Item, heading: str, forbidding: bool) -> Found:
     ):
         text = _completed(lead_in[:-1].rstrip(), text)
     if forbidding:
-        text = as_prohibition(text)
+        text = as_prohibition(text, heading)
     rule, rest = _first_rule(text, heading, item.ordered)
     if rule is None:
         return Found(text, left=left_reason(text, heading, item.ordered) or Left.DESCRIPTION)

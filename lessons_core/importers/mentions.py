@@ -11,7 +11,8 @@ repo's files):
   (``src/db/`` becomes ``src/db/**``, and so does a glob of folders: ``packages/*/src``
   is ``packages/*/src/**``), a bare file name found deeper in the tree
   (``conftest.py`` becomes ``**/conftest.py``), or a glob that matches some files of the
-  repo without matching most of them;
+  repo without matching most of them (a name pattern matching none at the root is read
+  as ``.gitignore`` reads it, at any depth: ``*.pb.go`` is ``**/*.pb.go``);
 - a command: a code span (in backticks) that starts with a developer tool of a fixed
   list or an executable file of the repo (never "whatever this machine has installed":
   the same file must give the same lessons on every clone), leading ``VAR=value``
@@ -123,6 +124,11 @@ class Mentions:
                 # "`packages/*/src`": folders, as a glob; the files below them
                 candidate += "/**"
                 problem = glob_problem(candidate, self.root, self.files, BROAD_GLOB_SHARE)
+            elif problem is not None and problem.kind == GLOB_DEAD and _name_pattern(rest):
+                # "`*.pb.go`": a file name pattern, as .gitignore reads one, at any depth
+                # ("`Stored*`" is a pattern of type names)
+                candidate = f"{base}/**/{rest}" if base else f"**/{rest}"
+                problem = glob_problem(candidate, self.root, self.files, BROAD_GLOB_SHARE)
             if problem is None:
                 return candidate
             if problem.kind != GLOB_DEAD:
@@ -173,6 +179,12 @@ class Mentions:
         if self._own is None:
             self._own = own_programs(self.root, self.files.paths)
         return self._own
+
+
+def _name_pattern(glob: str) -> bool:
+    """Whether ``glob`` is a pattern of file names: no folder, a wildcard and an
+    extension ("*.pb.go", "*_mock.go")."""
+    return "/" not in glob and bool(_GLOB_CHARS & set(glob)) and "." in glob.lstrip("*")
 
 
 def _folder_glob(glob: str) -> bool:

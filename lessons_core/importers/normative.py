@@ -276,6 +276,8 @@ _LABEL = re.compile(
     r"|^[\w.-]+/[\w./-]*:\s+(\S.*)$",
     re.S,
 )
+# A heading forbidding one act, its bullets naming what not to do it to: "Do Not Edit".
+_FORBIDDEN_ACT = re.compile(r"^(do not|don't|never)\s+([a-z]+)$", re.I)
 # A label that forbids what follows it: "FORBIDDEN: `uv pip install`", "Never: ...".
 _PROHIBITING_LABEL = re.compile(
     r"^(?:forbidden|prohibited|never|don'?t|do not|avoid|not allowed)\s*:\s+(\S.*)$", re.I | re.S
@@ -662,13 +664,17 @@ def prohibiting_heading(heading: str) -> bool:
     return not own or bool(_LISTED.search(rest))
 
 
-def as_prohibition(text: str) -> str:
-    """A bullet under a "Do not" heading, saying so itself."""
+def as_prohibition(text: str, heading: str = "") -> str:
+    """A bullet under a "Do not" heading, saying so itself; under one naming what not to
+    do ("Do Not Edit"), a bullet naming a thing says the whole ("Do not edit `*.pb.go`")."""
     found = words(text)
     if found and found[0] in {"never", "don't", "do", "avoid", "no"}:
         return text
     if found and found[0] in IMPERATIVES and text[:1].isalpha():
         return "Do not " + text[0].lower() + text[1:]
+    verb = _FORBIDDEN_ACT.match(heading.strip())
+    if verb and verb.group(2).lower() in IMPERATIVES:
+        return f"{verb.group(1).capitalize()} {verb.group(2).lower()} {text}"
     if found and found[0] in _DETERMINERS and text[:1].isalpha():
         return "Avoid " + text[0].lower() + text[1:]  # "A `Co-Authored-By:` trailer"
     return "Avoid " + text

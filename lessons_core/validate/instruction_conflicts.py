@@ -17,6 +17,7 @@ about ``pkg/generated/api.py``), as the harness applies the file to its folder.
 from __future__ import annotations
 
 import os
+import re
 from collections import defaultdict
 from collections.abc import Iterator
 from typing import NamedTuple
@@ -24,7 +25,9 @@ from typing import NamedTuple
 from lessons_core.authoring.stances import Stance, stances
 from lessons_core.containment import leaving_part, outside_reason
 from lessons_core.fsutil import NotRegularFile, TooLarge, read_regular
+from lessons_core.importers.markdown_text import closes_fence, opening_fence
 from lessons_core.importers.mentions import Mentions, instruction_folder
+from lessons_core.importers.normative import as_prohibition, prohibiting_heading
 from lessons_core.recall.printable import inert
 from lessons_core.store.model import Lesson
 from lessons_core.validate.context import Context
@@ -36,7 +39,7 @@ MAX_INSTRUCTION_BYTES = 512 * 1024
 # The section ``lessons init --agents-md`` writes: lessons' own text, not the project's.
 _OWN_START = "<!-- lessons:start -->"
 _OWN_END = "<!-- lessons:end -->"
-_FENCES = ("```", "~~~")
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 
 
 class InstructionLine(NamedTuple):
@@ -122,10 +125,14 @@ def _not_compared(ctx: Context, name: str, reason: str) -> Finding:
 
 
 def _project_lines(name: str, text: str) -> list[InstructionLine]:
-    """Prose lines, without code blocks and without lessons' own section."""
+    """Prose lines, without code blocks and without lessons' own section; a bullet under
+    a heading of things not to do ("## Do Not Edit" above "- `*.pb.go`") says so, as
+    import reads it."""
     out: list[InstructionLine] = []
     fence: str | None = None
     own = False
+    forbidding = False
+    title = ""
     for number, line in enumerate(text.splitlines(), 1):
         stripped = line.strip()
         if stripped.startswith(_OWN_START):
@@ -133,13 +140,23 @@ def _project_lines(name: str, text: str) -> list[InstructionLine]:
         if own:
             own = not stripped.startswith(_OWN_END)
             continue
-        opened = next((mark for mark in _FENCES if stripped.startswith(mark)), None)
         if fence is not None:
-            fence = None if opened == fence else fence
+            fence = None if closes_fence(line, fence) else fence
             continue
+        opened = opening_fence(line)
         if opened:
-            fence = opened
+            fence = opened[0]
             continue
-        if stripped and not stripped.startswith(("#", "<!--", "|")):
-            out.append(InstructionLine(name, number, stripped.lstrip("-*+> ").strip()))
+        heading = _HEADING.match(line)
+        if heading:
+            title = heading.group(1)
+            forbidding = prohibiting_heading(title)
+        elif stripped and not stripped.startswith(("<!--", "|")):
+            said = stripped.lstrip("-*+> ").strip()
+            bullet = stripped[:1] in "-*+"
+            out.append(
+                InstructionLine(
+                    name, number, as_prohibition(said, title) if bullet and forbidding else said
+                )
+            )
     return out

@@ -135,6 +135,19 @@ def test_a_quote_across_the_rationale_import_split_off_is_matched(judge: Judge) 
     assert judge.judge(replace(split, rationale="stdout is the protocol")).verdict == GOOD
 
 
+def test_a_bullet_saying_the_heading_it_completes_is_its_rule() -> None:
+    """"- `src/api/`" under "## Do Not Edit" is "Do not edit `src/api/`": the heading's
+    words in the lesson are the bullet's context, not a heading imported as a rule."""
+    labels = [
+        label(RULE, "`src/api/`", files=("src/api/**",), negated=True),
+        label(NOT_RULE, "Do Not Edit", why="a heading"),
+    ]
+    judge = Judge(labels, FileIndex(FILES), EVERYDAY)
+    found = judge.judge(lesson("Do not edit `src/api/`", files=("src/api/**",)))
+    assert (found.verdict, found.label) == (GOOD, labels[0])
+    assert judge.judge(lesson("Do not edit the docs", files=("src/api/**",))).verdict == WRONG
+
+
 def test_labels_of_another_file_do_not_match(judge: Judge) -> None:
     """A lesson is judged against the labels of the file it was imported from."""
     other = lesson("Never print in API handlers", files=("src/api/**",))
