@@ -25,7 +25,7 @@ from pathlib import Path
 
 from lessons_core.authoring.repo_files import tracked_files
 from lessons_core.fsutil import read_repo_text
-from lessons_core.importers.markdown_text import closes_fence, opening_fence
+from lessons_core.markdown_fences import closes_fence, opening_fence
 from lessons_core.review import script_commands
 from lessons_core.review.script_commands import ScriptCommand
 from lessons_core.store.config import load_config

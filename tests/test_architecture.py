@@ -97,6 +97,7 @@ LAYERS: tuple[frozenset[str], ...] = (
         {
             "lessons_core",
             "errors",
+            "markdown_fences",
             "platforms",
             "workflow_commands",
         }

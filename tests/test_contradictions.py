@@ -191,7 +191,7 @@ def test_l205_quiet_when_the_file_agrees_or_speaks_in_code(tmp_path: Path) -> No
 
 
 def test_l205_reads_a_bullet_under_a_do_not_heading_as_a_prohibition(tmp_path: Path) -> None:
-    """"- `src/db/models.py`" under "## Do Not Edit" forbids editing it, as a lesson does."""
+    """ "- `src/db/models.py`" under "## Do Not Edit" forbids editing it, as a lesson does."""
     layout = _agents_md(tmp_path, "## Do Not Edit\n\n- `src/db/models.py`\n")
     write_lesson(layout, "db-hand", "Do not edit `src/db/models.py`.", files=["src/db/models.py"])
     assert found(layout, "L205") == []

@@ -1320,7 +1320,7 @@ def test_a_heading_that_says_a_rule_is_one(repo: Layout) -> None:
 
 
 def test_bullets_naming_files_under_a_do_not_edit_heading(repo: Layout) -> None:
-    """"## Do Not Edit" above "- `*.pb.go`": do not edit them, wherever they are."""
+    """ "## Do Not Edit" above "- `*.pb.go`": do not edit them, wherever they are."""
     write(repo, "api/v1/trace.pb.go", "package v1\n")
     write(repo, "api/v1/trace.go", "package v1\n")
     write(repo, "AGENTS.md", "## Do Not Edit\n\n- `*.pb.go`\n")

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from lessons_core.importers.markdown_text import closes_fence, opening_fence
+from lessons_core.markdown_fences import closes_fence, opening_fence
 
 _ITEM = re.compile(r"^(\s*)(?:[-*+]|\d{1,3}[.)])\s+(.*)$")
 _CHECKBOX = re.compile(r"^\[[ xX]\]\s+")

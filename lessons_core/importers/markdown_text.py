@@ -31,28 +31,10 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*_(\[])")
 _ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.")
 _INSTEAD = re.compile(r"^Instead,\s")
 MIN_RULE_WORDS = 3
-# A code fence opens with three or more backticks or tildes and an info string; after
-# backticks that string holds no backtick ("``` `${string}` ```" is a code span, and
-# taking it for a fence would read the rest of the file inside out). It closes with the
-# same character, at least as many times, alone on its line.
-_OPENING_FENCE = re.compile(r"^\s*(`{3,}(?!.*`)|~{3,})\s*([^\s`]*)")
-_CLOSING_FENCE = re.compile(r"^\s*(`{3,}|~{3,})\s*$")
 
 
 # A GitHub alert's marker ("> [!NOTE]"): what kind of aside follows, no word of it.
 _ALERT = re.compile(r"^\s*\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*", re.I)
-
-
-def opening_fence(line: str) -> tuple[str, str] | None:
-    """(the fence, its info string's first word) when ``line`` opens a code block."""
-    found = _OPENING_FENCE.match(line)
-    return (found.group(1), found.group(2)) if found else None
-
-
-def closes_fence(line: str, fence: str) -> bool:
-    """Whether ``line`` closes the code block ``fence`` opened."""
-    found = _CLOSING_FENCE.match(line)
-    return found is not None and found.group(1)[0] == fence[0] and len(found.group(1)) >= len(fence)
 
 
 def clean(text: str) -> str:

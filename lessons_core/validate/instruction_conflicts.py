@@ -25,9 +25,9 @@ from typing import NamedTuple
 from lessons_core.authoring.stances import Stance, stances
 from lessons_core.containment import leaving_part, outside_reason
 from lessons_core.fsutil import NotRegularFile, TooLarge, read_regular
-from lessons_core.importers.markdown_text import closes_fence, opening_fence
 from lessons_core.importers.mentions import Mentions, instruction_folder
 from lessons_core.importers.normative import as_prohibition, prohibiting_heading
+from lessons_core.markdown_fences import closes_fence, opening_fence
 from lessons_core.recall.printable import inert
 from lessons_core.store.model import Lesson
 from lessons_core.validate.context import Context

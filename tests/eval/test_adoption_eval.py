@@ -136,7 +136,7 @@ def test_a_quote_across_the_rationale_import_split_off_is_matched(judge: Judge) 
 
 
 def test_a_bullet_saying_the_heading_it_completes_is_its_rule() -> None:
-    """"- `src/api/`" under "## Do Not Edit" is "Do not edit `src/api/`": the heading's
+    """ "- `src/api/`" under "## Do Not Edit" is "Do not edit `src/api/`": the heading's
     words in the lesson are the bullet's context, not a heading imported as a rule."""
     labels = [
         label(RULE, "`src/api/`", files=("src/api/**",), negated=True),

@@ -146,6 +146,7 @@ HOOK_PATH = frozenset({
     "lessons_core.matching.runners",
     "lessons_core.matching.thresholds",
     "lessons_core.project_commands",
+    "lessons_core.markdown_fences",
     "lessons_core.authoring.repo_files",
     "lessons_core.review",
     "lessons_core.review.script_commands",
