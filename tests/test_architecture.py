@@ -126,9 +126,9 @@ BACK_ARROWS_ALLOWED: dict[tuple[str, str], str] = {
         "judges what it writes"
     ),
     ("validate", "importers"): (
-        "L205 and L206 read the project's CLAUDE.md and AGENTS.md lines into triggers the "
-        "way lessons import does (importers.mentions, imported inside the check), while "
-        "import judges what it would write by validate's checks"
+        "L205 and L206 read the project's CLAUDE.md and AGENTS.md lines into triggers and "
+        "prohibitions the way lessons import does (importers.mentions, importers.normative), "
+        "while import judges what it would write by validate's checks"
     ),
     ("project_commands", "review"): (
         "the breadth judgement reads a project's everyday commands from its CI, scripts and "
