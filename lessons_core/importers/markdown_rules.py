@@ -175,6 +175,13 @@ def _join(lines: list[str]) -> str:
     return " ".join(" ".join(lines).split())
 
 
+def heading_text(line: str) -> str | None:
+    """The words of ``line`` when it is an ATX heading ("## Do Not Edit" -> "Do Not
+    Edit", "" for a bare "#"), else None."""
+    found = _HEADING_TEXT.match(line)
+    return found.group(1) if found else None
+
+
 def sections(text: str, first: str) -> list[tuple[str, str]]:
     """(heading, body) pairs of a Markdown text, in order, empty ones too; the text
     before the first heading under ``first``. A ``#`` line in a code block is no
@@ -188,9 +195,9 @@ def sections(text: str, first: str) -> list[tuple[str, str]]:
         elif opened:
             fence = opened[0]
         else:
-            heading = _HEADING_TEXT.match(line)
-            if heading:
-                found.append((heading.group(1) or first, []))
+            heading = heading_text(line)
+            if heading is not None:
+                found.append((heading or first, []))
                 continue
         found[-1][1].append(line)
     return [(heading, "\n".join(lines)) for heading, lines in found]

@@ -76,14 +76,12 @@ _DRAFT = re.compile(r"\bdrafts?\b", re.I)
 _PR_TEMPLATE = re.compile(r"pull_request_template", re.I)
 # Issues, in the words a rule says it with: "Never create an issue", "file a GitHub
 # issue"; "Never reply to an issue", "comment on issues".
+_ISSUE_CREATE = "gh issue create"
+_MAKING_ISSUE = re.compile(
+    rf"\b(?:{_MAKING}|fil(?:e|es|ing))\s+(?:(?:a|an|the|any|new|github)\s+)*issues?\b", re.I
+)
 _ISSUE_ACTIONS = (
-    (
-        re.compile(
-            rf"\b(?:{_MAKING}|fil(?:e|es|ing))\s+(?:(?:a|an|the|any|new|github)\s+)*issues?\b",
-            re.I,
-        ),
-        "gh issue create",
-    ),
+    (_MAKING_ISSUE, _ISSUE_CREATE),
     (
         re.compile(
             r"\b(?:repl(?:y|ies|ying)\s+to|comment(?:s|ing)?\s+on|respond(?:s|ing)?\s+to)"
@@ -236,7 +234,7 @@ def _made(rule: str) -> tuple[str, ...]:
     """The commands making the pull request or the issue ``rule`` speaks of making."""
     plain = outside_code(rule)
     made = [PR_CREATE] if _PULL_REQUEST.search(plain) else []
-    return (*made, *(command for found, command in _ISSUE_ACTIONS[:1] if found.search(plain)))
+    return (*made, *([_ISSUE_CREATE] if _MAKING_ISSUE.search(plain) else []))
 
 
 def about_git_work(rule: str) -> bool:

@@ -17,7 +17,6 @@ about ``pkg/generated/api.py``), as the harness applies the file to its folder.
 from __future__ import annotations
 
 import os
-import re
 from collections import defaultdict
 from collections.abc import Iterator
 from typing import NamedTuple
@@ -25,6 +24,7 @@ from typing import NamedTuple
 from lessons_core.authoring.stances import Stance, stances
 from lessons_core.containment import leaving_part, outside_reason
 from lessons_core.fsutil import NotRegularFile, TooLarge, read_regular
+from lessons_core.importers.markdown_rules import heading_text
 from lessons_core.importers.mentions import Mentions, instruction_folder
 from lessons_core.importers.normative import as_prohibition, prohibiting_heading
 from lessons_core.markdown_fences import closes_fence, opening_fence
@@ -39,7 +39,6 @@ MAX_INSTRUCTION_BYTES = 512 * 1024
 # The section ``lessons init --agents-md`` writes: lessons' own text, not the project's.
 _OWN_START = "<!-- lessons:start -->"
 _OWN_END = "<!-- lessons:end -->"
-_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 
 
 class InstructionLine(NamedTuple):
@@ -147,9 +146,9 @@ def _project_lines(name: str, text: str) -> list[InstructionLine]:
         if opened:
             fence = opened[0]
             continue
-        heading = _HEADING.match(line)
-        if heading:
-            title = heading.group(1)
+        heading = heading_text(line)
+        if heading is not None:
+            title = heading
             forbidding = prohibiting_heading(title)
         elif stripped and not stripped.startswith(("<!--", "|")):
             said = stripped.lstrip("-*+> ").strip()
