@@ -25,3 +25,19 @@ def closes_fence(line: str, fence: str) -> bool:
     """Whether ``line`` closes the code block ``fence`` opened."""
     found = _CLOSING_FENCE.match(line)
     return found is not None and found.group(1)[0] == fence[0] and len(found.group(1)) >= len(fence)
+
+
+def outside_fences(text: str) -> str:
+    """``text`` with the lines of its code blocks, fences included, left blank: its prose,
+    each line where it was."""
+    kept: list[str] = []
+    fence: str | None = None
+    for line in text.splitlines():
+        if fence is not None:
+            fence = None if closes_fence(line, fence) else fence
+            kept.append("")
+            continue
+        opened = opening_fence(line)
+        fence = opened[0] if opened else None
+        kept.append("" if opened else line)
+    return "\n".join(kept)

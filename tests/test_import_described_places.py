@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from lessons_core.importers.described_places import main_language
+from lessons_core.importers.languages import main_language
 from lessons_core.importers.normative import Left, left_reason
+from lessons_core.matching.commands import compile_command
 from lessons_core.store.files import load_graph
 from lessons_core.store.layout import Layout
 from lessons_core.store.model import Lesson, Triggers
@@ -389,3 +390,114 @@ def test_a_rule_on_running_tests_is_no_rule_on_the_test_sources(
     rule = "Always include `-tags test_dep` when running tests."
     lessons = imported(tmp_path, monkeypatch, f"## Testing\n\n- {rule}\n")
     assert rule not in lessons
+
+
+def test_a_go_rule_on_running_tests_asks_for_its_option_at_go_test(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In a Go repo "when running tests" is `go test`: the rule fires on a `go test`
+    without the option it asks for, never on one with it."""
+    go = {"go.mod": "module x\n", "svc/a.go": "package svc\n", "svc/a_test.go": "package svc\n"}
+    rule = "Always include `-tags test_dep` when running tests."
+    lessons = imported(tmp_path, monkeypatch, f"## Testing\n\n- {rule}\n", go)
+    (pattern,) = lessons[rule].triggers.commands
+    fires = compile_command(pattern).matches
+    assert fires("go test ./svc/...")
+    assert fires("go test -v -run TestA ./svc")
+    assert not fires("go test -tags test_dep ./svc/...")
+    assert not fires("go test -tags=test_dep ./svc/...")
+    assert not fires("go build ./...")
+
+
+def test_a_rule_asking_for_an_option_fires_on_its_command_without_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "A bare `pnpm test` runs every package in watch mode; always pass `--run`": the
+    lesson fires on a `pnpm test` with no `--run`, not on the one the rule asks for."""
+    js = {"package.json": '{"name": "x"}\n', "src/a.ts": "export {}\n"}
+    rule = (
+        "A bare `pnpm test` or `pnpm doctest` runs every package in watch mode and will not "
+        "exit; always pass `--run` and the specific test files covering your change."
+    )
+    lessons = imported(tmp_path, monkeypatch, f"## Testing\n\n{rule}\n", js)
+    fired = [compile_command(p).matches for p in lessons[rule].triggers.commands]
+    assert len(fired) == 2
+    assert all(fires("pnpm test") or fires("pnpm doctest") for fires in fired)
+    assert any(fires("cd pkg && pnpm test src/a.test.ts") for fires in fired)
+    assert not any(fires("pnpm test --run src/a.test.ts") for fires in fired)
+    assert not any(fires("pnpm doctest --run src/a.ts") for fires in fired)
+
+
+STATED_HOME = {
+    "package.json": '{"name": "x"}\n',
+    "packages/core/src/a.ts": "export {}\n",
+    "packages/core/test/a.test.ts": "export {}\n",
+    "packages/core/test/utils.ts": "export {}\n",
+    "packages/platform/node/test/b.test.ts": "export {}\n",
+    "scripts/c.test.ts": "export {}\n",
+}
+
+
+def test_tests_are_where_the_file_says_they_are_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "Test files are located in `packages/*/test/`": a rule on tests lands there, not on
+    every `*.test.ts` of the repo; a rule naming the repo's own framework too. The file is
+    in `.agents/`, which speaks for the whole repo."""
+    agents = (
+        "## Testing\n\n"
+        "- Test files are located in `packages/*/test/`.\n"
+        "- Use regular `it` for pure synchronous tests.\n"
+        "- Do not use `expect` from Vitest; use `assert` from `@effect/vitest`.\n"
+    )
+    lessons = imported(tmp_path, monkeypatch, agents, STATED_HOME, where=".agents/AGENTS.md")
+    home = Triggers(files=("packages/*/test/**",))
+    assert lessons["Use regular `it` for pure synchronous tests."].triggers == home
+    assert (
+        lessons["Do not use `expect` from Vitest; use `assert` from `@effect/vitest`."].triggers
+        == home
+    )
+
+
+def test_a_stated_test_folder_keeps_to_its_code(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "Tests live in `tests/` folder": its Python files, not the snapshots beside them."""
+    agents = "Tests live in `tests/` folder.\n\n## Tests\n\n- Never mock the database in tests.\n"
+    lessons = imported(tmp_path, monkeypatch, agents)
+    assert lessons["Never mock the database in tests."].triggers == Triggers(
+        files=("tests/**/*.py",)
+    )
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Type-level tests are in `packages/*/test/`.",
+        "Tests are organized by provider under `packages/*/test/`.",
+        "```\nTest files are located in `packages/*/test/`.\n```",
+    ],
+)
+def test_only_a_plain_statement_says_where_tests_are_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, said: str
+) -> None:
+    """One kind of tests, some of them, or a code block: no home for every test."""
+    agents = f"{said}\n\n## Testing\n\n- Use regular `it` for pure synchronous tests.\n"
+    lessons = imported(tmp_path, monkeypatch, agents, STATED_HOME)
+    assert lessons["Use regular `it` for pure synchronous tests."].triggers.files != (
+        "packages/*/test/**",
+    )
+
+
+def test_a_rule_on_running_the_test_suite_lands_on_no_test_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "Never run the whole test suite" is about a command, not the test sources; what a
+    rule asks the agent to inspect is no place either."""
+    rule = "Never run the whole test suite."
+    inspect = "Inspect nearby implementation, tests, and pattern docs before editing."
+    text = f"## Testing\n\n- {rule}\n- {inspect}\n"
+    lessons = imported(tmp_path, monkeypatch, text, STATED_HOME)
+    assert rule not in lessons or not lessons[rule].triggers.files
+    # what the agent reads first is context, no place where a mistake is made
+    assert inspect not in lessons or not lessons[inspect].triggers.files

@@ -85,11 +85,15 @@ def lesson_about(layout: Layout, path: str, written: str) -> str:
         (".claude/CLAUDE.md", ""),
         ("pkg/.claude/CLAUDE.md", "pkg"),
         (".github/copilot-instructions.md", ""),
+        (".agents/AGENTS.md", ""),
+        ("docs/.agents/AGENTS.md", "docs"),
+        ("pkg/agents/AGENTS.md", "pkg/agents"),
     ],
 )
 def test_an_instruction_file_applies_to_its_folder(name: str, folder: str) -> None:
-    """Claude Code's .claude/CLAUDE.md and Copilot's .github/ file speak for the folder
-    above theirs."""
+    """Claude Code's .claude/CLAUDE.md, Copilot's .github/ file and a file kept in an
+    agents' configuration folder (Effect's `.agents/AGENTS.md`) speak for the folder
+    above theirs; a folder merely called "agents" is a folder of the code."""
     assert instruction_folder(name) == folder
 
 

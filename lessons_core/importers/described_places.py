@@ -23,10 +23,12 @@ import posixpath
 import re
 from collections import Counter
 
+from lessons_core.importers.languages import folder_language
 from lessons_core.importers.markdown_text import outside_code
 from lessons_core.importers.mentions import Mentions
 from lessons_core.importers.normative import Role, after_label, main_clause, stance
 from lessons_core.importers.rule_triggers import asks_to_read
+from lessons_core.markdown_fences import outside_fences
 from lessons_core.matching.globs import compile_glob
 from lessons_core.matching.thresholds import BROAD_GLOB_SHARE
 from lessons_core.matching.trigger_checks import glob_problem
@@ -75,7 +77,7 @@ _UNIT_FOLDERS = ("**/test/units/**", "**/test/unit/**", "**/tests/units/**", "**
 # A rule on running tests ("Always include `-tags x` when running tests") is about the
 # test command, wherever it stands: no edit of a test file shows its mistake.
 _RUNNING_TESTS = re.compile(
-    r"\brun(?:s|ning)?\s+(?:the\s+|all\s+)?(?:\w+\s+)?tests\b"
+    r"\brun(?:s|ning)?\s+(?:the\s+|all\s+)?(?:\w+\s+)?(?:tests|test\s+suites?)\b"
     # "Do not start repository-wide lint, typecheck, tests, builds"
     r"|\bstart(?:s|ing)?\s+(?:[\w-]+,?\s+){0,4}tests\b",
     re.I,
@@ -84,6 +86,14 @@ _RUNNING_TESTS = re.compile(
 _TEST_HEADING = re.compile(
     r"\b(?:sub)?tests?\b|\btesting\b|\bmock(?:s|ing)?\b|\b(?:testify|pytest|jest|vitest|mocha)\b",
     re.I,
+)
+# Where an instruction file says its tests are kept: "Test files are located in
+# `packages/*/test/`", "Tests live in `tests/` folder"; not one kind of them ("Type-level
+# tests are in `typetest/`") nor some ("Tests are organized by provider under ...").
+_TEST_HOME_SAID = re.compile(
+    r"(?:^|[.:]\s+|^\s*[-*]\s+)(?:All\s+)?(?:the\s+)?(?:test\s+files|tests)\s+"
+    r"(?:are\s+(?:located|kept|stored)\s+in|are\s+in|live\s+in)\s+`([^`\n]+/)`",
+    re.I | re.M,
 )
 # Tests named beside the rest of the code: "No log statements in tests or production
 # code", "Remove code that doesn't add value to tests or implementation".
@@ -96,13 +106,6 @@ _ALL_CODE = re.compile(
 _RUNNING = re.compile(r"\brun(?:s|ning)?\b|\bcommands?\b", re.I)
 # The test sources of each language, by name; a repo's are those of its main language
 # (Rust tests have no name of their own: they live in the modules they test).
-_MANIFESTS = (
-    ("Cargo.toml", "rust"),
-    ("go.mod", "go"),
-    ("pyproject.toml", "python"),
-    ("setup.py", "python"),
-    ("package.json", "javascript"),
-)
 _TEST_GLOBS = {
     "javascript": (
         "**/*.test.ts",
@@ -172,9 +175,25 @@ _WRITES_TESTS = re.compile(
 _NOT_ABOUT_EDITS = frozenset({"add", "write", "run", "execute"})
 
 
-def described_files(mentions: Mentions, rule: str, heading: str, folder: str) -> tuple[str, ...]:
+def stated_test_home(mentions: Mentions, text: str, folder: str) -> str | None:
+    """The folder glob an instruction file (``text``, read in ``folder``) says its tests
+    are kept in ("Test files are located in `packages/*/test/`", "Tests live in `tests/`
+    folder"), or None when it says none, or several."""
+    homes = {
+        glob
+        for span in _TEST_HOME_SAID.findall(outside_fences(text))
+        for glob in mentions.triggers(f"`{span}`", folder).files
+        if glob.endswith("/**")
+    }
+    return homes.pop() if len(homes) == 1 else None
+
+
+def described_files(
+    mentions: Mentions, rule: str, heading: str, folder: str, tests_home: str | None = None
+) -> tuple[str, ...]:
     """The globs of the files ``rule`` (under ``heading``, read in ``folder``) names by
-    description, or () when it names none."""
+    description, or () when it names none; its tests are those in ``tests_home`` when
+    its file says where they are kept (``stated_test_home``)."""
     base = f"{folder}/" if folder else ""
     if asks_to_read(rule):
         return ()  # "Make sure to read the tests in the `tests/` directory": context
@@ -218,7 +237,12 @@ def described_files(mentions: Mentions, rule: str, heading: str, folder: str) ->
     clause = main_clause(after_label(rule) or rule)
     if (clause and clause[0] in _NOT_ABOUT_EDITS) or _asks_for_tests(rule):
         return ()
-    globs = test_globs(mentions, base, _named_language(f"{plain} {heading}"))
+    named = _named_language(f"{plain} {heading}")
+    # "Do not use `expect` from Vitest" names the folder's own language: its tests are
+    # where the file says they are kept
+    if tests_home and named in (None, folder_language(mentions.files.paths, base)):
+        return _kept(mentions, _sources_in(mentions, tests_home))
+    globs = test_globs(mentions, base, named)
     if _COMPONENTS.search(plain) or _COMPONENTS.search(heading):
         globs = [glob for glob in globs if glob.endswith("x")] or globs  # .tsx, .jsx
     if _UNIT.search(plain) or _UNIT.search(heading):
@@ -226,6 +250,14 @@ def described_files(mentions: Mentions, rule: str, heading: str, folder: str) ->
         # Where `*.test.ts` and `*.spec.ts` both exist, the specs are the browser tests
         globs = list(folders) or _without_specs(mentions, globs)
     return _kept(mentions, globs)
+
+
+def _sources_in(mentions: Mentions, folder_glob: str) -> list[str]:
+    """The globs of the source code in ``folder_glob`` ("tests/**"): its code's files
+    when it holds other files too (snapshots, data), else the folder."""
+    found = mentions.files.matching(compile_glob(folder_glob))
+    kinds = code_kinds(Counter(posixpath.splitext(path)[1] for path in found))
+    return [f"{folder_glob}/*{kind}" for kind in kinds] or [folder_glob]
 
 
 def about_components(rule: str) -> bool:
@@ -335,29 +367,6 @@ def _test_home(mentions: Mentions, base: str, named: tuple[str, ...]) -> str:
         if tests and inside >= _TEST_HOME_SHARE * len(tests):
             return f"{home}/"
     return ""
-
-
-def main_language(paths: list[str]) -> str | None:
-    """The language of the repo's root manifest (``Cargo.toml``, ``go.mod``,
-    ``pyproject.toml``, ``package.json``, first found in that order: a Rust or Go project
-    often keeps a ``package.json`` for its tooling), or None."""
-    return folder_language(paths, "")
-
-
-def folder_language(paths: list[str], base: str) -> str | None:
-    """The language of the nearest manifest at or above ``base`` ("" or "web/app/"): a
-    Python project's ``frontend/`` with its own ``package.json`` holds TypeScript, and its
-    tests are ``*.test.ts``, not ``test_*.py``."""
-    folder = base.rstrip("/")
-    while True:
-        prefix = f"{folder}/" if folder else ""
-        present = {
-            path for path in paths if path.startswith(prefix) and "/" not in path[len(prefix) :]
-        }
-        found = next((lang for name, lang in _MANIFESTS if prefix + name in present), None)
-        if found or not folder:
-            return found
-        folder = posixpath.dirname(folder)
 
 
 def _kept(mentions: Mentions, globs: list[str]) -> tuple[str, ...]:

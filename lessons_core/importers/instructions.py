@@ -33,7 +33,7 @@ from pathlib import Path
 from lessons_core.authoring.repo_files import tracked_files
 from lessons_core.errors import LessonsError
 from lessons_core.fsutil import write_target
-from lessons_core.importers.described_places import described_files
+from lessons_core.importers.described_places import described_files, stated_test_home
 from lessons_core.importers.instruction_rules import Found
 from lessons_core.importers.mentions import instruction_folder
 from lessons_core.importers.normative import main_clause
@@ -112,8 +112,9 @@ def _plan_file(plan: Planner, text: str, subject: str, folder: str, always: bool
     """The rules of one file as lessons; the paths they name are read in ``folder``,
     the one the file applies to (``mentions.instruction_folder``)."""
     scope = plan.folder_scope(folder) if folder else None
+    tests_home = stated_test_home(plan.mentions, text, folder)
     for heading, found in plan.judged(text, _file_topic(subject), subject):
-        _rule(plan, found, heading, subject, folder, scope, always)
+        _rule(plan, found, heading, subject, folder, scope, tests_home, always)
 
 
 def _rule(
@@ -123,6 +124,7 @@ def _rule(
     subject: str,
     folder: str,
     scope: tuple[str, ...] | Note | None,
+    tests_home: str | None,
     always: bool,
 ) -> None:
     """Plan the lesson of one rule: triggered where its mistake is made (named, or
@@ -140,7 +142,11 @@ def _rule(
         # names no place is about that step: its "testing summaries" are words of the
         # message, not test files.
         action = heading_action(heading, found.text)
-        described = () if action else described_files(plan.mentions, found.text, heading, folder)
+        described = (
+            ()
+            if action
+            else described_files(plan.mentions, found.text, heading, folder, tests_home)
+        )
         triggers = Triggers(files=described, commands=action)
     how = "named"
     # A place the rule describes is the folder's own ("its tests": the repo's test

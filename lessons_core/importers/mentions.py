@@ -78,8 +78,10 @@ DEVELOPER_TOOLS = frozenset(
 )
 _INTERPRETERS = frozenset({"python", "python3", "node", "ruby", "bash", "sh", "perl"})
 # Folders whose instruction file is about the folder above them: Claude Code's
-# ``.claude/CLAUDE.md``, Copilot's ``.github/copilot-instructions.md``.
-_CONFIG_FOLDERS = frozenset({".claude", ".github"})
+# ``.claude/CLAUDE.md``, Copilot's ``.github/copilot-instructions.md``, and the agents'
+# configuration folders a project keeps its one instruction file in (Effect's
+# ``.agents/AGENTS.md``, where the root's AGENTS.md links to it).
+_CONFIG_FOLDERS = frozenset({".agents", ".claude", ".codex", ".gemini", ".github", ".qwen"})
 
 
 class Mentions:
@@ -145,7 +147,9 @@ class Mentions:
             return None
         full = f"{base}/{path}" if base else path
         if path.endswith("/"):
-            return full.rstrip("/") + "/**" if self.files.is_folder(full) else None
+            # "`packages/*/test/`": folders, as a glob, whose files validate then counts
+            named = has_glob or self.files.is_folder(full)
+            return full.rstrip("/") + "/**" if named else None
         if has_glob or full in self.paths:
             return full
         if self.files.is_folder(full):
@@ -196,7 +200,7 @@ def _folder_glob(glob: str) -> bool:
 
 def instruction_folder(name: str) -> str:
     """The repo-relative folder an instruction file (``name``, repo-relative) applies to:
-    its own, or the one above Claude Code's ``.claude/`` or Copilot's ``.github/``."""
+    its own, or the one above an agent's configuration folder (``.claude/``, ``.github/``)."""
     folder = posixpath.dirname(name)
     if posixpath.basename(folder) in _CONFIG_FOLDERS:
         folder = posixpath.dirname(folder)

@@ -31,11 +31,13 @@ from __future__ import annotations
 
 import re
 
+from lessons_core.importers.languages import main_language
 from lessons_core.importers.markdown_text import outside_code
 from lessons_core.importers.mentions import Mentions
 from lessons_core.importers.normative import Part, Role, stance, words
 from lessons_core.importers.package_managers import swapped_for
 from lessons_core.matching.commit_messages import TYPED_COMMIT, UNSIGNED_COMMIT, UNTYPED_COMMIT
+from lessons_core.matching.missing_options import without_option
 from lessons_core.store.model import Triggers
 
 # Words naming a git action, by the part of a rule they name it in: "before committing",
@@ -175,6 +177,7 @@ def rule_triggers(mentions: Mentions, rule: str, folder: str = "") -> Triggers:
         commands.append(PR_CREATE)  # "Keep PR description short", not one in a list
     commands.extend(swapped_for(parts))  # "use `uv` instead of `pip`": `pip install`
     commands = [commit_pattern(rule) if c == "git commit" else c for c in commands]
+    commands = _lacking_option(rule, parts, commands, mentions)
     if asks_for_draft(rule):
         commands = [command for command in commands if command != PR_CREATE]
     if any(_PR_TEMPLATE.search(name) for name in (*files, *asked)):
@@ -275,6 +278,39 @@ def commit_pattern(rule: str) -> str:
     return TYPED_COMMIT if forbids else UNTYPED_COMMIT
 
 
+# An option a rule asks to be passed: "always pass `--run`", "Always include `-tags
+# test_dep` when running tests", "use the `--frozen` flag".
+_ASKED_OPTION = re.compile(
+    r"\b(?:pass|include|use|add|specify|with)\s+(?:the\s+)?`(--?[A-Za-z][\w-]*)(?:[ =][^`]*)?`",
+    re.I,
+)
+# Running tests, said in words: the language's test command is where it is done.
+_RUNNING_TESTS = re.compile(r"\brun(?:s|ning)?\s+(?:the\s+)?tests\b", re.I)
+_TEST_COMMANDS = {"go": "go test", "rust": "cargo test"}
+
+
+def _lacking_option(
+    rule: str, parts: list[Part], commands: list[str], mentions: Mentions
+) -> list[str]:
+    """``commands`` as the commands run without the option ``rule`` asks for ("A bare
+    `pnpm test` ...; always pass `--run`": every ``pnpm test`` with no ``--run``), the
+    test command of the repo's language for "when running tests"; ``commands`` when the
+    rule asks for no option."""
+    asked = [
+        found.group(1)
+        for part in parts
+        if part.role is Role.ASKS
+        for found in _ASKED_OPTION.finditer(part.text)
+    ]
+    if len(set(asked)) != 1:
+        return commands
+    if not commands and _RUNNING_TESTS.search(outside_code(rule)):
+        language = main_language(list(mentions.files.paths)) or ""
+        commands = [_TEST_COMMANDS[language]] if language in _TEST_COMMANDS else []
+    lacking = [without_option(command, asked[0]) for command in commands]
+    return [pattern for pattern in lacking if pattern] if all(lacking) else commands
+
+
 def asks_for_draft(rule: str) -> bool:
     """Whether ``rule`` asks for a draft pull request ("Open PRs as drafts"), rather than
     forbidding one ("Do not create draft PRs to bypass it")."""
@@ -329,7 +365,9 @@ def _opens_on(text: str, verbs: frozenset[str], skipped: frozenset[str]) -> bool
     return first in verbs
 
 
-_READING = frozenset({"read", "reread", "re-read", "scan", "consult", "look", "study", "skim"})
+_READING = frozenset(
+    {"read", "reread", "re-read", "scan", "consult", "look", "study", "skim", "inspect", "examine"}
+)
 _READING_SKIP = _PRODUCING_SKIP | {"make", "sure", "to", "do", "a", "quick", "please"}
 
 
