@@ -189,6 +189,25 @@ def test_import_reads_a_nested_files_paths_from_its_folder(
     assert not [n for n in report["not_carried"] if n["code"] == "no-trigger"]
 
 
+def test_a_folders_rules_speak_of_the_folder_holding_nearly_all_its_code(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pnpm's `pnpm/AGENTS.md` is about its crates: nine in ten of the folder's Rust files
+    lie in `pnpm/crates/`, the rest in task programs beside them. A folder whose code is
+    spread over its folders keeps them all."""
+    crates = {f"pnpm/crates/c{n}/src/lib.rs": "" for n in range(19)}
+    files = {**crates, "pnpm/tasks/bench/main.rs": "", "pnpm/README.md": "# x\n"}
+    files |= {"web/a/x.ts": "", "web/b/y.ts": "", "web/c/z.ts": "", "web/README.md": "# x\n"}
+    files |= {f"lib/m{n}.ts": "" for n in range(60)}  # so that neither is most of the repo
+    layout, _ = init_project(make_repo(tmp_path / "repo", files))
+    instructions(layout, "pnpm/AGENTS.md", "- Never use `unwrap()` in library code.\n")
+    instructions(layout, "web/AGENTS.md", "- Never use `any` in exported types.\n")
+    imported(layout, monkeypatch)
+    found = triggers_by_rule(layout)
+    assert found["Never use `unwrap()` in library code."].files == ("pnpm/crates/**/*.rs",)
+    assert found["Never use `any` in exported types."].files == ("web/**/*.ts",)
+
+
 def test_import_reads_the_root_file_from_the_root(
     repo: Layout, monkeypatch: pytest.MonkeyPatch
 ) -> None:

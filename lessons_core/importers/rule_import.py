@@ -128,13 +128,16 @@ class Planner:
     def folder_scope(self, folder: str) -> tuple[str, ...] | Note:
         """The file triggers of ``folder``, where a nested instruction or rule file applies:
         its source files when they are most of what it holds (``code_kinds``: its rules
-        are about its code, not its fonts and fixtures), else ``folder/**``, or, when that
+        are about its code, not its fonts and fixtures), in the folder below it holding
+        nearly all of them if one does (``_code_home``), else ``folder/**``, or, when that
         would match most of the repo, its files of the commonest kind that does not; a
         note saying why when none will do."""
         files = self.mentions.files
         inside = [path for path in files.paths if path.startswith(folder + "/")]
         kinds = Counter(posixpath.splitext(path)[1] for path in inside)
-        code = tuple(f"{folder}/**/*{ext}" for ext in code_kinds(kinds))
+        exts = code_kinds(kinds)
+        home = _code_home(folder, inside, exts)
+        code = tuple(f"{home}/**/*{ext}" for ext in exts)
         if code and all(self._fits(glob) for glob in code):
             return code
         ordered = [f"{folder}/**/*{ext}" for ext, _ in kinds.most_common() if ext]
@@ -407,3 +410,23 @@ def _for_rule(globs: list[str], rule: str) -> list[str]:
         globs = code
     jsx = [glob for glob in globs if glob.endswith((".tsx", ".jsx"))]
     return jsx if jsx and about_components(rule) else globs
+
+
+# A folder whose code lies nearly all in one of its folders ("pnpm/crates/", beside a few
+# task programs in "pnpm/tasks/"): its rules speak of that code.
+_CODE_HOME_SHARE = 0.9
+
+
+def _code_home(folder: str, inside: list[str], kinds: list[str]) -> str:
+    """The folder below ``folder`` holding nearly all its code (of the extensions
+    ``kinds``), else ``folder`` itself."""
+    code = [path for path in inside if posixpath.splitext(path)[1] in kinds]
+    homes = Counter(
+        path[len(folder) + 1 :].split("/")[0]
+        for path in code
+        if path.count("/") > folder.count("/") + 1
+    )
+    if not homes:
+        return folder
+    home, count = homes.most_common(1)[0]
+    return f"{folder}/{home}" if count >= _CODE_HOME_SHARE * len(code) else folder
