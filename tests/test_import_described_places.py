@@ -501,3 +501,41 @@ def test_a_rule_on_running_the_test_suite_lands_on_no_test_file(
     assert rule not in lessons or not lessons[rule].triggers.files
     # what the agent reads first is context, no place where a mistake is made
     assert inspect not in lessons or not lessons[inspect].triggers.files
+
+
+def test_a_heading_naming_a_path_is_the_place_of_its_rules(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under "### `tests/unit`" a rule that names no place is about that folder, one on
+    snapshot files too (none lie there); one naming its own place keeps it; one asking
+    for a command, or under a heading naming no path, gets none of it; a title naming
+    the instruction file itself is no place."""
+    files = {**SOURCES, "tests/unit/test_a.py": "", "tests/e2e/test_b.py": ""}
+    agents = (
+        "### `tests/unit`\n\n"
+        "- Must not require a running server.\n"
+        "- Never edit snapshot files by hand.\n"
+        "- Keep `src/demo/db.py` free of network calls.\n"
+        "- Run `pytest -x` first.\n\n"
+        "### Unit tests\n\n"
+        "- Prefer local fakes over real network calls.\n"
+    )
+    lessons = imported(tmp_path, monkeypatch, agents, files)
+    assert lessons["Must not require a running server."].triggers == Triggers(
+        files=("tests/unit/**",)
+    )
+    assert lessons["Never edit snapshot files by hand."].triggers.files == ("tests/unit/**",)
+    assert lessons["Keep `src/demo/db.py` free of network calls."].triggers == Triggers(
+        files=("src/demo/db.py",)
+    )
+    assert "Run `pytest -x` first." not in lessons
+    fakes = lessons["Prefer local fakes over real network calls."].triggers.files
+    assert "tests/unit/**" not in fakes
+    titled = imported(
+        tmp_path / "titled", monkeypatch, "# AGENTS.md\n\nKeep this file concise.\n", files
+    )
+    assert "Keep this file concise." not in titled
+    # under "### `tests/`" a rule on test sources keeps them: they lie inside it
+    mocks = "- Never mock the database in tests.\n"
+    inner = imported(tmp_path / "inner", monkeypatch, f"### `tests/`\n\n{mocks}", files)
+    assert inner["Never mock the database in tests."].triggers.files == ("tests/**/*.py",)

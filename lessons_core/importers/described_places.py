@@ -260,6 +260,23 @@ def _sources_in(mentions: Mentions, folder_glob: str) -> list[str]:
     return [f"{folder_glob}/*{kind}" for kind in kinds] or [folder_glob]
 
 
+def heading_place(
+    mentions: Mentions, heading: str, described: tuple[str, ...], folder: str
+) -> tuple[str, ...]:
+    """The place of a rule that names none, under ``heading`` (read in ``folder``):
+    the one path the heading names ("### `tests/unit`", "### Main Model
+    (`model/ui.go`)"), or what the rule ``described`` when that lies inside it ("snapshot
+    files" under "### `tests/`"); ``described`` when the heading names no one path."""
+    named = mentions.triggers(heading, folder)
+    if len(named.files) != 1 or named.commands:
+        return described
+    (place,) = named.files
+    inside = place.removesuffix("**")
+    if described and inside != place and all(glob.startswith(inside) for glob in described):
+        return described
+    return (place,)
+
+
 def about_components(rule: str) -> bool:
     """Whether ``rule`` speaks of React components or JSX ("Prefer function components",
     "Use JSX runtime"), in its words rather than its code."""

@@ -33,7 +33,11 @@ from pathlib import Path
 from lessons_core.authoring.repo_files import tracked_files
 from lessons_core.errors import LessonsError
 from lessons_core.fsutil import write_target
-from lessons_core.importers.described_places import described_files, stated_test_home
+from lessons_core.importers.described_places import (
+    described_files,
+    heading_place,
+    stated_test_home,
+)
 from lessons_core.importers.instruction_rules import Found
 from lessons_core.importers.mentions import instruction_folder
 from lessons_core.importers.normative import main_clause
@@ -147,6 +151,11 @@ def _rule(
             if action
             else described_files(plan.mentions, found.text, heading, folder, tests_home)
         )
+        if not (action or named.commands or about_git_work(found.text)):
+            # "### `tests/unit`" over "Must not require a running server"; a title
+            # naming the file itself ("# AGENTS.md") is no place
+            place = Triggers(files=heading_place(plan.mentions, heading, described, folder))
+            described = _not_itself(place, subject).files or described
         triggers = Triggers(files=described, commands=action)
     how = "named"
     # A place the rule describes is the folder's own ("its tests": the repo's test
