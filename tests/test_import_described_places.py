@@ -539,3 +539,18 @@ def test_a_heading_naming_a_path_is_the_place_of_its_rules(
     mocks = "- Never mock the database in tests.\n"
     inner = imported(tmp_path / "inner", monkeypatch, f"### `tests/`\n\n{mocks}", files)
     assert inner["Never mock the database in tests."].triggers.files == ("tests/**/*.py",)
+
+
+def test_a_folder_of_pages_and_their_images_speaks_of_its_pages(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`docs/AGENTS.md` over Mintlify pages, their images and one small script: its rules
+    are about the pages; a site configured in code keeps the whole folder
+    (``DOCS_SITE`` above)."""
+    pages = {f"docs/{part}/page{n}.mdx": "# page\n" for part in ("guide", "api") for n in range(15)}
+    images = {f"docs/images/shot{n}.png": "" for n in range(6)}
+    files = {**SOURCES, **pages, **images, "docs/script.js": "x\n", "docs/docs.json": "{}\n"}
+    files |= {f"src/demo/m{n}.py": "x = 1\n" for n in range(60)}  # the pages are not most of it
+    rule = "Match the style of existing pages."
+    lessons = imported(tmp_path, monkeypatch, f"- {rule}\n", files, where="docs/AGENTS.md")
+    assert lessons[rule].triggers == Triggers(files=("docs/**/*.mdx", "docs/**/*.md"))

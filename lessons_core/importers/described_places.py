@@ -299,7 +299,28 @@ def code_kinds(kinds: Counter[str]) -> list[str]:
     """The extensions of a folder's source code, commonest first, given how many of its
     files have each extension; [] when code is not most of what it holds, or all of it
     (then the folder itself says as much)."""
-    code = {ext: count for ext, count in kinds.items() if ext in _CODE}
+    return _main_kinds(kinds, _CODE)
+
+
+def content_kinds(kinds: Counter[str]) -> list[str]:
+    """The extensions of what a folder is for: its code (``code_kinds``), or, in a folder
+    of documentation pages beside their images and next to no code, its pages (".mdx");
+    a site with its configuration in code is more than its pages ("Keep the navigation
+    short")."""
+    code = sum(count for ext, count in kinds.items() if ext in _CODE)
+    if code >= _MINOR_KIND * sum(kinds.values()):
+        return code_kinds(kinds)
+    return _main_kinds(kinds, _PAGE_KINDS)
+
+
+_PAGE_KINDS = frozenset({".md", ".mdx"})
+
+
+def _main_kinds(kinds: Counter[str], wanted: frozenset[str]) -> list[str]:
+    """The extensions of ``wanted`` a folder holding ``kinds`` is mostly made of,
+    commonest first, less those of a twentieth of them; [] when they are not most of
+    it, or all of it."""
+    code = {ext: count for ext, count in kinds.items() if ext in wanted}
     total = sum(code.values())
     if not total or total < _CODE_SHARE * sum(kinds.values()) or total == sum(kinds.values()):
         return []

@@ -32,7 +32,7 @@ from lessons_core.authoring.secrets import find_secrets
 from lessons_core.containment import leaving_part, outside_reason
 from lessons_core.delivery.always import VIA, fit_hits
 from lessons_core.errors import quoted
-from lessons_core.importers.described_places import about_components, code_kinds
+from lessons_core.importers.described_places import about_components, content_kinds
 from lessons_core.importers.globs import translate_glob
 from lessons_core.importers.instruction_rules import Found, section_rules
 from lessons_core.importers.markdown_rules import parse_body, sections
@@ -127,15 +127,16 @@ class Planner:
 
     def folder_scope(self, folder: str) -> tuple[str, ...] | Note:
         """The file triggers of ``folder``, where a nested instruction or rule file applies:
-        its source files when they are most of what it holds (``code_kinds``: its rules
-        are about its code, not its fonts and fixtures), in the folder below it holding
+        its source files, or its documentation pages, when they are most of what it holds
+        (``content_kinds``: its rules are about its code or its pages, not its fonts,
+        fixtures and images), in the folder below it holding
         nearly all of them if one does (``_code_home``), else ``folder/**``, or, when that
         would match most of the repo, its files of the commonest kind that does not; a
         note saying why when none will do."""
         files = self.mentions.files
         inside = [path for path in files.paths if path.startswith(folder + "/")]
         kinds = Counter(posixpath.splitext(path)[1] for path in inside)
-        exts = code_kinds(kinds)
+        exts = content_kinds(kinds)
         home = _code_home(folder, inside, exts)
         code = tuple(f"{home}/**/*{ext}" for ext in exts)
         if code and all(self._fits(glob) for glob in code):
