@@ -554,3 +554,19 @@ def test_a_folder_of_pages_and_their_images_speaks_of_its_pages(
     rule = "Match the style of existing pages."
     lessons = imported(tmp_path, monkeypatch, f"- {rule}\n", files, where="docs/AGENTS.md")
     assert lessons[rule].triggers == Triggers(files=("docs/**/*.mdx", "docs/**/*.md"))
+
+
+def test_a_rust_rule_asking_for_an_option_to_build_fires_on_cargo_build_without_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "Use `--bin deno` to build only the main binary", in a Rust repo: `cargo build`
+    with no `--bin`."""
+    rust = {"Cargo.toml": "[package]\nname = 'x'\n", "src/main.rs": "fn main() {}\n"}
+    rule = "Use `--bin deno` to build only the main binary."
+    lessons = imported(tmp_path, monkeypatch, f"## Working on the CLI\n\n- {rule}\n", rust)
+    (pattern,) = lessons[rule].triggers.commands
+    fires = compile_command(pattern).matches
+    assert fires("cargo build")
+    assert fires("cargo build --release")
+    assert not fires("cargo build --bin deno")
+    assert not fires("cargo test")

@@ -284,9 +284,18 @@ _ASKED_OPTION = re.compile(
     r"\b(?:pass|include|use|add|specify|with)\s+(?:the\s+)?`(--?[A-Za-z][\w-]*)(?:[ =][^`]*)?`",
     re.I,
 )
-# Running tests, said in words: the language's test command is where it is done.
-_RUNNING_TESTS = re.compile(r"\brun(?:s|ning)?\s+(?:the\s+)?tests\b", re.I)
-_TEST_COMMANDS = {"go": "go test", "rust": "cargo test"}
+# Running tests or building, said in words: the language's command is where it is done
+# ("Always include `-tags x` when running tests", "Use `--bin deno` to build only ...").
+_LANGUAGE_COMMANDS = (
+    (
+        re.compile(r"\brun(?:s|ning)?\s+(?:the\s+)?tests\b", re.I),
+        {"go": "go test", "rust": "cargo test"},
+    ),
+    (
+        re.compile(r"\b(?:to|when|while|before)\s+build(?:ing)?\b", re.I),
+        {"go": "go build", "rust": "cargo build"},
+    ),
+)
 
 
 def _lacking_option(
@@ -294,8 +303,8 @@ def _lacking_option(
 ) -> list[str]:
     """``commands`` as the commands run without the option ``rule`` asks for ("A bare
     `pnpm test` ...; always pass `--run`": every ``pnpm test`` with no ``--run``), the
-    test command of the repo's language for "when running tests"; ``commands`` when the
-    rule asks for no option."""
+    test or build command of the repo's language for "when running tests" or "to build";
+    ``commands`` when the rule asks for no option."""
     asked = [
         found.group(1)
         for part in parts
@@ -304,9 +313,13 @@ def _lacking_option(
     ]
     if len(set(asked)) != 1:
         return commands
-    if not commands and _RUNNING_TESTS.search(outside_code(rule)):
+    if not commands:
         language = main_language(list(mentions.files.paths)) or ""
-        commands = [_TEST_COMMANDS[language]] if language in _TEST_COMMANDS else []
+        commands = [
+            by_language[language]
+            for said, by_language in _LANGUAGE_COMMANDS
+            if said.search(outside_code(rule)) and language in by_language
+        ][:1]
     lacking = [without_option(command, asked[0]) for command in commands]
     return [pattern for pattern in lacking if pattern] if all(lacking) else commands
 
