@@ -392,23 +392,6 @@ def test_a_rule_on_running_tests_is_no_rule_on_the_test_sources(
     assert rule not in lessons
 
 
-def test_a_go_rule_on_running_tests_asks_for_its_option_at_go_test(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """In a Go repo "when running tests" is `go test`: the rule fires on a `go test`
-    without the option it asks for, never on one with it."""
-    go = {"go.mod": "module x\n", "svc/a.go": "package svc\n", "svc/a_test.go": "package svc\n"}
-    rule = "Always include `-tags test_dep` when running tests."
-    lessons = imported(tmp_path, monkeypatch, f"## Testing\n\n- {rule}\n", go)
-    (pattern,) = lessons[rule].triggers.commands
-    fires = compile_command(pattern).matches
-    assert fires("go test ./svc/...")
-    assert fires("go test -v -run TestA ./svc")
-    assert not fires("go test -tags test_dep ./svc/...")
-    assert not fires("go test -tags=test_dep ./svc/...")
-    assert not fires("go build ./...")
-
-
 def test_a_rule_asking_for_an_option_fires_on_its_command_without_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -556,17 +539,40 @@ def test_a_folder_of_pages_and_their_images_speaks_of_its_pages(
     assert lessons[rule].triggers == Triggers(files=("docs/**/*.mdx", "docs/**/*.md"))
 
 
-def test_a_rust_rule_asking_for_an_option_to_build_fires_on_cargo_build_without_it(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+GO = {"go.mod": "module x\n", "svc/a.go": "package svc\n", "svc/a_test.go": "package svc\n"}
+RUST = {"Cargo.toml": "[package]\nname = 'x'\n", "src/main.rs": "fn main() {}\n"}
+
+
+@pytest.mark.parametrize(
+    ("files", "rule", "fires_on", "not_on"),
+    [
+        (
+            GO,
+            "Always include `-tags test_dep` when running tests.",
+            ["go test ./svc/...", "go test -v -run TestA ./svc"],
+            ["go test -tags test_dep ./svc/...", "go test -tags=test_dep ./svc", "go build ./..."],
+        ),
+        (
+            RUST,
+            "Use `--bin deno` to build only the main binary.",
+            ["cargo build", "cargo build --release"],
+            ["cargo build --bin deno", "cargo test"],
+        ),
+    ],
+)
+def test_an_option_asked_for_in_words_fires_on_the_languages_command_without_it(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    files: dict[str, str],
+    rule: str,
+    fires_on: list[str],
+    not_on: list[str],
 ) -> None:
-    """ "Use `--bin deno` to build only the main binary", in a Rust repo: `cargo build`
-    with no `--bin`."""
-    rust = {"Cargo.toml": "[package]\nname = 'x'\n", "src/main.rs": "fn main() {}\n"}
-    rule = "Use `--bin deno` to build only the main binary."
-    lessons = imported(tmp_path, monkeypatch, f"## Working on the CLI\n\n- {rule}\n", rust)
+    """In a Go or Rust repo "when running tests" is `go test` or `cargo test`, "to build"
+    `go build` or `cargo build`: the rule fires on that command without the option it
+    asks for, never on one with it."""
+    lessons = imported(tmp_path, monkeypatch, f"## Working on it\n\n- {rule}\n", files)
     (pattern,) = lessons[rule].triggers.commands
     fires = compile_command(pattern).matches
-    assert fires("cargo build")
-    assert fires("cargo build --release")
-    assert not fires("cargo build --bin deno")
-    assert not fires("cargo test")
+    assert all(fires(command) for command in fires_on)
+    assert not any(fires(command) for command in not_on)
