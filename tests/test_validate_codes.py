@@ -433,7 +433,7 @@ def test_l203_quiet_when_triggers_differ(tmp_path: Path) -> None:
 
 def test_l207_not_l203_when_a_folder_file_scopes_its_rules_to_its_folder(tmp_path: Path) -> None:
     """Rules imported from src/api/AGENTS.md, all on src/api/**: the file's own scope, a
-    notice; the same rules from the root file, or on a wider glob, still crowd (L203)."""
+    notice; with one written by hand on the same folder they crowd (L203)."""
     layout = make_project(tmp_path)
     rules = ["Quote identifiers.", "Index foreign keys.", "Avoid the ORM."]
     for number, rule in enumerate(rules):
@@ -442,9 +442,7 @@ def test_l207_not_l203_when_a_folder_file_scopes_its_rules_to_its_folder(tmp_pat
     found = codes(layout)
     assert {("L207", f"api-{n}") for n in range(3)} <= found
     assert not any(code == "L203" for code, _ in found)
-    write_lesson(
-        layout, "api-3", "Log every request.", files=["src/api/**"], evidence=["import:AGENTS.md"]
-    )
+    write_lesson(layout, "api-3", "Log every request.", files=["src/api/**"])
     assert {("L203", f"api-{n}") for n in range(4)} <= codes(layout)
 
 
@@ -594,9 +592,9 @@ def test_l108_counts_a_crowded_trigger_and_spares_gates_and_precise_ones(tmp_pat
 def test_l208_not_l203_when_imported_rules_share_the_kind_of_file_they_describe(
     tmp_path: Path,
 ) -> None:
-    """Rules imported from instruction files, all on the test sources they speak of: the
-    files' own meaning, a notice; the same rules with one written by hand, or on one
-    exact file, still crowd (L203)."""
+    """Rules imported from instruction files, all on the test sources they speak of, or
+    on the folder a heading names: the files' own meaning, a notice; the same rules with
+    one written by hand, or on one exact file, still crowd (L203)."""
     layout = make_project(tmp_path)
     rules = ["Use anyio, not asyncio.", "Avoid fixed sleeps.", "Wrap indefinite waits."]
     sources = ["import:AGENTS.md", "import:tests/AGENTS.md", "import:AGENTS.md"]
@@ -615,6 +613,15 @@ def test_l208_not_l203_when_imported_rules_share_the_kind_of_file_they_describe(
         evidence = ["import:.cursor/rules/python.mdc"]
         write_lesson(layout, f"py-{number}", rule, files=["*.py"], evidence=evidence)
     assert {("L208", f"py-{n}") for n in range(3)} <= codes(layout)
+    # the rules of the root file's "### `tests/e2e`" section, on the folder it names
+    for number, rule in enumerate(["Poll, never sleep.", "Mark serial tests.", "No shards."]):
+        evidence = ["import:AGENTS.md"]
+        write_lesson(layout, f"e2e-{number}", rule, files=["tests/e2e/**"], evidence=evidence)
+    found = validate(layout).findings
+    e2e = [f for f in found if f.lesson_id == "e2e-0"]
+    assert ("L208", "notice") in [(f.code, f.severity.value) for f in e2e]
+    assert "L203" not in [f.code for f in e2e]
+    assert "fire on the folder it describes" in e2e[0].message
 
 
 def test_l208_when_imported_rules_share_the_git_action_they_describe(tmp_path: Path) -> None:

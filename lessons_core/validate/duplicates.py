@@ -21,7 +21,7 @@ from lessons_core.matching.glob_match import normalise_glob
 from lessons_core.matching.thresholds import CROWDED_TRIGGER_SET, NEAR_DUPLICATE_SIMILARITY
 from lessons_core.matching.words import fold, tokens
 from lessons_core.recall.printable import inert
-from lessons_core.store.model import Lesson
+from lessons_core.store.model import Lesson, Triggers
 from lessons_core.validate.context import Context
 from lessons_core.validate.findings import Finding
 
@@ -190,7 +190,7 @@ def _crowded(ctx: Context, active: list[Lesson]) -> Iterator[Finding]:
                     "L208",
                     ctx.lesson_file(lesson.id),
                     f"{len(group)} active lessons imported from {described} fire on the "
-                    f"{'action' if group[0].triggers.commands else 'kind of file'} it describes "
+                    f"{_place_kind(group[0].triggers)} it describes "
                     f"them on ({shown} too); recall shows the first few by rank",
                     "nothing, unless one names a narrower file or command: give it that trigger",
                     lesson.id,
@@ -229,10 +229,20 @@ def _own_folder(group: list[Lesson]) -> str:
     return folder
 
 
+def _place_kind(triggers: Triggers) -> str:
+    """What a described place is, said in a finding: an action, a folder, a kind of file."""
+    if triggers.commands:
+        return "action"
+    if all(_FOLDER.match(normalise_glob(glob)) for glob in triggers.files):
+        return "folder"
+    return "kind of file"
+
+
 def _described_by_source(group: list[Lesson]) -> str:
     """The instruction files a crowded group was imported from when its shared trigger is
     a kind of file they describe (``**/*.test.ts``, ``tests/**/*.py``: only file
-    triggers, each a wildcard over files of one kind, never one exact file), and every
+    triggers, each a wildcard over files of one kind, never one exact file) or a folder
+    (``tests/e2e/**``, a heading naming it above its rules), and every
     lesson of it was imported; "" otherwise. "Mock with `vi.mock`" and "Use
     `beforeEach`" under a file's "Testing" heading are both about its test files, which
     is what the file says, not a trigger set someone got wrong. So are the rules it gives
@@ -241,7 +251,10 @@ def _described_by_source(group: list[Lesson]) -> str:
     triggers = group[0].triggers
     if triggers.keywords or bool(triggers.commands) == bool(triggers.files):
         return ""
-    if not all(_KIND_OF_FILE.search(normalise_glob(glob)) for glob in triggers.files):
+    if not all(
+        _KIND_OF_FILE.search(normalise_glob(glob)) or _FOLDER.match(normalise_glob(glob))
+        for glob in triggers.files
+    ):
         return ""
     if not set(triggers.commands) <= _GIT_ACTIONS:
         return ""
@@ -266,6 +279,8 @@ _GIT_ACTIONS = frozenset(
 # A glob over the files of one kind: ``**`` then a name pattern with a wildcard, or that
 # name pattern alone (``*.py``: the root's files of that kind, as a rule file may scope).
 _KIND_OF_FILE = re.compile(r"\*\*/[^/]*\*[^/]*$|^[^/]*\*[^/]*$")
+# A folder, or a kind of file in one: "### `tests/e2e`" above its rules.
+_FOLDER = re.compile(r"^[^*?\[{]+/\*\*(?:/\*\.[\w.]+)?$")
 
 
 def _literal_folder(glob: str) -> str:
