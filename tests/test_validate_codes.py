@@ -617,8 +617,7 @@ def test_l208_not_l203_when_imported_rules_share_the_kind_of_file_they_describe(
     for number, rule in enumerate(["Poll, never sleep.", "Mark serial tests.", "No shards."]):
         evidence = ["import:AGENTS.md"]
         write_lesson(layout, f"e2e-{number}", rule, files=["tests/e2e/**"], evidence=evidence)
-    found = validate(layout).findings
-    e2e = [f for f in found if f.lesson_id == "e2e-0"]
+    e2e = [f for f in validate(layout).findings if f.lesson_id == "e2e-0"]
     assert ("L208", "notice") in [(f.code, f.severity.value) for f in e2e]
     assert "L203" not in [f.code for f in e2e]
     assert "fire on the folder it describes" in e2e[0].message
