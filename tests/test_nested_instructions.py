@@ -208,6 +208,22 @@ def test_a_folders_rules_speak_of_the_folder_holding_nearly_all_its_code(
     assert found["Never use `any` in exported types."].files == ("web/**/*.ts",)
 
 
+def test_a_folders_test_data_is_not_what_its_rules_speak_of(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pnpr/ holds 418 fixture files beside its crates' Rust sources and a client's few
+    TypeScript files: `pnpr/AGENTS.md` is about the crates."""
+    files = {f"pnpr/.fixtures/pkg{n}/package.json": "{}\n" for n in range(60)}
+    files |= {f"pnpr/crates/c{n}/src/lib.rs": "" for n in range(20)}
+    files |= {"pnpr/client/a.ts": "", "pnpr/README.md": "# x\n"}
+    files |= {f"lib/m{n}.ts": "" for n in range(120)}  # so that pnpr/ is not most of the repo
+    layout, _ = init_project(make_repo(tmp_path / "repo", files))
+    instructions(layout, "pnpr/AGENTS.md", "- Never use `unwrap()` in library code.\n")
+    imported(layout, monkeypatch)
+    found = triggers_by_rule(layout)
+    assert found["Never use `unwrap()` in library code."].files == ("pnpr/crates/**/*.rs",)
+
+
 def test_import_reads_the_root_file_from_the_root(
     repo: Layout, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -129,16 +129,20 @@ class Planner:
         """The file triggers of ``folder``, where a nested instruction or rule file applies:
         its source files, or its documentation pages, when they are most of what it holds
         (``content_kinds``: its rules are about its code or its pages, not its fonts,
-        fixtures and images), in the folder below it holding
+        fixtures and images; its test data not counted), in the folder below it holding
         nearly all of them if one does (``_code_home``), else ``folder/**``, or, when that
         would match most of the repo, its files of the commonest kind that does not; a
         note saying why when none will do."""
         files = self.mentions.files
         inside = [path for path in files.paths if path.startswith(folder + "/")]
-        kinds = Counter(posixpath.splitext(path)[1] for path in inside)
+        # its test data (pnpr's 418 fixture files beside 61 Rust sources) is not its own
+        own = [path for path in inside if not _TEST_DATA.intersection(path.split("/"))]
+        kinds = Counter(posixpath.splitext(path)[1] for path in own)
         exts = content_kinds(kinds)
-        home = _code_home(folder, inside, exts)
-        code = tuple(f"{home}/**/*{ext}" for ext in exts)
+        home = _code_home(folder, own, exts)
+        # the kinds its code home holds ("pnpr/client/"'s few TypeScript files stay out)
+        globs = [f"{home}/**/*{ext}" for ext in exts]
+        code = tuple(glob for glob in globs if self.files_matching(glob))
         if code and all(self._fits(glob) for glob in code):
             return code
         ordered = [f"{folder}/**/*{ext}" for ext, _ in kinds.most_common() if ext]
@@ -413,6 +417,10 @@ def _for_rule(globs: list[str], rule: str) -> list[str]:
     return jsx if jsx and about_components(rule) else globs
 
 
+# Folders of test data: the fixtures and recorded outputs a folder's tests read.
+_TEST_DATA = frozenset(
+    "fixtures .fixtures __fixtures__ testdata test-data __snapshots__ snapshots".split()
+)
 # A folder whose code lies nearly all in one of its folders ("pnpm/crates/", beside a few
 # task programs in "pnpm/tasks/"): its rules speak of that code.
 _CODE_HOME_SHARE = 0.9
