@@ -224,6 +224,26 @@ def test_a_folders_test_data_is_not_what_its_rules_speak_of(
     assert found["Never use `unwrap()` in library code."].files == ("pnpr/crates/**/*.rs",)
 
 
+def test_a_folders_rule_on_components_speaks_of_its_jsx(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In `web/AGENTS.md`, over TypeScript and TSX sources, a rule on React components is
+    about the TSX files, as in a rule file; any other rule about them all."""
+    files = {f"web/src/c{n}.tsx": "" for n in range(10)}
+    files |= {f"web/src/u{n}.ts": "" for n in range(10)}
+    files |= {f"lib/m{n}.py": "" for n in range(60)}  # so that web/ is not most of the repo
+    layout, _ = init_project(make_repo(tmp_path / "repo", files))
+    rules = "- Name components in PascalCase.\n- Never use `any` in exported types.\n"
+    instructions(layout, "web/AGENTS.md", rules)
+    imported(layout, monkeypatch)
+    found = triggers_by_rule(layout)
+    assert found["Name components in PascalCase."].files == ("web/src/**/*.tsx",)
+    assert found["Never use `any` in exported types."].files == (
+        "web/src/**/*.ts",
+        "web/src/**/*.tsx",
+    )
+
+
 def test_import_reads_the_root_file_from_the_root(
     repo: Layout, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -42,7 +42,7 @@ from lessons_core.importers.instruction_rules import Found
 from lessons_core.importers.mentions import instruction_folder
 from lessons_core.importers.normative import main_clause
 from lessons_core.importers.plan import ImportPlan, Note, NoteKind
-from lessons_core.importers.rule_import import Planner, display, excerpt
+from lessons_core.importers.rule_import import Planner, display, excerpt, globs_for_rule
 from lessons_core.importers.rule_triggers import about_git_work, heading_action, rule_triggers
 from lessons_core.store.ids import slug
 from lessons_core.store.layout import Layout
@@ -170,7 +170,8 @@ def _rule(
     verb = [word for word in main_clause(found.text) if word not in _INSISTING][:1]
     runs = triggers.is_empty() and bool(named.commands) and bool(verb) and verb[0] in _RUN_VERBS
     if isinstance(scope, tuple) and not (inside or triggers.commands or workflow or runs):
-        triggers, how = Triggers(files=scope).merged(triggers), "folder"
+        folder_files = tuple(globs_for_rule(list(scope), found.text))
+        triggers, how = Triggers(files=folder_files).merged(triggers), "folder"
     if triggers.is_empty() and (not always or not named.is_empty()):
         code, detail = _why_no_trigger(found, named, subject, scope)
         plan.note(NoteKind.NOT_CARRIED, code, subject, detail)

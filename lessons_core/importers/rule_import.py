@@ -217,7 +217,7 @@ class Planner:
                     why = f"'{excerpt(rule)}': {_GIT_WORK_LEFT}"
                     self.note(NoteKind.NOT_CARRIED, "no-trigger", subject, why)
                     continue
-                files = _for_rule(globs, rule)
+                files = globs_for_rule(globs, rule)
                 triggers = own if own.commands else Triggers(files=tuple(dict.fromkeys(files)))
                 self.add_lesson(rule, rationale, topic, triggers, subject)
             return
@@ -405,8 +405,9 @@ def excerpt(text: str) -> str:
     return text if len(text) <= EXCERPT_CHARS else text[: EXCERPT_CHARS - 1] + "…"
 
 
-def _for_rule(globs: list[str], rule: str) -> list[str]:
-    """The globs of a rule file that ``rule`` is about: a rule on code ("AVOID
+def globs_for_rule(globs: list[str], rule: str) -> list[str]:
+    """The globs of a rule file, or of a nested instruction file's folder, that ``rule``
+    is about: a rule on code ("AVOID
     destructuring nullish properties") is about the file's code, not the prose pages its
     globs add to it, unless it speaks of prose; a rule on React components ("Prefer
     function components") is about its JSX files, where it has some."""
