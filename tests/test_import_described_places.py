@@ -576,3 +576,24 @@ def test_an_option_asked_for_in_words_fires_on_the_languages_command_without_it(
     fires = compile_command(pattern).matches
     assert all(fires(command) for command in fires_on)
     assert not any(fires(command) for command in not_on)
+
+
+def test_tests_kept_deep_in_one_folder_are_found_there(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """zod keeps nearly all its tests in `packages/zod/src/**/tests/`: a rule on tests
+    lands in `packages/zod/src/`, not on the one test of a tooling package; tests spread
+    over the repo keep every folder."""
+    files = {
+        "package.json": '{"name": "x"}\n',
+        **{f"packages/zod/src/v4/tests/t{n}.test.ts": "" for n in range(12)},
+        **{f"packages/zod/src/v3/tests/t{n}.test.ts": "" for n in range(12)},
+        **{f"packages/zod/src/m{n}.ts": "" for n in range(30)},
+        "packages/tooling/a.test.ts": "",
+    }
+    rule = "Keep added tests minimal and dense."
+    lessons = imported(tmp_path, monkeypatch, f"## Testing\n\n- {rule}\n", files)
+    assert lessons[rule].triggers.files == ("packages/zod/src/**/*.test.ts",)
+    spread = {**files, **{f"apps/a{n}/a.test.ts": "" for n in range(6)}}
+    lessons = imported(tmp_path / "spread", monkeypatch, f"## Testing\n\n- {rule}\n", spread)
+    assert lessons[rule].triggers.files == ("**/*.test.ts",)

@@ -138,8 +138,8 @@ _PYTHON_TEST_FOLDERS = ("tests", "test")
 _MIRRORED = 10
 # A folder that holds nearly all of a repo's test sources is where its tests live: the
 # few elsewhere (an example's, a template's) are not what a rule on "tests" speaks of.
-_TEST_HOMES = ("test", "tests")
 _TEST_HOME_SHARE = 0.9
+_TEST_FOLDERS = frozenset({"test", "tests", "__tests__", "spec", "specs"})
 # What a documentation site's pages hold: a rule of a folder of mostly Markdown pages
 # speaking of them ("in the heading", "a sample that fails") is about its pages, not its
 # site configuration and scripts.
@@ -397,14 +397,26 @@ def test_globs(mentions: Mentions, base: str, named: str | None) -> list[str]:
 
 
 def _test_home(mentions: Mentions, base: str, named: tuple[str, ...]) -> str:
-    """The folder below ``base`` ("test/") that holds nearly all the files ``named``
-    (test source globs) match, or "" when the tests are spread over the repo."""
+    """The deepest folder below ``base`` ("packages/zod/src/") that holds nearly all the
+    files ``named`` (test source globs) match, down to a test folder ("test/"), or ""
+    when the tests are spread over the repo."""
     tests = [path for glob in named for path in mentions.files.matching(compile_glob(base + glob))]
-    for home in _TEST_HOMES:
-        inside = sum(path.startswith(f"{base}{home}/") for path in tests)
-        if tests and inside >= _TEST_HOME_SHARE * len(tests):
-            return f"{home}/"
-    return ""
+    home = ""
+    while tests:
+        below = Counter(
+            path[len(base + home) :].split("/", 1)[0]
+            for path in tests
+            if "/" in path[len(base + home) :]
+        )
+        if not below:
+            break
+        folder, count = below.most_common(1)[0]
+        if count < _TEST_HOME_SHARE * len(tests):
+            break
+        home += f"{folder}/"
+        if folder in _TEST_FOLDERS:
+            break  # `test/`, whatever folders of it hold the tests today
+    return home
 
 
 def _kept(mentions: Mentions, globs: list[str]) -> tuple[str, ...]:
