@@ -265,8 +265,9 @@ def heading_place(
 ) -> tuple[str, ...]:
     """The place of a rule that names none, under ``heading`` (read in ``folder``):
     the one path the heading names ("### `tests/unit`", "### Main Model
-    (`model/ui.go`)"), or what the rule ``described`` when that lies inside it ("snapshot
-    files" under "### `tests/`"); ``described`` when the heading names no one path."""
+    (`model/ui.go`)"), or what the rule ``described`` when that lies inside it (the test
+    sources, `tests/**/*.py`, under "### `tests/`"); ``described`` when the heading names
+    no one path."""
     named = mentions.triggers(heading, folder)
     if len(named.files) != 1 or named.commands:
         return described

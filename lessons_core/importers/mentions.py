@@ -200,7 +200,8 @@ def _folder_glob(glob: str) -> bool:
 
 def instruction_folder(name: str) -> str:
     """The repo-relative folder an instruction file (``name``, repo-relative) applies to:
-    its own, or the one above an agent's configuration folder (``.claude/``, ``.github/``)."""
+    its own, or the one above an agents' configuration folder (``.claude/``, ``.github/``,
+    ``.agents/``)."""
     folder = posixpath.dirname(name)
     if posixpath.basename(folder) in _CONFIG_FOLDERS:
         folder = posixpath.dirname(folder)
