@@ -1072,6 +1072,25 @@ def test_a_vendored_dependencys_instruction_files_are_not_read(repo: Layout) -> 
     ]
 
 
+def test_an_examples_own_instruction_file_is_not_read(repo: Layout) -> None:
+    """`cookbook/teams/hitl/CLAUDE.md` (how to run one example) and an example agent's
+    own prompt are for that example's users: with no argument they are reported, not
+    read; `examples/AGENTS.md`, beside the examples, speaks of them all and is read."""
+    write(repo, "cookbook/teams/hitl/CLAUDE.md", "- Set `OPENAI_API_KEY` first.\n")
+    write(repo, "cookbook/teams/hitl/run.py", "")
+    write(repo, "examples/agent/AGENTS.md", "- Always answer with one haiku.\n")
+    write(repo, "examples/AGENTS.md", "- Never import from `src/demo/db.py` in an example.\n")
+    write(repo, "examples/basic.py", "")
+    report = import_instructions()
+    assert list(lessons(repo)) == ["Never import from `src/demo/db.py` in an example."]
+    left = [note for note in report["not_carried"] if note["code"] == "example"]
+    assert [note["subject"] for note in left] == [
+        "cookbook/teams/hitl/CLAUDE.md",
+        "examples/agent/AGENTS.md",
+    ]
+    assert "lessons import instructions cookbook/teams/hitl/CLAUDE.md" in left[0]["detail"]
+
+
 def test_a_table_under_a_bullet_and_the_folder_a_command_runs_in_are_no_rule_words(
     repo: Layout,
 ) -> None:

@@ -62,6 +62,12 @@ SECTION_END = "<!-- lessons:end -->"
 _THIRD_PARTY = frozenset(
     "vendor node_modules third_party third-party thirdparty bower_components".split()
 )
+# Folders of examples and templates: a file in one of them ("cookbook/teams/hitl/
+# CLAUDE.md", an example agent's own prompt) is for that example's users, not for work
+# on this project; one beside them ("examples/AGENTS.md") speaks of them all.
+_EXAMPLES = frozenset(
+    "examples example cookbook cookbooks samples sample templates template starters demos".split()
+)
 
 
 def default_files(root: Path) -> list[Path]:
@@ -79,14 +85,24 @@ def default_files(root: Path) -> list[Path]:
 
 def plan_instructions(layout: Layout, paths: list[Path], always: bool = False) -> ImportPlan:
     """The lessons of the instruction files ``paths`` (``default_files`` when empty, less
-    those of the dependencies a repo vendors)."""
+    those of the dependencies a repo vendors and those of its examples)."""
     plan = Planner(layout)
     if not paths:
         found = default_files(layout.root)
-        paths = [path for path in found if not _vendored(_name(path, layout.root))]
-        for name in (_name(path, layout.root) for path in found if path not in paths):
-            why = "not read: it is a vendored dependency's own, not this project's"
-            plan.note(NoteKind.NOT_CARRIED, "vendored", name, why)
+        paths = []
+        for path in found:
+            name = _name(path, layout.root)
+            if _vendored(name):
+                why = "not read: it is a vendored dependency's own, not this project's"
+                plan.note(NoteKind.NOT_CARRIED, "vendored", name, why)
+            elif _in_one_example(name):
+                why = (
+                    "not read: it is one example's or template's own, for its users, not "
+                    f"for work on this project; to import it: lessons import instructions {name}"
+                )
+                plan.note(NoteKind.NOT_CARRIED, "example", name, why)
+            else:
+                paths.append(path)
     if not paths:
         raise LessonsError(
             f"no instruction file in {layout.root} ({', '.join(INSTRUCTION_FILES)}, in any "
@@ -230,6 +246,13 @@ def _why_no_trigger(
 def _vendored(name: str) -> bool:
     """Whether the repo-relative ``name`` lies in a folder of vendored code."""
     return bool(_THIRD_PARTY.intersection(name.split("/")[:-1]))
+
+
+def _in_one_example(name: str) -> bool:
+    """Whether the repo-relative ``name`` lies inside one example or template: in a
+    folder below an examples folder (``cookbook/teams/hitl/``), not beside them."""
+    folders = name.split("/")[:-1]
+    return any(folder in _EXAMPLES for folder in folders[:-1])
 
 
 def _name(path: Path, root: Path) -> str:
