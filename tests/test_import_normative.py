@@ -527,3 +527,19 @@ def test_a_pronoun_for_what_was_shown_and_a_bare_document_to_read_stay(
 def test_this_after_a_name_the_entry_opens_on_is_that_name() -> None:
     entry = "`runInlineTests` from `test/utils.ts` - You must use this for complex setups"
     assert left_reason(entry) is None
+
+
+@pytest.mark.parametrize(
+    ("heading", "rule"),
+    [
+        ("Scope and expectations", False),
+        ("Versioning and releases", False),
+        ("Lint and format before committing", True),
+        ("Review and merge your own PRs", True),
+    ],
+)
+def test_a_heading_of_two_nouns_is_a_topic(heading: str, rule: bool) -> None:
+    """ "Scope and expectations" opens on a word that could be a verb, but two nouns joined
+    by "and" name a topic; two verbs ask for two things."""
+    found = section_rules(heading, parse_body("- Programs live under `engine/`.\n"))
+    assert any(f.text == f"{heading}." and f.left is None for f in found) is rule

@@ -363,7 +363,8 @@ def is_normative(text: str) -> bool:
         # after an opening clause the verb is the main clause's ("Before committing, run
         # formatting for ...")
         opened = words(text)[:1] != clause[:1] and words(text)[:1] != ["only"]
-        if opened or not (_gerund_object(clause) or _noun_phrase(clause)):
+        noun = _gerund_object(clause) or _noun_phrase(clause) or _noun_pair(text)
+        if opened or not noun:
             return True
         # "Commit messages explain why, not what": a norm, said by its contrast
         return bool(_NORMATIVE_WORDS.search(outside_code(text)) or _CONTRAST.search(text))
@@ -494,6 +495,16 @@ def _noun_phrase(clause: list[str]) -> bool:
         return False
     participle = clause[1].endswith("s") and clause[2].endswith("ed")
     return clause[1] in _NOUN_HEADS or (participle and clause[2] not in IMPERATIVES)
+
+
+def _noun_pair(text: str) -> bool:
+    """Whether ``text`` is two words joined by "and" and nothing more, the second no verb
+    ("Scope and expectations", a heading), where "Lint and format" asks for two things."""
+    found = _PAIR.match(text)
+    return found is not None and not _imperative(found.group(1).lower())
+
+
+_PAIR = re.compile(r"^\W*[A-Za-z]+\s+and\s+([A-Za-z]+)\W*$")
 
 
 def _gerund_object(clause: list[str]) -> bool:
