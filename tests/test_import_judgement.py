@@ -539,7 +539,8 @@ def test_a_pointer_to_what_a_command_prints_is_no_rule(repo: Layout) -> None:
 
 
 def test_a_nested_cursor_rule_file_applies_to_its_folder(repo: Layout) -> None:
-    """`docs/.cursor/rules.mdc` with alwaysApply is about docs/, not every request."""
+    """`docs/.cursor/rules.mdc` with alwaysApply is about docs/ (its pages, which are
+    what the folder holds), not every request."""
     write(
         repo,
         "docs/.cursor/rules.mdc",
@@ -551,7 +552,7 @@ def test_a_nested_cursor_rule_file_applies_to_its_folder(repo: Layout) -> None:
     assert result.exit_code == 0, result.output
     [lesson] = load_graph(repo).lessons.values()
     assert not lesson.always
-    assert lesson.triggers == Triggers(files=("docs/**",))
+    assert lesson.triggers == Triggers(files=("docs/**/*.md",))
     assert lesson.rule.endswith("[`ModelSettings`][pydantic_ai.settings.ModelSettings].")
 
 

@@ -140,6 +140,8 @@ _MIRRORED = 10
 # few elsewhere (an example's, a template's) are not what a rule on "tests" speaks of.
 _TEST_HOME_SHARE = 0.9
 _TEST_FOLDERS = frozenset({"test", "tests", "__tests__", "spec", "specs"})
+# How many test sources must lie below another folder for it to be where tests are kept.
+_TESTS_TO_PLACE = 10
 # What a documentation site's pages hold: a rule of a folder of mostly Markdown pages
 # speaking of them ("in the heading", "a sample that fails") is about its pages, not its
 # site configuration and scripts.
@@ -414,6 +416,8 @@ def _test_home(mentions: Mentions, base: str, named: tuple[str, ...]) -> str:
         folder, count = below.most_common(1)[0]
         if count < _TEST_HOME_SHARE * len(tests):
             break
+        if folder not in _TEST_FOLDERS and len(tests) < _TESTS_TO_PLACE:
+            break  # one test in `pkg/` says nothing of where the next will go
         home += f"{folder}/"
         if folder in _TEST_FOLDERS:
             break  # `test/`, whatever folders of it hold the tests today
