@@ -27,7 +27,7 @@ from lessons_core.fsutil import NotRegularFile, TooLarge, read_regular
 from lessons_core.importers.markdown_rules import heading_text
 from lessons_core.importers.mentions import Mentions, instruction_folder
 from lessons_core.importers.normative import as_prohibition, prohibiting_heading
-from lessons_core.markdown_fences import closes_fence, opening_fence
+from lessons_core.markdown_fences import outside_fences
 from lessons_core.recall.printable import inert
 from lessons_core.store.model import Lesson
 from lessons_core.validate.context import Context
@@ -128,23 +128,15 @@ def _project_lines(name: str, text: str) -> list[InstructionLine]:
     a heading of things not to do ("## Do Not Edit" above "- `*.pb.go`") says so, as
     import reads it."""
     out: list[InstructionLine] = []
-    fence: str | None = None
     own = False
     forbidding = False
     title = ""
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(outside_fences(text).splitlines(), 1):
         stripped = line.strip()
         if stripped.startswith(_OWN_START):
             own = True
         if own:
             own = not stripped.startswith(_OWN_END)
-            continue
-        if fence is not None:
-            fence = None if closes_fence(line, fence) else fence
-            continue
-        opened = opening_fence(line)
-        if opened:
-            fence = opened[0]
             continue
         heading = heading_text(line)
         if heading is not None:
