@@ -27,7 +27,7 @@ from lessons_core.importers.languages import folder_language
 from lessons_core.importers.markdown_text import outside_code
 from lessons_core.importers.mentions import Mentions
 from lessons_core.importers.normative import Role, after_label, main_clause, stance
-from lessons_core.importers.rule_triggers import asks_to_read
+from lessons_core.importers.rule_triggers import RUNNING_TESTS, asks_to_read
 from lessons_core.markdown_fences import outside_fences
 from lessons_core.matching.globs import compile_glob
 from lessons_core.matching.thresholds import BROAD_GLOB_SHARE
@@ -74,14 +74,6 @@ _COMPONENTS = re.compile(r"\breact\b|\bcomponents?\b|\bjsx\b", re.I)
 # repo with `packages/x/test/units/`): that folder, not every test file.
 _UNIT = re.compile(r"\bunit[- ]test(?:s|ing)?\b", re.I)
 _UNIT_FOLDERS = ("**/test/units/**", "**/test/unit/**", "**/tests/units/**", "**/tests/unit/**")
-# A rule on running tests ("Always include `-tags x` when running tests") is about the
-# test command, wherever it stands: no edit of a test file shows its mistake.
-_RUNNING_TESTS = re.compile(
-    r"\brun(?:s|ning)?\s+(?:the\s+|all\s+)?(?:\w+\s+)?(?:tests|test\s+suites?)\b"
-    # "Do not start repository-wide lint, typecheck, tests, builds"
-    r"|\bstart(?:s|ing)?\s+(?:[\w-]+,?\s+){0,4}tests\b",
-    re.I,
-)
 # A test framework's name says as much: "Testify Suite Correctness".
 _TEST_HEADING = re.compile(
     r"\b(?:sub)?tests?\b|\btesting\b|\bmock(?:s|ing)?\b|\b(?:testify|pytest|jest|vitest|mocha)\b",
@@ -232,7 +224,7 @@ def described_files(
         language = folder_language(mentions.files.paths, base) or ""
         globs += [f"{base}{name}" for name in _LOCK_FILES.get(language, ())]
     found = _kept(mentions, globs)
-    if found or not _about_tests(plain, heading) or _RUNNING_TESTS.search(plain):
+    if found or not _about_tests(plain, heading) or RUNNING_TESTS.search(plain):
         return found
     if _ALL_CODE.search(plain):
         return ()  # "in tests or production code": all of it, no kind of file

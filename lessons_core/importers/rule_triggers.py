@@ -284,13 +284,18 @@ _ASKED_OPTION = re.compile(
     r"\b(?:pass|include|use|add|specify|with)\s+(?:the\s+)?`(--?[A-Za-z][\w-]*)(?:[ =][^`]*)?`",
     re.I,
 )
+# A rule on running tests ("Always include `-tags x` when running tests") is about the
+# test command, wherever it stands: no edit of a test file shows its mistake.
+RUNNING_TESTS = re.compile(
+    r"\brun(?:s|ning)?\s+(?:the\s+|all\s+)?(?:\w+\s+)?(?:tests|test\s+suites?)\b"
+    # "Do not start repository-wide lint, typecheck, tests, builds"
+    r"|\bstart(?:s|ing)?\s+(?:[\w-]+,?\s+){0,4}tests\b",
+    re.I,
+)
 # Running tests or building, said in words: the language's command is where it is done
 # ("Always include `-tags x` when running tests", "Use `--bin deno` to build only ...").
 _LANGUAGE_COMMANDS = (
-    (
-        re.compile(r"\brun(?:s|ning)?\s+(?:the\s+)?tests\b", re.I),
-        {"go": "go test", "rust": "cargo test"},
-    ),
+    (RUNNING_TESTS, {"go": "go test", "rust": "cargo test"}),
     (
         re.compile(r"\b(?:to|when|while|before)\s+build(?:ing)?\b", re.I),
         {"go": "go build", "rust": "cargo build"},
