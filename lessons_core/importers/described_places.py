@@ -128,12 +128,13 @@ _PYTHON_TEST_FOLDERS = ("tests", "test")
 # How many times more test sources the repo's test folder must hold than a package's own
 # for the package's tests to be the ones kept there.
 _MIRRORED = 10
-# A folder that holds nearly all of a repo's test sources is where its tests live: the
-# few elsewhere (an example's, a template's) are not what a rule on "tests" speaks of.
-_TEST_HOME_SHARE = 0.9
+# A folder that holds nearly all of a repo's test sources is where its tests live, and one
+# holding nearly all of a folder's code is where that code is: the few elsewhere (an
+# example's tests, a task program) are not what a rule on "tests" or the code speaks of.
+_HOME_SHARE = 0.9
 _TEST_FOLDERS = frozenset({"test", "tests", "__tests__", "spec", "specs"})
-# How many test sources must lie below another folder for it to be where tests are kept.
-_TESTS_TO_PLACE = 10
+# How many files must lie below a folder other than a test folder for it to be their home.
+_PATHS_TO_PLACE = 10
 # What a documentation site's pages hold: a rule of a folder of mostly Markdown pages
 # speaking of them ("in the heading", "a sample that fails") is about its pages, not its
 # site configuration and scripts.
@@ -392,27 +393,35 @@ def test_globs(mentions: Mentions, base: str, named: str | None) -> list[str]:
 
 
 def _test_home(mentions: Mentions, base: str, named: tuple[str, ...]) -> str:
-    """The deepest folder below ``base`` ("packages/zod/src/") that holds nearly all the
-    files ``named`` (test source globs) match, down to a test folder ("test/"), or ""
-    when the tests are spread over the repo."""
+    """The folder below ``base`` where the files ``named`` (test source globs) match are
+    kept (``home_below``), or "" when they are spread over the repo."""
     tests = [path for glob in named for path in mentions.files.matching(compile_glob(base + glob))]
+    return home_below(tests, base)
+
+
+def home_below(paths: list[str], base: str) -> str:
+    """The deepest folder below ``base`` ("" or "pnpm/") holding nearly all of ``paths``
+    ("packages/zod/src/" of zod's tests, "crates/" of pnpm's Rust), relative to it and
+    ending in "/", or "" when they are spread over it. A test folder ends the search
+    ("test/", whatever folders of it hold the tests today); any other takes enough paths
+    to say so (one test in `pkg/` says nothing of where the next will go)."""
     home = ""
-    while tests:
+    while paths:
         below = Counter(
             path[len(base + home) :].split("/", 1)[0]
-            for path in tests
+            for path in paths
             if "/" in path[len(base + home) :]
         )
         if not below:
             break
         folder, count = below.most_common(1)[0]
-        if count < _TEST_HOME_SHARE * len(tests):
+        if count < _HOME_SHARE * len(paths):
             break
-        if folder not in _TEST_FOLDERS and len(tests) < _TESTS_TO_PLACE:
-            break  # one test in `pkg/` says nothing of where the next will go
+        if folder not in _TEST_FOLDERS and len(paths) < _PATHS_TO_PLACE:
+            break
         home += f"{folder}/"
         if folder in _TEST_FOLDERS:
-            break  # `test/`, whatever folders of it hold the tests today
+            break
     return home
 
 

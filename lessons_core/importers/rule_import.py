@@ -32,7 +32,7 @@ from lessons_core.authoring.secrets import find_secrets
 from lessons_core.containment import leaving_part, outside_reason
 from lessons_core.delivery.always import VIA, fit_hits
 from lessons_core.errors import quoted
-from lessons_core.importers.described_places import about_components, content_kinds
+from lessons_core.importers.described_places import about_components, content_kinds, home_below
 from lessons_core.importers.globs import translate_glob
 from lessons_core.importers.instruction_rules import Found, section_rules
 from lessons_core.importers.markdown_rules import parse_body, sections
@@ -130,7 +130,7 @@ class Planner:
         its source files, or its documentation pages, when they are most of what it holds
         (``content_kinds``: its rules are about its code or its pages, not its fonts,
         fixtures and images; its test data not counted), in the folder below it holding
-        nearly all of them if one does (``_code_home``), else ``folder/**``, or, when that
+        nearly all of them if one does (``home_below``), else ``folder/**``, or, when that
         would match most of the repo, its files of the commonest kind that does not; a
         note saying why when none will do."""
         files = self.mentions.files
@@ -139,7 +139,8 @@ class Planner:
         own = [path for path in inside if not _TEST_DATA.intersection(path.split("/"))]
         kinds = Counter(posixpath.splitext(path)[1] for path in own)
         exts = content_kinds(kinds)
-        home = _code_home(folder, own, exts)
+        code_files = [path for path in own if posixpath.splitext(path)[1] in exts]
+        home = f"{folder}/{home_below(code_files, folder + '/')}".rstrip("/")
         # the kinds its code home holds ("pnpr/client/"'s few TypeScript files stay out)
         globs = [f"{home}/**/*{ext}" for ext in exts]
         code = tuple(glob for glob in globs if self.files_matching(glob))
@@ -422,21 +423,3 @@ def globs_for_rule(globs: list[str], rule: str) -> list[str]:
 _TEST_DATA = frozenset(
     "fixtures .fixtures __fixtures__ testdata test-data __snapshots__ snapshots".split()
 )
-# A folder whose code lies nearly all in one of its folders ("pnpm/crates/", beside a few
-# task programs in "pnpm/tasks/"): its rules speak of that code.
-_CODE_HOME_SHARE = 0.9
-
-
-def _code_home(folder: str, inside: list[str], kinds: list[str]) -> str:
-    """The folder below ``folder`` holding nearly all its code (of the extensions
-    ``kinds``), else ``folder`` itself."""
-    code = [path for path in inside if posixpath.splitext(path)[1] in kinds]
-    homes = Counter(
-        path[len(folder) + 1 :].split("/")[0]
-        for path in code
-        if path.count("/") > folder.count("/") + 1
-    )
-    if not homes:
-        return folder
-    home, count = homes.most_common(1)[0]
-    return f"{folder}/{home}" if count >= _CODE_HOME_SHARE * len(code) else folder
