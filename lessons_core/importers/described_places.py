@@ -141,7 +141,8 @@ _PATHS_TO_PLACE = 10
 _PAGE_CONTENT = re.compile(
     r"\b(?:headings?|code\s+(?:samples?|blocks?)|samples?|frontmatter|anchors?)\b", re.I
 )
-_PAGES = ("**/*.md", "**/*.mdx")
+_PAGE_KINDS = frozenset({".md", ".mdx"})
+_PAGES = tuple(f"**/*{kind}" for kind in sorted(_PAGE_KINDS))
 # A manifest named in plain words ("in package.json scripts"): each copy of that file.
 _MANIFEST_NAMES = re.compile(
     r"(?<![\w./-])(package\.json|Cargo\.toml|pyproject\.toml|go\.mod|tsconfig\.json)(?![\w/-])"
@@ -307,9 +308,6 @@ def content_kinds(kinds: Counter[str]) -> list[str]:
     if code >= _MINOR_KIND * sum(kinds.values()):
         return code_kinds(kinds)
     return _main_kinds(kinds, _PAGE_KINDS)
-
-
-_PAGE_KINDS = frozenset({".md", ".mdx"})
 
 
 def _main_kinds(kinds: Counter[str], wanted: frozenset[str]) -> list[str]:
